@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { requirements } from '../../src/contract/requirements.ts';
+
+const seed = readFileSync(new URL('../../../shared/seed/000_807caed589bae617.txt', import.meta.url), 'utf8');
+const seedSections = [...seed.matchAll(/^## (.+)$/gm)].map((match) => match[1]?.trim() ?? '');
+const operationIds = [
+  'getCycleById',
+  'listCycles',
+  'getSleepForCycle',
+  'getRecoveryForCycle',
+  'listRecoveries',
+  'getSleepById',
+  'listSleeps',
+  'getWorkoutById',
+  'listWorkouts',
+  'getBodyMeasurement',
+  'getBasicProfile',
+  'revokeUserAccess',
+  'getActivityMapping',
+  'requestPartnerToken',
+  'addTestData',
+  'getRequisition',
+  'getServiceRequest',
+  'updateRequisitionStatus',
+  'updateServiceRequestStatus',
+  'createServiceRequestResults',
+];
+
+test('requirement IDs are unique and well-formed', () => {
+  const ids = requirements.map((requirement) => requirement.id);
+  expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  expect(ids.filter((id) => !/^[A-Z0-9]+(-[A-Z0-9]+)+$/.test(id))).toEqual([]);
+});
+
+test('every requirement has a level, a seed section, text and known operations', () => {
+  for (const requirement of requirements) {
+    expect(['MUST', 'UNSPECIFIED'], requirement.id).toContain(requirement.level);
+    expect(requirement.text.length, requirement.id).toBeGreaterThan(10);
+    expect(requirement.section.length, requirement.id).toBeGreaterThan(3);
+    expect(
+      requirement.operations.filter((id) => !operationIds.includes(id)),
+      requirement.id,
+    ).toEqual([]);
+    if (!requirement.verifiable) expect(requirement.reason, requirement.id).toBeTruthy();
+  }
+});
+
+test('every seed section has entries', () => {
+  expect(seedSections.length).toBe(9);
+  const missing = seedSections.filter((section) => !requirements.some((r) => r.section.includes(section)));
+  expect(missing).toEqual([]);
+});
+
+test('every operation is named by at least one requirement', () => {
+  const named = new Set(requirements.flatMap((requirement) => requirement.operations));
+  expect(operationIds.filter((id) => !named.has(id))).toEqual([]);
+});
+
+test('every "not shown" statement of the seed is recorded as UNSPECIFIED', () => {
+  const notShown = seed.split('\n').filter((line) => /not shown/.test(line)).length;
+  expect(
+    requirements.filter((requirement) => requirement.level === 'UNSPECIFIED').length,
+  ).toBeGreaterThanOrEqual(notShown);
+});

@@ -1,6 +1,8 @@
 // Shared state and options of one running sandbox instance. The user-data side (sandbox/user, sandbox/oauth)
 // and the partner side (sandbox/partner) both receive this object; nothing else is global.
+import type { SandboxCredentials } from './credentials.ts';
 import type { FaultName } from './faults/index.ts';
+import type { FixedWindowRateLimiter } from './rate-limit.ts';
 
 export type Environment = 'production' | 'non-production';
 
@@ -20,10 +22,20 @@ export interface SandboxOptions {
 export interface WebhookSender {
   /** Sends a signed webhook (header Service-Signed) to every URL registered by `owner`. */
   send(owner: string, signingSecret: string, event: unknown): void;
+  /** Registers `url` to receive the webhooks of `owner` (an OAuth client id or a partner client id). */
+  register(owner: string, url: string): void;
+  /** Removes every URL registered by `owner`. */
+  unregister(owner: string): void;
+  /** The URLs registered by `owner`. */
+  urls(owner: string): readonly string[];
 }
 
 export interface SandboxContext {
   options: SandboxOptions;
   fault(name: FaultName): boolean;
   webhooks: WebhookSender;
+  /** The fixed credentials of sandbox/sandbox.env (OAuth client, test users, partners). */
+  credentials: SandboxCredentials;
+  /** One fixed-window limiter per instance; keys are client ids (see rate-limit.ts `rateLimitHook`). */
+  rateLimiter: FixedWindowRateLimiter;
 }

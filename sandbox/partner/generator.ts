@@ -25,7 +25,18 @@ const labTests: readonly (readonly [code: string, description: string])[] = [
   ['2132-9', 'Cobalamin (Vitamin B12) [Mass/volume] in Serum or Plasma'],
   ['2276-4', 'Ferritin [Mass/volume] in Serum or Plasma'],
 ];
-const firstNames = ['Aisha', 'Omar', 'Fatima', 'Yousef', 'Maryam', 'Khalid', 'Sara', 'Rashid', 'Layla', 'Hamdan'];
+const firstNames = [
+  'Aisha',
+  'Omar',
+  'Fatima',
+  'Yousef',
+  'Maryam',
+  'Khalid',
+  'Sara',
+  'Rashid',
+  'Layla',
+  'Hamdan',
+];
 const lastNames = ['Al Mansoori', 'Al Nuaimi', 'Haddad', 'Khan', 'Rahman', 'Al Suwaidi', 'Fernandes', 'Nair'];
 const nationalities = ['AE', 'IN', 'PK', 'EG', 'PH', 'GB', 'JO'];
 const emirates = ['Dubai', 'Abu Dhabi', 'Sharjah', 'Ajman', 'Umm Al Quwain', 'Ras Al Khaimah', 'Fujairah'];
@@ -90,7 +101,9 @@ function buildExtendedPatient(rng: Prng): PatientCore {
 function buildAppointment(rng: Prng, plan: RequisitionPlan, serviceRequests: ServiceRequest[]): Appointment {
   const start = new Date(plan.createdAt.getTime() + rng.int(1, 7) * 86_400_000);
   start.setUTCHours(rng.int(4, 10), rng.pick([0, 15, 30, 45]), 0, 0);
-  const covered = plan.partialAppointment ? serviceRequests.slice(0, rng.int(1, serviceRequests.length)) : serviceRequests;
+  const covered = plan.partialAppointment
+    ? serviceRequests.slice(0, rng.int(1, serviceRequests.length))
+    : serviceRequests;
   const appointment: Appointment = {
     start_time: start.toISOString(),
     service_request_ids: covered.map((serviceRequest) => serviceRequest.id),
@@ -102,7 +115,11 @@ function buildAppointment(rng: Prng, plan: RequisitionPlan, serviceRequests: Ser
 }
 
 function buildAddress(rng: Prng): CollectionAddress {
-  const address: CollectionAddress = { building: rng.pick(buildings), area: rng.pick(areas), emirate: rng.pick(emirates) };
+  const address: CollectionAddress = {
+    building: rng.pick(buildings),
+    area: rng.pick(areas),
+    emirate: rng.pick(emirates),
+  };
   if (rng.bool()) address.landmark = rng.pick(landmarks);
   if (rng.bool()) address.flat_no = String(rng.int(101, 2405));
   return address;

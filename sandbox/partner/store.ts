@@ -45,13 +45,17 @@ export class PartnerStore {
   findServiceRequest(id: string): Owned<ServiceRequestEntry> | undefined {
     const requisitionId = this.#serviceRequestIndex.get(id.toLowerCase());
     const owned = requisitionId === undefined ? undefined : this.#requisitions.get(requisitionId);
-    const serviceRequest = owned?.value.service_requests.find((candidate) => candidate.id === id.toLowerCase());
+    const serviceRequest = owned?.value.service_requests.find(
+      (candidate) => candidate.id === id.toLowerCase(),
+    );
     if (!owned || !serviceRequest) return undefined;
     return { owner: owned.owner, value: { serviceRequest, requisition: owned.value } };
   }
 
   requisitionsOf(owner: string): LabRequisition[] {
-    return [...this.#requisitions.values()].filter((entry) => entry.owner === owner).map((entry) => entry.value);
+    return [...this.#requisitions.values()]
+      .filter((entry) => entry.owner === owner)
+      .map((entry) => entry.value);
   }
 
   /** Replaces the task business status of `targets` (all belonging to `requisition`) and records the reason. */
@@ -63,9 +67,11 @@ export class PartnerStore {
     at: string,
   ): void {
     for (const target of targets) {
-      if (update.task_business_status !== undefined) target.task_business_status = update.task_business_status;
+      if (update.task_business_status !== undefined)
+        target.task_business_status = update.task_business_status;
       const record: StatusUpdateRecord = { via, at };
-      if (update.task_business_status !== undefined) record.task_business_status = update.task_business_status;
+      if (update.task_business_status !== undefined)
+        record.task_business_status = update.task_business_status;
       if (update.reason !== undefined) record.reason = update.reason;
       this.#append(this.#statusUpdates, target.id, record);
     }
@@ -79,7 +85,12 @@ export class PartnerStore {
     id: string,
     at: string,
   ): DiagnosticReport {
-    const report: DiagnosticReport = { ...structuredClone(body), id, service_request_id: serviceRequest.id, created_at: at };
+    const report: DiagnosticReport = {
+      ...structuredClone(body),
+      id,
+      service_request_id: serviceRequest.id,
+      created_at: at,
+    };
     this.#append(this.#reports, serviceRequest.id, report);
     requisition.updated_at = at;
     return report;
@@ -87,7 +98,10 @@ export class PartnerStore {
 
   activity(serviceRequestId: string): ServiceRequestActivity {
     const id = serviceRequestId.toLowerCase();
-    return { status_updates: this.#statusUpdates.get(id) ?? [], diagnostic_reports: this.#reports.get(id) ?? [] };
+    return {
+      status_updates: this.#statusUpdates.get(id) ?? [],
+      diagnostic_reports: this.#reports.get(id) ?? [],
+    };
   }
 
   #append<T>(map: Map<string, T[]>, key: string, item: T): void {

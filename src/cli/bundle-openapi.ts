@@ -148,7 +148,8 @@ export async function writeBundledOpenApi(output: string = OPENAPI_BUNDLED): Pro
   return target;
 }
 
-const invokedAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+const invokedAsScript =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedAsScript) {
   writeBundledOpenApi(process.argv[2]).then(
     (file) => {

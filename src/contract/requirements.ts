@@ -21,7 +21,7 @@ export const requirementsPath = fileURLToPath(new URL('../../specs/requirements.
 
 export function loadRequirements(): Requirement[] {
   const document = parse(readFileSync(requirementsPath, 'utf8')) as {
-    requirements: Omit<Requirement, 'verifiable'>[] & { verifiable?: boolean }[];
+    requirements: (Omit<Requirement, 'verifiable'> & { verifiable?: boolean })[];
   };
   return document.requirements.map(
     (entry) => ({ ...entry, verifiable: entry.verifiable !== false }) as Requirement,

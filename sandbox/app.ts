@@ -1,0 +1,93 @@
+// The sandbox: a Fastify app implementing the whole service (user data API and user OAuth here, partner API
+// in sandbox/partner) on fixed credentials (sandbox.env) and deterministic data, with injectable faults.
+//
+//   {auth_url}  = http://host:port             /oauth/oauth2/auth, /oauth/oauth2/token, /callback
+//   {base_url}  = http://host:port/developer   user data API, activity mapping, partner API
+//   sandbox-only administration under /sandbox (admin.ts)
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAdminRoutes } from './admin.ts';
+import type { SandboxContext, SandboxOptions } from './context.ts';
+import { loadSandboxCredentials, type SandboxCredentials } from './credentials.ts';
+import { frameworkErrorHandler, registerErrorHandling } from './errors.ts';
+import { registerMethodNotAllowed, trackRoutes } from './method-not-allowed.ts';
+import { registerOAuthRoutes } from './oauth/routes.ts';
+import { resolveOptions, type SandboxInput } from './options.ts';
+import { registerPartnerRoutes } from './partner/routes.ts';
+import { FixedWindowRateLimiter } from './rate-limit.ts';
+import { registerUserRoutes } from './user/routes.ts';
+import { createUserServices } from './user/services.ts';
+import { createWebhookSender } from './webhooks.ts';
+
+export const BASE_PATH = '/developer';
+/** Largest accepted request body (bytes); larger ones get 413. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export function createContext(
+  options: SandboxOptions,
+  credentials: SandboxCredentials = loadSandboxCredentials(),
+): SandboxContext {
+  const log = (line: string) => {
+    if (options.logRequests) process.stdout.write(`${line}\n`);
+  };
+  return {
+    options,
+    fault: (name) => options.faults.has(name),
+    webhooks: createWebhookSender({ onError: (url, reason) => log(`webhook to ${url} failed: ${reason}`) }),
+    credentials,
+    rateLimiter: new FixedWindowRateLimiter(options.rateLimit, options.now),
+  };
+}
+
+export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyInstance> {
+  const ctx = createContext(resolveOptions(options));
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: frameworkErrorHandler,
+  });
+  if (ctx.options.logRequests) {
+    app.addHook('onResponse', async (request, reply) => {
+      const ms = reply.elapsedTime.toFixed(1);
+      process.stdout.write(
+        `${new Date().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${ms}ms\n`,
+      );
+    });
+  }
+  registerErrorHandling(app);
+  const routes = trackRoutes(app);
+  await app.register(formbody);
+
+  const services = createUserServices(ctx);
+  await app.register(async (root) => {
+    await registerOAuthRoutes(root, services);
+    await registerAdminRoutes(root, services);
+  });
+  await app.register(async (developer) => registerUserRoutes(developer, services), { prefix: BASE_PATH });
+  await app.register(async (developer) => registerPartnerRoutes(developer, ctx), { prefix: BASE_PATH });
+  await app.register(async (root) => registerMethodNotAllowed(root, routes));
+  return app;
+}
+
+export interface RunningSandbox {
+  /** {base_url}, e.g. http://127.0.0.1:4010/developer */
+  baseUrl: string;
+  /** {auth_url}, e.g. http://127.0.0.1:4010 */
+  authUrl: string;
+  port: number;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Builds the sandbox and listens (port 0 picks a free port). Unknown fault names throw. */
+export async function startSandbox(options: SandboxInput = {}): Promise<RunningSandbox> {
+  const resolved = resolveOptions(options);
+  const app = await buildSandbox(resolved);
+  await app.listen({ host: resolved.host, port: resolved.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : resolved.port;
+  const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
+  const authUrl = `http://${host}:${port}`;
+  return { baseUrl: `${authUrl}${BASE_PATH}`, authUrl, port, app, close: () => app.close() };
+}

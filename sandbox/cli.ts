@@ -1,0 +1,94 @@
+// Command line of the sandbox: `npm run sandbox -- --port 4010 [options]`.
+import { parseArgs } from 'node:util';
+import { startSandbox } from './app.ts';
+import { faults } from './faults/index.ts';
+import { parseEnvironment, parseFaultList, parseRateLimit } from './options.ts';
+
+const usage = `Usage: npm run sandbox -- [options]
+
+  --port N                 port to listen on (default 4010; 0 picks a free port)
+  --host HOST              interface to bind (default 127.0.0.1)
+  --environment ENV        non-production (default) or production
+  --seed N                 seed of the generated data (default 1)
+  --rate-limit N/SECONDS   requests per window per client (default 2000/60)
+  --faults a,b,c           inject faults (see --list-faults)
+  --list-faults            print every fault with the requirement it breaks, then exit
+  --log                    print one line per request
+  --help                   this text`;
+
+function listFaults(): string {
+  const rows = Object.entries(faults).map(([name, fault]) => [
+    name,
+    fault.requirement,
+    fault.area,
+    fault.description,
+  ]);
+  const width = (column: number) => Math.max(...rows.map((row) => (row[column] ?? '').length));
+  const [nameWidth, requirementWidth, areaWidth] = [width(0), width(1), width(2)];
+  return rows
+    .map(
+      ([name = '', requirement = '', area = '', description = '']) =>
+        `${name.padEnd(nameWidth)}  ${requirement.padEnd(requirementWidth)}  ${area.padEnd(areaWidth)}  ${description}`,
+    )
+    .join('\n');
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new Error(`--${name} expects an integer ${min}-${max}`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      environment: { type: 'string', default: 'non-production' },
+      seed: { type: 'string', default: '1' },
+      'rate-limit': { type: 'string' },
+      faults: { type: 'string', default: '' },
+      'list-faults': { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  if (values['list-faults']) {
+    process.stdout.write(`${listFaults()}\n`);
+    return;
+  }
+  const startedAt = performance.now();
+  const sandbox = await startSandbox({
+    port: integer('port', values.port, 0, 65535),
+    host: values.host,
+    environment: parseEnvironment(values.environment),
+    seed: integer('seed', values.seed, 0, 2 ** 31 - 1),
+    faults: parseFaultList(values.faults),
+    logRequests: values.log,
+    ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),
+  });
+  const ms = (performance.now() - startedAt).toFixed(0);
+  process.stdout.write(
+    `sandbox listening in ${ms} ms\n  base_url  ${sandbox.baseUrl}\n  auth_url  ${sandbox.authUrl}\n` +
+      (values.faults ? `  faults    ${values.faults}\n` : ''),
+  );
+  const stop = () => {
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,226 @@
+// Injectable faults of the user-data side (user data API, user OAuth, activity mapping). Each one breaks
+// exactly one requirement of specs/requirements.yaml; the code checks `ctx.fault(name)` where the broken
+// behaviour lives. tests/self/sandbox-faults.spec.ts proves each one changes what it names.
+import type { FaultDefinition } from './index.ts';
+
+type UserFault = FaultDefinition & { area: 'user-data' | 'auth' | 'utility' };
+
+const data = (requirement: string, description: string): UserFault => ({
+  requirement,
+  area: 'user-data',
+  description,
+});
+const auth = (requirement: string, description: string): UserFault => ({
+  requirement,
+  area: 'auth',
+  description,
+});
+const utility = (requirement: string, description: string): UserFault => ({
+  requirement,
+  area: 'utility',
+  description,
+});
+
+export const userFaults = {
+  // ---------------------------------------------------------------- schemas and formats
+  'cycle-timezone-offset-malformed': data(
+    'SCH-TIMEZONE-OFFSET',
+    "cycles carry timezone_offset '-0500' (no colon)",
+  ),
+  'cycle-missing-user-id': data('SCH-CYCLE', 'cycles lack the required user_id'),
+  'cycle-score-missing-kilojoule': data('SCH-CYCLE-SCORE', 'cycle scores lack the required kilojoule'),
+  'sleep-nap-not-boolean': data('SCH-SLEEP', "sleeps carry nap as the string 'false'/'true'"),
+  'sleep-stage-summary-missing-field': data(
+    'SCH-SLEEP-SCORE',
+    'sleep stage summaries lack sleep_cycle_count',
+  ),
+  'sleep-stage-int32-overflow': data('SCH-INTEGER-FORMATS', 'sleep total_in_bed_time_milli exceeds int32'),
+  'recovery-score-missing-hrv': data(
+    'SCH-RECOVERY-SCORE',
+    'recovery scores lack the required hrv_rmssd_milli',
+  ),
+  'workout-sport-id-string': data('SCH-WORKOUT', 'workouts carry sport_id as a string'),
+  'workout-created-at-malformed': data(
+    'SCH-DATE-TIME',
+    "workouts carry created_at as 'YYYY-MM-DD HH:mm' without zone",
+  ),
+  'body-measurement-missing-max-heart-rate': data(
+    'SCH-BODY-MEASUREMENT',
+    'body measurement lacks max_heart_rate',
+  ),
+  'profile-user-id-string': data('SCH-BASIC-PROFILE', 'the basic profile carries user_id as a string'),
+  'envelope-records-renamed': data('SCH-ENVELOPE', 'collections answer { data } instead of { records }'),
+  'score-state-unknown-value': data(
+    'INV-SCORE-STATE-ENUM',
+    "PENDING_SCORE cycles carry score_state 'PENDING'",
+  ),
+  'profile-not-json': data('OP-JSON-BODIES', 'the basic profile is sent as text/plain'),
+  // ---------------------------------------------------------------- versioning
+  'sleep-id-v1-integer': data('VER-V2-IDS', 'sleeps carry their integer V1 id as id'),
+  'recovery-sleep-id-integer': data('VER-V2-RECOVERY-SLEEP-ID', 'recoveries carry an integer sleep_id'),
+  'workout-zone-duration-singular': data(
+    'VER-V2-ZONE-DURATIONS',
+    'workout scores carry zone_duration (V1 name)',
+  ),
+  'sleep-v1-id-after-cutoff': data('VER-SLEEP-V1-ID-CUTOFF', 'sleeps after 2025-09-01 carry a v1_id'),
+  // ---------------------------------------------------------------- invariants
+  'cycle-score-when-pending': data('INV-CYCLE-SCORE-IFF-SCORED', 'PENDING_SCORE cycles carry a score'),
+  'sleep-score-missing-when-scored': data('INV-SLEEP-SCORE-IFF-SCORED', 'SCORED sleeps lack their score'),
+  'recovery-score-when-unscorable': data(
+    'INV-RECOVERY-SCORE-IFF-SCORED',
+    'UNSCORABLE recoveries carry a score',
+  ),
+  'cycle-strain-over-21': data('INV-STRAIN-RANGE', 'cycle strain values above 21'),
+  'recovery-score-over-100': data('INV-PERCENTAGE-RANGE', 'recovery_score values above 100'),
+  'sleep-nap-need-positive': data('INV-NAP-NEED-NONPOSITIVE', 'need_from_recent_nap_milli is positive'),
+  'old-cycle-missing-end': data('INV-CURRENT-CYCLE-END', 'an older cycle (the third newest) lacks end'),
+  // ---------------------------------------------------------------- consistency
+  'cycle-sleep-wrong-cycle': data(
+    'CONS-CYCLE-SLEEP',
+    "GET /v2/cycle/{id}/sleep returns the previous cycle's sleep",
+  ),
+  'cycle-recovery-wrong-cycle': data(
+    'CONS-CYCLE-RECOVERY',
+    "GET /v2/cycle/{id}/recovery returns the previous cycle's recovery",
+  ),
+  'single-cycle-differs': data(
+    'CONS-SINGLE-MATCHES-COLLECTION',
+    'a cycle read by id has another updated_at than in the collection',
+  ),
+  'recovery-sleep-id-dangling': data(
+    'CONS-RECOVERY-REFERENCES',
+    'recoveries point to a sleep id that does not exist',
+  ),
+  'sleep-cycle-id-dangling': data(
+    'CONS-SLEEP-CYCLE-REFERENCE',
+    'naps point to a cycle id that does not exist',
+  ),
+  'foreign-records-visible': data('DATA-OWN-USER-ONLY', "another user's records are served by id"),
+  // ---------------------------------------------------------------- pagination
+  'pagination-default-not-10': data('PAG-LIMIT-DEFAULT', 'the default page size is 12'),
+  'pagination-limit-25-rejected': data('PAG-LIMIT-MAX', 'limit=25 gets 400 (maximum 24)'),
+  'pagination-limit-26-accepted': data('PAG-LIMIT-OVER-MAX', 'limit=26 is accepted'),
+  'pagination-limit-fraction-accepted': data('PAG-LIMIT-TYPE', 'limit=1.5 is accepted and truncated'),
+  'pagination-page-exceeds-limit': data('PAG-PAGE-WITHIN-LIMIT', 'a page holds limit+1 records'),
+  'pagination-first-page-skips-newest': data(
+    'PAG-FIRST-PAGE',
+    'the first page starts at the second newest record',
+  ),
+  'pagination-next-token-on-last-page': data('PAG-LAST-PAGE', 'the last page carries a next_token'),
+  'pagination-duplicate-across-pages': data(
+    'PAG-NEXT-TOKEN',
+    'the next page repeats the last record of the previous one',
+  ),
+  'pagination-skips-record': data('PAG-NEXT-TOKEN', 'the next page skips one record'),
+  'pagination-cursor-not-bound-to-user': data('PAG-CURSOR-INVALID', "another user's cursor is served"),
+  'pagination-cursor-not-bound-to-query': data(
+    'PAG-CURSOR-INVALID',
+    'a cursor of another query (start/end) is served',
+  ),
+  'pagination-tampered-cursor-accepted': data(
+    'PAG-CURSOR-INVALID',
+    'a cursor with a broken signature is served',
+  ),
+  // ---------------------------------------------------------------- ordering
+  'cycle-order-ascending': data('ORD-CYCLES', 'cycles are sorted by start ascending'),
+  'sleep-order-ascending': data('ORD-SLEEPS', 'sleeps are sorted by start ascending'),
+  'workout-order-ascending': data('ORD-WORKOUTS', 'workouts are sorted by start ascending'),
+  'recovery-order-ascending': data('ORD-RECOVERIES', 'recoveries are sorted by sleep start ascending'),
+  'recovery-order-by-updated': data(
+    'ORD-RECOVERIES',
+    'recoveries are sorted by updated_at instead of sleep start',
+  ),
+  // ---------------------------------------------------------------- filters
+  'filter-start-exclusive': data('FLT-START-INCLUSIVE', 'a record starting exactly at start is left out'),
+  'filter-start-ignored-earlier': data(
+    'FLT-START-EXCLUDES-EARLIER',
+    'start also lets in the record just before it',
+  ),
+  'filter-lower-bound-30-days': data('FLT-NO-LOWER-BOUND', 'without start only the last 30 days are served'),
+  'filter-end-inclusive': data('FLT-END-EXCLUSIVE', 'a record starting exactly at end is included'),
+  'filter-end-default-not-now': data('FLT-END-DEFAULT-NOW', 'without end, end defaults to 24 hours ago'),
+  'filter-malformed-date-ignored': data('FLT-MALFORMED-DATE', 'a malformed start or end is ignored (200)'),
+  'filter-start-after-end-accepted': data(
+    'FLT-START-AFTER-END',
+    'start after end answers 200 with no records',
+  ),
+  // ---------------------------------------------------------------- errors
+  'malformed-id-404': data(
+    'ERR-400-MALFORMED-PARAMETER',
+    'a malformed cycleId, sleepId or workoutId gets 404',
+  ),
+  'unknown-cycle-returns-newest': data(
+    'ERR-404-UNKNOWN-RECORD',
+    'an unknown cycle id returns the newest cycle',
+  ),
+  'cycle-subresource-unknown-200': data(
+    'ERR-404-CYCLE-SUBRESOURCE',
+    "an unknown cycle's recovery returns the newest recovery",
+  ),
+  'server-error-on-large-cycle-id': data(
+    'ERR-NO-5XX-ON-CLIENT-INPUT',
+    'an int64 path id beyond 2^53 (cycleId, activityV1Id) gets 500',
+  ),
+  // ---------------------------------------------------------------- rate limiting
+  'rate-limit-never-429': data('RL-429', 'requests over the rate limit are served'),
+  'rate-limit-429-without-headers': data('RL-VALUES', 'a 429 carries neither Retry-After nor X-RateLimit-*'),
+  // ---------------------------------------------------------------- authentication, scopes, revocation
+  'auth-missing-token-accepted': auth(
+    'AUTH-MISSING-TOKEN',
+    "a request without a token is served as user A's",
+  ),
+  'auth-invalid-token-accepted': auth('AUTH-INVALID-TOKEN', "a never-issued token is served as user A's"),
+  'auth-expired-token-accepted': auth('AUTH-EXPIRED-TOKEN', 'an expired token is accepted'),
+  'scope-unchecked-get-cycle': auth('SCOPE-READ-CYCLES', 'GET /v2/cycle/{id} does not check read:cycles'),
+  'scope-unchecked-list-cycles': auth('SCOPE-READ-CYCLES', 'GET /v2/cycle does not check read:cycles'),
+  'scope-unchecked-get-cycle-recovery': auth(
+    'SCOPE-READ-RECOVERY',
+    'GET /v2/cycle/{id}/recovery does not check read:recovery',
+  ),
+  'scope-unchecked-list-recoveries': auth(
+    'SCOPE-READ-RECOVERY',
+    'GET /v2/recovery does not check read:recovery',
+  ),
+  'scope-unchecked-get-sleep': auth(
+    'SCOPE-READ-SLEEP',
+    'GET /v2/activity/sleep/{id} does not check read:sleep',
+  ),
+  'scope-unchecked-list-sleeps': auth('SCOPE-READ-SLEEP', 'GET /v2/activity/sleep does not check read:sleep'),
+  'scope-unchecked-get-workout': auth(
+    'SCOPE-READ-WORKOUT',
+    'GET /v2/activity/workout/{id} does not check read:workout',
+  ),
+  'scope-unchecked-list-workouts': auth(
+    'SCOPE-READ-WORKOUT',
+    'GET /v2/activity/workout does not check read:workout',
+  ),
+  'scope-unchecked-body-measurement': auth(
+    'SCOPE-READ-BODY-MEASUREMENT',
+    'GET /v2/user/measurement/body does not check read:body_measurement',
+  ),
+  'scope-unchecked-profile': auth(
+    'SCOPE-READ-PROFILE',
+    'GET /v2/user/profile/basic does not check read:profile',
+  ),
+  'scope-required-for-revoke': auth('SCOPE-REVOKE-ANY', 'DELETE /v2/user/access requires read:profile'),
+  'revoke-tokens-still-valid': auth('REVOKE-TOKENS', 'tokens keep working after DELETE /v2/user/access'),
+  'revoke-answers-200-with-body': auth(
+    'OP-REVOKE-ACCESS',
+    'DELETE /v2/user/access answers 200 with a JSON body',
+  ),
+  'revoke-webhooks-continue': auth(
+    'REVOKE-WEBHOOKS-STOP',
+    'webhooks for a user continue after DELETE /v2/user/access',
+  ),
+  'webhook-signature-wrong-secret': auth(
+    'WH-SIGNED',
+    "user-data webhooks are signed with a secret other than the client's",
+  ),
+  // ---------------------------------------------------------------- activity mapping
+  'activity-mapping-wrong-id': utility('MAP-V1-TO-V2', 'the mapping returns the uuid of another record'),
+  'activity-mapping-unknown-200': utility(
+    'MAP-NOT-FOUND',
+    'an unknown V1 id answers 200 with a made-up uuid',
+  ),
+  'activity-mapping-id-not-uuid': utility('SCH-ACTIVITY-MAPPING', 'v2_activity_id is the V1 integer'),
+} satisfies Record<string, UserFault>;

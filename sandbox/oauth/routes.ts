@@ -1,0 +1,144 @@
+// The user OAuth 2.0 authorization code flow at {auth_url}:
+//   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state)
+//   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
+//   POST /oauth/oauth2/token  grant_type authorization_code | refresh_token (RFC 6749 §4.1.3, §6)
+//   GET  /callback            a trivial page showing what the redirect carried
+//
+// Sandbox-only, non-standard: the token request parameter `sandbox_expires_in` (integer seconds, -86400 to
+// 86400) sets the lifetime of the issued access token; 0 or less mints an already-expired token for the
+// suite's expired-token test. Real targets do not know it.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.ts';
+import type { UserServices } from '../user/services.ts';
+import { type AuthorizationRequest, checkAuthorizationRequest, redirectWith } from './authorize.ts';
+import { authenticateClient, parseBasicAuthorization } from './clients.ts';
+import { callbackPage, errorPage, loginPage } from './pages.ts';
+import { parseScope } from './scopes.ts';
+import { ACCESS_TOKEN_LIFETIME_SECONDS, type Grant, type IssuedTokens } from './tokens.ts';
+
+type Fields = Record<string, string | undefined>;
+
+const stringFields = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+const oauthError = (status: number, error: string, message: string, headers?: Record<string, string>) =>
+  new HttpError(status, error, message, headers);
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(body);
+}
+
+function tokenResponse(reply: FastifyReply, issued: IssuedTokens): FastifyReply {
+  return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
+    access_token: issued.accessToken,
+    token_type: 'bearer',
+    expires_in: issued.expiresIn,
+    scope: issued.scopes.join(' '),
+    ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
+  });
+}
+
+function lifetime(fields: Fields): number {
+  const text = fields.sandbox_expires_in;
+  if (text === undefined) return ACCESS_TOKEN_LIFETIME_SECONDS;
+  const seconds = Number(text);
+  if (!/^-?\d+$/.test(text) || Math.abs(seconds) > 86_400) {
+    throw oauthError(
+      400,
+      'invalid_request',
+      'sandbox_expires_in must be an integer between -86400 and 86400',
+    );
+  }
+  return seconds;
+}
+
+export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
+  const { clients, tokens, accounts } = services;
+
+  const showForm = (
+    reply: FastifyReply,
+    fields: Fields,
+    onValid: (request: AuthorizationRequest) => FastifyReply,
+  ) => {
+    const check = checkAuthorizationRequest(fields, clients);
+    if (check.kind === 'page') return html(reply, 400, errorPage(check.message));
+    if (check.kind === 'redirect') {
+      const { error, description, state } = check;
+      return reply.redirect(
+        redirectWith(check.redirectUri, { error, error_description: description, state }),
+        302,
+      );
+    }
+    return onValid(check.request);
+  };
+
+  app.get('/oauth/oauth2/auth', { schema: { querystring: stringFields } }, (request, reply) =>
+    showForm(reply, request.query as Fields, (valid) => html(reply, 200, loginPage(valid))),
+  );
+
+  app.post('/oauth/oauth2/auth', { schema: { body: stringFields } }, (request, reply) => {
+    const fields = (request.body ?? {}) as Fields;
+    return showForm(reply, fields, (valid) => {
+      if (fields.action === 'deny') {
+        return reply.redirect(
+          redirectWith(valid.redirectUri, { error: 'access_denied', state: valid.state }),
+          302,
+        );
+      }
+      const username = (fields.username ?? '').trim().toLowerCase();
+      const account = accounts.find(
+        (a) => a.username.toLowerCase() === username && a.password === fields.password,
+      );
+      if (!account) return html(reply, 401, loginPage(valid, 'Wrong username or password.'));
+      const grant: Grant = { userId: account.userId, clientId: valid.client.clientId, scopes: valid.scopes };
+      const code = tokens.issueCode(grant, valid.redirectUri);
+      return reply.redirect(redirectWith(valid.redirectUri, { code, state: valid.state }), 302);
+    });
+  });
+
+  app.post('/oauth/oauth2/token', { schema: { body: stringFields } }, (request: FastifyRequest, reply) => {
+    const fields = (request.body ?? {}) as Fields;
+    const basic = parseBasicAuthorization(request.headers.authorization);
+    const client =
+      basic === null
+        ? undefined
+        : authenticateClient(clients, {
+            basic,
+            body: { clientId: fields.client_id, clientSecret: fields.client_secret },
+          });
+    if (!client) {
+      const challenge: Record<string, string> =
+        basic === undefined ? {} : { 'www-authenticate': 'Basic realm="sandbox"' };
+      throw oauthError(401, 'invalid_client', 'Client authentication failed', challenge);
+    }
+    const grantType = fields.grant_type;
+    if (grantType === 'authorization_code') {
+      if (!fields.code || !fields.redirect_uri)
+        throw oauthError(400, 'invalid_request', 'code and redirect_uri are required');
+      const redemption = tokens.redeemCode(fields.code);
+      if (redemption.status !== 'ok')
+        throw oauthError(400, 'invalid_grant', `The code is ${redemption.status}`);
+      if (redemption.grant.clientId !== client.clientId || redemption.redirectUri !== fields.redirect_uri) {
+        throw oauthError(400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
+      }
+      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)));
+    }
+    if (grantType === 'refresh_token') {
+      if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
+      const expiresIn = lifetime(fields);
+      const grant = tokens.refreshGrant(fields.refresh_token, client.clientId);
+      if (!grant) throw oauthError(400, 'invalid_grant', 'The refresh token is invalid, used or revoked');
+      const narrowed = fields.scope === undefined ? grant.scopes : parseScope(fields.scope);
+      if (narrowed.length === 0 || narrowed.some((scope) => !grant.scopes.includes(scope))) {
+        throw oauthError(400, 'invalid_scope', 'The scope must be a subset of the scope originally granted');
+      }
+      tokens.spendRefreshToken(fields.refresh_token);
+      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn));
+    }
+    if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
+    throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);
+  });
+
+  app.get('/callback', { schema: { querystring: stringFields } }, (request, reply) =>
+    html(reply, 200, callbackPage(request.query as Record<string, string>)),
+  );
+}

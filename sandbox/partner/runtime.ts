@@ -1,0 +1,55 @@
+// Everything the partner routes share for one sandbox instance, built once by registerPartnerRoutes.
+import type { SandboxContext } from '../context.ts';
+import { PartnerEvents } from './events.ts';
+import { buildRequisition } from './generator.ts';
+import { PartnerRegistry } from './partners.ts';
+import { createPrng, deriveSeed, type Prng } from './prng.ts';
+import { PartnerStore } from './store.ts';
+import { TestDataFactory } from './test-data.ts';
+import { PartnerTokens } from './tokens.ts';
+import { appointmentTypes, type Partner } from './types.ts';
+
+export interface PartnerRuntime {
+  ctx: SandboxContext;
+  partners: PartnerRegistry;
+  store: PartnerStore;
+  tokens: PartnerTokens;
+  events: PartnerEvents;
+  testData: TestDataFactory;
+  /** Ids of stored diagnostic reports. */
+  reportIds: Prng;
+}
+
+/** Seeded requisitions per partner (each with 2–4 service requests and one appointment). */
+export const seededRequisitionsPerPartner = 4;
+const seedEpoch = Date.parse('2025-06-02T06:00:00Z');
+
+export function createPartnerRuntime(ctx: SandboxContext, partnerList: readonly Partner[]): PartnerRuntime {
+  const partners = new PartnerRegistry(partnerList);
+  const store = new PartnerStore();
+  for (const partner of partners.partners) seedPartner(store, partner, ctx.options.seed);
+  return {
+    ctx,
+    partners,
+    store,
+    tokens: new PartnerTokens(ctx.options.now),
+    events: new PartnerEvents(ctx, partners),
+    testData: new TestDataFactory(ctx),
+    reportIds: createPrng(deriveSeed(ctx.options.seed, 'diagnostic-reports')),
+  };
+}
+
+/** Deterministic data of one partner: alternating plain and extended patients, every appointment type. */
+function seedPartner(store: PartnerStore, partner: Partner, seed: number): void {
+  const rng = createPrng(deriveSeed(seed, `partner:${partner.clientId}`));
+  for (let index = 0; index < seededRequisitionsPerPartner; index++) {
+    const requisition = buildRequisition(rng, {
+      createdAt: new Date(seedEpoch + index * 86_400_000 + rng.int(0, 36_000) * 1000),
+      appointmentType: appointmentTypes[index % appointmentTypes.length] ?? 'IN_PERSON',
+      extendedPatient: index % 2 === 0,
+      presetStatuses: true,
+      partialAppointment: index === seededRequisitionsPerPartner - 1,
+    });
+    store.addRequisition(partner.clientId, requisition);
+  }
+}

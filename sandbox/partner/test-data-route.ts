@@ -1,0 +1,28 @@
+// POST /v2/partner/development/add-test-data?appointmentType=IN_PERSON|MOBILE|VIRTUAL (no body). Answers 200
+// { requisition_id } as the reference samples show. In production the route does not exist (404 for every
+// method, before authentication).
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../errors.ts';
+import { callerOf } from './auth.ts';
+import type { PartnerRuntime } from './runtime.ts';
+import { addTestDataQuerySchema } from './schemas.ts';
+import type { AppointmentType } from './types.ts';
+import { addTestData } from './updates.ts';
+
+/** The operation exists only in non-production environments: in production it is not registered (404). */
+export function registerTestDataRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
+  const { ctx } = runtime;
+  if (ctx.options.environment === 'production' && !ctx.fault('partner-test-data-in-production')) return;
+  scope.post<{ Querystring: { appointmentType: AppointmentType } }>(
+    '/v2/partner/development/add-test-data',
+    { schema: { querystring: addTestDataQuerySchema } },
+    async (request) => {
+      const { appointmentType } = request.query;
+      if (appointmentType === 'VIRTUAL' && ctx.fault('partner-test-data-virtual-rejected')) {
+        throw badRequest('appointmentType VIRTUAL is not supported');
+      }
+      const requisition = addTestData(runtime, callerOf(request), appointmentType);
+      return { requisition_id: requisition.id };
+    },
+  );
+}

@@ -1,0 +1,30 @@
+// The add-test-data generator: a test user (extended lab patient) and a lab requisition with a booked
+// appointment. The n-th generated requisition of a sandbox instance always has the same ids (seed + counter).
+import type { SandboxContext } from '../context.ts';
+import { buildRequisition } from './generator.ts';
+import { createPrng, deriveSeed } from './prng.ts';
+import type { AppointmentType, LabRequisition } from './types.ts';
+
+export class TestDataFactory {
+  #generated = 0;
+
+  constructor(private readonly ctx: SandboxContext) {}
+
+  create(appointmentType: AppointmentType): LabRequisition {
+    const rng = createPrng(deriveSeed(this.ctx.options.seed, `test-data:${this.#generated++}`));
+    const requisition = buildRequisition(rng, {
+      createdAt: this.ctx.options.now(),
+      appointmentType,
+      extendedPatient: true,
+      presetStatuses: false,
+      partialAppointment: false,
+    });
+    for (const appointment of requisition.appointments) {
+      if (this.ctx.fault('partner-test-data-mobile-no-address')) delete appointment.collection_address;
+      if (this.ctx.fault('partner-test-data-foreign-service-request-ids')) {
+        appointment.service_request_ids = appointment.service_request_ids.map(() => rng.uuid());
+      }
+    }
+    return requisition;
+  }
+}

@@ -1,0 +1,68 @@
+// POST /v2/partner/token: OAuth 2.0 client credentials for trusted partners. Invalid client credentials
+// (wrong secret, unknown client, missing client_id/client_secret) get 401 invalid_client; a body that is
+// not a JSON object, or a wrong grant_type/scope, gets 400. grant_type and scope may be omitted.
+//
+// Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
+// an already-expired token (expires_in 0) for expired-token tests. Default lifetime: 3600 s.
+import type { FastifyInstance } from 'fastify';
+import { badRequest, HttpError } from '../errors.ts';
+import { invalidClient } from './errors.ts';
+import { PartnerRegistry } from './partners.ts';
+import type { PartnerRuntime } from './runtime.ts';
+import { partnerTokenRequestSchema } from './schemas.ts';
+import { defaultTokenLifetimeSeconds } from './tokens.ts';
+import type { Partner, PartnerTokenRequest } from './types.ts';
+
+export const partnerGrantType = 'client_credentials';
+export const partnerScope = 'service-partner/token';
+
+export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
+  scope.post<{ Body: PartnerTokenRequest }>(
+    '/v2/partner/token',
+    { schema: { body: partnerTokenRequestSchema }, attachValidation: true },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (request.validationError) throw rejection(request.body);
+      const body = request.body;
+      const partner = authenticateClient(runtime, body);
+      if (body.grant_type !== undefined && body.grant_type !== partnerGrantType) {
+        throw new HttpError(400, 'unsupported_grant_type', `grant_type must be ${partnerGrantType}`);
+      }
+      if (body.scope !== undefined && body.scope !== partnerScope) {
+        throw new HttpError(400, 'invalid_scope', `scope must be ${partnerScope}`);
+      }
+      const lifetime = body.sandbox_expires_in ?? defaultTokenLifetimeSeconds;
+      const { ctx, tokens } = runtime;
+      return {
+        access_token: tokens.issue(partner.clientId, lifetime),
+        token_type: ctx.fault('partner-token-type-not-bearer') ? 'mac' : 'bearer',
+        expires_in: ctx.fault('partner-token-expires-in-zero') ? 0 : lifetime,
+      };
+    },
+  );
+}
+
+/** Why a body that failed the schema is refused: missing or non-string credentials are invalid_client. */
+function rejection(body: unknown): HttpError {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return badRequest('The body must be a JSON object');
+  }
+  const { client_id, client_secret } = body as Record<string, unknown>;
+  if (typeof client_id !== 'string' || typeof client_secret !== 'string') return invalidClient();
+  return badRequest('Invalid token request parameters');
+}
+
+function authenticateClient({ ctx, partners }: PartnerRuntime, body: PartnerTokenRequest): Partner {
+  const partner = partners.find(body.client_id);
+  if (!partner) {
+    if (ctx.fault('partner-token-unknown-client-accepted')) return partners.first;
+    throw invalidClient();
+  }
+  if (
+    !PartnerRegistry.secretMatches(partner, body.client_secret) &&
+    !ctx.fault('partner-token-wrong-secret-accepted')
+  ) {
+    throw invalidClient();
+  }
+  return partner;
+}

@@ -1,0 +1,28 @@
+// Schema compilation and body parsing of the partner scope: strict JSON types (no coercion: a number is not
+// a string), and an empty JSON body read as "no body" so bodiless operations accept a bare content type.
+import { Ajv } from 'ajv';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { SandboxContext } from '../context.ts';
+
+export function configurePartnerValidation(scope: FastifyInstance, ctx: SandboxContext): void {
+  scope.setValidatorCompiler(strictCompiler(ctx));
+  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  scope.removeContentTypeParser('application/json');
+  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
+}
+
+function strictCompiler(ctx: SandboxContext): FastifySchemaCompiler<unknown> {
+  const ajv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+  return ({ schema, httpPart, url }) => {
+    const validate = ajv.compile(schema as object);
+    const skippable = httpPart === 'body' && !url.endsWith('/token');
+    return (data: unknown) => {
+      if (skippable && ctx.fault('partner-invalid-body-applied')) return true;
+      return validate(data) || { error: validate.errors ?? [] };
+    };
+  };
+}

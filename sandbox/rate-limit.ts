@@ -1,0 +1,99 @@
+// Fixed-window rate limiting per client (OAuth client of the user API, partner client of the partner API).
+// The seed only says "Requests over the rate limit get 429" (values and windows not shown); the sandbox
+// defaults to 2000 requests per 60 s per client, configurable with --rate-limit N/SECONDS.
+//
+// Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds
+// until the window resets); a 429 also carries Retry-After (seconds).
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { SandboxContext } from './context.ts';
+
+export interface RateLimitConfig {
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window of this key resets (at least 1). */
+  resetSeconds: number;
+}
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+export class FixedWindowRateLimiter {
+  readonly #windows = new Map<string, Window>();
+  readonly #windowMs: number;
+
+  constructor(
+    readonly config: RateLimitConfig,
+    private readonly now: () => Date,
+  ) {
+    this.#windowMs = config.windowSeconds * 1000;
+  }
+
+  /** Counts one request of `key` and says whether it is within the limit. */
+  take(key: string): RateLimitDecision {
+    const now = this.now().getTime();
+    let window = this.#windows.get(key);
+    if (!window || now >= window.startedAt + this.#windowMs || now < window.startedAt) {
+      window = { startedAt: now, count: 0 };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    const { limit } = this.config;
+    return {
+      allowed: window.count <= limit,
+      limit,
+      remaining: Math.max(0, limit - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.startedAt + this.#windowMs - now) / 1000)),
+    };
+  }
+}
+
+export interface RateLimitHookOptions {
+  /** Fault injection: never answer 429. */
+  never429?: boolean;
+  /** Fault injection: answer 429 without Retry-After and X-RateLimit-* headers. */
+  omitHeaders?: boolean;
+}
+
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetSeconds),
+  };
+}
+
+/**
+ * A Fastify hook (onRequest or preHandler) that counts the request against the key `keyOf` returns (the
+ * authenticated client id; undefined skips limiting, e.g. for requests that failed authentication), sets
+ * the X-RateLimit-* headers and answers 429 over the limit. Register it after the authentication hook.
+ */
+export function rateLimitHook(
+  ctx: SandboxContext,
+  keyOf: (request: FastifyRequest) => string | undefined,
+  options: RateLimitHookOptions = {},
+): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = keyOf(request);
+    if (key === undefined) return;
+    const decision = ctx.rateLimiter.take(key);
+    if (decision.allowed || options.never429) {
+      reply.headers(rateLimitHeaders(decision));
+      return;
+    }
+    if (!options.omitHeaders) {
+      reply.headers({ ...rateLimitHeaders(decision), 'retry-after': String(decision.resetSeconds) });
+    }
+    reply
+      .code(429)
+      .send({ error: 'rate_limited', message: `Over the rate limit of ${decision.limit} requests` });
+    return reply;
+  };
+}

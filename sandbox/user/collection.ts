@@ -1,0 +1,171 @@
+// The one handler behind every collection endpoint (GET /v2/cycle, /v2/recovery, /v2/activity/sleep,
+// /v2/activity/workout): query validation (Fastify schema), the start/end window, the cursor, the page.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SandboxContext } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import type { FaultName } from '../faults/index.ts';
+import { grantOf } from '../oauth/bearer.ts';
+import type { ReadScope } from '../oauth/scopes.ts';
+import { queryFingerprint } from './cursor.ts';
+import type { UserServices } from './services.ts';
+import type { CollectionName, Entry } from './store.ts';
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 25;
+const DAY = 86_400_000;
+
+export interface CollectionOperation {
+  operationId: string;
+  url: string;
+  collection: CollectionName;
+  scope: ReadScope;
+  /** The fault that skips this operation's scope check. */
+  scopeFault: FaultName;
+  /** Faults that put the filtered records in a wrong order. */
+  reorderFaults: Partial<Record<FaultName, (window: Entry[]) => Entry[]>>;
+}
+
+interface CollectionQuery {
+  limit: number;
+  start?: string;
+  end?: string;
+  nextToken?: string;
+}
+
+function querySchema(ctx: SandboxContext) {
+  const maximum = ctx.fault('pagination-limit-25-rejected')
+    ? MAX_LIMIT - 1
+    : ctx.fault('pagination-limit-26-accepted')
+      ? MAX_LIMIT + 1
+      : MAX_LIMIT;
+  const dateTime = ctx.fault('filter-malformed-date-ignored')
+    ? { type: 'string' }
+    : { type: 'string', format: 'date-time' };
+  return {
+    type: 'object',
+    properties: {
+      // The seed states no minimum; the sandbox rejects 0 and negative values (400).
+      limit: {
+        type: ctx.fault('pagination-limit-fraction-accepted') ? 'number' : 'integer',
+        minimum: 1,
+        maximum,
+        default: ctx.fault('pagination-default-not-10') ? DEFAULT_LIMIT + 2 : DEFAULT_LIMIT,
+      },
+      start: dateTime,
+      end: dateTime,
+      nextToken: { type: 'string', minLength: 1, maxLength: 4096 },
+    },
+  } as const;
+}
+
+/**
+ * Ajv's type coercion takes '1e1', '0x10', ' 5' and even '1e400' (Infinity) for integers; limit must be
+ * plain decimal digits before the schema coerces and range-checks it.
+ */
+function limitDigitsHook(ctx: SandboxContext) {
+  const digits = ctx.fault('pagination-limit-fraction-accepted') ? /^[0-9]+(\.[0-9]+)?$/ : /^[0-9]+$/;
+  return async (request: FastifyRequest) => {
+    const raw = (request.query as Record<string, unknown>).limit;
+    if (typeof raw === 'string' && !digits.test(raw)) throw badRequest('querystring/limit must be integer');
+  };
+}
+
+/** A date-time query value in ms; undefined when absent (or malformed under the fault that ignores it). */
+function instant(ctx: SandboxContext, name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) {
+    if (ctx.fault('filter-malformed-date-ignored')) return undefined;
+    throw badRequest(`${name} is not a valid date-time`);
+  }
+  return ms;
+}
+
+/** Index of the first entry of a newest-first list for which `past` holds (`past` is monotone). */
+function firstIndex(list: readonly Entry[], past: (key: number) => boolean): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (past((list[middle] as Entry).key)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * The window [from, to) of a newest-first list that the query selects. The seed says start "include[s]
+ * records that occurred after or during (inclusive) this time" and end "include[s] records that intersect
+ * this time or ended before (exclusive) it; defaults to now". The sandbox implements both on the record's
+ * start: record.start >= start && record.start < end.
+ */
+function window(
+  ctx: SandboxContext,
+  list: readonly Entry[],
+  start: number | undefined,
+  end: number | undefined,
+) {
+  const now = ctx.options.now().getTime();
+  const upper = end ?? (ctx.fault('filter-end-default-not-now') ? now - DAY : now);
+  const lower = start ?? (ctx.fault('filter-lower-bound-30-days') ? now - 30 * DAY : undefined);
+  if (start !== undefined && end !== undefined && start > end) {
+    if (!ctx.fault('filter-start-after-end-accepted')) throw badRequest('start is after end');
+    return { from: 0, to: 0 };
+  }
+  const endInclusive = ctx.fault('filter-end-inclusive');
+  const from = firstIndex(list, (key) => (endInclusive ? key <= upper : key < upper));
+  if (lower === undefined) return { from, to: list.length };
+  const startExclusive = ctx.fault('filter-start-exclusive');
+  let to = firstIndex(list, (key) => (startExclusive ? key <= lower : key < lower));
+  if (start !== undefined && ctx.fault('filter-start-ignored-earlier')) to = Math.min(list.length, to + 1);
+  return { from, to: Math.max(from, to) };
+}
+
+export function registerCollection(
+  app: FastifyInstance,
+  services: UserServices,
+  operation: CollectionOperation,
+): void {
+  const { ctx, store, cursors } = services;
+  const reorder = Object.entries(operation.reorderFaults).find(([name]) => ctx.fault(name as FaultName))?.[1];
+  const envelope = ctx.fault('envelope-records-renamed') ? 'data' : 'records';
+
+  app.get(
+    operation.url,
+    {
+      schema: { querystring: querySchema(ctx) },
+      preValidation: limitDigitsHook(ctx),
+      config: { userScope: operation.scope, userScopeFault: operation.scopeFault },
+    },
+    (request, reply) => {
+      const grant = grantOf(request);
+      const query = request.query as CollectionQuery;
+      const limit = Math.trunc(query.limit);
+      const start = instant(ctx, 'start', query.start);
+      const end = instant(ctx, 'end', query.end);
+      const list = store.users.get(grant.userId)?.collections[operation.collection] ?? [];
+      const { from, to } = window(ctx, list, start, end);
+      const binding = {
+        userId: grant.userId,
+        clientId: grant.clientId,
+        query: queryFingerprint(operation.collection, start, end),
+      };
+
+      let offset = query.nextToken === undefined ? 0 : cursors.open(query.nextToken, binding);
+      if (query.nextToken === undefined && ctx.fault('pagination-first-page-skips-newest')) offset = 1;
+      const size = ctx.fault('pagination-page-exceeds-limit') ? limit + 1 : limit;
+      const page = reorder
+        ? reorder(list.slice(from, to)).slice(offset, offset + size)
+        : list.slice(from + offset, Math.min(to, from + offset + size));
+
+      let next = offset + page.length;
+      if (ctx.fault('pagination-duplicate-across-pages')) next = Math.max(offset + 1, next - 1);
+      if (ctx.fault('pagination-skips-record')) next += 1;
+      const more = next < to - from || (page.length > 0 && ctx.fault('pagination-next-token-on-last-page'));
+
+      let body = `{"${envelope}":[${page.map((entry) => entry.json).join(',')}]`;
+      if (more) body += `,"next_token":${JSON.stringify(cursors.issue({ ...binding, offset: next }))}`;
+      return reply.type('application/json; charset=utf-8').send(`${body}}`);
+    },
+  );
+}

@@ -1,0 +1,143 @@
+// The user-data and utility read operations, declared as data for the two generic handlers
+// (collection.ts, single.ts). Faults that change what one operation finds live in its `find`.
+import { createPrng, deriveSeed } from '../partner/prng.ts';
+import type { CollectionOperation } from './collection.ts';
+import type { SingleOperation } from './single.ts';
+import type { DataStore, Entry, Stored } from './store.ts';
+
+const ascending = (window: Entry[]): Entry[] => window.reverse();
+const byUpdated = (window: Entry[]): Entry[] => window.sort((a, b) => b.updated - a.updated);
+
+export const collectionOperations: readonly CollectionOperation[] = [
+  {
+    operationId: 'listCycles',
+    url: '/v2/cycle',
+    collection: 'cycle',
+    scope: 'read:cycles',
+    scopeFault: 'scope-unchecked-list-cycles',
+    reorderFaults: { 'cycle-order-ascending': ascending },
+  },
+  {
+    operationId: 'listRecoveries',
+    url: '/v2/recovery',
+    collection: 'recovery',
+    scope: 'read:recovery',
+    scopeFault: 'scope-unchecked-list-recoveries',
+    reorderFaults: { 'recovery-order-ascending': ascending, 'recovery-order-by-updated': byUpdated },
+  },
+  {
+    operationId: 'listSleeps',
+    url: '/v2/activity/sleep',
+    collection: 'sleep',
+    scope: 'read:sleep',
+    scopeFault: 'scope-unchecked-list-sleeps',
+    reorderFaults: { 'sleep-order-ascending': ascending },
+  },
+  {
+    operationId: 'listWorkouts',
+    url: '/v2/activity/workout',
+    collection: 'workout',
+    scope: 'read:workout',
+    scopeFault: 'scope-unchecked-list-workouts',
+    reorderFaults: { 'workout-order-ascending': ascending },
+  },
+];
+
+const newest = (store: DataStore, userId: number, collection: 'cycle' | 'recovery'): Stored | undefined =>
+  store.users.get(userId)?.collections[collection][0];
+
+/** The key of the cycle before `cycleId` (cycle ids of a user are consecutive). */
+const previousCycle = (cycleId: string): string => (BigInt(cycleId) - 1n).toString();
+
+const cycleId = { name: 'cycleId', kind: 'int64' } as const;
+
+export const singleOperations: readonly SingleOperation[] = [
+  {
+    operationId: 'getCycleById',
+    url: '/v2/cycle/:cycleId',
+    scope: 'read:cycles',
+    scopeFault: 'scope-unchecked-get-cycle',
+    param: cycleId,
+    find: ({ store, ctx }, id, userId) => {
+      const found =
+        store.cycles.get(id) ??
+        (ctx.fault('unknown-cycle-returns-newest') ? newest(store, userId, 'cycle') : undefined);
+      if (!found || !ctx.fault('single-cycle-differs')) return found;
+      const record = { ...found.record, updated_at: ctx.options.now().toISOString() };
+      return { ...found, record, json: JSON.stringify(record) };
+    },
+  },
+  {
+    operationId: 'getSleepForCycle',
+    url: '/v2/cycle/:cycleId/sleep',
+    param: cycleId,
+    find: ({ store, ctx }, id) =>
+      store.sleepByCycle.get(ctx.fault('cycle-sleep-wrong-cycle') ? previousCycle(id) : id),
+  },
+  {
+    operationId: 'getRecoveryForCycle',
+    url: '/v2/cycle/:cycleId/recovery',
+    scope: 'read:recovery',
+    scopeFault: 'scope-unchecked-get-cycle-recovery',
+    param: cycleId,
+    find: ({ store, ctx }, id, userId) =>
+      store.recoveryByCycle.get(ctx.fault('cycle-recovery-wrong-cycle') ? previousCycle(id) : id) ??
+      (ctx.fault('cycle-subresource-unknown-200') ? newest(store, userId, 'recovery') : undefined),
+  },
+  {
+    operationId: 'getSleepById',
+    url: '/v2/activity/sleep/:sleepId',
+    scope: 'read:sleep',
+    scopeFault: 'scope-unchecked-get-sleep',
+    param: { name: 'sleepId', kind: 'uuid' },
+    find: ({ store }, id) => store.sleeps.get(id),
+  },
+  {
+    operationId: 'getWorkoutById',
+    url: '/v2/activity/workout/:workoutId',
+    scope: 'read:workout',
+    scopeFault: 'scope-unchecked-get-workout',
+    param: { name: 'workoutId', kind: 'uuid' },
+    find: ({ store }, id) => store.workouts.get(id),
+  },
+  {
+    operationId: 'getBodyMeasurement',
+    url: '/v2/user/measurement/body',
+    scope: 'read:body_measurement',
+    scopeFault: 'scope-unchecked-body-measurement',
+    find: ({ store }, _id, userId) => store.users.get(userId)?.body,
+  },
+  {
+    operationId: 'getBasicProfile',
+    url: '/v2/user/profile/basic',
+    scope: 'read:profile',
+    scopeFault: 'scope-unchecked-profile',
+    find: ({ store }, _id, userId) => store.users.get(userId)?.profile,
+    mediaType: (ctx) =>
+      ctx.fault('profile-not-json') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+  },
+  {
+    // Security not shown by the seed: any valid user token; only the user's own activities are mapped.
+    operationId: 'getActivityMapping',
+    url: '/v1/activity-mapping/:activityV1Id',
+    param: { name: 'activityV1Id', kind: 'int64' },
+    find: ({ store, ctx }, id, userId) => {
+      const mapping = store.activities.get(id);
+      if (!mapping) {
+        if (!ctx.fault('activity-mapping-unknown-200')) return undefined;
+        const record = { v2_activity_id: createPrng(deriveSeed(ctx.options.seed, `unknown:${id}`)).uuid() };
+        return { userId, record, json: JSON.stringify(record) };
+      }
+      if (ctx.fault('activity-mapping-id-not-uuid')) {
+        const record = { v2_activity_id: mapping.v1Id };
+        return { ...mapping, record, json: JSON.stringify(record) };
+      }
+      if (ctx.fault('activity-mapping-wrong-id')) {
+        return (
+          store.activities.get(String(mapping.v1Id + 1)) ?? store.activities.get(String(mapping.v1Id - 1))
+        );
+      }
+      return mapping;
+    },
+  },
+];

@@ -1,0 +1,26 @@
+// The user data API and the activity mapping under {base_url} (/developer): bearer authentication and scope
+// checks, per-client rate limiting, and the operations (collection.ts, single.ts, revoke.ts).
+import type { FastifyInstance } from 'fastify';
+import { bearerAuthHook } from '../oauth/bearer.ts';
+import { rateLimitHook } from '../rate-limit.ts';
+import { registerCollection } from './collection.ts';
+import { collectionOperations, singleOperations } from './operations.ts';
+import { registerRevoke } from './revoke.ts';
+import type { UserServices } from './services.ts';
+import { registerSingle } from './single.ts';
+
+export async function registerUserRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
+  const { ctx } = services;
+  app.decorateRequest('userGrant', null);
+  app.addHook('onRequest', bearerAuthHook(services));
+  app.addHook(
+    'onRequest',
+    rateLimitHook(ctx, (request) => request.userGrant?.clientId, {
+      never429: ctx.fault('rate-limit-never-429'),
+      omitHeaders: ctx.fault('rate-limit-429-without-headers'),
+    }),
+  );
+  for (const operation of collectionOperations) registerCollection(app, services, operation);
+  for (const operation of singleOperations) registerSingle(app, services, operation);
+  registerRevoke(app, services);
+}

@@ -1,0 +1,70 @@
+// Webhook delivery. The seed says webhook requests carry the header Service-Signed, checked with the
+// receiver's signing secret; the algorithm and what is signed are not shown. The sandbox signs like this:
+//
+//   body            = JSON.stringify(event)            (the exact bytes sent)
+//   Service-Signed  = hex( HMAC-SHA256(key = signing secret, message = body) )
+//
+// Signing secrets: a partner's signing secret (CONFORMANCE_PARTNER_*SIGNING_SECRET) for partner webhooks,
+// the OAuth client's client secret for user-data webhooks. Delivery is fire-and-forget (POST with fetch,
+// 5 s timeout); failures are logged when request logging is on and never reach the caller.
+import { createHmac } from 'node:crypto';
+import type { WebhookSender } from './context.ts';
+
+export const signatureHeader = 'service-signed';
+
+export function signWebhookBody(body: string, signingSecret: string): string {
+  return createHmac('sha256', signingSecret).update(body).digest('hex');
+}
+
+export interface WebhookSenderOptions {
+  /** Called on a failed delivery (network error or non-2xx answer). */
+  onError?: (url: string, reason: string) => void;
+  fetch?: typeof fetch;
+}
+
+export function createWebhookSender(options: WebhookSenderOptions = {}): WebhookSender {
+  const registrations = new Map<string, Set<string>>();
+  const doFetch = options.fetch ?? fetch;
+  const report = options.onError ?? (() => {});
+
+  const deliver = (url: string, body: string, signature: string): void => {
+    doFetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [signatureHeader]: signature },
+      body,
+      signal: AbortSignal.timeout(5000),
+    })
+      .then((response) => {
+        if (!response.ok) report(url, `HTTP ${response.status}`);
+        return response.body?.cancel();
+      })
+      .catch((error: unknown) => report(url, error instanceof Error ? error.message : String(error)));
+  };
+
+  return {
+    send(owner, signingSecret, event) {
+      const urls = registrations.get(owner);
+      if (!urls || urls.size === 0) return;
+      const body = JSON.stringify(event);
+      const signature = signWebhookBody(body, signingSecret);
+      for (const url of urls) {
+        try {
+          deliver(url, body, signature);
+        } catch (error) {
+          report(url, error instanceof Error ? error.message : String(error));
+        }
+      }
+    },
+    register(owner, url) {
+      const urls = registrations.get(owner) ?? new Set<string>();
+      urls.add(url);
+      registrations.set(owner, urls);
+    },
+    unregister(owner) {
+      registrations.delete(owner);
+    },
+    urls(owner) {
+      return [...(registrations.get(owner) ?? [])];
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// A partner's server-to-server client: client credentials for a bearer token, sent on every request;
+// on a 401 it requests a new token and retries once, as the seed tells partners to do.
+import type { ClientCredentials } from '../config/config.ts';
+import type { ApiClient, ApiRequest } from '../http/api-client.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { registerSecret } from '../http/redact.ts';
+
+export const PARTNER_SCOPE = 'service-partner/token';
+
+export class PartnerClient {
+  /** How many times a 401 made the client fetch a new token and retry. */
+  renewals = 0;
+
+  /** `tokens` (client id → token) may be shared between clients of one worker, to reuse tokens. */
+  constructor(
+    private readonly api: ApiClient,
+    readonly credentials: ClientCredentials,
+    private readonly tokens: Map<string, string> = new Map(),
+  ) {}
+
+  private get token(): string | undefined {
+    return this.tokens.get(this.credentials.clientId);
+  }
+
+  private set token(token: string | undefined) {
+    if (token === undefined) this.tokens.delete(this.credentials.clientId);
+    else this.tokens.set(this.credentials.clientId, token);
+  }
+
+  /** The token request of the seed's partner flow, step 1 (extra fields are merged into the body). */
+  requestToken(overrides: Record<string, unknown> = {}): Promise<Exchange> {
+    return this.api.send({
+      method: 'POST',
+      path: '/v2/partner/token',
+      json: {
+        grant_type: 'client_credentials',
+        client_id: this.credentials.clientId,
+        client_secret: this.credentials.clientSecret,
+        scope: PARTNER_SCOPE,
+        ...overrides,
+      },
+    });
+  }
+
+  async accessToken(): Promise<string> {
+    if (this.token) return this.token;
+    const exchange = await this.requestToken();
+    const token =
+      exchange.status === 200 ? exchange.json<{ access_token?: unknown }>().access_token : undefined;
+    if (typeof token !== 'string')
+      throw new Error(`Partner token request failed: ${describeExchange(exchange)}`);
+    registerSecret(token);
+    this.token = token;
+    return token;
+  }
+
+  /** Forgets the current token (or installs a given one, e.g. an expired token for a test). */
+  useToken(token?: string): void {
+    this.token = token;
+  }
+
+  async send(request: Omit<ApiRequest, 'token'>): Promise<Exchange> {
+    const exchange = await this.api.send({ ...request, token: await this.accessToken() });
+    if (exchange.status !== 401) return exchange;
+    this.token = undefined;
+    this.renewals++;
+    return this.api.send({ ...request, token: await this.accessToken() });
+  }
+}

@@ -1,0 +1,298 @@
+// The suite's configuration: which target, which credentials, which profile. Read once, from the
+// environment (CONFORMANCE_*) and optionally an env file; every problem is reported by variable name
+// before any request is sent.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
+export type TargetKind = 'sandbox' | 'prism' | 'remote';
+export type Profile = 'ci-gate' | 'certification' | 'smoke';
+export type Environment = 'production' | 'non-production';
+
+/** What a target can do; a test that needs a capability the target lacks is skipped with that reason. */
+export type Capability =
+  | 'stateful' // data persists between requests (reads after writes, cursors, revocation)
+  | 'real-auth' // tokens are really checked: invalid, expired and revoked tokens are refused
+  | 'scopes' // scopes are enforced per operation
+  | 'user-login' // user tokens can be minted through the authorization code flow
+  | 'second-user' // a second user's credentials are configured
+  | 'expired-user-token' // the target can issue an already-expired user token (sandbox only)
+  | 'expired-partner-token' // likewise for partners (sandbox only)
+  | 'partner' // partner A credentials are configured
+  | 'second-partner' // partner B credentials are configured
+  | 'webhooks' // webhook receivers can be registered and events triggered (sandbox admin API)
+  | 'rate-limit' // the target's rate limit is known, so a bounded burst can reach 429
+  | 'request-count'; // the target counts requests server-side (sandbox admin API)
+
+export interface UserLogin {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  username: string;
+  password: string;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface RateLimitConfig {
+  limit: number;
+  windowSeconds: number;
+  /** Headers the target documents on a 429 response. */
+  headers: string[];
+}
+
+export interface SuiteConfig {
+  target: TargetKind;
+  baseUrl: string;
+  authUrl: string;
+  environment: Environment;
+  profile: Profile;
+  userLogin?: UserLogin;
+  secondUser?: { username: string; password: string };
+  /** Pre-issued user tokens: space-separated scope set → token. */
+  userTokens?: Record<string, string>;
+  partnerA?: ClientCredentials;
+  partnerB?: ClientCredentials;
+  signingSecret?: string;
+  signatureAlgorithm: string;
+  requestBudget: number;
+  /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
+  insufficientScopeStatuses: number[];
+  rateLimit?: RateLimitConfig;
+  expectationsFile?: string;
+  prismProxy: boolean;
+  capabilities: ReadonlySet<Capability>;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Configuration error: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Merges the env file named by CONFORMANCE_ENV_FILE under the process environment (which wins). */
+export function resolveEnvironment(env: Env = process.env): Env {
+  const file = env.CONFORMANCE_ENV_FILE;
+  if (!file) return env;
+  const path = resolve(file);
+  if (!existsSync(path))
+    throw new ConfigError('CONFORMANCE_ENV_FILE', `names a file that does not exist: ${path}`);
+  return { ...parseEnv(readFileSync(path, 'utf8')), ...withoutEmpty(env) };
+}
+
+function withoutEmpty(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+}
+
+function oneOf<T extends string>(env: Env, variable: string, allowed: readonly T[], fallback: T): T {
+  const value = env[variable];
+  if (value === undefined || value === '') return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(variable, `must be one of ${allowed.join(', ')}; got "${value}"`);
+  }
+  return value as T;
+}
+
+function url(env: Env, variable: string): string | undefined {
+  const value = env[variable];
+  if (!value) return undefined;
+  try {
+    return new URL(value).toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(variable, `must be an absolute URL; got "${value}"`);
+  }
+}
+
+function positiveInteger(env: Env, variable: string, fallback: number): number {
+  const value = env[variable];
+  if (!value) return fallback;
+  if (!/^[1-9]\d*$/.test(value))
+    throw new ConfigError(variable, `must be a positive integer; got "${value}"`);
+  return Number(value);
+}
+
+/** Variables that must be set together: all or none. */
+function group<K extends string>(env: Env, variables: Record<K, string>): Record<K, string> | undefined {
+  const entries = Object.entries(variables) as [K, string][];
+  const set = entries.filter(([, variable]) => env[variable]);
+  if (set.length === 0) return undefined;
+  const missing = entries.find(([, variable]) => !env[variable]);
+  if (missing) {
+    throw new ConfigError(missing[1], `is required with ${set.map(([, variable]) => variable).join(', ')}`);
+  }
+  return Object.fromEntries(entries.map(([key, variable]) => [key, env[variable]])) as Record<K, string>;
+}
+
+function userTokens(env: Env): Record<string, string> | undefined {
+  const raw = env.CONFORMANCE_USER_TOKENS;
+  if (!raw) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError(
+      'CONFORMANCE_USER_TOKENS',
+      'must be JSON: {"read:cycles read:sleep": "<token>", ...}',
+    );
+  }
+  if (
+    !parsed ||
+    typeof parsed !== 'object' ||
+    Object.values(parsed).some((token) => typeof token !== 'string')
+  ) {
+    throw new ConfigError('CONFORMANCE_USER_TOKENS', 'must map scope sets to token strings');
+  }
+  return Object.fromEntries(
+    Object.entries(parsed as Record<string, string>).map(([scopes, token]) => [
+      normaliseScopes(scopes),
+      token,
+    ]),
+  );
+}
+
+export function normaliseScopes(scopes: string | readonly string[]): string {
+  const list = typeof scopes === 'string' ? scopes.split(/\s+/) : [...scopes];
+  return [...new Set(list.filter(Boolean))].sort().join(' ');
+}
+
+function rateLimit(env: Env): RateLimitConfig | undefined {
+  const raw = env.CONFORMANCE_RATE_LIMIT;
+  if (!raw) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!match)
+    throw new ConfigError('CONFORMANCE_RATE_LIMIT', `must be REQUESTS/SECONDS, e.g. 2000/60; got "${raw}"`);
+  const headers = (env.CONFORMANCE_RATE_LIMIT_HEADERS ?? 'Retry-After')
+    .split(',')
+    .map((header) => header.trim())
+    .filter(Boolean);
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]), headers };
+}
+
+function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilities'>): Set<Capability> {
+  if (target === 'prism') return new Set();
+  const capabilities = new Set<Capability>(['stateful', 'real-auth', 'scopes']);
+  if (config.userLogin) capabilities.add('user-login');
+  if (config.secondUser && config.userLogin) capabilities.add('second-user');
+  if (config.partnerA) capabilities.add('partner');
+  if (config.partnerB) capabilities.add('second-partner');
+  if (config.rateLimit) capabilities.add('rate-limit');
+  if (target === 'sandbox') {
+    for (const capability of [
+      'expired-user-token',
+      'expired-partner-token',
+      'webhooks',
+      'request-count',
+    ] as const) {
+      capabilities.add(capability);
+    }
+  }
+  return capabilities;
+}
+
+export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
+  const env = resolveEnvironment(rawEnv);
+  const baseUrl = url(env, 'CONFORMANCE_BASE_URL');
+  const target = oneOf(
+    env,
+    'CONFORMANCE_TARGET',
+    ['sandbox', 'prism', 'remote'] as const,
+    baseUrl ? 'remote' : 'sandbox',
+  );
+  if (!baseUrl) {
+    throw new ConfigError(
+      'CONFORMANCE_BASE_URL',
+      target === 'remote'
+        ? 'is required for a remote target (the service root, with the /developer prefix)'
+        : 'is not set: the embedded target was not started (run the suite with `npm run conformance`)',
+    );
+  }
+  const prismProxy = env.CONFORMANCE_PRISM_PROXY === '1';
+  if (prismProxy && target === 'prism') {
+    throw new ConfigError(
+      'CONFORMANCE_PRISM_PROXY',
+      'validates exchanges with a real target; it cannot be combined with CONFORMANCE_TARGET=prism',
+    );
+  }
+  const login = group(env, {
+    clientId: 'CONFORMANCE_CLIENT_ID',
+    clientSecret: 'CONFORMANCE_CLIENT_SECRET',
+    redirectUri: 'CONFORMANCE_REDIRECT_URI',
+    username: 'CONFORMANCE_USER',
+    password: 'CONFORMANCE_PASSWORD',
+  });
+  const tokens = userTokens(env);
+  if (target !== 'prism' && !login && !tokens) {
+    throw new ConfigError(
+      'CONFORMANCE_CLIENT_ID',
+      'and the other user OAuth variables (CONFORMANCE_CLIENT_SECRET, CONFORMANCE_REDIRECT_URI, CONFORMANCE_USER, CONFORMANCE_PASSWORD) are required, or pre-issued tokens in CONFORMANCE_USER_TOKENS',
+    );
+  }
+  const partnerA = group(env, {
+    clientId: 'CONFORMANCE_PARTNER_A_CLIENT_ID',
+    clientSecret: 'CONFORMANCE_PARTNER_A_CLIENT_SECRET',
+  });
+  const partnerB = group(env, {
+    clientId: 'CONFORMANCE_PARTNER_B_CLIENT_ID',
+    clientSecret: 'CONFORMANCE_PARTNER_B_CLIENT_SECRET',
+  });
+  if (partnerB && !partnerA) {
+    throw new ConfigError(
+      'CONFORMANCE_PARTNER_A_CLIENT_ID',
+      'is required when partner B is configured (ownership tests need both)',
+    );
+  }
+  if (partnerA && partnerB && partnerA.clientId === partnerB.clientId) {
+    throw new ConfigError(
+      'CONFORMANCE_PARTNER_B_CLIENT_ID',
+      'must name a different partner from CONFORMANCE_PARTNER_A_CLIENT_ID',
+    );
+  }
+  const secondUser = group(env, { username: 'CONFORMANCE_USER_B', password: 'CONFORMANCE_PASSWORD_B' });
+  const config: Omit<SuiteConfig, 'capabilities'> = {
+    target,
+    baseUrl,
+    authUrl: url(env, 'CONFORMANCE_AUTH_URL') ?? new URL(baseUrl).origin,
+    environment: oneOf(
+      env,
+      'CONFORMANCE_ENVIRONMENT',
+      ['production', 'non-production'] as const,
+      'non-production',
+    ),
+    profile: oneOf(env, 'CONFORMANCE_PROFILE', ['ci-gate', 'certification', 'smoke'] as const, 'ci-gate'),
+    userLogin: login,
+    secondUser,
+    userTokens: tokens,
+    partnerA,
+    partnerB,
+    signingSecret: env.CONFORMANCE_PARTNER_SIGNING_SECRET || undefined,
+    signatureAlgorithm: env.CONFORMANCE_SIGNATURE_ALGORITHM || 'sha256',
+    requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),
+    insufficientScopeStatuses: env.CONFORMANCE_ACCEPT_403 === '1' ? [401, 403] : [401],
+    rateLimit: rateLimit(env),
+    expectationsFile: env.CONFORMANCE_EXPECTATIONS || undefined,
+    prismProxy,
+  };
+  return { ...config, capabilities: capabilitiesOf(target, config) };
+}
+
+/** Every secret value of a configuration, for redaction. */
+export function secretsOf(config: SuiteConfig): string[] {
+  return [
+    config.userLogin?.clientSecret,
+    config.userLogin?.password,
+    config.secondUser?.password,
+    config.partnerA?.clientSecret,
+    config.partnerB?.clientSecret,
+    config.signingSecret,
+    ...Object.values(config.userTokens ?? {}),
+  ].filter((secret): secret is string => !!secret && secret.length >= 4);
+}

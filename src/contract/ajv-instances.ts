@@ -1,0 +1,35 @@
+/**
+ * The two Ajv (JSON Schema 2020-12) instances of the suite, created lazily:
+ * - `contractAjv()`: the validator. Strict mode, all errors, verbose (errors carry the failing schema
+ *   node and data, used to explain them); ajv-formats plus our int32/int64/float/double ranges; every
+ *   schema of `schemas/` registered under its `$id`, compiled on first use.
+ * - `notesAjv()`: the same schemas as strict copies (`strict-copy.ts`), only to find unknown
+ *   properties. Ajv's strictTypes is off there, because `unevaluatedProperties` sits next to `$ref`s
+ *   without a `type`.
+ */
+import { Ajv2020, type Options } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
+import { addNumberFormats } from './number-formats.ts';
+import { type JsonSchemaObject, loadSchemas } from './schemas.ts';
+import { withUnevaluatedPropertiesFalse } from './strict-copy.ts';
+
+let contract: Ajv2020 | undefined;
+let notes: Ajv2020 | undefined;
+
+export function contractAjv(): Ajv2020 {
+  contract ??= createAjv({ verbose: true }, (schema) => schema);
+  return contract;
+}
+
+export function notesAjv(): Ajv2020 {
+  notes ??= createAjv({ strictTypes: false }, withUnevaluatedPropertiesFalse);
+  return notes;
+}
+
+function createAjv(options: Options, prepare: (schema: JsonSchemaObject) => JsonSchemaObject): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, ...options });
+  ajvFormats.default(ajv);
+  addNumberFormats(ajv);
+  for (const schema of Object.values(loadSchemas())) ajv.addSchema(prepare(schema));
+  return ajv;
+}

@@ -1,0 +1,90 @@
+// The suite's HTTP client: every request of every test goes through it, so that requests are counted
+// (and budgeted), throttled on rate limits, guarded by the profile, and recorded for the report.
+import type { APIRequestContext } from '@playwright/test';
+import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
+import { countRequest } from './request-counter.ts';
+import { observe, waitForTurn } from './throttle.ts';
+
+export interface ApiRequest {
+  method?: string;
+  /** A path under the base URL (`/v2/cycle`), or an absolute URL. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** Bearer token; omitted means no Authorization header. */
+  token?: string;
+  headers?: Record<string, string>;
+  /** JSON body (serialised) */
+  json?: unknown;
+  /** Raw body, sent as is (with the content-type given in headers). */
+  body?: string;
+  /** Form-encoded body. */
+  form?: Record<string, string>;
+  /** A 429 is returned to the caller instead of being waited out and retried (rate-limit tests). */
+  noRetry?: boolean;
+  maxRedirects?: number;
+}
+
+/** Decides whether a request may be sent; throws to refuse (profile guards). */
+export type RequestGuard = (method: string, url: URL) => void;
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  budget?: number;
+  guard?: RequestGuard;
+  /** Receives every exchange (the per-test recorder). */
+  onExchange?: (exchange: Exchange) => void;
+}
+
+const MAX_RETRIES = 3;
+
+export class ApiClient {
+  constructor(
+    private readonly context: APIRequestContext,
+    private readonly options: ApiClientOptions,
+  ) {}
+
+  /** The same client with some options replaced (e.g. a per-test recorder and guard). */
+  withOptions(options: Partial<ApiClientOptions>): ApiClient {
+    return new ApiClient(this.context, { ...this.options, ...options });
+  }
+
+  url(path: string, query?: ApiRequest['query']): URL {
+    const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(this.options.baseUrl + path);
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.append(name, String(value));
+    }
+    return url;
+  }
+
+  async send(request: ApiRequest): Promise<Exchange> {
+    const method = (request.method ?? 'GET').toUpperCase();
+    const url = this.url(request.path, request.query);
+    this.options.guard?.(method, url);
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
+    let body = request.body;
+    if (request.json !== undefined) {
+      body = JSON.stringify(request.json);
+      headers['content-type'] ??= 'application/json';
+    } else if (request.form) {
+      body = new URLSearchParams(request.form).toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    }
+    const sent: SentRequest = { method, url: url.toString(), headers, body };
+    for (let attempt = 0; ; attempt++) {
+      await waitForTurn();
+      countRequest(this.options.budget);
+      const response = await this.context.fetch(sent.url, {
+        method,
+        headers,
+        data: body,
+        maxRedirects: request.maxRedirects ?? 0,
+        failOnStatusCode: false,
+      });
+      const exchange = createExchange(sent, response.status(), response.headers(), await response.text());
+      this.options.onExchange?.(exchange);
+      const retryIn = observe(exchange.status, exchange.headers);
+      if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;
+    }
+  }
+}

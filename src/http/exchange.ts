@@ -1,0 +1,76 @@
+// One request/response pair as the suite sees it, and how it is shown in a failure message.
+import { redactHeaders, redactText } from './redact.ts';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface Exchange {
+  request: SentRequest;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The body parsed as JSON; throws a message naming the request when it is not JSON. */
+  json<T = unknown>(): T;
+}
+
+export function createExchange(
+  request: SentRequest,
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+): Exchange {
+  return {
+    request,
+    status,
+    headers,
+    text,
+    json<T>() {
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new Error(
+          `Response is not JSON (${status}, content-type ${headers['content-type'] ?? 'none'}): ${describeExchange(this)}`,
+        );
+      }
+    },
+  };
+}
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** A one-line curl reproduction, with every credential redacted. */
+export function curl(request: SentRequest): string {
+  const parts = ['curl', '-i', '-X', request.method, quote(redactText(request.url))];
+  for (const [name, value] of Object.entries(redactHeaders(request.headers)))
+    parts.push('-H', quote(`${name}: ${value}`));
+  if (request.body !== undefined) parts.push('--data-raw', quote(redactText(request.body)));
+  return parts.join(' ');
+}
+
+/** `GET http://…/v2/cycle?limit=26 → 500`, plus the curl line. */
+export function describeExchange(exchange: Exchange): string {
+  return `${exchange.request.method} ${redactText(exchange.request.url)} → ${exchange.status}\n  reproduce: ${curl(exchange.request)}`;
+}
+
+/** A redacted, JSON-ready record of an exchange for report attachments. */
+export function redactedRecord(exchange: Exchange): object {
+  const limit = 4000;
+  return {
+    request: {
+      method: exchange.request.method,
+      url: redactText(exchange.request.url),
+      headers: redactHeaders(exchange.request.headers),
+      body: exchange.request.body === undefined ? undefined : redactText(exchange.request.body),
+    },
+    response: {
+      status: exchange.status,
+      headers: redactHeaders(exchange.headers),
+      body: redactText(exchange.text.length > limit ? `${exchange.text.slice(0, limit)}…` : exchange.text),
+    },
+    curl: curl(exchange.request),
+  };
+}

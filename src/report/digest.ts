@@ -1,0 +1,41 @@
+// The certification digest: SHA-256 over the contract artefacts, the suite version and the results, so a
+// shared report can be checked later against the same spec, schemas and suite.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function contractFiles(): string[] {
+  const schemas = readdirSync(`${root}schemas`)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => `schemas/${name}`);
+  return ['specs/openapi.yaml', 'specs/requirements.yaml', ...schemas];
+}
+
+export interface Digest {
+  algorithm: 'sha256';
+  spec: string;
+  suiteVersion: string;
+  results: string;
+  combined: string;
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+export function computeDigest(results: unknown): Digest {
+  const spec = createHash('sha256');
+  for (const file of contractFiles()) spec.update(file).update(readFileSync(root + file));
+  const suiteVersion = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string })
+    .version;
+  const specHash = spec.digest('hex');
+  const resultsHash = sha256(JSON.stringify(results));
+  return {
+    algorithm: 'sha256',
+    spec: specHash,
+    suiteVersion,
+    results: resultsHash,
+    combined: sha256(`${specHash}\n${suiteVersion}\n${resultsHash}`),
+  };
+}

@@ -1,0 +1,79 @@
+// Prepares a run: clears old results, starts the embedded target (sandbox or Prism) unless a base URL
+// is configured, validates the configuration before any request, and sets up the request counter.
+// Workers inherit process.env, so the target's URLs and credentials reach them through it.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import type { FullConfig } from '@playwright/test';
+import { startSandbox } from '../../sandbox/app.ts';
+import { credentialsPath } from '../../sandbox/credentials.ts';
+import { loadConfig, resolveEnvironment } from '../config/config.ts';
+import { startPrism } from './prism.ts';
+import { reportPath } from './reports-dir.ts';
+
+/** The embedded sandbox's rate limit: low enough for a quick bounded burst, high enough for the run. */
+export const EMBEDDED_RATE_LIMIT = { limit: 500, windowSeconds: 2 };
+const EMBEDDED_RATE_LIMIT_HEADERS = 'Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset';
+
+function clearOldResults(): void {
+  for (const name of [
+    'allure-results',
+    'allure',
+    'conformance.json',
+    'conformance.md',
+    'junit.xml',
+    '.run',
+  ]) {
+    rmSync(reportPath(name), { recursive: true, force: true });
+  }
+  mkdirSync(reportPath('.run'), { recursive: true });
+  const log = reportPath('.run/requests.log');
+  writeFileSync(log, '');
+  process.env.CONFORMANCE_REQUEST_LOG = log;
+  process.env.CONFORMANCE_STARTED_AT = new Date().toISOString();
+}
+
+async function startEmbeddedTarget(): Promise<(() => Promise<void>) | undefined> {
+  const env = resolveEnvironment();
+  if (env.CONFORMANCE_BASE_URL) return undefined;
+  if (env.CONFORMANCE_TARGET === 'prism') {
+    const prism = await startPrism('mock');
+    Object.assign(process.env, { CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: prism.baseUrl });
+    return prism.close;
+  }
+  const sandbox = await startSandbox({
+    port: 0,
+    environment: env.CONFORMANCE_ENVIRONMENT === 'production' ? 'production' : 'non-production',
+    rateLimit: EMBEDDED_RATE_LIMIT,
+    faults: (env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
+  });
+  Object.assign(process.env, {
+    ...parseEnv(readFileSync(credentialsPath, 'utf8')),
+    ...withoutUndefined(process.env),
+    CONFORMANCE_TARGET: 'sandbox',
+    CONFORMANCE_BASE_URL: sandbox.baseUrl,
+    CONFORMANCE_AUTH_URL: sandbox.authUrl,
+    CONFORMANCE_RATE_LIMIT: `${EMBEDDED_RATE_LIMIT.limit}/${EMBEDDED_RATE_LIMIT.windowSeconds}`,
+    CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS,
+  });
+  return sandbox.close;
+}
+
+function withoutUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  clearOldResults();
+  const stopTarget = await startEmbeddedTarget();
+  try {
+    loadConfig();
+  } catch (error) {
+    await stopTarget?.();
+    throw error;
+  }
+  return async () => {
+    await stopTarget?.();
+  };
+}

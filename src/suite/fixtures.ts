@@ -1,0 +1,211 @@
+// The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
+// user tokens minted through the real authorization code flow (once per scope set and worker, never
+// printed), partner clients, capability checks, profile enforcement and failure attachments.
+import { test as base, expect, request as playwrightRequest } from '@playwright/test';
+import { PartnerClient } from '../auth/partner-client.ts';
+import { UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
+import {
+  type Capability,
+  type ClientCredentials,
+  loadConfig,
+  normaliseScopes,
+  type SuiteConfig,
+  secretsOf,
+} from '../config/config.ts';
+import { refusal, requestGuard } from '../config/profiles.ts';
+import { ApiClient } from '../http/api-client.ts';
+import { type Exchange, redactedRecord } from '../http/exchange.ts';
+import { registerSecret } from '../http/redact.ts';
+
+export const ALL_READ_SCOPES = [
+  'read:cycles',
+  'read:recovery',
+  'read:sleep',
+  'read:workout',
+  'read:body_measurement',
+  'read:profile',
+] as const;
+
+export type UserName = 'A' | 'B';
+
+/** Mints and caches user tokens for one worker. */
+export class UserTokenPool {
+  private readonly cache = new Map<string, Promise<UserToken>>();
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly config: SuiteConfig,
+  ) {}
+
+  private client(user: UserName): UserOAuthClient | undefined {
+    const login = this.config.userLogin;
+    if (!login) return undefined;
+    const account = user === 'A' ? login : this.config.secondUser && { ...login, ...this.config.secondUser };
+    return account ? new UserOAuthClient(this.api, this.config.authUrl, account) : undefined;
+  }
+
+  /** A cached token for a scope set; undefined when the target offers no way to get one. */
+  cached(scopes: readonly string[], user: UserName = 'A'): Promise<UserToken> | undefined {
+    const key = `${user}|${normaliseScopes(scopes)}`;
+    const preIssued = user === 'A' ? this.config.userTokens?.[normaliseScopes(scopes)] : undefined;
+    if (preIssued) return Promise.resolve({ accessToken: preIssued, scopes: normaliseScopes(scopes) });
+    const client = this.client(user);
+    if (!client) return undefined;
+    let token = this.cache.get(key);
+    if (!token) {
+      token = client.authorize(normaliseScopes(scopes));
+      token.catch(() => this.cache.delete(key));
+      this.cache.set(key, token);
+    }
+    return token;
+  }
+
+  /** A token of a grant minted for the caller alone (never cached): for revocation and expiry tests. */
+  fresh(
+    scopes: readonly string[],
+    user: UserName = 'A',
+    options: { sandboxExpiresIn?: number } = {},
+  ): Promise<UserToken> {
+    const client = this.client(user);
+    if (!client) throw new Error('A fresh grant needs the user OAuth variables (CONFORMANCE_CLIENT_ID ...)');
+    return client.authorize(normaliseScopes(scopes), options);
+  }
+
+  oauthClient(user: UserName = 'A'): UserOAuthClient | undefined {
+    return this.client(user);
+  }
+}
+
+interface WorkerFixtures {
+  config: SuiteConfig;
+  workerApi: ApiClient;
+  tokenPool: UserTokenPool;
+  partnerTokens: Map<string, string>;
+}
+
+interface TestFixtures {
+  /** Every exchange of the current test (attached, redacted, when the test fails). */
+  exchanges: Exchange[];
+  /** The HTTP client of the current test: recorded, counted, throttled and guarded by the profile. */
+  api: ApiClient;
+  /** Skips the test, with the reason, when the target lacks a capability. */
+  requires: (...capabilities: Capability[]) => void;
+  /** A user token for the scope set (default: all six read scopes), cached per worker. */
+  userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
+  partnerA: PartnerClient;
+  partnerB: PartnerClient;
+  /** Records an informational note (e.g. a point the contract leaves open) in the report. */
+  note: (requirement: string, text: string) => void;
+  profileGuard: undefined;
+}
+
+function partnerFor(
+  credentials: ClientCredentials | undefined,
+  name: string,
+  api: ApiClient,
+  tokens: Map<string, string>,
+): PartnerClient {
+  if (!credentials) {
+    base.skip(
+      true,
+      `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID/_CLIENT_SECRET)`,
+    );
+    throw new Error('unreachable');
+  }
+  return new PartnerClient(api, credentials, tokens);
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  config: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      const config = loadConfig();
+      for (const secret of secretsOf(config)) registerSecret(secret);
+      await use(config);
+    },
+    { scope: 'worker' },
+  ],
+  workerApi: [
+    async ({ config }, use) => {
+      const context = await playwrightRequest.newContext({ extraHTTPHeaders: {} });
+      await use(
+        new ApiClient(context, {
+          baseUrl: config.baseUrl,
+          guard: requestGuard(config.profile, config.environment, []),
+          budget: config.profile === 'smoke' ? config.requestBudget : undefined,
+        }),
+      );
+      await context.dispose();
+    },
+    { scope: 'worker' },
+  ],
+  tokenPool: [
+    async ({ workerApi, config }, use) => use(new UserTokenPool(workerApi, config)),
+    { scope: 'worker' },
+  ],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+  partnerTokens: [async ({}, use) => use(new Map()), { scope: 'worker' }],
+
+  profileGuard: [
+    async ({ config }, use, testInfo) => {
+      const reason = refusal(config, testInfo.tags);
+      testInfo.skip(reason !== undefined, reason);
+      await use(undefined);
+    },
+    { auto: true },
+  ],
+  exchanges: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use, testInfo) => {
+      const exchanges: Exchange[] = [];
+      await use(exchanges);
+      if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0) {
+        await testInfo.attach('exchanges.json', {
+          body: JSON.stringify(exchanges.slice(-25).map(redactedRecord), null, 2),
+          contentType: 'application/json',
+        });
+      }
+    },
+    { auto: true },
+  ],
+  api: async ({ workerApi, exchanges, config }, use, testInfo) => {
+    const client = workerApi.withOptions({
+      onExchange: (exchange) => exchanges.push(exchange),
+      guard: requestGuard(config.profile, config.environment, testInfo.tags),
+    });
+    await use(client);
+  },
+  requires: async ({ config }, use, testInfo) => {
+    await use((...capabilities) => {
+      const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
+      testInfo.skip(missing.length > 0, `target ${config.target} lacks capability: ${missing.join(', ')}`);
+    });
+  },
+  userToken: async ({ tokenPool, config }, use, testInfo) => {
+    await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
+      const token = tokenPool.cached(scopes, user);
+      if (!token) {
+        testInfo.skip(
+          true,
+          config.userTokens
+            ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
+            : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B' : ''})`,
+        );
+        throw new Error('unreachable');
+      }
+      return (await token).accessToken;
+    });
+  },
+  partnerA: async ({ config, api, partnerTokens }, use) =>
+    use(partnerFor(config.partnerA, 'A', api, partnerTokens)),
+  partnerB: async ({ config, api, partnerTokens }, use) =>
+    use(partnerFor(config.partnerB, 'B', api, partnerTokens)),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+  note: async ({}, use, testInfo) => {
+    await use((requirement, text) =>
+      testInfo.annotations.push({ type: 'note', description: `${requirement}: ${text}` }),
+    );
+  },
+});
+
+export { expect };

@@ -2,13 +2,14 @@
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig } from '@playwright/test';
 import { Tags } from './src/config/profiles.ts';
+import { reportPath } from './src/run/reports-dir.ts';
 
 const profile = process.env.CONFORMANCE_PROFILE ?? 'ci-gate';
 const isolated = new RegExp(Tags.isolated);
 
 export default defineConfig({
   testDir: './tests/conformance',
-  outputDir: './reports/test-results',
+  outputDir: reportPath('test-results'),
   globalSetup: './src/run/global-setup.ts',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
@@ -18,9 +19,9 @@ export default defineConfig({
   timeout: 60_000,
   reporter: [
     ['list'],
-    ['html', { outputFolder: './reports/html', open: 'never' }],
-    ['junit', { outputFile: './reports/junit.xml' }],
-    ['allure-playwright', { resultsDir: './reports/allure-results', detail: false, suiteTitle: false }],
+    ['html', { outputFolder: reportPath('html'), open: 'never' }],
+    ['junit', { outputFile: reportPath('junit.xml') }],
+    ['allure-playwright', { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false }],
     ['./src/report/conformance-reporter.ts', { profile }],
   ],
   // Traces and videos would carry tokens: off.

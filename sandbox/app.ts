@@ -15,6 +15,8 @@ import { registerOAuthRoutes } from './oauth/routes.ts';
 import { resolveOptions, type SandboxInput } from './options.ts';
 import { registerPartnerRoutes } from './partner/routes.ts';
 import { FixedWindowRateLimiter } from './rate-limit.ts';
+import { registerRequestLog } from './request-log.ts';
+import { registerStatusFaults } from './status-faults.ts';
 import { registerUserRoutes } from './user/routes.ts';
 import { createUserServices } from './user/services.ts';
 import { createWebhookSender } from './webhooks.ts';
@@ -56,6 +58,8 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
     });
   }
   registerErrorHandling(app);
+  registerRequestLog(app);
+  registerStatusFaults(app, ctx);
   const routes = trackRoutes(app);
   await app.register(formbody);
 

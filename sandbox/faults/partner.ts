@@ -1,6 +1,7 @@
 // Injectable faults of the partner API (sandbox/partner). Each breaks exactly one requirement of
 // specs/requirements.yaml; the sandbox code checks them with ctx.fault(name).
 import type { FaultDefinition } from './index.ts';
+import { partnerStatusFaults } from './status.ts';
 
 const partner = (requirement: string, description: string): FaultDefinition => ({
   requirement,
@@ -26,6 +27,10 @@ export const partnerFaults = {
     'PAUTH-EXPIRES-IN',
     'The token response carries expires_in 0 although the token lives for an hour.',
   ),
+  'partner-token-expires-in-overflow': partner(
+    'SCH-PARTNER-TOKEN-RESPONSE',
+    'The token response carries expires_in 2147483648: a positive integer, but beyond int32.',
+  ),
   'partner-expired-token-accepted': partner(
     'PAUTH-EXPIRED-TOKEN',
     'An expired partner token still authorises partner operations.',
@@ -33,6 +38,10 @@ export const partnerFaults = {
   'partner-garbage-token-accepted': partner(
     'PAUTH-INVALID-TOKEN',
     'Any non-empty bearer token the sandbox never issued is accepted (as partner A).',
+  ),
+  'partner-bearer-rejected-on-test-data': partner(
+    'PAUTH-BEARER-ACCEPTED',
+    'A valid partner bearer token gets 401 on POST /v2/partner/development/add-test-data (other operations accept it).',
   ),
   // Rule 1: ownership, one fault per id-addressed operation
   'partner-get-requisition-no-ownership': partner(
@@ -133,4 +142,6 @@ export const partnerFaults = {
     'WH-SIGNED',
     "Partner webhooks are signed with a secret other than the partner's signing secret.",
   ),
+  // Success statuses (faults/status.ts)
+  ...partnerStatusFaults,
 } satisfies Record<string, FaultDefinition>;

@@ -2,6 +2,7 @@
 // exactly one requirement of specs/requirements.yaml; the code checks `ctx.fault(name)` where the broken
 // behaviour lives. tests/self/sandbox-faults.spec.ts proves each one changes what it names.
 import type { FaultDefinition } from './index.ts';
+import { userStatusFaults } from './status.ts';
 
 type UserFault = FaultDefinition & { area: 'user-data' | 'auth' | 'utility' };
 
@@ -35,6 +36,7 @@ export const userFaults = {
     'sleep stage summaries lack sleep_cycle_count',
   ),
   'sleep-stage-int32-overflow': data('SCH-INTEGER-FORMATS', 'sleep total_in_bed_time_milli exceeds int32'),
+  'recovery-missing-user-id': data('SCH-RECOVERY', 'recoveries lack the required user_id'),
   'recovery-score-missing-hrv': data(
     'SCH-RECOVERY-SCORE',
     'recovery scores lack the required hrv_rmssd_milli',
@@ -112,6 +114,10 @@ export const userFaults = {
     'the next page repeats the last record of the previous one',
   ),
   'pagination-skips-record': data('PAG-NEXT-TOKEN', 'the next page skips one record'),
+  'pagination-small-pages-reordered': data(
+    'PAG-PAGE-SIZE-INDEPENDENT',
+    'with limit < 10 the pages are cut from a sequence whose adjacent pairs (2k, 2k+1) are swapped',
+  ),
   'pagination-cursor-not-bound-to-user': data('PAG-CURSOR-INVALID', "another user's cursor is served"),
   'pagination-cursor-not-bound-to-query': data(
     'PAG-CURSOR-INVALID',
@@ -163,8 +169,15 @@ export const userFaults = {
   ),
   // ---------------------------------------------------------------- rate limiting
   'rate-limit-never-429': data('RL-429', 'requests over the rate limit are served'),
-  'rate-limit-429-without-headers': data('RL-VALUES', 'a 429 carries neither Retry-After nor X-RateLimit-*'),
+  'rate-limit-429-without-headers': data(
+    'RL-429',
+    'a 429 carries neither Retry-After nor X-RateLimit-* (the headers the sandbox documents)',
+  ),
   // ---------------------------------------------------------------- authentication, scopes, revocation
+  'oauth-token-type-not-bearer': auth(
+    'AUTH-CODE-FLOW',
+    "the user token endpoint answers token_type 'mac' (the token still works)",
+  ),
   'auth-missing-token-accepted': auth(
     'AUTH-MISSING-TOKEN',
     "a request without a token is served as user A's",
@@ -223,4 +236,10 @@ export const userFaults = {
     'an unknown V1 id answers 200 with a made-up uuid',
   ),
   'activity-mapping-id-not-uuid': utility('SCH-ACTIVITY-MAPPING', 'v2_activity_id is the V1 integer'),
+  'activity-mapping-under-v2': utility(
+    'VER-PATH-VERSION',
+    'the activity mapping is served at /v2/activity-mapping/{id}; /v1/activity-mapping/{id} answers 404',
+  ),
+  // ---------------------------------------------------------------- success statuses (faults/status.ts)
+  ...userStatusFaults,
 } satisfies Record<string, UserFault>;

@@ -27,10 +27,10 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(body);
 }
 
-function tokenResponse(reply: FastifyReply, issued: IssuedTokens): FastifyReply {
+function tokenResponse(reply: FastifyReply, issued: IssuedTokens, tokenType: string): FastifyReply {
   return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
     access_token: issued.accessToken,
-    token_type: 'bearer',
+    token_type: tokenType,
     expires_in: issued.expiresIn,
     scope: issued.scopes.join(' '),
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
@@ -52,7 +52,8 @@ function lifetime(fields: Fields): number {
 }
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
-  const { clients, tokens, accounts } = services;
+  const { clients, tokens, accounts, ctx } = services;
+  const tokenType = ctx.fault('oauth-token-type-not-bearer') ? 'mac' : 'bearer';
 
   const showForm = (
     reply: FastifyReply,
@@ -120,7 +121,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.grant.clientId !== client.clientId || redemption.redirectUri !== fields.redirect_uri) {
         throw oauthError(400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
       }
-      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)));
+      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)), tokenType);
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
@@ -132,7 +133,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         throw oauthError(400, 'invalid_scope', 'The scope must be a subset of the scope originally granted');
       }
       tokens.spendRefreshToken(fields.refresh_token);
-      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn));
+      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn), tokenType);
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

@@ -1,6 +1,6 @@
 // Builds lab requisitions (service requests, patient, appointment) from a deterministic generator. Used for
 // the seeded data of every partner and by the add-test-data operation.
-import type { Prng } from './prng.ts';
+import type { Prng } from '../prng.ts';
 import type {
   Appointment,
   AppointmentType,

@@ -22,7 +22,7 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
 
   scope.get<{ Params: IdParams }>(
     '/v2/partner/requisition/:id',
-    { schema: { params: idParamsSchema } },
+    { config: { operationId: 'getRequisition' }, schema: { params: idParamsSchema } },
     async (request) =>
       withOwned(
         ctx,
@@ -35,7 +35,7 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
 
   scope.get<{ Params: IdParams }>(
     '/v2/partner/service-request/:id',
-    { schema: { params: idParamsSchema } },
+    { config: { operationId: 'getServiceRequest' }, schema: { params: idParamsSchema } },
     async (request) =>
       withOwned(
         ctx,
@@ -48,7 +48,10 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
 
   scope.patch<{ Params: IdParams; Body: ServiceRequestStatusRequest }>(
     '/v2/partner/requisition/:id/status',
-    { schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema } },
+    {
+      config: { operationId: 'updateRequisitionStatus' },
+      schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
+    },
     async (request, reply) => {
       withOwned(
         ctx,
@@ -63,7 +66,10 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
 
   scope.patch<{ Params: IdParams; Body: ServiceRequestStatusRequest }>(
     '/v2/partner/service-request/:id/status',
-    { schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema } },
+    {
+      config: { operationId: 'updateServiceRequestStatus' },
+      schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
+    },
     async (request, reply) => {
       const updated = withOwned(
         ctx,
@@ -82,7 +88,10 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
 
   scope.post<{ Params: IdParams; Body: DiagnosticReportCreateRequest }>(
     '/v2/partner/service-request/:id/results',
-    { schema: { params: idParamsSchema, body: diagnosticReportCreateRequestSchema } },
+    {
+      config: { operationId: 'createServiceRequestResults' },
+      schema: { params: idParamsSchema, body: diagnosticReportCreateRequestSchema },
+    },
     async (request, reply) => {
       withOwned(
         ctx,

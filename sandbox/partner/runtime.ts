@@ -1,9 +1,9 @@
 // Everything the partner routes share for one sandbox instance, built once by registerPartnerRoutes.
 import type { SandboxContext } from '../context.ts';
+import { createPrng, deriveSeed, type Prng } from '../prng.ts';
 import { PartnerEvents } from './events.ts';
 import { buildRequisition } from './generator.ts';
 import { PartnerRegistry } from './partners.ts';
-import { createPrng, deriveSeed, type Prng } from './prng.ts';
 import { PartnerStore } from './store.ts';
 import { TestDataFactory } from './test-data.ts';
 import { PartnerTokens } from './tokens.ts';

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.ts';
 import { callerOf } from './auth.ts';
+import { invalidToken } from './errors.ts';
 import type { PartnerRuntime } from './runtime.ts';
 import { addTestDataQuerySchema } from './schemas.ts';
 import type { AppointmentType } from './types.ts';
@@ -15,8 +16,9 @@ export function registerTestDataRoute(scope: FastifyInstance, runtime: PartnerRu
   if (ctx.options.environment === 'production' && !ctx.fault('partner-test-data-in-production')) return;
   scope.post<{ Querystring: { appointmentType: AppointmentType } }>(
     '/v2/partner/development/add-test-data',
-    { schema: { querystring: addTestDataQuerySchema } },
+    { config: { operationId: 'addTestData' }, schema: { querystring: addTestDataQuerySchema } },
     async (request) => {
+      if (ctx.fault('partner-bearer-rejected-on-test-data')) throw invalidToken('Invalid token');
       const { appointmentType } = request.query;
       if (appointmentType === 'VIRTUAL' && ctx.fault('partner-test-data-virtual-rejected')) {
         throw badRequest('appointmentType VIRTUAL is not supported');

@@ -1,8 +1,8 @@
 // The add-test-data generator: a test user (extended lab patient) and a lab requisition with a booked
 // appointment. The n-th generated requisition of a sandbox instance always has the same ids (seed + counter).
 import type { SandboxContext } from '../context.ts';
+import { createPrng, deriveSeed } from '../prng.ts';
 import { buildRequisition } from './generator.ts';
-import { createPrng, deriveSeed } from './prng.ts';
 import type { AppointmentType, LabRequisition } from './types.ts';
 
 export class TestDataFactory {

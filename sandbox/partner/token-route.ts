@@ -19,7 +19,11 @@ export const partnerScope = 'service-partner/token';
 export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
   scope.post<{ Body: PartnerTokenRequest }>(
     '/v2/partner/token',
-    { schema: { body: partnerTokenRequestSchema }, attachValidation: true },
+    {
+      config: { operationId: 'requestPartnerToken' },
+      schema: { body: partnerTokenRequestSchema },
+      attachValidation: true,
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (request.validationError) throw rejection(request.body);
@@ -36,10 +40,17 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
       return {
         access_token: tokens.issue(partner.clientId, lifetime),
         token_type: ctx.fault('partner-token-type-not-bearer') ? 'mac' : 'bearer',
-        expires_in: ctx.fault('partner-token-expires-in-zero') ? 0 : lifetime,
+        expires_in: expiresIn(runtime, lifetime),
       };
     },
   );
+}
+
+/** The expires_in of a token living `lifetime` seconds (two faults report another value). */
+function expiresIn({ ctx }: PartnerRuntime, lifetime: number): number {
+  if (ctx.fault('partner-token-expires-in-zero')) return 0;
+  if (ctx.fault('partner-token-expires-in-overflow')) return 2 ** 31;
+  return lifetime;
 }
 
 /** Why a body that failed the schema is refused: missing or non-string credentials are invalid_client. */

@@ -1,6 +1,7 @@
 // The one handler behind every collection endpoint (GET /v2/cycle, /v2/recovery, /v2/activity/sleep,
 // /v2/activity/workout): query validation (Fastify schema), the start/end window, the cursor, the page.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OperationId } from '../../src/contract/operations.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
@@ -15,7 +16,7 @@ export const MAX_LIMIT = 25;
 const DAY = 86_400_000;
 
 export interface CollectionOperation {
-  operationId: string;
+  operationId: OperationId;
   url: string;
   collection: CollectionName;
   scope: ReadScope;
@@ -121,6 +122,13 @@ function window(
   return { from, to: Math.max(from, to) };
 }
 
+/** The records with each adjacent pair (2k, 2k+1) swapped; an odd last record stays in place. */
+function swapPairs(window: Entry[]): Entry[] {
+  return window.map(
+    (_, index) => window[index % 2 === 0 ? index + 1 : index - 1] ?? (window[index] as Entry),
+  );
+}
+
 export function registerCollection(
   app: FastifyInstance,
   services: UserServices,
@@ -135,7 +143,11 @@ export function registerCollection(
     {
       schema: { querystring: querySchema(ctx) },
       preValidation: limitDigitsHook(ctx),
-      config: { userScope: operation.scope, userScopeFault: operation.scopeFault },
+      config: {
+        operationId: operation.operationId,
+        userScope: operation.scope,
+        userScopeFault: operation.scopeFault,
+      },
     },
     (request, reply) => {
       const grant = grantOf(request);
@@ -154,9 +166,16 @@ export function registerCollection(
       let offset = query.nextToken === undefined ? 0 : cursors.open(query.nextToken, binding);
       if (query.nextToken === undefined && ctx.fault('pagination-first-page-skips-newest')) offset = 1;
       const size = ctx.fault('pagination-page-exceeds-limit') ? limit + 1 : limit;
-      const page = reorder
-        ? reorder(list.slice(from, to)).slice(offset, offset + size)
-        : list.slice(from + offset, Math.min(to, from + offset + size));
+      const pairsSwapped = limit < DEFAULT_LIMIT && ctx.fault('pagination-small-pages-reordered');
+      let page: Entry[];
+      if (reorder || pairsSwapped) {
+        let sequence = list.slice(from, to);
+        if (reorder) sequence = reorder(sequence);
+        if (pairsSwapped) sequence = swapPairs(sequence);
+        page = sequence.slice(offset, offset + size);
+      } else {
+        page = list.slice(from + offset, Math.min(to, from + offset + size));
+      }
 
       let next = offset + page.length;
       if (ctx.fault('pagination-duplicate-across-pages')) next = Math.max(offset + 1, next - 1);

@@ -6,7 +6,7 @@
 // before `now` and has no end. Each cycle starts with its main sleep (5.5 to 8.5 hours, so it has ended by
 // `now`), has one recovery tied to that sleep, sometimes a nap, and on most days one or two workouts.
 // Records starting before 2025-09-01 carry a v1_id (sleeps and workouts share one V1 id space per user).
-import { createPrng, deriveSeed, type Prng } from '../partner/prng.ts';
+import { createPrng, deriveSeed, type Prng } from '../prng.ts';
 import type { Account } from './accounts.ts';
 import type {
   Cycle,

@@ -1,6 +1,6 @@
 // The user-data and utility read operations, declared as data for the two generic handlers
 // (collection.ts, single.ts). Faults that change what one operation finds live in its `find`.
-import { createPrng, deriveSeed } from '../partner/prng.ts';
+import { createPrng, deriveSeed } from '../prng.ts';
 import type { CollectionOperation } from './collection.ts';
 import type { SingleOperation } from './single.ts';
 import type { DataStore, Entry, Stored } from './store.ts';
@@ -120,6 +120,7 @@ export const singleOperations: readonly SingleOperation[] = [
     // Security not shown by the seed: any valid user token; only the user's own activities are mapped.
     operationId: 'getActivityMapping',
     url: '/v1/activity-mapping/:activityV1Id',
+    urlFaults: { 'activity-mapping-under-v2': '/v2/activity-mapping/:activityV1Id' },
     param: { name: 'activityV1Id', kind: 'int64' },
     find: ({ store, ctx }, id, userId) => {
       const mapping = store.activities.get(id);

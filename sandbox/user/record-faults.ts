@@ -3,7 +3,7 @@
 
 import type { SandboxContext } from '../context.ts';
 import type { FaultName } from '../faults/index.ts';
-import { createPrng, deriveSeed } from '../partner/prng.ts';
+import { createPrng, deriveSeed } from '../prng.ts';
 import type { UserRecords } from './types.ts';
 
 // Faults deliberately put values of the wrong type into typed records.
@@ -32,6 +32,9 @@ const mutations: Partial<Record<FaultName, (records: UserRecords, seed: number) 
   },
   'sleep-stage-int32-overflow': ({ sleeps }) => {
     for (const sleep of sleeps) if (sleep.score) sleep.score.stage_summary.total_in_bed_time_milli += 2 ** 31;
+  },
+  'recovery-missing-user-id': ({ recoveries }) => {
+    for (const recovery of recoveries) delete loose(recovery).user_id;
   },
   'recovery-score-missing-hrv': ({ recoveries }) => {
     for (const recovery of recoveries) if (recovery.score) delete loose(recovery.score).hrv_rmssd_milli;

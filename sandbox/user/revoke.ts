@@ -6,10 +6,14 @@ import type { UserServices } from './services.ts';
 
 export function registerRevoke(app: FastifyInstance, { ctx, tokens }: UserServices): void {
   const userScope = ctx.fault('scope-required-for-revoke') ? 'read:profile' : undefined;
-  app.delete('/v2/user/access', { config: { userScope } }, (request, reply) => {
-    const { userId, clientId } = grantOf(request);
-    tokens.revoke(userId, clientId);
-    if (ctx.fault('revoke-answers-200-with-body')) return reply.code(200).send({ revoked: true });
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/v2/user/access',
+    { config: { operationId: 'revokeUserAccess', userScope } },
+    (request, reply) => {
+      const { userId, clientId } = grantOf(request);
+      tokens.revoke(userId, clientId);
+      if (ctx.fault('revoke-answers-200-with-body')) return reply.code(200).send({ revoked: true });
+      return reply.code(204).send();
+    },
+  );
 }

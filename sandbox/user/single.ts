@@ -2,6 +2,7 @@
 // activity mapping): path parameter validation (Fastify schema), lookup, ownership (another user's record
 // is "not found"), pre-serialised JSON answer.
 import type { FastifyInstance } from 'fastify';
+import type { OperationId } from '../../src/contract/operations.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
@@ -13,8 +14,10 @@ import type { Stored } from './store.ts';
 export type IdKind = 'int64' | 'uuid';
 
 export interface SingleOperation {
-  operationId: string;
+  operationId: OperationId;
   url: string;
+  /** Faults that serve this operation at another path (and not at `url`). */
+  urlFaults?: Partial<Record<FaultName, string>>;
   /** Omitted: any valid user token will do. */
   scope?: ReadScope;
   scopeFault?: FaultName;
@@ -63,12 +66,19 @@ export function registerSingle(
     required: [param.name],
   };
   const mediaType = operation.mediaType?.(ctx) ?? 'application/json; charset=utf-8';
+  const url =
+    Object.entries(operation.urlFaults ?? {}).find(([name]) => ctx.fault(name as FaultName))?.[1] ??
+    operation.url;
 
   app.get(
-    operation.url,
+    url,
     {
       schema: paramsSchema ? { params: paramsSchema } : {},
-      config: { userScope: operation.scope, userScopeFault: operation.scopeFault },
+      config: {
+        operationId: operation.operationId,
+        userScope: operation.scope,
+        userScopeFault: operation.scopeFault,
+      },
     },
     (request, reply) => {
       const grant = grantOf(request);

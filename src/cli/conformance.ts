@@ -2,26 +2,18 @@
 // renders the Allure report, and exits with the suite's verdict.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { reportPath } from '../run/reports-dir.ts';
+import { allureCli, playwrightCli } from './playwright.ts';
 
-const require = createRequire(import.meta.url);
-const bin = (pkg: string, file: string) => join(dirname(require.resolve(`${pkg}/package.json`)), file);
-
-const suite = spawnSync(
-  process.execPath,
-  [bin('@playwright/test', 'cli.js'), 'test', ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-  },
-);
+const suite = spawnSync(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 
 if (existsSync(reportPath('allure-results'))) {
   const allure = spawnSync(
     process.execPath,
     [
-      bin('allure', 'cli.js'),
+      allureCli(),
       'generate',
       reportPath('allure-results'),
       '-o',
@@ -33,7 +25,7 @@ if (existsSync(reportPath('allure-results'))) {
   );
   console.log(
     allure.status === 0
-      ? 'Allure report: reports/allure/index.html'
+      ? `Allure report: ${reportPath('allure/index.html')}`
       : `Allure report not rendered:\n${allure.stderr}`,
   );
 }

@@ -56,6 +56,8 @@ export interface SuiteConfig {
   userTokens?: Record<string, string>;
   partnerA?: ClientCredentials;
   partnerB?: ClientCredentials;
+  /** Requisitions owned by partner A, for partner checks where test data cannot be generated (production). */
+  partnerRequisitionIds?: string[];
   signingSecret?: string;
   signatureAlgorithm: string;
   requestBudget: number;
@@ -162,6 +164,21 @@ function userTokens(env: Env): Record<string, string> | undefined {
 export function normaliseScopes(scopes: string | readonly string[]): string {
   const list = typeof scopes === 'string' ? scopes.split(/\s+/) : [...scopes];
   return [...new Set(list.filter(Boolean))].sort().join(' ');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidList(env: Env, variable: string): string[] | undefined {
+  const raw = env[variable];
+  if (!raw) return undefined;
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined || ids.length === 0)
+    throw new ConfigError(variable, `must be comma-separated uuids; got "${bad ?? raw}"`);
+  return [...new Set(ids)];
 }
 
 function rateLimit(env: Env): RateLimitConfig | undefined {
@@ -273,6 +290,7 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
     userTokens: tokens,
     partnerA,
     partnerB,
+    partnerRequisitionIds: uuidList(env, 'CONFORMANCE_PARTNER_REQUISITION_IDS'),
     signingSecret: env.CONFORMANCE_PARTNER_SIGNING_SECRET || undefined,
     signatureAlgorithm: env.CONFORMANCE_SIGNATURE_ALGORITHM || 'sha256',
     requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),

@@ -1,7 +1,6 @@
 // Allure 3 report options: one self-contained HTML file that opens from disk.
 export default {
   name: 'Physiology Data and Partner Lab Service — conformance',
-  output: '../../reports/allure',
   plugins: {
     awesome: { options: { singleFile: true, reportLanguage: 'en' } },
   },

@@ -37,7 +37,13 @@ async function startEmbeddedTarget(): Promise<(() => Promise<void>) | undefined>
   if (env.CONFORMANCE_BASE_URL) return undefined;
   if (env.CONFORMANCE_TARGET === 'prism') {
     const prism = await startPrism('mock');
-    Object.assign(process.env, { CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: prism.baseUrl });
+    // Prism accepts any credential it can see; placeholders let the partner tests reach it.
+    Object.assign(process.env, {
+      CONFORMANCE_TARGET: 'prism',
+      CONFORMANCE_BASE_URL: prism.baseUrl,
+      CONFORMANCE_PARTNER_A_CLIENT_ID: 'prism-partner-a',
+      CONFORMANCE_PARTNER_A_CLIENT_SECRET: 'prism-partner-a-secret',
+    });
     return prism.close;
   }
   const sandbox = await startSandbox({

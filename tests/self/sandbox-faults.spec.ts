@@ -8,6 +8,12 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { SandboxOptions } from '../../sandbox/context.ts';
 import { faults } from '../../sandbox/faults/index.ts';
+import {
+  type StatusOperationIdIn,
+  statusFaultName,
+  statusSwaps,
+  type userStatusFaults,
+} from '../../sandbox/faults/status.ts';
 import { userFaults } from '../../sandbox/faults/user.ts';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
 import { validate } from '../../src/contract/validators.ts';
@@ -184,6 +190,44 @@ async function triggerEvent(p: ProbeContext): Promise<{ sent_to: string[] }> {
   return response.json();
 }
 
+/** A sleep old enough to carry a v1_id (sleeps after 2025-09-01 have none). */
+const v1SleepMapping = async (p: ProbeContext) => {
+  const [sleep] = await p.records(collections.sleep, 'limit=1&end=2025-08-20T00:00:00Z');
+  return `/v1/activity-mapping/${sleep?.v1_id}`;
+};
+
+/** The ids of a collection's records from a walk over the last 10 days with pages of `limit`. */
+const walk = async (p: ProbeContext, path: string, limit: number) =>
+  (await collectAll(p.sandbox, path, await p.token(), { ...windowQuery(p, 10), limit: String(limit) })).map(
+    (record) => record.id ?? record.cycle_id,
+  );
+
+// ---------------------------------------------------------------- success statuses (faults/status.ts)
+/** Per operation of the status-fault table, the path of a request that succeeds. */
+const successPaths: Record<
+  StatusOperationIdIn<'user-data' | 'utility'>,
+  (p: ProbeContext) => Promise<string>
+> = {
+  getCycleById: async (p) => `/v2/cycle/${await newestId(p, collections.cycle)}`,
+  listCycles: async () => collections.cycle,
+  getSleepForCycle: async (p) => `/v2/cycle/${await newestId(p, collections.cycle, 1)}/sleep`,
+  getRecoveryForCycle: async (p) => `/v2/cycle/${await newestId(p, collections.cycle, 1)}/recovery`,
+  listRecoveries: async () => collections.recovery,
+  getSleepById: async (p) => `/v2/activity/sleep/${await newestId(p, collections.sleep)}`,
+  listSleeps: async () => collections.sleep,
+  getWorkoutById: async (p) => `/v2/activity/workout/${await newestId(p, collections.workout)}`,
+  listWorkouts: async () => collections.workout,
+  getBodyMeasurement: async () => '/v2/user/measurement/body',
+  getBasicProfile: async () => '/v2/user/profile/basic',
+  getActivityMapping: v1SleepMapping,
+};
+
+const statusProbes = Object.fromEntries(
+  (Object.entries(successPaths) as [keyof typeof successPaths, (p: ProbeContext) => Promise<string>][]).map(
+    ([operationId, path]) => [statusFaultName(operationId), statusOf(path, statusSwaps[operationId].from)],
+  ),
+) as Record<keyof typeof userStatusFaults, Probe>;
+
 // ---------------------------------------------------------------- the probes, one per fault
 const probes: Record<keyof typeof userFaults, Probe> = {
   'cycle-timezone-offset-malformed': pageValid(collections.cycle, 'cycle'),
@@ -199,6 +243,7 @@ const probes: Record<keyof typeof userFaults, Probe> = {
       }
     },
   },
+  'recovery-missing-user-id': pageValid(collections.recovery, 'recovery'),
   'recovery-score-missing-hrv': pageValid(collections.recovery, 'recovery'),
   'workout-sport-id-string': pageValid(collections.workout, 'workout'),
   'workout-created-at-malformed': pageValid(collections.workout, 'workout'),
@@ -336,6 +381,16 @@ const probes: Record<keyof typeof userFaults, Probe> = {
       assert.deepEqual(byFour, byAll);
     },
   },
+  'pagination-small-pages-reordered': {
+    async check(p) {
+      for (const path of [collections.sleep, collections.recovery]) {
+        const byAll = await walk(p, path, 25);
+        assert.ok(byAll.length > 8, `${path}: enough records to compare`);
+        assert.deepEqual(await walk(p, path, 1), byAll, `${path} with limit 1`);
+        assert.deepEqual(await walk(p, path, 7), byAll, `${path} with limit 7`);
+      }
+    },
+  },
   'pagination-cursor-not-bound-to-user': {
     async check(p) {
       const next = (await p.get(`${collections.cycle}?limit=3`)).body.next_token;
@@ -426,6 +481,13 @@ const probes: Record<keyof typeof userFaults, Probe> = {
       assert.ok(limited.headers.get('x-ratelimit-reset'));
     },
   },
+  'oauth-token-type-not-bearer': {
+    async check(p) {
+      const tokens = await login(p.sandbox);
+      assert.equal(tokens.token_type.toLowerCase(), 'bearer');
+      assert.equal((await p.get('/v2/user/profile/basic', tokens.access_token)).status, 200);
+    },
+  },
   'auth-missing-token-accepted': status(collections.cycle, 401, async () => null),
   'auth-invalid-token-accepted': status(collections.cycle, 401, async () => 'sbx_at_never_issued'),
   'auth-expired-token-accepted': status(collections.cycle, 401, (p) =>
@@ -508,11 +570,12 @@ const probes: Record<keyof typeof userFaults, Probe> = {
   'activity-mapping-unknown-200': status('/v1/activity-mapping/1', 404),
   'activity-mapping-id-not-uuid': {
     async check(p) {
-      const [sleep] = await p.records(collections.sleep, 'limit=1&end=2025-08-20T00:00:00Z');
-      const mapping = await p.get(`/v1/activity-mapping/${sleep?.v1_id}`);
+      const mapping = await p.get(await v1SleepMapping(p));
       assert.ok(validate('activity-id-mapping-response', mapping.body).valid);
     },
   },
+  'activity-mapping-under-v2': statusOf(v1SleepMapping, 200),
+  ...statusProbes,
 };
 
 async function runProbe(probe: Probe, faultList: (keyof typeof userFaults)[]): Promise<void> {

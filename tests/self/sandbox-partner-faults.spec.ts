@@ -5,9 +5,16 @@ import { expect, test } from '@playwright/test';
 import type { SandboxOptions } from '../../sandbox/context.ts';
 import type { FaultName } from '../../sandbox/faults/index.ts';
 import { partnerFaults } from '../../sandbox/faults/partner.ts';
+import {
+  type partnerStatusFaults,
+  type StatusOperationIdIn,
+  statusFaultName,
+  statusSwaps,
+} from '../../sandbox/faults/status.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import {
+  type Answer,
   type PartnerSandbox,
   partnerA,
   partnerB,
@@ -91,6 +98,35 @@ const invalidStatusBody: Probe = {
   },
 };
 
+// Success statuses (faults/status.ts): per operation of the table, a request that succeeds.
+const successCalls: Record<StatusOperationIdIn<'partner'>, (sandbox: PartnerSandbox) => Promise<Answer>> = {
+  requestPartnerToken: (sandbox) => sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA) }),
+  addTestData: (sandbox) => sandbox.as(partnerA, 'POST', paths.testData),
+  getRequisition: async (sandbox) =>
+    sandbox.as(partnerA, 'GET', paths.requisition((await firstOfA(sandbox)).id)),
+  getServiceRequest: async (sandbox) =>
+    sandbox.as(partnerA, 'GET', paths.serviceRequest((await firstOfA(sandbox)).serviceRequestId)),
+  updateRequisitionStatus: async (sandbox) =>
+    sandbox.as(partnerA, 'PATCH', paths.requisitionStatus((await firstOfA(sandbox)).id), {
+      json: { task_business_status: 'S' },
+    }),
+};
+
+const statusProbes = Object.fromEntries(
+  (Object.entries(successCalls) as [keyof typeof successCalls, (s: PartnerSandbox) => Promise<Answer>][]).map(
+    ([operationId, call]): [string, Probe] => [
+      statusFaultName(operationId),
+      {
+        async check(sandbox) {
+          const answer = await call(sandbox);
+          expect(answer.status).toBe(statusSwaps[operationId].from);
+          if (answer.status === 204) expect(answer.text).toBe('');
+        },
+      },
+    ],
+  ),
+) as Record<keyof typeof partnerStatusFaults, Probe>;
+
 const probes: Record<PartnerFault, Probe> = {
   'partner-token-wrong-secret-accepted': refusedToken(
     validTokenRequest(partnerA, { client_secret: 'wrong' }),
@@ -102,6 +138,7 @@ const probes: Record<PartnerFault, Probe> = {
     expect(body.token_type.toLowerCase()).toBe('bearer'),
   ),
   'partner-token-expires-in-zero': tokenResponse((body) => expect(body.expires_in).toBeGreaterThan(0)),
+  'partner-token-expires-in-overflow': tokenResponse((body) => assertValid('partner-token-response', body)),
   'partner-expired-token-accepted': {
     async check(sandbox) {
       const { id } = await firstOfA(sandbox);
@@ -113,6 +150,13 @@ const probes: Record<PartnerFault, Probe> = {
     async check(sandbox) {
       const { id } = await firstOfA(sandbox);
       expect((await sandbox.call('GET', paths.requisition(id), { token: 'garbage' })).status).toBe(401);
+    },
+  },
+  'partner-bearer-rejected-on-test-data': {
+    async check(sandbox) {
+      const answer = await sandbox.as(partnerA, 'POST', paths.testData);
+      expect(answer.status, answer.text).not.toBe(401);
+      expect(answer.status).toBeLessThan(300);
     },
   },
   'partner-get-requisition-no-ownership': foreignCall('GET', (ids) => paths.requisition(ids.id)),
@@ -252,6 +296,7 @@ const probes: Record<PartnerFault, Probe> = {
       }
     },
   },
+  ...statusProbes,
 };
 
 test('every partner fault names a stated, verifiable-or-listed requirement of the catalogue', () => {

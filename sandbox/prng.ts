@@ -1,5 +1,5 @@
-// A small deterministic pseudo-random generator (mulberry32) for the partner sandbox data. Never Math.random:
-// the same seed must always produce the same requisitions, service requests and ids.
+// A small deterministic pseudo-random generator (mulberry32) for the sandbox data (user records, partner
+// requisitions, ids). Never Math.random: the same seed must always produce the same data.
 
 export interface Prng {
   /** Uniform float in [0, 1). */

@@ -1,0 +1,122 @@
+// The traceability gate: every test declares at least one requirement ID and only IDs that exist; every
+// verifiable MUST requirement is declared by at least one test and, given reports/mutation.json, covered
+// by at least one fault that a test declaring it kills. Prints the lists; exits 1 on any gap.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { requirements } from '../contract/requirements.ts';
+import { reportPath } from '../run/reports-dir.ts';
+import type { MutantResult } from './mutation.ts';
+import { playwrightCli } from './playwright.ts';
+
+interface ListedTest {
+  title: string;
+  requirementIds: string[];
+}
+
+interface JsonSuite {
+  title: string;
+  specs?: { title: string; tags?: string[]; file: string; line: number }[];
+  suites?: JsonSuite[];
+}
+
+const REQUIREMENT_TAG = /^@?[A-Z0-9]+(-[A-Z0-9]+)+$/;
+
+/** Every test of the conformance suite with its requirement tags, without running anything. */
+export function listTests(): ListedTest[] {
+  const listing = spawnSync(
+    process.execPath,
+    [playwrightCli(), 'test', '--list', '--reporter=json', '--project=conformance', '--project=isolated'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, CONFORMANCE_BASE_URL: '' },
+    },
+  );
+  if (listing.status !== 0) throw new Error(`playwright --list failed:\n${listing.stderr}`);
+  const report = JSON.parse(listing.stdout.slice(listing.stdout.indexOf('{'))) as { suites: JsonSuite[] };
+  const tests: ListedTest[] = [];
+  const visit = (suite: JsonSuite, path: string[]) => {
+    for (const spec of suite.specs ?? []) {
+      tests.push({
+        title: [...path, spec.title].filter(Boolean).join(' › '),
+        requirementIds: (spec.tags ?? [])
+          .filter((tag) => REQUIREMENT_TAG.test(tag))
+          .map((tag) => tag.replace(/^@/, '')),
+      });
+    }
+    for (const child of suite.suites ?? []) visit(child, [...path, child.title]);
+  };
+  for (const suite of report.suites) visit(suite, []);
+  return tests;
+}
+
+export interface TraceabilityGaps {
+  testsWithoutRequirement: string[];
+  unknownRequirementIds: { test: string; id: string }[];
+  requirementsWithoutTest: string[];
+  requirementsWithoutKilledFault: string[];
+  mutationRun: boolean;
+}
+
+export function traceabilityGaps(tests: ListedTest[], mutants: MutantResult[] | undefined): TraceabilityGaps {
+  const known = new Set(requirements.map((requirement) => requirement.id));
+  const must = requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);
+  const declared = new Set(tests.flatMap((test) => test.requirementIds));
+  const killed = new Set(
+    (mutants ?? []).filter((mutant) => mutant.killed).map((mutant) => mutant.requirement),
+  );
+  return {
+    testsWithoutRequirement: tests
+      .filter((test) => test.requirementIds.length === 0)
+      .map((test) => test.title),
+    unknownRequirementIds: tests.flatMap((test) =>
+      test.requirementIds.filter((id) => !known.has(id)).map((id) => ({ test: test.title, id })),
+    ),
+    requirementsWithoutTest: must
+      .filter((requirement) => !declared.has(requirement.id))
+      .map((requirement) => requirement.id),
+    requirementsWithoutKilledFault: mutants
+      ? must.filter((requirement) => !killed.has(requirement.id)).map((requirement) => requirement.id)
+      : [],
+    mutationRun: mutants !== undefined,
+  };
+}
+
+function main(): void {
+  const tests = listTests();
+  const mutationFile = reportPath('mutation.json');
+  const mutants = existsSync(mutationFile)
+    ? (JSON.parse(readFileSync(mutationFile, 'utf8')) as { faults: MutantResult[] }).faults
+    : undefined;
+  const gaps = traceabilityGaps(tests, mutants);
+  const sections: [string, string[]][] = [
+    ['tests that declare no requirement ID', gaps.testsWithoutRequirement],
+    [
+      'tests that declare an unknown requirement ID',
+      gaps.unknownRequirementIds.map(({ test, id }) => `${id} in "${test}"`),
+    ],
+    ['MUST requirements no test declares', gaps.requirementsWithoutTest],
+    ['MUST requirements no killed fault covers', gaps.requirementsWithoutKilledFault],
+  ];
+  const unverifiable = requirements.filter(
+    (requirement) => requirement.level === 'MUST' && !requirement.verifiable,
+  );
+  console.log(
+    `Traceability: ${tests.length} tests, ${requirements.length} requirements (${unverifiable.length} MUST not observable black-box: ${unverifiable.map((r) => r.id).join(', ')})`,
+  );
+  if (!gaps.mutationRun)
+    console.log('  (no reports/mutation.json: fault coverage not checked; run npm run mutation first)');
+  let failed = false;
+  for (const [title, items] of sections) {
+    if (items.length === 0) continue;
+    failed = true;
+    console.log(`✗ ${items.length} ${title}:\n${items.map((item) => `    ${item}`).join('\n')}`);
+  }
+  if (!failed)
+    console.log(
+      '✓ every test traces to known requirements; every MUST requirement is tested and covered by a killed fault',
+    );
+  process.exit(failed ? 1 : 0);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -1,0 +1,78 @@
+// Checks a webhook's Service-Signed header against its raw body, for partners certifying their receiver:
+//
+//   npx tsx src/cli/verify-webhook.ts --secret-env CONFORMANCE_PARTNER_SIGNING_SECRET \
+//     --signature '<Service-Signed header>' [--algorithm sha256] [--encoding hex|base64] < body.json
+//
+// The body is read from standard input byte for byte (the signature covers the exact bytes received).
+// The signing secret is read from the environment variable named by --secret-env, never from the command
+// line (shell history) and never printed. Exit status: 0 valid, 1 invalid, 2 usage error.
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SIGNATURE_ENCODINGS, type SignatureEncoding, verifyWebhook } from '../webhooks/signature.ts';
+
+const USAGE =
+  'usage: verify-webhook --secret-env NAME --signature HEADER [--algorithm sha256] [--encoding hex|base64] < body';
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`verify-webhook: ${message}\n${USAGE}\n`);
+  return 2;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'secret-env': { type: 'string' },
+        signature: { type: 'string' },
+        algorithm: { type: 'string', default: 'sha256' },
+        encoding: { type: 'string', default: 'hex' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    return usageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const secretEnv = values['secret-env'];
+  const signature = values.signature;
+  const algorithm = String(values.algorithm);
+  const encoding = String(values.encoding) as SignatureEncoding;
+  if (typeof secretEnv !== 'string' || secretEnv === '') return usageError('--secret-env is required');
+  if (typeof signature !== 'string') return usageError('--signature is required');
+  if (!SIGNATURE_ENCODINGS.includes(encoding)) return usageError(`--encoding must be hex or base64`);
+  const secret = process.env[secretEnv];
+  if (!secret) return usageError(`the environment variable ${secretEnv} is not set`);
+  const body = await readStdin();
+  let valid: boolean;
+  try {
+    valid = verifyWebhook(body, signature, secret, { algorithm, encoding });
+  } catch (error) {
+    return usageError(error instanceof Error ? error.message : String(error));
+  }
+  if (valid) {
+    process.stdout.write(`valid: HMAC-${algorithm} (${encoding}) of ${body.length} body bytes matches\n`);
+    return 0;
+  }
+  process.stdout.write(
+    `invalid: the signature is not HMAC-${algorithm} (${encoding}) of the ${body.length} body bytes under the secret in ${secretEnv}\n`,
+  );
+  return 1;
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined &&
+  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+if (invokedDirectly) process.exitCode = await main(process.argv.slice(2));

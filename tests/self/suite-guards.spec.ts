@@ -1,0 +1,141 @@
+// The profile guards, end to end: the suite runs against a sandbox started here, and the sandbox counts,
+// server-side, what the run sent. Also: no configured secret reaches reports/.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
+import { credentialsPath } from '../../sandbox/credentials.ts';
+import { playwrightCli } from '../../src/cli/playwright.ts';
+import { runCommand } from '../../src/cli/run-step.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { scratchDir } from './scratch.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
+const SAFE_WRITES = [
+  'POST /oauth/oauth2/auth',
+  'POST /oauth/oauth2/token',
+  'POST /developer/v2/partner/token',
+];
+
+/** Runs the suite; with `allReporters` the configured reporters (HTML, JUnit, Allure...) write to the scratch dir too. */
+async function runSuiteAgainst(
+  sandbox: RunningSandbox,
+  env: Record<string, string>,
+  args: string[],
+  allReporters = false,
+) {
+  const reports = scratchDir();
+  await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
+  const { code } = await runCommand(
+    process.execPath,
+    [
+      playwrightCli(),
+      'test',
+      ...(allReporters ? [] : ['--reporter', 'dot,./src/report/conformance-reporter.ts']),
+      ...args,
+    ],
+    {
+      ...sandboxEnv,
+      CONFORMANCE_ENV_FILE: '',
+      CONFORMANCE_SANDBOX_FAULTS: '',
+      CONFORMANCE_TARGET: 'sandbox',
+      CONFORMANCE_BASE_URL: sandbox.baseUrl,
+      CONFORMANCE_AUTH_URL: sandbox.authUrl,
+      CONFORMANCE_REPORTS_DIR: reports,
+      ...env,
+    },
+  );
+  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
+    total: number;
+    by_route: Record<string, number>;
+  };
+  return { code, report, served, reports };
+}
+
+test('smoke sends no write and stays within its budget, even when --grep asks for writes', async () => {
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    const { report, served } = await runSuiteAgainst(
+      sandbox,
+      { CONFORMANCE_PROFILE: 'smoke', CONFORMANCE_REQUEST_BUDGET: '60' },
+      ['--grep', '@smoke|@write|@destructive|@nonprod|@ratelimit'],
+    );
+    const writes = Object.keys(served.by_route).filter(
+      (route) => !route.startsWith('GET ') && !SAFE_WRITES.includes(route),
+    );
+    expect(writes, 'writes the smoke run sent').toEqual([]);
+    expect(served.total, 'requests the sandbox served').toBeLessThanOrEqual(60);
+    expect(report.requestsSent).toBe(served.total);
+    expect(report.totals.passed, 'smoke tests that ran').toBeGreaterThan(0);
+    expect(report.totals.failed).toBe(0);
+    const ranWrites = report.tests.filter(
+      (t) =>
+        t.status !== 'skipped' &&
+        t.tags.some((tag) => ['@write', '@destructive', '@nonprod', '@ratelimit'].includes(tag)),
+    );
+    expect(ranWrites.map((t) => t.title)).toEqual([]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a production environment never calls test-data generation except the 404 check', async () => {
+  const sandbox = await startSandbox({ port: 0, environment: 'production' });
+  try {
+    const { report, served } = await runSuiteAgainst(sandbox, { CONFORMANCE_ENVIRONMENT: 'production' }, [
+      '--grep',
+      '@partner|@nonprod',
+    ]);
+    const calls = Object.entries(served.by_route).filter(([route]) => route.includes('add-test-data'));
+    expect(calls).toEqual([['POST /developer/v2/partner/development/add-test-data', 1]]);
+    expect(report.tests.find((t) => t.requirements.includes('TD-PRODUCTION-404'))?.status).toBe('passed');
+    expect(report.totals.failed).toBe(0);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+test('no configured secret appears anywhere under reports/, even with failures attached', async () => {
+  const sandbox = await startSandbox({
+    port: 0,
+    faults: [
+      'auth-expired-token-accepted',
+      'partner-token-wrong-secret-accepted',
+      'pagination-default-not-10',
+    ],
+  });
+  try {
+    const { report, reports } = await runSuiteAgainst(
+      sandbox,
+      {},
+      ['--grep', '@AUTH-EXPIRED-TOKEN|@PAUTH-TOKEN-INVALID-CLIENT|@PAG-LIMIT-DEFAULT|@AUTH-CODE-FLOW'],
+      true,
+    );
+    expect(report.totals.failed, 'the faults make tests fail, so exchanges are attached').toBeGreaterThan(0);
+    const secrets = Object.entries(sandboxEnv)
+      .filter(([name]) => /SECRET|PASSWORD/.test(name))
+      .map(([, value]) => value)
+      .filter((value): value is string => !!value);
+    expect(secrets.length).toBeGreaterThanOrEqual(7);
+    const leaks = filesUnder(reports).flatMap((file) => {
+      const text = readFileSync(file, 'latin1');
+      return secrets
+        .filter((secret) => text.includes(secret))
+        .map((secret) => `${file}: ${secret.slice(0, 4)}…`);
+    });
+    expect(leaks).toEqual([]);
+  } finally {
+    await sandbox.close();
+  }
+});

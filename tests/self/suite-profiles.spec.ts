@@ -1,0 +1,64 @@
+// Profiles are enforced in code: what a profile forbids cannot run, whatever --grep asks for.
+import { expect, test } from '@playwright/test';
+import type { Environment, Profile } from '../../src/config/config.ts';
+import { ProfileViolation, refusal, requestGuard, Tags } from '../../src/config/profiles.ts';
+
+const config = (profile: Profile, environment: Environment = 'non-production') => ({ profile, environment });
+
+test('smoke runs only @smoke tests, and never one that writes, revokes, generates data or bursts', () => {
+  expect(refusal(config('smoke'), ['@OP-LIST-CYCLES', Tags.smoke])).toBeUndefined();
+  expect(refusal(config('smoke'), ['@OP-LIST-CYCLES'])).toMatch(/not part of the smoke profile/);
+  for (const tag of [Tags.write, Tags.destructive, Tags.nonProduction, Tags.rateLimit, Tags.property]) {
+    expect(refusal(config('smoke'), [Tags.smoke, tag]), tag).toBeDefined();
+  }
+});
+
+test('ci-gate runs everything; certification does not burst a shared environment', () => {
+  for (const tag of [Tags.write, Tags.destructive, Tags.nonProduction, Tags.rateLimit, Tags.property]) {
+    expect(refusal(config('ci-gate'), [tag])).toBeUndefined();
+  }
+  expect(refusal(config('certification'), [Tags.rateLimit])).toMatch(/429/);
+  expect(refusal(config('certification'), [Tags.write, Tags.partner])).toBeUndefined();
+});
+
+test('production: non-production tests do not run, except the production check', () => {
+  expect(refusal(config('ci-gate', 'production'), [Tags.nonProduction])).toMatch(/production/);
+  expect(
+    refusal(config('ci-gate', 'production'), [Tags.nonProduction, Tags.productionCheck]),
+  ).toBeUndefined();
+});
+
+const url = (path: string) => new URL(`https://api.example.test/developer${path}`);
+
+test('the HTTP guard refuses every write in smoke, but lets token requests through', () => {
+  const guard = requestGuard('smoke', 'production', [Tags.smoke]);
+  expect(() => guard('GET', url('/v2/cycle'))).not.toThrow();
+  expect(() => guard('POST', url('/v2/partner/token'))).not.toThrow();
+  expect(() => guard('POST', new URL('https://api.example.test/oauth/oauth2/token'))).not.toThrow();
+  for (const [method, path] of [
+    ['DELETE', '/v2/user/access'],
+    ['PATCH', '/v2/partner/requisition/x/status'],
+    ['POST', '/v2/partner/service-request/x/results'],
+    ['POST', '/v2/partner/development/add-test-data'],
+  ] as const) {
+    expect(() => guard(method, url(path)), `${method} ${path}`).toThrow(ProfileViolation);
+  }
+});
+
+test('in production the HTTP guard refuses test-data generation except for the production check', () => {
+  expect(() =>
+    requestGuard('ci-gate', 'production', [Tags.nonProduction])(
+      'POST',
+      url('/v2/partner/development/add-test-data'),
+    ),
+  ).toThrow(ProfileViolation);
+  expect(() =>
+    requestGuard('ci-gate', 'production', [Tags.productionCheck])(
+      'POST',
+      url('/v2/partner/development/add-test-data'),
+    ),
+  ).not.toThrow();
+  expect(() =>
+    requestGuard('ci-gate', 'non-production', [])('POST', url('/v2/partner/development/add-test-data')),
+  ).not.toThrow();
+});

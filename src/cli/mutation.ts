@@ -40,8 +40,6 @@ function runMutant(name: string, fault: FaultDefinition): Promise<MutantResult> 
       [
         playwrightCli(),
         'test',
-        '--grep',
-        requirementGrep(fault.requirement),
         '--reporter',
         './src/report/conformance-reporter.ts',
         '--output',
@@ -50,6 +48,7 @@ function runMutant(name: string, fault: FaultDefinition): Promise<MutantResult> 
       {
         env: {
           ...process.env,
+          CONFORMANCE_GREP: requirementGrep(fault.requirement),
           CONFORMANCE_SANDBOX_FAULTS: name,
           CONFORMANCE_REPORTS_DIR: dir,
           CONFORMANCE_WORKERS: '1',

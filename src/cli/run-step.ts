@@ -13,10 +13,14 @@ export function runCommand(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  quiet = false,
 ): Promise<{ code: number | null; durationMs: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      stdio: quiet ? 'ignore' : 'inherit',
+      env: { ...process.env, ...env },
+    });
     child.on('close', (code) => resolve({ code, durationMs: Date.now() - started }));
   });
 }

@@ -30,6 +30,9 @@ export function summarise(test: TestCase): TestResultSummary {
     notes: annotations
       .filter((annotation) => annotation.type === 'note')
       .map((annotation) => annotation.description ?? ''),
+    prismViolations: annotations
+      .filter((annotation) => annotation.type === 'prism-violation')
+      .map((annotation) => redactText(annotation.description ?? '')),
     error: error ? redactText(stripVTControlCharacters(error)).slice(0, 3000) : undefined,
   };
 }

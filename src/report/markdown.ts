@@ -60,6 +60,12 @@ export function renderMarkdown(report: ConformanceReport): string {
       );
     }
   }
+  const secondOpinion = report.tests.filter((test) => test.prismViolations.length > 0);
+  if (secondOpinion.length > 0) {
+    lines.push('', '## Second opinion: Prism validating proxy', '');
+    for (const test of secondOpinion)
+      lines.push(`- ${test.title}`, ...test.prismViolations.map((v) => `  - ${cell(v)}`));
+  }
   const failed = report.tests.filter((test) => test.status === 'failed');
   if (failed.length > 0) {
     lines.push('', '## Failures', '');

@@ -10,6 +10,8 @@ export interface TestResultSummary {
   tags: string[];
   skipReason?: string;
   notes: string[];
+  /** Violations Prism reported as a validating proxy (CONFORMANCE_PRISM_PROXY): a second opinion. */
+  prismViolations: string[];
   error?: string;
 }
 

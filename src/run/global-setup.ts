@@ -70,16 +70,35 @@ function withoutUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
+/** CONFORMANCE_PRISM_PROXY=1: the suite talks to Prism, which forwards to the target and validates both ways. */
+async function startValidatingProxy(): Promise<(() => Promise<void>) | undefined> {
+  const env = resolveEnvironment();
+  if (env.CONFORMANCE_PRISM_PROXY !== '1' || !env.CONFORMANCE_BASE_URL) return undefined;
+  const upstream = env.CONFORMANCE_BASE_URL;
+  const proxy = await startPrism('proxy', upstream);
+  Object.assign(process.env, {
+    // Prism serves the document's paths at its root and forwards them under the upstream's /developer prefix.
+    CONFORMANCE_BASE_URL: proxy.baseUrl,
+    CONFORMANCE_AUTH_URL: env.CONFORMANCE_AUTH_URL || new URL(upstream).origin,
+    CONFORMANCE_UPSTREAM_URL: upstream,
+  });
+  return proxy.close;
+}
+
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
-  const stopTarget = await startEmbeddedTarget();
+  const stops: (() => Promise<void>)[] = [];
   try {
+    const stopTarget = await startEmbeddedTarget();
+    if (stopTarget) stops.push(stopTarget);
     loadConfig();
+    const stopProxy = await startValidatingProxy();
+    if (stopProxy) stops.unshift(stopProxy);
   } catch (error) {
-    await stopTarget?.();
+    for (const stop of stops) await stop();
     throw error;
   }
   return async () => {
-    await stopTarget?.();
+    for (const stop of stops) await stop();
   };
 }

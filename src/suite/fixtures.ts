@@ -1,7 +1,7 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set and worker, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { test as base, expect, request as playwrightRequest } from '@playwright/test';
+import { test as base, expect, request as playwrightRequest, type TestInfo } from '@playwright/test';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
 import {
@@ -28,6 +28,8 @@ export const ALL_READ_SCOPES = [
 
 export type UserName = 'A' | 'B';
 
+const PRISM_TOKEN = 'prism-mock-token';
+
 /** Mints and caches user tokens for one worker. */
 export class UserTokenPool {
   private readonly cache = new Map<string, Promise<UserToken>>();
@@ -46,6 +48,9 @@ export class UserTokenPool {
 
   /** A cached token for a scope set; undefined when the target offers no way to get one. */
   cached(scopes: readonly string[], user: UserName = 'A'): Promise<UserToken> | undefined {
+    // Prism checks only that a credential is present: any token stands for any scope set.
+    if (this.config.target === 'prism')
+      return Promise.resolve({ accessToken: PRISM_TOKEN, scopes: normaliseScopes(scopes) });
     const key = `${user}|${normaliseScopes(scopes)}`;
     const preIssued = user === 'A' ? this.config.userTokens?.[normaliseScopes(scopes)] : undefined;
     if (preIssued) return Promise.resolve({ accessToken: preIssued, scopes: normaliseScopes(scopes) });
@@ -73,6 +78,23 @@ export class UserTokenPool {
 
   oauthClient(user: UserName = 'A'): UserOAuthClient | undefined {
     return this.client(user);
+  }
+}
+
+/** CONFORMANCE_PRISM_PROXY: Prism's violations of an exchange become a second opinion in the report. */
+function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: string): void {
+  let violations: { location?: string[]; message?: string }[] = [];
+  try {
+    violations = JSON.parse(header);
+  } catch {
+    violations = [{ message: header }];
+  }
+  const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname} → ${exchange.status}`;
+  for (const violation of violations) {
+    const description = `${where}: ${violation.location?.join('.') ?? ''} ${violation.message ?? ''}`.trim();
+    if (!testInfo.annotations.some((annotation) => annotation.description === description)) {
+      testInfo.annotations.push({ type: 'prism-violation', description });
+    }
   }
 }
 
@@ -170,7 +192,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   api: async ({ workerApi, exchanges, config }, use, testInfo) => {
     const client = workerApi.withOptions({
-      onExchange: (exchange) => exchanges.push(exchange),
+      onExchange: (exchange) => {
+        exchanges.push(exchange);
+        const violations = exchange.headers['sl-violations'];
+        if (violations) recordPrismViolations(testInfo, exchange, violations);
+      },
       guard: requestGuard(config.profile, config.environment, testInfo.tags),
     });
     await use(client);

@@ -20,13 +20,11 @@ const SAFE_WRITES = [
   'POST /developer/v2/partner/token',
 ];
 
-/** Runs the suite; with `allReporters` the configured reporters (HTML, JUnit, Allure...) write to the scratch dir too. */
-async function runSuiteAgainst(
-  sandbox: RunningSandbox,
-  env: Record<string, string>,
-  args: string[],
-  allReporters = false,
-) {
+/**
+ * Runs the suite (the tests CONFORMANCE_GREP selects, given in `env`); with `allReporters` the configured
+ * reporters (HTML, JUnit, Allure...) write to the scratch dir too.
+ */
+async function runSuiteAgainst(sandbox: RunningSandbox, env: Record<string, string>, allReporters = false) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const { code } = await runCommand(
@@ -35,7 +33,6 @@ async function runSuiteAgainst(
       playwrightCli(),
       'test',
       ...(allReporters ? [] : ['--reporter', 'dot,./src/report/conformance-reporter.ts']),
-      ...args,
     ],
     {
       ...sandboxEnv,
@@ -47,6 +44,7 @@ async function runSuiteAgainst(
       CONFORMANCE_REPORTS_DIR: reports,
       ...env,
     },
+    true,
   );
   const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
   const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
@@ -59,11 +57,11 @@ async function runSuiteAgainst(
 test('smoke sends no write and stays within its budget, even when --grep asks for writes', async () => {
   const sandbox = await startSandbox({ port: 0 });
   try {
-    const { report, served } = await runSuiteAgainst(
-      sandbox,
-      { CONFORMANCE_PROFILE: 'smoke', CONFORMANCE_REQUEST_BUDGET: '60' },
-      ['--grep', '@smoke|@write|@destructive|@nonprod|@ratelimit'],
-    );
+    const { report, served } = await runSuiteAgainst(sandbox, {
+      CONFORMANCE_PROFILE: 'smoke',
+      CONFORMANCE_REQUEST_BUDGET: '60',
+      CONFORMANCE_GREP: '@smoke|@write|@destructive|@nonprod|@ratelimit',
+    });
     const writes = Object.keys(served.by_route).filter(
       (route) => !route.startsWith('GET ') && !SAFE_WRITES.includes(route),
     );
@@ -86,10 +84,10 @@ test('smoke sends no write and stays within its budget, even when --grep asks fo
 test('a production environment never calls test-data generation except the 404 check', async () => {
   const sandbox = await startSandbox({ port: 0, environment: 'production' });
   try {
-    const { report, served } = await runSuiteAgainst(sandbox, { CONFORMANCE_ENVIRONMENT: 'production' }, [
-      '--grep',
-      '@partner|@nonprod',
-    ]);
+    const { report, served } = await runSuiteAgainst(sandbox, {
+      CONFORMANCE_ENVIRONMENT: 'production',
+      CONFORMANCE_GREP: '@partner|@nonprod',
+    });
     const calls = Object.entries(served.by_route).filter(([route]) => route.includes('add-test-data'));
     expect(calls).toEqual([['POST /developer/v2/partner/development/add-test-data', 1]]);
     expect(report.tests.find((t) => t.requirements.includes('TD-PRODUCTION-404'))?.status).toBe('passed');
@@ -118,8 +116,9 @@ test('no configured secret appears anywhere under reports/, even with failures a
   try {
     const { report, reports } = await runSuiteAgainst(
       sandbox,
-      {},
-      ['--grep', '@AUTH-EXPIRED-TOKEN|@PAUTH-TOKEN-INVALID-CLIENT|@PAG-LIMIT-DEFAULT|@AUTH-CODE-FLOW'],
+      {
+        CONFORMANCE_GREP: '@PAUTH-TOKEN-INVALID-CLIENT|@PAG-LIMIT-DEFAULT|@AUTH-CODE-FLOW',
+      },
       true,
     );
     expect(report.totals.failed, 'the faults make tests fail, so exchanges are attached').toBeGreaterThan(0);

@@ -35,6 +35,7 @@ const result = (
   requirements,
   tags: [],
   notes: [],
+  prismViolations: [],
 });
 const meta: RunMeta = {
   target: 'sandbox',

@@ -18,7 +18,12 @@ const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
 export function summarise(test: TestCase): TestResultSummary {
   const result = test.results.at(-1);
   const outcome = test.outcome();
-  const annotations = [...test.annotations, ...(result?.annotations ?? [])];
+  // Runtime annotations appear on both the test and its result: keep each once.
+  const annotations = [
+    ...new Map(
+      [...test.annotations, ...(result?.annotations ?? [])].map((a) => [`${a.type}|${a.description}`, a]),
+    ).values(),
+  ];
   const error = result?.errors.map((e) => e.message ?? '').join('\n') || result?.error?.message;
   return {
     title: test.titlePath().slice(3).join(' › '),

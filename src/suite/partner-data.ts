@@ -1,0 +1,349 @@
+// The partner suite's shared helpers: the partner operations of the catalogue, the requisitions to work on
+// (generated with add-test-data on a non-production target; on production, the ids configured in
+// CONFORMANCE_PARTNER_REQUISITION_IDS), read-backs of task business statuses, valid request bodies, and the
+// sandbox-only administration calls (seeded requisitions, webhook receivers) for sandbox-only tests.
+import { randomUUID } from 'node:crypto';
+import type { PartnerClient } from '../auth/partner-client.ts';
+import type { SuiteConfig } from '../config/config.ts';
+import { buildPath, type Operation, operationById, operations } from '../contract/operations.ts';
+import { requirements } from '../contract/requirements.ts';
+import type { ApiClient } from '../http/api-client.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { test } from './fixtures.ts';
+import { ConformanceFailure, expectStatus, expectThat } from './verdicts.ts';
+
+// ------------------------------------------------------------------------------------ the catalogue
+
+/** Partner operations that take the partner bearer token (everything of the area but the token request). */
+export const partnerOperations: readonly Operation[] = operations.filter(
+  (op) => op.area === 'partner' && op.security.kind === 'partner',
+);
+
+/** The id-addressed partner operations (rule 1 of the partner operations: owner or 404). */
+export const idAddressedOperations: readonly Operation[] = partnerOperations.filter(
+  (op) => op.pathParams.length > 0,
+);
+
+/** The id-addressed operations that take a request body (status updates, results upload). */
+export const updateOperations: readonly Operation[] = idAddressedOperations.filter(
+  (op) => op.requestSchema !== null,
+);
+
+/** The status updates: their effect is readable (task_business_status), unlike a results upload's. */
+export const statusUpdateOperations: readonly Operation[] = updateOperations.filter(
+  (op) => op.requestSchema === 'service-request-status-request',
+);
+
+export const addTestDataOperation: Operation = operationById('addTestData');
+export const getRequisitionOperation: Operation = operationById('getRequisition');
+export const getServiceRequestOperation: Operation = operationById('getServiceRequest');
+
+export type AddressedResource = 'requisition' | 'service-request';
+
+/** What an id-addressed operation's `{id}` names, read from its path. */
+export function addressedResource(op: Operation): AddressedResource {
+  if (/\/requisition\/\{id\}/.test(op.path)) return 'requisition';
+  if (/\/service-request\/\{id\}/.test(op.path)) return 'service-request';
+  throw new Error(`${op.operationId}: ${op.path} addresses neither a requisition nor a service request`);
+}
+
+/** The one requirement of the catalogue with this prefix stated for exactly this operation (`OP-`, `PTN-OWNER-`). */
+export function catalogueRequirement(prefix: string, op: Operation): string {
+  const found = requirements.filter(
+    (r) => r.id.startsWith(prefix) && r.operations.length === 1 && r.operations[0] === op.operationId,
+  );
+  if (found.length !== 1)
+    throw new Error(`${op.operationId}: expected one ${prefix}* requirement, got ${found.length}`);
+  return (found[0] as { id: string }).id;
+}
+
+/** add-test-data's appointmentType values and default, from the catalogue. */
+const appointmentTypeParam = addTestDataOperation.queryParams.find(
+  (param) => param.name === 'appointmentType',
+);
+export const APPOINTMENT_TYPES: readonly string[] = appointmentTypeParam?.schema.enum ?? [];
+export const DEFAULT_APPOINTMENT_TYPE = String(appointmentTypeParam?.schema.default ?? 'IN_PERSON');
+
+// ------------------------------------------------------------------------------------ resources
+
+export interface ServiceRequestData {
+  [field: string]: unknown;
+  id?: unknown;
+  task_business_status?: unknown;
+}
+
+export interface AppointmentData {
+  [field: string]: unknown;
+  service_request_ids?: unknown;
+  collection_address?: unknown;
+  type?: unknown;
+}
+
+export interface RequisitionData {
+  [field: string]: unknown;
+  id?: unknown;
+  service_requests?: unknown;
+  patient?: unknown;
+  appointments?: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function serviceRequestsOf(requisition: RequisitionData): ServiceRequestData[] {
+  return Array.isArray(requisition.service_requests) ? requisition.service_requests.filter(isObject) : [];
+}
+
+export function appointmentsOf(requisition: RequisitionData): AppointmentData[] {
+  return Array.isArray(requisition.appointments) ? requisition.appointments.filter(isObject) : [];
+}
+
+export function serviceRequestIdsOf(requisition: RequisitionData): string[] {
+  return serviceRequestsOf(requisition)
+    .map((serviceRequest) => serviceRequest.id)
+    .filter((id): id is string => typeof id === 'string');
+}
+
+/** The requisition's first service request id; skips the calling test when it has none. */
+export function firstServiceRequestId(requisition: RequisitionData): string {
+  const [id] = serviceRequestIdsOf(requisition);
+  test.skip(id === undefined, `requisition ${String(requisition.id)} has no service request to work on`);
+  return id as string;
+}
+
+/** Task business status of each service request of a requisition, by id (undefined: none set). */
+export function statusesOf(requisition: RequisitionData): Map<string, unknown> {
+  return new Map(
+    serviceRequestsOf(requisition)
+      .filter((serviceRequest) => typeof serviceRequest.id === 'string')
+      .map((serviceRequest) => [serviceRequest.id as string, serviceRequest.task_business_status]),
+  );
+}
+
+/** Differences between two status maps (same ids expected), as readable lines. */
+export function statusChanges(before: Map<string, unknown>, after: Map<string, unknown>): string[] {
+  const ids = new Set([...before.keys(), ...after.keys()]);
+  return [...ids]
+    .filter((id) => JSON.stringify(before.get(id)) !== JSON.stringify(after.get(id)))
+    .map(
+      (id) =>
+        `service request ${id}: task_business_status ${JSON.stringify(before.get(id)) ?? 'absent'} → ${JSON.stringify(after.get(id)) ?? 'absent'}`,
+    );
+}
+
+/** A task business status no other test uses (the seed leaves its values open: PTN-STATUS-VALUES). */
+export const uniqueStatus = (label: string): string => `CONFORMANCE_${label}_${randomUUID().slice(0, 8)}`;
+
+/** An id no partner owns: a fresh random uuid. */
+export const unknownId = (): string => randomUUID();
+
+/** A realistic DiagnosticReportCreateRequest: two observations of the sandbox's kind of lab tests. */
+export function realisticReport(): Record<string, unknown> {
+  const bundle = randomUUID();
+  return {
+    status: 'final',
+    observations: [
+      { code: '2345-7', value_numeric: 5.4, unit: 'mmol/L', status: 'final', bundle_id: bundle },
+      { code: '718-7', value_text: 'within reference range', status: 'final', bundle_id: bundle },
+    ],
+  };
+}
+
+/** A valid body for an operation that takes one; undefined for one that takes none. */
+export function validBodyFor(op: Operation, status = uniqueStatus('UPDATE')): unknown {
+  switch (op.requestSchema) {
+    case null:
+      return undefined;
+    case 'service-request-status-request':
+      return { task_business_status: status };
+    case 'diagnostic-report-create-request':
+      return realisticReport();
+    default:
+      throw new Error(`${op.operationId}: no valid body known for ${op.requestSchema}`);
+  }
+}
+
+/** The request of an id-addressed operation on `id`, with a valid body. */
+export function requestFor(op: Operation, id: string, body: unknown = validBodyFor(op)) {
+  return { method: op.method, path: buildPath(op, { id }), json: body };
+}
+
+// ------------------------------------------------------------------------------------ reads
+
+export async function readRequisition(
+  partner: PartnerClient,
+  id: string,
+  requirement: string,
+): Promise<{ exchange: Exchange; requisition: RequisitionData }> {
+  const exchange = await partner.send({ path: buildPath(getRequisitionOperation, { id }) });
+  expectStatus(requirement, exchange, getRequisitionOperation.successStatus);
+  const requisition = parseJson<RequisitionData>(requirement, exchange);
+  expectThat(requirement, isObject(requisition), 'the requisition is not a JSON object', exchange);
+  return { exchange, requisition };
+}
+
+export async function readServiceRequest(
+  partner: PartnerClient,
+  id: string,
+  requirement: string,
+): Promise<{ exchange: Exchange; serviceRequest: ServiceRequestData }> {
+  const exchange = await partner.send({ path: buildPath(getServiceRequestOperation, { id }) });
+  expectStatus(requirement, exchange, getServiceRequestOperation.successStatus);
+  const serviceRequest = parseJson<ServiceRequestData>(requirement, exchange);
+  expectThat(requirement, isObject(serviceRequest), 'the service request is not a JSON object', exchange);
+  return { exchange, serviceRequest };
+}
+
+/** The body as JSON, or a failure of `requirement` naming the request. */
+export function parseJson<T>(requirement: string, exchange: Exchange): T {
+  try {
+    return JSON.parse(exchange.text) as T;
+  } catch {
+    throw new ConformanceFailure(
+      requirement,
+      `the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}\n${describeExchange(exchange)}`,
+    );
+  }
+}
+
+// ------------------------------------------------------------------------------------ test data
+
+export interface GeneratedRequisition {
+  id: string;
+  requisition: RequisitionData;
+  /** The add-test-data exchange. */
+  generated: Exchange;
+  /** The GET of the generated requisition. */
+  read: Exchange;
+}
+
+type Note = (requirement: string, text: string) => void;
+
+/** POST add-test-data as `partner` (appointmentType omitted when undefined). */
+export function requestTestData(partner: PartnerClient, appointmentType?: string): Promise<Exchange> {
+  return partner.send({
+    method: addTestDataOperation.method,
+    path: buildPath(addTestDataOperation, {}, { appointmentType }),
+  });
+}
+
+/**
+ * The requisition id an add-test-data answer gives: 204 (the documented answer) carries none, 200 (the
+ * reference samples) carries `requisition_id`. Fails `requirement` for any other answer; on a 204 it notes
+ * the fact and skips the calling test, which then cannot find the requisition.
+ */
+export function generatedId(exchange: Exchange, requirement: string, note: Note): string {
+  const op = addTestDataOperation;
+  expectStatus(requirement, exchange, op.successStatuses);
+  if (exchange.status === 204) {
+    note(
+      'OP-ADD-TEST-DATA',
+      'add-test-data answered 204 (the documented answer) without a requisition id: the generated requisition cannot be found, so checks on it were skipped',
+    );
+    test.skip(true, 'add-test-data answered 204 without a requisition id: no requisition to check');
+  }
+  const body = parseJson<{ requisition_id?: unknown }>('OP-ADD-TEST-DATA', exchange);
+  const id = isObject(body) ? body.requisition_id : undefined;
+  expectThat(
+    'OP-ADD-TEST-DATA',
+    typeof id === 'string' && id !== '',
+    `a 200 answer carries no requisition_id (body: ${exchange.text.slice(0, 200)})`,
+    exchange,
+  );
+  return id as string;
+}
+
+/**
+ * Generates a requisition with add-test-data (partner A, non-production) and reads it back: the
+ * requisition a test works on alone. `requirement` is failed when generation or the read fails.
+ */
+export async function generateRequisition(
+  partner: PartnerClient,
+  note: Note,
+  {
+    appointmentType,
+    requirement = 'TD-GENERATES-REQUISITION',
+  }: { appointmentType?: string; requirement?: string } = {},
+): Promise<GeneratedRequisition> {
+  const generated = await requestTestData(partner, appointmentType);
+  const id = generatedId(generated, requirement, note);
+  const { exchange: read, requisition } = await readRequisition(partner, id, 'TD-GENERATES-REQUISITION');
+  return { id, requisition, generated, read };
+}
+
+/**
+ * Requisitions of partner A to check: on a non-production target one generated per appointment type
+ * (plus any configured ids); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the test
+ * is skipped with the reason.
+ */
+export async function partnerRequisitionIds(
+  config: SuiteConfig,
+  partner: PartnerClient,
+  note: Note,
+  types: readonly string[] = APPOINTMENT_TYPES,
+): Promise<string[]> {
+  const configured = config.partnerRequisitionIds ?? [];
+  if (config.environment === 'production') {
+    test.skip(
+      configured.length === 0,
+      'production target: no test data is generated; set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns',
+    );
+    return configured;
+  }
+  const generated: string[] = [];
+  for (const appointmentType of types) {
+    const exchange = await requestTestData(partner, appointmentType);
+    generated.push(generatedId(exchange, 'OP-ADD-TEST-DATA', note));
+  }
+  return [...generated, ...configured];
+}
+
+// ------------------------------------------------------------------------------------ sandbox administration
+
+/** The sandbox's administration root (`/sandbox/...` lives beside `/developer`). Sandbox-only tests. */
+export const sandboxAdminUrl = (config: SuiteConfig, path: string): string =>
+  `${new URL(config.baseUrl).origin}${path}`;
+
+/** Ids of every requisition the sandbox holds for a partner (its seeded data included). Sandbox only. */
+export async function sandboxRequisitionIds(
+  api: ApiClient,
+  config: SuiteConfig,
+  clientId: string,
+): Promise<string[]> {
+  const exchange = await api.send({
+    path: `${config.baseUrl}/sandbox/partners/${encodeURIComponent(clientId)}/requisitions`,
+  });
+  if (exchange.status !== 200)
+    throw new Error(`sandbox administration did not list the requisitions: ${describeExchange(exchange)}`);
+  const body = exchange.json<{ requisitions?: { id: string }[] }>();
+  return (body.requisitions ?? []).map((requisition) => requisition.id);
+}
+
+/** Registers a webhook receiver URL for an owner (a partner's client id). Sandbox only. */
+export async function registerWebhookReceiver(
+  api: ApiClient,
+  config: SuiteConfig,
+  owner: string,
+  url: string,
+): Promise<void> {
+  const exchange = await api.send({
+    method: 'POST',
+    path: sandboxAdminUrl(config, '/sandbox/webhooks'),
+    json: { owner, url },
+  });
+  if (exchange.status !== 201)
+    throw new Error(`sandbox administration did not register the receiver: ${describeExchange(exchange)}`);
+}
+
+/** Removes every receiver of an owner. Sandbox only. */
+export async function removeWebhookReceivers(
+  api: ApiClient,
+  config: SuiteConfig,
+  owner: string,
+): Promise<void> {
+  await api.send({
+    method: 'DELETE',
+    path: sandboxAdminUrl(config, '/sandbox/webhooks'),
+    query: { owner },
+  });
+}

@@ -1,0 +1,236 @@
+// The partner token endpoint and partner bearer authentication (seed §Authentication › Partner API):
+// client credentials for a bearer token; every partner operation refuses a missing, invalid or expired
+// token with 401; the suite's PartnerClient then requests a new token and retries.
+//
+// Requests that a broken server could let through never change data: id-addressed operations are sent on
+// unknown ids (with valid bodies, so only the token is at issue); add-test-data, which a broken server
+// would run, is tagged @nonprod @write.
+import { randomUUID } from 'node:crypto';
+import { Tags } from '../../src/config/profiles.ts';
+import { type Operation, operationById } from '../../src/contract/operations.ts';
+import type { ApiClient } from '../../src/http/api-client.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { registerSecret } from '../../src/http/redact.ts';
+import { test } from '../../src/suite/fixtures.ts';
+import {
+  addTestDataOperation,
+  getRequisitionOperation,
+  parseJson,
+  partnerOperations,
+  requestFor,
+  unknownId,
+} from '../../src/suite/partner-data.ts';
+import { expectJsonContentType, expectSchema, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
+
+const tokenOperation = operationById('requestPartnerToken');
+
+/** Tags of a test that sends `op`: add-test-data would generate data on a server that lets the request in. */
+const tagsFor = (op: Operation, ...requirements: string[]): string[] => [
+  ...requirements.map((id) => `@${id}`),
+  Tags.partner,
+  ...(op.operationId === addTestDataOperation.operationId ? [Tags.nonProduction, Tags.write] : []),
+];
+
+/** `op` sent with `token` (none when undefined): on an unknown id, with a valid body. */
+function sendAs(api: ApiClient, op: Operation, token: string | undefined): Promise<Exchange> {
+  const request =
+    op.pathParams.length > 0 ? requestFor(op, unknownId()) : { method: op.method, path: op.path };
+  return api.send({ ...request, token });
+}
+
+interface TokenResponse {
+  access_token?: unknown;
+  token_type?: unknown;
+  expires_in?: unknown;
+}
+
+/** Mints a token of partner A whose lifetime the sandbox sets (sandbox-only token body field). */
+async function sandboxToken(
+  partner: { requestToken(overrides: Record<string, unknown>): Promise<Exchange> },
+  lifetimeSeconds: number,
+): Promise<string> {
+  const exchange = await partner.requestToken({ sandbox_expires_in: lifetimeSeconds });
+  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
+  const token = parseJson<TokenResponse | null>('OP-PARTNER-TOKEN', exchange)?.access_token;
+  expectThat('OP-PARTNER-TOKEN', typeof token === 'string', 'no access_token in the response', exchange);
+  registerSecret(token as string);
+  return token as string;
+}
+
+// ------------------------------------------------------------------------------------ the token endpoint
+
+test('OP-PARTNER-TOKEN: valid client credentials get 200 with a PartnerTokenResponse', {
+  tag: ['@OP-PARTNER-TOKEN', '@SCH-PARTNER-TOKEN-RESPONSE', '@OP-JSON-BODIES', Tags.partner, Tags.smoke],
+}, async ({ partnerA }) => {
+  const exchange = await partnerA.requestToken();
+  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
+  expectJsonContentType('OP-JSON-BODIES', exchange);
+  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
+  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+  expectSchema('SCH-PARTNER-TOKEN-RESPONSE', 'partner-token-response', body, exchange);
+});
+
+test('PAUTH-TOKEN-TYPE: the token response says token_type bearer', {
+  tag: ['@PAUTH-TOKEN-TYPE', Tags.partner],
+}, async ({ partnerA }) => {
+  const exchange = await partnerA.requestToken();
+  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
+  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
+  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+  expectThat(
+    'PAUTH-TOKEN-TYPE',
+    typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
+    `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
+    exchange,
+  );
+});
+
+test('PAUTH-EXPIRES-IN: the token response gives expires_in as a positive integer of seconds', {
+  tag: ['@PAUTH-EXPIRES-IN', Tags.partner],
+}, async ({ partnerA }) => {
+  const exchange = await partnerA.requestToken();
+  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
+  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
+  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+  expectThat(
+    'PAUTH-EXPIRES-IN',
+    Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
+    `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
+    exchange,
+  );
+});
+
+interface InvalidTokenRequest {
+  name: string;
+  /** Replaces fields of the valid body (undefined removes one), or a raw body sent as JSON content. */
+  body: { overrides: Record<string, unknown> } | { raw: string };
+  statuses: number[];
+}
+
+const invalidTokenRequests: InvalidTokenRequest[] = [
+  {
+    name: 'a wrong client_secret',
+    body: { overrides: { client_secret: `not-the-secret-${randomUUID()}` } },
+    statuses: [401],
+  },
+  {
+    name: 'an unknown client_id',
+    body: { overrides: { client_id: `unknown-client-${randomUUID()}` } },
+    statuses: [401],
+  },
+  { name: 'no client_secret', body: { overrides: { client_secret: undefined } }, statuses: [401] },
+  { name: 'no client_id', body: { overrides: { client_id: undefined } }, statuses: [401] },
+  {
+    name: 'neither client_id nor client_secret',
+    body: { overrides: { client_id: undefined, client_secret: undefined } },
+    statuses: [401],
+  },
+  {
+    name: 'a body that is not JSON',
+    body: { raw: '{"grant_type": "client_credentials", ' },
+    statuses: [400, 401],
+  },
+  { name: 'a JSON array', body: { raw: '[]' }, statuses: [400, 401] },
+  { name: 'a JSON string', body: { raw: '"client_credentials"' }, statuses: [400, 401] },
+  { name: 'an empty body', body: { raw: '' }, statuses: [400, 401] },
+];
+
+for (const { name, body, statuses } of invalidTokenRequests) {
+  test(`PAUTH-TOKEN-INVALID-CLIENT: a token request with ${name} gets ${statuses.join(' or ')}`, {
+    tag: ['@PAUTH-TOKEN-INVALID-CLIENT', Tags.partner],
+  }, async ({ api, partnerA }) => {
+    const exchange =
+      'overrides' in body
+        ? await partnerA.requestToken(body.overrides)
+        : await api.send({
+            method: tokenOperation.method,
+            path: tokenOperation.path,
+            body: body.raw,
+            headers: { 'content-type': 'application/json' },
+          });
+    // A token issued on invalid credentials is a credential too: keep it out of every report.
+    registerSecret(/"access_token"\s*:\s*"([^"]+)"/.exec(exchange.text)?.[1]);
+    expectStatus('PAUTH-TOKEN-INVALID-CLIENT', exchange, statuses);
+  });
+}
+
+// ------------------------------------------------------------------------------------ bearer authentication
+
+for (const op of partnerOperations) {
+  test(`PAUTH-BEARER-ACCEPTED: ${op.method} ${op.path} accepts a partner token as Authorization Bearer`, {
+    tag: tagsFor(op, 'PAUTH-BEARER-ACCEPTED'),
+  }, async ({ api, partnerA }) => {
+    const token = await partnerA.accessToken();
+    const exchange = await sendAs(api, op, token);
+    expectThat(
+      'PAUTH-BEARER-ACCEPTED',
+      exchange.status !== 401 && exchange.status !== 403,
+      `a valid partner token was refused with ${exchange.status}`,
+      exchange,
+    );
+  });
+
+  const invalidTokens: { name: string; token: () => string | undefined }[] = [
+    { name: 'without a token', token: () => undefined },
+    { name: 'with a token the service never issued', token: () => `not-a-token-${randomUUID()}` },
+  ];
+  for (const { name, token } of invalidTokens) {
+    test(`PAUTH-INVALID-TOKEN: ${op.method} ${op.path} ${name} gets 401`, {
+      tag: tagsFor(op, 'PAUTH-INVALID-TOKEN'),
+    }, async ({ api, requires }) => {
+      requires('partner');
+      const exchange = await sendAs(api, op, token());
+      expectStatus('PAUTH-INVALID-TOKEN', exchange, 401);
+    });
+  }
+
+  test(`PAUTH-EXPIRED-TOKEN: ${op.method} ${op.path} with an expired token gets 401`, {
+    tag: tagsFor(op, 'PAUTH-EXPIRED-TOKEN'),
+  }, async ({ api, partnerA, requires }) => {
+    requires('expired-partner-token');
+    const expired = await sandboxToken(partnerA, 0);
+    const exchange = await sendAs(api, op, expired);
+    expectStatus('PAUTH-EXPIRED-TOKEN', exchange, 401);
+  });
+}
+
+// ------------------------------------------------------------------------------------ renewal after a 401
+
+test('PAUTH-INVALID-TOKEN: after a 401 for an invalid token the client requests a new token, and the retry is authorised', {
+  tag: ['@PAUTH-INVALID-TOKEN', Tags.partner],
+}, async ({ partnerA }) => {
+  partnerA.useToken(`not-a-token-${randomUUID()}`);
+  const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
+  expectThat(
+    'PAUTH-INVALID-TOKEN',
+    partnerA.renewals === 1,
+    `the invalid token was not refused with 401 (renewals: ${partnerA.renewals})`,
+    exchange,
+  );
+  expectThat(
+    'PAUTH-INVALID-TOKEN',
+    exchange.status !== 401,
+    'the retry with a newly requested token was refused too',
+    exchange,
+  );
+});
+
+test('PAUTH-EXPIRED-TOKEN: after a 401 for an expired token the client requests a new token, and the retry is authorised', {
+  tag: ['@PAUTH-EXPIRED-TOKEN', Tags.partner],
+}, async ({ partnerA, requires }) => {
+  requires('expired-partner-token');
+  partnerA.useToken(await sandboxToken(partnerA, 0));
+  const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
+  expectThat(
+    'PAUTH-EXPIRED-TOKEN',
+    partnerA.renewals === 1,
+    `the expired token was not refused with 401 (renewals: ${partnerA.renewals})`,
+    exchange,
+  );
+  expectThat(
+    'PAUTH-EXPIRED-TOKEN',
+    exchange.status !== 401,
+    'the retry with a newly requested token was refused too',
+    exchange,
+  );
+});

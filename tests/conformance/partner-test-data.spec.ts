@@ -1,0 +1,165 @@
+// The non-production test-data operation (seed §Partner operations, rule 3): POST
+// /v2/partner/development/add-test-data generates a test user and a lab requisition with a booked
+// appointment, for appointmentType IN_PERSON (the default), MOBILE (with a collection_address) or
+// VIRTUAL; the result is fetched with GET /v2/partner/requisition/{id}; in production the operation
+// answers 404.
+//
+// The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
+// samples: both are accepted. After a 204 the generated requisition cannot be found, so the follow-up
+// checks are skipped with a note.
+import { startSandbox } from '../../sandbox/app.ts';
+import { PartnerClient } from '../../src/auth/partner-client.ts';
+import { Tags } from '../../src/config/profiles.ts';
+import { formatViolation, validate } from '../../src/contract/validators.ts';
+import { test } from '../../src/suite/fixtures.ts';
+import {
+  APPOINTMENT_TYPES,
+  addTestDataOperation,
+  appointmentsOf,
+  DEFAULT_APPOINTMENT_TYPE,
+  generatedId,
+  generateRequisition,
+  parseJson,
+  readRequisition,
+  requestTestData,
+  serviceRequestIdsOf,
+} from '../../src/suite/partner-data.ts';
+import {
+  expectJsonContentType,
+  expectNone,
+  expectSchema,
+  expectStatus,
+  expectThat,
+} from '../../src/suite/verdicts.ts';
+
+const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
+
+/** The calls of the operation: without the parameter (the default), then each appointment type. */
+const calls: { label: string; appointmentType?: string }[] = [
+  { label: `without appointmentType (default ${DEFAULT_APPOINTMENT_TYPE})` },
+  ...APPOINTMENT_TYPES.map((appointmentType) => ({
+    label: `appointmentType=${appointmentType}`,
+    appointmentType,
+  })),
+];
+
+for (const { label, appointmentType } of calls) {
+  // An explicit type refused as a client error breaks TD-APPOINTMENT-TYPES; any other wrong answer, the operation.
+  const typed = appointmentType === undefined ? [] : ['@TD-APPOINTMENT-TYPES'];
+  const requirementFor = (status: number): string =>
+    appointmentType !== undefined && status >= 400 && status < 500
+      ? 'TD-APPOINTMENT-TYPES'
+      : 'OP-ADD-TEST-DATA';
+  test(`TD-GENERATES-REQUISITION: add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`, {
+    tag: ['@TD-GENERATES-REQUISITION', '@OP-ADD-TEST-DATA', ...typed, ...GENERATES],
+  }, async ({ partnerA, note }) => {
+    const generated = await requestTestData(partnerA, appointmentType);
+    const accepted = requirementFor(generated.status);
+    expectStatus(accepted, generated, addTestDataOperation.successStatuses);
+    if (generated.status !== 204) {
+      expectJsonContentType('OP-ADD-TEST-DATA', generated);
+      expectSchema(
+        'OP-ADD-TEST-DATA',
+        'test-data-response',
+        parseJson('OP-ADD-TEST-DATA', generated),
+        generated,
+      );
+    }
+    const id = generatedId(generated, accepted, note);
+    const { exchange, requisition } = await readRequisition(partnerA, id, 'TD-GENERATES-REQUISITION');
+    expectThat(
+      'TD-GENERATES-REQUISITION',
+      requisition.id === id,
+      `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
+      exchange,
+    );
+    const { errors } = validate('lab-requisition', requisition);
+    expectNone(
+      'TD-GENERATES-REQUISITION',
+      errors.map(
+        (violation) => `the generated requisition is no LabRequisition: ${formatViolation(violation)}`,
+      ),
+      exchange,
+    );
+    const types = appointmentsOf(requisition).map((appointment) => appointment.type);
+    note(
+      'TD-APPOINTMENT-TYPES',
+      `${label}: the generated appointment's type field is ${JSON.stringify(types)} (the field's values are not shown in the seed)`,
+    );
+  });
+}
+
+for (const appointmentType of APPOINTMENT_TYPES) {
+  test(`TD-BOOKED-APPOINTMENT: a generated ${appointmentType} requisition has a booked appointment for its own service requests`, {
+    tag: ['@TD-BOOKED-APPOINTMENT', ...GENERATES],
+  }, async ({ partnerA, note }) => {
+    const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType });
+    const own = new Set(serviceRequestIdsOf(requisition));
+    const appointments = appointmentsOf(requisition);
+    const problems: string[] = [];
+    if (appointments.length === 0) problems.push('the requisition has no appointment');
+    appointments.forEach((appointment, index) => {
+      const ids = appointment.service_request_ids;
+      if (!Array.isArray(ids) || ids.length === 0) {
+        problems.push(
+          `appointments/${index} books no service request (service_request_ids ${JSON.stringify(ids)})`,
+        );
+        return;
+      }
+      for (const id of ids) {
+        if (typeof id !== 'string' || !own.has(id))
+          problems.push(
+            `appointments/${index}/service_request_ids lists ${JSON.stringify(id)}, not a service request of the requisition (${[...own].join(', ')})`,
+          );
+      }
+    });
+    expectNone('TD-BOOKED-APPOINTMENT', problems, read);
+  });
+}
+
+test('TD-MOBILE-ADDRESS: a generated MOBILE appointment includes a collection_address with building, area and emirate', {
+  tag: ['@TD-MOBILE-ADDRESS', ...GENERATES],
+}, async ({ partnerA, note }) => {
+  const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType: 'MOBILE' });
+  const appointments = appointmentsOf(requisition);
+  expectThat('TD-MOBILE-ADDRESS', appointments.length > 0, 'the requisition has no appointment', read);
+  const problems = appointments.flatMap((appointment, index) => {
+    const address = appointment.collection_address as Record<string, unknown> | undefined;
+    if (typeof address !== 'object' || address === null || Array.isArray(address))
+      return [`appointments/${index} has no collection_address object (${JSON.stringify(address)})`];
+    return ['building', 'area', 'emirate']
+      .filter((field) => typeof address[field] !== 'string' || address[field] === '')
+      .map(
+        (field) => `appointments/${index}/collection_address/${field} is ${JSON.stringify(address[field])}`,
+      );
+  });
+  expectNone('TD-MOBILE-ADDRESS', problems, read);
+});
+
+test('TD-PRODUCTION-404: add-test-data answers 404 in a production environment', {
+  tag: ['@TD-PRODUCTION-404', Tags.partner, Tags.productionCheck, Tags.nonProduction],
+}, async ({ api, config, partnerA }) => {
+  if (config.environment === 'production') {
+    const exchange = await requestTestData(partnerA);
+    expectStatus('TD-PRODUCTION-404', exchange, 404);
+    return;
+  }
+  test.skip(
+    config.target !== 'sandbox',
+    'the target is a non-production environment, where add-test-data exists: the production check runs only against production (CONFORMANCE_ENVIRONMENT=production)',
+  );
+  // The target is the embedded sandbox in non-production mode. To still prove the check, it runs against
+  // a second sandbox started here in production mode, with the same injected faults as the target.
+  const production = await startSandbox({
+    port: 0,
+    environment: 'production',
+    faults: (process.env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
+  });
+  try {
+    const partner = new PartnerClient(api.withOptions({ baseUrl: production.baseUrl }), partnerA.credentials);
+    const exchange = await requestTestData(partner);
+    expectStatus('TD-PRODUCTION-404', exchange, 404);
+  } finally {
+    await production.close();
+  }
+});

@@ -1,0 +1,380 @@
+// The partner workflow (seed §Partner operations, §States and transitions): status updates of a whole
+// requisition (rule 2: all of its service requests) or of one service request (that one only), an update
+// with a reason replacing the stored task business status, results uploads, and request bodies that are
+// not the operation's JSON body never applied and never a 5xx.
+//
+// Every test works on a requisition it generates itself with add-test-data (so tests never interfere) and
+// on task business statuses no other test uses. Non-production only.
+import fc from 'fast-check';
+import { requirementOf } from '../../src/checks/violation-requirements.ts';
+import { Tags } from '../../src/config/profiles.ts';
+import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries.ts';
+import { buildPath, type Operation, operationById } from '../../src/contract/operations.ts';
+import { formatViolation, validate } from '../../src/contract/validators.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { test } from '../../src/suite/fixtures.ts';
+import {
+  addressedResource,
+  firstServiceRequestId,
+  generateRequisition,
+  parseJson,
+  readRequisition,
+  readServiceRequest,
+  realisticReport,
+  type ServiceRequestData,
+  serviceRequestIdsOf,
+  statusChanges,
+  statusesOf,
+  statusUpdateOperations,
+  uniqueStatus,
+  updateOperations,
+} from '../../src/suite/partner-data.ts';
+import { assertProperty } from '../../src/suite/properties.ts';
+import {
+  expectJsonContentType,
+  expectNo5xx,
+  expectNone,
+  expectStatus,
+  expectThat,
+} from '../../src/suite/verdicts.ts';
+
+const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
+
+const patchRequisition = operationById('updateRequisitionStatus');
+const patchServiceRequest = operationById('updateServiceRequestStatus');
+const postResults = operationById('createServiceRequestResults');
+
+const is2xx = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
+
+function expectEmptyBody(requirement: string, exchange: Exchange): void {
+  expectThat(
+    requirement,
+    exchange.text === '',
+    `expected no body, got ${exchange.text.length} bytes: ${exchange.text.slice(0, 200)}`,
+    exchange,
+  );
+}
+
+const statusUpdate = (op: Operation, id: string, body: unknown) => ({
+  method: op.method,
+  path: buildPath(op, { id }),
+  json: body,
+});
+
+// ------------------------------------------------------------------------------------ requisition status
+
+test('OP-PATCH-REQUISITION-STATUS: PATCH /v2/partner/requisition/{id}/status answers 204 with no body', {
+  tag: ['@OP-PATCH-REQUISITION-STATUS', ...WRITES],
+}, async ({ partnerA, note }) => {
+  const { id } = await generateRequisition(partnerA, note);
+  const exchange = await partnerA.send(
+    statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
+  );
+  expectStatus('OP-PATCH-REQUISITION-STATUS', exchange, patchRequisition.successStatus);
+  expectEmptyBody('OP-PATCH-REQUISITION-STATUS', exchange);
+});
+
+test('PTN-PATCH-REQUISITION-ALL: PATCH on a requisition sets the task business status on all of its service requests', {
+  tag: ['@PTN-PATCH-REQUISITION-ALL', ...WRITES],
+}, async ({ partnerA, note }) => {
+  const { id, requisition } = await generateRequisition(partnerA, note);
+  const serviceRequestIds = serviceRequestIdsOf(requisition);
+  if (serviceRequestIds.length < 2)
+    note(
+      'PTN-PATCH-REQUISITION-ALL',
+      `the generated requisition has ${serviceRequestIds.length} service request(s) only`,
+    );
+  const status = uniqueStatus('REQUISITION_ALL');
+  const update = await partnerA.send(statusUpdate(patchRequisition, id, { task_business_status: status }));
+  expectThat('PTN-PATCH-REQUISITION-ALL', is2xx(update), `the update was refused (${update.status})`, update);
+
+  const problems: string[] = [];
+  let last: Exchange = update;
+  for (const serviceRequestId of serviceRequestIds) {
+    const { exchange, serviceRequest } = await readServiceRequest(
+      partnerA,
+      serviceRequestId,
+      'OP-GET-SERVICE-REQUEST',
+    );
+    last = exchange;
+    if (serviceRequest.task_business_status !== status)
+      problems.push(
+        `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
+      );
+  }
+  const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+  for (const [serviceRequestId, value] of statusesOf(after)) {
+    if (value !== status)
+      problems.push(
+        `GET requisition: service request ${serviceRequestId} has task_business_status ${JSON.stringify(value)}, expected ${status}`,
+      );
+  }
+  expectNone('PTN-PATCH-REQUISITION-ALL', problems, problems.length > 0 ? exchange : last);
+});
+
+// ------------------------------------------------------------------------------------ service request status
+
+test('OP-PATCH-SERVICE-REQUEST-STATUS: PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest', {
+  tag: [
+    '@OP-PATCH-SERVICE-REQUEST-STATUS',
+    '@SCH-SERVICE-REQUEST',
+    '@OP-JSON-BODIES',
+    '@PTN-STATUS-VALUES',
+    ...WRITES,
+  ],
+}, async ({ partnerA, note }) => {
+  const { requisition } = await generateRequisition(partnerA, note);
+  const serviceRequestId = firstServiceRequestId(requisition);
+  expectThat(
+    'TD-GENERATES-REQUISITION',
+    serviceRequestId !== undefined,
+    'the requisition has no service request',
+  );
+  const status = uniqueStatus('SERVICE_REQUEST');
+  const exchange = await partnerA.send(
+    statusUpdate(patchServiceRequest, serviceRequestId, { task_business_status: status }),
+  );
+  expectStatus('OP-PATCH-SERVICE-REQUEST-STATUS', exchange, patchServiceRequest.successStatus);
+  expectJsonContentType('OP-JSON-BODIES', exchange);
+  const body = parseJson<ServiceRequestData>('OP-PATCH-SERVICE-REQUEST-STATUS', exchange);
+  note(
+    'PTN-STATUS-VALUES',
+    `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
+  );
+  const { errors } = validate('service-request', body);
+  expectNone(
+    'SCH-SERVICE-REQUEST',
+    errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
+    exchange,
+  );
+  expectNone(
+    'OP-PATCH-SERVICE-REQUEST-STATUS',
+    [
+      ...(body.id === serviceRequestId
+        ? []
+        : [`the answer is service request ${JSON.stringify(body.id)}, not ${serviceRequestId}`]),
+      ...(body.task_business_status === status
+        ? []
+        : [
+            `the answer carries task_business_status ${JSON.stringify(body.task_business_status)}, not the update ${status}`,
+          ]),
+    ],
+    exchange,
+  );
+});
+
+test('PTN-PATCH-SERVICE-REQUEST-ONLY: PATCH on one service request leaves its sibling service requests as they were', {
+  tag: ['@PTN-PATCH-SERVICE-REQUEST-ONLY', ...WRITES],
+}, async ({ partnerA, note }) => {
+  const { id, requisition } = await generateRequisition(partnerA, note);
+  const [target, ...siblings] = serviceRequestIdsOf(requisition);
+  test.skip(
+    target === undefined || siblings.length === 0,
+    'the generated requisition has fewer than two service requests: no sibling to watch',
+  );
+  const before = statusesOf(requisition);
+  const update = await partnerA.send(
+    statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
+  );
+  expectThat(
+    'PTN-PATCH-SERVICE-REQUEST-ONLY',
+    is2xx(update),
+    `the update was refused (${update.status})`,
+    update,
+  );
+
+  const problems: string[] = [];
+  for (const sibling of siblings) {
+    const { serviceRequest } = await readServiceRequest(partnerA, sibling, 'OP-GET-SERVICE-REQUEST');
+    if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
+      problems.push(
+        `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
+      );
+  }
+  const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+  const afterStatuses = statusesOf(after);
+  afterStatuses.delete(target as string);
+  before.delete(target as string);
+  problems.push(...statusChanges(before, afterStatuses).map((change) => `GET requisition: ${change}`));
+  expectNone('PTN-PATCH-SERVICE-REQUEST-ONLY', problems, exchange);
+});
+
+for (const op of statusUpdateOperations) {
+  const resource = addressedResource(op);
+  test(`PTN-PATCH-REPLACES: ${op.method} ${op.path} with a reason is accepted and replaces the task business status`, {
+    tag: ['@PTN-PATCH-REPLACES', ...WRITES],
+  }, async ({ partnerA, note }) => {
+    const { id, requisition } = await generateRequisition(partnerA, note);
+    const serviceRequestId = firstServiceRequestId(requisition);
+    const addressed = resource === 'requisition' ? id : serviceRequestId;
+    const first = uniqueStatus('FIRST');
+    const second = uniqueStatus('SECOND');
+    for (const [status, reason] of [
+      [first, 'sample collection scheduled'],
+      [second, 'sample collected at the patient address'],
+    ] as const) {
+      const exchange = await partnerA.send(
+        statusUpdate(op, addressed, { task_business_status: status, reason }),
+      );
+      expectThat(
+        'PTN-PATCH-REPLACES',
+        is2xx(exchange),
+        `an update with a reason was refused (${exchange.status})`,
+        exchange,
+      );
+    }
+    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const statuses = statusesOf(after);
+    // The service requests the updates reached: the addressed one, or those of the requisition that show either.
+    const reached =
+      resource === 'requisition'
+        ? [...statuses].filter(([, value]) => value === first || value === second).map(([key]) => key)
+        : [addressed];
+    expectThat(
+      'PTN-PATCH-REPLACES',
+      reached.length > 0,
+      `no service request carries ${second} after the updates`,
+      exchange,
+    );
+    expectNone(
+      'PTN-PATCH-REPLACES',
+      reached
+        .filter((key) => statuses.get(key) !== second)
+        .map(
+          (key) =>
+            `service request ${key}: task_business_status ${JSON.stringify(statuses.get(key))} after the second update, expected ${second}`,
+        ),
+      exchange,
+    );
+  });
+}
+
+// ------------------------------------------------------------------------------------ results
+
+test('OP-POST-RESULTS: POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body', {
+  tag: ['@OP-POST-RESULTS', ...WRITES],
+}, async ({ partnerA, note }) => {
+  const { requisition } = await generateRequisition(partnerA, note);
+  const serviceRequestId = firstServiceRequestId(requisition);
+  const exchange = await partnerA.send({
+    method: postResults.method,
+    path: buildPath(postResults, { id: serviceRequestId }),
+    json: realisticReport(),
+  });
+  expectStatus('OP-POST-RESULTS', exchange, postResults.successStatus);
+  expectEmptyBody('OP-POST-RESULTS', exchange);
+});
+
+test('OP-POST-RESULTS: generated valid DiagnosticReportCreateRequests are each answered 201 with no body', {
+  tag: ['@OP-POST-RESULTS', Tags.property, ...WRITES],
+}, async ({ partnerA, note }) => {
+  const { requisition } = await generateRequisition(partnerA, note);
+  const serviceRequestIds = serviceRequestIdsOf(requisition);
+  let sent = 0;
+  await assertProperty(
+    fc.asyncProperty(validArbitrary(postResults.requestSchema as string), async (report) => {
+      const serviceRequestId = serviceRequestIds[sent++ % serviceRequestIds.length] as string;
+      const exchange = await partnerA.send({
+        method: postResults.method,
+        path: buildPath(postResults, { id: serviceRequestId }),
+        json: report,
+      });
+      expectStatus('OP-POST-RESULTS', exchange, postResults.successStatus);
+      expectEmptyBody('OP-POST-RESULTS', exchange);
+    }),
+    { numRuns: 20, endOnFailure: true },
+  );
+});
+
+// ------------------------------------------------------------------------------------ invalid bodies
+
+interface InvalidBody {
+  label: string;
+  json?: unknown;
+  raw?: string;
+}
+
+/** Bodies that are not JSON at all, or JSON but not an object. */
+const notTheBody: InvalidBody[] = [
+  { label: 'not JSON (truncated)', raw: '{"task_business_status": ' },
+  { label: 'not JSON (form encoding)', raw: 'task_business_status=COLLECTED&reason=x' },
+  { label: 'a JSON array', raw: '[{"task_business_status": "COLLECTED"}]' },
+  { label: 'JSON null', raw: 'null' },
+  { label: 'a JSON string', raw: '"COLLECTED"' },
+  { label: 'a JSON number', raw: '42' },
+  { label: 'JSON true', raw: 'true' },
+];
+
+/** Invalid bodies of an operation: generated from its request schema, plus bodies that are not an object. */
+function invalidBodies(op: Operation, status: string): fc.Arbitrary<InvalidBody> {
+  const generated = invalidArbitrary(op.requestSchema as string).map(
+    ({ value, rule, pointer, description }) => {
+      // An invalid status update that also sets a (valid) task business status shows when it is applied.
+      const json =
+        op.requestSchema === 'service-request-status-request' &&
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        !('task_business_status' in value)
+          ? { ...value, task_business_status: status }
+          : value;
+      return { label: `${rule} at ${pointer || '/'} (${description})`, json };
+    },
+  );
+  return fc.oneof(
+    { weight: 4, arbitrary: generated },
+    { weight: 1, arbitrary: fc.constantFrom(...notTheBody) },
+  );
+}
+
+for (const op of updateOperations) {
+  const resource = addressedResource(op);
+  const readable = op.requestSchema === 'service-request-status-request';
+  test(`PTN-INVALID-BODY: ${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`, {
+    tag: ['@PTN-INVALID-BODY', '@ERR-NO-5XX-ON-CLIENT-INPUT', Tags.property, ...WRITES],
+  }, async ({ partnerA, note }) => {
+    const { id, requisition } = await generateRequisition(partnerA, note);
+    const serviceRequestId = firstServiceRequestId(requisition);
+    const addressed = resource === 'requisition' ? id : serviceRequestId;
+    const before = statusesOf(requisition);
+    const status = uniqueStatus('INVALID');
+    let accepted = 0;
+    await assertProperty(
+      fc.asyncProperty(invalidBodies(op, status), async (body) => {
+        const exchange = await partnerA.send({
+          method: op.method,
+          path: buildPath(op, { id: addressed }),
+          ...(body.raw !== undefined
+            ? { body: body.raw, headers: { 'content-type': 'application/json' } }
+            : { json: body.json }),
+        });
+        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+        if (!readable) {
+          // A results upload cannot be read back: a 2xx is the service saying it stored the report.
+          expectThat(
+            'PTN-INVALID-BODY',
+            !is2xx(exchange),
+            `an invalid body (${body.label}) was accepted with ${exchange.status}`,
+            exchange,
+          );
+          return;
+        }
+        if (is2xx(exchange)) accepted++;
+        const { requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+        expectNone(
+          'PTN-INVALID-BODY',
+          statusChanges(before, statusesOf(after)).map(
+            (change) => `an invalid body (${body.label}) answered ${exchange.status} was applied: ${change}`,
+          ),
+          exchange,
+        );
+      }),
+      { numRuns: 30, endOnFailure: true },
+    );
+    if (accepted > 0)
+      note(
+        'PTN-INVALID-BODY',
+        `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
+      );
+  });
+}

@@ -12,7 +12,7 @@ import {
   type SuiteConfig,
   secretsOf,
 } from '../config/config.ts';
-import { refusal, requestGuard } from '../config/profiles.ts';
+import { refusal, requestGuard, Tags } from '../config/profiles.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
@@ -172,6 +172,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config }, use, testInfo) => {
       const reason = refusal(config, testInfo.tags);
       testInfo.skip(reason !== undefined, reason);
+      // A test that writes or generates data reads its effect back: it needs a target that keeps state.
+      const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
+      testInfo.skip(
+        writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'),
+        `target ${config.target} lacks capability: stateful`,
+      );
       await use(undefined);
     },
     { auto: true },

@@ -72,7 +72,8 @@ test('OP-PARTNER-TOKEN: valid client credentials get 200 with a PartnerTokenResp
 
 test('PAUTH-TOKEN-TYPE: the token response says token_type bearer', {
   tag: ['@PAUTH-TOKEN-TYPE', Tags.partner],
-}, async ({ partnerA }) => {
+}, async ({ partnerA, requires }) => {
+  requires('real-auth');
   const exchange = await partnerA.requestToken();
   expectStatus('OP-PARTNER-TOKEN', exchange, 200);
   const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
@@ -87,7 +88,8 @@ test('PAUTH-TOKEN-TYPE: the token response says token_type bearer', {
 
 test('PAUTH-EXPIRES-IN: the token response gives expires_in as a positive integer of seconds', {
   tag: ['@PAUTH-EXPIRES-IN', Tags.partner],
-}, async ({ partnerA }) => {
+}, async ({ partnerA, requires }) => {
+  requires('real-auth');
   const exchange = await partnerA.requestToken();
   expectStatus('OP-PARTNER-TOKEN', exchange, 200);
   const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
@@ -138,7 +140,8 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
 for (const { name, body, statuses } of invalidTokenRequests) {
   test(`PAUTH-TOKEN-INVALID-CLIENT: a token request with ${name} gets ${statuses.join(' or ')}`, {
     tag: ['@PAUTH-TOKEN-INVALID-CLIENT', Tags.partner],
-  }, async ({ api, partnerA }) => {
+  }, async ({ api, partnerA, requires }) => {
+    requires('real-auth');
     const exchange =
       'overrides' in body
         ? await partnerA.requestToken(body.overrides)
@@ -178,7 +181,7 @@ for (const op of partnerOperations) {
     test(`PAUTH-INVALID-TOKEN: ${op.method} ${op.path} ${name} gets 401`, {
       tag: tagsFor(op, 'PAUTH-INVALID-TOKEN'),
     }, async ({ api, requires }) => {
-      requires('partner');
+      requires('partner', 'real-auth');
       const exchange = await sendAs(api, op, token());
       expectStatus('PAUTH-INVALID-TOKEN', exchange, 401);
     });
@@ -198,7 +201,8 @@ for (const op of partnerOperations) {
 
 test('PAUTH-INVALID-TOKEN: after a 401 for an invalid token the client requests a new token, and the retry is authorised', {
   tag: ['@PAUTH-INVALID-TOKEN', Tags.partner],
-}, async ({ partnerA }) => {
+}, async ({ partnerA, requires }) => {
+  requires('real-auth');
   partnerA.useToken(`not-a-token-${randomUUID()}`);
   const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
   expectThat(

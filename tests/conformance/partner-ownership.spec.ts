@@ -106,7 +106,8 @@ for (const op of statusUpdateOperations) {
 for (const op of idAddressedOperations) {
   test(`PTN-NOT-FOUND: ${op.method} ${op.path} on an unknown id gets 404`, {
     tag: ['@PTN-NOT-FOUND', Tags.partner],
-  }, async ({ partnerA }) => {
+  }, async ({ partnerA, requires }) => {
+    requires('stateful');
     const exchange = await partnerA.send(requestFor(op, unknownId()));
     expectStatus('PTN-NOT-FOUND', exchange, 404);
   });

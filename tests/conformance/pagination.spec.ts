@@ -1,0 +1,489 @@
+// Pagination of the four collections (PAG-*), table-driven over the catalogue's collection operations:
+// limit (default, maximum, over the maximum, type, minimum), page sizes, the first and last pages, and
+// next_token (complete, no duplicates, no gaps, independent of the page size, bound to its user and query).
+//
+// Reference data: the complete walk of each collection with limit 20 (memoised per worker), and walks of
+// one start-filtered window (~20 and ~60 records) with limits 1, 7 and 25, which bound the cost of small
+// page sizes. Comparisons between walks of the same query need no reading of the filter semantics.
+
+import { duplicateProblems } from '../../src/checks/invariants.ts';
+import { buildPath, type Operation } from '../../src/contract/operations.ts';
+import type { ApiClient } from '../../src/http/api-client.ts';
+import { describeExchange, type Exchange } from '../../src/http/exchange.ts';
+import { type CollectionWalk, type Page, readPage } from '../../src/suite/collections.ts';
+import { ALL_READ_SCOPES, test } from '../../src/suite/fixtures.ts';
+import {
+  collectionOperations,
+  describeOperation,
+  extentOrFail,
+  extentsFor,
+  identities,
+  identityOf,
+  iso,
+  type JsonRecord,
+  memoWalk,
+  REFERENCE_LIMIT,
+  referenceWalk,
+} from '../../src/suite/user-operations.ts';
+
+const COMPLETE = `complete walk, limit=${REFERENCE_LIMIT}`;
+
+import {
+  ConformanceFailure,
+  expectNo5xx,
+  expectNone,
+  expectStatus,
+  expectThat,
+} from '../../src/suite/verdicts.ts';
+
+/** limit's default and maximum, from the operation's parameter schema (10 and 25 in the seed). */
+function limitRules(op: Operation): { byDefault: number; maximum: number } {
+  const schema = op.queryParams.find((param) => param.name === 'limit')?.schema;
+  if (typeof schema?.default !== 'number' || schema.maximum === undefined) {
+    throw new Error(`${op.operationId}: the catalogue gives limit no default or maximum`);
+  }
+  return { byDefault: schema.default, maximum: schema.maximum };
+}
+
+/**
+ * A start that selects roughly the newest `size` records: the time of the size-th record of the complete
+ * walk (its start; a recovery, which has none, its created_at). Only walks of the same query are compared,
+ * so the exact window does not matter.
+ */
+function windowQuery(all: readonly JsonRecord[], size: number): Record<string, string> {
+  const record = all[Math.min(size, all.length) - 1];
+  const time = record?.start ?? record?.created_at;
+  return typeof time === 'string' ? { start: time } : {};
+}
+
+const sameSequence = (a: readonly string[], b: readonly string[]): string | undefined => {
+  const length = Math.max(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    if (a[index] !== b[index]) {
+      return `first difference at position ${index}: ${a[index] ?? '(end)'} vs ${b[index] ?? '(end)'} (${a.length} vs ${b.length} records)`;
+    }
+  }
+  return undefined;
+};
+
+/** A different character of the same kind (base64url: the top bit of its 6-bit value flipped). */
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+function flipAt(cursor: string, from: number): string {
+  for (let index = Math.max(0, from); index < cursor.length; index++) {
+    const position = ALPHABET.indexOf(cursor.charAt(index));
+    if (position < 0) continue;
+    const replacement = ALPHABET.charAt(position ^ 32);
+    return cursor.slice(0, index) + replacement + cursor.slice(index + 1);
+  }
+  return `${cursor}x`;
+}
+
+/** A first page that has a next_token: its cursor is the raw material of the cursor tests. */
+async function cursorOf(
+  api: ApiClient,
+  op: Operation,
+  token: string,
+  query: Record<string, string> = {},
+): Promise<{ page: Page<JsonRecord>; cursor: string }> {
+  const page = await readPage<JsonRecord>(api, buildPath(op), {
+    token,
+    query,
+    limit: 5,
+    requirement: 'PAG-CURSOR-INVALID',
+  });
+  if (page.nextToken === undefined) {
+    throw new ConformanceFailure(
+      'PAG-CURSOR-INVALID',
+      `${describeOperation(op)}: a first page of 5 records carries no next_token, so there is no cursor to test (the collection needs more than 5 records)`,
+    );
+  }
+  return { page, cursor: page.nextToken };
+}
+
+/** PAG-CURSOR-INVALID: the cursor is refused with 400, never served. */
+function expectRefused(exchange: Exchange, what: string): void {
+  if (exchange.status === 400) return;
+  const served = exchange.status === 200 ? ' (the page was served)' : '';
+  throw new ConformanceFailure(
+    'PAG-CURSOR-INVALID',
+    `${what}: expected 400, got ${exchange.status}${served}\n${describeExchange(exchange)}`,
+  );
+}
+
+const pageProblems = (walk: CollectionWalk<JsonRecord>, limit: number, what: string): string[] =>
+  walk.pages.flatMap((page, index) =>
+    page.records.length > limit
+      ? [`${what}, page ${index + 1}: ${page.records.length} records for limit ${limit}`]
+      : [],
+  );
+
+for (const op of collectionOperations) {
+  const path = buildPath(op);
+  const name = describeOperation(op);
+  const { byDefault, maximum } = limitRules(op);
+
+  test.describe(name, () => {
+    // The checks read real, persistent data (a mock answers with fixed examples).
+    test.beforeEach(({ requires }) => requires('stateful'));
+
+    test(`PAG-LIMIT-DEFAULT: ${name} without limit returns ${byDefault} records when more exist`, {
+      tag: ['@PAG-LIMIT-DEFAULT'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const first = await readPage<JsonRecord>(api, path, { token, requirement: 'PAG-LIMIT-DEFAULT' });
+      const all = await referenceWalk(api, op, token);
+      const count = first.records.length;
+      expectThat(
+        'PAG-LIMIT-DEFAULT',
+        count <= byDefault,
+        `the first page without limit holds ${count} records, more than the default ${byDefault}`,
+        first.exchange,
+      );
+      expectThat(
+        'PAG-LIMIT-DEFAULT',
+        all.records.length <= byDefault || count === byDefault,
+        `the first page without limit holds ${count} records, not ${byDefault}, although the collection has ${all.records.length}`,
+        first.exchange,
+      );
+    });
+
+    test(`PAG-LIMIT-MAX: ${name} accepts limit=${maximum} and returns ${maximum} records when more exist`, {
+      tag: ['@PAG-LIMIT-MAX'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const exchange = await api.send({ path, token, query: { limit: maximum } });
+      expectStatus('PAG-LIMIT-MAX', exchange, 200);
+      const records = exchange.json<{ records?: unknown[] }>().records ?? [];
+      const all = await referenceWalk(api, op, token);
+      expectThat(
+        'PAG-LIMIT-MAX',
+        records.length <= maximum,
+        `limit=${maximum} returned ${records.length} records`,
+        exchange,
+      );
+      expectThat(
+        'PAG-LIMIT-MAX',
+        all.records.length <= maximum || records.length === maximum,
+        `limit=${maximum} returned ${records.length} records although the collection has ${all.records.length}`,
+        exchange,
+      );
+    });
+
+    test(`PAG-LIMIT-OVER-MAX: ${name} answers 400 to limit=${maximum + 1} and limit=${maximum * 4}`, {
+      tag: ['@PAG-LIMIT-OVER-MAX'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      for (const limit of [maximum + 1, maximum * 4]) {
+        expectStatus('PAG-LIMIT-OVER-MAX', await api.send({ path, token, query: { limit } }), 400);
+      }
+    });
+
+    test(`PAG-LIMIT-TYPE: ${name} answers 400 to limit=1.5, limit=abc and an empty limit`, {
+      tag: ['@PAG-LIMIT-TYPE'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      for (const limit of ['1.5', 'abc', '']) {
+        expectStatus('PAG-LIMIT-TYPE', await api.send({ path, token, query: { limit } }), 400);
+      }
+    });
+
+    test(`PAG-LIMIT-MINIMUM: ${name} answers limit=0 and limit=-1 without a 5xx or a page over the default (minimum not shown)`, {
+      tag: ['@PAG-LIMIT-MINIMUM'],
+    }, async ({ api, userToken, note }) => {
+      const token = await userToken();
+      for (const limit of ['0', '-1']) {
+        const exchange = await api.send({ path, token, query: { limit } });
+        expectNo5xx('PAG-LIMIT-MINIMUM', exchange);
+        let served = '';
+        if (exchange.status === 200) {
+          const records = exchange.json<{ records?: unknown[] }>().records ?? [];
+          expectThat(
+            'PAG-LIMIT-MINIMUM',
+            records.length <= byDefault,
+            `limit=${limit} was served with ${records.length} records, more than the default ${byDefault}`,
+            exchange,
+          );
+          served = ` with ${records.length} records`;
+        }
+        note('PAG-LIMIT-MINIMUM', `${name} limit=${limit}: answered ${exchange.status}${served}`);
+      }
+    });
+
+    test(`PAG-PAGE-WITHIN-LIMIT: ${name} never returns more records than the limit asked for`, {
+      tag: ['@PAG-PAGE-WITHIN-LIMIT'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const problems: string[] = [];
+      for (const limit of [1, 3, 7, 13, maximum]) {
+        const first = await readPage<JsonRecord>(api, path, {
+          token,
+          limit,
+          requirement: 'PAG-PAGE-WITHIN-LIMIT',
+        });
+        const pages = [first];
+        if (first.nextToken !== undefined) {
+          pages.push(
+            await readPage<JsonRecord>(
+              api,
+              path,
+              { token, limit, requirement: 'PAG-PAGE-WITHIN-LIMIT' },
+              first.nextToken,
+            ),
+          );
+        }
+        pages.forEach((page, index) => {
+          if (page.records.length > limit) {
+            problems.push(
+              `limit=${limit}, page ${index + 1}: ${page.records.length} records (${page.exchange.request.url.replace(/nextToken=[^&]*/, 'nextToken=…')})`,
+            );
+          }
+        });
+      }
+      problems.push(...pageProblems(await referenceWalk(api, op, token), REFERENCE_LIMIT, COMPLETE));
+      expectNone('PAG-PAGE-WITHIN-LIMIT', problems);
+    });
+
+    test(`PAG-FIRST-PAGE: ${name} without nextToken returns the newest records`, {
+      tag: ['@PAG-FIRST-PAGE'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const all = await referenceWalk(api, op, token);
+      const extentOf = await extentsFor(api, op, token);
+      const key = (record: JsonRecord) => extentOrFail(extentOf, record, 'PAG-FIRST-PAGE').key;
+      expectThat('PAG-FIRST-PAGE', all.records.length >= 3, `${name} needs at least 3 records`);
+      const problems: string[] = [];
+
+      // The first page is the head of the complete walk, and its first record is the newest of all.
+      const first = await readPage<JsonRecord>(api, path, {
+        token,
+        limit: 10,
+        requirement: 'PAG-FIRST-PAGE',
+      });
+      const head = identities(all.records).slice(0, first.records.length);
+      const difference = sameSequence(identities(first.records), head);
+      if (difference)
+        problems.push(`the first page (limit=10) is not the head of the complete walk: ${difference}`);
+      const newest = first.records[0];
+      if (newest) {
+        const newer = all.records.filter((record) => key(record) > key(newest));
+        for (const record of newer) {
+          problems.push(
+            `record ${identityOf(record)} (time ${iso(key(record))}) is newer than the first record of the first page, ${identityOf(newest)} (${iso(key(newest))})`,
+          );
+        }
+      }
+
+      // With end = the start of the 6th record, the first page must begin with the newest record that
+      // certainly falls before end (a record the complete walk found), not skip it.
+      const cut = extentOrFail(
+        extentOf,
+        all.records[Math.min(5, all.records.length - 2)] as JsonRecord,
+        'PAG-FIRST-PAGE',
+      ).earliest;
+      const before = all.records.filter(
+        (record) => extentOrFail(extentOf, record, 'PAG-FIRST-PAGE').latest < cut,
+      );
+      const filtered = await readPage<JsonRecord>(api, path, {
+        token,
+        limit: 10,
+        query: { end: iso(cut) },
+        requirement: 'PAG-FIRST-PAGE',
+      });
+      const onPage = new Set(identities(filtered.records));
+      const oldestOnPage = Math.min(...filtered.records.map(key));
+      if (before.length > 0 && filtered.records.length === 0) {
+        problems.push(
+          `with end=${iso(cut)} the first page is empty although ${before.length} records started before it`,
+        );
+      }
+      for (const record of before) {
+        if (!onPage.has(identityOf(record)) && key(record) > oldestOnPage) {
+          problems.push(
+            `with end=${iso(cut)}: record ${identityOf(record)} (${iso(key(record))}) is newer than records on the first page but is not on it`,
+          );
+        }
+      }
+      expectNone('PAG-FIRST-PAGE', problems, filtered.exchange);
+    });
+
+    test(`PAG-NEXT-TOKEN: ${name} following next_token visits every record exactly once (limits 1, 7, 20, 25)`, {
+      tag: ['@PAG-NEXT-TOKEN'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const all = await referenceWalk(api, op, token);
+      const known = new Set(identities(all.records));
+      const wide = windowQuery(all.records, 60);
+      const narrow = windowQuery(all.records, 20);
+      const walks: [string, CollectionWalk<JsonRecord>][] = [
+        [COMPLETE, all],
+        [
+          `start=${wide.start}, limit=25`,
+          await memoWalk(api, op, token, { limit: 25, query: wide, requirement: 'PAG-NEXT-TOKEN' }),
+        ],
+        [
+          `start=${wide.start}, limit=7`,
+          await memoWalk(api, op, token, { limit: 7, query: wide, requirement: 'PAG-NEXT-TOKEN' }),
+        ],
+        [
+          `start=${narrow.start}, limit=25`,
+          await memoWalk(api, op, token, { limit: 25, query: narrow, requirement: 'PAG-NEXT-TOKEN' }),
+        ],
+        [
+          `start=${narrow.start}, limit=1`,
+          await memoWalk(api, op, token, { limit: 1, query: narrow, requirement: 'PAG-NEXT-TOKEN' }),
+        ],
+      ];
+      const problems: string[] = [];
+      for (const [what, walk] of walks) {
+        problems.push(
+          ...duplicateProblems(walk.records, (record) => identityOf(record as JsonRecord)).map(
+            (p) => `${what}: ${p}`,
+          ),
+        );
+        for (const record of walk.records) {
+          if (!known.has(identityOf(record))) {
+            problems.push(
+              `${what}: record ${identityOf(record)} was never visited by the complete walk (a gap)`,
+            );
+          }
+        }
+      }
+      // The same query walked with different page sizes visits the same records.
+      for (const [a, b] of [
+        [1, 2],
+        [3, 4],
+      ] as const) {
+        const [nameA, walkA] = walks[a] as [string, CollectionWalk<JsonRecord>];
+        const [nameB, walkB] = walks[b] as [string, CollectionWalk<JsonRecord>];
+        const setB = new Set(identities(walkB.records));
+        const setA = new Set(identities(walkA.records));
+        for (const id of setA)
+          if (!setB.has(id)) problems.push(`${id} is visited with ${nameA} but not with ${nameB}`);
+        for (const id of setB)
+          if (!setA.has(id)) problems.push(`${id} is visited with ${nameB} but not with ${nameA}`);
+      }
+      expectNone('PAG-NEXT-TOKEN', problems);
+    });
+
+    test(`PAG-PAGE-SIZE-INDEPENDENT: ${name} gives the same sequence for limits 1, 7 and 25`, {
+      tag: ['@PAG-PAGE-SIZE-INDEPENDENT'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const all = await referenceWalk(api, op, token);
+      const problems: string[] = [];
+      for (const [query, limits] of [
+        [windowQuery(all.records, 20), [1, 7, 25]],
+        [windowQuery(all.records, 60), [7, 25]],
+      ] as const) {
+        const sequences: [number, string[]][] = [];
+        for (const limit of limits) {
+          const walk = await memoWalk(api, op, token, {
+            limit,
+            query,
+            requirement: 'PAG-PAGE-SIZE-INDEPENDENT',
+          });
+          sequences.push([limit, identities(walk.records)]);
+        }
+        const [reference, ...rest] = sequences;
+        for (const [limit, sequence] of rest) {
+          const difference = sameSequence(sequence, (reference as [number, string[]])[1]);
+          if (difference) {
+            problems.push(
+              `start=${query.start}: limit=${limit} vs limit=${(reference as [number, string[]])[0]}: ${difference}`,
+            );
+          }
+        }
+      }
+      expectNone('PAG-PAGE-SIZE-INDEPENDENT', problems);
+    });
+
+    test(`PAG-LAST-PAGE: ${name} carries no next_token on the last page, and every next_token leads to records`, {
+      tag: ['@PAG-LAST-PAGE'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const all = await referenceWalk(api, op, token);
+      const narrow = windowQuery(all.records, 20);
+      const window = await memoWalk(api, op, token, {
+        limit: 7,
+        query: narrow,
+        requirement: 'PAG-LAST-PAGE',
+      });
+      const problems: string[] = [];
+      for (const [what, walk] of [
+        [COMPLETE, all],
+        [`start=${narrow.start}, limit=7`, window],
+      ] as const) {
+        walk.pages.forEach((page, index) => {
+          const next = walk.pages[index + 1];
+          if (page.nextToken !== undefined && next && next.records.length === 0) {
+            problems.push(
+              `${what}: page ${index + 1} carries a next_token, but the page it leads to is empty`,
+            );
+          }
+        });
+      }
+      // A page that holds the whole window is the last page: no next_token.
+      const count = window.records.length;
+      if (count > 0 && count <= 25) {
+        const whole = await readPage<JsonRecord>(api, path, {
+          token,
+          limit: count,
+          query: narrow,
+          requirement: 'PAG-LAST-PAGE',
+        });
+        if (whole.records.length === count && whole.nextToken !== undefined) {
+          problems.push(
+            `start=${narrow.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
+          );
+        }
+      }
+      expectNone('PAG-LAST-PAGE', problems);
+    });
+
+    test(`PAG-CURSOR-INVALID: ${name} answers 400 to a tampered or made-up nextToken`, {
+      tag: ['@PAG-CURSOR-INVALID'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const { cursor } = await cursorOf(api, op, token);
+      const variants: [string, string][] = [
+        ['a character in the middle changed', flipAt(cursor, Math.floor(cursor.length / 2))],
+        ['its last character changed', flipAt(cursor, cursor.length - 1)],
+        ['junk appended', `${cursor}AAAA`],
+        ['a made-up string', 'bm90LWEtcmVhbC1jdXJzb3I'],
+      ];
+      for (const [what, variant] of variants) {
+        const exchange = await api.send({ path, token, query: { limit: 5, nextToken: variant } });
+        expectRefused(exchange, `a next_token with ${what}`);
+      }
+    });
+
+    test(`PAG-CURSOR-INVALID: ${name} answers 400 to another user's nextToken`, {
+      tag: ['@PAG-CURSOR-INVALID'],
+    }, async ({ api, userToken, requires }) => {
+      requires('second-user');
+      const { cursor } = await cursorOf(api, op, await userToken(ALL_READ_SCOPES, 'B'));
+      const exchange = await api.send({
+        path,
+        token: await userToken(),
+        query: { limit: 5, nextToken: cursor },
+      });
+      expectRefused(exchange, "user B's next_token used by user A");
+    });
+
+    test(`PAG-CURSOR-INVALID: ${name} answers 400 to a nextToken used with another start or end`, {
+      tag: ['@PAG-CURSOR-INVALID'],
+    }, async ({ api, userToken }) => {
+      const token = await userToken();
+      const start = '2000-01-01T00:00:00.000Z';
+      const { cursor } = await cursorOf(api, op, token, { start });
+      for (const query of [
+        {},
+        { start: '2000-01-02T00:00:00.000Z' },
+        { start, end: iso(Date.now() + 86_400_000) },
+      ]) {
+        const exchange = await api.send({ path, token, query: { ...query, limit: 5, nextToken: cursor } });
+        expectRefused(exchange, `a next_token issued for start=${start} used with ${JSON.stringify(query)}`);
+      }
+    });
+  });
+}

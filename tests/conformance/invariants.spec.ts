@@ -1,0 +1,93 @@
+// Cross-field rules that the schemas cannot express, checked on every record of user A's complete
+// collections: score present exactly when SCORED, only the newest cycle open, no Sleep.v1_id past
+// 2025-09-01; and what the target shows of score-state transitions (not shown by the contract).
+
+import { openCycleProblems, scoreStateProblems, v1IdCutoffProblems } from '../../src/checks/invariants.ts';
+import { buildPath } from '../../src/contract/operations.ts';
+import { requirements } from '../../src/contract/requirements.ts';
+import { type DataRecord, onPages, singleReadOf, test, userCollections } from '../../src/suite/dataset.ts';
+import { expectNo5xx, expectNone } from '../../src/suite/verdicts.ts';
+
+/** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
+const labelled = (records: readonly DataRecord[]): DataRecord[] =>
+  records.map((record) =>
+    record.id === undefined && record.cycle_id !== undefined
+      ? { ...record, id: `cycle_id ${String(record.cycle_id)}` }
+      : record,
+  );
+
+// INV-CYCLE-SCORE-IFF-SCORED, INV-SLEEP-… and INV-RECOVERY-…, each with the collection it applies to.
+const scoreRules = requirements
+  .filter((requirement) => /^INV-[A-Z]+-SCORE-IFF-SCORED$/.test(requirement.id))
+  .map((requirement) => {
+    const collection = userCollections.find((op) => requirement.operations.includes(op.operationId));
+    if (!collection) throw new Error(`${requirement.id}: no collection among its operations`);
+    return { requirement: requirement.id, collection };
+  });
+
+for (const { requirement, collection } of scoreRules) {
+  test(`${requirement}: score is present exactly when score_state is SCORED in every record of ${collection.path}`, {
+    tag: [`@${requirement}`],
+  }, async ({ dataset }) => {
+    const loaded = await dataset.collection(collection);
+    const { problems, exchange } = onPages(loaded, scoreStateProblems(labelled(loaded.records)));
+    expectNone(requirement, problems, exchange);
+  });
+}
+
+test('INV-CURRENT-CYCLE-END: only the newest cycle lacks end', { tag: ['@INV-CURRENT-CYCLE-END'] }, async ({
+  dataset,
+}) => {
+  const cycles = await dataset.collection('listCycles');
+  const { problems, exchange } = onPages(cycles, openCycleProblems(cycles.records));
+  expectNone('INV-CURRENT-CYCLE-END', problems, exchange);
+});
+
+test('VER-SLEEP-V1-ID-CUTOFF: no sleep starting past 2025-09-01 carries a v1_id', {
+  tag: ['@VER-SLEEP-V1-ID-CUTOFF'],
+}, async ({ dataset }) => {
+  const sleeps = await dataset.collection('listSleeps');
+  const { problems, exchange } = onPages(sleeps, v1IdCutoffProblems(sleeps.records));
+  expectNone('VER-SLEEP-V1-ID-CUTOFF', problems, exchange);
+});
+
+test('STATE-TRANSITIONS: records the score states seen and whether an unscored record changes on re-reading (not shown by the contract)', {
+  tag: ['@STATE-TRANSITIONS'],
+}, async ({ api, dataset, userToken, note }) => {
+  const token = await userToken();
+  for (const requirement of scoreRules) {
+    const outcome = await dataset.outcome(requirement.collection);
+    if (!outcome.ok) {
+      note('STATE-TRANSITIONS', `${requirement.collection.path} could not be read; nothing observed`);
+      continue;
+    }
+    const { records } = outcome.value;
+    const counts = new Map<string, number>();
+    for (const record of records)
+      counts.set(String(record.score_state), (counts.get(String(record.score_state)) ?? 0) + 1);
+    const newestUnscored = records.findIndex((record) => record.score_state !== 'SCORED');
+    note(
+      'STATE-TRANSITIONS',
+      `${requirement.collection.path}: ${[...counts].map(([state, n]) => `${state} ${n}`).join(', ')}` +
+        (newestUnscored >= 0 ? `; the newest unscored record is #${newestUnscored} (0 = newest)` : ''),
+    );
+    // Re-read the newest unscored record by id, where the collection has a single read, to see its state now.
+    const single = singleReadOf(requirement.collection);
+    const record = records[newestUnscored];
+    const param = single?.pathParams[0];
+    if (!single || !record || !param || (typeof record.id !== 'string' && typeof record.id !== 'number'))
+      continue;
+    const exchange = await api.send({ path: buildPath(single, { [param.name]: record.id }), token });
+    expectNo5xx('STATE-TRANSITIONS', exchange);
+    let now: unknown;
+    try {
+      now = (JSON.parse(exchange.text) as DataRecord).score_state;
+    } catch {
+      now = undefined;
+    }
+    note(
+      'STATE-TRANSITIONS',
+      `${single.path} for ${String(record.id)}: ${String(record.score_state)} in the collection, ${exchange.status === 200 ? String(now) : `status ${exchange.status}`} on re-reading`,
+    );
+  }
+});

@@ -1,0 +1,251 @@
+// Every record of every page of user A's four collections, and a spread sample of every single-record read,
+// validated against the schemas. Each violation is attributed to the most specific requirement
+// (requirementOf), then one test per schema-level requirement asserts that none is attributed to it.
+// Unknown properties are allowed by the contract: they become notes, never failures.
+
+import { requirementOf } from '../../src/checks/violation-requirements.ts';
+import { buildPath, type Operation, operations } from '../../src/contract/operations.ts';
+import { requirementById } from '../../src/contract/requirements.ts';
+import { loadSchema } from '../../src/contract/schemas.ts';
+import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
+import type { ApiClient } from '../../src/http/api-client.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { type DataRecord, type Dataset, test, userCollections } from '../../src/suite/dataset.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { ConformanceFailure, expectNo5xx, expectNone } from '../../src/suite/verdicts.ts';
+
+/** The requirements a schema violation of a user-data response can be attributed to. */
+const SCHEMA_REQUIREMENTS = [
+  'SCH-CYCLE',
+  'SCH-CYCLE-SCORE',
+  'SCH-SLEEP',
+  'SCH-SLEEP-SCORE',
+  'SCH-RECOVERY',
+  'SCH-RECOVERY-SCORE',
+  'SCH-WORKOUT',
+  'SCH-BODY-MEASUREMENT',
+  'SCH-BASIC-PROFILE',
+  'SCH-ACTIVITY-MAPPING',
+  'SCH-ENVELOPE',
+  'SCH-TIMEZONE-OFFSET',
+  'SCH-DATE-TIME',
+  'SCH-INTEGER-FORMATS',
+  'INV-SCORE-STATE-ENUM',
+  'INV-STRAIN-RANGE',
+  'INV-PERCENTAGE-RANGE',
+  'INV-NAP-NEED-NONPOSITIVE',
+  'VER-V2-IDS',
+  'VER-V2-RECOVERY-SLEEP-ID',
+  'VER-V2-ZONE-DURATIONS',
+  'INV-CYCLE-SCORE-IFF-SCORED',
+  'INV-SLEEP-SCORE-IFF-SCORED',
+  'INV-RECOVERY-SCORE-IFF-SCORED',
+] as const;
+for (const id of SCHEMA_REQUIREMENTS) {
+  if (requirementById(id)?.level !== 'MUST')
+    throw new Error(`${id} is not a MUST requirement of the catalogue`);
+}
+
+/** Single reads sampled per operation (spread over the history). */
+const SINGLE_READ_SAMPLE = 5;
+const singleReads = operations.filter(
+  (op) =>
+    (op.area === 'user-data' || op.area === 'utility') &&
+    op.method === 'GET' &&
+    !op.isCollection &&
+    op.responseSchema !== null,
+);
+
+interface Finding {
+  requirement: string;
+  text: string;
+  exchange?: Exchange;
+}
+
+interface Findings {
+  problems: Finding[];
+  /** Unknown properties by requirement: "GET /v2/cycle /records/*∕extra: unknown property … (in 12 responses)". */
+  notes: Map<string, string[]>;
+  /** What could not be checked at all (a collection that could not be read). */
+  unreadable: string[];
+}
+
+const attribute = (pointer: string, schema: string): string =>
+  requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
+
+function collect(
+  findings: Findings,
+  noteCounts: Map<string, number>,
+  op: Operation,
+  where: string,
+  body: unknown,
+  exchange: Exchange,
+) {
+  const schema = op.responseSchema as string;
+  const result = validate(schema, body);
+  for (const violation of result.errors) {
+    findings.problems.push({
+      requirement: requirementOf(violation).requirement,
+      text: `${where}: ${formatViolation(violation)}`,
+      exchange,
+    });
+  }
+  for (const note of result.notes) {
+    const key = `${attribute(note.pointer, schema)}\n${op.method} ${op.path}: ${formatNote({ ...note, pointer: note.pointer.replace(/^\/records\/\d+/, '/records/*') })}`;
+    noteCounts.set(key, (noteCounts.get(key) ?? 0) + 1);
+  }
+}
+
+async function check(api: ApiClient, dataset: Dataset, token: string): Promise<Findings> {
+  const findings: Findings = { problems: [], notes: new Map(), unreadable: [] };
+  const noteCounts = new Map<string, number>();
+  for (const op of userCollections) {
+    const outcome = await dataset.outcome(op);
+    if (!outcome.ok) {
+      const { error } = outcome;
+      const message = error instanceof Error ? error.message : String(error);
+      if (
+        error instanceof ConformanceFailure &&
+        (SCHEMA_REQUIREMENTS as readonly string[]).includes(error.requirement)
+      ) {
+        findings.problems.push({
+          requirement: error.requirement,
+          text: `${op.method} ${op.path}: ${message}`,
+        });
+      } else if (!(error instanceof ConformanceFailure)) {
+        findings.problems.push({ requirement: 'SCH-ENVELOPE', text: `${op.method} ${op.path}: ${message}` });
+      }
+      findings.unreadable.push(
+        `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]}); its records were not checked`,
+      );
+      continue;
+    }
+    for (const [index, page] of outcome.value.pages.entries()) {
+      collect(
+        findings,
+        noteCounts,
+        op,
+        `${op.method} ${op.path} page ${index}`,
+        page.exchange.json(),
+        page.exchange,
+      );
+    }
+  }
+  for (const op of singleReads) {
+    if (!(await dataset.canSupply(op))) {
+      findings.unreadable.push(
+        `${op.operationId} not sampled: its ids come from a collection that could not be read`,
+      );
+      continue;
+    }
+    const paramSets = await dataset.paramSets(op, SINGLE_READ_SAMPLE);
+    for (const params of paramSets) {
+      const exchange = await api.send({ path: buildPath(op, params), token });
+      // Any 2xx with a body is checked; the exact success status is the operation test's business.
+      if (exchange.status < 200 || exchange.status >= 300) {
+        findings.unreadable.push(
+          `${exchange.request.method} ${buildPath(op, params)} answered ${exchange.status}: not checked here (see ${op.operationId}'s operation test)`,
+        );
+        continue;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(exchange.text);
+      } catch {
+        findings.unreadable.push(
+          `${buildPath(op, params)} is not JSON: not checked here (see OP-JSON-BODIES)`,
+        );
+        continue;
+      }
+      collect(findings, noteCounts, op, `GET ${buildPath(op, params)}`, body, exchange);
+    }
+  }
+  for (const [key, count] of noteCounts) {
+    const [requirement, text] = key.split('\n') as [string, string];
+    const list = findings.notes.get(requirement) ?? [];
+    list.push(`${text} (${count} time(s))`);
+    findings.notes.set(requirement, list);
+  }
+  return findings;
+}
+
+// One check per worker: the findings are shared by the per-requirement tests below.
+let findingsOnce: Promise<Findings> | undefined;
+
+for (const requirement of SCHEMA_REQUIREMENTS) {
+  test(`${requirement}: no schema violation attributed to it in user A's collections and single reads`, {
+    tag: [`@${requirement}`],
+  }, async ({ api, dataset, userToken, note }) => {
+    const token = await userToken();
+    findingsOnce ??= check(api, dataset, token);
+    const findings = await findingsOnce;
+    for (const text of findings.unreadable) note(requirement, text);
+    if (requirement.startsWith('SCH-'))
+      for (const text of findings.notes.get(requirement) ?? []) note(requirement, text);
+    const mine = findings.problems.filter((problem) => problem.requirement === requirement);
+    expectNone(
+      requirement,
+      mine.map((problem) => problem.text),
+      mine.find((problem) => problem.exchange)?.exchange,
+    );
+  });
+}
+
+/** How often each field of a resource schema appears in the records, e.g. "sport_name 212/215". */
+function presence(schema: string, records: readonly DataRecord[]): string {
+  const fields = Object.keys((loadSchema(schema).properties ?? {}) as object);
+  return fields
+    .map((field) => `${field} ${records.filter((r) => r[field] !== undefined).length}/${records.length}`)
+    .join(', ');
+}
+
+test('SCH-WORKOUT-REQUIRED: records which workout, profile and cycle fields the target returns (not shown by the contract)', {
+  tag: ['@SCH-WORKOUT-REQUIRED', '@SCH-SPORT-VALUES', '@SCH-PROFILE-REQUIRED', '@SCH-STEP-COUNT'],
+}, async ({ api, dataset, userToken, note }) => {
+  const token = await userToken(ALL_READ_SCOPES);
+  const workouts = await dataset.outcome('listWorkouts');
+  if (workouts.ok) {
+    const records = workouts.value.records;
+    note(
+      'SCH-WORKOUT-REQUIRED',
+      `fields present in ${records.length} workouts: ${presence('workout', records)}`,
+    );
+    const sports = new Map<string, number>();
+    for (const workout of records) {
+      const key = `${JSON.stringify(workout.sport_id)}=${JSON.stringify(workout.sport_name)}`;
+      sports.set(key, (sports.get(key) ?? 0) + 1);
+    }
+    note(
+      'SCH-SPORT-VALUES',
+      `sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`,
+    );
+  } else {
+    note('SCH-WORKOUT-REQUIRED', 'the workouts could not be read; nothing observed');
+  }
+  const cycles = await dataset.outcome('listCycles');
+  if (cycles.ok) {
+    const records = cycles.value.records;
+    const types = new Set(records.filter((r) => r.step_count !== undefined).map((r) => typeof r.step_count));
+    note(
+      'SCH-STEP-COUNT',
+      `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
+    );
+  }
+  const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
+  const exchange = await api.send({ path: buildPath(profileOp), token });
+  expectNo5xx('SCH-PROFILE-REQUIRED', exchange);
+  let profile: unknown;
+  try {
+    profile = JSON.parse(exchange.text);
+  } catch {
+    profile = undefined;
+  }
+  note(
+    'SCH-PROFILE-REQUIRED',
+    profile && typeof profile === 'object'
+      ? `GET ${profileOp.path} (${exchange.status}) fields: ${Object.entries(profile)
+          .map(([field, value]) => `${field}:${value === null ? 'null' : typeof value}`)
+          .join(', ')}`
+      : `GET ${profileOp.path} answered ${exchange.status} without a JSON object`,
+  );
+});

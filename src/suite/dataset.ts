@@ -112,6 +112,8 @@ export class Dataset {
     private readonly cache: Map<OperationId, Promise<CollectionOutcome>>,
     private readonly api: ApiClient,
     private readonly token: string,
+    /** A stateless target (a mock) has no collection to walk to its end: its first page is the sample. */
+    private readonly firstPageOnly: boolean,
   ) {}
 
   /** The collection's walk, or the error that stopped it; never throws. */
@@ -123,6 +125,7 @@ export class Dataset {
         token: this.token,
         limit: 25,
         requirement: successRequirementOf(op),
+        samplePages: this.firstPageOnly ? 1 : undefined,
       }).then(
         (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
         (error: unknown): CollectionOutcome => ({ ok: false, error }),
@@ -216,7 +219,7 @@ export const test = base.extend<
     async ({}, use) => use(new Map()),
     { scope: 'worker' },
   ],
-  dataset: async ({ datasetCache, workerApi, userToken }, use) => {
+  dataset: async ({ datasetCache, workerApi, userToken, config }, use) => {
     // user A's token for all read scopes: cached per worker by the token pool, so one cache entry per grant
     const token = await userToken();
     let perToken = datasetCache.get(token);
@@ -224,7 +227,7 @@ export const test = base.extend<
       perToken = new Map();
       datasetCache.set(token, perToken);
     }
-    await use(new Dataset(perToken, workerApi, token));
+    await use(new Dataset(perToken, workerApi, token, !config.capabilities.has('stateful')));
   },
 });
 

@@ -157,6 +157,9 @@ const idSet = (records: readonly DataRecord[]): Set<string> =>
 
 // ---------------------------------------------------------------- single reads against the collections
 
+// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
+test.beforeEach(({ requires }) => requires('stateful'));
+
 for (const collection of userCollections) {
   const single = singleReadOf(collection);
   if (!single) continue; // recoveries have no read by id

@@ -37,7 +37,9 @@ for (const { requirement, collection } of scoreRules) {
 
 test('INV-CURRENT-CYCLE-END: only the newest cycle lacks end', { tag: ['@INV-CURRENT-CYCLE-END'] }, async ({
   dataset,
+  requires,
 }) => {
+  requires('stateful');
   const cycles = await dataset.collection('listCycles');
   const { problems, exchange } = onPages(cycles, openCycleProblems(cycles.records));
   expectNone('INV-CURRENT-CYCLE-END', problems, exchange);
@@ -45,7 +47,8 @@ test('INV-CURRENT-CYCLE-END: only the newest cycle lacks end', { tag: ['@INV-CUR
 
 test('VER-SLEEP-V1-ID-CUTOFF: no sleep starting past 2025-09-01 carries a v1_id', {
   tag: ['@VER-SLEEP-V1-ID-CUTOFF'],
-}, async ({ dataset }) => {
+}, async ({ dataset, requires }) => {
+  requires('stateful');
   const sleeps = await dataset.collection('listSleeps');
   const { problems, exchange } = onPages(sleeps, v1IdCutoffProblems(sleeps.records));
   expectNone('VER-SLEEP-V1-ID-CUTOFF', problems, exchange);

@@ -22,6 +22,9 @@ const orderRules = userCollections.map((collection) => {
 
 const parses = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
+// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
+test.beforeEach(({ requires }) => requires('stateful'));
+
 for (const { requirement, collection, bySleep } of orderRules) {
   const what = bySleep ? 'the start of the related sleep' : 'start';
   test(`${requirement}: ${collection.path} is sorted by ${what}, descending, across all pages`, {

@@ -7,7 +7,8 @@
 //   POST   /sandbox/users/:userId/events {type?, id?}
 //          simulate a change of that user's data: sends {type, user_id, id, trace_id} to the webhook URLs of
 //          every OAuth client, except the clients whose access the user revoked. Signed with the client
-//          secret (see webhooks.ts). Default type recovery.updated, default id the newest matching record.
+//          secret (see webhooks.ts); no Service-Signed header with fault webhook-signature-missing.
+//          Default type recovery.updated, default id the newest matching record.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from './errors.ts';
@@ -100,9 +101,7 @@ export async function registerAdminRoutes(app: FastifyInstance, services: UserSe
       for (const client of clients.values()) {
         if (webhooks.urls(client.clientId).length === 0) continue;
         if (tokens.isRevoked(userId, client.clientId) && !ctx.fault('revoke-webhooks-continue')) continue;
-        const secret = ctx.fault('webhook-signature-wrong-secret')
-          ? `not-${client.clientSecret}`
-          : client.clientSecret;
+        const secret = ctx.fault('webhook-signature-missing') ? undefined : client.clientSecret;
         webhooks.send(client.clientId, secret, event);
         sentTo.push(client.clientId);
       }

@@ -20,8 +20,11 @@ export interface SandboxOptions {
 }
 
 export interface WebhookSender {
-  /** Sends a signed webhook (header Service-Signed) to every URL registered by `owner`. */
-  send(owner: string, signingSecret: string, event: unknown): void;
+  /**
+   * Sends a webhook to every URL registered by `owner`, signed with `signingSecret` (header Service-Signed);
+   * without a secret (fault webhook-signature-missing) the header is left out.
+   */
+  send(owner: string, signingSecret: string | undefined, event: unknown): void;
   /** Registers `url` to receive the webhooks of `owner` (an OAuth client id or a partner client id). */
   register(owner: string, url: string): void;
   /** Removes every URL registered by `owner`. */

@@ -6,7 +6,8 @@
 //
 // Signing secrets: a partner's signing secret (CONFORMANCE_PARTNER_*SIGNING_SECRET) for partner webhooks,
 // the OAuth client's client secret for user-data webhooks. Delivery is fire-and-forget (POST with fetch,
-// 5 s timeout); failures are logged when request logging is on and never reach the caller.
+// 5 s timeout); failures are logged when request logging is on and never reach the caller. Sent without a
+// signing secret (fault webhook-signature-missing), a webhook carries no Service-Signed header.
 import { createHmac } from 'node:crypto';
 import type { WebhookSender } from './context.ts';
 
@@ -27,10 +28,13 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
   const doFetch = options.fetch ?? fetch;
   const report = options.onError ?? (() => {});
 
-  const deliver = (url: string, body: string, signature: string): void => {
+  const deliver = (url: string, body: string, signature: string | undefined): void => {
     doFetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [signatureHeader]: signature },
+      headers: {
+        'content-type': 'application/json',
+        ...(signature === undefined ? {} : { [signatureHeader]: signature }),
+      },
       body,
       signal: AbortSignal.timeout(5000),
     })
@@ -46,7 +50,7 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
       const urls = registrations.get(owner);
       if (!urls || urls.size === 0) return;
       const body = JSON.stringify(event);
-      const signature = signWebhookBody(body, signingSecret);
+      const signature = signingSecret === undefined ? undefined : signWebhookBody(body, signingSecret);
       for (const url of urls) {
         try {
           deliver(url, body, signature);

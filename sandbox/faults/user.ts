@@ -225,9 +225,9 @@ export const userFaults = {
     'REVOKE-WEBHOOKS-STOP',
     'webhooks for a user continue after DELETE /v2/user/access',
   ),
-  'webhook-signature-wrong-secret': auth(
+  'webhook-signature-missing': auth(
     'WH-SIGNED',
-    "user-data webhooks are signed with a secret other than the client's",
+    'user-data webhooks (to the OAuth client) are sent without the Service-Signed header',
   ),
   // ---------------------------------------------------------------- activity mapping
   'activity-mapping-wrong-id': utility('MAP-V1-TO-V2', 'the mapping returns the uuid of another record'),

@@ -13,18 +13,13 @@ import {
   secretsOf,
 } from '../config/config.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
+import { USER_SCOPES } from '../contract/operations.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 
-export const ALL_READ_SCOPES = [
-  'read:cycles',
-  'read:recovery',
-  'read:sleep',
-  'read:workout',
-  'read:body_measurement',
-  'read:profile',
-] as const;
+/** The six read scopes of the seed (the operation catalogue's list). */
+export const ALL_READ_SCOPES = USER_SCOPES;
 
 export type UserName = 'A' | 'B';
 

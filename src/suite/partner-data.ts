@@ -1,13 +1,12 @@
 // The partner suite's shared helpers: the partner operations of the catalogue, the requisitions to work on
 // (generated with add-test-data on a non-production target; on production, the ids configured in
-// CONFORMANCE_PARTNER_REQUISITION_IDS), read-backs of task business statuses, valid request bodies, and the
-// sandbox-only administration calls (seeded requisitions, webhook receivers) for sandbox-only tests.
+// CONFORMANCE_PARTNER_REQUISITION_IDS), read-backs of task business statuses and valid request bodies. The
+// sandbox-only administration calls (seeded requisitions, webhook receivers) are in sandbox-admin.ts.
 import { randomUUID } from 'node:crypto';
 import type { PartnerClient } from '../auth/partner-client.ts';
 import type { SuiteConfig } from '../config/config.ts';
 import { buildPath, type Operation, operationById, operations } from '../contract/operations.ts';
 import { requirements } from '../contract/requirements.ts';
-import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { test } from './fixtures.ts';
 import { ConformanceFailure, expectStatus, expectThat } from './verdicts.ts';
@@ -300,54 +299,4 @@ export async function partnerRequisitionIds(
     generated.push(generatedId(exchange, 'OP-ADD-TEST-DATA', note));
   }
   return [...generated, ...configured];
-}
-
-// ------------------------------------------------------------------------------------ sandbox administration
-
-/** The sandbox's administration root (`/sandbox/...` lives beside `/developer`). Sandbox-only tests. */
-export const sandboxAdminUrl = (config: SuiteConfig, path: string): string =>
-  `${new URL(config.baseUrl).origin}${path}`;
-
-/** Ids of every requisition the sandbox holds for a partner (its seeded data included). Sandbox only. */
-export async function sandboxRequisitionIds(
-  api: ApiClient,
-  config: SuiteConfig,
-  clientId: string,
-): Promise<string[]> {
-  const exchange = await api.send({
-    path: `${config.baseUrl}/sandbox/partners/${encodeURIComponent(clientId)}/requisitions`,
-  });
-  if (exchange.status !== 200)
-    throw new Error(`sandbox administration did not list the requisitions: ${describeExchange(exchange)}`);
-  const body = exchange.json<{ requisitions?: { id: string }[] }>();
-  return (body.requisitions ?? []).map((requisition) => requisition.id);
-}
-
-/** Registers a webhook receiver URL for an owner (a partner's client id). Sandbox only. */
-export async function registerWebhookReceiver(
-  api: ApiClient,
-  config: SuiteConfig,
-  owner: string,
-  url: string,
-): Promise<void> {
-  const exchange = await api.send({
-    method: 'POST',
-    path: sandboxAdminUrl(config, '/sandbox/webhooks'),
-    json: { owner, url },
-  });
-  if (exchange.status !== 201)
-    throw new Error(`sandbox administration did not register the receiver: ${describeExchange(exchange)}`);
-}
-
-/** Removes every receiver of an owner. Sandbox only. */
-export async function removeWebhookReceivers(
-  api: ApiClient,
-  config: SuiteConfig,
-  owner: string,
-): Promise<void> {
-  await api.send({
-    method: 'DELETE',
-    path: sandboxAdminUrl(config, '/sandbox/webhooks'),
-    query: { owner },
-  });
 }

@@ -27,9 +27,9 @@ import {
   type RequisitionData,
   readRequisition,
   readServiceRequest,
-  sandboxRequisitionIds,
   serviceRequestIdsOf,
 } from '../../src/suite/partner-data.ts';
+import { sandboxRequisitionIds } from '../../src/suite/sandbox-admin.ts';
 import { expectJsonContentType, expectNone, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */

@@ -3,13 +3,18 @@
 // REVOKE-WEBHOOKS-STOP). Every test revokes a grant minted for it alone; revocation ends every token of
 // that user for this OAuth client, so the tests run on user B when a second user is configured (user A's
 // cached tokens stay valid for the rest of the run), isolated and after everything else.
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { ALL_READ_SCOPES, test, type UserName } from '../../src/suite/fixtures.ts';
+import {
+  listWebhookReceivers,
+  registerWebhookReceiver,
+  restoreWebhookReceivers,
+  sandboxUserId,
+  triggerUserEvent,
+} from '../../src/suite/sandbox-admin.ts';
 import {
   describeOperation,
   type KnownIds,
@@ -25,6 +30,7 @@ import {
   expectStatus,
   expectThat,
 } from '../../src/suite/verdicts.ts';
+import { deliveryText, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 
@@ -126,35 +132,6 @@ for (const scope of ALL_READ_SCOPES) {
   });
 }
 
-/** A local HTTP endpoint that records the webhooks it receives. */
-async function startReceiver(): Promise<{ url: string; received: string[]; close: () => Promise<void> }> {
-  const received: string[] = [];
-  const server = createServer((request: IncomingMessage, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push(Buffer.concat(chunks).toString('utf8'));
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() >= until) return false;
-    await sleep(50);
-  }
-  return true;
-}
-
 test(`REVOKE-WEBHOOKS-STOP: after ${describeOperation(revoke)} the OAuth client receives no more webhooks for the user`, {
   tag: ['@REVOKE-WEBHOOKS-STOP', ...TAGS],
 }, async ({ api, config, tokenPool, requires }) => {
@@ -163,36 +140,21 @@ test(`REVOKE-WEBHOOKS-STOP: after ${describeOperation(revoke)} the OAuth client 
   if (!login) throw new Error('unreachable: user-login capability without userLogin');
   const user = revokedUser(config);
   const username = user === 'B' ? config.secondUser?.username : login.username;
-  // Sandbox administration (sandbox/admin.ts): webhook registrations and simulated user events.
-  const admin = `${config.authUrl}/sandbox`;
+  if (username === undefined) throw new Error('unreachable: user B without a second user');
+  // Sandbox administration (src/suite/sandbox-admin.ts): webhook registrations and simulated user events.
   const owner = login.clientId;
-
-  const info = await api.send({ path: `${admin}/info` });
-  expectStatus('REVOKE-WEBHOOKS-STOP', info, 200);
-  const userId = info
-    .json<{ users?: { user_id: number; username: string }[] }>()
-    .users?.find((candidate) => candidate.username.toLowerCase() === username?.toLowerCase())?.user_id;
-  if (userId === undefined) throw new Error(`the sandbox lists no user ${username}`);
-  const registered = await api.send({ path: `${admin}/webhooks`, query: { owner } });
-  const previous = registered.status === 200 ? (registered.json<{ urls?: string[] }>().urls ?? []) : [];
-  const receiver = await startReceiver();
-  const trigger = async () => {
-    const event = await api.send({ method: 'POST', path: `${admin}/users/${userId}/events`, json: {} });
-    if (!succeeded(event)) throw new Error(`the sandbox did not simulate a user event (${event.status})`);
-  };
+  const userId = await sandboxUserId(api, config, username);
+  const previous = await listWebhookReceivers(api, config, owner);
+  const receiver = await startWebhookReceiver();
+  const trigger = () => triggerUserEvent(api, config, userId);
 
   try {
-    const registration = await api.send({
-      method: 'POST',
-      path: `${admin}/webhooks`,
-      json: { owner, url: receiver.url },
-    });
-    if (!succeeded(registration)) throw new Error(`webhook registration failed (${registration.status})`);
+    await registerWebhookReceiver(api, config, owner, receiver.url);
     // A grant of the user's (granting access again also resumes webhooks after an earlier revocation).
     const grant = await tokenPool.fresh(['read:profile'], user);
 
     await trigger();
-    if (!(await waitFor(() => receiver.received.length > 0, 5_000))) {
+    if ((await receiver.waitFor(() => true, 5_000)).length === 0) {
       throw new ConformanceFailure(
         'REVOKE-WEBHOOKS-STOP',
         `no webhook arrived within 5 s for user ${userId} before the revocation, so its stopping cannot be observed`,
@@ -207,21 +169,17 @@ test(`REVOKE-WEBHOOKS-STOP: after ${describeOperation(revoke)} the OAuth client 
       revoked,
     );
     await sleep(300); // let deliveries of the first event still in flight land
-    const before = receiver.received.length;
+    const earlier = new Set(receiver.deliveries);
     await trigger();
-    await waitFor(() => receiver.received.length > before, 2_000);
-    const late = receiver.received.slice(before);
+    const late = await receiver.waitFor((delivery) => !earlier.has(delivery), 2_000);
     expectThat(
       'REVOKE-WEBHOOKS-STOP',
       late.length === 0,
-      `${late.length} webhook(s) for user ${userId} arrived after the revocation: ${late[0]?.slice(0, 200)}`,
+      `${late.length} webhook(s) for user ${userId} arrived after the revocation: ${late[0] ? deliveryText(late[0]).slice(0, 200) : ''}`,
     );
   } finally {
     // Leave the registrations as they were, and the user's access granted again.
-    await api.send({ method: 'DELETE', path: `${admin}/webhooks`, query: { owner } });
-    for (const url of previous) {
-      await api.send({ method: 'POST', path: `${admin}/webhooks`, json: { owner, url } });
-    }
+    await restoreWebhookReceivers(api, config, owner, previous);
     await receiver.close();
     await tokenPool.fresh(['read:profile'], user).catch(() => undefined);
   }

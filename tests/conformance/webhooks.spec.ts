@@ -4,76 +4,29 @@
 // raw body, hex; CONFORMANCE_SIGNATURE_ALGORITHM) and records what it observed.
 //
 // Needs the sandbox administration API to register a receiver ('webhooks' capability): a local HTTP server
-// is registered for partner A, a status update on a generated requisition causes the events.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// (src/suite/webhook-receiver.ts) is registered for partner A, a status update on a generated requisition
+// causes the events; for user-data webhooks one is registered for the OAuth client and the sandbox simulates
+// a change of user A's data (src/suite/sandbox-admin.ts).
 import { Tags } from '../../src/config/profiles.ts';
 import { buildPath, operationById } from '../../src/contract/operations.ts';
 import { test } from '../../src/suite/fixtures.ts';
+import { generateRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';
 import {
-  generateRequisition,
+  listWebhookReceivers,
   registerWebhookReceiver,
   removeWebhookReceivers,
-  serviceRequestIdsOf,
-  uniqueStatus,
-} from '../../src/suite/partner-data.ts';
+  restoreWebhookReceivers,
+  sandboxUserId,
+  triggerUserEvent,
+} from '../../src/suite/sandbox-admin.ts';
 import { expectNone, expectThat } from '../../src/suite/verdicts.ts';
+import {
+  type Delivery,
+  deliveryHeader,
+  deliveryText,
+  startWebhookReceiver,
+} from '../../src/suite/webhook-receiver.ts';
 import { SIGNATURE_HEADER, verifyWebhook } from '../../src/webhooks/signature.ts';
-
-interface Delivery {
-  receivedAt: number;
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A local webhook receiver: records every request and answers 200. */
-async function startReceiver() {
-  const deliveries: Delivery[] = [];
-  const waiters = new Set<() => void>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      deliveries.push({
-        receivedAt: Date.now(),
-        method: request.method ?? '',
-        headers: request.headers,
-        body: Buffer.concat(chunks),
-      });
-      response.writeHead(200).end();
-      for (const wake of waiters) wake();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks/partner`,
-    deliveries,
-    /** Resolves with the matching deliveries once there is one, or with none after `timeoutMs`. */
-    async waitFor(matches: (delivery: Delivery) => boolean, timeoutMs: number): Promise<Delivery[]> {
-      const found = () => deliveries.filter(matches);
-      if (found().length > 0) return found();
-      const deadline = Date.now() + timeoutMs;
-      return new Promise((resolve) => {
-        const done = () => {
-          if (found().length === 0 && Date.now() < deadline) return;
-          clearTimeout(timer);
-          waiters.delete(done);
-          resolve(found());
-        };
-        const timer = setTimeout(done, timeoutMs);
-        waiters.add(done);
-      });
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
-  const value = headers[name.toLowerCase()];
-  return Array.isArray(value) ? value.join(', ') : value;
-};
 
 const DELIVERY_TIMEOUT_MS = 5000;
 
@@ -93,7 +46,7 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
   test.skip(!secret, 'no signing secret configured (CONFORMANCE_PARTNER_SIGNING_SECRET)');
   const algorithm = config.signatureAlgorithm;
   const owner = partnerA.credentials.clientId;
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver('/webhooks/partner');
   try {
     await registerWebhookReceiver(api, config, owner, receiver.url);
     const { id, requisition } = await generateRequisition(partnerA, note);
@@ -108,9 +61,9 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
     expectThat('WH-SIGNED', update.status >= 200 && update.status < 300, 'the status update failed', update);
     // Webhooks about this requisition (other tests' events for partner A reach the receiver too). The
     // payload is not specified: wait for one that names the new status, else take those naming the ids.
-    const ours = (delivery: Delivery) => ids.some((value) => delivery.body.toString('utf8').includes(value));
+    const ours = (delivery: Delivery) => ids.some((value) => deliveryText(delivery).includes(value));
     await receiver.waitFor(
-      (delivery) => ours(delivery) && delivery.body.toString('utf8').includes(status),
+      (delivery) => ours(delivery) && deliveryText(delivery).includes(status),
       DELIVERY_TIMEOUT_MS,
     );
     const deliveries = receiver.deliveries.filter(ours);
@@ -123,7 +76,7 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
 
     const payloads = deliveries.map((delivery) => {
       try {
-        return JSON.parse(delivery.body.toString('utf8')) as Record<string, unknown>;
+        return JSON.parse(deliveryText(delivery)) as Record<string, unknown>;
       } catch {
         return undefined;
       }
@@ -134,13 +87,13 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
     );
     note(
       'WH-PAYLOAD',
-      `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${header(deliveries[0]?.headers ?? {}, 'content-type') ?? 'none'}`,
+      `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
     );
 
     const problems: string[] = [];
     for (const [index, delivery] of deliveries.entries()) {
       const what = `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
-      const signature = header(delivery.headers, SIGNATURE_HEADER);
+      const signature = deliveryHeader(delivery, SIGNATURE_HEADER);
       if (signature === undefined) {
         problems.push(`${what} has no ${SIGNATURE_HEADER} header`);
         continue;
@@ -160,7 +113,7 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
         problems.push(`${what}: the signature still verifies for a tampered body`);
     }
     const prefixed = deliveries.some((delivery) =>
-      /^[a-z0-9-]+=/i.test(header(delivery.headers, SIGNATURE_HEADER) ?? ''),
+      /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, SIGNATURE_HEADER) ?? ''),
     );
     note(
       'WH-SIGNATURE-ALGORITHM',
@@ -171,6 +124,66 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
     expectNone('WH-SIGNED', problems, update);
   } finally {
     await removeWebhookReceivers(api, config, owner);
+    await receiver.close();
+  }
+});
+
+// User-data webhooks (seed §Events: "the service sends webhooks to a registered OAuth client"): every webhook
+// request carries Service-Signed. Which secret signs the OAuth client's webhooks is not shown (the seed only
+// names the partner's signing secret): the check against the OAuth client secret is recorded as a note.
+test('WH-SIGNED: user-data webhooks to the OAuth client carry a Service-Signed header', {
+  tag: ['@WH-SIGNED', '@WH-SIGNATURE-ALGORITHM', Tags.nonProduction, Tags.write],
+}, async ({ api, config, requires, note }) => {
+  requires('webhooks', 'user-login');
+  const login = config.userLogin;
+  if (!login) throw new Error('unreachable: user-login capability without userLogin');
+  const algorithm = config.signatureAlgorithm;
+  const owner = login.clientId;
+  const userId = await sandboxUserId(api, config, login.username);
+  const previous = await listWebhookReceivers(api, config, owner);
+  const receiver = await startWebhookReceiver('/webhooks/user');
+  try {
+    await registerWebhookReceiver(api, config, owner, receiver.url);
+    const { event, sent_to: sentTo } = await triggerUserEvent(api, config, userId);
+    // Other events for the OAuth client may reach the receiver too: this test's carry its event's trace id.
+    const deliveries = await receiver.waitFor(
+      (delivery) => deliveryText(delivery).includes(event.trace_id),
+      DELIVERY_TIMEOUT_MS,
+    );
+    expectThat(
+      'WH-SIGNED',
+      deliveries.length > 0,
+      `no webhook about the ${event.type} event of user ${userId} reached the receiver registered for the OAuth client within ${DELIVERY_TIMEOUT_MS} ms (the sandbox reports it sent the event to: ${sentTo.join(', ') || 'no client'})`,
+    );
+
+    const problems: string[] = [];
+    const verdicts: string[] = [];
+    for (const [index, delivery] of deliveries.entries()) {
+      const what = `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
+      const signature = deliveryHeader(delivery, SIGNATURE_HEADER);
+      if (signature === undefined) {
+        problems.push(`${what} has no ${SIGNATURE_HEADER} header`);
+        continue;
+      }
+      const encoding = (['hex', 'base64'] as const).find((candidate) =>
+        verifyWebhook(delivery.body, signature, login.clientSecret, { algorithm, encoding: candidate }),
+      );
+      verdicts.push(
+        encoding
+          ? `${what}: verified as HMAC-${algorithm} of the raw body under the OAuth client secret, ${encoding}`
+          : `${what}: did not verify as HMAC-${algorithm} of the raw body under the OAuth client secret`,
+      );
+    }
+    note(
+      'WH-SIGNATURE-ALGORITHM',
+      verdicts.length > 0
+        ? `user-data webhooks (which secret signs them is not shown): ${verdicts.join('; ')}`
+        : `user-data webhooks: no ${SIGNATURE_HEADER} header to verify`,
+    );
+    expectNone('WH-SIGNED', problems);
+  } finally {
+    // Leave the OAuth client's registrations as they were.
+    await restoreWebhookReceivers(api, config, owner, previous);
     await receiver.close();
   }
 });

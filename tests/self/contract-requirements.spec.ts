@@ -1,31 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { OPERATION_IDS } from '../../src/contract/operations.ts';
 import { requirements } from '../../src/contract/requirements.ts';
 
 const seed = readFileSync(new URL('../../../shared/seed/000_807caed589bae617.txt', import.meta.url), 'utf8');
 const seedSections = [...seed.matchAll(/^## (.+)$/gm)].map((match) => match[1]?.trim() ?? '');
-const operationIds = [
-  'getCycleById',
-  'listCycles',
-  'getSleepForCycle',
-  'getRecoveryForCycle',
-  'listRecoveries',
-  'getSleepById',
-  'listSleeps',
-  'getWorkoutById',
-  'listWorkouts',
-  'getBodyMeasurement',
-  'getBasicProfile',
-  'revokeUserAccess',
-  'getActivityMapping',
-  'requestPartnerToken',
-  'addTestData',
-  'getRequisition',
-  'getServiceRequest',
-  'updateRequisitionStatus',
-  'updateServiceRequestStatus',
-  'createServiceRequestResults',
-];
+const operationIds: readonly string[] = OPERATION_IDS;
 
 test('requirement IDs are unique and well-formed', () => {
   const ids = requirements.map((requirement) => requirement.id);

@@ -1,0 +1,152 @@
+// Every call the suite makes to the embedded sandbox's administration API (sandbox-only extensions, not
+// part of the contract; sandbox/admin.ts and sandbox/partner/admin-routes.ts). Only tests that declare the
+// 'webhooks' capability (a sandbox target) use them:
+//
+//   GET    /sandbox/info                                     environment, faults, test users
+//   GET    /sandbox/webhooks?owner=…                         the URLs registered for an owner
+//   POST   /sandbox/webhooks {owner, url}                    register a receiver URL
+//   DELETE /sandbox/webhooks?owner=…                         remove every receiver of an owner
+//   POST   /sandbox/users/:userId/events {type?, id?}        simulate a change of a user's data (webhooks)
+//   GET    <base>/sandbox/partners/:clientId/requisitions    a partner's requisitions (seeded data included)
+//
+// The /sandbox routes live beside /developer (at the base URL's origin); the partner inspection routes live
+// under the base URL. An answer other than the documented one throws an Error naming the exchange.
+import type { SuiteConfig } from '../config/config.ts';
+import type { ApiClient } from '../http/api-client.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
+
+/** The URL of a sandbox administration path (`/sandbox/...`, beside `/developer`). */
+export const sandboxAdminUrl = (config: SuiteConfig, path: string): string =>
+  `${new URL(config.baseUrl).origin}${path}`;
+
+function expectAdmin(exchange: Exchange, expected: number, what: string): void {
+  if (exchange.status !== expected)
+    throw new Error(`sandbox administration did not ${what}: ${describeExchange(exchange)}`);
+}
+
+// ------------------------------------------------------------------------------------ info and users
+
+export interface SandboxInfo {
+  environment: string;
+  seed: number;
+  faults: string[];
+  users: { user_id: number; username: string }[];
+}
+
+/** GET /sandbox/info. */
+export async function sandboxInfo(api: ApiClient, config: SuiteConfig): Promise<SandboxInfo> {
+  const exchange = await api.send({ path: sandboxAdminUrl(config, '/sandbox/info') });
+  expectAdmin(exchange, 200, 'describe itself (/sandbox/info)');
+  return exchange.json<SandboxInfo>();
+}
+
+/** The sandbox's user id of a test user, by username (case-insensitive). */
+export async function sandboxUserId(api: ApiClient, config: SuiteConfig, username: string): Promise<number> {
+  const { users } = await sandboxInfo(api, config);
+  const userId = users?.find((user) => user.username.toLowerCase() === username.toLowerCase())?.user_id;
+  if (userId === undefined) throw new Error(`the sandbox lists no user ${username}`);
+  return userId;
+}
+
+export interface UserEvent {
+  type: string;
+  user_id: number;
+  id: string | number | null;
+  trace_id: string;
+}
+
+/**
+ * Simulates a change of a user's data: the sandbox sends the event as a webhook to every OAuth client with
+ * a registered receiver (except those the user revoked). Returns the event and the clients it went to.
+ */
+export async function triggerUserEvent(
+  api: ApiClient,
+  config: SuiteConfig,
+  userId: number,
+  event: { type?: string; id?: string | number } = {},
+): Promise<{ event: UserEvent; sent_to: string[] }> {
+  const exchange = await api.send({
+    method: 'POST',
+    path: sandboxAdminUrl(config, `/sandbox/users/${userId}/events`),
+    json: event,
+  });
+  expectAdmin(exchange, 202, `simulate an event of user ${userId}`);
+  return exchange.json<{ event: UserEvent; sent_to: string[] }>();
+}
+
+// ------------------------------------------------------------------------------------ webhook receivers
+
+/** The receiver URLs registered for an owner (an OAuth client id or a partner client id). */
+export async function listWebhookReceivers(
+  api: ApiClient,
+  config: SuiteConfig,
+  owner: string,
+): Promise<string[]> {
+  const exchange = await api.send({ path: sandboxAdminUrl(config, '/sandbox/webhooks'), query: { owner } });
+  expectAdmin(exchange, 200, 'list the receivers');
+  return exchange.json<{ urls?: string[] }>().urls ?? [];
+}
+
+/** Registers a webhook receiver URL for an owner (an OAuth client id or a partner client id). */
+export async function registerWebhookReceiver(
+  api: ApiClient,
+  config: SuiteConfig,
+  owner: string,
+  url: string,
+): Promise<void> {
+  const exchange = await api.send({
+    method: 'POST',
+    path: sandboxAdminUrl(config, '/sandbox/webhooks'),
+    json: { owner, url },
+  });
+  expectAdmin(exchange, 201, 'register the receiver');
+}
+
+/** Removes every receiver of an owner (best effort: for clean-ups, the answer is not checked). */
+export async function removeWebhookReceivers(
+  api: ApiClient,
+  config: SuiteConfig,
+  owner: string,
+): Promise<void> {
+  await api.send({
+    method: 'DELETE',
+    path: sandboxAdminUrl(config, '/sandbox/webhooks'),
+    query: { owner },
+  });
+}
+
+/**
+ * Leaves an owner with exactly the receivers `urls` (those listed before a test registered its own):
+ * removes every receiver, then registers `urls` again. Best effort, for clean-ups: answers are not checked.
+ */
+export async function restoreWebhookReceivers(
+  api: ApiClient,
+  config: SuiteConfig,
+  owner: string,
+  urls: readonly string[],
+): Promise<void> {
+  await removeWebhookReceivers(api, config, owner);
+  for (const url of urls) {
+    await api.send({
+      method: 'POST',
+      path: sandboxAdminUrl(config, '/sandbox/webhooks'),
+      json: { owner, url },
+    });
+  }
+}
+
+// ------------------------------------------------------------------------------------ partner data
+
+/** Ids of every requisition the sandbox holds for a partner (its seeded data included). */
+export async function sandboxRequisitionIds(
+  api: ApiClient,
+  config: SuiteConfig,
+  clientId: string,
+): Promise<string[]> {
+  const exchange = await api.send({
+    path: `${config.baseUrl}/sandbox/partners/${encodeURIComponent(clientId)}/requisitions`,
+  });
+  expectAdmin(exchange, 200, 'list the requisitions');
+  const body = exchange.json<{ requisitions?: { id: string }[] }>();
+  return (body.requisitions ?? []).map((requisition) => requisition.id);
+}

@@ -1,10 +1,24 @@
 // Paths of the command-line tools the scripts start as child processes (without npx, so their pids are known).
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const packageFile = (pkg: string, file: string) =>
-  join(dirname(require.resolve(`${pkg}/package.json`)), file);
 
-export const playwrightCli = () => packageFile('@playwright/test', 'cli.js');
-export const allureCli = () => packageFile('allure', 'cli.js');
+/** A package's directory: from its main entry up to its package.json (some packages do not export it). */
+function packageDir(pkg: string): string {
+  let dir = dirname(require.resolve(pkg));
+  while (dir !== dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === pkg
+    )
+      return dir;
+    dir = dirname(dir);
+  }
+  throw new Error(`cannot find the directory of package ${pkg}`);
+}
+
+export const playwrightCli = () => join(packageDir('@playwright/test'), 'cli.js');
+export const allureCli = () => join(packageDir('allure'), 'cli.js');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
+import { computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
@@ -105,4 +106,14 @@ test('the Markdown report groups requirements by area and names failures', () =>
   expect(markdown).toMatch(/\*\*PAG-B\*\* PAG-B text \| MUST \| ❌ fail/);
   expect(markdown).toMatch(/PAG-OPEN.*ℹ unspecified/);
   expect(markdown).toContain('**Verdict:** FAIL');
+});
+
+test('the certification digest is stable for the same results and changes with them', () => {
+  const report = buildReport([result('t1', 'passed', ['PAG-A'])], catalogue, [], meta);
+  const digest = computeDigest(report.requirements);
+  expect(computeDigest(report.requirements)).toEqual(digest);
+  expect(digest.combined).toMatch(/^[0-9a-f]{64}$/);
+  const changed = report.requirements.map((r) => (r.id === 'PAG-A' ? { ...r, status: 'fail' as const } : r));
+  expect(computeDigest(changed).results).not.toBe(digest.results);
+  expect(computeDigest(changed).spec).toBe(digest.spec);
 });

@@ -6,9 +6,17 @@ import { reportPath } from './src/run/reports-dir.ts';
 
 const profile = process.env.CONFORMANCE_PROFILE ?? 'ci-gate';
 const isolated = new RegExp(Tags.isolated);
-// CONFORMANCE_GREP selects tests in both projects. (Playwright's --grep also works, but a teardown project
-// ignores it, so the isolated tests would always run after the selection.)
-const selection = process.env.CONFORMANCE_GREP ? new RegExp(process.env.CONFORMANCE_GREP) : undefined;
+// Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project
+// ignores it, so the isolated tests would always run after the selection), and the smoke profile's @smoke
+// tests only (the profile guard in src/suite/fixtures.ts refuses the rest anyway; filtering here saves
+// scheduling them).
+const filters = [
+  process.env.CONFORMANCE_GREP ? new RegExp(process.env.CONFORMANCE_GREP) : undefined,
+  profile === 'smoke' ? new RegExp(Tags.smoke) : undefined,
+].filter((filter): filter is RegExp => filter !== undefined);
+/** A pattern that matches when every one of `patterns` matches (undefined: no filter). */
+const allOf = (...patterns: RegExp[]): RegExp | undefined =>
+  patterns.length === 0 ? undefined : new RegExp(`^${patterns.map((p) => `(?=.*(?:${p.source}))`).join('')}`);
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -31,11 +39,11 @@ export default defineConfig({
   use: { trace: 'off', video: 'off', screenshot: 'off' },
   projects: [
     // Everything that can share the target with other tests.
-    { name: 'conformance', grep: selection, grepInvert: isolated, teardown: 'isolated' },
+    { name: 'conformance', grep: allOf(...filters), grepInvert: isolated, teardown: 'isolated' },
     // Tests that disturb the target for everyone (a 429 burst, revoking the grant): after the rest, one at a time.
     {
       name: 'isolated',
-      grep: selection ? new RegExp(`^(?=.*${isolated.source})(?=.*(?:${selection.source}))`) : isolated,
+      grep: allOf(isolated, ...filters),
       workers: 1,
       fullyParallel: false,
     },

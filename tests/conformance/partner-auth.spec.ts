@@ -6,6 +6,8 @@
 // unknown ids (with valid bodies, so only the token is at issue); add-test-data, which a broken server
 // would run, is tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
+import type { PartnerClient } from '../../src/auth/partner-client.ts';
+import type { Capability } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { type Operation, operationById } from '../../src/contract/operations.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
@@ -199,42 +201,44 @@ for (const op of partnerOperations) {
 
 // ------------------------------------------------------------------------------------ renewal after a 401
 
-test('PAUTH-INVALID-TOKEN: after a 401 for an invalid token the client requests a new token, and the retry is authorised', {
-  tag: ['@PAUTH-INVALID-TOKEN', Tags.partner],
-}, async ({ partnerA, requires }) => {
-  requires('real-auth');
-  partnerA.useToken(`not-a-token-${randomUUID()}`);
-  const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
-  expectThat(
-    'PAUTH-INVALID-TOKEN',
-    partnerA.renewals === 1,
-    `the invalid token was not refused with 401 (renewals: ${partnerA.renewals})`,
-    exchange,
-  );
-  expectThat(
-    'PAUTH-INVALID-TOKEN',
-    exchange.status !== 401,
-    'the retry with a newly requested token was refused too',
-    exchange,
-  );
-});
+const renewals: {
+  requirement: string;
+  kind: string;
+  capability: Capability;
+  stale: (partner: PartnerClient) => Promise<string>;
+}[] = [
+  {
+    requirement: 'PAUTH-INVALID-TOKEN',
+    kind: 'invalid',
+    capability: 'real-auth',
+    stale: async () => `not-a-token-${randomUUID()}`,
+  },
+  {
+    requirement: 'PAUTH-EXPIRED-TOKEN',
+    kind: 'expired',
+    capability: 'expired-partner-token',
+    stale: (partner) => sandboxToken(partner, 0),
+  },
+];
 
-test('PAUTH-EXPIRED-TOKEN: after a 401 for an expired token the client requests a new token, and the retry is authorised', {
-  tag: ['@PAUTH-EXPIRED-TOKEN', Tags.partner],
-}, async ({ partnerA, requires }) => {
-  requires('expired-partner-token');
-  partnerA.useToken(await sandboxToken(partnerA, 0));
-  const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
-  expectThat(
-    'PAUTH-EXPIRED-TOKEN',
-    partnerA.renewals === 1,
-    `the expired token was not refused with 401 (renewals: ${partnerA.renewals})`,
-    exchange,
-  );
-  expectThat(
-    'PAUTH-EXPIRED-TOKEN',
-    exchange.status !== 401,
-    'the retry with a newly requested token was refused too',
-    exchange,
-  );
-});
+for (const { requirement, kind, capability, stale } of renewals) {
+  test(`${requirement}: after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`, {
+    tag: [`@${requirement}`, Tags.partner],
+  }, async ({ partnerA, requires }) => {
+    requires(capability);
+    partnerA.useToken(await stale(partnerA));
+    const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
+    expectThat(
+      requirement,
+      partnerA.renewals === 1,
+      `the ${kind} token was not refused with 401 (renewals: ${partnerA.renewals})`,
+      exchange,
+    );
+    expectThat(
+      requirement,
+      exchange.status !== 401,
+      'the retry with a newly requested token was refused too',
+      exchange,
+    );
+  });
+}

@@ -274,15 +274,7 @@ function objectMutations(node: ObjectNode, skip: Skip = {}): Mutation[] {
   const result: Mutation[] = [];
   for (const name of node.required) {
     if (skip.presence?.has(name)) continue;
-    result.push({
-      ...mutation(
-        'required',
-        `${name} missing`,
-        base.map((o) => without(o, name)),
-        false,
-      ),
-      pointer: `/${escapePointerToken(name)}`,
-    });
+    result.push(missing(base, name));
   }
   for (const name of node.forbidden) {
     if (skip.presence?.has(name)) continue;
@@ -301,6 +293,19 @@ function objectMutations(node: ObjectNode, skip: Skip = {}): Mutation[] {
     result.push(...nested(base, name, mutationsAt(at)));
   }
   return result;
+}
+
+/** Otherwise valid objects without the required property `name`. */
+function missing(base: fc.Arbitrary<object>, name: string): Mutation {
+  return {
+    ...mutation(
+      'required',
+      `${name} missing`,
+      base.map((o) => without(o, name)),
+      false,
+    ),
+    pointer: `/${escapePointerToken(name)}`,
+  };
 }
 
 /** Mutations of a property's schema, placed in otherwise valid objects. */
@@ -323,15 +328,7 @@ function unionMutations(node: UnionNode): Mutation[] {
     const base = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
     const [first] = branches;
     for (const name of analysis.commonRequired) {
-      result.push({
-        ...mutation(
-          'required',
-          `${name} missing`,
-          base.map((o) => without(o, name)),
-          false,
-        ),
-        pointer: `/${escapePointerToken(name)}`,
-      });
+      result.push(missing(base, name));
     }
     for (const name of analysis.commonProperties) {
       const at = first?.properties.get(name);

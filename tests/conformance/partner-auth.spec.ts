@@ -61,6 +61,17 @@ async function sandboxToken(
 
 // ------------------------------------------------------------------------------------ the token endpoint
 
+/** A token request with valid credentials, for the checks of its body (its token kept out of every report). */
+async function requestValidToken(
+  partner: PartnerClient,
+): Promise<{ exchange: Exchange; body: TokenResponse }> {
+  const exchange = await partner.requestToken();
+  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
+  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
+  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+  return { exchange, body };
+}
+
 test('OP-PARTNER-TOKEN: valid client credentials get 200 with a PartnerTokenResponse', {
   tag: ['@OP-PARTNER-TOKEN', '@SCH-PARTNER-TOKEN-RESPONSE', '@OP-JSON-BODIES', Tags.partner, Tags.smoke],
 }, async ({ partnerA }) => {
@@ -76,10 +87,7 @@ test('PAUTH-TOKEN-TYPE: the token response says token_type bearer', {
   tag: ['@PAUTH-TOKEN-TYPE', Tags.partner],
 }, async ({ partnerA, requires }) => {
   requires('real-auth');
-  const exchange = await partnerA.requestToken();
-  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
-  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
-  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+  const { exchange, body } = await requestValidToken(partnerA);
   expectThat(
     'PAUTH-TOKEN-TYPE',
     typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
@@ -92,10 +100,7 @@ test('PAUTH-EXPIRES-IN: the token response gives expires_in as a positive intege
   tag: ['@PAUTH-EXPIRES-IN', Tags.partner],
 }, async ({ partnerA, requires }) => {
   requires('real-auth');
-  const exchange = await partnerA.requestToken();
-  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
-  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
-  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+  const { exchange, body } = await requestValidToken(partnerA);
   expectThat(
     'PAUTH-EXPIRES-IN',
     Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,

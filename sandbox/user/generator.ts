@@ -178,6 +178,36 @@ export function generateUserRecords(account: Account, seed: number, now: number)
   let nextV1Id = idBase + 1;
   const v1IdFor = (start: number): number | undefined => (start < V1_ID_CUTOFF ? nextV1Id++ : undefined);
   let previousNapMilli = 0;
+  /** Records a main sleep or a nap; both draw from rng in this one order, so the data stays as seeded. */
+  const pushSleep = (spec: {
+    kind: 'sleep' | 'nap';
+    index: number;
+    cycleId: number;
+    timezone: string;
+    start: number;
+    end: number;
+    scoreState: () => ScoreState;
+    score: () => ReturnType<typeof sleepScore>;
+  }): Sleep => {
+    const created = spec.end + rng.int(3, 20) * MINUTE;
+    const sleep: Sleep = {
+      id: recordId(seed, userId, spec.kind, spec.index),
+      cycle_id: spec.cycleId,
+      user_id: userId,
+      created_at: iso(created),
+      updated_at: iso(created + rng.int(0, 15) * MINUTE),
+      start: iso(spec.start),
+      end: iso(spec.end),
+      timezone_offset: spec.timezone,
+      nap: spec.kind === 'nap',
+      score_state: spec.scoreState(),
+      score: spec.score(),
+    };
+    const v1 = v1IdFor(spec.start);
+    if (v1 !== undefined) sleep.v1_id = v1;
+    sleeps.push(sleep);
+    return sleep;
+  };
   const latestEnd = now - 10 * MINUTE;
 
   starts.forEach((start, i) => {
@@ -210,28 +240,22 @@ export function generateUserRecords(account: Account, seed: number, now: number)
 
     // Main sleep: starts the cycle.
     const sleepEnd = start + rng.int(330, 510) * MINUTE;
-    const sleepCreated = sleepEnd + rng.int(3, 20) * MINUTE;
-    const mainSleep: Sleep = {
-      id: recordId(seed, userId, 'sleep', i),
-      cycle_id: cycleId,
-      user_id: userId,
-      created_at: iso(sleepCreated),
-      updated_at: iso(sleepCreated + rng.int(0, 15) * MINUTE),
-      start: iso(start),
-      end: iso(sleepEnd),
-      timezone_offset: timezone,
-      nap: false,
-      score_state: randomState(rng),
-      score: sleepScore(
-        rng,
-        sleepEnd - start,
-        previousNapMilli > 0 ? -Math.round(previousNapMilli / 2) : 0,
-        i >= 4,
-      ),
-    };
-    const mainV1 = v1IdFor(start);
-    if (mainV1 !== undefined) mainSleep.v1_id = mainV1;
-    sleeps.push(mainSleep);
+    const mainSleep = pushSleep({
+      kind: 'sleep',
+      index: i,
+      cycleId,
+      timezone,
+      start,
+      end: sleepEnd,
+      scoreState: () => randomState(rng),
+      score: () =>
+        sleepScore(
+          rng,
+          sleepEnd - start,
+          previousNapMilli > 0 ? -Math.round(previousNapMilli / 2) : 0,
+          i >= 4,
+        ),
+    });
 
     const recoveryCreated = sleepEnd + rng.int(3, 20) * MINUTE;
     recoveries.push({
@@ -289,23 +313,16 @@ export function generateUserRecords(account: Account, seed: number, now: number)
       const napStart = cursor + rng.int(30, 120) * MINUTE;
       const napEnd = napStart + rng.int(20, 90) * MINUTE;
       if (napEnd <= cycleEnd - HOUR) {
-        const napCreated = napEnd + rng.int(3, 20) * MINUTE;
-        const nap: Sleep = {
-          id: recordId(seed, userId, 'nap', i),
-          cycle_id: cycleId,
-          user_id: userId,
-          created_at: iso(napCreated),
-          updated_at: iso(napCreated + rng.int(0, 15) * MINUTE),
-          start: iso(napStart),
-          end: iso(napEnd),
-          timezone_offset: timezone,
-          nap: true,
-          score_state: 'SCORED',
-          score: sleepScore(rng, napEnd - napStart, 0, i >= 4),
-        };
-        const v1 = v1IdFor(napStart);
-        if (v1 !== undefined) nap.v1_id = v1;
-        sleeps.push(nap);
+        pushSleep({
+          kind: 'nap',
+          index: i,
+          cycleId,
+          timezone,
+          start: napStart,
+          end: napEnd,
+          scoreState: () => 'SCORED',
+          score: () => sleepScore(rng, napEnd - napStart, 0, i >= 4),
+        });
         previousNapMilli = napEnd - napStart;
       }
     }

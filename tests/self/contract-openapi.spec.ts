@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
@@ -32,6 +32,7 @@ import {
   operations,
   type UserScope,
 } from '../../src/contract/operations.ts';
+import { freePort } from '../../src/run/prism.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const specFile = join(repoRoot, 'specs', 'openapi.yaml');
@@ -182,19 +183,6 @@ function runNode(args: readonly string[]): Promise<{ code: number; stdout: strin
 
 function binOf(pkg: string, bin: string): string {
   return join(dirname(requireFromHere.resolve(`${pkg}/package.json`)), bin);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function waitForOutput(child: ChildProcess, marker: RegExp, timeoutMs: number): Promise<void> {

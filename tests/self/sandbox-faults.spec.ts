@@ -2,8 +2,6 @@
 // sandbox and fails against a sandbox with only that fault (both in-process, on free ports). The probe table
 // is typed by the fault catalogue, so a new fault without a probe does not compile.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { SandboxOptions } from '../../sandbox/context.ts';
@@ -16,6 +14,7 @@ import {
 } from '../../sandbox/faults/status.ts';
 import { userFaults } from '../../sandbox/faults/user.ts';
 import { validate } from '../../src/contract/validators.ts';
+import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
   type ApiResponse,
   api,
@@ -532,29 +531,19 @@ const probes: Record<keyof typeof userFaults, Probe> = {
   },
   'webhook-signature-missing': {
     async check(p) {
-      const deliveries: { signed: boolean; body: string }[] = [];
-      const receiver = createServer((request, response) => {
-        let body = '';
-        request.on('data', (chunk) => {
-          body += chunk;
-        });
-        request.on('end', () => {
-          deliveries.push({ signed: request.headers['service-signed'] !== undefined, body });
-          response.end();
-        });
-      });
-      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      const receiver = await startWebhookReceiver();
       try {
-        await registerHook(p, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`);
+        await registerHook(p, receiver.url);
         await p.token();
         await triggerEvent(p);
-        for (let i = 0; i < 100 && deliveries.length === 0; i += 1)
-          await new Promise((r) => setTimeout(r, 10));
-        const [delivery] = deliveries;
+        const [delivery] = await receiver.waitFor(() => true, 1000);
         assert.ok(delivery, 'no user-data webhook arrived');
-        assert.ok(delivery.signed, 'the user-data webhook carries no Service-Signed header');
+        assert.ok(
+          delivery.headers['service-signed'] !== undefined,
+          'the user-data webhook carries no Service-Signed header',
+        );
       } finally {
-        receiver.close();
+        await receiver.close();
       }
     },
   },

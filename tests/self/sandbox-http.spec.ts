@@ -1,13 +1,12 @@
 // The sandbox's HTTP behaviour around the operations: rate limiting, webhooks, bad input, unknown routes
 // and methods, and the command line.
 import { execFile, spawn } from 'node:child_process';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { faults } from '../../sandbox/faults/index.ts';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
+import { deliveryText, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import { api, credentials, login, start, TestClock } from './sandbox-client.ts';
 
 const run = promisify(execFile);
@@ -47,28 +46,13 @@ test.describe('rate limiting', () => {
   });
 });
 
-interface Received {
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
 test.describe('webhooks', () => {
   test('signed with HMAC-SHA256 of the body; stop after DELETE /v2/user/access', async () => {
-    const received: Received[] = [];
-    const receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        received.push({ headers: request.headers, body });
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startWebhookReceiver();
+    const received = receiver.deliveries;
     const sandbox = await start();
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const { url } = receiver;
       const { clientId, clientSecret } = credentials.client;
       const registered = await fetch(`${sandbox.authUrl}/sandbox/webhooks`, {
         method: 'POST',
@@ -89,8 +73,9 @@ test.describe('webhooks', () => {
       expect((await trigger()).sent_to).toEqual([clientId]);
       await expect.poll(() => received.length).toBe(1);
       const [delivery] = received;
-      expect(delivery?.headers['service-signed']).toBe(signWebhookBody(delivery?.body ?? '', clientSecret));
-      expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ type: 'workout.updated', user_id: userId });
+      const body = delivery ? deliveryText(delivery) : '{}';
+      expect(delivery?.headers['service-signed']).toBe(signWebhookBody(body, clientSecret));
+      expect(JSON.parse(body)).toMatchObject({ type: 'workout.updated', user_id: userId });
 
       expect((await api(sandbox, '/v2/user/access', token.access_token, { method: 'DELETE' })).status).toBe(
         204,
@@ -111,7 +96,7 @@ test.describe('webhooks', () => {
       expect((await fetch(`${sandbox.authUrl}/sandbox/info`)).status).toBe(200);
     } finally {
       await sandbox.close();
-      receiver.close();
+      await receiver.close();
     }
   });
 });

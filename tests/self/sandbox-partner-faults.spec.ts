@@ -13,6 +13,7 @@ import {
 } from '../../sandbox/faults/status.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
+import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
   type Answer,
   type PartnerSandbox,
@@ -20,7 +21,6 @@ import {
   partnerB,
   paths,
   startPartnerSandbox,
-  startWebhookReceiver,
   validTokenRequest,
 } from './sandbox-partner-support.ts';
 
@@ -286,7 +286,8 @@ const probes: Record<PartnerFault, Probe> = {
       try {
         await sandbox.registerWebhook(partnerA.clientId, receiver.url);
         await sandbox.addTestData(partnerA);
-        const [webhook] = await receiver.waitFor(1);
+        const [webhook] = await receiver.waitFor(() => true, 3000);
+        expect(webhook, 'no webhook arrived').toBeDefined();
         const expected = createHmac('sha256', partnerA.signingSecret)
           .update(webhook?.body ?? '')
           .digest('hex');

@@ -4,6 +4,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { seededRequisitionsPerPartner } from '../../sandbox/partner/runtime.ts';
 import { assertValid } from '../../src/contract/validators.ts';
+import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
   type PartnerSandbox,
   partnerA,
@@ -11,7 +12,6 @@ import {
   paths,
   type RequisitionIds,
   startPartnerSandbox,
-  startWebhookReceiver,
 } from './sandbox-partner-support.ts';
 
 interface ServiceRequest {
@@ -336,15 +336,16 @@ test.describe('webhooks', () => {
         json: { task_business_status: 'NOPE' },
       });
       await local.as(partnerA, 'PATCH', paths.requisitionStatus(id), { json: { task_business_status: 1 } });
-      const received = await receiverA.waitFor(4);
+      await expect.poll(() => receiverA.deliveries.length, { timeout: 3000 }).toBeGreaterThanOrEqual(4);
       await new Promise((resolve) => setTimeout(resolve, 100));
+      const received = receiverA.deliveries;
       expect(received).toHaveLength(4);
-      expect(receiverB.received).toHaveLength(0);
+      expect(receiverB.deliveries).toHaveLength(0);
       const events = received.map(({ headers, body }) => {
         const expected = createHmac('sha256', partnerA.signingSecret).update(body).digest('hex');
         expect(headers['service-signed']).toBe(expected);
         expect(headers['content-type']).toContain('application/json');
-        return JSON.parse(body) as Record<string, unknown>;
+        return JSON.parse(body.toString('utf8')) as Record<string, unknown>;
       });
       const byType = Object.fromEntries(events.map((event) => [event.type, event]));
       expect(byType['requisition.created']).toMatchObject({

@@ -1,7 +1,5 @@
 // Shared helpers of the sandbox-partner*.spec.ts tests: an in-process sandbox on a free port, a small HTTP
 // client for the partner API (real HTTP via fetch), and a local webhook receiver.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import type { SandboxOptions } from '../../sandbox/context.ts';
 import { loadSandboxCredentials, type PartnerCredential } from '../../sandbox/credentials.ts';
@@ -163,46 +161,6 @@ export class PartnerSandbox {
 
 export async function startPartnerSandbox(options: Partial<SandboxOptions> = {}): Promise<PartnerSandbox> {
   return new PartnerSandbox(await startSandbox({ port: 0, ...options }));
-}
-
-export interface ReceivedWebhook {
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-export interface WebhookReceiver {
-  url: string;
-  received: ReceivedWebhook[];
-  /** Resolves once `count` webhooks arrived (rejects after `timeoutMs`). */
-  waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
-  close(): Promise<void>;
-}
-
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
-  const received: ReceivedWebhook[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    async waitFor(count, timeoutMs = 3000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} webhooks, got ${received.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      return received;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /** A clock tests can move forward (token expiry). */

@@ -14,6 +14,9 @@ export interface UserToken {
   scopes: string;
 }
 
+/** How the client authenticates at the token endpoint (RFC 6749 §2.3.1). */
+export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
+
 export interface AuthorizationOptions {
   /** Sandbox-only: ask for a token that expires after this many seconds (0 = already expired). */
   sandboxExpiresIn?: number;
@@ -31,6 +34,8 @@ export class UserOAuthClient {
     private readonly api: ApiClient,
     private readonly authUrl: string,
     private readonly login: UserLogin,
+    /** The method tried first; after a 401 the other one is tried and, if it works, kept. */
+    private clientAuth: ClientAuthMethod = 'client_secret_post',
   ) {}
 
   /** Runs the whole flow for `scopes` and returns the issued token. */
@@ -76,20 +81,40 @@ export class UserOAuthClient {
     throw new Error(`Authorization did not reach the redirect URI within ${MAX_FORM_STEPS} steps`);
   }
 
+  /**
+   * POSTs a grant to {auth_url}/oauth/oauth2/token with the client's credentials, in the form body or as
+   * HTTP Basic. A 401 under one method is retried once under the other, which is then kept.
+   */
+  async tokenRequest(grant: Record<string, string>): Promise<Exchange> {
+    const send = (method: ClientAuthMethod) =>
+      this.api.send({
+        method: 'POST',
+        path: `${this.authUrl}/oauth/oauth2/token`,
+        ...(method === 'client_secret_post'
+          ? { form: { ...grant, client_id: this.login.clientId, client_secret: this.login.clientSecret } }
+          : {
+              form: grant,
+              headers: {
+                authorization: `Basic ${Buffer.from(`${encodeURIComponent(this.login.clientId)}:${encodeURIComponent(this.login.clientSecret)}`).toString('base64')}`,
+              },
+            }),
+      });
+    const first = await send(this.clientAuth);
+    if (first.status !== 401) return first;
+    const other = this.clientAuth === 'client_secret_post' ? 'client_secret_basic' : 'client_secret_post';
+    const second = await send(other);
+    if (second.status === 200) this.clientAuth = other;
+    return second.status === 200 ? second : first;
+  }
+
   async exchangeCode(code: string, scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {
-    const form: Record<string, string> = {
+    const grant: Record<string, string> = {
       grant_type: 'authorization_code',
       code,
       redirect_uri: this.login.redirectUri,
-      client_id: this.login.clientId,
-      client_secret: this.login.clientSecret,
     };
-    if (options.sandboxExpiresIn !== undefined) form.sandbox_expires_in = String(options.sandboxExpiresIn);
-    const exchange = await this.api.send({
-      method: 'POST',
-      path: `${this.authUrl}/oauth/oauth2/token`,
-      form,
-    });
+    if (options.sandboxExpiresIn !== undefined) grant.sandbox_expires_in = String(options.sandboxExpiresIn);
+    const exchange = await this.tokenRequest(grant);
     if (exchange.status !== 200) throw new Error(`Token request failed: ${describeExchange(exchange)}`);
     const body = exchange.json<{ access_token?: string; refresh_token?: string; expires_in?: number }>();
     if (!body.access_token)

@@ -1,7 +1,7 @@
 // `npm run verify-report -- reports/conformance.json`: checks a certification report's digest against this
 // checkout's spec, schemas and suite version and the report's own results. Exit 0 when it matches.
 import { readFileSync } from 'node:fs';
-import { computeDigest } from '../report/digest.ts';
+import { certifiedResults, computeDigest } from '../report/digest.ts';
 import type { ConformanceReport } from '../report/model.ts';
 
 const file = process.argv[2];
@@ -14,7 +14,7 @@ if (!report.digest) {
   console.error(`${file} has no digest (only the certification profile writes one)`);
   process.exit(2);
 }
-const expected = computeDigest(report.requirements);
+const expected = computeDigest(certifiedResults(report));
 const mismatches = (['spec', 'suiteVersion', 'results', 'combined'] as const).filter(
   (key) => expected[key] !== report.digest?.[key],
 );
@@ -22,7 +22,18 @@ if (mismatches.length === 0) {
   console.log(
     `digest ${report.digest.combined} matches this spec, these schemas, suite ${expected.suiteVersion} and the report's results`,
   );
-  process.exit(0);
+  // The digest covers the verdict and its completeness: only a PASS is a certificate.
+  if (report.verdict === 'pass') {
+    console.log('verdict PASS: every MUST requirement in the profile was verified and passed');
+    process.exit(0);
+  }
+  console.log(
+    `verdict ${String(report.verdict).toUpperCase()}: not a certificate` +
+      (report.incomplete?.length
+        ? ` (${report.incomplete.length} MUST requirement(s) not verified: ${report.incomplete.map((r) => r.id).join(', ')})`
+        : ''),
+  );
+  process.exit(1);
 }
 console.log(
   `digest does not match: ${mismatches.map((key) => `${key} (report ${report.digest?.[key]}, here ${expected[key]})`).join('; ')}`,

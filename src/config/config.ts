@@ -24,6 +24,24 @@ export type Capability =
   | 'rate-limit' // the target's rate limit is known, so a bounded burst can reach 429
   | 'request-count'; // the target counts requests server-side (sandbox admin API)
 
+/** Why a capability is missing, and what would supply it (the reason a check reports as not verified). */
+export const capabilitySource: Record<Capability, string> = {
+  stateful: 'a target that keeps state (not a mock)',
+  'real-auth': 'a target that checks tokens (not a mock)',
+  scopes: 'a target that enforces scopes (not a mock)',
+  'user-login':
+    'user OAuth credentials (CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET, CONFORMANCE_REDIRECT_URI, CONFORMANCE_USER, CONFORMANCE_PASSWORD)',
+  'second-user': 'a second test user (CONFORMANCE_USER_B, CONFORMANCE_PASSWORD_B)',
+  'expired-user-token': 'an already-expired user token (the embedded sandbox issues one on demand)',
+  'expired-partner-token': 'an already-expired partner token (the embedded sandbox issues one on demand)',
+  partner: 'partner A credentials (CONFORMANCE_PARTNER_A_CLIENT_ID, CONFORMANCE_PARTNER_A_CLIENT_SECRET)',
+  'second-partner':
+    'partner B credentials (CONFORMANCE_PARTNER_B_CLIENT_ID, CONFORMANCE_PARTNER_B_CLIENT_SECRET)',
+  webhooks: 'webhook registration and event triggering (the embedded sandbox administration API)',
+  'rate-limit': "the target's rate limit (CONFORMANCE_RATE_LIMIT, e.g. 2000/60)",
+  'request-count': 'server-side request counts (the embedded sandbox administration API)',
+};
+
 export interface UserLogin {
   clientId: string;
   clientSecret: string;
@@ -66,6 +84,10 @@ export interface SuiteConfig {
   rateLimit?: RateLimitConfig;
   expectationsFile?: string;
   prismProxy: boolean;
+  /** CONFORMANCE_STRICT=1: warnings (the suite's reading of loosely stated points) fail. */
+  strict: boolean;
+  /** CONFORMANCE_ALLOW_INCOMPLETE=1: an INCOMPLETE run exits 0. */
+  allowIncomplete: boolean;
   capabilities: ReadonlySet<Capability>;
 }
 
@@ -120,6 +142,13 @@ function positiveInteger(env: Env, variable: string, fallback: number): number {
   if (!/^[1-9]\d*$/.test(value))
     throw new ConfigError(variable, `must be a positive integer; got "${value}"`);
   return Number(value);
+}
+
+function flag(env: Env, variable: string): boolean {
+  const value = env[variable];
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(variable, `must be 1 or 0; got "${value}"`);
 }
 
 /** Variables that must be set together: all or none. */
@@ -298,6 +327,8 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
     rateLimit: rateLimit(env),
     expectationsFile: env.CONFORMANCE_EXPECTATIONS || undefined,
     prismProxy,
+    strict: flag(env, 'CONFORMANCE_STRICT'),
+    allowIncomplete: flag(env, 'CONFORMANCE_ALLOW_INCOMPLETE'),
   };
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-export type RequirementLevel = 'MUST' | 'UNSPECIFIED';
+/**
+ * MUST: the seed states it; a check fails on it. READING: the seed states the point loosely; the suite's
+ * reading of it (`reading`) is checked as a warning, a failure only in strict mode. UNSPECIFIED: "not
+ * shown"; recorded as a note.
+ */
+export type RequirementLevel = 'MUST' | 'READING' | 'UNSPECIFIED';
 
 export interface Requirement {
   id: string;
@@ -12,6 +17,8 @@ export interface Requirement {
   operations: string[];
   text: string;
   derived?: string;
+  /** The suite's reading where the seed is loose: departures from it are warnings. */
+  reading?: string;
   /** false for a stated rule no black-box client can observe; `reason` says why. */
   verifiable: boolean;
   reason?: string;
@@ -39,4 +46,12 @@ export function requirementById(id: string): Requirement | undefined {
 /** Requirements a conformance test must verify (stated and observable). */
 export function verifiableMustRequirements(): Requirement[] {
   return requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);
+}
+
+/** The OP-* requirement stating an operation's success response (e.g. OP-LIST-CYCLES for listCycles). */
+export function successRequirementFor(operationId: string): string | undefined {
+  const found = requirements.filter(
+    (r) => r.id.startsWith('OP-') && r.operations.length === 1 && r.operations[0] === operationId,
+  );
+  return found.length === 1 ? found[0]?.id : undefined;
 }

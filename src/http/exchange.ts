@@ -1,4 +1,5 @@
 // One request/response pair as the suite sees it, and how it is shown in a failure message.
+import { withoutNullProperties } from './absent-nulls.ts';
 import { redactHeaders, redactText } from './redact.ts';
 
 export interface SentRequest {
@@ -13,8 +14,24 @@ export interface Exchange {
   status: number;
   headers: Record<string, string>;
   text: string;
-  /** The body parsed as JSON; throws a message naming the request when it is not JSON. */
+  /**
+   * The body parsed as JSON, with null-valued properties read as absent (absent-nulls.ts); throws a
+   * message naming the request when it is not JSON.
+   */
   json<T = unknown>(): T;
+  /** Pointers of the null-valued properties the body carried (empty when it is not JSON). */
+  nullPointers: readonly string[];
+}
+
+type Parsed = { ok: true; value: unknown; nullPointers: string[] } | { ok: false };
+
+function parse(text: string): Parsed {
+  if (text === '') return { ok: false };
+  try {
+    return { ok: true, ...withoutNullProperties(JSON.parse(text) as unknown) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 export function createExchange(
@@ -23,19 +40,18 @@ export function createExchange(
   headers: Record<string, string>,
   text: string,
 ): Exchange {
+  const parsed = parse(text);
   return {
     request,
     status,
     headers,
     text,
+    nullPointers: parsed.ok ? parsed.nullPointers : [],
     json<T>() {
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new Error(
-          `Response is not JSON (${status}, content-type ${headers['content-type'] ?? 'none'}): ${describeExchange(this)}`,
-        );
-      }
+      if (parsed.ok) return parsed.value as T;
+      throw new Error(
+        `Response is not JSON (${status}, content-type ${headers['content-type'] ?? 'none'}): ${describeExchange(this)}`,
+      );
     },
   };
 }

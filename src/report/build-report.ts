@@ -1,23 +1,81 @@
-// Builds the conformance report from test results: per requirement, its status; and the gate verdict,
-// in which documented deviations do not count and stale ones do.
+// Builds the conformance report from test results. A requirement's status comes from the verdicts that
+// name it: the failures that name it (`[ID] …`), the tests that declare it (passed, not verified, blocked,
+// omitted), and the warnings and evidence they recorded. The run verdict is PASS when every MUST
+// requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
+// counted), and INCOMPLETE otherwise.
 import type { Requirement } from '../contract/requirements.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
-import type { ConformanceReport, RequirementResult, TestResultSummary } from './model.ts';
+import type {
+  ConformanceReport,
+  RequirementResult,
+  RequirementStatus,
+  RunVerdict,
+  TestResultSummary,
+} from './model.ts';
 
 export type RunMeta = Pick<
   ConformanceReport,
-  'target' | 'baseUrl' | 'profile' | 'environment' | 'startedAt' | 'durationMs' | 'requestsSent'
+  'target' | 'baseUrl' | 'profile' | 'environment' | 'strict' | 'startedAt' | 'durationMs' | 'requestsSent'
 > & { interrupted: boolean };
 
-function requirementStatus(
+/** The lines of `lines` ("ID: text") about `id`, without the prefix. */
+const about = (id: string, lines: readonly string[]): string[] =>
+  lines.filter((line) => line.startsWith(`${id}: `)).map((line) => line.slice(id.length + 2));
+
+const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
+
+function resultOf(
   requirement: Requirement,
-  tests: TestResultSummary[],
-): RequirementResult['status'] {
-  if (requirement.level === 'UNSPECIFIED') return 'unspecified';
-  if (tests.some((test) => test.status === 'failed')) return 'fail';
-  if (tests.some((test) => test.status === 'passed')) return 'pass';
-  if (tests.length > 0) return 'skip';
-  return 'untested';
+  tests: readonly TestResultSummary[],
+  deviation: string | undefined,
+): RequirementResult {
+  const { id } = requirement;
+  const declaring = tests.filter((test) => test.requirements.includes(id));
+  const failing = tests.filter((test) => test.outcome === 'failed' && test.failedRequirements.includes(id));
+  const related = unique([...declaring, ...failing]);
+  const notVerified = unique(
+    declaring.flatMap((test) => {
+      if (test.outcome === 'not-verified' || test.outcome === 'blocked')
+        return [`${test.title}: ${test.skipReason ?? 'did not run'}`];
+      // A test that failed on another requirement never reached this one.
+      if (test.outcome === 'failed' && !test.failedRequirements.includes(id))
+        return [`${test.title}: blocked by ${test.failedRequirements.join(', ')}`];
+      return about(id, test.notVerified).map((reason) => `${test.title}: ${reason}`);
+    }),
+  );
+  const warnings = unique(related.flatMap((test) => about(id, test.warnings)));
+  const passed = declaring.filter(
+    (test) => test.outcome === 'passed' && about(id, test.notVerified).length === 0,
+  );
+  const evidence = unique(
+    passed.flatMap((test) => {
+      const stated = about(id, test.evidence);
+      return stated.length > 0 ? stated : [`${test.title}: passed`];
+    }),
+  );
+  let status: RequirementStatus;
+  if (failing.length > 0) status = 'fail';
+  else if (requirement.level === 'UNSPECIFIED') status = 'note';
+  else if (notVerified.length > 0) status = 'not-verified';
+  else if (warnings.length > 0) status = 'warning';
+  else if (passed.length > 0) status = 'pass';
+  else status = 'omitted';
+  return {
+    id,
+    level: requirement.level,
+    section: requirement.section,
+    text: requirement.text,
+    reading: requirement.reading,
+    status,
+    verifiable: requirement.verifiable,
+    reason: requirement.reason,
+    tests: related.map((test) => ({ title: test.title, outcome: test.outcome, skipReason: test.skipReason })),
+    evidence,
+    warnings,
+    notVerified,
+    notes: unique(related.flatMap((test) => about(id, test.notes))),
+    deviation,
+  };
 }
 
 export function buildReport(
@@ -28,21 +86,21 @@ export function buildReport(
 ): Omit<ConformanceReport, 'digest'> {
   const gateFailures: string[] = [];
   const deviations: ConformanceReport['deviations'] = [];
-  for (const test of tests) {
-    const expectation = expectationFor(expectations, test.title, test.requirements);
-    if (test.status === 'failed' && expectation) {
-      deviations.push({ test: test.title, key: expectation.key, reason: expectation.reason });
-    } else if (test.status === 'failed') {
-      gateFailures.push(`failed: ${test.title}`);
-    }
+  for (const test of tests.filter((t) => t.outcome === 'failed')) {
+    const expectation = expectationFor(expectations, test.title, test.failedRequirements);
+    if (expectation) deviations.push({ test: test.title, key: expectation.key, reason: expectation.reason });
+    else gateFailures.push(`failed: ${test.title} (${test.failedRequirements.join(', ')})`);
   }
   for (const expectation of expectations) {
     const covered = tests.filter(
-      (test) => test.title === expectation.key || test.requirements.includes(expectation.key),
+      (test) =>
+        test.title === expectation.key ||
+        test.requirements.includes(expectation.key) ||
+        test.failedRequirements.includes(expectation.key),
     );
     if (
-      covered.some((test) => test.status === 'passed') &&
-      !covered.some((test) => test.status === 'failed')
+      covered.some((test) => test.outcome === 'passed') &&
+      !covered.some((test) => test.outcome === 'failed')
     ) {
       gateFailures.push(
         `expected failure no longer happens: ${expectation.key} (${expectation.reason}); remove it from the expectations file`,
@@ -50,26 +108,22 @@ export function buildReport(
     }
   }
   const known = new Set(catalogue.map((requirement) => requirement.id));
-  const requirements: RequirementResult[] = catalogue.map((requirement) => {
-    const declaring = tests.filter((test) => test.requirements.includes(requirement.id));
-    return {
-      id: requirement.id,
-      level: requirement.level,
-      section: requirement.section,
-      text: requirement.text,
-      status: requirementStatus(requirement, declaring),
-      verifiable: requirement.verifiable,
-      reason: requirement.reason,
-      tests: declaring.map((test) => ({
-        title: test.title,
-        status: test.status,
-        skipReason: test.skipReason,
-      })),
-      notes: [...new Set(declaring.flatMap((test) => test.notes))],
-      deviation: deviations.find((deviation) => deviation.key === requirement.id)?.reason,
-    };
-  });
+  const requirements = catalogue.map((requirement) =>
+    resultOf(requirement, tests, deviations.find((deviation) => deviation.key === requirement.id)?.reason),
+  );
+  const incomplete = requirements
+    .filter((r) => r.level === 'MUST' && r.verifiable && r.status === 'not-verified')
+    .map((r) => ({ id: r.id, reasons: r.notVerified }));
   const { interrupted, ...run } = meta;
+  if (interrupted) gateFailures.push('the run was interrupted before every test ran');
+  const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
+  const verdict: RunVerdict = failed ? 'fail' : incomplete.length > 0 || interrupted ? 'incomplete' : 'pass';
+  const requirementTotals = Object.fromEntries(
+    (['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'] as const).map((status) => [
+      status,
+      requirements.filter((r) => r.status === status).length,
+    ]),
+  ) as Record<RequirementStatus, number>;
   return {
     ...run,
     totals: {
@@ -77,12 +131,16 @@ export function buildReport(
       failed: tests.filter((test) => test.status === 'failed').length,
       skipped: tests.filter((test) => test.status === 'skipped').length,
     },
-    verdict: gateFailures.length === 0 && !interrupted ? 'pass' : 'fail',
+    requirementTotals,
+    verdict,
     gateFailures,
+    incomplete,
     deviations,
-    unknownRequirementTags: [
-      ...new Set(tests.flatMap((test) => test.requirements).filter((id) => !known.has(id))),
-    ],
+    unknownRequirementTags: unique(
+      tests
+        .flatMap((test) => [...test.requirements, ...test.failedRequirements])
+        .filter((id) => !known.has(id)),
+    ),
     requirements,
     tests,
   };

@@ -1,19 +1,32 @@
 // Playwright reporter that turns test results into the conformance report (reports/conformance.json and
-// reports/conformance.md) and decides the gate verdict, which becomes the run's exit status.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// reports/conformance.md) and decides the run verdict (PASS, FAIL or INCOMPLETE), which it also writes
+// into the JUnit file and the Allure results, and which becomes the run's exit status.
+
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { loadConfig, type SuiteConfig } from '../config/config.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
+import { VerdictMark } from '../suite/verdicts.ts';
 import { buildReport } from './build-report.ts';
-import { computeDigest } from './digest.ts';
+import { certifiedResults, computeDigest } from './digest.ts';
 import { loadExpectations } from './expectations.ts';
 import { renderMarkdown } from './markdown.ts';
-import type { ConformanceReport, TestResultSummary } from './model.ts';
+import type { ConformanceReport, TestOutcome, TestResultSummary } from './model.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
+/** The requirement a ConformanceFailure names: `[ID] …`, possibly after the error class name. */
+const NAMED_REQUIREMENT = /^(?:\w*Error: |ConformanceFailure: )?\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/;
+
+function skipOutcome(reason: string | undefined): TestOutcome {
+  if (reason?.startsWith(VerdictMark.omitted)) return 'omitted';
+  if (reason?.startsWith(VerdictMark.blocked)) return 'blocked';
+  return 'not-verified';
+}
 
 export function summarise(test: TestCase): TestResultSummary {
   const result = test.results.at(-1);
@@ -24,22 +37,87 @@ export function summarise(test: TestCase): TestResultSummary {
       [...test.annotations, ...(result?.annotations ?? [])].map((a) => [`${a.type}|${a.description}`, a]),
     ).values(),
   ];
-  const error = result?.errors.map((e) => e.message ?? '').join('\n') || result?.error?.message;
+  const ofType = (type: string) =>
+    annotations.filter((a) => a.type === type).map((a) => redactText(a.description ?? ''));
+  const errors = (result?.errors ?? []).map((e) => stripVTControlCharacters(e.message ?? ''));
+  const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
+  const status = outcome === 'skipped' ? 'skipped' : outcome === 'expected' ? 'passed' : 'failed';
+  const named = [
+    ...new Set(
+      errors.map((message) => NAMED_REQUIREMENT.exec(message)?.[1]).filter((id) => id !== undefined),
+    ),
+  ];
+  const skipReason =
+    status === 'skipped'
+      ? (ofType('skip')[0] ?? `${VerdictMark.notVerified}did not run (the run ended first)`)
+      : undefined;
+  const error = errors.join('\n');
   return {
     title: test.titlePath().slice(3).join(' › '),
     file: test.location.file.replace(/^.*\/tests\//, 'tests/'),
-    status: outcome === 'skipped' ? 'skipped' : outcome === 'expected' ? 'passed' : 'failed',
-    requirements: test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1)),
+    status,
+    outcome: status === 'skipped' ? skipOutcome(skipReason) : status,
+    requirements: declared,
+    failedRequirements: status === 'failed' ? (named.length > 0 ? named : declared) : [],
     tags: test.tags.filter((tag) => !REQUIREMENT_TAG.test(tag)),
-    skipReason: annotations.find((annotation) => annotation.type === 'skip')?.description,
-    notes: annotations
-      .filter((annotation) => annotation.type === 'note')
-      .map((annotation) => annotation.description ?? ''),
-    prismViolations: annotations
-      .filter((annotation) => annotation.type === 'prism-violation')
-      .map((annotation) => redactText(annotation.description ?? '')),
-    error: error ? redactText(stripVTControlCharacters(error)).slice(0, 3000) : undefined,
+    skipReason,
+    evidence: ofType(VerdictMark.evidence),
+    warnings: ofType(VerdictMark.warning),
+    notVerified: ofType(VerdictMark.requirementNotVerified),
+    notes: ofType(VerdictMark.note),
+    prismViolations: ofType('prism-violation'),
+    error: error ? redactText(error).slice(0, 3000) : undefined,
   };
+}
+
+/** The resolved configuration, or undefined when it cannot be resolved (the run then failed in setup). */
+function runConfig(): SuiteConfig | undefined {
+  try {
+    return loadConfig();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The verdict in the JUnit file: the root element's name, read by every CI that shows JUnit. */
+function markJunit(report: ConformanceReport): void {
+  const file = reportPath('junit.xml');
+  if (!existsSync(file)) return;
+  const xml = readFileSync(file, 'utf8');
+  writeFileSync(
+    file,
+    xml.replace(
+      /<testsuites\b([^>]*?)\sname="[^"]*"/,
+      `<testsuites$1 name="Conformance ${report.verdict.toUpperCase()}"`,
+    ),
+  );
+}
+
+/** The verdict in Allure: one result of its own, at the top of the report, with the incomplete list. */
+function markAllure(report: ConformanceReport): void {
+  const dir = reportPath('allure-results');
+  if (!existsSync(dir)) return;
+  const uuid = randomUUID();
+  const now = Date.now();
+  const details = [
+    ...report.gateFailures,
+    ...report.incomplete.map((r) => `not verified: ${r.id}: ${r.reasons.join('; ')}`),
+  ].join('\n');
+  writeFileSync(
+    `${dir}/${uuid}-result.json`,
+    JSON.stringify({
+      uuid,
+      name: `Conformance run verdict: ${report.verdict.toUpperCase()}`,
+      fullName: 'conformance run verdict',
+      historyId: 'conformance-run-verdict',
+      status: report.verdict === 'pass' ? 'passed' : report.verdict === 'fail' ? 'failed' : 'skipped',
+      statusDetails: { message: redactText(details) },
+      stage: 'finished',
+      labels: [{ name: 'suite', value: 'run verdict' }],
+      start: now,
+      stop: now,
+    }),
+  );
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -55,38 +133,49 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     if (!this.suite) return undefined;
-    const env = process.env;
+    const config = runConfig();
     const built = buildReport(
       this.suite.allTests().map(summarise),
       requirements,
-      loadExpectations(env.CONFORMANCE_EXPECTATIONS || undefined),
+      loadExpectations(config?.expectationsFile),
       {
-        target: env.CONFORMANCE_TARGET ?? 'remote',
-        baseUrl: redactText(env.CONFORMANCE_BASE_URL ?? ''),
-        profile: env.CONFORMANCE_PROFILE || 'ci-gate',
-        environment: env.CONFORMANCE_ENVIRONMENT || 'non-production',
-        startedAt: env.CONFORMANCE_STARTED_AT ?? new Date(Date.now() - result.duration).toISOString(),
+        target: config?.target ?? 'unknown',
+        baseUrl: redactText(config?.baseUrl ?? ''),
+        profile: config?.profile ?? 'ci-gate',
+        environment: config?.environment ?? 'non-production',
+        strict: config?.strict ?? false,
+        startedAt: process.env.CONFORMANCE_STARTED_AT ?? new Date(Date.now() - result.duration).toISOString(),
         durationMs: Math.round(result.duration),
         requestsSent: requestsSent(),
         interrupted: result.status === 'interrupted' || result.status === 'timedout',
       },
     );
     const report: ConformanceReport =
-      built.profile === 'certification' ? { ...built, digest: computeDigest(built.requirements) } : built;
+      built.profile === 'certification'
+        ? { ...built, digest: computeDigest(certifiedResults(built)) }
+        : built;
     mkdirSync(reportsDir, { recursive: true });
     writeFileSync(reportPath('conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(reportPath('conformance.md'), renderMarkdown(report));
-    const failedRequirements = report.requirements.filter(
-      (requirement) => requirement.status === 'fail',
-    ).length;
+    markJunit(report);
+    markAllure(report);
     const { passed, failed, skipped } = report.totals;
+    const r = report.requirementTotals;
     console.log(
       `\nConformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
-        `${failedRequirements} requirement(s) failed; ${report.requestsSent} requests; ${reportPath('conformance.md')}`,
+        `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
+        `${report.requestsSent} requests; ${reportPath('conformance.md')}`,
     );
     for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
+    for (const { id, reasons } of report.incomplete)
+      console.log(
+        `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
+      );
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
-    // The gate verdict decides the exit status, so documented deviations do not fail the run.
-    return { status: report.verdict === 'pass' ? 'passed' : 'failed' };
+    // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
+    // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).
+    const ok =
+      report.verdict === 'pass' || (report.verdict === 'incomplete' && config?.allowIncomplete === true);
+    return { status: ok ? 'passed' : 'failed' };
   }
 }

@@ -39,3 +39,14 @@ export function computeDigest(results: unknown): Digest {
     combined: sha256(`${specHash}\n${suiteVersion}\n${resultsHash}`),
   };
 }
+
+/** What a certification digest certifies: the verdict, its completeness and every requirement's result. */
+export const certifiedResults = (report: {
+  verdict: unknown;
+  incomplete: unknown;
+  requirements: unknown;
+}): unknown => ({
+  verdict: report.verdict,
+  incomplete: report.incomplete,
+  requirements: report.requirements,
+});

@@ -4,9 +4,10 @@ import type { ConformanceReport, RequirementResult } from './model.ts';
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
   pass: '✅ pass',
   fail: '❌ fail',
-  skip: '⏭ not applicable',
-  untested: '· untested',
-  unspecified: 'ℹ unspecified',
+  warning: '⚠️ warning',
+  'not-verified': '⏸ not verified',
+  note: 'ℹ note',
+  omitted: '· not in this run',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -16,45 +17,61 @@ const areaOf = (requirement: RequirementResult) => requirement.section.split(/ �
 
 function detail(requirement: RequirementResult): string {
   if (requirement.deviation) return `known deviation: ${requirement.deviation}`;
-  if (requirement.status === 'untested' && !requirement.verifiable)
-    return `not observable: ${requirement.reason}`;
-  if (requirement.status === 'skip')
-    return [...new Set(requirement.tests.map((test) => test.skipReason ?? ''))].join('; ');
-  if (requirement.status === 'unspecified')
-    return requirement.notes.join('; ') || 'the contract leaves this open';
-  return requirement.tests
-    .map(
-      (test) => `${test.status === 'failed' ? '**' : ''}${test.title}${test.status === 'failed' ? '**' : ''}`,
-    )
-    .join('<br>');
+  switch (requirement.status) {
+    case 'fail':
+      return requirement.tests
+        .filter((test) => test.outcome === 'failed')
+        .map((test) => `**${test.title}**`)
+        .join('<br>');
+    case 'warning':
+      return [...requirement.warnings, `reading: ${requirement.reading ?? requirement.text}`].join('<br>');
+    case 'not-verified':
+      return requirement.notVerified.join('<br>');
+    case 'note':
+      return requirement.notes.join('<br>') || 'the contract leaves this open';
+    case 'omitted':
+      return requirement.verifiable ? '' : `not observable: ${requirement.reason}`;
+    default:
+      return requirement.evidence.join('<br>');
+  }
 }
 
 export function renderMarkdown(report: ConformanceReport): string {
+  const r = report.requirementTotals;
   const lines = [
     '# Conformance report — Physiology Data and Partner Lab Service',
     '',
-    `- **Verdict:** ${report.verdict.toUpperCase()}`,
+    `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}`,
     `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}`,
     `- **Tests:** ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped`,
+    `- **Requirements:** ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note, ${r.omitted} not in this run`,
   ];
-  const count = (status: RequirementResult['status']) =>
-    report.requirements.filter((r) => r.status === status).length;
-  lines.push(
-    `- **Requirements:** ${count('pass')} pass, ${count('fail')} fail, ${count('skip')} not applicable, ${count('untested')} untested, ${count('unspecified')} left open by the contract`,
-  );
   if (report.digest)
     lines.push(
-      `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…)`,
+      `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…; covers the verdict and its completeness)`,
     );
   for (const failure of report.gateFailures) lines.push(`- gate: ${cell(failure)}`);
   for (const deviation of report.deviations)
     lines.push(`- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}`);
+  if (report.incomplete.length > 0) {
+    lines.push('', '## Not verified (why the run is INCOMPLETE)', '');
+    for (const { id, reasons } of report.incomplete) lines.push(`- **${id}**: ${cell(reasons.join('; '))}`);
+  }
+  const warned = report.requirements.filter((requirement) => requirement.warnings.length > 0);
+  if (warned.length > 0) {
+    lines.push('', "## Warnings: departures from the suite's reading of loosely stated points", '');
+    for (const requirement of warned)
+      lines.push(
+        `- **${requirement.id}** (reading: ${cell(requirement.reading ?? requirement.text)})`,
+        ...requirement.warnings.map((warning) => `  - ${cell(warning)}`),
+      );
+  }
   const areas = [...new Set(report.requirements.map(areaOf))];
   for (const area of areas) {
     lines.push('', `## ${area}`, '', '| Requirement | Level | Status | Detail |', '|---|---|---|---|');
-    for (const requirement of report.requirements.filter((r) => areaOf(r) === area)) {
+    for (const requirement of report.requirements.filter((req) => areaOf(req) === area)) {
       lines.push(
         `| **${requirement.id}** ${cell(requirement.text)} | ${requirement.level} | ${STATUS_LABEL[requirement.status]} | ${cell(detail(requirement))} |`,
       );

@@ -2,44 +2,88 @@
 import type { RequirementLevel } from '../contract/requirements.ts';
 import type { Digest } from './digest.ts';
 
+/** How a test ended, in the verdict model's terms (src/suite/verdicts.ts). */
+export type TestOutcome =
+  | 'passed'
+  | 'failed'
+  /** could not run: too little data, or a capability the configuration lacks */
+  | 'not-verified'
+  /** a prerequisite failed */
+  | 'blocked'
+  /** outside the profile or environment (e.g. smoke runs no write) */
+  | 'omitted';
+
 export interface TestResultSummary {
   title: string;
   file: string;
   status: 'passed' | 'failed' | 'skipped';
+  outcome: TestOutcome;
+  /** The requirement IDs the test declares (its tags). */
   requirements: string[];
+  /** The requirement IDs its failure names (`[ID] …`); the declared ones when the failure names none. */
+  failedRequirements: string[];
   tags: string[];
   skipReason?: string;
+  /** "ID: text" lines, by kind. */
+  evidence: string[];
+  warnings: string[];
+  /** Requirements the test could not verify although it ran ("ID: reason"). */
+  notVerified: string[];
   notes: string[];
   /** Violations Prism reported as a validating proxy (CONFORMANCE_PRISM_PROXY): a second opinion. */
   prismViolations: string[];
   error?: string;
 }
 
+/** A requirement's verdict: the five classes of the verdict model, plus what no test of the run reached. */
+export type RequirementStatus =
+  | 'pass'
+  | 'fail'
+  | 'warning'
+  | 'not-verified'
+  | 'note'
+  /** every test of it was outside the profile, or none was selected */
+  | 'omitted';
+
 export interface RequirementResult {
   id: string;
   level: RequirementLevel;
   section: string;
   text: string;
-  status: 'pass' | 'fail' | 'skip' | 'untested' | 'unspecified';
+  /** The suite's reading of a loosely stated point (warnings name it). */
+  reading?: string;
+  status: RequirementStatus;
   verifiable: boolean;
   reason?: string;
-  tests: { title: string; status: TestResultSummary['status']; skipReason?: string }[];
+  tests: { title: string; outcome: TestOutcome; skipReason?: string }[];
+  evidence: string[];
+  warnings: string[];
+  /** Why it could not be verified (each test's reason). */
+  notVerified: string[];
   notes: string[];
   /** The documented reason when a failure is a known deviation (CONFORMANCE_EXPECTATIONS). */
   deviation?: string;
 }
+
+/** PASS: every MUST requirement in the profile passed; FAIL: one failed; otherwise INCOMPLETE. */
+export type RunVerdict = 'pass' | 'fail' | 'incomplete';
 
 export interface ConformanceReport {
   target: string;
   baseUrl: string;
   profile: string;
   environment: string;
+  strict: boolean;
   startedAt: string;
   durationMs: number;
   requestsSent: number;
   totals: { passed: number; failed: number; skipped: number };
-  verdict: 'pass' | 'fail';
+  /** Requirements by status. */
+  requirementTotals: Record<RequirementStatus, number>;
+  verdict: RunVerdict;
   gateFailures: string[];
+  /** MUST requirements of the profile not verified, each with its reasons (why the run is INCOMPLETE). */
+  incomplete: { id: string; reasons: string[] }[];
   deviations: { test: string; key: string; reason: string }[];
   unknownRequirementTags: string[];
   requirements: RequirementResult[];

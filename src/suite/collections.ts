@@ -1,7 +1,11 @@
 // Reads a paginated collection to its end by following next_token, keeping every page's exchange so a
 // check can name the page a record came from. Bounded, so a cursor that loops cannot hang the run.
+// A page that cannot be read is charged to what broke: the first page to the operation's own success
+// requirement (OP-LIST-…), a followed next_token to PAG-LAST-PAGE ("every next_token can be followed").
+import { operations } from '../contract/operations.ts';
+import { successRequirementFor } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 export interface Page<T> {
@@ -19,7 +23,7 @@ export interface WalkOptions {
   token: string;
   query?: Record<string, string | number | undefined>;
   limit?: number;
-  /** Requirement named when a page cannot be read at all. */
+  /** Requirement named when the first page cannot be read and the path is no collection of the catalogue. */
   requirement: string;
   maxPages?: number;
   /** Read only this many pages and stop without complaint (a sample, for targets whose cursors lead nowhere). */
@@ -39,18 +43,32 @@ export async function readPage<T>(
   });
   if (exchange.status !== 200) {
     throw new ConformanceFailure(
-      options.requirement,
-      `collection page did not answer 200 (got ${exchange.status}): ${exchange.request.method} ${path}`,
+      nextToken === undefined ? (successRequirement(path) ?? options.requirement) : 'PAG-LAST-PAGE',
+      `${nextToken === undefined ? 'the first page' : 'the page a next_token leads to'} did not answer 200 (got ${exchange.status})\n${describeExchange(exchange)}`,
     );
   }
-  const body = exchange.json<{ records?: unknown; next_token?: unknown }>();
-  if (!Array.isArray(body.records))
-    throw new ConformanceFailure('SCH-ENVELOPE', `page of ${path} has no records array`);
+  let body: { records?: unknown; next_token?: unknown };
+  try {
+    body = exchange.json();
+  } catch {
+    throw new ConformanceFailure('OP-JSON-BODIES', `a page is not JSON\n${describeExchange(exchange)}`);
+  }
+  if (!Array.isArray(body?.records))
+    throw new ConformanceFailure(
+      'SCH-ENVELOPE',
+      `the page has no records array\n${describeExchange(exchange)}`,
+    );
   return {
     exchange,
     records: body.records as T[],
     nextToken: typeof body.next_token === 'string' && body.next_token !== '' ? body.next_token : undefined,
   };
+}
+
+/** The OP-* requirement of the collection served at `path` (e.g. OP-LIST-CYCLES for /v2/cycle). */
+function successRequirement(path: string): string | undefined {
+  const op = operations.find((candidate) => candidate.isCollection && candidate.path === path);
+  return op && successRequirementFor(op.operationId);
 }
 
 export async function walkCollection<T>(

@@ -3,11 +3,12 @@
 // read on first use (a smoke test that needs none reads none). A collection that cannot be read keeps its
 // failure, which every later user of that collection gets.
 import { type Operation, type OperationId, operations } from '../contract/operations.ts';
-import { requirements } from '../contract/requirements.ts';
+import { successRequirementFor } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { type Page, walkCollection } from './collections.ts';
 import { test as base } from './fixtures.ts';
+import { blockedBy, ConformanceFailure } from './verdicts.ts';
 
 /** A record of a user-data collection, as received (fields are checked, never assumed). */
 export interface DataRecord {
@@ -35,12 +36,9 @@ export const userCollections: readonly Operation[] = operations.filter(
 
 /** The OP-* requirement that states an operation's success response (requirement catalogue). */
 export function successRequirementOf(op: Operation): string {
-  const found = requirements.filter(
-    (r) => r.id.startsWith('OP-') && r.operations.length === 1 && r.operations[0] === op.operationId,
-  );
-  if (found.length !== 1)
-    throw new Error(`${op.operationId}: expected one OP-* requirement, got ${found.length}`);
-  return (found[0] as { id: string }).id;
+  const id = successRequirementFor(op.operationId);
+  if (!id) throw new Error(`${op.operationId}: expected one OP-* requirement`);
+  return id;
 }
 
 /** The single read of a collection's records (`/v2/cycle` → `/v2/cycle/{cycleId}`), if it has one. */
@@ -144,10 +142,12 @@ export class Dataset {
     const outcome = await this.outcome(collection);
     if (!outcome.ok) {
       const op = typeof collection === 'string' ? byId(collection) : collection;
-      const reason = (outcome.error instanceof Error ? outcome.error.message : String(outcome.error)).split(
-        '\n',
-      )[0];
-      base.skip(true, `blocked: ${op.method} ${op.path} could not be read to its end (${reason})`);
+      const { error } = outcome;
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      blockedBy(
+        error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        `${op.method} ${op.path} could not be read to its end (${reason})`,
+      );
     }
     return (outcome as { ok: true; value: LoadedCollection }).value;
   }

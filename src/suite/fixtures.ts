@@ -7,6 +7,7 @@ import { UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
 import {
   type Capability,
   type ClientCredentials,
+  capabilitySource,
   loadConfig,
   normaliseScopes,
   type SuiteConfig,
@@ -14,9 +15,12 @@ import {
 } from '../config/config.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
 import { USER_SCOPES } from '../contract/operations.ts';
+import { fieldPattern } from '../http/absent-nulls.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
+import { releaseRequisitions } from './requisition-claims.ts';
+import { ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
@@ -114,6 +118,10 @@ interface TestFixtures {
   /** Records an informational note (e.g. a point the contract leaves open) in the report. */
   note: (requirement: string, text: string) => void;
   profileGuard: undefined;
+  /** Releases the configured requisitions the test claimed (auto). */
+  requisitionClaims: undefined;
+  /** Strict mode: a test that recorded a warning fails (auto). */
+  strictWarnings: undefined;
 }
 
 function partnerFor(
@@ -122,14 +130,29 @@ function partnerFor(
   api: ApiClient,
   tokens: Map<string, string>,
 ): PartnerClient {
-  if (!credentials) {
-    base.skip(
-      true,
-      `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID/_CLIENT_SECRET)`,
+  if (!credentials)
+    notVerified(
+      `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID, CONFORMANCE_PARTNER_${name}_CLIENT_SECRET)`,
     );
-    throw new Error('unreachable');
-  }
   return new PartnerClient(api, credentials, tokens);
+}
+
+/** The target lacks capabilities a check needs: the reason names what would supply each. */
+const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
+  `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
+
+/** The reading behind SCH-NULL-FOR-ABSENT (specs/requirements.yaml): one warning per field and test. */
+function warnNulls(exchange: Exchange, seen: Set<string>): void {
+  const path = new URL(exchange.request.url).pathname;
+  const fields = [...new Set(exchange.nullPointers.map(fieldPattern))].filter(
+    (field) => !seen.has(`${path} ${field}`),
+  );
+  if (fields.length === 0) return;
+  for (const field of fields) seen.add(`${path} ${field}`);
+  warn(
+    'SCH-NULL-FOR-ABSENT',
+    `${exchange.request.method} ${path} sends null for ${fields.join(', ')}: read as absent`,
+  );
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -166,14 +189,35 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   profileGuard: [
     async ({ config }, use, testInfo) => {
       const reason = refusal(config, testInfo.tags);
-      testInfo.skip(reason !== undefined, reason);
+      testInfo.skip(reason !== undefined, `${VerdictMark.omitted}${reason}`);
       // A test that writes or generates data reads its effect back: it needs a target that keeps state.
       const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
-      testInfo.skip(
-        writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'),
-        `target ${config.target} lacks capability: stateful`,
-      );
+      if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))
+        notVerified(lacking(config, ['stateful']));
       await use(undefined);
+    },
+    { auto: true },
+  ],
+  requisitionClaims: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      await use(undefined);
+      releaseRequisitions();
+    },
+    { auto: true },
+  ],
+  strictWarnings: [
+    async ({ config }, use, testInfo) => {
+      await use(undefined);
+      // Strict mode: the suite's readings become the team's rules, so a warning fails the test.
+      const warnings = testInfo.annotations.filter((a) => a.type === VerdictMark.warning);
+      const [first] = warnings;
+      if (!config.strict || !first?.description || testInfo.status !== 'passed') return;
+      const requirement = first.description.split(':')[0] ?? 'SCH-NULL-FOR-ABSENT';
+      throw new ConformanceFailure(
+        requirement,
+        `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.description}`).join('\n')}`,
+      );
     },
     { auto: true },
   ],
@@ -192,9 +236,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
   api: async ({ workerApi, exchanges, config }, use, testInfo) => {
+    const nullFields = new Set<string>();
     const client = workerApi.withOptions({
       onExchange: (exchange) => {
         exchanges.push(exchange);
+        warnNulls(exchange, nullFields);
         const violations = exchange.headers['sl-violations'];
         if (violations) recordPrismViolations(testInfo, exchange, violations);
       },
@@ -202,24 +248,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
     await use(client);
   },
-  requires: async ({ config }, use, testInfo) => {
+  requires: async ({ config }, use) => {
     await use((...capabilities) => {
       const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
-      testInfo.skip(missing.length > 0, `target ${config.target} lacks capability: ${missing.join(', ')}`);
+      if (missing.length > 0) notVerified(lacking(config, missing));
     });
   },
-  userToken: async ({ tokenPool, config }, use, testInfo) => {
+  userToken: async ({ tokenPool, config }, use) => {
     await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
       const token = tokenPool.cached(scopes, user);
-      if (!token) {
-        testInfo.skip(
-          true,
+      if (!token)
+        notVerified(
           config.userTokens
             ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
-            : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B' : ''})`,
+            : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
         );
-        throw new Error('unreachable');
-      }
       return (await token).accessToken;
     });
   },
@@ -228,11 +271,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   partnerB: async ({ config, api, partnerTokens }, use) =>
     use(partnerFor(config.partnerB, 'B', api, partnerTokens)),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  note: async ({}, use, testInfo) => {
-    await use((requirement, text) =>
-      testInfo.annotations.push({ type: 'note', description: `${requirement}: ${text}` }),
-    );
-  },
+  note: async ({}, use) => use(note),
 });
 
 export { expect };

@@ -8,8 +8,8 @@ import type { SuiteConfig } from '../config/config.ts';
 import { buildPath, type Operation, operationById, operations } from '../contract/operations.ts';
 import { requirements } from '../contract/requirements.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
-import { test } from './fixtures.ts';
-import { ConformanceFailure, expectStatus, expectThat } from './verdicts.ts';
+import { claimRequisition } from './requisition-claims.ts';
+import { ConformanceFailure, expectStatus, expectThat, note as noteFor, notVerified } from './verdicts.ts';
 
 // ------------------------------------------------------------------------------------ the catalogue
 
@@ -103,11 +103,12 @@ export function serviceRequestIdsOf(requisition: RequisitionData): string[] {
     .filter((id): id is string => typeof id === 'string');
 }
 
-/** The requisition's first service request id; skips the calling test when it has none. */
+/** The requisition's first service request id; the calling check is not verified when it has none. */
 export function firstServiceRequestId(requisition: RequisitionData): string {
   const [id] = serviceRequestIdsOf(requisition);
-  test.skip(id === undefined, `requisition ${String(requisition.id)} has no service request to work on`);
-  return id as string;
+  if (id === undefined)
+    notVerified(`requisition ${String(requisition.id)} has no service request to work on`);
+  return id;
 }
 
 /** Task business status of each service request of a requisition, by id (undefined: none set). */
@@ -226,20 +227,19 @@ export function requestTestData(partner: PartnerClient, appointmentType?: string
   });
 }
 
+const NO_ID_ON_204 =
+  'add-test-data answered 204 (the documented answer), which names no requisition: the generated requisition cannot be found';
+
 /**
- * The requisition id an add-test-data answer gives: 204 (the documented answer) carries none, 200 (the
- * reference samples) carries `requisition_id`. Fails `requirement` for any other answer; on a 204 it notes
- * the fact and skips the calling test, which then cannot find the requisition.
+ * The requisition id an add-test-data answer gives: 204 (the documented answer) carries none (undefined),
+ * 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
  */
-export function generatedId(exchange: Exchange, requirement: string, note: Note): string {
+export function generatedId(exchange: Exchange, requirement: string, note: Note): string | undefined {
   const op = addTestDataOperation;
   expectStatus(requirement, exchange, op.successStatuses);
   if (exchange.status === 204) {
-    note(
-      'OP-ADD-TEST-DATA',
-      'add-test-data answered 204 (the documented answer) without a requisition id: the generated requisition cannot be found, so checks on it were skipped',
-    );
-    test.skip(true, 'add-test-data answered 204 without a requisition id: no requisition to check');
+    note('OP-ADD-TEST-DATA', NO_ID_ON_204);
+    return undefined;
   }
   const body = parseJson<{ requisition_id?: unknown }>('OP-ADD-TEST-DATA', exchange);
   const id = isObject(body) ? body.requisition_id : undefined;
@@ -266,8 +266,41 @@ export async function generateRequisition(
 ): Promise<GeneratedRequisition> {
   const generated = await requestTestData(partner, appointmentType);
   const id = generatedId(generated, requirement, note);
+  if (id === undefined) notVerified(NO_ID_ON_204);
   const { exchange: read, requisition } = await readRequisition(partner, id, 'TD-GENERATES-REQUISITION');
   return { id, requisition, generated, read };
+}
+
+const CONFIGURE_IDS = 'set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns';
+
+/**
+ * A requisition of partner A for a check to work on alone: generated with add-test-data where the target
+ * names what it generated (non-production, a 200 answer), otherwise one of the configured ids, claimed for
+ * the rest of the test. Not verified when neither is available.
+ */
+export async function workingRequisition(
+  config: SuiteConfig,
+  partner: PartnerClient,
+): Promise<{ id: string; requisition: RequisitionData }> {
+  if (config.environment !== 'production') {
+    const id = generatedId(await requestTestData(partner), 'OP-ADD-TEST-DATA', noteFor);
+    if (id !== undefined)
+      return {
+        id,
+        requisition: (await readRequisition(partner, id, 'TD-GENERATES-REQUISITION')).requisition,
+      };
+  }
+  const configured = config.partnerRequisitionIds ?? [];
+  if (configured.length === 0)
+    notVerified(
+      `${config.environment === 'production' ? 'production target: no test data is generated' : NO_ID_ON_204}; ${CONFIGURE_IDS}`,
+    );
+  const id = claimRequisition(configured);
+  if (id === undefined)
+    notVerified(
+      `every configured requisition (${configured.length}) is in use by another test; configure more`,
+    );
+  return { id, requisition: (await readRequisition(partner, id, 'OP-GET-REQUISITION')).requisition };
 }
 
 /**
@@ -282,21 +315,19 @@ export async function partnerRequisitionIds(
   types: readonly string[] = APPOINTMENT_TYPES,
 ): Promise<string[]> {
   const configured = config.partnerRequisitionIds ?? [];
-  test.skip(
-    !config.capabilities.has('stateful'),
-    `target ${config.target} keeps no requisitions (needs: stateful)`,
-  );
-  if (config.environment === 'production') {
-    test.skip(
-      configured.length === 0,
-      'production target: no test data is generated; set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns',
-    );
-    return configured;
-  }
+  if (!config.capabilities.has('stateful'))
+    notVerified(`target ${config.target} keeps no requisitions (needs a target that keeps state)`);
   const generated: string[] = [];
-  for (const appointmentType of types) {
-    const exchange = await requestTestData(partner, appointmentType);
-    generated.push(generatedId(exchange, 'OP-ADD-TEST-DATA', note));
+  if (config.environment !== 'production') {
+    for (const appointmentType of types) {
+      const id = generatedId(await requestTestData(partner, appointmentType), 'OP-ADD-TEST-DATA', note);
+      if (id !== undefined) generated.push(id);
+    }
   }
-  return [...generated, ...configured];
+  const ids = [...generated, ...configured];
+  if (ids.length === 0)
+    notVerified(
+      `${config.environment === 'production' ? 'production target: no test data is generated' : NO_ID_ON_204}; ${CONFIGURE_IDS}`,
+    );
+  return ids;
 }

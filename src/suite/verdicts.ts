@@ -1,7 +1,66 @@
-// Assertions that speak the contract's language: every failure names the requirement, the request
-// (with a curl reproduction, credentials redacted) and the offending field or value.
+// Assertions that speak the contract's language, and the other verdicts a check can reach. Every failure
+// names the requirement, the request (with a curl reproduction, credentials redacted) and the offending
+// field or value. Besides failing, a check can:
+//   - record its evidence (what it saw, e.g. "182 records of 8 pages"), so a pass says how much it rests on;
+//   - warn: the target departs from the suite's reading of a point the seed states loosely (a READING
+//     requirement); never a failure unless strict mode (CONFORMANCE_STRICT=1) is on;
+//   - stop as not verified (too little data, a capability the configuration lacks) or blocked (a
+//     prerequisite failed): a skip whose reason the reporter classifies, never a pass;
+//   - note what the target does where the seed says "not shown".
+// The reporter (src/report/) reads these as test annotations and skip reasons; the prefixes are below.
+import { test } from '@playwright/test';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
+
+/** Annotation types and skip-reason prefixes of the verdict model (shared with the reporter). */
+export const VerdictMark = {
+  evidence: 'evidence',
+  warning: 'warning',
+  note: 'note',
+  /** annotation: one requirement of a test that otherwise ran could not be verified */
+  requirementNotVerified: 'not-verified',
+  notVerified: 'not verified: ',
+  blocked: 'blocked by ',
+  omitted: 'omitted: ',
+} as const;
+
+const annotate = (type: string, requirement: string, text: string) =>
+  test.info().annotations.push({ type, description: `${requirement}: ${text}` });
+
+/** What a passing check of `requirement` rested on, e.g. "182 records of 8 pages, 140 SCORED". */
+export function evidence(requirement: string, text: string): void {
+  annotate(VerdictMark.evidence, requirement, text);
+}
+
+/** The target departs from the suite's reading of a loosely stated point (see `reading` in the catalogue). */
+export function warn(requirement: string, observed: string, context?: Exchange): void {
+  annotate(VerdictMark.warning, requirement, context ? `${observed} (${firstLine(context)})` : observed);
+}
+
+/** Records what the target does on a point the seed leaves open ("not shown"). */
+export function note(requirement: string, text: string): void {
+  annotate(VerdictMark.note, requirement, text);
+}
+
+/** One requirement of a check that goes on could not be verified (the others keep their verdict). */
+export function notVerifiedHere(requirement: string, reason: string): void {
+  annotate(VerdictMark.requirementNotVerified, requirement, reason);
+}
+
+/** Ends the check as not verified: what was missing, and what would supply it. */
+export function notVerified(reason: string): never {
+  test.skip(true, `${VerdictMark.notVerified}${reason}`);
+  throw new Error('unreachable: test.skip throws');
+}
+
+/** Ends the check as not verified because the prerequisite `requirement` failed. */
+export function blockedBy(requirement: string, reason: string): never {
+  test.skip(true, `${VerdictMark.blocked}${requirement}: ${reason}`);
+  throw new Error('unreachable: test.skip throws');
+}
+
+/** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
+const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
 
 export class ConformanceFailure extends Error {
   constructor(

@@ -20,10 +20,12 @@ import {
 } from '../../src/suite/user-operations.ts';
 import {
   ConformanceFailure,
+  evidence,
   expectJsonContentType,
   expectNo5xx,
   expectStatus,
   expectThat,
+  warn,
 } from '../../src/suite/verdicts.ts';
 
 /** The user-data operations, plus the utility operation whose security the seed leaves open. */
@@ -111,22 +113,18 @@ for (const op of targets) {
       ? [`@${authCase.requirement}`, ...(smoke ? ['@smoke'] : [])]
       : ['@AUTH-UNDECLARED-SECURITY'];
 
-    test(title, { tag }, async ({ api, userToken, tokenPool, requires, note }, testInfo) => {
+    test(title, { tag }, async ({ api, userToken, tokenPool, requires, note }) => {
       requires('real-auth', ...authCase.needs);
       const validToken = () => userToken();
       let ids: KnownIds | undefined;
       if (needsIds(op)) ids = await knownIds(api, await validToken());
-      const unknown = op.pathParams.find((param) => ids?.[param.name] === undefined);
-      testInfo.skip(
-        unknown !== undefined,
-        `no ${unknown?.name} of the user's records to address the operation with`,
-      );
       const authorization = await authCase.authorization(op, { validToken, pool: tokenPool });
       const exchange = await api.send({ ...requestFor(op, ids), ...authorization });
       if (declared) {
         expectStatus(authCase.requirement, exchange, 401);
+        evidence(authCase.requirement, `${describeOperation(op)} ${authCase.name}: 401`);
       } else {
-        expectNo5xx('AUTH-UNDECLARED-SECURITY', exchange);
+        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
         note(
           'AUTH-UNDECLARED-SECURITY',
           `${describeOperation(op)} ${authCase.name}: answered ${exchange.status} (the seed does not show this operation's security)`,
@@ -156,17 +154,11 @@ test('AUTH-CODE-FLOW: the authorization code flow returns the state, a well-form
     );
   }
 
-  // {auth_url}/oauth/oauth2/token: the code for a token.
-  const exchange = await api.send({
-    method: 'POST',
-    path: `${config.authUrl}/oauth/oauth2/token`,
-    form: {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: login.redirectUri,
-      client_id: login.clientId,
-      client_secret: login.clientSecret,
-    },
+  // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
+  const exchange = await client.tokenRequest({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: login.redirectUri,
   });
   expectStatus('AUTH-CODE-FLOW', exchange, 200);
   expectJsonContentType('AUTH-CODE-FLOW', exchange);
@@ -178,25 +170,27 @@ test('AUTH-CODE-FLOW: the authorization code flow returns the state, a well-form
     'the token response has no access_token string',
     exchange,
   );
-  expectThat(
-    'AUTH-CODE-FLOW',
-    typeof body.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
-    `token_type is ${JSON.stringify(body.token_type)}, not bearer`,
-    exchange,
-  );
-  expectThat(
-    'AUTH-CODE-FLOW',
-    typeof body.expires_in === 'number' && Number.isInteger(body.expires_in) && body.expires_in > 0,
-    `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
-    exchange,
-  );
+  // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
+  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+    warn('AUTH-CODE-FLOW', `token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
+  if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
+    warn(
+      'AUTH-CODE-FLOW',
+      `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
+      exchange,
+    );
 
-  // The token so obtained works on every read operation whose security is declared.
+  // The token so obtained works on every read operation whose security is declared and whose path
+  // parameters the user's data can supply.
   const token = body.access_token as string;
   const ids = await knownIds(api, token);
+  const worked: string[] = [];
   for (const op of userDataOperations) {
     if (op.security.kind !== 'user' || !op.readOnly) continue;
+    if (op.pathParams.some((param) => ids[param.name] === undefined)) continue;
     const read = await api.send({ ...requestFor(op, ids), token });
-    expectStatus('AUTH-CODE-FLOW', read, op.successStatus);
+    expectStatus('AUTH-CODE-FLOW', read, op.successStatuses);
+    worked.push(op.operationId);
   }
+  evidence('AUTH-CODE-FLOW', `code, state and token; the token worked on ${worked.length} operations`);
 });

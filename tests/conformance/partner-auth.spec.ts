@@ -16,13 +16,21 @@ import { registerSecret } from '../../src/http/redact.ts';
 import { test } from '../../src/suite/fixtures.ts';
 import {
   addTestDataOperation,
+  catalogueRequirement,
   getRequisitionOperation,
   parseJson,
   partnerOperations,
   requestFor,
   unknownId,
 } from '../../src/suite/partner-data.ts';
-import { expectJsonContentType, expectSchema, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
+import {
+  evidence,
+  expectJsonContentType,
+  expectNo5xx,
+  expectSchema,
+  expectStatus,
+  expectThat,
+} from '../../src/suite/verdicts.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
@@ -127,12 +135,13 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
     body: { overrides: { client_id: `unknown-client-${randomUUID()}` } },
     statuses: [401],
   },
-  { name: 'no client_secret', body: { overrides: { client_secret: undefined } }, statuses: [401] },
-  { name: 'no client_id', body: { overrides: { client_id: undefined } }, statuses: [401] },
+  // A request missing a required field is a client error as much as an invalid credential: 400 or 401.
+  { name: 'no client_secret', body: { overrides: { client_secret: undefined } }, statuses: [400, 401] },
+  { name: 'no client_id', body: { overrides: { client_id: undefined } }, statuses: [400, 401] },
   {
     name: 'neither client_id nor client_secret',
     body: { overrides: { client_id: undefined, client_secret: undefined } },
-    statuses: [401],
+    statuses: [400, 401],
   },
   {
     name: 'a body that is not JSON',
@@ -178,6 +187,9 @@ for (const op of partnerOperations) {
       `a valid partner token was refused with ${exchange.status}`,
       exchange,
     );
+    // A 5xx says nothing about the token: the operation failed (its own success requirement).
+    expectNo5xx(catalogueRequirement('OP-', op), exchange);
+    evidence('PAUTH-BEARER-ACCEPTED', `${op.method} ${op.path} answered ${exchange.status}`);
   });
 
   const invalidTokens: { name: string; token: () => string | undefined }[] = [

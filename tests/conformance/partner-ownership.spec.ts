@@ -8,8 +8,6 @@
 // share data); on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the updates do not run.
 
 import fc from 'fast-check';
-import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation } from '../../src/contract/operations.ts';
@@ -19,7 +17,6 @@ import {
   addressedResource,
   catalogueRequirement,
   firstServiceRequestId,
-  generateRequisition,
   idAddressedOperations,
   type RequisitionData,
   readRequisition,
@@ -30,27 +27,10 @@ import {
   uniqueStatus,
   unknownId,
   validBodyFor,
+  workingRequisition,
 } from '../../src/suite/partner-data.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
 import { expectNone, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
-
-type Note = (requirement: string, text: string) => void;
-
-/** One requisition of partner A: generated (non-production) or the first configured id (production). */
-async function requisitionOfA(
-  config: SuiteConfig,
-  partnerA: PartnerClient,
-  note: Note,
-): Promise<{ id: string; requisition: RequisitionData }> {
-  if (config.environment !== 'production') return generateRequisition(partnerA, note);
-  const [id] = config.partnerRequisitionIds ?? [];
-  test.skip(
-    id === undefined,
-    'production target: no test data is generated; set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns',
-  );
-  const { requisition } = await readRequisition(partnerA, id as string, 'OP-GET-REQUISITION');
-  return { id: id as string, requisition };
-}
 
 /** The id `op` addresses in a requisition: the requisition's own, or its first service request's. */
 function addressedId(op: Operation, requisition: { id: string; requisition: RequisitionData }): string {
@@ -71,9 +51,9 @@ for (const op of idAddressedOperations) {
   const resource = addressedResource(op);
   test(`${requirement}: ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`, {
     tag: tagsOf(op, requirement),
-  }, async ({ config, partnerA, partnerB, requires, note }) => {
+  }, async ({ config, partnerA, partnerB, requires }) => {
     requires('second-partner');
-    const owned = await requisitionOfA(config, partnerA, note);
+    const owned = await workingRequisition(config, partnerA);
     const exchange = await partnerB.send(
       requestFor(op, addressedId(op, owned), validBodyFor(op, uniqueStatus('NON_OWNER'))),
     );
@@ -85,9 +65,9 @@ for (const op of statusUpdateOperations) {
   const resource = addressedResource(op);
   test(`PTN-OWNER-NO-SIDE-EFFECT: partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`, {
     tag: tagsOf(op, 'PTN-OWNER-NO-SIDE-EFFECT'),
-  }, async ({ config, partnerA, partnerB, requires, note }) => {
+  }, async ({ config, partnerA, partnerB, requires }) => {
     requires('second-partner');
-    const owned = await requisitionOfA(config, partnerA, note);
+    const owned = await workingRequisition(config, partnerA);
     const before = statusesOf(owned.requisition);
     const status = uniqueStatus('NON_OWNER');
     const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));

@@ -16,7 +16,6 @@ import { test } from '../../src/suite/fixtures.ts';
 import {
   addressedResource,
   firstServiceRequestId,
-  generateRequisition,
   parseJson,
   readRequisition,
   readServiceRequest,
@@ -28,14 +27,18 @@ import {
   statusUpdateOperations,
   uniqueStatus,
   updateOperations,
+  workingRequisition,
 } from '../../src/suite/partner-data.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
 import {
+  evidence,
   expectJsonContentType,
   expectNo5xx,
   expectNone,
   expectStatus,
   expectThat,
+  notVerified,
+  warn,
 } from '../../src/suite/verdicts.ts';
 
 const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
@@ -65,8 +68,8 @@ const statusUpdate = (op: Operation, id: string, body: unknown) => ({
 
 test('OP-PATCH-REQUISITION-STATUS: PATCH /v2/partner/requisition/{id}/status answers 204 with no body', {
   tag: ['@OP-PATCH-REQUISITION-STATUS', ...WRITES],
-}, async ({ partnerA, note }) => {
-  const { id } = await generateRequisition(partnerA, note);
+}, async ({ config, partnerA }) => {
+  const { id } = await workingRequisition(config, partnerA);
   const exchange = await partnerA.send(
     statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
   );
@@ -76,13 +79,12 @@ test('OP-PATCH-REQUISITION-STATUS: PATCH /v2/partner/requisition/{id}/status ans
 
 test('PTN-PATCH-REQUISITION-ALL: PATCH on a requisition sets the task business status on all of its service requests', {
   tag: ['@PTN-PATCH-REQUISITION-ALL', ...WRITES],
-}, async ({ partnerA, note }) => {
-  const { id, requisition } = await generateRequisition(partnerA, note);
+}, async ({ config, partnerA }) => {
+  const { id, requisition } = await workingRequisition(config, partnerA);
   const serviceRequestIds = serviceRequestIdsOf(requisition);
   if (serviceRequestIds.length < 2)
-    note(
-      'PTN-PATCH-REQUISITION-ALL',
-      `the generated requisition has ${serviceRequestIds.length} service request(s) only`,
+    notVerified(
+      `requisition ${id} has ${serviceRequestIds.length} service request(s): "all" needs at least two`,
     );
   const status = uniqueStatus('REQUISITION_ALL');
   const update = await partnerA.send(statusUpdate(patchRequisition, id, { task_business_status: status }));
@@ -110,6 +112,10 @@ test('PTN-PATCH-REQUISITION-ALL: PATCH on a requisition sets the task business s
       );
   }
   expectNone('PTN-PATCH-REQUISITION-ALL', problems, problems.length > 0 ? exchange : last);
+  evidence(
+    'PTN-PATCH-REQUISITION-ALL',
+    `${serviceRequestIds.length} service requests of requisition ${id} read back`,
+  );
 });
 
 // ------------------------------------------------------------------------------------ service request status
@@ -122,8 +128,8 @@ test('OP-PATCH-SERVICE-REQUEST-STATUS: PATCH /v2/partner/service-request/{id}/st
     '@PTN-STATUS-VALUES',
     ...WRITES,
   ],
-}, async ({ partnerA, note }) => {
-  const { requisition } = await generateRequisition(partnerA, note);
+}, async ({ config, partnerA, note }) => {
+  const { requisition } = await workingRequisition(config, partnerA);
   const serviceRequestId = firstServiceRequestId(requisition);
   expectThat(
     'TD-GENERATES-REQUISITION',
@@ -165,13 +171,11 @@ test('OP-PATCH-SERVICE-REQUEST-STATUS: PATCH /v2/partner/service-request/{id}/st
 
 test('PTN-PATCH-SERVICE-REQUEST-ONLY: PATCH on one service request leaves its sibling service requests as they were', {
   tag: ['@PTN-PATCH-SERVICE-REQUEST-ONLY', ...WRITES],
-}, async ({ partnerA, note }) => {
-  const { id, requisition } = await generateRequisition(partnerA, note);
+}, async ({ config, partnerA }) => {
+  const { id, requisition } = await workingRequisition(config, partnerA);
   const [target, ...siblings] = serviceRequestIdsOf(requisition);
-  test.skip(
-    target === undefined || siblings.length === 0,
-    'the generated requisition has fewer than two service requests: no sibling to watch',
-  );
+  if (target === undefined || siblings.length === 0)
+    notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
   const before = statusesOf(requisition);
   const update = await partnerA.send(
     statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
@@ -203,8 +207,8 @@ for (const op of statusUpdateOperations) {
   const resource = addressedResource(op);
   test(`PTN-PATCH-REPLACES: ${op.method} ${op.path} with a reason is accepted and replaces the task business status`, {
     tag: ['@PTN-PATCH-REPLACES', ...WRITES],
-  }, async ({ partnerA, note }) => {
-    const { id, requisition } = await generateRequisition(partnerA, note);
+  }, async ({ config, partnerA }) => {
+    const { id, requisition } = await workingRequisition(config, partnerA);
     const serviceRequestId = firstServiceRequestId(requisition);
     const addressed = resource === 'requisition' ? id : serviceRequestId;
     const first = uniqueStatus('FIRST');
@@ -253,8 +257,8 @@ for (const op of statusUpdateOperations) {
 
 test('OP-POST-RESULTS: POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body', {
   tag: ['@OP-POST-RESULTS', ...WRITES],
-}, async ({ partnerA, note }) => {
-  const { requisition } = await generateRequisition(partnerA, note);
+}, async ({ config, partnerA }) => {
+  const { requisition } = await workingRequisition(config, partnerA);
   const serviceRequestId = firstServiceRequestId(requisition);
   const exchange = await partnerA.send({
     method: postResults.method,
@@ -267,8 +271,8 @@ test('OP-POST-RESULTS: POST /v2/partner/service-request/{id}/results with a Diag
 
 test('OP-POST-RESULTS: generated valid DiagnosticReportCreateRequests are each answered 201 with no body', {
   tag: ['@OP-POST-RESULTS', Tags.property, ...WRITES],
-}, async ({ partnerA, note }) => {
-  const { requisition } = await generateRequisition(partnerA, note);
+}, async ({ config, partnerA }) => {
+  const { requisition } = await workingRequisition(config, partnerA);
   const serviceRequestIds = serviceRequestIdsOf(requisition);
   let sent = 0;
   await assertProperty(
@@ -332,13 +336,15 @@ for (const op of updateOperations) {
   const readable = op.requestSchema === 'service-request-status-request';
   test(`PTN-INVALID-BODY: ${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`, {
     tag: ['@PTN-INVALID-BODY', '@ERR-NO-5XX-ON-CLIENT-INPUT', Tags.property, ...WRITES],
-  }, async ({ partnerA, note }) => {
-    const { id, requisition } = await generateRequisition(partnerA, note);
+  }, async ({ config, partnerA, note }) => {
+    const { id, requisition } = await workingRequisition(config, partnerA);
     const serviceRequestId = firstServiceRequestId(requisition);
     const addressed = resource === 'requisition' ? id : serviceRequestId;
     const before = statusesOf(requisition);
     const status = uniqueStatus('INVALID');
     let accepted = 0;
+    let sent = 0;
+    const departures: string[] = [];
     await assertProperty(
       fc.asyncProperty(invalidBodies(op, status), async (body) => {
         const exchange = await partnerA.send({
@@ -349,32 +355,34 @@ for (const op of updateOperations) {
             : { json: body.json }),
         });
         expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+        sent++;
         if (!readable) {
           // A results upload cannot be read back: a 2xx is the service saying it stored the report.
-          expectThat(
-            'PTN-INVALID-BODY',
-            !is2xx(exchange),
-            `an invalid body (${body.label}) was accepted with ${exchange.status}`,
-            exchange,
-          );
+          if (is2xx(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
           return;
         }
         if (is2xx(exchange)) accepted++;
         const { requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
-        expectNone(
-          'PTN-INVALID-BODY',
-          statusChanges(before, statusesOf(after)).map(
-            (change) => `an invalid body (${body.label}) answered ${exchange.status} was applied: ${change}`,
+        departures.push(
+          ...statusChanges(before, statusesOf(after)).map(
+            (change) => `${body.label} answered ${exchange.status} was applied: ${change}`,
           ),
-          exchange,
         );
       }),
       { numRuns: 30, endOnFailure: true },
     );
+    // Every field of these bodies is optional and no 400 is listed: refusing them is the suite's reading.
+    if (departures.length > 0)
+      warn(
+        'PTN-INVALID-BODY',
+        `${op.method} ${op.path}: ${departures.length} invalid bodies were taken: ${departures.slice(0, 3).join('; ')}`,
+      );
     if (accepted > 0)
       note(
         'PTN-INVALID-BODY',
         `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
       );
+    evidence('ERR-NO-5XX-ON-CLIENT-INPUT', `${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
+    evidence('PTN-INVALID-BODY', `${op.method} ${op.path}: ${sent} invalid bodies sent`);
   });
 }

@@ -4,15 +4,28 @@
 // Unknown properties are allowed by the contract: they become notes, never failures.
 
 import { requirementOf } from '../../src/checks/violation-requirements.ts';
-import { buildPath, type Operation, operations } from '../../src/contract/operations.ts';
+import { buildPath, type Operation, type OperationId, operations } from '../../src/contract/operations.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { type DataRecord, type Dataset, test, userCollections } from '../../src/suite/dataset.ts';
+import {
+  type DataRecord,
+  type Dataset,
+  successRequirementOf,
+  test,
+  userCollections,
+} from '../../src/suite/dataset.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { ConformanceFailure, expectNo5xx, expectNone } from '../../src/suite/verdicts.ts';
+import {
+  blockedBy,
+  ConformanceFailure,
+  evidence,
+  expectNo5xx,
+  expectNone,
+  notVerified,
+} from '../../src/suite/verdicts.ts';
 
 /** The requirements a schema violation of a user-data response can be attributed to. */
 const SCHEMA_REQUIREMENTS = [
@@ -41,6 +54,7 @@ const SCHEMA_REQUIREMENTS = [
   'INV-SLEEP-SCORE-IFF-SCORED',
   'INV-RECOVERY-SCORE-IFF-SCORED',
 ] as const;
+type SchemaRequirement = (typeof SCHEMA_REQUIREMENTS)[number];
 for (const id of SCHEMA_REQUIREMENTS) {
   if (requirementById(id)?.level !== 'MUST')
     throw new Error(`${id} is not a MUST requirement of the catalogue`);
@@ -68,7 +82,61 @@ interface Findings {
   notes: Map<string, string[]>;
   /** What could not be checked at all (a collection that could not be read). */
   unreadable: string[];
+  /** The failure that kept a collection from being read, for the checks that then saw nothing. */
+  blockers: { requirement: string; reason: string }[];
+  /** What was checked: each collection's records, the pages, and the 2xx single reads by operation. */
+  seen: { records: Map<OperationId, DataRecord[]>; pages: number; singles: Map<OperationId, number> };
 }
+
+const scored = (records: readonly DataRecord[] = []) => records.filter((r) => r.score_state === 'SCORED');
+const withScore = (records: readonly DataRecord[] = []) => records.filter((r) => r.score !== undefined);
+
+/**
+ * What each rule needs to have seen to say anything: the count of its witnesses in the data (a range rule
+ * over zero scores verifies nothing). A rule with no witness is not verified.
+ */
+const witnesses: Record<SchemaRequirement, (seen: Findings['seen']) => [number, string]> = {
+  'SCH-CYCLE': (s) => [s.records.get('listCycles')?.length ?? 0, 'cycles'],
+  'SCH-CYCLE-SCORE': (s) => [scored(s.records.get('listCycles')).length, 'SCORED cycles'],
+  'SCH-SLEEP': (s) => [s.records.get('listSleeps')?.length ?? 0, 'sleeps'],
+  'SCH-SLEEP-SCORE': (s) => [scored(s.records.get('listSleeps')).length, 'SCORED sleeps'],
+  'SCH-RECOVERY': (s) => [s.records.get('listRecoveries')?.length ?? 0, 'recoveries'],
+  'SCH-RECOVERY-SCORE': (s) => [scored(s.records.get('listRecoveries')).length, 'SCORED recoveries'],
+  'SCH-WORKOUT': (s) => [s.records.get('listWorkouts')?.length ?? 0, 'workouts'],
+  'SCH-BODY-MEASUREMENT': (s) => [s.singles.get('getBodyMeasurement') ?? 0, 'body measurement reads'],
+  'SCH-BASIC-PROFILE': (s) => [s.singles.get('getBasicProfile') ?? 0, 'basic profile reads'],
+  'SCH-ACTIVITY-MAPPING': (s) => [s.singles.get('getActivityMapping') ?? 0, 'activity mapping reads'],
+  'SCH-ENVELOPE': (s) => [s.pages, 'collection pages'],
+  'SCH-TIMEZONE-OFFSET': (s) => [
+    all(s).filter((r) => r.timezone_offset !== undefined).length,
+    'timezone offsets',
+  ],
+  'SCH-DATE-TIME': (s) => [all(s).length, 'records'],
+  'SCH-INTEGER-FORMATS': (s) => [all(s).length, 'records'],
+  'INV-SCORE-STATE-ENUM': (s) => [all(s).filter((r) => r.score_state !== undefined).length, 'score states'],
+  'INV-STRAIN-RANGE': (s) => [
+    withScore(s.records.get('listCycles')).length + withScore(s.records.get('listWorkouts')).length,
+    'cycle and workout scores',
+  ],
+  'INV-PERCENTAGE-RANGE': (s) => [
+    scored(s.records.get('listRecoveries')).length + scored(s.records.get('listSleeps')).length,
+    'SCORED recoveries and sleeps',
+  ],
+  'INV-NAP-NEED-NONPOSITIVE': (s) => [scored(s.records.get('listSleeps')).length, 'SCORED sleeps'],
+  'VER-V2-IDS': (s) => [
+    (s.records.get('listSleeps')?.length ?? 0) + (s.records.get('listWorkouts')?.length ?? 0),
+    'sleeps and workouts',
+  ],
+  'VER-V2-RECOVERY-SLEEP-ID': (s) => [s.records.get('listRecoveries')?.length ?? 0, 'recoveries'],
+  'VER-V2-ZONE-DURATIONS': (s) => [withScore(s.records.get('listWorkouts')).length, 'workout scores'],
+  'INV-CYCLE-SCORE-IFF-SCORED': (s) => [scored(s.records.get('listCycles')).length, 'SCORED cycles'],
+  'INV-SLEEP-SCORE-IFF-SCORED': (s) => [scored(s.records.get('listSleeps')).length, 'SCORED sleeps'],
+  'INV-RECOVERY-SCORE-IFF-SCORED': (s) => [
+    scored(s.records.get('listRecoveries')).length,
+    'SCORED recoveries',
+  ],
+};
+const all = (seen: Findings['seen']): DataRecord[] => [...seen.records.values()].flat();
 
 const attribute = (pointer: string, schema: string): string =>
   requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
@@ -97,7 +165,13 @@ function collect(
 }
 
 async function check(api: ApiClient, dataset: Dataset, token: string): Promise<Findings> {
-  const findings: Findings = { problems: [], notes: new Map(), unreadable: [] };
+  const findings: Findings = {
+    problems: [],
+    notes: new Map(),
+    unreadable: [],
+    blockers: [],
+    seen: { records: new Map(), pages: 0, singles: new Map() },
+  };
   const noteCounts = new Map<string, number>();
   for (const op of userCollections) {
     const outcome = await dataset.outcome(op);
@@ -118,8 +192,14 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
       findings.unreadable.push(
         `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]}); its records were not checked`,
       );
+      findings.blockers.push({
+        requirement: error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        reason: `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]})`,
+      });
       continue;
     }
+    findings.seen.records.set(op.operationId, outcome.value.records);
+    findings.seen.pages += outcome.value.pages.length;
     for (const [index, page] of outcome.value.pages.entries()) {
       collect(
         findings,
@@ -150,7 +230,7 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
       }
       let body: unknown;
       try {
-        body = JSON.parse(exchange.text);
+        body = exchange.json();
       } catch {
         findings.unreadable.push(
           `${buildPath(op, params)} is not JSON: not checked here (see OP-JSON-BODIES)`,
@@ -158,6 +238,7 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
         continue;
       }
       collect(findings, noteCounts, op, `GET ${buildPath(op, params)}`, body, exchange);
+      findings.seen.singles.set(op.operationId, (findings.seen.singles.get(op.operationId) ?? 0) + 1);
     }
   }
   for (const [key, count] of noteCounts) {
@@ -188,6 +269,11 @@ for (const requirement of SCHEMA_REQUIREMENTS) {
       mine.map((problem) => problem.text),
       mine.find((problem) => problem.exchange)?.exchange,
     );
+    const [count, what] = witnesses[requirement](findings.seen);
+    const [blocker] = findings.blockers;
+    if (count === 0 && blocker) blockedBy(blocker.requirement, blocker.reason);
+    if (count === 0) notVerified(`no ${what} in user A's data`);
+    evidence(requirement, `${count} ${what} validated`);
   });
 }
 
@@ -233,10 +319,10 @@ test('SCH-WORKOUT-REQUIRED: records which workout, profile and cycle fields the 
   }
   const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
   const exchange = await api.send({ path: buildPath(profileOp), token });
-  expectNo5xx('SCH-PROFILE-REQUIRED', exchange);
+  expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
   let profile: unknown;
   try {
-    profile = JSON.parse(exchange.text);
+    profile = exchange.json();
   } catch {
     profile = undefined;
   }

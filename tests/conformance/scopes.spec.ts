@@ -60,7 +60,7 @@ for (const op of userDataOperations) {
     let ids: KnownIds | undefined;
     if (needsIds(op)) ids = await knownIds(api, await userToken());
     const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(['read:profile']) });
-    expectNo5xx('AUTH-UNDECLARED-SECURITY', exchange);
+    expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
     note(
       'AUTH-UNDECLARED-SECURITY',
       `${describeOperation(op)} with a token holding only read:profile answered ${exchange.status} (the seed declares no scope for it)`,

@@ -10,7 +10,7 @@
 import { Tags } from '../../src/config/profiles.ts';
 import { buildPath, operationById } from '../../src/contract/operations.ts';
 import { test } from '../../src/suite/fixtures.ts';
-import { generateRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';
+import { serviceRequestIdsOf, uniqueStatus, workingRequisition } from '../../src/suite/partner-data.ts';
 import {
   listWebhookReceivers,
   registerWebhookReceiver,
@@ -19,7 +19,7 @@ import {
   sandboxUserId,
   triggerUserEvent,
 } from '../../src/suite/sandbox-admin.ts';
-import { expectNone, expectThat } from '../../src/suite/verdicts.ts';
+import { evidence, expectNone, expectThat, notVerified, warn } from '../../src/suite/verdicts.ts';
 import {
   type Delivery,
   deliveryHeader,
@@ -43,13 +43,13 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
 }, async ({ api, config, partnerA, requires, note }) => {
   requires('webhooks');
   const secret = config.signingSecret;
-  test.skip(!secret, 'no signing secret configured (CONFORMANCE_PARTNER_SIGNING_SECRET)');
+  if (!secret) notVerified('no signing secret configured (CONFORMANCE_PARTNER_SIGNING_SECRET)');
   const algorithm = config.signatureAlgorithm;
   const owner = partnerA.credentials.clientId;
   const receiver = await startWebhookReceiver('/webhooks/partner');
   try {
     await registerWebhookReceiver(api, config, owner, receiver.url);
-    const { id, requisition } = await generateRequisition(partnerA, note);
+    const { id, requisition } = await workingRequisition(config, partnerA);
     const ids = [id, ...serviceRequestIdsOf(requisition)];
     const op = operationById('updateRequisitionStatus');
     const status = uniqueStatus('WEBHOOK');
@@ -90,7 +90,10 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
       `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
     );
 
+    // The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
+    // shown"): a signature that does not verify under the configured scheme is a warning.
     const problems: string[] = [];
+    const departures: string[] = [];
     for (const [index, delivery] of deliveries.entries()) {
       const what = `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
       const signature = deliveryHeader(delivery, SIGNATURE_HEADER);
@@ -98,30 +101,32 @@ test('WH-SIGNED: partner webhooks carry a Service-Signed header that verifies wi
         problems.push(`${what} has no ${SIGNATURE_HEADER} header`);
         continue;
       }
-      if (!verifyWebhook(delivery.body, signature, secret as string, { algorithm })) {
-        const base64 = verifyWebhook(delivery.body, signature, secret as string, {
+      if (!verifyWebhook(delivery.body, signature, secret, { algorithm })) {
+        const base64 = verifyWebhook(delivery.body, signature, secret, {
           algorithm,
           encoding: 'base64',
         });
-        problems.push(
+        departures.push(
           `${what}: ${SIGNATURE_HEADER} is not the hex HMAC-${algorithm} of the raw body under the partner's signing secret${base64 ? ' (it is the base64 one)' : ''}`,
         );
         continue;
       }
       const tampered = Buffer.concat([delivery.body, Buffer.from(' ')]);
-      if (verifyWebhook(tampered, signature, secret as string, { algorithm }))
-        problems.push(`${what}: the signature still verifies for a tampered body`);
+      if (verifyWebhook(tampered, signature, secret, { algorithm }))
+        departures.push(`${what}: the signature still verifies for a tampered body`);
     }
+    for (const departure of departures) warn('WH-SIGNED', departure);
     const prefixed = deliveries.some((delivery) =>
       /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, SIGNATURE_HEADER) ?? ''),
     );
     note(
       'WH-SIGNATURE-ALGORITHM',
-      problems.length === 0
+      departures.length === 0
         ? `${deliveries.length} webhook(s): ${SIGNATURE_HEADER} verified as HMAC-${algorithm} of the raw body, hex${prefixed ? ', with an algorithm= prefix' : ''}`
         : `${SIGNATURE_HEADER} did not verify as HMAC-${algorithm} of the raw body, hex (configured algorithm)`,
     );
     expectNone('WH-SIGNED', problems, update);
+    evidence('WH-SIGNED', `${deliveries.length} partner webhook(s) carried ${SIGNATURE_HEADER}`);
   } finally {
     await removeWebhookReceivers(api, config, owner);
     await receiver.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
-import { computeDigest } from '../../src/report/digest.ts';
+import { certifiedResults, computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
@@ -23,54 +23,118 @@ const catalogue = [
   requirement('PAG-B'),
   requirement('PAG-C'),
   requirement('PAG-OPEN', 'UNSPECIFIED'),
+  { ...requirement('PAG-READ', 'READING'), reading: 'limit 0 gets 400' },
   requirement('PAG-HIDDEN', 'MUST', false),
 ];
 const result = (
   title: string,
-  status: TestResultSummary['status'],
+  outcome: TestResultSummary['outcome'],
   requirements: string[],
+  extra: Partial<TestResultSummary> = {},
 ): TestResultSummary => ({
   title,
   file: 'tests/conformance/x.spec.ts',
-  status,
+  status: outcome === 'passed' || outcome === 'failed' ? outcome : 'skipped',
+  outcome,
   requirements,
+  failedRequirements: outcome === 'failed' ? requirements : [],
   tags: [],
+  evidence: [],
+  warnings: [],
+  notVerified: [],
   notes: [],
   prismViolations: [],
+  ...extra,
 });
 const meta: RunMeta = {
   target: 'sandbox',
   baseUrl: 'http://x',
   profile: 'ci-gate',
   environment: 'non-production',
+  strict: false,
   startedAt: '2026-01-01T00:00:00.000Z',
   durationMs: 1,
   requestsSent: 3,
   interrupted: false,
 };
+const statuses = (report: ReturnType<typeof buildReport>) =>
+  Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
 
-test('requirement statuses: fail beats pass, skip only when nothing ran, untested, unspecified', () => {
+test('requirement statuses: a failure counts for the requirement it names, not for the test tags', () => {
   const report = buildReport(
     [
-      result('t1', 'passed', ['PAG-A']),
-      result('t2', 'failed', ['PAG-A', 'PAG-B']),
-      result('t3', 'skipped', ['PAG-C']),
-      result('t4', 'passed', ['PAG-OPEN']),
+      result('t1', 'passed', ['PAG-A'], { evidence: ['PAG-A: 182 records of 8 pages'] }),
+      // t2 declares PAG-B but its failure names PAG-C: PAG-C fails, PAG-B is blocked, never passed.
+      result('t2', 'failed', ['PAG-B'], { failedRequirements: ['PAG-C'] }),
+      result('t4', 'passed', ['PAG-OPEN'], { notes: ['PAG-OPEN: answered 200'] }),
     ],
     catalogue,
     [],
     meta,
   );
-  expect(Object.fromEntries(report.requirements.map((r) => [r.id, r.status]))).toEqual({
-    'PAG-A': 'fail',
-    'PAG-B': 'fail',
-    'PAG-C': 'skip',
-    'PAG-OPEN': 'unspecified',
-    'PAG-HIDDEN': 'untested',
+  expect(statuses(report)).toEqual({
+    'PAG-A': 'pass',
+    'PAG-B': 'not-verified',
+    'PAG-C': 'fail',
+    'PAG-OPEN': 'note',
+    'PAG-READ': 'omitted',
+    'PAG-HIDDEN': 'omitted',
   });
-  expect(report.totals).toEqual({ passed: 2, failed: 1, skipped: 1 });
+  const a = report.requirements.find((r) => r.id === 'PAG-A');
+  expect(a?.evidence).toEqual(['182 records of 8 pages']);
+  expect(report.requirements.find((r) => r.id === 'PAG-B')?.notVerified).toEqual(['t2: blocked by PAG-C']);
+  expect(report.totals).toEqual({ passed: 2, failed: 1, skipped: 0 });
   expect(report.verdict).toBe('fail');
-  expect(report.gateFailures).toEqual(['failed: t2']);
+  expect(report.gateFailures).toEqual(['failed: t2 (PAG-C)']);
+});
+
+test('run verdict: PASS only when every MUST passed; INCOMPLETE lists what was not verified and why', () => {
+  const passing = buildReport(
+    [result('t1', 'passed', ['PAG-A']), result('t2', 'omitted', ['PAG-B'], { skipReason: 'omitted: smoke' })],
+    catalogue,
+    [],
+    meta,
+  );
+  expect(passing.verdict).toBe('pass');
+  expect(statuses(passing)['PAG-B']).toBe('omitted');
+  const incomplete = buildReport(
+    [
+      result('t1', 'passed', ['PAG-A']),
+      result('t3', 'not-verified', ['PAG-C'], { skipReason: 'not verified: no SCORED record' }),
+      result('t5', 'not-verified', ['PAG-HIDDEN'], { skipReason: 'not verified: no user without data' }),
+    ],
+    catalogue,
+    [],
+    meta,
+  );
+  expect(incomplete.verdict).toBe('incomplete');
+  // An unverifiable MUST requirement never makes a run incomplete.
+  expect(incomplete.incomplete).toEqual([{ id: 'PAG-C', reasons: ['t3: not verified: no SCORED record'] }]);
+  expect(renderMarkdown(incomplete)).toMatch(
+    /Not verified[\s\S]*\*\*PAG-C\*\*: t3: not verified: no SCORED record/,
+  );
+});
+
+test('warnings: a reading departure is shown with its reading and never fails the run', () => {
+  const report = buildReport(
+    [result('t1', 'passed', ['PAG-A', 'PAG-READ'], { warnings: ['PAG-READ: limit=0 served 10 records'] })],
+    catalogue,
+    [],
+    meta,
+  );
+  expect(statuses(report)['PAG-READ']).toBe('warning');
+  expect(report.verdict).toBe('pass');
+  const markdown = renderMarkdown(report);
+  expect(markdown).toContain('limit=0 served 10 records');
+  expect(markdown).toContain('reading: limit 0 gets 400');
+});
+
+test('an interrupted run is INCOMPLETE, never PASS', () => {
+  const report = buildReport([result('t1', 'passed', ['PAG-A'])], catalogue, [], {
+    ...meta,
+    interrupted: true,
+  });
+  expect(report.verdict).toBe('incomplete');
 });
 
 test('a documented deviation does not fail the gate, and a stale one does', () => {
@@ -78,6 +142,7 @@ test('a documented deviation does not fail the gate, and a stale one does', () =
   const deviating = buildReport([result('t2', 'failed', ['PAG-B'])], catalogue, expectations, meta);
   expect(deviating.verdict).toBe('pass');
   expect(deviating.deviations).toEqual([{ test: 't2', key: 'PAG-B', reason: 'ticket 12' }]);
+  expect(deviating.gateFailures).toEqual([]);
   expect(deviating.requirements.find((r) => r.id === 'PAG-B')?.deviation).toBe('ticket 12');
   const stale = buildReport([result('t2', 'passed', ['PAG-B'])], catalogue, expectations, meta);
   expect(stale.verdict).toBe('fail');
@@ -104,16 +169,22 @@ test('the Markdown report groups requirements by area and names failures', () =>
   });
   expect(markdown).toContain('## Endpoints');
   expect(markdown).toMatch(/\*\*PAG-B\*\* PAG-B text \| MUST \| ❌ fail/);
-  expect(markdown).toMatch(/PAG-OPEN.*ℹ unspecified/);
+  expect(markdown).toMatch(/PAG-OPEN.*ℹ note/);
   expect(markdown).toContain('**Verdict:** FAIL');
 });
 
 test('the certification digest is stable for the same results and changes with them', () => {
   const report = buildReport([result('t1', 'passed', ['PAG-A'])], catalogue, [], meta);
-  const digest = computeDigest(report.requirements);
-  expect(computeDigest(report.requirements)).toEqual(digest);
+  const digest = computeDigest(certifiedResults(report));
+  expect(computeDigest(certifiedResults(report))).toEqual(digest);
   expect(digest.combined).toMatch(/^[0-9a-f]{64}$/);
   const changed = report.requirements.map((r) => (r.id === 'PAG-A' ? { ...r, status: 'fail' as const } : r));
-  expect(computeDigest(changed).results).not.toBe(digest.results);
-  expect(computeDigest(changed).spec).toBe(digest.spec);
+  expect(computeDigest(certifiedResults({ ...report, requirements: changed })).results).not.toBe(
+    digest.results,
+  );
+  // The digest states completeness: the same requirements under another verdict give another digest.
+  expect(computeDigest(certifiedResults({ ...report, verdict: 'incomplete' })).results).not.toBe(
+    digest.results,
+  );
+  expect(computeDigest(certifiedResults({ ...report, requirements: changed })).spec).toBe(digest.spec);
 });

@@ -5,12 +5,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { runCommand, tsx } from './run-step.ts';
-import { runSuite } from './suite-run.ts';
+import { reportOf, runSuite } from './suite-run.ts';
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 
-const ciGate = await runSuite({ CONFORMANCE_PROFILE: 'ci-gate' });
-const smoke = await runSuite({ CONFORMANCE_PROFILE: 'smoke' });
+const ciGateRun = await runSuite({ CONFORMANCE_PROFILE: 'ci-gate' });
+const smokeRun = await runSuite({ CONFORMANCE_PROFILE: 'smoke' });
+const ciGate = { wallMs: ciGateRun.wallMs, report: reportOf(ciGateRun) };
+const smoke = { wallMs: smokeRun.wallMs, report: reportOf(smokeRun) };
 const mutation = await runCommand(...tsx('src/cli/mutation.ts', '--concurrency', '2'));
 const mutationReport = JSON.parse(readFileSync(reportPath('mutation.json'), 'utf8')) as {
   killed: number;

@@ -1,10 +1,12 @@
 // `npm run flakiness`: three clean ci-gate runs against the sandbox must give identical verdicts.
-import { runSuite } from './suite-run.ts';
+import { reportOf, runSuite } from './suite-run.ts';
 
 const RUNS = Number(process.env.FLAKINESS_RUNS ?? 3);
 const verdicts: Map<string, string>[] = [];
 for (let run = 1; run <= RUNS; run++) {
-  const { report, wallMs } = await runSuite();
+  const suiteRun = await runSuite();
+  const { wallMs } = suiteRun;
+  const report = reportOf(suiteRun);
   console.log(
     `run ${run}: ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped in ${(wallMs / 1000).toFixed(1)} s`,
   );

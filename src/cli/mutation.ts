@@ -1,6 +1,6 @@
 // Mutation analysis of the suite: for every sandbox fault, run the tests that declare the fault's
-// requirement against a sandbox started with that fault alone, and require that at least one of them
-// fails. Writes reports/mutation.json and prints the mutation score; exits 1 if any fault survives.
+// requirement against a sandbox started with that fault alone, and require a failure that names the
+// fault's own requirement (a failure charged to another requirement does not kill it). Writes reports/mutation.json and prints the mutation score; exits 1 if any fault survives.
 //
 //   npm run mutation [-- --concurrency N] [-- fault-name ...]
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { playwrightCli } from './playwright.ts';
+import { pool } from './pool.ts';
 
 const MUTANT_TIMEOUT_MS = 180_000;
 
@@ -19,7 +20,7 @@ export interface MutantResult {
   fault: string;
   requirement: string;
   killed: boolean;
-  /** Failing tests that declare the fault's requirement (the ones that count). */
+  /** Failing tests whose failure names the fault's requirement (the ones that count). */
   killedBy: string[];
   /** Every failing test, whatever it declares. */
   failedTests: string[];
@@ -72,7 +73,7 @@ function runMutant(name: string, fault: FaultDefinition): Promise<MutantResult> 
         const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
         const failed = report.tests.filter((test) => test.status === 'failed');
         const killedBy = failed
-          .filter((test) => test.requirements.includes(fault.requirement))
+          .filter((test) => test.failedRequirements.includes(fault.requirement))
           .map((test) => test.title);
         resolve({
           ...base,
@@ -96,23 +97,6 @@ function runMutant(name: string, fault: FaultDefinition): Promise<MutantResult> 
       }
     });
   });
-}
-
-async function pool<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
 }
 
 export async function runMutation(names: readonly string[], concurrency: number): Promise<MutantResult[]> {

@@ -14,14 +14,21 @@ export function runCommand(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   quiet = false,
-): Promise<{ code: number | null; durationMs: number }> {
+): Promise<{ code: number | null; durationMs: number; output: string }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(command, args, {
-      stdio: quiet ? 'ignore' : 'inherit',
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
       env: { ...process.env, ...env },
     });
-    child.on('close', (code) => resolve({ code, durationMs: Date.now() - started }));
+    // A quiet step keeps the end of its output, to say why it failed.
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.on('close', (code) => resolve({ code, durationMs: Date.now() - started, output }));
   });
 }
 

@@ -2,7 +2,8 @@
 // verifiable MUST requirement is declared by at least one test and, given reports/mutation.json, covered
 // by at least one fault that a test declaring it kills. Prints the lists; exits 1 on any gap.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { requirements } from '../contract/requirements.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import type { MutantResult } from './mutation.ts';
@@ -82,12 +83,39 @@ export function traceabilityGaps(tests: ListedTest[], mutants: MutantResult[] | 
   };
 }
 
+/** The newest modification time of the files the mutation run depends on (suite, sandbox, contract). */
+function newestSource(): { file: string; mtimeMs: number } {
+  let newest = { file: '', mtimeMs: 0 };
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (/\.(ts|json|yaml|env)$/.test(entry.name)) {
+        const { mtimeMs } = statSync(path);
+        if (mtimeMs > newest.mtimeMs) newest = { file: path, mtimeMs };
+      }
+    }
+  };
+  for (const dir of ['src', 'sandbox', 'tests/conformance', 'specs', 'schemas']) visit(dir);
+  return newest;
+}
+
+/** Why reports/mutation.json cannot be trusted (missing, or older than what it describes), if it cannot. */
+function mutationReportProblem(file: string): string | undefined {
+  if (!existsSync(file)) return `${file} is missing: run npm run mutation first`;
+  const newest = newestSource();
+  if (statSync(file).mtimeMs < newest.mtimeMs)
+    return `${file} is stale: ${newest.file} changed after it was written; run npm run mutation again`;
+  return undefined;
+}
+
 function main(): void {
   const tests = listTests();
   const mutationFile = reportPath('mutation.json');
-  const mutants = existsSync(mutationFile)
-    ? (JSON.parse(readFileSync(mutationFile, 'utf8')) as { faults: MutantResult[] }).faults
-    : undefined;
+  const stale = mutationReportProblem(mutationFile);
+  const mutants = stale
+    ? undefined
+    : (JSON.parse(readFileSync(mutationFile, 'utf8')) as { faults: MutantResult[] }).faults;
   const gaps = traceabilityGaps(tests, mutants);
   const sections: [string, string[]][] = [
     ['tests that declare no requirement ID', gaps.testsWithoutRequirement],
@@ -104,9 +132,19 @@ function main(): void {
   console.log(
     `Traceability: ${tests.length} tests, ${requirements.length} requirements (${unverifiable.length} MUST not observable black-box: ${unverifiable.map((r) => r.id).join(', ')})`,
   );
-  if (!gaps.mutationRun)
-    console.log('  (no reports/mutation.json: fault coverage not checked; run npm run mutation first)');
   let failed = false;
+  if (stale) {
+    failed = true;
+    console.log(`✗ fault coverage not checked: ${stale}`);
+  }
+  // What a real target cannot give (reports/remote.json, written by the remote-target run).
+  const remote = reportPath('remote.json');
+  if (existsSync(remote)) {
+    const { notVerified } = JSON.parse(readFileSync(remote, 'utf8')) as { notVerified: { id: string; reasons: string[] }[] };
+    console.log(
+      `  ${notVerified.length} MUST requirement(s) only the embedded sandbox verifies (not verified on a separately started one):\n${notVerified.map((r) => `    ${r.id}: ${r.reasons[0] ?? ''}`).join('\n')}`,
+    );
+  }
   for (const [title, items] of sections) {
     if (items.length === 0) continue;
     failed = true;

@@ -51,6 +51,7 @@ async function startEmbeddedTarget(): Promise<(() => Promise<void>) | undefined>
     environment: env.CONFORMANCE_ENVIRONMENT === 'production' ? 'production' : 'non-production',
     rateLimit: EMBEDDED_RATE_LIMIT,
     faults: (env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
+    variants: (env.CONFORMANCE_SANDBOX_VARIANTS ?? '').split(',').filter(Boolean),
   });
   Object.assign(process.env, {
     ...parseEnv(readFileSync(credentialsPath, 'utf8')),

@@ -12,7 +12,14 @@ import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { type Dataset, successRequirementOf, test } from '../../src/suite/dataset.ts';
-import { expectJsonContentType, expectNone, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
+import {
+  evidence,
+  expectJsonContentType,
+  expectNone,
+  expectStatus,
+  expectThat,
+  notVerified,
+} from '../../src/suite/verdicts.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);
@@ -34,8 +41,25 @@ async function callWithRealIds(
 ): Promise<Exchange> {
   const token = await userToken();
   const [params] = await dataset.paramSets(op, 1);
-  test.skip(params === undefined, `user A has no record to supply ${op.path}'s path parameter`);
-  return api.send({ method: op.method, path: buildPath(op, params), token });
+  if (params === undefined) notVerified(`user A has no record to supply ${op.path}'s path parameter`);
+  const exchange = await api.send({ method: op.method, path: buildPath(op, params), token });
+  // "404 no resource found" on an operation without parameters: the user has none (ERR-404-BODY-PROFILE).
+  if (exchange.status === 404 && op.pathParams.length === 0 && op.statuses.includes(404))
+    notVerified(`user A has no ${op.responseSchema ?? 'resource'}: ${op.path} answered 404, as the seed allows`);
+  return exchange;
+}
+
+/** ERR-404-BODY-PROFILE is observable only for a user who has no body measurement or no profile. */
+for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFILE', candidate))) {
+  test(`ERR-404-BODY-PROFILE: ${op.method} ${op.path} answers 404 when user A has none, else ${op.successStatus}`, {
+    tag: ['@ERR-404-BODY-PROFILE'],
+  }, async ({ api, userToken }) => {
+    const exchange = await api.send({ method: op.method, path: buildPath(op), token: await userToken() });
+    expectStatus('ERR-404-BODY-PROFILE', exchange, [op.successStatus, 404]);
+    if (exchange.status !== 404)
+      notVerified(`user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`);
+    evidence('ERR-404-BODY-PROFILE', `${op.path} answered 404 for a user without one`);
+  });
 }
 
 for (const op of covered) {
@@ -59,7 +83,7 @@ for (const op of covered) {
     }
     let body: unknown;
     try {
-      body = JSON.parse(exchange.text);
+      body = exchange.json();
     } catch {
       expectThat(requirement, false, `the body is not a JSON ${op.responseSchema}`, exchange);
     }

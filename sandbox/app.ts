@@ -35,6 +35,7 @@ export function createContext(
   return {
     options,
     fault: (name) => options.faults.has(name),
+    variant: (name) => options.variants.has(name),
     webhooks: createWebhookSender({ onError: (url, reason) => log(`webhook to ${url} failed: ${reason}`) }),
     credentials,
     rateLimiter: new FixedWindowRateLimiter(options.rateLimit, options.now),
@@ -84,7 +85,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Builds the sandbox and listens (port 0 picks a free port). Unknown fault names throw. */
+/** Builds the sandbox and listens (port 0 picks a free port). Unknown fault or variant names throw. */
 export async function startSandbox(options: SandboxInput = {}): Promise<RunningSandbox> {
   const resolved = resolveOptions(options);
   const app = await buildSandbox(resolved);

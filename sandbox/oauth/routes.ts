@@ -27,10 +27,10 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(body);
 }
 
-function tokenResponse(reply: FastifyReply, issued: IssuedTokens, tokenType: string): FastifyReply {
+function tokenResponse(reply: FastifyReply, issued: IssuedTokens): FastifyReply {
   return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
     access_token: issued.accessToken,
-    token_type: tokenType,
+    token_type: 'bearer',
     expires_in: issued.expiresIn,
     scope: issued.scopes.join(' '),
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
@@ -53,7 +53,16 @@ function lifetime(fields: Fields): number {
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { clients, tokens, accounts, ctx } = services;
-  const tokenType = ctx.fault('oauth-token-type-not-bearer') ? 'mac' : 'bearer';
+  /** 302 to the redirect URI with `params`; the fault oauth-state-not-returned drops the state. */
+  const redirectBack = (
+    reply: FastifyReply,
+    redirectUri: string,
+    params: Record<string, string | undefined>,
+  ) => {
+    const { state, ...rest } = params;
+    const back = ctx.fault('oauth-state-not-returned') ? rest : { ...rest, state };
+    return reply.redirect(redirectWith(redirectUri, back), 302);
+  };
 
   const showForm = (
     reply: FastifyReply,
@@ -64,10 +73,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     if (check.kind === 'page') return html(reply, 400, errorPage(check.message));
     if (check.kind === 'redirect') {
       const { error, description, state } = check;
-      return reply.redirect(
-        redirectWith(check.redirectUri, { error, error_description: description, state }),
-        302,
-      );
+      return redirectBack(reply, check.redirectUri, { error, error_description: description, state });
     }
     return onValid(check.request);
   };
@@ -80,10 +86,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     const fields = (request.body ?? {}) as Fields;
     return showForm(reply, fields, (valid) => {
       if (fields.action === 'deny') {
-        return reply.redirect(
-          redirectWith(valid.redirectUri, { error: 'access_denied', state: valid.state }),
-          302,
-        );
+        return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
       }
       const username = (fields.username ?? '').trim().toLowerCase();
       const account = accounts.find(
@@ -92,7 +95,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (!account) return html(reply, 401, loginPage(valid, 'Wrong username or password.'));
       const grant: Grant = { userId: account.userId, clientId: valid.client.clientId, scopes: valid.scopes };
       const code = tokens.issueCode(grant, valid.redirectUri);
-      return reply.redirect(redirectWith(valid.redirectUri, { code, state: valid.state }), 302);
+      return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
     });
   });
 
@@ -121,7 +124,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.grant.clientId !== client.clientId || redemption.redirectUri !== fields.redirect_uri) {
         throw oauthError(400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
       }
-      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)), tokenType);
+      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)));
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
@@ -133,7 +136,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         throw oauthError(400, 'invalid_scope', 'The scope must be a subset of the scope originally granted');
       }
       tokens.spendRefreshToken(fields.refresh_token);
-      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn), tokenType);
+      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn));
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

@@ -34,9 +34,9 @@ export function createUserServices(ctx: SandboxContext): UserServices {
     tokens: new UserTokenStore(now),
     store: buildStore(records),
     cursors: new CursorCodec(`seed:${seed}`, {
-      ignoreSignature: ctx.fault('pagination-tampered-cursor-accepted'),
-      ignoreUser: ctx.fault('pagination-cursor-not-bound-to-user'),
-      ignoreQuery: ctx.fault('pagination-cursor-not-bound-to-query'),
+      unsigned: ctx.variant('offset-cursor'),
+      brokenSignatureFails: ctx.fault('pagination-tampered-cursor-500'),
+      servesForeignUser: ctx.fault('pagination-foreign-cursor-leaks'),
     }),
   };
 }

@@ -41,8 +41,8 @@ export interface AuthorizeOptions {
   state?: string;
 }
 
-/** GET the form, POST the login, and return the code of the redirect. */
-export async function authorizationCode(
+/** GET the form, POST the login, and return the Location of the redirect to the redirect URI. */
+export async function authorizationRedirect(
   sandbox: RunningSandbox,
   options: AuthorizeOptions = {},
 ): Promise<string> {
@@ -68,6 +68,15 @@ export async function authorizationCode(
   });
   const location = submitted.headers.get('location');
   if (submitted.status !== 302 || !location) throw new Error(`login answered ${submitted.status}`);
+  return location;
+}
+
+/** The code of the authorization redirect (see authorizationRedirect). */
+export async function authorizationCode(
+  sandbox: RunningSandbox,
+  options: AuthorizeOptions = {},
+): Promise<string> {
+  const location = await authorizationRedirect(sandbox, options);
   const code = new URL(location).searchParams.get('code');
   if (!code) throw new Error(`no code in ${location}`);
   return code;

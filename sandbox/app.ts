@@ -19,6 +19,7 @@ import { registerRequestLog } from './request-log.ts';
 import { registerStatusFaults } from './status-faults.ts';
 import { registerUserRoutes } from './user/routes.ts';
 import { createUserServices } from './user/services.ts';
+import { registerResponseVariants } from './variant-responses.ts';
 import { createWebhookSender } from './webhooks.ts';
 
 export const BASE_PATH = '/developer';
@@ -61,6 +62,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   registerErrorHandling(app);
   registerRequestLog(app);
   registerStatusFaults(app, ctx);
+  registerResponseVariants(app, ctx);
   const routes = trackRoutes(app);
   await app.register(formbody);
 

@@ -1,7 +1,8 @@
 // The user OAuth 2.0 authorization code flow at {auth_url}:
 //   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
-//   POST /oauth/oauth2/token  grant_type authorization_code | refresh_token (RFC 6749 §4.1.3, §6)
+//   POST /oauth/oauth2/token  grant_type authorization_code | refresh_token (RFC 6749 §4.1.3, §6); client
+//                             credentials in the form body or by HTTP Basic (only Basic: variant basic-client-auth)
 //   GET  /callback            a trivial page showing what the redirect carried
 //
 // Sandbox-only, non-standard: the token request parameter `sandbox_expires_in` (integer seconds, -86400 to
@@ -10,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { UserServices } from '../user/services.ts';
+import { USER_TOKEN_PATH } from '../variant-responses.ts';
 import { type AuthorizationRequest, checkAuthorizationRequest, redirectWith } from './authorize.ts';
 import { authenticateClient, parseBasicAuthorization } from './clients.ts';
 import { callbackPage, errorPage, loginPage } from './pages.ts';
@@ -99,19 +101,22 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     });
   });
 
-  app.post('/oauth/oauth2/token', { schema: { body: stringFields } }, (request: FastifyRequest, reply) => {
+  app.post(USER_TOKEN_PATH, { schema: { body: stringFields } }, (request: FastifyRequest, reply) => {
     const fields = (request.body ?? {}) as Fields;
     const basic = parseBasicAuthorization(request.headers.authorization);
-    const client =
-      basic === null
-        ? undefined
-        : authenticateClient(clients, {
-            basic,
-            body: { clientId: fields.client_id, clientSecret: fields.client_secret },
-          });
+    // Variant basic-client-auth: HTTP Basic is the only client authentication; a body secret is refused.
+    const basicOnly = ctx.variant('basic-client-auth');
+    const refused =
+      basic === null || (basicOnly && (basic === undefined || fields.client_secret !== undefined));
+    const client = refused
+      ? undefined
+      : authenticateClient(clients, {
+          basic,
+          body: { clientId: fields.client_id, clientSecret: fields.client_secret },
+        });
     if (!client) {
       const challenge: Record<string, string> =
-        basic === undefined ? {} : { 'www-authenticate': 'Basic realm="sandbox"' };
+        basic === undefined && !basicOnly ? {} : { 'www-authenticate': 'Basic realm="sandbox"' };
       throw oauthError(401, 'invalid_client', 'Client authentication failed', challenge);
     }
     const grantType = fields.grant_type;

@@ -14,7 +14,7 @@ export const variants = {
   'nulls-for-absent': {
     description:
       'every absent optional field of a user-data or partner response is serialised as JSON null (end, score, v1_id, optional score fields, next_token, task_business_status, patient and appointment fields)',
-    seed: '"| end | date-time | no | absent means the user is currently in this cycle |"; "| next_token | string | opaque cursor; absent means no more records |"; the seed marks these fields "Required: no" and states no JSON encoding of an absent value.',
+    seed: '"| end | date-time | no | absent means the user is currently in this cycle |"; "| next_token | string | opaque cursor; absent means no more records |"; the seed marks these fields not required and states no JSON encoding of an absent value.',
   },
   'test-data-204': {
     description:
@@ -33,12 +33,12 @@ export const variants = {
   },
   'start-after-end-empty': {
     description: 'start after end answers 200 { records: [] } instead of 400',
-    seed: '"| start | date-time | include records that occurred after or during (inclusive) this time |"; "| end | date-time | include records that intersect this time or ended before (exclusive) it |"; "400 | client error constructing the request" (an empty interval is not stated to be a client error)',
+    seed: '"| start | date-time | include records that occurred after or during (inclusive) this time"; "| end | date-time | include records that intersect this time or ended before (exclusive) it"; "400 | client error constructing the request" (an empty interval is not stated to be a client error)',
   },
   'closed-interval-filters': {
     description:
       'start and end select the records intersecting the closed interval [start, end]: record.start <= end and record.end >= start (a record without end counts as ongoing)',
-    seed: '"| start | date-time | include records that occurred after or during (inclusive) this time |"; "| end | date-time | include records that intersect this time or ended before (exclusive) it; defaults to now |"',
+    seed: '"| start | date-time | include records that occurred after or during (inclusive) this time"; "| end | date-time | include records that intersect this time or ended before (exclusive) it; defaults to now |"',
   },
   'lenient-limits': {
     description:

@@ -32,7 +32,8 @@ export interface UserData {
   userId: number;
   /** Newest first: cycles, sleeps and workouts by start; recoveries by the start of their sleep. */
   collections: Readonly<Record<CollectionName, readonly Entry[]>>;
-  body: Stored;
+  /** Absent when the user has no body measurement. */
+  body?: Stored;
   profile: Stored;
 }
 
@@ -131,7 +132,7 @@ export function buildStore(allRecords: readonly UserRecords[]): DataStore {
         workout: workoutEntries.sort(newestFirst),
         recovery: recoveryEntries.sort(newestFirst),
       },
-      body: stored(userId, records.body),
+      ...(records.body ? { body: stored(userId, records.body) } : {}),
       profile: stored(userId, records.profile),
     });
   }

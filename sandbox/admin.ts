@@ -1,6 +1,6 @@
 // Sandbox-only administration endpoints (not part of the contract), under /sandbox:
 //
-//   GET    /sandbox/info                      environment, seed, active faults, rate limit, test users
+//   GET    /sandbox/info                      environment, seed, active faults and variants, rate limit, test users
 //   POST   /sandbox/webhooks {owner, url}     register a webhook URL for an owner (OAuth or partner client id)
 //   GET    /sandbox/webhooks?owner=…          the URLs registered for an owner
 //   DELETE /sandbox/webhooks?owner=…          remove them
@@ -35,6 +35,7 @@ export async function registerAdminRoutes(app: FastifyInstance, services: UserSe
     environment: ctx.options.environment,
     seed: ctx.options.seed,
     faults: [...ctx.options.faults],
+    variants: [...ctx.options.variants],
     rate_limit: { limit: ctx.options.rateLimit.limit, window_seconds: ctx.options.rateLimit.windowSeconds },
     users: accounts.map((account) => ({ user_id: account.userId, username: account.username })),
   }));

@@ -19,6 +19,7 @@ import { registerRequestLog } from './request-log.ts';
 import { registerStatusFaults } from './status-faults.ts';
 import { registerUserRoutes } from './user/routes.ts';
 import { createUserServices } from './user/services.ts';
+import { registerResponseVariants } from './variant-responses.ts';
 import { createWebhookSender } from './webhooks.ts';
 
 export const BASE_PATH = '/developer';
@@ -35,6 +36,7 @@ export function createContext(
   return {
     options,
     fault: (name) => options.faults.has(name),
+    variant: (name) => options.variants.has(name),
     webhooks: createWebhookSender({ onError: (url, reason) => log(`webhook to ${url} failed: ${reason}`) }),
     credentials,
     rateLimiter: new FixedWindowRateLimiter(options.rateLimit, options.now),
@@ -60,6 +62,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   registerErrorHandling(app);
   registerRequestLog(app);
   registerStatusFaults(app, ctx);
+  registerResponseVariants(app, ctx);
   const routes = trackRoutes(app);
   await app.register(formbody);
 
@@ -84,7 +87,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-/** Builds the sandbox and listens (port 0 picks a free port). Unknown fault names throw. */
+/** Builds the sandbox and listens (port 0 picks a free port). Unknown fault or variant names throw. */
 export async function startSandbox(options: SandboxInput = {}): Promise<RunningSandbox> {
   const resolved = resolveOptions(options);
   const app = await buildSandbox(resolved);

@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './app.ts';
 import { faults } from './faults/index.ts';
-import { parseEnvironment, parseFaultList, parseRateLimit } from './options.ts';
+import { parseEnvironment, parseFaultList, parseRateLimit, parseVariantList } from './options.ts';
+import { variants } from './variants.ts';
 
 const usage = `Usage: npm run sandbox -- [options]
 
@@ -13,25 +14,33 @@ const usage = `Usage: npm run sandbox -- [options]
   --rate-limit N/SECONDS   requests per window per client (default 2000/60)
   --faults a,b,c           inject faults (see --list-faults)
   --list-faults            print every fault with the requirement it breaks, then exit
+  --variants a,b,c         run conforming variants, behaviours the seed allows (see --list-variants)
+  --list-variants          print every variant with what it changes and the seed text allowing it, then exit
   --log                    print one line per request
   --help                   this text`;
 
-function listFaults(): string {
-  const rows = Object.entries(faults).map(([name, fault]) => [
-    name,
-    fault.requirement,
-    fault.area,
-    fault.description,
-  ]);
-  const width = (column: number) => Math.max(...rows.map((row) => (row[column] ?? '').length));
-  const [nameWidth, requirementWidth, areaWidth] = [width(0), width(1), width(2)];
+/** Rows as aligned columns (every column but the last padded to its widest cell). */
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, column) =>
+    Math.max(...rows.map((row) => (row[column] ?? '').length)),
+  );
   return rows
-    .map(
-      ([name = '', requirement = '', area = '', description = '']) =>
-        `${name.padEnd(nameWidth)}  ${requirement.padEnd(requirementWidth)}  ${area.padEnd(areaWidth)}  ${description}`,
+    .map((row) =>
+      row.map((cell, column) => (column < row.length - 1 ? cell.padEnd(widths[column] ?? 0) : cell)),
     )
+    .map((cells) => cells.join('  '))
     .join('\n');
 }
+
+const listFaults = (): string =>
+  table(
+    Object.entries(faults).map(([name, fault]) => [name, fault.requirement, fault.area, fault.description]),
+  );
+
+const listVariants = (): string =>
+  Object.entries(variants)
+    .map(([name, variant]) => `${name}\n    ${variant.description}\n    seed: ${variant.seed}`)
+    .join('\n');
 
 function integer(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
@@ -50,6 +59,8 @@ async function main(): Promise<void> {
       'rate-limit': { type: 'string' },
       faults: { type: 'string', default: '' },
       'list-faults': { type: 'boolean', default: false },
+      variants: { type: 'string', default: '' },
+      'list-variants': { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -63,6 +74,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${listFaults()}\n`);
     return;
   }
+  if (values['list-variants']) {
+    process.stdout.write(`${listVariants()}\n`);
+    return;
+  }
   const startedAt = performance.now();
   const sandbox = await startSandbox({
     port: integer('port', values.port, 0, 65535),
@@ -70,13 +85,15 @@ async function main(): Promise<void> {
     environment: parseEnvironment(values.environment),
     seed: integer('seed', values.seed, 0, 2 ** 31 - 1),
     faults: parseFaultList(values.faults),
+    variants: parseVariantList(values.variants),
     logRequests: values.log,
     ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),
   });
   const ms = (performance.now() - startedAt).toFixed(0);
   process.stdout.write(
     `sandbox listening in ${ms} ms\n  base_url  ${sandbox.baseUrl}\n  auth_url  ${sandbox.authUrl}\n` +
-      (values.faults ? `  faults    ${values.faults}\n` : ''),
+      (values.faults ? `  faults    ${values.faults}\n` : '') +
+      (values.variants ? `  variants  ${values.variants}\n` : ''),
   );
   const stop = () => {
     sandbox.close().then(

@@ -3,6 +3,7 @@
 import type { SandboxCredentials } from './credentials.ts';
 import type { FaultName } from './faults/index.ts';
 import type { FixedWindowRateLimiter } from './rate-limit.ts';
+import type { VariantName } from './variants.ts';
 
 export type Environment = 'production' | 'non-production';
 
@@ -14,6 +15,8 @@ export interface SandboxOptions {
   seed: number;
   rateLimit: { limit: number; windowSeconds: number };
   faults: ReadonlySet<FaultName>;
+  /** Conforming variants (sandbox/variants.ts): behaviours the seed allows; combinable with faults. */
+  variants: ReadonlySet<VariantName>;
   logRequests: boolean;
   /** Clock; injectable so tests can move time (token expiry, rate-limit windows). */
   now: () => Date;
@@ -36,6 +39,7 @@ export interface WebhookSender {
 export interface SandboxContext {
   options: SandboxOptions;
   fault(name: FaultName): boolean;
+  variant(name: VariantName): boolean;
   webhooks: WebhookSender;
   /** The fixed credentials of sandbox/sandbox.env (OAuth client, test users, partners). */
   credentials: SandboxCredentials;

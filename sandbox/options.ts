@@ -1,13 +1,21 @@
 // Default options of a sandbox instance and the parsing of option values given as text (CLI flags).
 import type { Environment, SandboxOptions } from './context.ts';
 import { type FaultName, faults } from './faults/index.ts';
+import { type VariantName, variants } from './variants.ts';
 
 export const defaultRateLimit = { limit: 2000, windowSeconds: 60 } as const;
 
-/** Options as callers give them: any subset; faults by name (validated, unknown names throw). */
-export type SandboxInput = Omit<Partial<SandboxOptions>, 'faults'> & { faults?: Iterable<string> };
+/** Options as callers give them: any subset; faults and variants by name (validated, unknown names throw). */
+export type SandboxInput = Omit<Partial<SandboxOptions>, 'faults' | 'variants'> & {
+  faults?: Iterable<string>;
+  variants?: Iterable<string>;
+};
 
-export function resolveOptions({ faults: names, ...options }: SandboxInput = {}): SandboxOptions {
+export function resolveOptions({
+  faults: names,
+  variants: variantNames,
+  ...options
+}: SandboxInput = {}): SandboxOptions {
   return {
     host: '127.0.0.1',
     port: 0,
@@ -18,34 +26,47 @@ export function resolveOptions({ faults: names, ...options }: SandboxInput = {})
     now: () => new Date(),
     ...options,
     faults: faultSet(names ?? []),
+    variants: variantSet(variantNames ?? []),
   };
 }
 
 export const faultNames = Object.keys(faults) as FaultName[];
+export const variantNames = Object.keys(variants) as VariantName[];
 
 export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(faults, name);
 }
 
-/** The faults named; throws listing the valid names when one is unknown. */
-export function faultSet(names: Iterable<string>): Set<FaultName> {
+/** The names of a catalogue given; throws listing the valid names when one is unknown. */
+function nameSet<Name extends string>(
+  kind: 'fault' | 'variant',
+  valid: readonly Name[],
+  names: Iterable<string>,
+) {
   const list = [...names];
-  const unknown = list.filter((name) => !isFaultName(name));
+  const unknown = list.filter((name) => !(valid as readonly string[]).includes(name));
   if (unknown.length > 0) {
-    throw new Error(`Unknown fault(s): ${unknown.join(', ')}. Valid faults:\n  ${faultNames.join('\n  ')}`);
+    throw new Error(`Unknown ${kind}(s): ${unknown.join(', ')}. Valid ${kind}s:\n  ${valid.join('\n  ')}`);
   }
-  return new Set(list as FaultName[]);
+  return new Set(list as Name[]);
 }
 
+/** The faults named; throws listing the valid names when one is unknown. */
+export const faultSet = (names: Iterable<string>): Set<FaultName> => nameSet('fault', faultNames, names);
+/** The variants named; throws listing the valid names when one is unknown. */
+export const variantSet = (names: Iterable<string>): Set<VariantName> =>
+  nameSet('variant', variantNames, names);
+
+const splitList = (text: string): string[] =>
+  text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+
 /** Parses `a,b,c` (see faultSet). */
-export function parseFaultList(text: string): Set<FaultName> {
-  return faultSet(
-    text
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
-  );
-}
+export const parseFaultList = (text: string): Set<FaultName> => faultSet(splitList(text));
+/** Parses `a,b,c` (see variantSet). */
+export const parseVariantList = (text: string): Set<VariantName> => variantSet(splitList(text));
 
 /** Parses `N/SECONDS` (e.g. 2000/60). */
 export function parseRateLimit(text: string): SandboxOptions['rateLimit'] {

@@ -94,10 +94,6 @@ export const partnerFaults = {
     'POST /v2/partner/service-request/{id}/results answers 200 with a JSON body instead of 201 without one.',
   ),
   // Request bodies
-  'partner-invalid-body-applied': partner(
-    'PTN-INVALID-BODY',
-    'Request bodies of the three partner updates are not validated: an invalid body is accepted and applied.',
-  ),
   'partner-invalid-body-server-error': partner(
     'ERR-NO-5XX-ON-CLIENT-INPUT',
     'An invalid request body of a partner update gets 500 instead of 400 (nothing is applied).',
@@ -138,9 +134,9 @@ export const partnerFaults = {
     'The test appointment lists service_request_ids that are not ids of its requisition.',
   ),
   // Webhooks
-  'partner-webhook-wrong-secret': partner(
+  'partner-webhook-signature-missing': partner(
     'WH-SIGNED',
-    "Partner webhooks are signed with a secret other than the partner's signing secret.",
+    'Partner webhooks are sent without the Service-Signed header.',
   ),
   // Success statuses (faults/status.ts)
   ...partnerStatusFaults,

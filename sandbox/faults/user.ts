@@ -108,7 +108,10 @@ export const userFaults = {
     'PAG-FIRST-PAGE',
     'the first page starts at the second newest record',
   ),
-  'pagination-next-token-on-last-page': data('PAG-LAST-PAGE', 'the last page carries a next_token'),
+  'pagination-next-token-on-last-page': data(
+    'PAG-LAST-PAGE',
+    'the last page carries a next_token that gets 400 when followed',
+  ),
   'pagination-duplicate-across-pages': data(
     'PAG-NEXT-TOKEN',
     'the next page repeats the last record of the previous one',
@@ -118,15 +121,11 @@ export const userFaults = {
     'PAG-PAGE-SIZE-INDEPENDENT',
     'with limit < 10 the pages are cut from a sequence whose adjacent pairs (2k, 2k+1) are swapped',
   ),
-  'pagination-cursor-not-bound-to-user': data('PAG-CURSOR-INVALID', "another user's cursor is served"),
-  'pagination-cursor-not-bound-to-query': data(
+  'pagination-foreign-cursor-leaks': data(
     'PAG-CURSOR-INVALID',
-    'a cursor of another query (start/end) is served',
+    "user B presenting user A's cursor is served user A's records",
   ),
-  'pagination-tampered-cursor-accepted': data(
-    'PAG-CURSOR-INVALID',
-    'a cursor with a broken signature is served',
-  ),
+  'pagination-tampered-cursor-500': data('PAG-CURSOR-INVALID', 'a cursor with a broken signature gets 500'),
   // ---------------------------------------------------------------- ordering
   'cycle-order-ascending': data('ORD-CYCLES', 'cycles are sorted by start ascending'),
   'sleep-order-ascending': data('ORD-SLEEPS', 'sleeps are sorted by start ascending'),
@@ -140,16 +139,15 @@ export const userFaults = {
   'filter-start-exclusive': data('FLT-START-INCLUSIVE', 'a record starting exactly at start is left out'),
   'filter-start-ignored-earlier': data(
     'FLT-START-EXCLUDES-EARLIER',
-    'start also lets in the record just before it',
+    'start also lets in the two records just before the window (at least one ended strictly before start)',
   ),
   'filter-lower-bound-30-days': data('FLT-NO-LOWER-BOUND', 'without start only the last 30 days are served'),
-  'filter-end-inclusive': data('FLT-END-EXCLUSIVE', 'a record starting exactly at end is included'),
+  'filter-end-ignored': data(
+    'FLT-END-EXCLUSIVE',
+    'the record starting just after end (strictly later) is also included',
+  ),
   'filter-end-default-not-now': data('FLT-END-DEFAULT-NOW', 'without end, end defaults to 24 hours ago'),
   'filter-malformed-date-ignored': data('FLT-MALFORMED-DATE', 'a malformed start or end is ignored (200)'),
-  'filter-start-after-end-accepted': data(
-    'FLT-START-AFTER-END',
-    'start after end answers 200 with no records',
-  ),
   // ---------------------------------------------------------------- errors
   'malformed-id-404': data(
     'ERR-400-MALFORMED-PARAMETER',
@@ -174,9 +172,9 @@ export const userFaults = {
     'a 429 carries neither Retry-After nor X-RateLimit-* (the headers the sandbox documents)',
   ),
   // ---------------------------------------------------------------- authentication, scopes, revocation
-  'oauth-token-type-not-bearer': auth(
+  'oauth-state-not-returned': auth(
     'AUTH-CODE-FLOW',
-    "the user token endpoint answers token_type 'mac' (the token still works)",
+    'the authorization redirect to the redirect URI omits the state the client sent (RFC 6749 §4.1.2)',
   ),
   'auth-missing-token-accepted': auth(
     'AUTH-MISSING-TOKEN',

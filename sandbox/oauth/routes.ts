@@ -1,7 +1,8 @@
 // The user OAuth 2.0 authorization code flow at {auth_url}:
 //   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
-//   POST /oauth/oauth2/token  grant_type authorization_code | refresh_token (RFC 6749 §4.1.3, §6)
+//   POST /oauth/oauth2/token  grant_type authorization_code | refresh_token (RFC 6749 §4.1.3, §6); client
+//                             credentials in the form body or by HTTP Basic (only Basic: variant basic-client-auth)
 //   GET  /callback            a trivial page showing what the redirect carried
 //
 // Sandbox-only, non-standard: the token request parameter `sandbox_expires_in` (integer seconds, -86400 to
@@ -10,6 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { UserServices } from '../user/services.ts';
+import { USER_TOKEN_PATH } from '../variant-responses.ts';
 import { type AuthorizationRequest, checkAuthorizationRequest, redirectWith } from './authorize.ts';
 import { authenticateClient, parseBasicAuthorization } from './clients.ts';
 import { callbackPage, errorPage, loginPage } from './pages.ts';
@@ -27,10 +29,10 @@ function html(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(body);
 }
 
-function tokenResponse(reply: FastifyReply, issued: IssuedTokens, tokenType: string): FastifyReply {
+function tokenResponse(reply: FastifyReply, issued: IssuedTokens): FastifyReply {
   return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
     access_token: issued.accessToken,
-    token_type: tokenType,
+    token_type: 'bearer',
     expires_in: issued.expiresIn,
     scope: issued.scopes.join(' '),
     ...(issued.refreshToken ? { refresh_token: issued.refreshToken } : {}),
@@ -53,7 +55,16 @@ function lifetime(fields: Fields): number {
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { clients, tokens, accounts, ctx } = services;
-  const tokenType = ctx.fault('oauth-token-type-not-bearer') ? 'mac' : 'bearer';
+  /** 302 to the redirect URI with `params`; the fault oauth-state-not-returned drops the state. */
+  const redirectBack = (
+    reply: FastifyReply,
+    redirectUri: string,
+    params: Record<string, string | undefined>,
+  ) => {
+    const { state, ...rest } = params;
+    const back = ctx.fault('oauth-state-not-returned') ? rest : { ...rest, state };
+    return reply.redirect(redirectWith(redirectUri, back), 302);
+  };
 
   const showForm = (
     reply: FastifyReply,
@@ -64,10 +75,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     if (check.kind === 'page') return html(reply, 400, errorPage(check.message));
     if (check.kind === 'redirect') {
       const { error, description, state } = check;
-      return reply.redirect(
-        redirectWith(check.redirectUri, { error, error_description: description, state }),
-        302,
-      );
+      return redirectBack(reply, check.redirectUri, { error, error_description: description, state });
     }
     return onValid(check.request);
   };
@@ -80,10 +88,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     const fields = (request.body ?? {}) as Fields;
     return showForm(reply, fields, (valid) => {
       if (fields.action === 'deny') {
-        return reply.redirect(
-          redirectWith(valid.redirectUri, { error: 'access_denied', state: valid.state }),
-          302,
-        );
+        return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
       }
       const username = (fields.username ?? '').trim().toLowerCase();
       const account = accounts.find(
@@ -92,23 +97,26 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (!account) return html(reply, 401, loginPage(valid, 'Wrong username or password.'));
       const grant: Grant = { userId: account.userId, clientId: valid.client.clientId, scopes: valid.scopes };
       const code = tokens.issueCode(grant, valid.redirectUri);
-      return reply.redirect(redirectWith(valid.redirectUri, { code, state: valid.state }), 302);
+      return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
     });
   });
 
-  app.post('/oauth/oauth2/token', { schema: { body: stringFields } }, (request: FastifyRequest, reply) => {
+  app.post(USER_TOKEN_PATH, { schema: { body: stringFields } }, (request: FastifyRequest, reply) => {
     const fields = (request.body ?? {}) as Fields;
     const basic = parseBasicAuthorization(request.headers.authorization);
-    const client =
-      basic === null
-        ? undefined
-        : authenticateClient(clients, {
-            basic,
-            body: { clientId: fields.client_id, clientSecret: fields.client_secret },
-          });
+    // Variant basic-client-auth: HTTP Basic is the only client authentication; a body secret is refused.
+    const basicOnly = ctx.variant('basic-client-auth');
+    const refused =
+      basic === null || (basicOnly && (basic === undefined || fields.client_secret !== undefined));
+    const client = refused
+      ? undefined
+      : authenticateClient(clients, {
+          basic,
+          body: { clientId: fields.client_id, clientSecret: fields.client_secret },
+        });
     if (!client) {
       const challenge: Record<string, string> =
-        basic === undefined ? {} : { 'www-authenticate': 'Basic realm="sandbox"' };
+        basic === undefined && !basicOnly ? {} : { 'www-authenticate': 'Basic realm="sandbox"' };
       throw oauthError(401, 'invalid_client', 'Client authentication failed', challenge);
     }
     const grantType = fields.grant_type;
@@ -121,7 +129,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.grant.clientId !== client.clientId || redemption.redirectUri !== fields.redirect_uri) {
         throw oauthError(400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
       }
-      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)), tokenType);
+      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)));
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
@@ -133,7 +141,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         throw oauthError(400, 'invalid_scope', 'The scope must be a subset of the scope originally granted');
       }
       tokens.spendRefreshToken(fields.refresh_token);
-      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn), tokenType);
+      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn));
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

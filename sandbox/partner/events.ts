@@ -1,5 +1,5 @@
 // Partner webhooks: every data change is announced to the owning partner, signed with its signing secret
-// (the WebhookSender adds the Service-Signed header). The seed does not show event types or payloads; the
+// (the WebhookSender adds the Service-Signed header; not with fault partner-webhook-signature-missing). The seed does not show event types or payloads; the
 // sandbox mirrors the user-data webhooks: { type, id, requisition_id, trace_id, occurred_at, ... }.
 import { randomUUID } from 'node:crypto';
 import type { SandboxContext } from '../context.ts';
@@ -35,9 +35,8 @@ export class PartnerEvents {
   ): void {
     const partner = this.partners.find(owner);
     if (!partner) return;
-    const secret = this.ctx.fault('partner-webhook-wrong-secret')
-      ? `${partner.signingSecret}-x`
-      : partner.signingSecret;
+    // Without a secret the sender leaves out the Service-Signed header.
+    const secret = this.ctx.fault('partner-webhook-signature-missing') ? undefined : partner.signingSecret;
     const event: PartnerEvent = {
       type,
       ...subject,

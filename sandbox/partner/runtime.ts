@@ -20,14 +20,21 @@ export interface PartnerRuntime {
   reportIds: Prng;
 }
 
-/** Seeded requisitions per partner (each with 2–4 service requests and one appointment). */
-export const seededRequisitionsPerPartner = 4;
+/**
+ * Seeded requisitions per partner (each with 2–4 service requests and one appointment), three of each
+ * appointment type in the order IN_PERSON, MOBILE, VIRTUAL, IN_PERSON, … They do not depend on the --seed
+ * option: every sandbox instance has the same ids, and partner A's are listed in sandbox.env
+ * (CONFORMANCE_PARTNER_REQUISITION_IDS, in this order) for the suite's production-style runs.
+ */
+export const seededRequisitionsPerPartner = 9;
 const seedEpoch = Date.parse('2025-06-02T06:00:00Z');
+/** The generator seed of the seeded requisitions (fixed, see above). */
+const PARTNER_DATA_SEED = 1;
 
 export function createPartnerRuntime(ctx: SandboxContext, partnerList: readonly Partner[]): PartnerRuntime {
   const partners = new PartnerRegistry(partnerList);
   const store = new PartnerStore();
-  for (const partner of partners.partners) seedPartner(store, partner, ctx.options.seed);
+  for (const partner of partners.partners) seedPartner(store, partner);
   return {
     ctx,
     partners,
@@ -40,8 +47,8 @@ export function createPartnerRuntime(ctx: SandboxContext, partnerList: readonly 
 }
 
 /** Deterministic data of one partner: alternating plain and extended patients, every appointment type. */
-function seedPartner(store: PartnerStore, partner: Partner, seed: number): void {
-  const rng = createPrng(deriveSeed(seed, `partner:${partner.clientId}`));
+function seedPartner(store: PartnerStore, partner: Partner): void {
+  const rng = createPrng(deriveSeed(PARTNER_DATA_SEED, `partner:${partner.clientId}`));
   for (let index = 0; index < seededRequisitionsPerPartner; index++) {
     const requisition = buildRequisition(rng, {
       createdAt: new Date(seedEpoch + index * 86_400_000 + rng.int(0, 36_000) * 1000),

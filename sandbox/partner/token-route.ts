@@ -1,6 +1,7 @@
 // POST /v2/partner/token: OAuth 2.0 client credentials for trusted partners. Invalid client credentials
 // (wrong secret, unknown client, missing client_id/client_secret) get 401 invalid_client; a body that is
 // not a JSON object, or a wrong grant_type/scope, gets 400. grant_type and scope may be omitted.
+// Variant token-400: a missing client_id or client_secret gets 400.
 //
 // Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
 // an already-expired token (expires_in 0) for expired-token tests. Default lifetime: 3600 s.
@@ -26,7 +27,7 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (request.validationError) throw rejection(request.body);
+      if (request.validationError) throw rejection(request.body, runtime.ctx.variant('token-400'));
       const body = request.body;
       const partner = authenticateClient(runtime, body);
       if (body.grant_type !== undefined && body.grant_type !== partnerGrantType) {
@@ -53,12 +54,18 @@ function expiresIn({ ctx }: PartnerRuntime, lifetime: number): number {
   return lifetime;
 }
 
-/** Why a body that failed the schema is refused: missing or non-string credentials are invalid_client. */
-function rejection(body: unknown): HttpError {
+/**
+ * Why a body that failed the schema is refused: missing or non-string credentials are invalid_client;
+ * with variant token-400 a missing one is a malformed request (400).
+ */
+function rejection(body: unknown, missingIs400: boolean): HttpError {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return badRequest('The body must be a JSON object');
   }
   const { client_id, client_secret } = body as Record<string, unknown>;
+  if (missingIs400 && (client_id === undefined || client_secret === undefined)) {
+    return badRequest('client_id and client_secret are required');
+  }
   if (typeof client_id !== 'string' || typeof client_secret !== 'string') return invalidClient();
   return badRequest('Invalid token request parameters');
 }

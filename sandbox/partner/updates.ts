@@ -59,10 +59,12 @@ export function createResults(
   { serviceRequest, requisition }: ServiceRequestEntry,
   body: DiagnosticReportCreateRequest,
 ): void {
+  // Only lenient-results lets a body of another shape through: its members are stored as sent.
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
   const report = store.addReport(
     requisition,
     serviceRequest,
-    body,
+    fields,
     reportIds.uuid(),
     ctx.options.now().toISOString(),
   );

@@ -1,5 +1,6 @@
 // Schema compilation and body parsing of the partner scope: strict JSON types (no coercion: a number is not
 // a string), and an empty JSON body read as "no body" so bodiless operations accept a bare content type.
+// Variant lenient-results skips the body schema of the results upload.
 import { Ajv } from 'ajv';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { SandboxContext } from '../context.ts';
@@ -19,10 +20,8 @@ function strictCompiler(ctx: SandboxContext): FastifySchemaCompiler<unknown> {
   const ajv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
   return ({ schema, httpPart, url }) => {
     const validate = ajv.compile(schema as object);
-    const skippable = httpPart === 'body' && !url.endsWith('/token');
-    return (data: unknown) => {
-      if (skippable && ctx.fault('partner-invalid-body-applied')) return true;
-      return validate(data) || { error: validate.errors ?? [] };
-    };
+    // Variant lenient-results: the results upload takes any body (its fields are stored as sent or ignored).
+    if (httpPart === 'body' && url.endsWith('/results') && ctx.variant('lenient-results')) return () => true;
+    return (data: unknown) => validate(data) || { error: validate.errors ?? [] };
   };
 }

@@ -45,7 +45,7 @@ function querySchema(ctx: SandboxContext) {
   return {
     type: 'object',
     properties: {
-      // The seed states no minimum; the sandbox rejects 0 and negative values (400).
+      // The seed states no minimum; the sandbox rejects 0 and negative values (400) unless lenient-limits.
       limit: {
         type: ctx.fault('pagination-limit-fraction-accepted') ? 'number' : 'integer',
         minimum: 1,
@@ -61,13 +61,18 @@ function querySchema(ctx: SandboxContext) {
 
 /**
  * Ajv's type coercion takes '1e1', '0x10', ' 5' and even '1e400' (Infinity) for integers; limit must be
- * plain decimal digits before the schema coerces and range-checks it.
+ * plain decimal digits before the schema coerces and range-checks it. Variant lenient-limits: an empty,
+ * zero or negative integer limit is dropped, so the default applies.
  */
 function limitDigitsHook(ctx: SandboxContext) {
   const digits = ctx.fault('pagination-limit-fraction-accepted') ? /^[0-9]+(\.[0-9]+)?$/ : /^[0-9]+$/;
+  const lenient = ctx.variant('lenient-limits');
   return async (request: FastifyRequest) => {
-    const raw = (request.query as Record<string, unknown>).limit;
-    if (typeof raw === 'string' && !digits.test(raw)) throw badRequest('querystring/limit must be integer');
+    const query = request.query as Record<string, unknown>;
+    const raw = query.limit;
+    if (lenient && typeof raw === 'string' && /^(-[0-9]+|0*)$/.test(raw)) delete query.limit;
+    else if (typeof raw === 'string' && !digits.test(raw))
+      throw badRequest('querystring/limit must be integer');
   };
 }
 
@@ -83,12 +88,12 @@ function instant(ctx: SandboxContext, name: string, text: string | undefined): n
 }
 
 /** Index of the first entry of a newest-first list for which `past` holds (`past` is monotone). */
-function firstIndex(list: readonly Entry[], past: (key: number) => boolean): number {
+function firstIndex(list: readonly Entry[], past: (entry: Entry) => boolean): number {
   let low = 0;
   let high = list.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (past((list[middle] as Entry).key)) high = middle;
+    if (past(list[middle] as Entry)) high = middle;
     else low = middle + 1;
   }
   return low;
@@ -98,7 +103,9 @@ function firstIndex(list: readonly Entry[], past: (key: number) => boolean): num
  * The window [from, to) of a newest-first list that the query selects. The seed says start "include[s]
  * records that occurred after or during (inclusive) this time" and end "include[s] records that intersect
  * this time or ended before (exclusive) it; defaults to now". The sandbox implements both on the record's
- * start: record.start >= start && record.start < end.
+ * start: record.start >= start && record.start < end. Variant closed-interval-filters: the records that
+ * intersect [start, end], record.start <= end && record.end >= start (a record without end is ongoing);
+ * a user's records of one collection do not overlap, so their ends descend like their starts.
  */
 function window(
   ctx: SandboxContext,
@@ -110,15 +117,23 @@ function window(
   const upper = end ?? (ctx.fault('filter-end-default-not-now') ? now - DAY : now);
   const lower = start ?? (ctx.fault('filter-lower-bound-30-days') ? now - 30 * DAY : undefined);
   if (start !== undefined && end !== undefined && start > end) {
-    if (!ctx.fault('filter-start-after-end-accepted')) throw badRequest('start is after end');
+    if (!ctx.variant('start-after-end-empty')) throw badRequest('start is after end');
     return { from: 0, to: 0 };
   }
-  const endInclusive = ctx.fault('filter-end-inclusive');
-  const from = firstIndex(list, (key) => (endInclusive ? key <= upper : key < upper));
+  const closed = ctx.variant('closed-interval-filters');
+  let from = firstIndex(list, closed ? (entry) => entry.key <= upper : (entry) => entry.key < upper);
+  // The fault also lets in the newest record starting strictly after end.
+  if (ctx.fault('filter-end-ignored'))
+    from = Math.max(0, firstIndex(list, (entry) => entry.key <= upper) - 1);
   if (lower === undefined) return { from, to: list.length };
   const startExclusive = ctx.fault('filter-start-exclusive');
-  let to = firstIndex(list, (key) => (startExclusive ? key <= lower : key < lower));
-  if (start !== undefined && ctx.fault('filter-start-ignored-earlier')) to = Math.min(list.length, to + 1);
+  let to = firstIndex(
+    list,
+    closed
+      ? (entry) => entry.end < lower
+      : (entry) => (startExclusive ? entry.key <= lower : entry.key < lower),
+  );
+  if (start !== undefined && ctx.fault('filter-start-ignored-earlier')) to = Math.min(list.length, to + 2);
   return { from, to: Math.max(from, to) };
 }
 
@@ -137,6 +152,8 @@ export function registerCollection(
   const { ctx, store, cursors } = services;
   const reorder = Object.entries(operation.reorderFaults).find(([name]) => ctx.fault(name as FaultName))?.[1];
   const envelope = ctx.fault('envelope-records-renamed') ? 'data' : 'records';
+  const noLookahead = ctx.variant('no-lookahead-cursor');
+  const lastPageToken = ctx.fault('pagination-next-token-on-last-page');
 
   app.get(
     operation.url,
@@ -155,16 +172,18 @@ export function registerCollection(
       const limit = Math.trunc(query.limit);
       const start = instant(ctx, 'start', query.start);
       const end = instant(ctx, 'end', query.end);
-      const list = store.users.get(grant.userId)?.collections[operation.collection] ?? [];
-      const { from, to } = window(ctx, list, start, end);
       const binding = {
         userId: grant.userId,
         clientId: grant.clientId,
         query: queryFingerprint(operation.collection, start, end),
       };
-
-      let offset = query.nextToken === undefined ? 0 : cursors.open(query.nextToken, binding);
-      if (query.nextToken === undefined && ctx.fault('pagination-first-page-skips-newest')) offset = 1;
+      const position =
+        query.nextToken === undefined
+          ? { offset: ctx.fault('pagination-first-page-skips-newest') ? 1 : 0, userId: grant.userId }
+          : cursors.open(query.nextToken, binding);
+      const { offset } = position;
+      const list = store.users.get(position.userId)?.collections[operation.collection] ?? [];
+      const { from, to } = window(ctx, list, start, end);
       const size = ctx.fault('pagination-page-exceeds-limit') ? limit + 1 : limit;
       const pairsSwapped = limit < DEFAULT_LIMIT && ctx.fault('pagination-small-pages-reordered');
       let page: Entry[];
@@ -180,10 +199,13 @@ export function registerCollection(
       let next = offset + page.length;
       if (ctx.fault('pagination-duplicate-across-pages')) next = Math.max(offset + 1, next - 1);
       if (ctx.fault('pagination-skips-record')) next += 1;
-      const more = next < to - from || (page.length > 0 && ctx.fault('pagination-next-token-on-last-page'));
+      const more = noLookahead ? page.length > 0 && page.length >= limit : next < to - from;
+      // The fault's last-page cursor points at offset -1, which every cursor codec refuses (400).
+      const nextOffset = more ? next : page.length > 0 && lastPageToken ? -1 : undefined;
 
       let body = `{"${envelope}":[${page.map((entry) => entry.json).join(',')}]`;
-      if (more) body += `,"next_token":${JSON.stringify(cursors.issue({ ...binding, offset: next }))}`;
+      if (nextOffset !== undefined)
+        body += `,"next_token":${JSON.stringify(cursors.issue({ ...binding, offset: nextOffset }))}`;
       return reply.type('application/json; charset=utf-8').send(`${body}}`);
     },
   );

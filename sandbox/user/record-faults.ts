@@ -46,7 +46,7 @@ const mutations: Partial<Record<FaultName, (records: UserRecords, seed: number) 
     for (const workout of workouts) workout.created_at = minuteFormat(workout.created_at);
   },
   'body-measurement-missing-max-heart-rate': ({ body }) => {
-    delete loose(body).max_heart_rate;
+    if (body) delete loose(body).max_heart_rate;
   },
   'profile-user-id-string': ({ profile }) => {
     loose(profile).user_id = String(profile.user_id);

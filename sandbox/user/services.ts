@@ -7,6 +7,7 @@ import { type Account, buildAccounts } from './accounts.ts';
 import { CursorCodec } from './cursor.ts';
 import { generateUserRecords } from './generator.ts';
 import { applyRecordFaults } from './record-faults.ts';
+import { makeSparse } from './sparse.ts';
 import { buildStore, type DataStore } from './store.ts';
 
 export interface UserServices {
@@ -22,8 +23,9 @@ export function createUserServices(ctx: SandboxContext): UserServices {
   const { seed, now } = ctx.options;
   const accounts = buildAccounts(ctx.credentials);
   const startedAt = now().getTime();
-  const records = accounts.map((account) => {
+  const records = accounts.map((account, index) => {
     const generated = generateUserRecords(account, seed, startedAt);
+    if (ctx.variant('sparse-user')) makeSparse(generated, index);
     applyRecordFaults(generated, ctx);
     return generated;
   });
@@ -34,9 +36,9 @@ export function createUserServices(ctx: SandboxContext): UserServices {
     tokens: new UserTokenStore(now),
     store: buildStore(records),
     cursors: new CursorCodec(`seed:${seed}`, {
-      ignoreSignature: ctx.fault('pagination-tampered-cursor-accepted'),
-      ignoreUser: ctx.fault('pagination-cursor-not-bound-to-user'),
-      ignoreQuery: ctx.fault('pagination-cursor-not-bound-to-query'),
+      unsigned: ctx.variant('offset-cursor'),
+      brokenSignatureFails: ctx.fault('pagination-tampered-cursor-500'),
+      servesForeignUser: ctx.fault('pagination-foreign-cursor-leaks'),
     }),
   };
 }

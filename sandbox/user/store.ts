@@ -15,6 +15,8 @@ export interface Stored {
 export interface Entry extends Stored {
   /** Sort and filter key: the start (ms) of the record; for recoveries, the start of their sleep. */
   key: number;
+  /** The end (ms) of the record, Infinity while ongoing; for recoveries, the end of their sleep. */
+  end: number;
   /** Tie-breaker for equal keys (descending): the id, for recoveries the cycle id. */
   tie: string;
   /** updated_at in ms. */
@@ -30,7 +32,8 @@ export interface UserData {
   userId: number;
   /** Newest first: cycles, sleeps and workouts by start; recoveries by the start of their sleep. */
   collections: Readonly<Record<CollectionName, readonly Entry[]>>;
-  body: Stored;
+  /** Absent when the user has no body measurement. */
+  body?: Stored;
   profile: Stored;
 }
 
@@ -46,6 +49,9 @@ export interface DataStore {
   activities: ReadonlyMap<string, ActivityMapping>;
 }
 
+/** [start, end] in ms of a record (end Infinity while ongoing). */
+type Interval = readonly [start: number, end: number];
+
 const stored = (userId: number, record: object): Stored => ({ userId, record, json: JSON.stringify(record) });
 
 const newestFirst = (a: Entry, b: Entry): number =>
@@ -54,11 +60,12 @@ const newestFirst = (a: Entry, b: Entry): number =>
 function entry(
   userId: number,
   record: { updated_at: string; id?: unknown; cycle_id?: unknown },
-  key: number,
+  [key, end]: Interval,
 ): Entry {
   return {
     ...stored(userId, record),
     key,
+    end,
     tie: String(record.id ?? record.cycle_id),
     updated: Date.parse(record.updated_at),
   };
@@ -79,24 +86,28 @@ export function buildStore(allRecords: readonly UserRecords[]): DataStore {
     const indexed = <T extends { updated_at: string; id?: unknown; cycle_id?: unknown }>(
       list: readonly T[],
       byId: Map<string, Stored>,
-      key: (record: T) => number,
+      interval: (record: T) => Interval,
       index: (record: T) => unknown,
     ): Entry[] =>
       list.map((record) => {
-        const item = entry(userId, record, key(record));
+        const item = entry(userId, record, interval(record));
         byId.set(String(index(record)), item);
         return item;
       });
-    const start = (record: { start: string }) => Date.parse(record.start);
-    const cycleEntries = indexed(records.cycles, cycles, start, (cycle) => cycle.id);
-    const sleepEntries = indexed(records.sleeps, sleeps, start, (sleep) => sleep.id);
-    const workoutEntries = indexed(records.workouts, workouts, start, (workout) => workout.id);
-    const sleepStart = new Map(records.sleeps.map((sleep) => [String(sleep.id), start(sleep)]));
-    const cycleStart = new Map(records.cycles.map((cycle) => [cycle.id, start(cycle)]));
+    const interval = (record: { start: string; end?: string | null }): Interval => [
+      Date.parse(record.start),
+      record.end ? Date.parse(record.end) : Number.POSITIVE_INFINITY,
+    ];
+    const cycleEntries = indexed(records.cycles, cycles, interval, (cycle) => cycle.id);
+    const sleepEntries = indexed(records.sleeps, sleeps, interval, (sleep) => sleep.id);
+    const workoutEntries = indexed(records.workouts, workouts, interval, (workout) => workout.id);
+    const sleepInterval = new Map(records.sleeps.map((sleep) => [String(sleep.id), interval(sleep)]));
+    const cycleInterval = new Map(records.cycles.map((cycle) => [cycle.id, interval(cycle)]));
     const recoveryEntries = indexed(
       records.recoveries,
       recoveryByCycle,
-      (recovery) => sleepStart.get(String(recovery.sleep_id)) ?? cycleStart.get(recovery.cycle_id) ?? 0,
+      (recovery) =>
+        sleepInterval.get(String(recovery.sleep_id)) ?? cycleInterval.get(recovery.cycle_id) ?? [0, 0],
       (recovery) => recovery.cycle_id,
     );
     for (const sleep of records.sleeps) {
@@ -121,7 +132,7 @@ export function buildStore(allRecords: readonly UserRecords[]): DataStore {
         workout: workoutEntries.sort(newestFirst),
         recovery: recoveryEntries.sort(newestFirst),
       },
-      body: stored(userId, records.body),
+      ...(records.body ? { body: stored(userId, records.body) } : {}),
       profile: stored(userId, records.profile),
     });
   }

@@ -138,6 +138,7 @@ export interface UserRecords {
   sleeps: Sleep[];
   recoveries: Recovery[];
   workouts: Workout[];
-  body: UserBodyMeasurement;
+  /** Absent: the user has no body measurement (404). */
+  body?: UserBodyMeasurement;
   profile: UserBasicProfile;
 }

@@ -41,8 +41,8 @@ export interface AuthorizeOptions {
   state?: string;
 }
 
-/** GET the form, POST the login, and return the code of the redirect. */
-export async function authorizationCode(
+/** GET the form, POST the login, and return the Location of the redirect to the redirect URI. */
+export async function authorizationRedirect(
   sandbox: RunningSandbox,
   options: AuthorizeOptions = {},
 ): Promise<string> {
@@ -68,6 +68,15 @@ export async function authorizationCode(
   });
   const location = submitted.headers.get('location');
   if (submitted.status !== 302 || !location) throw new Error(`login answered ${submitted.status}`);
+  return location;
+}
+
+/** The code of the authorization redirect (see authorizationRedirect). */
+export async function authorizationCode(
+  sandbox: RunningSandbox,
+  options: AuthorizeOptions = {},
+): Promise<string> {
+  const location = await authorizationRedirect(sandbox, options);
   const code = new URL(location).searchParams.get('code');
   if (!code) throw new Error(`no code in ${location}`);
   return code;
@@ -84,18 +93,17 @@ export async function tokenRequest(sandbox: RunningSandbox, fields: Record<strin
   return fetch(`${sandbox.authUrl}/oauth/oauth2/token`, { method: 'POST', headers, body });
 }
 
-/** The whole authorization code flow; `extra` goes into the token request (e.g. sandbox_expires_in). */
+/**
+ * The whole authorization code flow; `extra` goes into the token request (e.g. sandbox_expires_in), `basic`
+ * sends the client credentials by HTTP Basic instead of in the form body.
+ */
 export async function login(
   sandbox: RunningSandbox,
-  options: AuthorizeOptions & { extra?: Record<string, string> } = {},
+  options: AuthorizeOptions & { extra?: Record<string, string>; basic?: boolean } = {},
 ): Promise<Tokens> {
   const code = await authorizationCode(sandbox, options);
-  const response = await tokenRequest(sandbox, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: redirectUriFor(sandbox),
-    ...options.extra,
-  });
+  const fields = { grant_type: 'authorization_code', code, redirect_uri: redirectUriFor(sandbox) };
+  const response = await tokenRequest(sandbox, { ...fields, ...options.extra }, options.basic);
   if (response.status !== 200)
     throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Tokens;

@@ -46,6 +46,34 @@ test.describe('rate limiting', () => {
   });
 });
 
+test.describe('rate limiting headers', () => {
+  for (const [faults, statuses] of [
+    [[], [200, 200, 429]],
+    [['rate-limit-never-429'], [200, 200, 200]],
+  ] as const) {
+    test(`X-RateLimit-* on every answer, 200s too, Remaining reaching 0 (faults: ${faults.join() || 'none'})`, async () => {
+      const sandbox = await start({ faults, rateLimit: { limit: 2, windowSeconds: 60 } });
+      try {
+        const { access_token } = await login(sandbox);
+        const seen = [];
+        for (let i = 0; i < 3; i += 1) {
+          const response = await api(sandbox, '/v2/user/profile/basic', access_token);
+          expect(response.headers.get('x-ratelimit-limit')).toBe('2');
+          expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+          seen.push([response.status, response.headers.get('x-ratelimit-remaining')]);
+        }
+        expect(seen).toEqual([
+          [statuses[0], '1'],
+          [statuses[1], '0'],
+          [statuses[2], '0'],
+        ]);
+      } finally {
+        await sandbox.close();
+      }
+    });
+  }
+});
+
 test.describe('webhooks', () => {
   test('signed with HMAC-SHA256 of the body; stop after DELETE /v2/user/access', async () => {
     const receiver = await startWebhookReceiver();

@@ -243,7 +243,6 @@ const probes: Record<PartnerFault, Probe> = {
       expect(answer.text).toBe('');
     },
   },
-  'partner-invalid-body-applied': invalidStatusBody,
   'partner-invalid-body-server-error': invalidStatusBody,
   'partner-requisition-missing-field': requisitionConforms,
   'partner-service-request-missing-code': {
@@ -280,7 +279,7 @@ const probes: Record<PartnerFault, Probe> = {
     const own = requisition.service_requests.map((serviceRequest) => serviceRequest.id);
     for (const id of requisition.appointments[0]?.service_request_ids ?? []) expect(own).toContain(id);
   }),
-  'partner-webhook-wrong-secret': {
+  'partner-webhook-signature-missing': {
     async check(sandbox) {
       const receiver = await startWebhookReceiver();
       try {

@@ -1,0 +1,75 @@
+// The catalogue of conforming variants: alternative behaviours the seed ALLOWS (the mirror of the faults in
+// faults/). A conformance suite must report no failure against a sandbox running any of them. Each variant
+// quotes the seed sentence(s) that allow it; the code checks `ctx.variant(name)` where the behaviour lives
+// (response-only variants in one table: variant-responses.ts). tests/self/sandbox-variants.spec.ts shows
+// each one changes what it says and that every response still conforms.
+
+export interface VariantDefinition {
+  description: string;
+  /** The seed sentence(s) that allow the variant, quoted. */
+  seed: string;
+}
+
+export const variants = {
+  'nulls-for-absent': {
+    description:
+      'every absent optional field of a user-data or partner response is serialised as JSON null (end, score, v1_id, optional score fields, next_token, task_business_status, patient and appointment fields)',
+    seed: '"| end | date-time | no | absent means the user is currently in this cycle |"; "| next_token | string | opaque cursor; absent means no more records |"; the seed marks these fields not required and states no JSON encoding of an absent value.',
+  },
+  'test-data-204': {
+    description:
+      'POST /v2/partner/development/add-test-data answers 204 without a body (the requisition is still generated)',
+    seed: '"204 generated (reference samples show a 200 body with requisition_id, a uuid string)"',
+  },
+  'offset-cursor': {
+    description:
+      'next_token is an unsigned, decodable offset (base64url of {"o":N}), bound to neither user nor query: any decodable cursor is served from the caller\'s own data for the current query, an undecodable one gets 400',
+    seed: '"| next_token | string | opaque cursor; absent means no more records |"; "| nextToken | string | the next_token of the previous response; absent returns the first page |"',
+  },
+  'no-lookahead-cursor': {
+    description:
+      'a full page (records.length === limit) always carries a next_token; following it past the end answers { records: [] } without next_token',
+    seed: '"| next_token | string | opaque cursor; absent means no more records |" (the seed does not say a present next_token promises more records)',
+  },
+  'start-after-end-empty': {
+    description: 'start after end answers 200 { records: [] } instead of 400',
+    seed: '"| start | date-time | include records that occurred after or during (inclusive) this time"; "| end | date-time | include records that intersect this time or ended before (exclusive) it"; "400 | client error constructing the request" (an empty interval is not stated to be a client error)',
+  },
+  'closed-interval-filters': {
+    description:
+      'start and end select the records intersecting the closed interval [start, end]: record.start <= end and record.end >= start (a record without end counts as ongoing)',
+    seed: '"| start | date-time | include records that occurred after or during (inclusive) this time"; "| end | date-time | include records that intersect this time or ended before (exclusive) it; defaults to now |"',
+  },
+  'lenient-limits': {
+    description:
+      'limit=0, a negative limit and an empty limit= are served with the default page of 10; abc, 1.5 and values over 25 still get 400',
+    seed: '"| limit | integer int32 | maximum 25, default 10 |" (no minimum is stated)',
+  },
+  'token-400': {
+    description:
+      'a partner token request missing client_id or client_secret gets 400 instead of 401; wrong credentials still get 401',
+    seed: '"| PartnerTokenRequest | client_id | string | yes |"; "400 | client error constructing the request"; "POST /v2/partner/token | JSON PartnerTokenRequest | 200 PartnerTokenResponse; 401 invalid client credentials"',
+  },
+  'lenient-results': {
+    description:
+      'POST /v2/partner/service-request/{id}/results with unexpected field types (status: 5, observations: "x") answers 201; ownership 404s unchanged',
+    seed: '"| POST /v2/partner/service-request/{id}/results | id uuid; JSON DiagnosticReportCreateRequest | 201 no body; 404 not found or caller not an owner |" (no 400 is listed for partner operations)',
+  },
+  'user-token-minimal': {
+    description:
+      'the user OAuth token endpoint answers only { access_token } (no token_type, expires_in, scope or refresh_token)',
+    seed: '"Refresh-token behaviour and the user token request parameters: not shown."',
+  },
+  'basic-client-auth': {
+    description:
+      'the user OAuth token endpoint accepts client credentials only by HTTP Basic (RFC 6749 §2.3.1); credentials in the form body get 401 invalid_client with WWW-Authenticate: Basic',
+    seed: '"Token URL: {auth_url}/oauth/oauth2/token."; "Refresh-token behaviour and the user token request parameters: not shown."',
+  },
+  'sparse-user': {
+    description:
+      'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',
+    seed: '"Single-record reads, GET /v2/cycle/{cycleId}/sleep and GET /v2/cycle/{cycleId}/recovery, also return 404 when no resource is found."; "| 404 | no resource found, or requested resource not found | ... body measurement, basic profile ... |"',
+  },
+} as const satisfies Record<string, VariantDefinition>;
+
+export type VariantName = keyof typeof variants;

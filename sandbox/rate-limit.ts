@@ -25,32 +25,33 @@ interface Window {
   count: number;
 }
 
+/** What a request is counted against: a key, and the limit of that key when it is not the instance's. */
+export type RateLimitKey = string | { key: string; config: RateLimitConfig };
+
 export class FixedWindowRateLimiter {
   readonly #windows = new Map<string, Window>();
-  readonly #windowMs: number;
 
   constructor(
     readonly config: RateLimitConfig,
     private readonly now: () => Date,
-  ) {
-    this.#windowMs = config.windowSeconds * 1000;
-  }
+  ) {}
 
-  /** Counts one request of `key` and says whether it is within the limit. */
-  take(key: string): RateLimitDecision {
+  /** Counts one request of `key` and says whether it is within the limit (the instance's, or the key's). */
+  take(key: string, config: RateLimitConfig = this.config): RateLimitDecision {
     const now = this.now().getTime();
+    const windowMs = config.windowSeconds * 1000;
     let window = this.#windows.get(key);
-    if (!window || now >= window.startedAt + this.#windowMs || now < window.startedAt) {
+    if (!window || now >= window.startedAt + windowMs || now < window.startedAt) {
       window = { startedAt: now, count: 0 };
       this.#windows.set(key, window);
     }
     window.count += 1;
-    const { limit } = this.config;
+    const { limit } = config;
     return {
       allowed: window.count <= limit,
       limit,
       remaining: Math.max(0, limit - window.count),
-      resetSeconds: Math.max(1, Math.ceil((window.startedAt + this.#windowMs - now) / 1000)),
+      resetSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)),
     };
   }
 }
@@ -77,13 +78,14 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
  */
 export function rateLimitHook(
   ctx: SandboxContext,
-  keyOf: (request: FastifyRequest) => string | undefined,
+  keyOf: (request: FastifyRequest) => RateLimitKey | undefined,
   options: RateLimitHookOptions = {},
 ): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const key = keyOf(request);
     if (key === undefined) return;
-    const decision = ctx.rateLimiter.take(key);
+    const decision =
+      typeof key === 'string' ? ctx.rateLimiter.take(key) : ctx.rateLimiter.take(key.key, key.config);
     if (decision.allowed || options.never429) {
       reply.headers(rateLimitHeaders(decision));
       return;

@@ -7,7 +7,8 @@
 //
 // Sandbox-only, non-standard: the token request parameter `sandbox_expires_in` (integer seconds, -86400 to
 // 86400) sets the lifetime of the issued access token; 0 or less mints an already-expired token for the
-// suite's expired-token test. Real targets do not know it.
+// suite's expired-token test. `sandbox_rate_limit` (N/SECONDS) gives the issued access token a rate limit
+// of its own, counted per token, for the suite's 429 burst. Real targets do not know either.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { UserServices } from '../user/services.ts';
@@ -51,6 +52,16 @@ function lifetime(fields: Fields): number {
     );
   }
   return seconds;
+}
+
+/** `sandbox_rate_limit=N/SECONDS`: the token's own limit (absent: the instance's, per client). */
+function ownRateLimit(fields: Fields): Grant['rateLimit'] {
+  const text = fields.sandbox_rate_limit;
+  if (text === undefined) return undefined;
+  const match = /^(\d{1,5})\/(\d{1,4})$/.exec(text);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1)
+    throw oauthError(400, 'invalid_request', 'sandbox_rate_limit must be N/SECONDS, e.g. 30/3');
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
@@ -129,7 +140,9 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.grant.clientId !== client.clientId || redemption.redirectUri !== fields.redirect_uri) {
         throw oauthError(400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
       }
-      return tokenResponse(reply, tokens.issueTokens(redemption.grant, lifetime(fields)));
+      const rateLimit = ownRateLimit(fields);
+      const grant = rateLimit ? { ...redemption.grant, rateLimit } : redemption.grant;
+      return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields)));
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');

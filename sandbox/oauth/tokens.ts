@@ -11,6 +11,8 @@ export interface Grant {
   userId: number;
   clientId: string;
   scopes: readonly string[];
+  /** Sandbox-only (`sandbox_rate_limit`): the token's own rate limit, counted per token. */
+  rateLimit?: { limit: number; windowSeconds: number };
 }
 
 interface AccessToken extends Grant {
@@ -110,8 +112,8 @@ export class UserTokenStore {
   checkAccessToken(token: string): TokenCheck {
     const stored = this.#access.get(token);
     if (!stored) return { status: 'unknown' };
-    const { userId, clientId, scopes } = stored;
-    const grant = { userId, clientId, scopes };
+    const { userId, clientId, scopes, rateLimit } = stored;
+    const grant = { userId, clientId, scopes, ...(rateLimit ? { rateLimit } : {}) };
     if (stored.revoked) return { status: 'revoked', grant };
     if (this.now().getTime() >= stored.expiresAt) return { status: 'expired', grant };
     return { status: 'valid', grant };

@@ -2,12 +2,20 @@
 // checks, per-client rate limiting, and the operations (collection.ts, single.ts, revoke.ts).
 import type { FastifyInstance } from 'fastify';
 import { bearerAuthHook } from '../oauth/bearer.ts';
-import { rateLimitHook } from '../rate-limit.ts';
+import type { Grant } from '../oauth/tokens.ts';
+import { type RateLimitKey, rateLimitHook } from '../rate-limit.ts';
 import { registerCollection } from './collection.ts';
 import { collectionOperations, singleOperations } from './operations.ts';
 import { registerRevoke } from './revoke.ts';
 import type { UserServices } from './services.ts';
 import { registerSingle } from './single.ts';
+
+/** Per client; a token with a limit of its own (sandbox_rate_limit) per token. */
+function rateLimitKey(grant: Grant | null, authorization: string | undefined): RateLimitKey | undefined {
+  if (!grant) return undefined;
+  if (!grant.rateLimit) return grant.clientId;
+  return { key: `token ${authorization ?? ''}`, config: grant.rateLimit };
+}
 
 export async function registerUserRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { ctx } = services;
@@ -15,7 +23,7 @@ export async function registerUserRoutes(app: FastifyInstance, services: UserSer
   app.addHook('onRequest', bearerAuthHook(services));
   app.addHook(
     'onRequest',
-    rateLimitHook(ctx, (request) => request.userGrant?.clientId, {
+    rateLimitHook(ctx, (request) => rateLimitKey(request.userGrant, request.headers.authorization), {
       never429: ctx.fault('rate-limit-never-429'),
       omitHeaders: ctx.fault('rate-limit-429-without-headers'),
     }),

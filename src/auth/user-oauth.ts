@@ -20,6 +20,8 @@ export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
 export interface AuthorizationOptions {
   /** Sandbox-only: ask for a token that expires after this many seconds (0 = already expired). */
   sandboxExpiresIn?: number;
+  /** Sandbox-only: ask for a token with a rate limit of its own (`N/SECONDS`). */
+  sandboxRateLimit?: string;
 }
 
 const MAX_FORM_STEPS = 4;
@@ -114,6 +116,7 @@ export class UserOAuthClient {
       redirect_uri: this.login.redirectUri,
     };
     if (options.sandboxExpiresIn !== undefined) grant.sandbox_expires_in = String(options.sandboxExpiresIn);
+    if (options.sandboxRateLimit !== undefined) grant.sandbox_rate_limit = options.sandboxRateLimit;
     const exchange = await this.tokenRequest(grant);
     if (exchange.status !== 200) throw new Error(`Token request failed: ${describeExchange(exchange)}`);
     const body = exchange.json<{ access_token?: string; refresh_token?: string; expires_in?: number }>();

@@ -32,10 +32,15 @@ try {
   };
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('remote.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  console.log(`Remote run: ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed`);
+  console.log(
+    `Remote run: ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed`,
+  );
   for (const { id, reasons } of report.incomplete) console.log(`  not verified: ${id}: ${reasons[0] ?? ''}`);
   const ok = report.verdict === 'incomplete' && failed.length === 0;
-  if (!ok) console.log(`✗ expected INCOMPLETE with no failure${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
+  if (!ok)
+    console.log(
+      `✗ expected INCOMPLETE with no failure${failed.length ? `; failed: ${failed.join(', ')}` : ''}`,
+    );
   process.exitCode = ok ? 0 : 1;
 } finally {
   await sandbox.close();

@@ -25,7 +25,13 @@ export async function runSuite(
   try {
     const { code, durationMs, output } = await runCommand(
       process.execPath,
-      [playwrightCli(), 'test', '--reporter', `${quiet ? '' : 'dot,'}./src/report/conformance-reporter.ts`, ...args],
+      [
+        playwrightCli(),
+        'test',
+        '--reporter',
+        `${quiet ? '' : 'dot,'}./src/report/conformance-reporter.ts`,
+        ...args,
+      ],
       { CONFORMANCE_BASE_URL: '', ...env, CONFORMANCE_REPORTS_DIR: dir },
       quiet,
     );
@@ -43,6 +49,7 @@ export async function runSuite(
 
 /** The run's report; throws with the end of its output when it wrote none. */
 export function reportOf(run: SuiteRun): ConformanceReport {
-  if (!run.report) throw new Error(`the conformance run wrote no report (exit ${run.exitCode})\n${run.output}`);
+  if (!run.report)
+    throw new Error(`the conformance run wrote no report (exit ${run.exitCode})\n${run.output}`);
   return run.report;
 }

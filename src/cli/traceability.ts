@@ -140,7 +140,9 @@ function main(): void {
   // What a real target cannot give (reports/remote.json, written by the remote-target run).
   const remote = reportPath('remote.json');
   if (existsSync(remote)) {
-    const { notVerified } = JSON.parse(readFileSync(remote, 'utf8')) as { notVerified: { id: string; reasons: string[] }[] };
+    const { notVerified } = JSON.parse(readFileSync(remote, 'utf8')) as {
+      notVerified: { id: string; reasons: string[] }[];
+    };
     console.log(
       `  ${notVerified.length} MUST requirement(s) only the embedded sandbox verifies (not verified on a separately started one):\n${notVerified.map((r) => `    ${r.id}: ${r.reasons[0] ?? ''}`).join('\n')}`,
     );

@@ -28,14 +28,32 @@ export interface VariantResult {
 }
 
 async function runVariant(name: VariantName): Promise<VariantResult> {
-  const run = await runSuite({ CONFORMANCE_SANDBOX_VARIANTS: name, CONFORMANCE_ALLOW_INCOMPLETE: '1' }, [], true);
+  const run = await runSuite(
+    { CONFORMANCE_SANDBOX_VARIANTS: name, CONFORMANCE_ALLOW_INCOMPLETE: '1' },
+    [],
+    true,
+  );
   const wallSeconds = Number((run.wallMs / 1000).toFixed(1));
   if (!run.report)
-    return { variant: name, ok: false, verdict: 'no report', failures: [run.output], warnings: [], notVerified: [], wallSeconds };
+    return {
+      variant: name,
+      ok: false,
+      verdict: 'no report',
+      failures: [run.output],
+      warnings: [],
+      notVerified: [],
+      wallSeconds,
+    };
   const { report } = run;
   const failures = report.requirements
     .filter((r) => r.status === 'fail')
-    .map((r) => `${r.id}: ${report.tests.filter((t) => t.failedRequirements.includes(r.id)).map((t) => t.title).join('; ')}`);
+    .map(
+      (r) =>
+        `${r.id}: ${report.tests
+          .filter((t) => t.failedRequirements.includes(r.id))
+          .map((t) => t.title)
+          .join('; ')}`,
+    );
   const allowed = ALLOWED[name] ?? ['pass', 'incomplete'];
   return {
     variant: name,
@@ -73,7 +91,9 @@ async function main(): Promise<void> {
     `\nVariant gate: ${results.length - bad.length}/${results.length} variants conform in ${(summary.durationMs / 1000).toFixed(0)} s; reports/variants.json`,
   );
   if (bad.length > 0) {
-    console.log(`Variants with a false alarm or the wrong verdict: ${bad.map((r) => `${r.variant} (${r.verdict})`).join(', ')}`);
+    console.log(
+      `Variants with a false alarm or the wrong verdict: ${bad.map((r) => `${r.variant} (${r.verdict})`).join(', ')}`,
+    );
     process.exit(1);
   }
 }

@@ -22,6 +22,7 @@ export type Capability =
   | 'second-partner' // partner B credentials are configured
   | 'webhooks' // webhook receivers can be registered and events triggered (sandbox admin API)
   | 'rate-limit' // the target's rate limit is known, so a bounded burst can reach 429
+  | 'own-rate-limit' // a token with a small rate limit of its own can be minted (sandbox only)
   | 'request-count'; // the target counts requests server-side (sandbox admin API)
 
 /** Why a capability is missing, and what would supply it (the reason a check reports as not verified). */
@@ -39,6 +40,7 @@ export const capabilitySource: Record<Capability, string> = {
     'partner B credentials (CONFORMANCE_PARTNER_B_CLIENT_ID, CONFORMANCE_PARTNER_B_CLIENT_SECRET)',
   webhooks: 'webhook registration and event triggering (the embedded sandbox administration API)',
   'rate-limit': "the target's rate limit (CONFORMANCE_RATE_LIMIT, e.g. 2000/60)",
+  'own-rate-limit': 'a token with a rate limit of its own (the embedded sandbox issues one on demand)',
   'request-count': 'server-side request counts (the embedded sandbox administration API)',
 };
 
@@ -237,6 +239,7 @@ function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilit
       'expired-partner-token',
       'webhooks',
       'request-count',
+      'own-rate-limit',
     ] as const) {
       capabilities.add(capability);
     }

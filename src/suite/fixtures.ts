@@ -3,7 +3,7 @@
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { test as base, expect, request as playwrightRequest, type TestInfo } from '@playwright/test';
 import { PartnerClient } from '../auth/partner-client.ts';
-import { UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
+import { type AuthorizationOptions, UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
 import {
   type Capability,
   type ClientCredentials,
@@ -68,7 +68,7 @@ export class UserTokenPool {
   fresh(
     scopes: readonly string[],
     user: UserName = 'A',
-    options: { sandboxExpiresIn?: number } = {},
+    options: AuthorizationOptions = {},
   ): Promise<UserToken> {
     const client = this.client(user);
     if (!client) throw new Error('A fresh grant needs the user OAuth variables (CONFORMANCE_CLIENT_ID ...)');

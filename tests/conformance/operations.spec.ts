@@ -45,7 +45,9 @@ async function callWithRealIds(
   const exchange = await api.send({ method: op.method, path: buildPath(op, params), token });
   // "404 no resource found" on an operation without parameters: the user has none (ERR-404-BODY-PROFILE).
   if (exchange.status === 404 && op.pathParams.length === 0 && op.statuses.includes(404))
-    notVerified(`user A has no ${op.responseSchema ?? 'resource'}: ${op.path} answered 404, as the seed allows`);
+    notVerified(
+      `user A has no ${op.responseSchema ?? 'resource'}: ${op.path} answered 404, as the seed allows`,
+    );
   return exchange;
 }
 

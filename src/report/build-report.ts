@@ -43,7 +43,8 @@ function resultOf(
       return about(id, test.notVerified).map((reason) => `${test.title}: ${reason}`);
     }),
   );
-  const warnings = unique(related.flatMap((test) => about(id, test.warnings)));
+  // Any check may warn or note about any requirement (a null seen by a schema check, say).
+  const warnings = unique(tests.flatMap((test) => about(id, test.warnings)));
   const passed = declaring.filter(
     (test) => test.outcome === 'passed' && about(id, test.notVerified).length === 0,
   );
@@ -73,7 +74,7 @@ function resultOf(
     evidence,
     warnings,
     notVerified,
-    notes: unique(related.flatMap((test) => about(id, test.notes))),
+    notes: unique(tests.flatMap((test) => about(id, test.notes))),
     deviation,
   };
 }

@@ -197,7 +197,7 @@ export async function readServiceRequest(
 /** The body as JSON, or a failure of `requirement` naming the request. */
 export function parseJson<T>(requirement: string, exchange: Exchange): T {
   try {
-    return JSON.parse(exchange.text) as T;
+    return exchange.json<T>();
   } catch {
     throw new ConformanceFailure(
       requirement,

@@ -65,6 +65,16 @@ export function knownIds(api: ApiClient, token: string): Promise<KnownIds> {
   return ids;
 }
 
+/**
+ * The statuses that show a request was authorized and served as the seed allows: the success statuses,
+ * and the "404 no resource found" of an operation without parameters (a user without a body measurement).
+ */
+export function servedStatuses(op: Operation): readonly number[] {
+  return op.pathParams.length === 0 && op.statuses.includes(404)
+    ? [...op.successStatuses, 404]
+    : op.successStatuses;
+}
+
 /** Whether building a request for `op` needs record ids. */
 export function needsIds(op: Operation): boolean {
   return op.pathParams.length > 0;

@@ -143,7 +143,10 @@ const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
 
 /** The reading behind SCH-NULL-FOR-ABSENT (specs/requirements.yaml): one warning per field and test. */
 function warnNulls(exchange: Exchange, seen: Set<string>): void {
-  const path = new URL(exchange.request.url).pathname;
+  // One warning per route and field: ids in the path become {id}.
+  const path = new URL(exchange.request.url).pathname
+    .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}(?=\/|$)/gi, '/{id}')
+    .replace(/\/\d+(?=\/|$)/g, '/{id}');
   const fields = [...new Set(exchange.nullPointers.map(fieldPattern))].filter(
     (field) => !seen.has(`${path} ${field}`),
   );

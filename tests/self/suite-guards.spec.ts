@@ -1,6 +1,6 @@
 // The profile guards, end to end: the suite runs against a sandbox started here, and the sandbox counts,
 // server-side, what the run sent. Also: no configured secret reaches reports/.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { expect, test } from '@playwright/test';
@@ -92,6 +92,24 @@ test('a production environment never calls test-data generation except the 404 c
     expect(calls).toEqual([['POST /developer/v2/partner/development/add-test-data', 1]]);
     expect(report.tests.find((t) => t.requirements.includes('TD-PRODUCTION-404'))?.status).toBe('passed');
     expect(report.totals.failed).toBe(0);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a profile set in the env file reaches the report: certification, with a digest that states completeness', async () => {
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    const envFile = join(scratchDir(), 'certification.env');
+    writeFileSync(envFile, 'CONFORMANCE_PROFILE=certification\n');
+    const { report } = await runSuiteAgainst(sandbox, {
+      CONFORMANCE_ENV_FILE: envFile,
+      CONFORMANCE_PROFILE: '',
+      CONFORMANCE_GREP: '@PAG-LIMIT-MAX(?=\\s|$)',
+    });
+    expect(report.profile).toBe('certification');
+    expect(report.digest?.combined).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.verdict).toBe('pass');
   } finally {
     await sandbox.close();
   }

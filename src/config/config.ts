@@ -61,6 +61,8 @@ export interface SuiteConfig {
   signingSecret?: string;
   signatureAlgorithm: string;
   requestBudget: number;
+  /** CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response. */
+  requestTimeoutMs: number;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
   rateLimit?: RateLimitConfig;
@@ -294,6 +296,7 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
     signingSecret: env.CONFORMANCE_PARTNER_SIGNING_SECRET || undefined,
     signatureAlgorithm: env.CONFORMANCE_SIGNATURE_ALGORITHM || 'sha256',
     requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),
+    requestTimeoutMs: positiveInteger(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS', 10_000),
     insufficientScopeStatuses: env.CONFORMANCE_ACCEPT_403 === '1' ? [401, 403] : [401],
     rateLimit: rateLimit(env),
     expectationsFile: env.CONFORMANCE_EXPECTATIONS || undefined,

@@ -1,9 +1,11 @@
 // The suite's HTTP client: every request of every test goes through it, so that requests are counted
 // (and budgeted), throttled on rate limits, guarded by the profile, and recorded for the report.
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
+import { registerIssuedTokens } from './redact.ts';
 import { countRequest } from './request-counter.ts';
 import { observe, waitForTurn } from './throttle.ts';
+import { TransportFailure, transportReason } from './transport-failure.ts';
 
 export interface ApiRequest {
   method?: string;
@@ -33,6 +35,8 @@ export interface ApiClientOptions {
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
+  /** Per-request timeout (CONFORMANCE_REQUEST_TIMEOUT_MS); a request without an answer by then fails. */
+  timeoutMs?: number;
 }
 
 const MAX_RETRIES = 3;
@@ -74,17 +78,37 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       await waitForTurn();
       countRequest(this.options.budget);
-      const response = await this.context.fetch(sent.url, {
-        method,
-        headers,
-        data: body,
-        maxRedirects: request.maxRedirects ?? 0,
-        failOnStatusCode: false,
-      });
-      const exchange = createExchange(sent, response.status(), response.headers(), await response.text());
+      const { response, text } = await this.fetch(sent, request.maxRedirects ?? 0);
+      const exchange = createExchange(sent, response.status(), response.headers(), text);
       this.options.onExchange?.(exchange);
       const retryIn = observe(exchange.status, exchange.headers);
       if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;
+    }
+  }
+
+  /**
+   * One transport round trip. Tokens in the body are registered as secrets before anything parses it; a
+   * request without a complete response throws a TransportFailure, never Playwright's error (its call log
+   * lists the request headers, the bearer token included).
+   */
+  private async fetch(
+    sent: SentRequest,
+    maxRedirects: number,
+  ): Promise<{ response: APIResponse; text: string }> {
+    try {
+      const response = await this.context.fetch(sent.url, {
+        method: sent.method,
+        headers: sent.headers,
+        data: sent.body,
+        maxRedirects,
+        failOnStatusCode: false,
+        timeout: this.options.timeoutMs,
+      });
+      const text = await response.text();
+      registerIssuedTokens(text);
+      return { response, text };
+    } catch (error) {
+      throw new TransportFailure(sent, transportReason(error, this.options.timeoutMs));
     }
   }
 }

@@ -150,6 +150,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           baseUrl: config.baseUrl,
           guard: requestGuard(config.profile, config.environment, []),
           budget: config.profile === 'smoke' ? config.requestBudget : undefined,
+          timeoutMs: config.requestTimeoutMs,
         }),
       );
       await context.dispose();

@@ -305,6 +305,10 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }
 
+/** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
+export const runTimeoutSeconds = (rawEnv: Env = process.env): number =>
+  positiveInteger(resolveEnvironment(rawEnv), 'CONFORMANCE_RUN_TIMEOUT_S', 900);
+
 /** Every secret value of a configuration, for redaction. */
 export function secretsOf(config: SuiteConfig): string[] {
   return [

@@ -15,6 +15,8 @@ const fields = (names: readonly string[]) => `(?:${names.join('|')})`;
 
 /** A JSON string value of a secret field, also when the text ends before its closing quote. */
 const JSON_VALUE = new RegExp(`("${fields(SECRET_FIELDS)}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*(?:"|\\\\?$)`, 'gi');
+/** The same inside JSON text that was itself escaped into a string (`\\"access_token\\":\\"…`). */
+const ESCAPED_JSON_VALUE = new RegExp(`(\\\\+"${fields(SECRET_FIELDS)}\\\\+"\\s*:\\s*\\\\+")[^"\\\\]*`, 'gi');
 /** An issued token in a response body, JSON (possibly truncated) or form-encoded: the value is group 1. */
 const ISSUED_TOKEN = new RegExp(
   `"${fields(ISSUED_TOKEN_FIELDS)}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)|(?:^|[?&\\s])${fields(ISSUED_TOKEN_FIELDS)}=([^&\\s"']*)`,
@@ -47,6 +49,7 @@ export function redactText(text: string): string {
     // Header lines (call logs, raw dumps) with another scheme or none.
     .replace(/^(\s*(?:-\s*)?(?:proxy-)?authorization:[ \t]*)(?!(?:Bearer|Basic)\s)\S.*$/gim, `$1${REDACTED}`)
     .replace(JSON_VALUE, `$1"${REDACTED}"`)
+    .replace(ESCAPED_JSON_VALUE, `$1${REDACTED}`)
     .replace(new RegExp(`([?&]${fields(SECRET_FIELDS)}=)[^&\\s"']*`, 'gi'), `$1${REDACTED}`)
     .replace(new RegExp(`(^|[\\s&])(${fields(SECRET_FIELDS)}=)[^&\\s"']*`, 'gi'), `$1$2${REDACTED}`);
   for (const secret of longestFirst) result = result.split(secret).join(REDACTED);

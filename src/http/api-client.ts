@@ -1,11 +1,11 @@
 // The suite's HTTP client: every request of every test goes through it, so that requests are counted
 // (and budgeted), throttled on rate limits, guarded by the profile, and recorded for the report.
-import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
 import { registerIssuedTokens } from './redact.ts';
 import { countRequest } from './request-counter.ts';
 import { observe, waitForTurn } from './throttle.ts';
-import { TransportFailure, transportReason } from './transport-failure.ts';
+import type { Transport, TransportResponse } from './transport.ts';
+import { TransportFailure } from './transport-failure.ts';
 
 export interface ApiRequest {
   method?: string;
@@ -43,13 +43,13 @@ const MAX_RETRIES = 3;
 
 export class ApiClient {
   constructor(
-    private readonly context: APIRequestContext,
+    private readonly transport: Transport,
     private readonly options: ApiClientOptions,
   ) {}
 
   /** The same client with some options replaced (e.g. a per-test recorder and guard). */
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
-    return new ApiClient(this.context, { ...this.options, ...options });
+    return new ApiClient(this.transport, { ...this.options, ...options });
   }
 
   url(path: string, query?: ApiRequest['query']): URL {
@@ -78,8 +78,8 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       await waitForTurn();
       countRequest(this.options.budget);
-      const { response, text } = await this.fetch(sent, request.maxRedirects ?? 0);
-      const exchange = createExchange(sent, response.status(), response.headers(), text);
+      const response = await this.roundTrip(sent, request.maxRedirects ?? 0);
+      const exchange = createExchange(sent, response.status, response.headers, response.text);
       this.options.onExchange?.(exchange);
       const retryIn = observe(exchange.status, exchange.headers);
       if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;
@@ -87,28 +87,21 @@ export class ApiClient {
   }
 
   /**
-   * One transport round trip. Tokens in the body are registered as secrets before anything parses it; a
-   * request without a complete response throws a TransportFailure, never Playwright's error (its call log
-   * lists the request headers, the bearer token included).
+   * One round trip. Tokens in the body are registered as secrets before anything parses it (a truncated
+   * token response is redacted too); a request without a complete response throws a TransportFailure.
    */
-  private async fetch(
-    sent: SentRequest,
-    maxRedirects: number,
-  ): Promise<{ response: APIResponse; text: string }> {
+  private async roundTrip(sent: SentRequest, maxRedirects: number): Promise<TransportResponse> {
+    const timeoutMs = this.options.timeoutMs;
     try {
-      const response = await this.context.fetch(sent.url, {
-        method: sent.method,
-        headers: sent.headers,
-        data: sent.body,
-        maxRedirects,
-        failOnStatusCode: false,
-        timeout: this.options.timeoutMs,
-      });
-      const text = await response.text();
-      registerIssuedTokens(text);
-      return { response, text };
+      const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs });
+      registerIssuedTokens(response.text);
+      return response;
     } catch (error) {
-      throw new TransportFailure(sent, transportReason(error, this.options.timeoutMs));
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new TransportFailure(
+        sent,
+        /^timed out/.test(reason) ? `no response: ${reason} (CONFORMANCE_REQUEST_TIMEOUT_MS)` : reason,
+      );
     }
   }
 }

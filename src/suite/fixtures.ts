@@ -1,7 +1,7 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set and worker, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { test as base, expect, request as playwrightRequest, type TestInfo } from '@playwright/test';
+import { test as base, expect, type TestInfo } from '@playwright/test';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
 import {
@@ -17,6 +17,7 @@ import { USER_SCOPES } from '../contract/operations.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
+import { nodeTransport } from '../http/transport.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
@@ -144,16 +145,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   workerApi: [
     async ({ config }, use) => {
-      const context = await playwrightRequest.newContext({ extraHTTPHeaders: {} });
+      const transport = nodeTransport();
       await use(
-        new ApiClient(context, {
+        new ApiClient(transport, {
           baseUrl: config.baseUrl,
           guard: requestGuard(config.profile, config.environment, []),
           budget: config.profile === 'smoke' ? config.requestBudget : undefined,
           timeoutMs: config.requestTimeoutMs,
         }),
       );
-      await context.dispose();
+      transport.dispose();
     },
     { scope: 'worker' },
   ],

@@ -5,9 +5,15 @@
 import { existsSync } from 'node:fs';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
+import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
 import { allureCli, playwrightCli } from './playwright.ts';
 
-const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)]);
+const stopFile = newStopFile();
+const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
+  env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
+  beforeStop: () => requestStop(stopFile),
+});
+clearStop(stopFile);
 
 if (existsSync(reportPath('allure-results'))) {
   const allure = await runInProcessGroup(

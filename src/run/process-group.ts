@@ -34,7 +34,12 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
 export function runInProcessGroup(
   command: string,
   args: readonly string[],
-  options: { stdout?: 'inherit' | 'pipe'; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    stdout?: 'inherit' | 'pipe';
+    env?: NodeJS.ProcessEnv;
+    /** Called before the group is signalled (e.g. to leave a note for processes that miss the signal). */
+    beforeStop?: () => void;
+  } = {},
 ): Promise<GroupExit & { output: string }> {
   const stdout = options.stdout ?? 'inherit';
   const child = spawn(command, args, {
@@ -53,6 +58,7 @@ export function runInProcessGroup(
   let killer: NodeJS.Timeout | undefined;
   const forward = (signal: NodeJS.Signals) => {
     received ??= signal;
+    options.beforeStop?.();
     if (child.pid !== undefined) signalGroup(child.pid, 'SIGINT');
     killer ??= setTimeout(() => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL'), GRACE_MS);
   };

@@ -2,13 +2,15 @@
 // (with a curl reproduction, credentials redacted) and the offending field or value.
 import { formatViolation, validate } from '../contract/validators.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { redactText } from '../http/redact.ts';
 
 export class ConformanceFailure extends Error {
   constructor(
     readonly requirement: string,
     message: string,
   ) {
-    super(`[${requirement}] ${message}`);
+    // Redacted here, before Playwright sees it: a quoted body may carry a token the service just issued.
+    super(redactText(`[${requirement}] ${message}`));
     this.name = 'ConformanceFailure';
   }
 }

@@ -1,6 +1,7 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig } from '@playwright/test';
+import { runTimeoutSeconds } from './src/config/config.ts';
 import { Tags } from './src/config/profiles.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
@@ -28,6 +29,8 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CONFORMANCE_WORKERS ? Number(process.env.CONFORMANCE_WORKERS) : 2,
   timeout: 60_000,
+  // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
+  globalTimeout: runTimeoutSeconds() * 1000,
   reporter: [
     ['list'],
     ['html', { outputFolder: reportPath('html'), open: 'never' }],

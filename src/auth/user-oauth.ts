@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { UserLogin } from '../config/config.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
-import { registerSecret } from '../http/redact.ts';
+import { describeExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
 import { parseForm } from './html-form.ts';
 
 export interface UserToken {
@@ -60,6 +60,7 @@ export class UserOAuthClient {
       },
       headers: { accept: 'text/html' },
     });
+    const chain = [exchange];
     for (let step = 0; step < MAX_FORM_STEPS; step++) {
       const redirect = location(exchange);
       if (redirect?.searchParams.has('code') && redirect.toString().startsWith(this.login.redirectUri)) {
@@ -71,6 +72,7 @@ export class UserOAuthClient {
       }
       if (redirect) {
         exchange = await this.api.send({ path: redirect.toString(), headers: { accept: 'text/html' } });
+        chain.push(exchange);
         continue;
       }
       const form = exchange.status === 200 ? parseForm(exchange.text, exchange.request.url) : undefined;
@@ -79,8 +81,12 @@ export class UserOAuthClient {
           `Authorization page did not offer a form or a redirect: ${describeExchange(exchange)}`,
         );
       exchange = await this.submit(form.action, form.method, this.fill(form.fields, form.types));
+      chain.push(exchange);
     }
-    throw new Error(`Authorization did not reach the redirect URI within ${MAX_FORM_STEPS} steps`);
+    const steps = chain.map((link, index) => `  ${index + 1}. ${exchangeLine(link)}`).join('\n');
+    throw new Error(
+      `Authorization did not reach the redirect URI ${redactText(this.login.redirectUri)} within ${MAX_FORM_STEPS} steps (a redirect loop?); the requests:\n${steps}\n  last: ${describeExchange(exchange)}`,
+    );
   }
 
   /**

@@ -1,16 +1,22 @@
 // `npm run conformance [-- playwright args]`: runs the conformance suite (playwright.config.ts), then
-// renders the Allure report, and exits with the suite's verdict.
-import { spawnSync } from 'node:child_process';
+// renders the Allure report, and exits with the suite's verdict. Playwright runs in its own process group:
+// a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
+// (exit status 130 or 143 then).
 import { existsSync } from 'node:fs';
+import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
+import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
 import { allureCli, playwrightCli } from './playwright.ts';
 
-const suite = spawnSync(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
-  stdio: 'inherit',
+const stopFile = newStopFile();
+const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
+  env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
+  beforeStop: () => requestStop(stopFile),
 });
+clearStop(stopFile);
 
 if (existsSync(reportPath('allure-results'))) {
-  const allure = spawnSync(
+  const allure = await runInProcessGroup(
     process.execPath,
     [
       allureCli(),
@@ -21,13 +27,13 @@ if (existsSync(reportPath('allure-results'))) {
       '-c',
       'src/report/allurerc.mjs',
     ],
-    { stdio: 'pipe', encoding: 'utf8' },
+    { stdout: 'pipe' },
   );
   console.log(
-    allure.status === 0
+    allure.code === 0
       ? `Allure report: ${reportPath('allure/index.html')}`
-      : `Allure report not rendered:\n${allure.stderr}`,
+      : `Allure report not rendered:\n${allure.output}`,
   );
 }
 
-process.exit(suite.status ?? 1);
+process.exit(suite.code);

@@ -81,6 +81,8 @@ export interface SuiteConfig {
   signingSecret?: string;
   signatureAlgorithm: string;
   requestBudget: number;
+  /** CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response. */
+  requestTimeoutMs: number;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
   rateLimit?: RateLimitConfig;
@@ -326,6 +328,7 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
     signingSecret: env.CONFORMANCE_PARTNER_SIGNING_SECRET || undefined,
     signatureAlgorithm: env.CONFORMANCE_SIGNATURE_ALGORITHM || 'sha256',
     requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),
+    requestTimeoutMs: positiveInteger(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS', 10_000),
     insufficientScopeStatuses: env.CONFORMANCE_ACCEPT_403 === '1' ? [401, 403] : [401],
     rateLimit: rateLimit(env),
     expectationsFile: env.CONFORMANCE_EXPECTATIONS || undefined,
@@ -335,6 +338,10 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
   };
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }
+
+/** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
+export const runTimeoutSeconds = (rawEnv: Env = process.env): number =>
+  positiveInteger(resolveEnvironment(rawEnv), 'CONFORMANCE_RUN_TIMEOUT_S', 900);
 
 /** Every secret value of a configuration, for redaction. */
 export function secretsOf(config: SuiteConfig): string[] {

@@ -1,9 +1,11 @@
 // The suite's HTTP client: every request of every test goes through it, so that requests are counted
 // (and budgeted), throttled on rate limits, guarded by the profile, and recorded for the report.
-import type { APIRequestContext } from '@playwright/test';
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
+import { registerIssuedTokens } from './redact.ts';
 import { countRequest } from './request-counter.ts';
 import { observe, waitForTurn } from './throttle.ts';
+import type { Transport, TransportResponse } from './transport.ts';
+import { TransportFailure } from './transport-failure.ts';
 
 export interface ApiRequest {
   method?: string;
@@ -33,19 +35,21 @@ export interface ApiClientOptions {
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
+  /** Per-request timeout (CONFORMANCE_REQUEST_TIMEOUT_MS); a request without an answer by then fails. */
+  timeoutMs?: number;
 }
 
 const MAX_RETRIES = 3;
 
 export class ApiClient {
   constructor(
-    private readonly context: APIRequestContext,
+    private readonly transport: Transport,
     private readonly options: ApiClientOptions,
   ) {}
 
   /** The same client with some options replaced (e.g. a per-test recorder and guard). */
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
-    return new ApiClient(this.context, { ...this.options, ...options });
+    return new ApiClient(this.transport, { ...this.options, ...options });
   }
 
   url(path: string, query?: ApiRequest['query']): URL {
@@ -74,17 +78,30 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       await waitForTurn();
       countRequest(this.options.budget);
-      const response = await this.context.fetch(sent.url, {
-        method,
-        headers,
-        data: body,
-        maxRedirects: request.maxRedirects ?? 0,
-        failOnStatusCode: false,
-      });
-      const exchange = createExchange(sent, response.status(), response.headers(), await response.text());
+      const response = await this.roundTrip(sent, request.maxRedirects ?? 0);
+      const exchange = createExchange(sent, response.status, response.headers, response.text);
       this.options.onExchange?.(exchange);
       const retryIn = observe(exchange.status, exchange.headers);
       if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;
+    }
+  }
+
+  /**
+   * One round trip. Tokens in the body are registered as secrets before anything parses it (a truncated
+   * token response is redacted too); a request without a complete response throws a TransportFailure.
+   */
+  private async roundTrip(sent: SentRequest, maxRedirects: number): Promise<TransportResponse> {
+    const timeoutMs = this.options.timeoutMs;
+    try {
+      const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs });
+      registerIssuedTokens(response.text);
+      return response;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new TransportFailure(
+        sent,
+        /^timed out/.test(reason) ? `no response: ${reason} (CONFORMANCE_REQUEST_TIMEOUT_MS)` : reason,
+      );
     }
   }
 }

@@ -67,9 +67,13 @@ export function curl(request: SentRequest): string {
   return parts.join(' ');
 }
 
+/** `GET http://…/v2/cycle?limit=26 → 500` (redacted). */
+export const exchangeLine = (exchange: Exchange): string =>
+  `${exchange.request.method} ${redactText(exchange.request.url)} → ${exchange.status}`;
+
 /** `GET http://…/v2/cycle?limit=26 → 500`, plus the curl line. */
 export function describeExchange(exchange: Exchange): string {
-  return `${exchange.request.method} ${redactText(exchange.request.url)} → ${exchange.status}\n  reproduce: ${curl(exchange.request)}`;
+  return `${exchangeLine(exchange)}\n  reproduce: ${curl(exchange.request)}`;
 }
 
 /** A redacted, JSON-ready record of an exchange for report attachments. */

@@ -1,7 +1,7 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set and worker, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { test as base, expect, request as playwrightRequest, type TestInfo } from '@playwright/test';
+import { test as base, expect, type TestInfo } from '@playwright/test';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { type AuthorizationOptions, UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
 import {
@@ -19,6 +19,7 @@ import { fieldPattern } from '../http/absent-nulls.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
+import { nodeTransport } from '../http/transport.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
 
@@ -170,15 +171,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   workerApi: [
     async ({ config }, use) => {
-      const context = await playwrightRequest.newContext({ extraHTTPHeaders: {} });
+      const transport = nodeTransport();
       await use(
-        new ApiClient(context, {
+        new ApiClient(transport, {
           baseUrl: config.baseUrl,
           guard: requestGuard(config.profile, config.environment, []),
           budget: config.profile === 'smoke' ? config.requestBudget : undefined,
+          timeoutMs: config.requestTimeoutMs,
         }),
       );
-      await context.dispose();
+      transport.dispose();
     },
     { scope: 'worker' },
   ],

@@ -1,7 +1,11 @@
 // fast-check in conformance tests: a failing property reports the requirement it breaks first (so the
 // failure is attributed like any other), then the failing exchange with its curl reproduction (from the
 // ConformanceFailure thrown inside the property), then fast-check's seed, path and counterexample.
+// Any other error inside the property (a TransportFailure: timeout, connection reset…) keeps its message
+// too, so the report names the request and the cause rather than only "Property failed after 1 tests".
 import fc from 'fast-check';
+import { redactText } from '../http/redact.ts';
+import { TransportFailure } from '../http/transport-failure.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 /** `fc.assert` for async properties, rethrowing a ConformanceFailure that carries fast-check's report. */
@@ -12,9 +16,22 @@ export async function assertProperty<Ts>(
   try {
     await fc.assert(property, parameters);
   } catch (error) {
-    const cause = error instanceof Error ? error.cause : undefined;
-    if (!(error instanceof Error) || !(cause instanceof ConformanceFailure)) throw error;
-    const violation = cause.message.replace(/^\[[^\]]+\]\s*/, '');
-    throw new ConformanceFailure(cause.requirement, `${violation}\n${error.message}`);
+    if (!(error instanceof Error) || error.cause === undefined) throw error;
+    throw withPropertyReport(error.cause, redactText(error.message));
   }
+}
+
+/** The property's own failure, with fast-check's report (seed, path, counterexample) appended. */
+function withPropertyReport(cause: unknown, report: string): Error {
+  if (cause instanceof ConformanceFailure) {
+    const violation = cause.message.replace(/^\[[^\]]+\]\s*/, '');
+    return new ConformanceFailure(cause.requirement, `${violation}\n${report}`);
+  }
+  if (cause instanceof TransportFailure) {
+    const failure = new TransportFailure(cause.request, cause.reason, report);
+    failure.requirement = cause.requirement;
+    return failure;
+  }
+  const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+  return new Error(`${redactText(message)}\n${report}`);
 }

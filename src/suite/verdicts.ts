@@ -11,6 +11,7 @@
 import { test } from '@playwright/test';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { redactText } from '../http/redact.ts';
 
 /** Annotation types and skip-reason prefixes of the verdict model (shared with the reporter). */
 export const VerdictMark = {
@@ -67,7 +68,8 @@ export class ConformanceFailure extends Error {
     readonly requirement: string,
     message: string,
   ) {
-    super(`[${requirement}] ${message}`);
+    // Redacted here, before Playwright sees it: a quoted body may carry a token the service just issued.
+    super(redactText(`[${requirement}] ${message}`));
     this.name = 'ConformanceFailure';
   }
 }

@@ -1,0 +1,160 @@
+// The suite's HTTP transport, on node:http(s): one round trip (following up to maxRedirects redirects) with
+// a deadline for the whole response. Not Playwright's request context: Playwright records every call of it
+// as a test step, and a failed call's error (a reset, a timeout) carries its call log, request headers
+// and bearer token included, into every report before the suite can redact it.
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { stopRequested } from '../run/stop-file.ts';
+
+export interface TransportRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Redirects to follow (0: a 3xx is the answer). */
+  maxRedirects: number;
+  /** Deadline for the complete response, body included. */
+  timeoutMs?: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  text: string;
+}
+
+export interface Transport {
+  send(request: TransportRequest): Promise<TransportResponse>;
+  dispose(): void;
+}
+
+/** Why a round trip failed, in words: `timed out after 1000 ms`, `read ECONNRESET`, `redirect loop: …`. */
+export class TransportError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'TransportError';
+  }
+}
+
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+function readBody(response: IncomingMessage): Promise<string> {
+  const decoder = DECODERS[String(response.headers['content-encoding'] ?? '').toLowerCase()];
+  const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder()) : response;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', reject);
+    response.on('aborted', () =>
+      reject(new TransportError('connection closed before the body was complete')),
+    );
+    response.on('error', reject);
+  });
+}
+
+function flatHeaders(response: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(response.headers)
+      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+      .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+  );
+}
+
+/** The request after a redirect: 303 (and 301/302 after a POST) becomes a GET without a body. */
+function redirected(request: TransportRequest, status: number, location: string): TransportRequest {
+  const url = new URL(location, request.url).toString();
+  if (status === 307 || status === 308 || (request.method !== 'POST' && status !== 303))
+    return { ...request, url };
+  const { 'content-type': _type, 'content-length': _length, ...headers } = request.headers;
+  return { ...request, url, method: 'GET', headers, body: undefined };
+}
+
+export function nodeTransport(): Transport {
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  // A SIGINT (Ctrl-C; the conformance CLI sends it to the run's process group) ends the requests in flight
+  // and refuses new ones, as does the CLI's stop file (src/run/stop-file.ts) in a worker started after the
+  // signal: Playwright is stopping the run, and a worker waiting for a target that does not answer would
+  // keep it waiting.
+  const inFlight = new Set<ClientRequest>();
+  let stopping = false;
+  const stopped = () => new TransportError('interrupted: the run is stopping');
+  const interrupt = () => {
+    stopping = true;
+    for (const outgoing of inFlight) outgoing.destroy(stopped());
+  };
+  process.on('SIGINT', interrupt);
+
+  /** One request and its complete response, before `deadline` (epoch ms). */
+  const roundTrip = (request: TransportRequest, deadline?: number): Promise<TransportResponse> =>
+    new Promise((resolve, reject) => {
+      if (stopping || stopRequested()) return reject(stopped());
+      const url = new URL(request.url);
+      const https = url.protocol === 'https:';
+      const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+      const headers = body ? { ...request.headers, 'content-length': String(body.length) } : request.headers;
+      const outgoing = (https ? httpsRequest : httpRequest)(url, {
+        method: request.method,
+        headers,
+        agent: https ? agents.https : agents.http,
+      });
+      const timer =
+        deadline === undefined
+          ? undefined
+          : setTimeout(
+              () => outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`)),
+              Math.max(0, deadline - Date.now()),
+            );
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        reject(error instanceof TransportError ? error : new TransportError(error.message));
+      };
+      inFlight.add(outgoing);
+      outgoing.on('close', () => inFlight.delete(outgoing));
+      outgoing.on('error', fail);
+      outgoing.on('response', (response) => {
+        readBody(response).then((text) => {
+          clearTimeout(timer);
+          resolve({ status: response.statusCode ?? 0, headers: flatHeaders(response), text });
+        }, fail);
+      });
+      outgoing.end(body);
+    });
+
+  return {
+    async send(request) {
+      const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
+      const chain: string[] = [];
+      let current = request;
+      for (;;) {
+        const response = await roundTrip(current, deadline);
+        const location = response.headers.location;
+        if (response.status < 300 || response.status >= 400 || !location || request.maxRedirects === 0)
+          return response;
+        chain.push(`${current.method} ${current.url} → ${response.status}`);
+        if (chain.length > request.maxRedirects)
+          throw new TransportError(
+            `redirect loop: more than ${request.maxRedirects} redirect(s): ${chain.join(', ')}`,
+          );
+        current = redirected(current, response.status, location);
+      }
+    },
+    dispose() {
+      process.off('SIGINT', interrupt);
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

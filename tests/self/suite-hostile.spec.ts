@@ -1,0 +1,169 @@
+// A hostile target, end to end: the conformance CLI runs a small selection of the suite against a sandbox
+// behind a fault-injecting proxy (suite-hostile-proxy.ts). Whatever the target does (never answering,
+// resetting connections, cutting token responses short) the run ends by itself, says which request failed
+// and why, leaves no process behind, and no token it ever received appears in any report or on the console.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
+import { credentialsPath } from '../../sandbox/credentials.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { scratchDir } from './scratch.ts';
+import { type FaultPlan, type FaultProxy, startFaultProxy } from './suite-hostile-proxy.ts';
+import { type ProcessInfo, processTree, secretsUnder, startCli, survivors } from './suite-hostile-support.ts';
+
+// Generous bounds that only keep a broken run from hanging the self tests.
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
+const configuredSecrets = Object.entries(sandboxEnv)
+  .filter(([name, value]) => /SECRET|PASSWORD/.test(name) && !!value)
+  .map(([, value]) => value as string);
+
+interface HostileRun {
+  code: number;
+  output: string;
+  reports: string;
+  report?: ConformanceReport;
+  proxy: FaultProxy;
+  /** The run's processes (the CLI and all its descendants) as seen at the first fault. */
+  processes: ProcessInfo[];
+}
+
+/**
+ * Runs the CLI against a sandbox behind a proxy applying `plan`; `atFirstFault` may act on the run (e.g.
+ * signal the CLI) at the moment the first fault is applied.
+ */
+async function runAgainstHostileTarget(
+  plan: FaultPlan,
+  env: Record<string, string>,
+  atFirstFault?: (cliPid: number) => void,
+): Promise<HostileRun> {
+  const sandbox: RunningSandbox = await startSandbox({ port: 0 });
+  const proxy = await startFaultProxy(sandbox.authUrl, plan);
+  const reports = scratchDir();
+  try {
+    const cli = startCli({
+      ...sandboxEnv,
+      CONFORMANCE_ENV_FILE: '',
+      CONFORMANCE_SANDBOX_FAULTS: '',
+      CONFORMANCE_TARGET: 'sandbox',
+      CONFORMANCE_BASE_URL: proxy.origin + new URL(sandbox.baseUrl).pathname,
+      CONFORMANCE_AUTH_URL: proxy.origin,
+      CONFORMANCE_REPORTS_DIR: reports,
+      CONFORMANCE_WORKERS: '2',
+      ...env,
+    });
+    let processes: ProcessInfo[] = [];
+    proxy.onFault = () => {
+      if (processes.length > 0 || cli.child.pid === undefined) return;
+      processes = processTree(cli.child.pid);
+      atFirstFault?.(cli.child.pid);
+    };
+    const { code, output } = await cli.exit;
+    const path = join(reports, 'conformance.json');
+    const report = existsSync(path)
+      ? (JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport)
+      : undefined;
+    return { code, output, reports, report, proxy, processes };
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+  }
+}
+
+const errorsOf = (report: ConformanceReport | undefined): string[] =>
+  (report?.tests ?? []).flatMap((t) => (t.error ? [t.error] : []));
+
+test('a target that never answers some requests: the run ends, names the request and the timeout, leaves no process', async () => {
+  const run = await runAgainstHostileTarget(
+    (request, body) => (body === undefined && request.index % 6 === 0 ? 'hang' : undefined),
+    {
+      CONFORMANCE_GREP: '@PAUTH-TOKEN|@PAG-FIRST-PAGE|@PAG-LIMIT-DEFAULT|@AUTH-CODE-FLOW',
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
+    },
+  );
+  const hung = run.proxy.faulted.filter((request) => request.fault === 'hang');
+  expect(hung.length, 'requests the proxy left hanging').toBeGreaterThan(0);
+  expect(run.report, 'conformance.json').toBeDefined();
+  expect(run.report?.totals.failed).toBeGreaterThan(0);
+  expect(run.code).toBe(1);
+  const timeouts = errorsOf(run.report).filter((error) => /timed out after 1000 ms/.test(error));
+  expect(timeouts.length, 'failures that report the timeout').toBeGreaterThan(0);
+  const hungPaths = hung.map((request) => new URL(request.path, run.proxy.origin).pathname);
+  expect(
+    timeouts.some((error) => hungPaths.some((path) => error.includes(path))),
+    `a timeout failure names a hung request (${hungPaths.join(', ')}):\n${timeouts[0]}`,
+  ).toBe(true);
+  expect(errorsOf(run.report).join('\n')).not.toContain('Call log');
+  expect(run.processes.length, 'processes of the run seen at the first hang').toBeGreaterThan(2);
+  expect(survivors(run.processes)).toEqual([]);
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test(`${signal} to the CLI while a request hangs: every process of the run ends, the reports are written`, async () => {
+    const run = await runAgainstHostileTarget(
+      (request, body) => (body === undefined && request.index > 25 ? 'hang' : undefined),
+      { CONFORMANCE_GREP: '@PAG-|@PAUTH-', CONFORMANCE_REQUEST_TIMEOUT_MS: '120000' },
+      (pid) => process.kill(pid, signal),
+    );
+    expect(run.processes.length, 'processes of the run seen at the first hang').toBeGreaterThan(2);
+    expect(run.code).toBe(signal === 'SIGINT' ? 130 : 143);
+    expect(survivors(run.processes)).toEqual([]);
+    expect(
+      run.report?.verdict,
+      `conformance.json of the interrupted run; output:\n${run.output.slice(-3000)}`,
+    ).toBe('fail');
+  });
+}
+
+test('the whole-run budget (CONFORMANCE_RUN_TIMEOUT_S) stops a run whose requests hang, and the reports are written', async () => {
+  const run = await runAgainstHostileTarget(
+    (request, body) => (body === undefined && request.index > 25 ? 'hang' : undefined),
+    {
+      CONFORMANCE_GREP: '@PAG-|@PAUTH-',
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '120000',
+      CONFORMANCE_RUN_TIMEOUT_S: '5',
+    },
+  );
+  expect(run.proxy.faulted.length).toBeGreaterThan(0);
+  expect(run.code).toBe(1);
+  expect(run.report?.verdict, 'conformance.json of the timed-out run').toBe('fail');
+  expect(run.output).toMatch(/Timed out waiting 5s for the test suite/);
+  expect(survivors(run.processes)).toEqual([]);
+});
+
+test('connection resets and truncated token responses: no token appears in any report or on the console', async () => {
+  let tokenResponses = 0;
+  const run = await runAgainstHostileTarget(
+    (request, body) => {
+      if (body === undefined) return undefined;
+      if (body.includes('"access_token"')) {
+        tokenResponses++;
+        return tokenResponses % 2 === 0 ? (tokenResponses % 4 === 0 ? 'cut' : 'truncate') : undefined;
+      }
+      return request.authorized && request.index % 4 === 0 ? 'reset' : undefined;
+    },
+    {
+      CONFORMANCE_GREP: '@PAUTH-|@AUTH-CODE-FLOW|@PAG-FIRST-PAGE|@PAG-LIMIT-DEFAULT',
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '5000',
+    },
+  );
+  const faults = new Set(run.proxy.faulted.map((request) => request.fault));
+  expect([...faults].sort()).toEqual(['cut', 'reset', 'truncate']);
+  expect(run.report?.totals.failed).toBeGreaterThan(0);
+  expect(
+    errorsOf(run.report).some((error) => /ECONNRESET|socket hang up/.test(error)),
+    'a failure names the reset',
+  ).toBe(true);
+  expect(existsSync(join(run.reports, 'allure', 'index.html')), 'single-file Allure report').toBe(true);
+  const secrets = [...run.proxy.issued, ...run.proxy.partial, ...configuredSecrets];
+  expect(run.proxy.issued.size, 'tokens the sandbox issued').toBeGreaterThan(3);
+  expect(run.proxy.partial.size, 'token fragments that reached the suite').toBeGreaterThan(0);
+  const leaks = [
+    ...secretsUnder(run.reports, secrets),
+    ...secrets.filter((secret) => run.output.includes(secret)).map((s) => `console: ${s.slice(0, 8)}…`),
+  ];
+  expect(leaks).toEqual([]);
+});

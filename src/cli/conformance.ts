@@ -2,7 +2,8 @@
 // renders the Allure report, and exits with the suite's verdict. Playwright runs in its own process group:
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
@@ -36,4 +37,16 @@ if (existsSync(reportPath('allure-results'))) {
   );
 }
 
-process.exit(suite.code);
+process.exit(exitCode(suite.code));
+
+/**
+ * The run verdict as the exit status: PASS 0, FAIL 1, INCOMPLETE 3 (0 with CONFORMANCE_ALLOW_INCOMPLETE=1,
+ * which the reporter already applied to Playwright's status). A signal's status, or a run that wrote no
+ * report, is passed through.
+ */
+function exitCode(playwrightCode: number): number {
+  if (playwrightCode > 128 || !existsSync(reportPath('conformance.json'))) return playwrightCode;
+  const { verdict } = JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport;
+  if (verdict === 'incomplete') return playwrightCode === 0 ? 0 : INCOMPLETE_EXIT_CODE;
+  return verdict === 'pass' ? 0 : 1;
+}

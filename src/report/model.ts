@@ -65,6 +65,9 @@ export interface RequirementResult {
   deviation?: string;
 }
 
+/** `npm run conformance`'s exit status for an INCOMPLETE run (PASS 0, FAIL 1). */
+export const INCOMPLETE_EXIT_CODE = 3;
+
 /** PASS: every MUST requirement in the profile passed; FAIL: one failed; otherwise INCOMPLETE. */
 export type RunVerdict = 'pass' | 'fail' | 'incomplete';
 

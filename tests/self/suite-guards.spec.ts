@@ -115,6 +115,26 @@ test('a profile set in the env file reaches the report: certification, with a di
   }
 });
 
+test("a departure from the suite's reading is a warning; strict mode makes it a failure", async () => {
+  // lenient-limits serves an empty limit with the default page: the seed's "default 10" allows it.
+  const sandbox = await startSandbox({ port: 0, variants: ['lenient-limits'] });
+  try {
+    const selection = { CONFORMANCE_GREP: '@PAG-LIMIT-TYPE(?=\\s|$)' };
+    const lenient = await runSuiteAgainst(sandbox, selection);
+    const limitType = lenient.report.requirements.find((r) => r.id === 'PAG-LIMIT-TYPE');
+    expect(limitType?.status).toBe('warning');
+    expect(limitType?.warnings.join('\n')).toContain('an empty limit answered 200, not 400');
+    expect(lenient.report.verdict).toBe('pass');
+    expect(lenient.code).toBe(0);
+    const strict = await runSuiteAgainst(sandbox, { ...selection, CONFORMANCE_STRICT: '1' });
+    expect(strict.report.requirements.find((r) => r.id === 'PAG-LIMIT-TYPE')?.status).toBe('fail');
+    expect(strict.report.verdict).toBe('fail');
+    expect(strict.code).toBe(1);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);

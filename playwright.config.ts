@@ -1,18 +1,28 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig } from '@playwright/test';
-import { runTimeoutSeconds } from './src/config/config.ts';
+import { resolveEnvironment, runTimeoutSeconds } from './src/config/config.ts';
 import { Tags } from './src/config/profiles.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
-const profile = process.env.CONFORMANCE_PROFILE ?? 'ci-gate';
+// The environment merged with CONFORMANCE_ENV_FILE, so a profile set in the file selects tests too.
+const env = resolveEnvironment();
+const profile = env.CONFORMANCE_PROFILE || 'ci-gate';
 const isolated = new RegExp(Tags.isolated);
+/**
+ * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
+ * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
+ */
+const shard = /^(\d+)\/(\d+)$/.exec(
+  process.argv.find((arg, index, all) => arg.startsWith('--shard=') || all[index - 1] === '--shard')?.replace('--shard=', '') ?? '',
+);
+const isolatedHere = !shard || shard[1] === shard[2];
 // Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project
 // ignores it, so the isolated tests would always run after the selection), and the smoke profile's @smoke
 // tests only (the profile guard in src/suite/fixtures.ts refuses the rest anyway; filtering here saves
 // scheduling them).
 const filters = [
-  process.env.CONFORMANCE_GREP ? new RegExp(process.env.CONFORMANCE_GREP) : undefined,
+  env.CONFORMANCE_GREP ? new RegExp(env.CONFORMANCE_GREP) : undefined,
   profile === 'smoke' ? new RegExp(Tags.smoke) : undefined,
 ].filter((filter): filter is RegExp => filter !== undefined);
 /** A pattern that matches when every one of `patterns` matches (undefined: no filter). */
@@ -27,7 +37,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
-  workers: process.env.CONFORMANCE_WORKERS ? Number(process.env.CONFORMANCE_WORKERS) : 2,
+  workers: env.CONFORMANCE_WORKERS ? Number(env.CONFORMANCE_WORKERS) : 2,
   timeout: 60_000,
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
   globalTimeout: runTimeoutSeconds() * 1000,
@@ -46,7 +56,7 @@ export default defineConfig({
     // Tests that disturb the target for everyone (a 429 burst, revoking the grant): after the rest, one at a time.
     {
       name: 'isolated',
-      grep: allOf(isolated, ...filters),
+      grep: isolatedHere ? allOf(isolated, ...filters) : /(?!)/,
       workers: 1,
       fullyParallel: false,
     },

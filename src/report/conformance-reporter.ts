@@ -133,6 +133,9 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     if (!this.suite) return undefined;
+    // `playwright test --list` ends "passed" without running anything: there is nothing to report.
+    if (result.status === 'passed' && this.suite.allTests().every((test) => test.results.length === 0))
+      return undefined;
     const config = runConfig();
     const built = buildReport(
       this.suite.allTests().map(summarise),

@@ -46,7 +46,6 @@ type Verdict = [readonly number[], string, boolean?];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 const isInt64 = (value: string): boolean =>
@@ -133,10 +132,11 @@ function limitVerdict(value: string, maximum: number): Verdict {
   if (value === '') return [[400], 'PAG-LIMIT-TYPE', true];
   if (!/^-?\d+$/.test(value)) return [[400], 'PAG-LIMIT-TYPE'];
   const limit = Number(value);
-  if (limit < INT32_MIN || limit > INT32_MAX) return [[400], 'PAG-LIMIT-TYPE'];
-  if (limit > maximum) return [[400], 'PAG-LIMIT-OVER-MAX'];
-  // No minimum is shown (PAG-LIMIT-MINIMUM): 0 and negative values may be served or refused.
+  // No minimum is shown (PAG-LIMIT-MINIMUM): 0 and negative values, however far below int32, may be
+  // served (as the default page) or refused.
   if (limit < 1) return [[200, 400], 'PAG-LIMIT-MINIMUM'];
+  if (limit > INT32_MAX) return [[400], 'PAG-LIMIT-TYPE'];
+  if (limit > maximum) return [[400], 'PAG-LIMIT-OVER-MAX'];
   return [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
 }
 

@@ -30,8 +30,11 @@ function envFor(sandbox: RunningSandbox, reports: string): Record<string, string
 }
 
 const revocations = async (sandbox: RunningSandbox): Promise<number> =>
-  ((await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as { by_route: Record<string, number> })
-    .by_route[REVOKE] ?? 0;
+  (
+    (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
+      by_route: Record<string, number>;
+    }
+  ).by_route[REVOKE] ?? 0;
 
 const verdicts = (report: ConformanceReport) =>
   Object.fromEntries(report.tests.map((t) => [t.title, t.outcome]));

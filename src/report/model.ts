@@ -92,4 +92,18 @@ export interface ConformanceReport {
   requirements: RequirementResult[];
   tests: TestResultSummary[];
   digest?: Digest;
+  /** `npm run check-recording`: what the recorded exchanges held. */
+  recording?: RecordingSection;
+}
+
+/** The recorded traffic a report was built from (no request sent). */
+export interface RecordingSection {
+  sources: { file: string; format: 'har' | 'ndjson'; exchanges: number }[];
+  exchanges: number;
+  /** Exchanges of a known operation (the rest are unknown: counted and listed as notes, never failed). */
+  matched: number;
+  unknown: number;
+  /** "unknown operation: GET /v3/x (4 exchange(s); first file.har#7)" */
+  unknownRoutes: string[];
+  exchangesPerSecond: number;
 }

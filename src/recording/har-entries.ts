@@ -12,7 +12,7 @@ const record = (value: unknown): Json => (value && typeof value === 'object' ? (
 /** Each element of `log.entries`, in order, with its index. */
 export async function* harEntries(file: string): AsyncGenerator<{ index: number; entry: unknown }> {
   const items = createReadStream(file)
-    .pipe(parser.asStream())
+    .pipe(parser.asStream({ streamValues: false }))
     .pipe(pick.asStream({ filter: 'log.entries' }))
     .pipe(streamArray.asStream());
   for await (const item of items as AsyncIterable<{ key: number; value: unknown }>) {

@@ -6,10 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { loadConfig, type SuiteConfig } from '../config/config.ts';
+import { loadConfig, recordHarPath, type SuiteConfig } from '../config/config.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
+import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { VerdictMark } from '../suite/verdicts.ts';
 import { buildReport } from './build-report.ts';
@@ -74,6 +75,15 @@ export function summarise(test: TestCase): TestResultSummary {
 function runConfig(): SuiteConfig | undefined {
   try {
     return loadConfig();
+  } catch {
+    return undefined;
+  }
+}
+
+/** CONFORMANCE_RECORD_HAR, or undefined when unset or the configuration cannot be read. */
+function runHarPath(): string | undefined {
+  try {
+    return recordHarPath();
   } catch {
     return undefined;
   }
@@ -158,6 +168,8 @@ export default class ConformanceReporter implements Reporter {
     markJunit(report);
     markAllure(report);
     console.log(`\n${verdictLine(report)}`);
+    const har = runHarPath();
+    if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
     for (const { id, reasons } of report.incomplete)
       console.log(

@@ -3,6 +3,7 @@
 // the run verdict: PASS 0, FAIL 1, INCOMPLETE 3 (2 for a usage error).
 import { requirements } from '../contract/requirements.ts';
 import { checkRecordings } from '../recording/check-recordings.ts';
+import { gateVerdict, withBaseline } from '../report/baseline.ts';
 import { buildReport } from '../report/build-report.ts';
 import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
 import { verdictLine, writeReport } from '../report/write-report.ts';
@@ -22,7 +23,7 @@ try {
   console.error(`check-recording: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
 }
-const report: ConformanceReport = {
+const report: ConformanceReport = withBaseline({
   ...buildReport(checked.tally.summaries(), requirements, [], {
     target: 'recording',
     baseUrl: files.join(', '),
@@ -35,7 +36,7 @@ const report: ConformanceReport = {
     interrupted: false,
   }),
   recording: checked.recording,
-};
+});
 writeReport(report);
 const { exchanges, matched, unknown, exchangesPerSecond } = checked.recording;
 console.log(
@@ -44,4 +45,5 @@ console.log(
 console.log(verdictLine(report));
 for (const reason of report.gateFailures) console.log(`  ${reason}`);
 for (const { id, reasons } of report.incomplete) console.log(`  not verified: ${id}: ${reasons[0] ?? ''}`);
-process.exit(report.verdict === 'pass' ? 0 : report.verdict === 'fail' ? 1 : INCOMPLETE_EXIT_CODE);
+const verdict = gateVerdict(report);
+process.exit(verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : INCOMPLETE_EXIT_CODE);

@@ -13,6 +13,7 @@ import { requestsSent } from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { VerdictMark } from '../suite/verdicts.ts';
+import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { loadExpectations } from './expectations.ts';
@@ -160,10 +161,11 @@ export default class ConformanceReporter implements Reporter {
         interrupted: result.status === 'interrupted' || result.status === 'timedout',
       },
     );
-    const report: ConformanceReport =
+    const report: ConformanceReport = withBaseline(
       built.profile === 'certification'
         ? { ...built, digest: computeDigest(certifiedResults(built)) }
-        : built;
+        : built,
+    );
     writeReport(report);
     markJunit(report);
     markAllure(report);
@@ -178,8 +180,8 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
     // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).
-    const ok =
-      report.verdict === 'pass' || (report.verdict === 'incomplete' && config?.allowIncomplete === true);
+    const verdict = gateVerdict(report);
+    const ok = verdict === 'pass' || (verdict === 'incomplete' && config?.allowIncomplete === true);
     return { status: ok ? 'passed' : 'failed' };
   }
 }

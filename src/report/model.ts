@@ -94,6 +94,22 @@ export interface ConformanceReport {
   digest?: Digest;
   /** `npm run check-recording`: what the recorded exchanges held. */
   recording?: RecordingSection;
+  /** CONFORMANCE_BASELINE: this run against a previous one. */
+  sinceLastRun?: SinceLastRun;
+}
+
+/** Requirement IDs by how they changed since the baseline run. */
+export interface SinceLastRun {
+  /** The previous conformance.json. */
+  baseline: string;
+  /** CONFORMANCE_FAIL_ON: `new` makes the exit status reflect only `newFailures`. */
+  failOn: 'any' | 'new';
+  newFailures: string[];
+  fixed: string[];
+  stillFailing: string[];
+  newlyNotVerified: string[];
+  /** Passing both times, on less evidence (the counts its evidence states) than before. */
+  evidenceShrank: { id: string; before: number; after: number }[];
 }
 
 /** The recorded traffic a report was built from (no request sent). */

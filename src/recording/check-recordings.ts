@@ -16,14 +16,11 @@ const MAX_UNKNOWN_ROUTES = 50;
 export interface RecordingCheck {
   tally: Tally;
   recording: RecordingSection;
-  /** Round trips by operation (ms), for the latency section. */
-  durations: Map<string, number[]>;
 }
 
 export async function checkRecordings(files: readonly string[]): Promise<RecordingCheck> {
   const started = performance.now();
   const tally = new Tally();
-  const durations = new Map<string, number[]>();
   const unknown = new Map<string, { count: number; first: string }>();
   const recording: RecordingSection = {
     sources: [],
@@ -53,11 +50,6 @@ export async function checkRecordings(files: readonly string[]): Promise<Recordi
       }
       recording.matched += 1;
       tally.add(op.operationId, where, checkExchange(op, exchange));
-      if (exchange.durationMs !== undefined) {
-        const list = durations.get(op.operationId) ?? [];
-        list.push(exchange.durationMs);
-        durations.set(op.operationId, list);
-      }
     }
   }
   recording.unknownRoutes = [...unknown].map(([route, { count, first }]) =>
@@ -66,5 +58,5 @@ export async function checkRecordings(files: readonly string[]): Promise<Recordi
   const seconds = (performance.now() - started) / 1000;
   recording.exchangesPerSecond =
     seconds > 0 ? Math.round(recording.exchanges / seconds) : recording.exchanges;
-  return { tally, recording, durations };
+  return { tally, recording };
 }

@@ -356,7 +356,7 @@ export function secretsOf(config: SuiteConfig): string[] {
   ].filter((secret): secret is string => !!secret && secret.length >= 4);
 }
 
-// Recorded traffic, baseline and latency (README, "Recorded traffic"): read where they are used.
+// Recorded traffic and baseline (README, "Recorded traffic"): read where they are used.
 /** CONFORMANCE_RECORD_HAR: the file the run writes a HAR 1.2 of its exchanges to (undefined: none). */
 export const recordHarPath = (rawEnv: Env = process.env): string | undefined => {
   const value = resolveEnvironment(rawEnv).CONFORMANCE_RECORD_HAR;
@@ -373,18 +373,4 @@ export function failOn(rawEnv: Env = process.env): 'any' | 'new' {
   if (value !== 'any' && value !== 'new')
     throw new Error(`CONFORMANCE_FAIL_ON must be "any" or "new", not "${value}"`);
   return value;
-}
-/** CONFORMANCE_LATENCY_BUDGET: `listCycles=800,*=1500`, p95 budgets in ms by operation (`*`: the rest). */
-export function latencyBudgets(rawEnv: Env = process.env): Map<string, number> {
-  const budgets = new Map<string, number>();
-  for (const part of (resolveEnvironment(rawEnv).CONFORMANCE_LATENCY_BUDGET ?? '').split(',')) {
-    if (part.trim() === '') continue;
-    const [, name, ms] = /^\s*([\w*]+)\s*=\s*(\d+)\s*$/.exec(part) ?? [];
-    if (!name || !ms)
-      throw new Error(
-        `CONFORMANCE_LATENCY_BUDGET: "${part}" is not operationId=ms (e.g. listCycles=800,*=1500)`,
-      );
-    budgets.set(name, Number(ms));
-  }
-  return budgets;
 }

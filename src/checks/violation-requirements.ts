@@ -30,6 +30,8 @@ const SCORE_IFF: Record<string, string> = {
   sleep: 'INV-SLEEP-SCORE-IFF-SCORED',
   recovery: 'INV-RECOVERY-SCORE-IFF-SCORED',
 };
+/** The "score iff SCORED" invariants of the scored resources. */
+export const SCORE_IFF_REQUIREMENTS: readonly string[] = Object.values(SCORE_IFF);
 
 const RANGE_RULES = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
 

@@ -3,6 +3,7 @@
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then).
 import { existsSync, readFileSync } from 'node:fs';
+import { gateVerdict } from '../report/baseline.ts';
 import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
@@ -46,7 +47,9 @@ process.exit(exitCode(suite.code));
  */
 function exitCode(playwrightCode: number): number {
   if (playwrightCode > 128 || !existsSync(reportPath('conformance.json'))) return playwrightCode;
-  const { verdict } = JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport;
+  const verdict = gateVerdict(
+    JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport,
+  );
   if (verdict === 'incomplete') return playwrightCode === 0 ? 0 : INCOMPLETE_EXIT_CODE;
   return verdict === 'pass' ? 0 : 1;
 }

@@ -355,3 +355,22 @@ export function secretsOf(config: SuiteConfig): string[] {
     ...Object.values(config.userTokens ?? {}),
   ].filter((secret): secret is string => !!secret && secret.length >= 4);
 }
+
+// Recorded traffic and baseline (README, "Recorded traffic"): read where they are used.
+/** CONFORMANCE_RECORD_HAR: the file the run writes a HAR 1.2 of its exchanges to (undefined: none). */
+export const recordHarPath = (rawEnv: Env = process.env): string | undefined => {
+  const value = resolveEnvironment(rawEnv).CONFORMANCE_RECORD_HAR;
+  return value ? resolve(value) : undefined;
+};
+/** CONFORMANCE_BASELINE: a previous run's conformance.json, compared with this run's. */
+export const baselinePath = (rawEnv: Env = process.env): string | undefined => {
+  const value = resolveEnvironment(rawEnv).CONFORMANCE_BASELINE;
+  return value ? resolve(value) : undefined;
+};
+/** CONFORMANCE_FAIL_ON: `any` (default) or `new` (the exit status reflects only new failures). */
+export function failOn(rawEnv: Env = process.env): 'any' | 'new' {
+  const value = resolveEnvironment(rawEnv).CONFORMANCE_FAIL_ON || 'any';
+  if (value !== 'any' && value !== 'new')
+    throw new Error(`CONFORMANCE_FAIL_ON must be "any" or "new", not "${value}"`);
+  return value;
+}

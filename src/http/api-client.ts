@@ -78,8 +78,11 @@ export class ApiClient {
     for (let attempt = 0; ; attempt++) {
       await waitForTurn();
       countRequest(this.options.budget);
+      const startedAt = new Date();
+      const started = performance.now();
       const response = await this.roundTrip(sent, request.maxRedirects ?? 0);
-      const exchange = createExchange(sent, response.status, response.headers, response.text);
+      const timing = { startedAt: startedAt.toISOString(), durationMs: performance.now() - started };
+      const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
       const retryIn = observe(exchange.status, exchange.headers);
       if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;

@@ -21,6 +21,13 @@ export interface Exchange {
   json<T = unknown>(): T;
   /** Pointers of the null-valued properties the body carried (empty when it is not JSON). */
   nullPointers: readonly string[];
+  /** When the request was sent, and how long the target took to answer it (set by the API client). */
+  timing?: ExchangeTiming;
+}
+
+export interface ExchangeTiming {
+  startedAt: string;
+  durationMs: number;
 }
 
 type Parsed = { ok: true; value: unknown; nullPointers: string[] } | { ok: false };
@@ -39,6 +46,7 @@ export function createExchange(
   status: number,
   headers: Record<string, string>,
   text: string,
+  timing?: ExchangeTiming,
 ): Exchange {
   const parsed = parse(text);
   return {
@@ -46,6 +54,7 @@ export function createExchange(
     status,
     headers,
     text,
+    timing,
     nullPointers: parsed.ok ? parsed.nullPointers : [],
     json<T>() {
       if (parsed.ok) return parsed.value as T;

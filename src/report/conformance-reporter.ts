@@ -3,20 +3,22 @@
 // into the JUnit file and the Allure results, and which becomes the run's exit status.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { loadConfig, type SuiteConfig } from '../config/config.ts';
+import { loadConfig, recordHarPath, type SuiteConfig } from '../config/config.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
-import { reportPath, reportsDir } from '../run/reports-dir.ts';
+import { assembleHar } from '../recording/har-writer.ts';
+import { reportPath } from '../run/reports-dir.ts';
 import { VerdictMark } from '../suite/verdicts.ts';
+import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { loadExpectations } from './expectations.ts';
-import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport, TestOutcome, TestResultSummary } from './model.ts';
+import { verdictLine, writeReport } from './write-report.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
 /** The requirement a ConformanceFailure names: `[ID] …`, possibly after the error class name. */
@@ -74,6 +76,15 @@ export function summarise(test: TestCase): TestResultSummary {
 function runConfig(): SuiteConfig | undefined {
   try {
     return loadConfig();
+  } catch {
+    return undefined;
+  }
+}
+
+/** CONFORMANCE_RECORD_HAR, or undefined when unset or the configuration cannot be read. */
+function runHarPath(): string | undefined {
+  try {
+    return recordHarPath();
   } catch {
     return undefined;
   }
@@ -153,22 +164,17 @@ export default class ConformanceReporter implements Reporter {
         interrupted: result.status === 'interrupted' || result.status === 'timedout',
       },
     );
-    const report: ConformanceReport =
+    const report: ConformanceReport = withBaseline(
       built.profile === 'certification'
         ? { ...built, digest: computeDigest(certifiedResults(built)) }
-        : built;
-    mkdirSync(reportsDir, { recursive: true });
-    writeFileSync(reportPath('conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(reportPath('conformance.md'), renderMarkdown(report));
+        : built,
+    );
+    writeReport(report);
     markJunit(report);
     markAllure(report);
-    const { passed, failed, skipped } = report.totals;
-    const r = report.requirementTotals;
-    console.log(
-      `\nConformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
-        `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
-        `${report.requestsSent} requests; ${reportPath('conformance.md')}`,
-    );
+    console.log(`\n${verdictLine(report)}`);
+    const har = runHarPath();
+    if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
     for (const { id, reasons } of report.incomplete)
       console.log(
@@ -177,8 +183,8 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
     // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).
-    const ok =
-      report.verdict === 'pass' || (report.verdict === 'incomplete' && config?.allowIncomplete === true);
+    const verdict = gateVerdict(report);
+    const ok = verdict === 'pass' || (verdict === 'incomplete' && config?.allowIncomplete === true);
     return { status: ok ? 'passed' : 'failed' };
   }
 }

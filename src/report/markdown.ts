@@ -1,5 +1,5 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification.
-import type { ConformanceReport, RequirementResult } from './model.ts';
+import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
   pass: '✅ pass',
@@ -36,6 +36,36 @@ function detail(requirement: RequirementResult): string {
   }
 }
 
+/** CONFORMANCE_BASELINE: what changed since the previous run. */
+function sinceLastRunLines(since: SinceLastRun): string[] {
+  const list = (ids: readonly string[]) => (ids.length > 0 ? ids.join(', ') : 'none');
+  return [
+    '',
+    '## Since last run',
+    '',
+    `Compared with ${cell(since.baseline)}${since.failOn === 'new' ? ' (CONFORMANCE_FAIL_ON=new: only new failures fail the run)' : ''}.`,
+    '',
+    `- **New failures:** ${list(since.newFailures)}`,
+    `- **Fixed:** ${list(since.fixed)}`,
+    `- **Still failing:** ${list(since.stillFailing)}`,
+    `- **Newly not verified:** ${list(since.newlyNotVerified)}`,
+    `- **Evidence shrank:** ${since.evidenceShrank.length > 0 ? since.evidenceShrank.map((e) => `${e.id} (${e.before} → ${e.after})`).join(', ') : 'none'}`,
+  ];
+}
+
+/** `npm run check-recording`: the recorded traffic the verdict rests on, and what matched no operation. */
+function recordingLines(recording: RecordingSection): string[] {
+  return [
+    '',
+    '## Recorded traffic',
+    '',
+    `${recording.exchanges} exchange(s) checked, none sent: ${recording.matched} of a known operation, ${recording.unknown} of no operation of the contract (notes, never failures); ${recording.exchangesPerSecond} exchanges/s.`,
+    '',
+    ...recording.sources.map((s) => `- ${cell(s.file)} (${s.format}): ${s.exchanges} exchange(s)`),
+    ...recording.unknownRoutes.map((route) => `- note: ${cell(route)}`),
+  ];
+}
+
 export function renderMarkdown(report: ConformanceReport): string {
   const r = report.requirementTotals;
   const lines = [
@@ -68,6 +98,8 @@ export function renderMarkdown(report: ConformanceReport): string {
         ...requirement.warnings.map((warning) => `  - ${cell(warning)}`),
       );
   }
+  if (report.sinceLastRun) lines.push(...sinceLastRunLines(report.sinceLastRun));
+  if (report.recording) lines.push(...recordingLines(report.recording));
   const areas = [...new Set(report.requirements.map(areaOf))];
   for (const area of areas) {
     lines.push('', `## ${area}`, '', '| Requirement | Level | Status | Detail |', '|---|---|---|---|');

@@ -92,4 +92,34 @@ export interface ConformanceReport {
   requirements: RequirementResult[];
   tests: TestResultSummary[];
   digest?: Digest;
+  /** `npm run check-recording`: what the recorded exchanges held. */
+  recording?: RecordingSection;
+  /** CONFORMANCE_BASELINE: this run against a previous one. */
+  sinceLastRun?: SinceLastRun;
+}
+
+/** Requirement IDs by how they changed since the baseline run. */
+export interface SinceLastRun {
+  /** The previous conformance.json. */
+  baseline: string;
+  /** CONFORMANCE_FAIL_ON: `new` makes the exit status reflect only `newFailures`. */
+  failOn: 'any' | 'new';
+  newFailures: string[];
+  fixed: string[];
+  stillFailing: string[];
+  newlyNotVerified: string[];
+  /** Passing both times, on less evidence (the counts its evidence states) than before. */
+  evidenceShrank: { id: string; before: number; after: number }[];
+}
+
+/** The recorded traffic a report was built from (no request sent). */
+export interface RecordingSection {
+  sources: { file: string; format: 'har' | 'ndjson'; exchanges: number }[];
+  exchanges: number;
+  /** Exchanges of a known operation (the rest are unknown: counted and listed as notes, never failed). */
+  matched: number;
+  unknown: number;
+  /** "unknown operation: GET /v3/x (4 exchange(s); first file.har#7)" */
+  unknownRoutes: string[];
+  exchangesPerSecond: number;
 }

@@ -10,6 +10,7 @@ import {
   capabilitySource,
   loadConfig,
   normaliseScopes,
+  recordHarPath,
   type SuiteConfig,
   secretsOf,
 } from '../config/config.ts';
@@ -20,6 +21,7 @@ import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { nodeTransport } from '../http/transport.ts';
+import { appendToRecording } from '../recording/har-writer.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
 
@@ -178,6 +180,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           guard: requestGuard(config.profile, config.environment, []),
           budget: config.profile === 'smoke' ? config.requestBudget : undefined,
           timeoutMs: config.requestTimeoutMs,
+          // Worker-level reads (shared datasets, tokens) are recorded as they happen.
+          onExchange: recordHarPath() ? (exchange) => appendToRecording([exchange]) : undefined,
         }),
       );
       transport.dispose();
@@ -231,6 +235,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use, testInfo) => {
       const exchanges: Exchange[] = [];
       await use(exchanges);
+      if (recordHarPath()) appendToRecording(exchanges);
       if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0) {
         await testInfo.attach('exchanges.json', {
           body: JSON.stringify(exchanges.slice(-25).map(redactedRecord), null, 2),

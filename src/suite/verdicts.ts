@@ -10,6 +10,7 @@
 // The reporter (src/report/) reads these as test annotations and skip reasons; the prefixes are below.
 import { test } from '@playwright/test';
 import { formatViolation, validate } from '../contract/validators.ts';
+import { isJsonContentType } from '../http/content-type.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 
@@ -110,7 +111,7 @@ export function expectJsonContentType(requirement: string, exchange: Exchange): 
   const type = exchange.headers['content-type'] ?? '';
   expectThat(
     requirement,
-    /^application\/([\w.+-]+\+)?json\b/i.test(type),
+    isJsonContentType(type),
     `content-type is "${type}", not application/json`,
     exchange,
   );

@@ -1,0 +1,138 @@
+// The contract's checks on one recorded exchange of a known operation, as observations: a requirement
+// checked (no problem), failed, not verified (the recording lacks the body), warned or noted about.
+// The same rules as the live suite: status listed by the operation, JSON bodies, schema violations
+// attributed to their most specific requirement, score iff SCORED, page within the limit, order within
+// the page; nulls read as absent with a warning.
+import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
+import { requirementOf, SCORE_IFF_REQUIREMENTS } from '../checks/violation-requirements.ts';
+import type { Operation } from '../contract/operations.ts';
+import { requirements, successRequirementFor } from '../contract/requirements.ts';
+import { formatNote, formatViolation, validate } from '../contract/validators.ts';
+import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
+import { isJsonContentType } from '../http/content-type.ts';
+import type { RecordedExchange } from './recorded-exchange.ts';
+
+export type ObservationKind = 'checked' | 'fail' | 'not-verified' | 'warning' | 'note';
+
+export interface Observation {
+  requirement: string;
+  kind: ObservationKind;
+  /** What was seen, without the exchange's location (so equal findings group). */
+  text: string;
+}
+
+const ruleFor = (prefix: string, op: Operation) =>
+  requirements.find((r) => r.id.startsWith(prefix) && r.operations.includes(op.operationId))?.id;
+const appliesTo = (id: string, op: Operation) =>
+  requirements.find((r) => r.id === id)?.operations.includes(op.operationId) === true;
+
+/** The requirement a wrong status or unreadable body of `op` is charged to. */
+export const successRequirement = (op: Operation): string =>
+  successRequirementFor(op.operationId) ?? 'OP-JSON-BODIES';
+
+/** The requirement a schema pointer belongs to when nothing is wrong there. */
+const owner = (schema: string, pointer: string) =>
+  requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
+
+/** The requirements a body of `op` answered with `schema` verifies. */
+export function bodyRequirements(op: Operation, schema: string): string[] {
+  const found = [owner(schema, ''), owner(schema, '/records/0'), scoreRule(op)];
+  if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
+  return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
+}
+
+const scoreRule = (op: Operation) =>
+  SCORE_IFF_REQUIREMENTS.find((id) =>
+    requirements.find((r) => r.id === id)?.operations.includes(op.operationId),
+  );
+/** Order within a page: by start, except recoveries (ordered by their sleep's start, not in the page). */
+const orderRule = (op: Operation) => (op.operationId === 'listRecoveries' ? undefined : ruleFor('ORD-', op));
+
+/** The page size the request asked for: its valid `limit`, or the operation's default. */
+function limitOf(op: Operation, url: string): number | undefined {
+  const asked = new URL(url, 'http://recording.invalid').searchParams.get('limit');
+  const param = op.queryParams.find((p) => p.name === 'limit')?.schema;
+  if (asked === null) return typeof param?.default === 'number' ? param.default : undefined;
+  return /^[1-9]\d*$/.test(asked) ? Number(asked) : undefined;
+}
+
+function recordsOf(op: Operation, body: unknown): Record<string, unknown>[] {
+  if (!body || typeof body !== 'object') return [];
+  if (!op.isCollection) return [body as Record<string, unknown>];
+  const records = (body as { records?: unknown }).records;
+  return Array.isArray(records)
+    ? records.filter((r): r is Record<string, unknown> => !!r && typeof r === 'object')
+    : [];
+}
+
+export function checkExchange(op: Operation, exchange: RecordedExchange): Observation[] {
+  const out: Observation[] = [];
+  const add = (requirement: string, kind: ObservationKind, text: string) =>
+    out.push({ requirement, kind, text });
+  const statusRule = successRequirement(op);
+  if (!op.statuses.includes(exchange.status)) {
+    add(
+      statusRule,
+      'fail',
+      `status ${exchange.status} is not one ${op.operationId} lists (${op.statuses.join(', ')})`,
+    );
+    return out;
+  }
+  add(statusRule, 'checked', `status ${exchange.status}`);
+  const schema = op.responses.get(exchange.status)?.schema ?? null;
+  if (exchange.status < 200 || exchange.status >= 300 || schema === null) return out;
+
+  const jsonRule = appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : statusRule;
+  const type = exchange.responseHeaders['content-type'] ?? '';
+  if (isJsonContentType(type)) add(jsonRule, 'checked', 'application/json');
+  else add(jsonRule, 'fail', `content-type is "${type}", not application/json`);
+
+  const bodyRules = bodyRequirements(op, schema);
+  if (exchange.body === undefined) {
+    for (const id of bodyRules) add(id, 'not-verified', exchange.bodyMissing ?? 'no body recorded');
+    return out;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(exchange.body);
+  } catch {
+    add(jsonRule, 'fail', 'the body is not JSON');
+    return out;
+  }
+  const { value: body, nullPointers } = withoutNullProperties(parsed);
+  const nullFields = [...new Set(nullPointers.map(fieldPattern))];
+  if (nullFields.length > 0)
+    add(
+      'SCH-NULL-FOR-ABSENT',
+      'warning',
+      `${op.method} ${op.path} sends null for ${nullFields.join(', ')}: read as absent`,
+    );
+
+  const result = validate(schema, body);
+  for (const violation of result.errors)
+    add(requirementOf(violation).requirement, 'fail', formatViolation(violation));
+  for (const note of result.notes) {
+    const pointer = note.pointer.replace(/^\/records\/\d+/, '/records/*');
+    add(owner(schema, note.pointer), 'note', `${op.method} ${op.path}: ${formatNote({ ...note, pointer })}`);
+  }
+  const records = recordsOf(op, body);
+  const scoreId = scoreRule(op);
+  if (scoreId) for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', problem);
+  if (op.isCollection) {
+    const limit = limitOf(op, exchange.url);
+    if (limit !== undefined && records.length > limit)
+      add(
+        'PAG-PAGE-WITHIN-LIMIT',
+        'fail',
+        `the page holds ${records.length} records; the request's limit is ${limit}`,
+      );
+    const orderId = orderRule(op);
+    if (orderId)
+      for (const problem of descendingProblems(records, (r) => r.start, 'start'))
+        add(orderId, 'fail', problem);
+  }
+  const failed = new Set(out.filter((o) => o.kind === 'fail').map((o) => o.requirement));
+  for (const id of bodyRules)
+    if (!failed.has(id)) add(id, 'checked', op.isCollection ? `${records.length} record(s)` : 'body');
+  return out;
+}

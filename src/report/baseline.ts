@@ -1,0 +1,54 @@
+// CONFORMANCE_BASELINE: this run against a previous run's conformance.json, requirement by requirement:
+// new failures, fixed, still failing, newly not verified, and requirements whose evidence shrank (the
+// counts their evidence states, e.g. "182 records", add up to less than before). With
+// CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
+import { readFileSync } from 'node:fs';
+import { baselinePath, failOn } from '../config/config.ts';
+import type { ConformanceReport, RequirementResult, RunVerdict, SinceLastRun } from './model.ts';
+
+type Requirements = Pick<ConformanceReport, 'requirements'>;
+
+/** What a requirement's evidence counts: the first number of each line (1 for a line without one). */
+export const evidenceWeight = (evidence: readonly string[]): number =>
+  evidence.reduce((sum, line) => sum + Number(/\d+/.exec(line.replace(/,(?=\d{3})/g, ''))?.[0] ?? 1), 0);
+
+export function compareWithBaseline(
+  current: Requirements,
+  previous: Requirements,
+  baseline: string,
+  mode: 'any' | 'new' = 'any',
+): SinceLastRun {
+  const before = new Map<string, RequirementResult>(previous.requirements.map((r) => [r.id, r]));
+  const ids = (test: (now: RequirementResult, then: RequirementResult | undefined) => boolean) =>
+    current.requirements.filter((r) => test(r, before.get(r.id))).map((r) => r.id);
+  const failing = (r: RequirementResult | undefined) => r?.status === 'fail' && r.deviation === undefined;
+  return {
+    baseline,
+    failOn: mode,
+    newFailures: ids((now, then) => failing(now) && !failing(then)),
+    fixed: ids((now, then) => failing(then) && !failing(now) && now.status !== 'omitted'),
+    stillFailing: ids((now, then) => failing(now) && failing(then)),
+    newlyNotVerified: ids((now, then) => now.status === 'not-verified' && then?.status !== 'not-verified'),
+    evidenceShrank: current.requirements.flatMap((now) => {
+      const then = before.get(now.id);
+      if (!then || now.status !== 'pass' || then.status !== 'pass') return [];
+      const [was, is] = [evidenceWeight(then.evidence), evidenceWeight(now.evidence)];
+      return is < was ? [{ id: now.id, before: was, after: is }] : [];
+    }),
+  };
+}
+
+/** The report with its "since last run" section when CONFORMANCE_BASELINE names a readable report. */
+export function withBaseline<T extends ConformanceReport>(report: T): T {
+  const file = baselinePath();
+  if (!file) return report;
+  const previous = JSON.parse(readFileSync(file, 'utf8')) as Requirements;
+  return { ...report, sinceLastRun: compareWithBaseline(report, previous, file, failOn()) };
+}
+
+/** The verdict the gate acts on: the run verdict, or with CONFORMANCE_FAIL_ON=new only new failures. */
+export function gateVerdict(report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun'>): RunVerdict {
+  const since = report.sinceLastRun;
+  if (since?.failOn !== 'new') return report.verdict;
+  return since.newFailures.length > 0 ? 'fail' : 'pass';
+}

@@ -1,0 +1,22 @@
+// Writes reports/conformance.json and reports/conformance.md from a built report.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { reportPath, reportsDir } from '../run/reports-dir.ts';
+import { renderMarkdown } from './markdown.ts';
+import type { ConformanceReport } from './model.ts';
+
+export function writeReport(report: ConformanceReport): void {
+  mkdirSync(reportsDir, { recursive: true });
+  writeFileSync(reportPath('conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(reportPath('conformance.md'), renderMarkdown(report));
+}
+
+/** The one-line verdict the console shows. */
+export function verdictLine(report: ConformanceReport): string {
+  const { passed, failed, skipped } = report.totals;
+  const r = report.requirementTotals;
+  return (
+    `Conformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
+    `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
+    `${report.requestsSent} requests; ${reportPath('conformance.md')}`
+  );
+}

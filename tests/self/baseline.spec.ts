@@ -1,0 +1,128 @@
+// CONFORMANCE_BASELINE and CONFORMANCE_FAIL_ON=new: the "since last run" comparison on report objects,
+// its Markdown, and end to end with two small check-recording runs.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { runCommand, tsx } from '../../src/cli/run-step.ts';
+import { operationById } from '../../src/contract/operations.ts';
+import { compareWithBaseline, evidenceWeight, gateVerdict } from '../../src/report/baseline.ts';
+import { renderMarkdown } from '../../src/report/markdown.ts';
+import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
+import { harEntry, harText, validBody } from './recording-har.ts';
+import { scratchDir } from './scratch.ts';
+
+const requirement = (
+  id: string,
+  status: RequirementResult['status'],
+  evidence: string[] = [],
+): RequirementResult => ({
+  id,
+  level: 'MUST',
+  section: 'Area',
+  text: id,
+  status,
+  verifiable: true,
+  tests: [],
+  evidence,
+  warnings: [],
+  notVerified: [],
+  notes: [],
+});
+
+test('new failures, fixed, still failing, newly not verified and shrunken evidence', () => {
+  const previous = {
+    requirements: [
+      requirement('A', 'pass'),
+      requirement('B', 'fail'),
+      requirement('C', 'fail'),
+      requirement('D', 'pass'),
+      requirement('E', 'pass', ['182 records of 8 pages', 'x: passed']),
+      requirement('F', 'pass', ['1,200 records']),
+    ],
+  };
+  const current = {
+    requirements: [
+      requirement('A', 'fail'),
+      requirement('B', 'pass'),
+      requirement('C', 'fail'),
+      requirement('D', 'not-verified'),
+      requirement('E', 'pass', ['40 records of 2 pages', 'x: passed']),
+      requirement('F', 'pass', ['1,300 records']),
+      requirement('G', 'fail'),
+    ],
+  };
+  const since = compareWithBaseline(current, previous, 'old.json', 'new');
+  expect(since).toEqual({
+    baseline: 'old.json',
+    failOn: 'new',
+    newFailures: ['A', 'G'],
+    fixed: ['B'],
+    stillFailing: ['C'],
+    newlyNotVerified: ['D'],
+    evidenceShrank: [{ id: 'E', before: 183, after: 41 }],
+  });
+  expect(evidenceWeight(['1,300 records'])).toBe(1300);
+  expect(gateVerdict({ verdict: 'fail', sinceLastRun: since })).toBe('fail');
+  expect(gateVerdict({ verdict: 'fail', sinceLastRun: { ...since, newFailures: [] } })).toBe('pass');
+  expect(gateVerdict({ verdict: 'fail', sinceLastRun: { ...since, failOn: 'any', newFailures: [] } })).toBe(
+    'fail',
+  );
+  const markdown = renderMarkdown({
+    verdict: 'fail',
+    target: 't',
+    baseUrl: 'u',
+    environment: 'e',
+    profile: 'p',
+    startedAt: 's',
+    durationMs: 0,
+    requestsSent: 0,
+    strict: false,
+    totals: { passed: 0, failed: 0, skipped: 0 },
+    requirementTotals: { pass: 0, fail: 0, warning: 0, 'not-verified': 0, note: 0, omitted: 0 },
+    gateFailures: [],
+    incomplete: [],
+    deviations: [],
+    unknownRequirementTags: [],
+    requirements: current.requirements,
+    tests: [],
+    sinceLastRun: since,
+  } satisfies ConformanceReport);
+  expect(markdown).toContain('## Since last run');
+  expect(markdown).toContain('- **New failures:** A, G');
+  expect(markdown).toContain('- **Evidence shrank:** E (183 → 41)');
+});
+
+test('end to end: a second check-recording run against the first one as baseline', async () => {
+  const dir = scratchDir();
+  const op = operationById('getCycleById');
+  const clean = join(dir, 'clean.har');
+  writeFileSync(clean, harText([harEntry(op, { body: validBody(op) })]));
+  const faulty = join(dir, 'faulty.har');
+  writeFileSync(faulty, harText([harEntry(op, { status: 201, body: validBody(op) })]));
+  const run = async (file: string, out: string, env: Record<string, string> = {}) => {
+    const [command, args] = tsx('src/cli/check-recording.ts', file);
+    const { code } = await runCommand(
+      command,
+      args,
+      { CONFORMANCE_REPORTS_DIR: join(dir, out), ...env },
+      true,
+    );
+    const report = JSON.parse(readFileSync(join(dir, out, 'conformance.json'), 'utf8')) as ConformanceReport;
+    return { code, report, markdown: readFileSync(join(dir, out, 'conformance.md'), 'utf8') };
+  };
+  const first = await run(clean, 'first');
+  expect(first.code).toBe(0);
+  const baseline = join(dir, 'first', 'conformance.json');
+  const second = await run(faulty, 'second', { CONFORMANCE_BASELINE: baseline, CONFORMANCE_FAIL_ON: 'new' });
+  expect(second.report.sinceLastRun?.newFailures).toEqual(['OP-GET-CYCLE']);
+  expect(second.markdown).toContain('- **New failures:** OP-GET-CYCLE');
+  expect(second.code).toBe(1);
+  // The same failure again: still failing, not new; with FAIL_ON=new the run passes the gate.
+  const third = await run(faulty, 'third', {
+    CONFORMANCE_BASELINE: join(dir, 'second', 'conformance.json'),
+    CONFORMANCE_FAIL_ON: 'new',
+  });
+  expect(third.report.sinceLastRun).toMatchObject({ newFailures: [], stillFailing: ['OP-GET-CYCLE'] });
+  expect(third.report.verdict).toBe('fail');
+  expect(third.code).toBe(0);
+});

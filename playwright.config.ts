@@ -14,7 +14,9 @@ const isolated = new RegExp(Tags.isolated);
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
  */
 const shard = /^(\d+)\/(\d+)$/.exec(
-  process.argv.find((arg, index, all) => arg.startsWith('--shard=') || all[index - 1] === '--shard')?.replace('--shard=', '') ?? '',
+  process.argv
+    .find((arg, index, all) => arg.startsWith('--shard=') || all[index - 1] === '--shard')
+    ?.replace('--shard=', '') ?? '',
 );
 const isolatedHere = !shard || shard[1] === shard[2];
 // Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project

@@ -1,7 +1,8 @@
 // Reads a paginated collection to its end by following next_token, keeping every page's exchange so a
 // check can name the page a record came from. Bounded, so a cursor that loops cannot hang the run.
-// A page that cannot be read is charged to what broke: the first page to the operation's own success
-// requirement (OP-LIST-…), a followed next_token to PAG-LAST-PAGE ("every next_token can be followed").
+// A page that cannot be read is charged to what broke: a server error or a first page that fails to the
+// operation's own success requirement (OP-LIST-…), a refused next_token to PAG-LAST-PAGE ("every
+// next_token can be followed").
 import { operations } from '../contract/operations.ts';
 import { successRequirementFor } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
@@ -42,8 +43,10 @@ export async function readPage<T>(
     query: { ...options.query, limit: options.limit, nextToken },
   });
   if (exchange.status !== 200) {
+    // A refused next_token is pagination's; a server error is the operation's, wherever it happens.
+    const refusedCursor = nextToken !== undefined && exchange.status < 500;
     throw new ConformanceFailure(
-      nextToken === undefined ? (successRequirement(path) ?? options.requirement) : 'PAG-LAST-PAGE',
+      refusedCursor ? 'PAG-LAST-PAGE' : (successRequirement(path) ?? options.requirement),
       `${nextToken === undefined ? 'the first page' : 'the page a next_token leads to'} did not answer 200 (got ${exchange.status})\n${describeExchange(exchange)}`,
     );
   }

@@ -70,6 +70,11 @@ export const variants = {
       'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',
     seed: '"Single-record reads, GET /v2/cycle/{cycleId}/sleep and GET /v2/cycle/{cycleId}/recovery, also return 404 when no resource is found."; "| 404 | no resource found, or requested resource not found | ... body measurement, basic profile ... |"',
   },
+  slow: {
+    description:
+      'every user-data collection response (listCycles, listSleeps, listRecoveries, listWorkouts) is sent 60 ms late (sandbox/user/collection.ts SLOW_VARIANT_DELAY_MS)',
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
+  },
 } as const satisfies Record<string, VariantDefinition>;
 
 export type VariantName = keyof typeof variants;

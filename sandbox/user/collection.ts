@@ -1,5 +1,6 @@
 // The one handler behind every collection endpoint (GET /v2/cycle, /v2/recovery, /v2/activity/sleep,
 // /v2/activity/workout): query validation (Fastify schema), the start/end window, the cursor, the page.
+import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OperationId } from '../../src/contract/operations.ts';
 import type { SandboxContext } from '../context.ts';
@@ -144,6 +145,14 @@ function swapPairs(window: Entry[]): Entry[] {
   );
 }
 
+/** How late the `slow` variant sends every collection response. */
+export const SLOW_VARIANT_DELAY_MS = 60;
+
+const delayed = async (_request: FastifyRequest, _reply: unknown, payload: unknown) => {
+  await setTimeout(SLOW_VARIANT_DELAY_MS);
+  return payload;
+};
+
 export function registerCollection(
   app: FastifyInstance,
   services: UserServices,
@@ -160,6 +169,8 @@ export function registerCollection(
     {
       schema: { querystring: querySchema(ctx) },
       preValidation: limitDigitsHook(ctx),
+      // The `slow` variant (sandbox/variants.ts): the answer leaves SLOW_VARIANT_DELAY_MS late.
+      onSend: ctx.variant('slow') ? delayed : undefined,
       config: {
         operationId: operation.operationId,
         userScope: operation.scope,

@@ -1,10 +1,13 @@
 // `npm run check-recording -- FILE...`: checks recorded exchanges (HAR 1.2 or NDJSON files, streamed)
 // against the contract, sends nothing, writes reports/conformance.json and conformance.md, and exits with
 // the run verdict: PASS 0, FAIL 1, INCOMPLETE 3 (2 for a usage error).
+import { type LatencyBudgets, latencyBudgets } from '../config/config.ts';
 import { requirements } from '../contract/requirements.ts';
 import { checkRecordings } from '../recording/check-recordings.ts';
 import { gateVerdict, withBaseline } from '../report/baseline.ts';
 import { buildReport } from '../report/build-report.ts';
+import { latencyTable } from '../report/latency.ts';
+import { withLatency } from '../report/latency-budget.ts';
 import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
 import { verdictLine, writeReport } from '../report/write-report.ts';
 
@@ -14,6 +17,13 @@ if (files.length === 0) {
   process.exit(2);
 }
 
+let budgets: LatencyBudgets;
+try {
+  budgets = latencyBudgets();
+} catch (error) {
+  console.error(`check-recording: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
 const startedAt = new Date().toISOString();
 const started = performance.now();
 let checked: Awaited<ReturnType<typeof checkRecordings>>;
@@ -23,20 +33,25 @@ try {
   console.error(`check-recording: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
 }
-const report: ConformanceReport = withBaseline({
-  ...buildReport(checked.tally.summaries(), requirements, [], {
-    target: 'recording',
-    baseUrl: files.join(', '),
-    profile: 'recording',
-    environment: 'recorded',
-    strict: false,
-    startedAt,
-    durationMs: Math.round(performance.now() - started),
-    requestsSent: 0,
-    interrupted: false,
-  }),
-  recording: checked.recording,
-});
+const built = withLatency(
+  {
+    ...buildReport(checked.tally.summaries(), requirements, [], {
+      target: 'recording',
+      baseUrl: files.join(', '),
+      profile: 'recording',
+      environment: 'recorded',
+      strict: false,
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      requestsSent: 0,
+      interrupted: false,
+    }),
+    recording: checked.recording,
+  },
+  latencyTable(checked.latency),
+  budgets,
+);
+const report: ConformanceReport = withBaseline(built);
 writeReport(report);
 const { exchanges, matched, unknown, exchangesPerSecond } = checked.recording;
 console.log(

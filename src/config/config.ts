@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { isOperationId } from '../contract/operations.ts';
 
 export type TargetKind = 'sandbox' | 'prism' | 'remote';
 export type Profile = 'ci-gate' | 'certification' | 'smoke';
@@ -92,6 +93,8 @@ export interface SuiteConfig {
   strict: boolean;
   /** CONFORMANCE_ALLOW_INCOMPLETE=1: an INCOMPLETE run exits 0. */
   allowIncomplete: boolean;
+  /** CONFORMANCE_LATENCY_BUDGET: the p95 (ms) the team allows, per operationId or `*`. */
+  latencyBudgets: LatencyBudgets;
   capabilities: ReadonlySet<Capability>;
 }
 
@@ -335,6 +338,7 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
     prismProxy,
     strict: flag(env, 'CONFORMANCE_STRICT'),
     allowIncomplete: flag(env, 'CONFORMANCE_ALLOW_INCOMPLETE'),
+    latencyBudgets: latencyBudgets(env),
   };
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }
@@ -373,4 +377,24 @@ export function failOn(rawEnv: Env = process.env): 'any' | 'new' {
   if (value !== 'any' && value !== 'new')
     throw new Error(`CONFORMANCE_FAIL_ON must be "any" or "new", not "${value}"`);
   return value;
+}
+
+/** Per-operation p95 budgets in milliseconds; `*` applies to every operation not named. */
+export type LatencyBudgets = Readonly<Record<string, number>>;
+
+/** CONFORMANCE_LATENCY_BUDGET, e.g. `listCycles=800,*=1500` (empty: no budget). */
+export function latencyBudgets(rawEnv: Env = process.env): LatencyBudgets {
+  const raw = resolveEnvironment(rawEnv).CONFORMANCE_LATENCY_BUDGET;
+  if (!raw) return {};
+  const budgets: Record<string, number> = {};
+  for (const item of raw.split(',').map((part) => part.trim())) {
+    const match = /^([A-Za-z]+|\*)=([1-9]\d*)$/.exec(item);
+    if (!match?.[1] || (match[1] !== '*' && !isOperationId(match[1])))
+      throw new ConfigError(
+        'CONFORMANCE_LATENCY_BUDGET',
+        `must be OPERATION=MS pairs (an operationId of specs/openapi.yaml or *, a positive integer of milliseconds), e.g. listCycles=800,*=1500; got "${item}"`,
+      );
+    budgets[match[1]] = Number(match[2]);
+  }
+  return budgets;
 }

@@ -2,6 +2,7 @@
 // operation, its credentials registered as secrets, its observations tallied. Exchanges of no known
 // operation are counted and listed, never failed.
 import { redactText } from '../http/redact.ts';
+import type { LatencySample } from '../report/latency.ts';
 import type { RecordingSection } from '../report/model.ts';
 import { checkExchange } from './check-exchange.ts';
 import { matchOperation, pathOf } from './match-operation.ts';
@@ -16,12 +17,15 @@ const MAX_UNKNOWN_ROUTES = 50;
 export interface RecordingCheck {
   tally: Tally;
   recording: RecordingSection;
+  /** The recorded answer times (HAR `time`, NDJSON `durationMs`) of the matched exchanges. */
+  latency: LatencySample[];
 }
 
 export async function checkRecordings(files: readonly string[]): Promise<RecordingCheck> {
   const started = performance.now();
   const tally = new Tally();
   const unknown = new Map<string, { count: number; first: string }>();
+  const latency: LatencySample[] = [];
   const recording: RecordingSection = {
     sources: [],
     exchanges: 0,
@@ -49,6 +53,7 @@ export async function checkRecordings(files: readonly string[]): Promise<Recordi
         continue;
       }
       recording.matched += 1;
+      if (exchange.durationMs !== undefined) latency.push([op.operationId, exchange.durationMs]);
       tally.add(op.operationId, where, checkExchange(op, exchange));
     }
   }
@@ -58,5 +63,5 @@ export async function checkRecordings(files: readonly string[]): Promise<Recordi
   const seconds = (performance.now() - started) / 1000;
   recording.exchangesPerSecond =
     seconds > 0 ? Math.round(recording.exchanges / seconds) : recording.exchanges;
-  return { tally, recording };
+  return { tally, recording, latency };
 }

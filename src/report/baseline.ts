@@ -4,9 +4,11 @@
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
 import { readFileSync } from 'node:fs';
 import { baselinePath, failOn } from '../config/config.ts';
+import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RequirementResult, RunVerdict, SinceLastRun } from './model.ts';
 
 type Requirements = Pick<ConformanceReport, 'requirements'>;
+type Previous = Requirements & Pick<ConformanceReport, 'latency'>;
 
 /** What a requirement's evidence counts: the first number of each line (1 for a line without one). */
 export const evidenceWeight = (evidence: readonly string[]): number =>
@@ -38,12 +40,26 @@ export function compareWithBaseline(
   };
 }
 
+/** The latency rows with the baseline's p95 of each operation the baseline timed. */
+export const withBaselineLatency = (
+  rows: readonly LatencyRow[],
+  previous: readonly LatencyRow[] | undefined,
+): LatencyRow[] =>
+  rows.map((row) => {
+    const then = previous?.find((p) => p.operationId === row.operationId);
+    return then ? { ...row, baseline: { p95: then.p95 } } : row;
+  });
+
 /** The report with its "since last run" section when CONFORMANCE_BASELINE names a readable report. */
 export function withBaseline<T extends ConformanceReport>(report: T): T {
   const file = baselinePath();
   if (!file) return report;
-  const previous = JSON.parse(readFileSync(file, 'utf8')) as Requirements;
-  return { ...report, sinceLastRun: compareWithBaseline(report, previous, file, failOn()) };
+  const previous = JSON.parse(readFileSync(file, 'utf8')) as Previous;
+  return {
+    ...report,
+    sinceLastRun: compareWithBaseline(report, previous, file, failOn()),
+    ...(report.latency ? { latency: withBaselineLatency(report.latency, previous.latency) } : {}),
+  };
 }
 
 /** The verdict the gate acts on: the run verdict, or with CONFORMANCE_FAIL_ON=new only new failures. */

@@ -79,6 +79,17 @@ function resultOf(
   };
 }
 
+/** Requirements by status. */
+export const requirementTotalsOf = (
+  requirements: readonly RequirementResult[],
+): Record<RequirementStatus, number> =>
+  Object.fromEntries(
+    (['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'] as const).map((status) => [
+      status,
+      requirements.filter((r) => r.status === status).length,
+    ]),
+  ) as Record<RequirementStatus, number>;
+
 export function buildReport(
   tests: TestResultSummary[],
   catalogue: readonly Requirement[],
@@ -119,12 +130,6 @@ export function buildReport(
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const verdict: RunVerdict = failed ? 'fail' : incomplete.length > 0 || interrupted ? 'incomplete' : 'pass';
-  const requirementTotals = Object.fromEntries(
-    (['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'] as const).map((status) => [
-      status,
-      requirements.filter((r) => r.status === status).length,
-    ]),
-  ) as Record<RequirementStatus, number>;
   return {
     ...run,
     totals: {
@@ -132,7 +137,7 @@ export function buildReport(
       failed: tests.filter((test) => test.status === 'failed').length,
       skipped: tests.filter((test) => test.status === 'skipped').length,
     },
-    requirementTotals,
+    requirementTotals: requirementTotalsOf(requirements),
     verdict,
     gateFailures,
     incomplete,

@@ -2,21 +2,24 @@
 // reports/conformance.md) and decides the run verdict (PASS, FAIL or INCOMPLETE), which it also writes
 // into the JUnit file and the Allure results, and which becomes the run's exit status.
 
-import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { loadConfig, recordHarPath, type SuiteConfig } from '../config/config.ts';
+import { latencyBudgets, loadConfig, recordHarPath, type SuiteConfig } from '../config/config.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { VerdictMark } from '../suite/verdicts.ts';
+import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { loadExpectations } from './expectations.ts';
+import { latencyTable } from './latency.ts';
+import { withLatency } from './latency-budget.ts';
+import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestOutcome, TestResultSummary } from './model.ts';
 import { verdictLine, writeReport } from './write-report.ts';
 
@@ -90,6 +93,19 @@ function runHarPath(): string | undefined {
   }
 }
 
+/** CONFORMANCE_LATENCY_BUDGET when the rest of the configuration cannot be read ({} when it is bad too). */
+function runLatencyBudgets(): ReturnType<typeof latencyBudgets> {
+  try {
+    return latencyBudgets();
+  } catch {
+    return {};
+  }
+}
+
+/** The answer times a test's worker handed over (its latency annotations, of every attempt). */
+const testSamples = (test: TestCase) =>
+  test.results.flatMap((result) => samplesFromAnnotations([...result.annotations]));
+
 /** The verdict in the JUnit file: the root element's name, read by every CI that shows JUnit. */
 function markJunit(report: ConformanceReport): void {
   const file = reportPath('junit.xml');
@@ -101,33 +117,6 @@ function markJunit(report: ConformanceReport): void {
       /<testsuites\b([^>]*?)\sname="[^"]*"/,
       `<testsuites$1 name="Conformance ${report.verdict.toUpperCase()}"`,
     ),
-  );
-}
-
-/** The verdict in Allure: one result of its own, at the top of the report, with the incomplete list. */
-function markAllure(report: ConformanceReport): void {
-  const dir = reportPath('allure-results');
-  if (!existsSync(dir)) return;
-  const uuid = randomUUID();
-  const now = Date.now();
-  const details = [
-    ...report.gateFailures,
-    ...report.incomplete.map((r) => `not verified: ${r.id}: ${r.reasons.join('; ')}`),
-  ].join('\n');
-  writeFileSync(
-    `${dir}/${uuid}-result.json`,
-    JSON.stringify({
-      uuid,
-      name: `Conformance run verdict: ${report.verdict.toUpperCase()}`,
-      fullName: 'conformance run verdict',
-      historyId: 'conformance-run-verdict',
-      status: report.verdict === 'pass' ? 'passed' : report.verdict === 'fail' ? 'failed' : 'skipped',
-      statusDetails: { message: redactText(details) },
-      stage: 'finished',
-      labels: [{ name: 'suite', value: 'run verdict' }],
-      start: now,
-      stop: now,
-    }),
   );
 }
 
@@ -164,10 +153,15 @@ export default class ConformanceReporter implements Reporter {
         interrupted: result.status === 'interrupted' || result.status === 'timedout',
       },
     );
+    const timed = withLatency(
+      built,
+      latencyTable(this.suite.allTests().flatMap(testSamples)),
+      config?.latencyBudgets ?? runLatencyBudgets(),
+    );
     const report: ConformanceReport = withBaseline(
-      built.profile === 'certification'
-        ? { ...built, digest: computeDigest(certifiedResults(built)) }
-        : built,
+      timed.profile === 'certification'
+        ? { ...timed, digest: computeDigest(certifiedResults(timed)) }
+        : timed,
     );
     writeReport(report);
     markJunit(report);

@@ -1,5 +1,7 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification.
+import { summaryLines } from './markdown-summary.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
+import { areaOf } from './summary.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
   pass: '✅ pass',
@@ -12,13 +14,13 @@ const STATUS_LABEL: Record<RequirementResult['status'], string> = {
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** The area of a requirement: the first part of its seed section. */
-const areaOf = (requirement: RequirementResult) => requirement.section.split(/ › |;/)[0]?.trim() ?? 'Other';
-
 function detail(requirement: RequirementResult): string {
   if (requirement.deviation) return `known deviation: ${requirement.deviation}`;
   switch (requirement.status) {
     case 'fail':
+      // A failure no test owns (a latency budget in strict mode) is stated by its warnings.
+      if (!requirement.tests.some((test) => test.outcome === 'failed'))
+        return requirement.warnings.join('<br>');
       return requirement.tests
         .filter((test) => test.outcome === 'failed')
         .map((test) => `**${test.title}**`)
@@ -83,6 +85,7 @@ export function renderMarkdown(report: ConformanceReport): string {
       `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…; covers the verdict and its completeness)`,
     );
   for (const failure of report.gateFailures) lines.push(`- gate: ${cell(failure)}`);
+  lines.push(...summaryLines(report));
   for (const deviation of report.deviations)
     lines.push(`- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}`);
   if (report.incomplete.length > 0) {

@@ -1,6 +1,7 @@
 // The shape of reports/conformance.json.
 import type { RequirementLevel } from '../contract/requirements.ts';
 import type { Digest } from './digest.ts';
+import type { LatencyRow } from './latency.ts';
 
 /** How a test ended, in the verdict model's terms (src/suite/verdicts.ts). */
 export type TestOutcome =
@@ -96,6 +97,8 @@ export interface ConformanceReport {
   recording?: RecordingSection;
   /** CONFORMANCE_BASELINE: this run against a previous one. */
   sinceLastRun?: SinceLastRun;
+  /** Per operation: count, p50, p95, max of the target's answer times (ms), budget and baseline p95. */
+  latency?: LatencyRow[];
 }
 
 /** Requirement IDs by how they changed since the baseline run. */

@@ -22,6 +22,7 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
+import { latencyAnnotation } from '../report/latency-samples.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
 
@@ -236,6 +237,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const exchanges: Exchange[] = [];
       await use(exchanges);
       if (recordHarPath()) appendToRecording(exchanges);
+      // The answer times go to the reporter, which builds the latency table from every test's.
+      const latency = latencyAnnotation(exchanges);
+      if (latency) testInfo.annotations.push(latency);
       if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0) {
         await testInfo.attach('exchanges.json', {
           body: JSON.stringify(exchanges.slice(-25).map(redactedRecord), null, 2),

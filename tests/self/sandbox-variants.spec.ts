@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
+import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
 import { type VariantName, variants } from '../../sandbox/variants.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import {
@@ -121,7 +122,7 @@ const recordsOf = (walked: Rec[]): Rec[] => walked.flatMap((page) => page.record
 // ---------------------------------------------------------------- the catalogue and its wiring
 test.describe('variant catalogue', () => {
   test('every variant says what it changes and quotes the seed text that allows it', () => {
-    expect(Object.keys(variants).length).toBe(12);
+    expect(Object.keys(variants).length).toBe(13);
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant.description.length, name).toBeGreaterThan(20);
       expect(variant.seed, name).toMatch(/"[^"]{10,}"/);
@@ -368,6 +369,22 @@ test.describe('variant start-after-end-empty', () => {
       expect(response.body).toEqual({ records: [] });
       conforms(pageSchemas[name], response.body);
       expect((await api(sandbox, `${path}?start=yesterday`, tokenA)).status).toBe(400);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- slow
+test.describe('variant slow', () => {
+  const run = userSandbox(['slow']);
+
+  test(`every collection answers at least ${SLOW_VARIANT_DELAY_MS} ms late, still conforming`, async () => {
+    const { sandbox, tokenA } = run();
+    for (const [name, path] of collectionEntries) {
+      const started = performance.now();
+      const response = await api(sandbox, `${path}?limit=2`, tokenA);
+      expect(performance.now() - started, path).toBeGreaterThanOrEqual(SLOW_VARIANT_DELAY_MS - 1);
+      expect(response.status).toBe(200);
+      conforms(pageSchemas[name], response.body);
     }
   });
 });

@@ -2,57 +2,18 @@
 // server-side, what the run sent. Also: no configured secret reaches reports/.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
-import { credentialsPath } from '../../sandbox/credentials.ts';
-import { playwrightCli } from '../../src/cli/playwright.ts';
-import { runCommand } from '../../src/cli/run-step.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import { startSandbox } from '../../sandbox/app.ts';
 import { scratchDir } from './scratch.ts';
+import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
 const SAFE_WRITES = [
   'POST /oauth/oauth2/auth',
   'POST /oauth/oauth2/token',
   'POST /developer/v2/partner/token',
 ];
-
-/**
- * Runs the suite (the tests CONFORMANCE_GREP selects, given in `env`); with `allReporters` the configured
- * reporters (HTML, JUnit, Allure...) write to the scratch dir too.
- */
-async function runSuiteAgainst(sandbox: RunningSandbox, env: Record<string, string>, allReporters = false) {
-  const reports = scratchDir();
-  await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
-  const { code } = await runCommand(
-    process.execPath,
-    [
-      playwrightCli(),
-      'test',
-      ...(allReporters ? [] : ['--reporter', 'dot,./src/report/conformance-reporter.ts']),
-    ],
-    {
-      ...sandboxEnv,
-      CONFORMANCE_ENV_FILE: '',
-      CONFORMANCE_SANDBOX_FAULTS: '',
-      CONFORMANCE_TARGET: 'sandbox',
-      CONFORMANCE_BASE_URL: sandbox.baseUrl,
-      CONFORMANCE_AUTH_URL: sandbox.authUrl,
-      CONFORMANCE_REPORTS_DIR: reports,
-      ...env,
-    },
-    true,
-  );
-  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
-  const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
-    total: number;
-    by_route: Record<string, number>;
-  };
-  return { code, report, served, reports };
-}
 
 test('smoke sends no write and stays within its budget, even when --grep asks for writes', async () => {
   const sandbox = await startSandbox({ port: 0 });

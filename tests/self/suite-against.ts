@@ -1,0 +1,52 @@
+// Runs the conformance suite (a selection of it) against a sandbox a self test started, and reads back the
+// report and what the sandbox served.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import type { RunningSandbox } from '../../sandbox/app.ts';
+import { credentialsPath } from '../../sandbox/credentials.ts';
+import { playwrightCli } from '../../src/cli/playwright.ts';
+import { runCommand } from '../../src/cli/run-step.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { scratchDir } from './scratch.ts';
+
+/** The sandbox's fixed credentials, in the suite's variable names. */
+export const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
+
+/**
+ * Runs the suite (the tests CONFORMANCE_GREP selects, given in `env`); with `allReporters` the configured
+ * reporters (HTML, JUnit, Allure...) write to the scratch dir too.
+ */
+export async function runSuiteAgainst(
+  sandbox: RunningSandbox,
+  env: Record<string, string>,
+  allReporters = false,
+) {
+  const reports = scratchDir();
+  await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
+  const { code } = await runCommand(
+    process.execPath,
+    [
+      playwrightCli(),
+      'test',
+      ...(allReporters ? [] : ['--reporter', 'dot,./src/report/conformance-reporter.ts']),
+    ],
+    {
+      ...sandboxEnv,
+      CONFORMANCE_ENV_FILE: '',
+      CONFORMANCE_SANDBOX_FAULTS: '',
+      CONFORMANCE_TARGET: 'sandbox',
+      CONFORMANCE_BASE_URL: sandbox.baseUrl,
+      CONFORMANCE_AUTH_URL: sandbox.authUrl,
+      CONFORMANCE_REPORTS_DIR: reports,
+      ...env,
+    },
+    true,
+  );
+  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
+    total: number;
+    by_route: Record<string, number>;
+  };
+  return { code, report, served, reports };
+}

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { operationById } from '../../src/contract/operations.ts';
+import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import { compareWithBaseline, evidenceWeight, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { harEntry, harText, validBody } from './recording-har.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (

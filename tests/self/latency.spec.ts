@@ -9,6 +9,7 @@ import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
 import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { ConfigError, latencyBudgets } from '../../src/config/config.ts';
 import { operationById } from '../../src/contract/operations.ts';
+import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import { withBaselineLatency } from '../../src/report/baseline.ts';
 import { type LatencyRow, latencyTable, percentile } from '../../src/report/latency.ts';
 import { LATENCY_REQUIREMENT, withLatency } from '../../src/report/latency-budget.ts';
@@ -16,7 +17,6 @@ import { samplesFromAnnotations } from '../../src/report/latency-samples.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/summary.ts';
-import { harEntry, harText, validBody } from './recording-har.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 

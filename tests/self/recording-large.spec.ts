@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { operationById } from '../../src/contract/operations.ts';
-import { harEntry, harText, validBody, writeLargeHar } from './recording-har.ts';
+import { harEntry, harText, validBody, writeLargeHar } from '../../src/recording/synthetic-har.ts';
 import { scratchDir } from './scratch.ts';
 
 test.setTimeout(180_000);

@@ -1,11 +1,12 @@
-// Hand-made recordings for the recording self tests: valid bodies of every operation (generated from the
-// schemas, seeded), HAR 1.2 entries around them, and a streamed writer for large HAR files.
+// Synthetic recordings for the recording self tests and the benchmark: valid bodies of every operation
+// (generated from the schemas, seeded), HAR 1.2 entries around them, and a streamed writer for large HAR
+// files.
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import fc from 'fast-check';
-import { validArbitrary } from '../../src/contract/arbitraries.ts';
-import { buildUrl, type Operation } from '../../src/contract/operations.ts';
+import { validArbitrary } from '../contract/arbitraries.ts';
+import { buildUrl, type Operation } from '../contract/operations.ts';
 
 export const HOST = 'https://recorded.example/developer';
 export const BEARER = 'recorded-bearer-token-0123456789';

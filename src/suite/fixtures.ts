@@ -24,7 +24,7 @@ import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
-import { ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
+import { blockedBy, ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
@@ -277,7 +277,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
             ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
             : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
         );
-      return (await token).accessToken;
+      try {
+        return (await token).accessToken;
+      } catch (error) {
+        // The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check that merely
+        // needs a token is blocked, and a blocked check costs no worker restart.
+        const reason = error instanceof Error ? error.message : String(error);
+        blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
+      }
     });
   },
   partnerA: async ({ config, api, partnerTokens }, use) =>

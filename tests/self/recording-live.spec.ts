@@ -3,18 +3,15 @@
 // requirement on a faulty one. A few tests only (CONFORMANCE_GREP), against a sandbox started here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
-import { credentialsPath } from '../../sandbox/credentials.ts';
-import { playwrightCli } from '../../src/cli/playwright.ts';
 import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { scratchDir } from './scratch.ts';
+import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8')) as Record<string, string>;
 const GREP = '@INV-CYCLE-SCORE-IFF-SCORED|@OP-LIST-CYCLES';
 
 async function recordRun(faults: string[]) {
@@ -22,22 +19,7 @@ async function recordRun(faults: string[]) {
   const dir = scratchDir();
   const har = join(dir, 'run.har');
   try {
-    await runCommand(
-      process.execPath,
-      [playwrightCli(), 'test', '--reporter', 'dot,./src/report/conformance-reporter.ts'],
-      {
-        ...sandboxEnv,
-        CONFORMANCE_ENV_FILE: '',
-        CONFORMANCE_SANDBOX_FAULTS: '',
-        CONFORMANCE_TARGET: 'sandbox',
-        CONFORMANCE_BASE_URL: sandbox.baseUrl,
-        CONFORMANCE_AUTH_URL: sandbox.authUrl,
-        CONFORMANCE_REPORTS_DIR: join(dir, 'live'),
-        CONFORMANCE_RECORD_HAR: har,
-        CONFORMANCE_GREP: GREP,
-      },
-      true,
-    );
+    await runSuiteAgainst(sandbox, { CONFORMANCE_RECORD_HAR: har, CONFORMANCE_GREP: GREP });
   } finally {
     await sandbox.close();
   }

@@ -24,7 +24,16 @@ import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
-import { blockedBy, ConformanceFailure, note, notVerified, VerdictMark, warn } from './verdicts.ts';
+import {
+  blockedBy,
+  ConformanceFailure,
+  declaredVerdict,
+  note,
+  notVerified,
+  type Verdict,
+  VerdictMark,
+  warn,
+} from './verdicts.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
@@ -119,6 +128,8 @@ interface TestFixtures {
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;
+  /** The assertions and verdicts of the requirement the check declares (src/suite/check.ts). */
+  verdict: Verdict;
   /** Records an informational note (e.g. a point the contract leaves open) in the report. */
   note: (requirement: string, text: string) => void;
   profileGuard: undefined;
@@ -293,6 +304,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     use(partnerFor(config.partnerB, 'B', api, partnerTokens)),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
   note: async ({}, use) => use(note),
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+  verdict: async ({}, use, testInfo) => use(declaredVerdict(testInfo)),
 });
 
 export { expect };

@@ -8,7 +8,7 @@
 //     prerequisite failed): a skip whose reason the reporter classifies, never a pass;
 //   - note what the target does where the seed says "not shown".
 // The reporter (src/report/) reads these as test annotations and skip reasons; the prefixes are below.
-import { test } from '@playwright/test';
+import { type TestInfo, test } from '@playwright/test';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { isJsonContentType } from '../http/content-type.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
@@ -16,6 +16,8 @@ import { redactText } from '../http/redact.ts';
 
 /** Annotation types and skip-reason prefixes of the verdict model (shared with the reporter). */
 export const VerdictMark = {
+  /** annotation: the one requirement a check declares (src/suite/check.ts) */
+  requirement: 'requirement',
   evidence: 'evidence',
   warning: 'warning',
   note: 'note',
@@ -136,4 +138,44 @@ export function expectSchema(
 /** Never a 5xx: the one rule that holds for every request, valid or not. */
 export function expectNo5xx(requirement: string, exchange: Exchange): void {
   expectThat(requirement, exchange.status < 500, `server error ${exchange.status}`, exchange);
+}
+
+/** The assertions and verdicts above, each bound to one requirement (a check's own). */
+const requirementVerdicts = {
+  evidence,
+  warn,
+  note,
+  notVerifiedHere,
+  expectNone,
+  expectThat,
+  expectStatus,
+  expectJsonContentType,
+  expectSchema,
+  expectNo5xx,
+};
+
+type WithoutRequirement<F> = F extends (requirement: string, ...rest: infer A) => infer R
+  ? (...rest: A) => R
+  : never;
+
+/** The verdicts of one check, bound to the requirement it declares: `verdict.expectStatus(exchange, 200)`. */
+export type Verdict = { readonly requirement: string } & {
+  readonly [K in keyof typeof requirementVerdicts]: WithoutRequirement<(typeof requirementVerdicts)[K]>;
+};
+
+/** The verdicts of the requirement the running test declared through check(). */
+export function declaredVerdict(testInfo: TestInfo): Verdict {
+  const requirement = testInfo.annotations.find((a) => a.type === VerdictMark.requirement)?.description;
+  if (!requirement)
+    throw new Error(`"${testInfo.title}" uses the verdict fixture but is not declared with check()`);
+  return verdictFor(requirement);
+}
+
+function verdictFor(requirement: string): Verdict {
+  const bound = Object.entries(requirementVerdicts).map(([name, verdict]) => [
+    name,
+    (...rest: unknown[]) =>
+      (verdict as (requirement: string, ...rest: unknown[]) => unknown)(requirement, ...rest),
+  ]);
+  return { requirement, ...Object.fromEntries(bound) } as Verdict;
 }

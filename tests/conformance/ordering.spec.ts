@@ -5,8 +5,8 @@
 import { descendingProblems } from '../../src/checks/invariants.ts';
 import { buildPath, operationById } from '../../src/contract/operations.ts';
 import { requirements } from '../../src/contract/requirements.ts';
-import { type DataRecord, onPages, test, userCollections } from '../../src/suite/dataset.ts';
-import { expectNo5xx, expectNone } from '../../src/suite/verdicts.ts';
+import { check, test } from '../../src/suite/check.ts';
+import { type DataRecord, onPages, userCollections } from '../../src/suite/dataset.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;
@@ -27,61 +27,62 @@ test.beforeEach(({ requires }) => requires('stateful'));
 
 for (const { requirement, collection, bySleep } of orderRules) {
   const what = bySleep ? 'the start of the related sleep' : 'start';
-  test(`${requirement}: ${collection.path} is sorted by ${what}, descending, across all pages`, {
-    tag: [`@${requirement}`],
-  }, async ({ api, dataset, userToken, note }) => {
-    const loaded = await dataset.collection(collection);
-    let keyed: DataRecord[] = loaded.records.map((record) => ({ ...record, sort_key: record.start }));
-    if (bySleep) {
-      const token = await userToken();
-      const key = (id: unknown) => String(id).toLowerCase();
-      const sleepStart = new Map<string, unknown>(
-        (await dataset.records('listSleeps')).map((sleep) => [key(sleep.id), sleep.start]),
-      );
-      const getSleep = operationById('getSleepById');
-      let lookups = 0;
-      for (const recovery of loaded.records) {
-        const id = recovery.sleep_id;
-        if (typeof id !== 'string' || sleepStart.has(key(id)) || lookups >= MAX_SLEEP_LOOKUPS) continue;
-        lookups++;
-        const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
-        expectNo5xx(requirement, exchange);
-        if (exchange.status >= 200 && exchange.status < 300) {
-          try {
-            sleepStart.set(key(id), (JSON.parse(exchange.text) as DataRecord).start);
-          } catch {
-            // not a sleep: left out below, with the others whose sleep is not found
+  check(
+    requirement,
+    `${collection.path} is sorted by ${what}, descending, across all pages`,
+    async ({ api, dataset, userToken, verdict }) => {
+      const loaded = await dataset.collection(collection);
+      let keyed: DataRecord[] = loaded.records.map((record) => ({ ...record, sort_key: record.start }));
+      if (bySleep) {
+        const token = await userToken();
+        const key = (id: unknown) => String(id).toLowerCase();
+        const sleepStart = new Map<string, unknown>(
+          (await dataset.records('listSleeps')).map((sleep) => [key(sleep.id), sleep.start]),
+        );
+        const getSleep = operationById('getSleepById');
+        let lookups = 0;
+        for (const recovery of loaded.records) {
+          const id = recovery.sleep_id;
+          if (typeof id !== 'string' || sleepStart.has(key(id)) || lookups >= MAX_SLEEP_LOOKUPS) continue;
+          lookups++;
+          const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
+          verdict.expectNo5xx(exchange);
+          if (exchange.status >= 200 && exchange.status < 300) {
+            try {
+              sleepStart.set(key(id), (JSON.parse(exchange.text) as DataRecord).start);
+            } catch {
+              // not a sleep: left out below, with the others whose sleep is not found
+            }
           }
         }
+        keyed = loaded.records.map((recovery) => ({
+          ...recovery,
+          id: `cycle_id ${String(recovery.cycle_id)}`,
+          sort_key: sleepStart.get(key(recovery.sleep_id)),
+        }));
       }
-      keyed = loaded.records.map((recovery) => ({
-        ...recovery,
-        id: `cycle_id ${String(recovery.cycle_id)}`,
-        sort_key: sleepStart.get(key(recovery.sleep_id)),
-      }));
-    }
-    // Records whose key cannot be read are left out of the comparison (the schema tests report them).
-    const unordered = keyed.filter((record) => !parses(record.sort_key)).length;
-    if (unordered > 0) {
-      note(
-        requirement,
-        `${unordered} of ${keyed.length} record(s) left out: no readable ${what} (the related sleep not found or no start)`,
+      // Records whose key cannot be read are left out of the comparison (the schema tests report them).
+      const unordered = keyed.filter((record) => !parses(record.sort_key)).length;
+      if (unordered > 0) {
+        verdict.note(
+          `${unordered} of ${keyed.length} record(s) left out: no readable ${what} (the related sleep not found or no start)`,
+        );
+      }
+      test.skip(
+        keyed.length - unordered < 2,
+        `fewer than two records with a readable ${what}: no order to observe`,
       );
-    }
-    test.skip(
-      keyed.length - unordered < 2,
-      `fewer than two records with a readable ${what}: no order to observe`,
-    );
-    // Compared without the unreadable ones; problems are renumbered to the index in the walk, to name the page.
-    const readable = keyed.flatMap((record, index) => (parses(record.sort_key) ? [{ record, index }] : []));
-    const problems = descendingProblems(
-      readable.map(({ record }) => record),
-      (record) => record.sort_key,
-      what,
-    ).map((problem) =>
-      problem.replace(/^record (\d+)/, (_, n: string) => `record ${readable[Number(n)]?.index ?? n}`),
-    );
-    const located = onPages(loaded, problems);
-    expectNone(requirement, located.problems, located.exchange);
-  });
+      // Compared without the unreadable ones; problems are renumbered to the index in the walk, to name the page.
+      const readable = keyed.flatMap((record, index) => (parses(record.sort_key) ? [{ record, index }] : []));
+      const problems = descendingProblems(
+        readable.map(({ record }) => record),
+        (record) => record.sort_key,
+        what,
+      ).map((problem) =>
+        problem.replace(/^record (\d+)/, (_, n: string) => `record ${readable[Number(n)]?.index ?? n}`),
+      );
+      const located = onPages(loaded, problems);
+      verdict.expectNone(located.problems, located.exchange);
+    },
+  );
 }

@@ -128,7 +128,7 @@ interface TestFixtures {
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;
-  /** The assertions and verdicts of the requirement the check declares (src/suite/check.ts). */
+  /** The assertions and verdicts of the requirement the check declares (src/suite/verifies.ts). */
   verdict: Verdict;
   /** Records an informational note (e.g. a point the contract leaves open) in the report. */
   note: (requirement: string, text: string) => void;

@@ -16,7 +16,7 @@ import { redactText } from '../http/redact.ts';
 
 /** Annotation types and skip-reason prefixes of the verdict model (shared with the reporter). */
 export const VerdictMark = {
-  /** annotation: the one requirement a check declares (src/suite/check.ts) */
+  /** annotation: the one requirement a check declares (src/suite/verifies.ts) */
   requirement: 'requirement',
   evidence: 'evidence',
   warning: 'warning',
@@ -163,11 +163,11 @@ export type Verdict = { readonly requirement: string } & {
   readonly [K in keyof typeof requirementVerdicts]: WithoutRequirement<(typeof requirementVerdicts)[K]>;
 };
 
-/** The verdicts of the requirement the running test declared through check(). */
+/** The verdicts of the requirement the running test declared through verifies(). */
 export function declaredVerdict(testInfo: TestInfo): Verdict {
   const requirement = testInfo.annotations.find((a) => a.type === VerdictMark.requirement)?.description;
   if (!requirement)
-    throw new Error(`"${testInfo.title}" uses the verdict fixture but is not declared with check()`);
+    throw new Error(`"${testInfo.title}" uses the verdict fixture but is not declared with verifies()`);
   return verdictFor(requirement);
 }
 

@@ -5,8 +5,8 @@
 import { descendingProblems } from '../../src/checks/invariants.ts';
 import { buildPath, operationById } from '../../src/contract/operations.ts';
 import { requirements } from '../../src/contract/requirements.ts';
-import { check, test } from '../../src/suite/check.ts';
-import { type DataRecord, onPages, userCollections } from '../../src/suite/dataset.ts';
+import { type DataRecord, onPages, test, userCollections } from '../../src/suite/dataset.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;
@@ -27,9 +27,8 @@ test.beforeEach(({ requires }) => requires('stateful'));
 
 for (const { requirement, collection, bySleep } of orderRules) {
   const what = bySleep ? 'the start of the related sleep' : 'start';
-  check(
-    requirement,
-    `${collection.path} is sorted by ${what}, descending, across all pages`,
+  test(
+    ...verifies(requirement, `${collection.path} is sorted by ${what}, descending, across all pages`),
     async ({ api, dataset, userToken, verdict }) => {
       const loaded = await dataset.collection(collection);
       let keyed: DataRecord[] = loaded.records.map((record) => ({ ...record, sort_key: record.start }));

@@ -24,19 +24,18 @@ import {
   unknownId,
 } from '../../src/suite/partner-data.ts';
 import {
-  evidence,
   expectJsonContentType,
   expectNo5xx,
   expectSchema,
   expectStatus,
   expectThat,
 } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
-/** Tags of a test that sends `op`: add-test-data would generate data on a server that lets the request in. */
-const tagsFor = (op: Operation, ...requirements: string[]): string[] => [
-  ...requirements.map((id) => `@${id}`),
+/** Profile tags of a test that sends `op`: add-test-data would generate data on a server that lets the request in. */
+const tagsFor = (op: Operation): string[] => [
   Tags.partner,
   ...(op.operationId === addTestDataOperation.operationId ? [Tags.nonProduction, Tags.write] : []),
 ];
@@ -80,42 +79,52 @@ async function requestValidToken(
   return { exchange, body };
 }
 
-test('OP-PARTNER-TOKEN: valid client credentials get 200 with a PartnerTokenResponse', {
-  tag: ['@OP-PARTNER-TOKEN', '@SCH-PARTNER-TOKEN-RESPONSE', '@OP-JSON-BODIES', Tags.partner, Tags.smoke],
-}, async ({ partnerA }) => {
-  const exchange = await partnerA.requestToken();
-  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
-  expectJsonContentType('OP-JSON-BODIES', exchange);
-  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
-  if (typeof body?.access_token === 'string') registerSecret(body.access_token);
-  expectSchema('SCH-PARTNER-TOKEN-RESPONSE', 'partner-token-response', body, exchange);
-});
+// Requirements the token test reports besides its own: the response schema and JSON bodies.
+const TOKEN_RESPONSE_SCHEMA = 'SCH-PARTNER-TOKEN-RESPONSE';
+const JSON_BODIES = 'OP-JSON-BODIES';
 
-test('PAUTH-TOKEN-TYPE: the token response says token_type bearer', {
-  tag: ['@PAUTH-TOKEN-TYPE', Tags.partner],
-}, async ({ partnerA, requires }) => {
-  requires('real-auth');
-  const { exchange, body } = await requestValidToken(partnerA);
-  expectThat(
-    'PAUTH-TOKEN-TYPE',
-    typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
-    `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
-    exchange,
-  );
-});
+test(
+  ...verifies('OP-PARTNER-TOKEN', 'valid client credentials get 200 with a PartnerTokenResponse', {
+    also: [TOKEN_RESPONSE_SCHEMA, JSON_BODIES],
+    tag: [Tags.partner, Tags.smoke],
+  }),
+  async ({ partnerA, verdict }) => {
+    const exchange = await partnerA.requestToken();
+    verdict.expectStatus(exchange, 200);
+    expectJsonContentType(JSON_BODIES, exchange);
+    const body = parseJson<TokenResponse>(verdict.requirement, exchange);
+    if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+    expectSchema(TOKEN_RESPONSE_SCHEMA, 'partner-token-response', body, exchange);
+  },
+);
 
-test('PAUTH-EXPIRES-IN: the token response gives expires_in as a positive integer of seconds', {
-  tag: ['@PAUTH-EXPIRES-IN', Tags.partner],
-}, async ({ partnerA, requires }) => {
-  requires('real-auth');
-  const { exchange, body } = await requestValidToken(partnerA);
-  expectThat(
-    'PAUTH-EXPIRES-IN',
-    Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
-    `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
-    exchange,
-  );
-});
+test(
+  ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', { tag: [Tags.partner] }),
+  async ({ partnerA, requires, verdict }) => {
+    requires('real-auth');
+    const { exchange, body } = await requestValidToken(partnerA);
+    verdict.expectThat(
+      typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
+      `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
+      exchange,
+    );
+  },
+);
+
+test(
+  ...verifies('PAUTH-EXPIRES-IN', 'the token response gives expires_in as a positive integer of seconds', {
+    tag: [Tags.partner],
+  }),
+  async ({ partnerA, requires, verdict }) => {
+    requires('real-auth');
+    const { exchange, body } = await requestValidToken(partnerA);
+    verdict.expectThat(
+      Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
+      `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
+      exchange,
+    );
+  },
+);
 
 interface InvalidTokenRequest {
   name: string;
@@ -154,66 +163,77 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
 ];
 
 for (const { name, body, statuses } of invalidTokenRequests) {
-  test(`PAUTH-TOKEN-INVALID-CLIENT: a token request with ${name} gets ${statuses.join(' or ')}`, {
-    tag: ['@PAUTH-TOKEN-INVALID-CLIENT', Tags.partner],
-  }, async ({ api, partnerA, requires }) => {
-    requires('real-auth');
-    const exchange =
-      'overrides' in body
-        ? await partnerA.requestToken(body.overrides)
-        : await api.send({
-            method: tokenOperation.method,
-            path: tokenOperation.path,
-            body: body.raw,
-            headers: { 'content-type': 'application/json' },
-          });
-    // A token issued on invalid credentials is a credential too: keep it out of every report.
-    registerSecret(/"access_token"\s*:\s*"([^"]+)"/.exec(exchange.text)?.[1]);
-    expectStatus('PAUTH-TOKEN-INVALID-CLIENT', exchange, statuses);
-  });
+  test(
+    ...verifies('PAUTH-TOKEN-INVALID-CLIENT', `a token request with ${name} gets ${statuses.join(' or ')}`, {
+      tag: [Tags.partner],
+    }),
+    async ({ api, partnerA, requires, verdict }) => {
+      requires('real-auth');
+      const exchange =
+        'overrides' in body
+          ? await partnerA.requestToken(body.overrides)
+          : await api.send({
+              method: tokenOperation.method,
+              path: tokenOperation.path,
+              body: body.raw,
+              headers: { 'content-type': 'application/json' },
+            });
+      // A token issued on invalid credentials is a credential too: keep it out of every report.
+      registerSecret(/"access_token"\s*:\s*"([^"]+)"/.exec(exchange.text)?.[1]);
+      verdict.expectStatus(exchange, statuses);
+    },
+  );
 }
 
 // ------------------------------------------------------------------------------------ bearer authentication
 
 for (const op of partnerOperations) {
-  test(`PAUTH-BEARER-ACCEPTED: ${op.method} ${op.path} accepts a partner token as Authorization Bearer`, {
-    tag: tagsFor(op, 'PAUTH-BEARER-ACCEPTED'),
-  }, async ({ api, partnerA }) => {
-    const token = await partnerA.accessToken();
-    const exchange = await sendAs(api, op, token);
-    expectThat(
+  test(
+    ...verifies(
       'PAUTH-BEARER-ACCEPTED',
-      exchange.status !== 401 && exchange.status !== 403,
-      `a valid partner token was refused with ${exchange.status}`,
-      exchange,
-    );
-    // A 5xx says nothing about the token: the operation failed (its own success requirement).
-    expectNo5xx(catalogueRequirement('OP-', op), exchange);
-    evidence('PAUTH-BEARER-ACCEPTED', `${op.method} ${op.path} answered ${exchange.status}`);
-  });
+      `${op.method} ${op.path} accepts a partner token as Authorization Bearer`,
+      { tag: tagsFor(op) },
+    ),
+    async ({ api, partnerA, verdict }) => {
+      const token = await partnerA.accessToken();
+      const exchange = await sendAs(api, op, token);
+      verdict.expectThat(
+        exchange.status !== 401 && exchange.status !== 403,
+        `a valid partner token was refused with ${exchange.status}`,
+        exchange,
+      );
+      // A 5xx says nothing about the token: the operation failed (its own success requirement).
+      expectNo5xx(catalogueRequirement('OP-', op), exchange);
+      verdict.evidence(`${op.method} ${op.path} answered ${exchange.status}`);
+    },
+  );
 
   const invalidTokens: { name: string; token: () => string | undefined }[] = [
     { name: 'without a token', token: () => undefined },
     { name: 'with a token the service never issued', token: () => `not-a-token-${randomUUID()}` },
   ];
   for (const { name, token } of invalidTokens) {
-    test(`PAUTH-INVALID-TOKEN: ${op.method} ${op.path} ${name} gets 401`, {
-      tag: tagsFor(op, 'PAUTH-INVALID-TOKEN'),
-    }, async ({ api, requires }) => {
-      requires('partner', 'real-auth');
-      const exchange = await sendAs(api, op, token());
-      expectStatus('PAUTH-INVALID-TOKEN', exchange, 401);
-    });
+    test(
+      ...verifies('PAUTH-INVALID-TOKEN', `${op.method} ${op.path} ${name} gets 401`, { tag: tagsFor(op) }),
+      async ({ api, requires, verdict }) => {
+        requires('partner', 'real-auth');
+        const exchange = await sendAs(api, op, token());
+        verdict.expectStatus(exchange, 401);
+      },
+    );
   }
 
-  test(`PAUTH-EXPIRED-TOKEN: ${op.method} ${op.path} with an expired token gets 401`, {
-    tag: tagsFor(op, 'PAUTH-EXPIRED-TOKEN'),
-  }, async ({ api, partnerA, requires }) => {
-    requires('expired-partner-token');
-    const expired = await sandboxToken(partnerA, 0);
-    const exchange = await sendAs(api, op, expired);
-    expectStatus('PAUTH-EXPIRED-TOKEN', exchange, 401);
-  });
+  test(
+    ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
+      tag: tagsFor(op),
+    }),
+    async ({ api, partnerA, requires, verdict }) => {
+      requires('expired-partner-token');
+      const expired = await sandboxToken(partnerA, 0);
+      const exchange = await sendAs(api, op, expired);
+      verdict.expectStatus(exchange, 401);
+    },
+  );
 }
 
 // ------------------------------------------------------------------------------------ renewal after a 401
@@ -239,23 +259,26 @@ const renewals: {
 ];
 
 for (const { requirement, kind, capability, stale } of renewals) {
-  test(`${requirement}: after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`, {
-    tag: [`@${requirement}`, Tags.partner],
-  }, async ({ partnerA, requires }) => {
-    requires(capability);
-    partnerA.useToken(await stale(partnerA));
-    const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
-    expectThat(
+  test(
+    ...verifies(
       requirement,
-      partnerA.renewals === 1,
-      `the ${kind} token was not refused with 401 (renewals: ${partnerA.renewals})`,
-      exchange,
-    );
-    expectThat(
-      requirement,
-      exchange.status !== 401,
-      'the retry with a newly requested token was refused too',
-      exchange,
-    );
-  });
+      `after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`,
+      { tag: [Tags.partner] },
+    ),
+    async ({ partnerA, requires, verdict }) => {
+      requires(capability);
+      partnerA.useToken(await stale(partnerA));
+      const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
+      verdict.expectThat(
+        partnerA.renewals === 1,
+        `the ${kind} token was not refused with 401 (renewals: ${partnerA.renewals})`,
+        exchange,
+      );
+      verdict.expectThat(
+        exchange.status !== 401,
+        'the retry with a newly requested token was refused too',
+        exchange,
+      );
+    },
+  );
 }

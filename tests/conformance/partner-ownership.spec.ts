@@ -30,7 +30,7 @@ import {
   workingRequisition,
 } from '../../src/suite/partner-data.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
-import { expectNone, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** The id `op` addresses in a requisition: the requisition's own, or its first service request's. */
 function addressedId(op: Operation, requisition: { id: string; requisition: RequisitionData }): string {
@@ -38,89 +38,100 @@ function addressedId(op: Operation, requisition: { id: string; requisition: Requ
   return firstServiceRequestId(requisition.requisition);
 }
 
-/** Updates are not sent to production data: on production only the reads run. */
-const tagsOf = (op: Operation, requirement: string): string[] => [
-  `@${requirement}`,
+/** Profile tags: updates are not sent to production data, so on production only the reads run. */
+const tagsOf = (op: Operation): string[] => [
   Tags.partner,
   Tags.write,
   ...(op.method === 'GET' ? [] : [Tags.nonProduction]),
 ];
 
 for (const op of idAddressedOperations) {
-  const requirement = catalogueRequirement('PTN-OWNER-', op);
   const resource = addressedResource(op);
-  test(`${requirement}: ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`, {
-    tag: tagsOf(op, requirement),
-  }, async ({ config, partnerA, partnerB, requires }) => {
-    requires('second-partner');
-    const owned = await workingRequisition(config, partnerA);
-    const exchange = await partnerB.send(
-      requestFor(op, addressedId(op, owned), validBodyFor(op, uniqueStatus('NON_OWNER'))),
-    );
-    expectStatus(requirement, exchange, 404);
-  });
+  test(
+    ...verifies(
+      catalogueRequirement('PTN-OWNER-', op),
+      `${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`,
+      { tag: tagsOf(op) },
+    ),
+    async ({ config, partnerA, partnerB, requires, verdict }) => {
+      requires('second-partner');
+      const owned = await workingRequisition(config, partnerA);
+      const exchange = await partnerB.send(
+        requestFor(op, addressedId(op, owned), validBodyFor(op, uniqueStatus('NON_OWNER'))),
+      );
+      verdict.expectStatus(exchange, 404);
+    },
+  );
 }
 
 for (const op of statusUpdateOperations) {
   const resource = addressedResource(op);
-  test(`PTN-OWNER-NO-SIDE-EFFECT: partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`, {
-    tag: tagsOf(op, 'PTN-OWNER-NO-SIDE-EFFECT'),
-  }, async ({ config, partnerA, partnerB, requires }) => {
-    requires('second-partner');
-    const owned = await workingRequisition(config, partnerA);
-    const before = statusesOf(owned.requisition);
-    const status = uniqueStatus('NON_OWNER');
-    const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
-    const { exchange, requisition } = await readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
-    const changes = statusChanges(before, statusesOf(requisition));
-    expectNone(
+  test(
+    ...verifies(
       'PTN-OWNER-NO-SIDE-EFFECT',
-      changes.map(
-        (change) => `after partner B's update (answered ${refused.status}), partner A reads ${change}`,
-      ),
-      exchange,
-    );
-  });
+      `partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`,
+      { tag: tagsOf(op) },
+    ),
+    async ({ config, partnerA, partnerB, requires, verdict }) => {
+      requires('second-partner');
+      const owned = await workingRequisition(config, partnerA);
+      const before = statusesOf(owned.requisition);
+      const status = uniqueStatus('NON_OWNER');
+      const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
+      const { exchange, requisition } = await readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
+      const changes = statusChanges(before, statusesOf(requisition));
+      verdict.expectNone(
+        changes.map(
+          (change) => `after partner B's update (answered ${refused.status}), partner A reads ${change}`,
+        ),
+        exchange,
+      );
+    },
+  );
 }
 
 for (const op of idAddressedOperations) {
-  test(`PTN-NOT-FOUND: ${op.method} ${op.path} on an unknown id gets 404`, {
-    tag: ['@PTN-NOT-FOUND', Tags.partner],
-  }, async ({ partnerA, requires }) => {
-    requires('stateful');
-    const exchange = await partnerA.send(requestFor(op, unknownId()));
-    expectStatus('PTN-NOT-FOUND', exchange, 404);
-  });
+  test(
+    ...verifies('PTN-NOT-FOUND', `${op.method} ${op.path} on an unknown id gets 404`, {
+      tag: [Tags.partner],
+    }),
+    async ({ partnerA, requires, verdict }) => {
+      requires('stateful');
+      const exchange = await partnerA.send(requestFor(op, unknownId()));
+      verdict.expectStatus(exchange, 404);
+    },
+  );
 }
 
 for (const op of idAddressedOperations) {
   const [idParam] = op.pathParams;
   const malformed = idParam && invalidParameterValues(idParam.schema as unknown as JsonSchema);
   if (!malformed) continue;
-  test(`ERR-NO-5XX-ON-CLIENT-INPUT: ${op.method} ${op.path} with a malformed id gets a client error`, {
-    tag: ['@ERR-NO-5XX-ON-CLIENT-INPUT', Tags.partner, Tags.property],
-  }, async ({ partnerA, note }) => {
-    const seen = new Set<number>();
-    await assertProperty(
-      // An empty id addresses another path (/v2/partner/requisition//status), not this operation: left out.
-      fc.asyncProperty(
-        malformed.filter(({ value }) => value !== ''),
-        async ({ value, description }) => {
-          const exchange = await partnerA.send(requestFor(op, value));
-          seen.add(exchange.status);
-          expectThat(
-            'ERR-NO-5XX-ON-CLIENT-INPUT',
-            exchange.status >= 400 && exchange.status < 500,
-            `an id that is ${description} (${JSON.stringify(value)}) got ${exchange.status}, not a client error`,
-            exchange,
-          );
-        },
-      ),
-      { numRuns: 10, endOnFailure: true },
-    );
-    note(
+  test(
+    ...verifies(
       'ERR-NO-5XX-ON-CLIENT-INPUT',
-      `${op.method} ${op.path}, malformed ids: statuses ${[...seen].sort().join(', ')}`,
-    );
-  });
+      `${op.method} ${op.path} with a malformed id gets a client error`,
+      { tag: [Tags.partner, Tags.property] },
+    ),
+    async ({ partnerA, verdict }) => {
+      const seen = new Set<number>();
+      await assertProperty(
+        // An empty id addresses another path (/v2/partner/requisition//status), not this operation: left out.
+        fc.asyncProperty(
+          malformed.filter(({ value }) => value !== ''),
+          async ({ value, description }) => {
+            const exchange = await partnerA.send(requestFor(op, value));
+            seen.add(exchange.status);
+            verdict.expectThat(
+              exchange.status >= 400 && exchange.status < 500,
+              `an id that is ${description} (${JSON.stringify(value)}) got ${exchange.status}, not a client error`,
+              exchange,
+            );
+          },
+        ),
+        { numRuns: 10, endOnFailure: true },
+      );
+      verdict.note(`${op.method} ${op.path}, malformed ids: statuses ${[...seen].sort().join(', ')}`);
+    },
+  );
 }

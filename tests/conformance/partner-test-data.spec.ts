@@ -24,15 +24,8 @@ import {
   requestTestData,
   serviceRequestIdsOf,
 } from '../../src/suite/partner-data.ts';
-import {
-  expectJsonContentType,
-  expectNone,
-  expectSchema,
-  expectStatus,
-  expectThat,
-  notVerified,
-  notVerifiedHere,
-} from '../../src/suite/verdicts.ts';
+import { expectJsonContentType, expectSchema, expectStatus, notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
 
@@ -45,131 +38,152 @@ const calls: { label: string; appointmentType?: string }[] = [
   })),
 ];
 
+// Requirements the generation tests report besides their own: the operation's answer, and the
+// appointment types when a type is given.
+const ADD_TEST_DATA_ANSWER = 'OP-ADD-TEST-DATA';
+const APPOINTMENT_TYPES_ACCEPTED = 'TD-APPOINTMENT-TYPES';
+
 for (const { label, appointmentType } of calls) {
   // An explicit type refused as a client error breaks TD-APPOINTMENT-TYPES; any other wrong answer, the operation.
-  const typed = appointmentType === undefined ? [] : ['@TD-APPOINTMENT-TYPES'];
+  const typed = appointmentType === undefined ? [] : [APPOINTMENT_TYPES_ACCEPTED];
   const requirementFor = (status: number): string =>
     appointmentType !== undefined && status >= 400 && status < 500
-      ? 'TD-APPOINTMENT-TYPES'
-      : 'OP-ADD-TEST-DATA';
-  test(`TD-GENERATES-REQUISITION: add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`, {
-    tag: ['@TD-GENERATES-REQUISITION', '@OP-ADD-TEST-DATA', ...typed, ...GENERATES],
-  }, async ({ partnerA, note }) => {
-    const generated = await requestTestData(partnerA, appointmentType);
-    const accepted = requirementFor(generated.status);
-    expectStatus(accepted, generated, addTestDataOperation.successStatuses);
-    if (generated.status !== 204) {
-      expectJsonContentType('OP-ADD-TEST-DATA', generated);
-      expectSchema(
-        'OP-ADD-TEST-DATA',
-        'test-data-response',
-        parseJson('OP-ADD-TEST-DATA', generated),
-        generated,
-      );
-    }
-    const id = generatedId(generated, accepted, note);
-    if (id === undefined) {
-      // The documented 204 names no requisition: the answer is verified, what it generated cannot be.
-      notVerifiedHere(
-        'TD-GENERATES-REQUISITION',
-        'add-test-data answered 204, which names no requisition to read back',
-      );
-      return;
-    }
-    const { exchange, requisition } = await readRequisition(partnerA, id, 'TD-GENERATES-REQUISITION');
-    expectThat(
+      ? APPOINTMENT_TYPES_ACCEPTED
+      : ADD_TEST_DATA_ANSWER;
+  test(
+    ...verifies(
       'TD-GENERATES-REQUISITION',
-      requisition.id === id,
-      `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
-      exchange,
-    );
-    const { errors } = validate('lab-requisition', requisition);
-    expectNone(
-      'TD-GENERATES-REQUISITION',
-      errors.map(
-        (violation) => `the generated requisition is no LabRequisition: ${formatViolation(violation)}`,
-      ),
-      exchange,
-    );
-    const types = appointmentsOf(requisition).map((appointment) => appointment.type);
-    note(
-      'TD-APPOINTMENT-TYPES',
-      `${label}: the generated appointment's type field is ${JSON.stringify(types)} (the field's values are not shown in the seed)`,
-    );
-  });
+      `add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`,
+      { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: GENERATES },
+    ),
+    async ({ partnerA, note, verdict }) => {
+      const generated = await requestTestData(partnerA, appointmentType);
+      const accepted = requirementFor(generated.status);
+      expectStatus(accepted, generated, addTestDataOperation.successStatuses);
+      if (generated.status !== 204) {
+        expectJsonContentType(ADD_TEST_DATA_ANSWER, generated);
+        expectSchema(
+          ADD_TEST_DATA_ANSWER,
+          'test-data-response',
+          parseJson(ADD_TEST_DATA_ANSWER, generated),
+          generated,
+        );
+      }
+      const id = generatedId(generated, accepted, note);
+      if (id === undefined) {
+        // The documented 204 names no requisition: the answer is verified, what it generated cannot be.
+        verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
+        return;
+      }
+      const { exchange, requisition } = await readRequisition(partnerA, id, verdict.requirement);
+      verdict.expectThat(
+        requisition.id === id,
+        `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
+        exchange,
+      );
+      const { errors } = validate('lab-requisition', requisition);
+      verdict.expectNone(
+        errors.map(
+          (violation) => `the generated requisition is no LabRequisition: ${formatViolation(violation)}`,
+        ),
+        exchange,
+      );
+      const types = appointmentsOf(requisition).map((appointment) => appointment.type);
+      note(
+        APPOINTMENT_TYPES_ACCEPTED,
+        `${label}: the generated appointment's type field is ${JSON.stringify(types)} (the field's values are not shown in the seed)`,
+      );
+    },
+  );
 }
 
 for (const appointmentType of APPOINTMENT_TYPES) {
-  test(`TD-BOOKED-APPOINTMENT: a generated ${appointmentType} requisition has a booked appointment for its own service requests`, {
-    tag: ['@TD-BOOKED-APPOINTMENT', ...GENERATES],
-  }, async ({ partnerA, note }) => {
-    const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType });
-    const own = new Set(serviceRequestIdsOf(requisition));
-    const appointments = appointmentsOf(requisition);
-    const problems: string[] = [];
-    if (appointments.length === 0) problems.push('the requisition has no appointment');
-    appointments.forEach((appointment, index) => {
-      const ids = appointment.service_request_ids;
-      if (!Array.isArray(ids) || ids.length === 0) {
-        problems.push(
-          `appointments/${index} books no service request (service_request_ids ${JSON.stringify(ids)})`,
-        );
-        return;
-      }
-      for (const id of ids) {
-        if (typeof id !== 'string' || !own.has(id))
+  test(
+    ...verifies(
+      'TD-BOOKED-APPOINTMENT',
+      `a generated ${appointmentType} requisition has a booked appointment for its own service requests`,
+      { tag: GENERATES },
+    ),
+    async ({ partnerA, note, verdict }) => {
+      const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType });
+      const own = new Set(serviceRequestIdsOf(requisition));
+      const appointments = appointmentsOf(requisition);
+      const problems: string[] = [];
+      if (appointments.length === 0) problems.push('the requisition has no appointment');
+      appointments.forEach((appointment, index) => {
+        const ids = appointment.service_request_ids;
+        if (!Array.isArray(ids) || ids.length === 0) {
           problems.push(
-            `appointments/${index}/service_request_ids lists ${JSON.stringify(id)}, not a service request of the requisition (${[...own].join(', ')})`,
+            `appointments/${index} books no service request (service_request_ids ${JSON.stringify(ids)})`,
           );
-      }
-    });
-    expectNone('TD-BOOKED-APPOINTMENT', problems, read);
-  });
+          return;
+        }
+        for (const id of ids) {
+          if (typeof id !== 'string' || !own.has(id))
+            problems.push(
+              `appointments/${index}/service_request_ids lists ${JSON.stringify(id)}, not a service request of the requisition (${[...own].join(', ')})`,
+            );
+        }
+      });
+      verdict.expectNone(problems, read);
+    },
+  );
 }
 
-test('TD-MOBILE-ADDRESS: a generated MOBILE appointment includes a collection_address with building, area and emirate', {
-  tag: ['@TD-MOBILE-ADDRESS', ...GENERATES],
-}, async ({ partnerA, note }) => {
-  const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType: 'MOBILE' });
-  const appointments = appointmentsOf(requisition);
-  expectThat('TD-MOBILE-ADDRESS', appointments.length > 0, 'the requisition has no appointment', read);
-  const problems = appointments.flatMap((appointment, index) => {
-    const address = appointment.collection_address as Record<string, unknown> | undefined;
-    if (typeof address !== 'object' || address === null || Array.isArray(address))
-      return [`appointments/${index} has no collection_address object (${JSON.stringify(address)})`];
-    return ['building', 'area', 'emirate']
-      .filter((field) => typeof address[field] !== 'string' || address[field] === '')
-      .map(
-        (field) => `appointments/${index}/collection_address/${field} is ${JSON.stringify(address[field])}`,
-      );
-  });
-  expectNone('TD-MOBILE-ADDRESS', problems, read);
-});
+test(
+  ...verifies(
+    'TD-MOBILE-ADDRESS',
+    'a generated MOBILE appointment includes a collection_address with building, area and emirate',
+    { tag: GENERATES },
+  ),
+  async ({ partnerA, note, verdict }) => {
+    const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType: 'MOBILE' });
+    const appointments = appointmentsOf(requisition);
+    verdict.expectThat(appointments.length > 0, 'the requisition has no appointment', read);
+    const problems = appointments.flatMap((appointment, index) => {
+      const address = appointment.collection_address as Record<string, unknown> | undefined;
+      if (typeof address !== 'object' || address === null || Array.isArray(address))
+        return [`appointments/${index} has no collection_address object (${JSON.stringify(address)})`];
+      return ['building', 'area', 'emirate']
+        .filter((field) => typeof address[field] !== 'string' || address[field] === '')
+        .map(
+          (field) => `appointments/${index}/collection_address/${field} is ${JSON.stringify(address[field])}`,
+        );
+    });
+    verdict.expectNone(problems, read);
+  },
+);
 
-test('TD-PRODUCTION-404: add-test-data answers 404 in a production environment', {
-  tag: ['@TD-PRODUCTION-404', Tags.partner, Tags.productionCheck, Tags.nonProduction],
-}, async ({ api, config, partnerA }) => {
-  if (config.environment === 'production') {
-    const exchange = await requestTestData(partnerA);
-    expectStatus('TD-PRODUCTION-404', exchange, 404);
-    return;
-  }
-  if (config.target !== 'sandbox')
-    notVerified(
-      'the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production)',
-    );
-  // The target is the embedded sandbox in non-production mode. To still prove the check, it runs against
-  // a second sandbox started here in production mode, with the same injected faults as the target.
-  const production = await startSandbox({
-    port: 0,
-    environment: 'production',
-    faults: (process.env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
-  });
-  try {
-    const partner = new PartnerClient(api.withOptions({ baseUrl: production.baseUrl }), partnerA.credentials);
-    const exchange = await requestTestData(partner);
-    expectStatus('TD-PRODUCTION-404', exchange, 404);
-  } finally {
-    await production.close();
-  }
-});
+test(
+  ...verifies('TD-PRODUCTION-404', 'add-test-data answers 404 in a production environment', {
+    tag: [Tags.partner, Tags.productionCheck, Tags.nonProduction],
+  }),
+  async ({ api, config, partnerA, verdict }) => {
+    if (config.environment === 'production') {
+      const exchange = await requestTestData(partnerA);
+      verdict.expectStatus(exchange, 404);
+      return;
+    }
+    if (config.target !== 'sandbox')
+      notVerified(
+        'the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production)',
+      );
+    // The target is the embedded sandbox in non-production mode. To still prove the check, it runs against
+    // a second sandbox started here in production mode, with the same injected faults as the target.
+    const production = await startSandbox({
+      port: 0,
+      environment: 'production',
+      faults: (process.env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
+    });
+    try {
+      const partner = new PartnerClient(
+        api.withOptions({ baseUrl: production.baseUrl }),
+        partnerA.credentials,
+      );
+      const exchange = await requestTestData(partner);
+      verdict.expectStatus(exchange, 404);
+    } finally {
+      await production.close();
+    }
+  },
+);

@@ -35,13 +35,18 @@ import {
   expectJsonContentType,
   expectNo5xx,
   expectNone,
-  expectStatus,
-  expectThat,
   notVerified,
-  warn,
+  type Verdict,
 } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
+
+// Requirements tests here report besides their own.
+const JSON_BODIES = 'OP-JSON-BODIES';
+const SERVICE_REQUEST_SCHEMA = 'SCH-SERVICE-REQUEST';
+const STATUS_VALUES = 'PTN-STATUS-VALUES';
+const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 
 const patchRequisition = operationById('updateRequisitionStatus');
 const patchServiceRequest = operationById('updateServiceRequestStatus');
@@ -49,9 +54,8 @@ const postResults = operationById('createServiceRequestResults');
 
 const is2xx = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
 
-function expectEmptyBody(requirement: string, exchange: Exchange): void {
-  expectThat(
-    requirement,
+function expectEmptyBody(verdict: Verdict, exchange: Exchange): void {
+  verdict.expectThat(
     exchange.text === '',
     `expected no body, got ${exchange.text.length} bytes: ${exchange.text.slice(0, 200)}`,
     exchange,
@@ -66,229 +70,245 @@ const statusUpdate = (op: Operation, id: string, body: unknown) => ({
 
 // ------------------------------------------------------------------------------------ requisition status
 
-test('OP-PATCH-REQUISITION-STATUS: PATCH /v2/partner/requisition/{id}/status answers 204 with no body', {
-  tag: ['@OP-PATCH-REQUISITION-STATUS', ...WRITES],
-}, async ({ config, partnerA }) => {
-  const { id } = await workingRequisition(config, partnerA);
-  const exchange = await partnerA.send(
-    statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
-  );
-  expectStatus('OP-PATCH-REQUISITION-STATUS', exchange, patchRequisition.successStatus);
-  expectEmptyBody('OP-PATCH-REQUISITION-STATUS', exchange);
-});
-
-test('PTN-PATCH-REQUISITION-ALL: PATCH on a requisition sets the task business status on all of its service requests', {
-  tag: ['@PTN-PATCH-REQUISITION-ALL', ...WRITES],
-}, async ({ config, partnerA }) => {
-  const { id, requisition } = await workingRequisition(config, partnerA);
-  const serviceRequestIds = serviceRequestIdsOf(requisition);
-  if (serviceRequestIds.length < 2)
-    notVerified(
-      `requisition ${id} has ${serviceRequestIds.length} service request(s): "all" needs at least two`,
+test(
+  ...verifies(
+    'OP-PATCH-REQUISITION-STATUS',
+    'PATCH /v2/partner/requisition/{id}/status answers 204 with no body',
+    {
+      tag: WRITES,
+    },
+  ),
+  async ({ config, partnerA, verdict }) => {
+    const { id } = await workingRequisition(config, partnerA);
+    const exchange = await partnerA.send(
+      statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
     );
-  const status = uniqueStatus('REQUISITION_ALL');
-  const update = await partnerA.send(statusUpdate(patchRequisition, id, { task_business_status: status }));
-  expectThat('PTN-PATCH-REQUISITION-ALL', is2xx(update), `the update was refused (${update.status})`, update);
+    verdict.expectStatus(exchange, patchRequisition.successStatus);
+    expectEmptyBody(verdict, exchange);
+  },
+);
 
-  const problems: string[] = [];
-  let last: Exchange = update;
-  for (const serviceRequestId of serviceRequestIds) {
-    const { exchange, serviceRequest } = await readServiceRequest(
-      partnerA,
-      serviceRequestId,
-      'OP-GET-SERVICE-REQUEST',
-    );
-    last = exchange;
-    if (serviceRequest.task_business_status !== status)
-      problems.push(
-        `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
-      );
-  }
-  const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
-  for (const [serviceRequestId, value] of statusesOf(after)) {
-    if (value !== status)
-      problems.push(
-        `GET requisition: service request ${serviceRequestId} has task_business_status ${JSON.stringify(value)}, expected ${status}`,
-      );
-  }
-  expectNone('PTN-PATCH-REQUISITION-ALL', problems, problems.length > 0 ? exchange : last);
-  evidence(
+test(
+  ...verifies(
     'PTN-PATCH-REQUISITION-ALL',
-    `${serviceRequestIds.length} service requests of requisition ${id} read back`,
-  );
-});
+    'PATCH on a requisition sets the task business status on all of its service requests',
+    { tag: WRITES },
+  ),
+  async ({ config, partnerA, verdict }) => {
+    const { id, requisition } = await workingRequisition(config, partnerA);
+    const serviceRequestIds = serviceRequestIdsOf(requisition);
+    if (serviceRequestIds.length < 2)
+      notVerified(
+        `requisition ${id} has ${serviceRequestIds.length} service request(s): "all" needs at least two`,
+      );
+    const status = uniqueStatus('REQUISITION_ALL');
+    const update = await partnerA.send(statusUpdate(patchRequisition, id, { task_business_status: status }));
+    verdict.expectThat(is2xx(update), `the update was refused (${update.status})`, update);
+
+    const problems: string[] = [];
+    let last: Exchange = update;
+    for (const serviceRequestId of serviceRequestIds) {
+      const { exchange, serviceRequest } = await readServiceRequest(
+        partnerA,
+        serviceRequestId,
+        'OP-GET-SERVICE-REQUEST',
+      );
+      last = exchange;
+      if (serviceRequest.task_business_status !== status)
+        problems.push(
+          `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
+        );
+    }
+    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    for (const [serviceRequestId, value] of statusesOf(after)) {
+      if (value !== status)
+        problems.push(
+          `GET requisition: service request ${serviceRequestId} has task_business_status ${JSON.stringify(value)}, expected ${status}`,
+        );
+    }
+    verdict.expectNone(problems, problems.length > 0 ? exchange : last);
+    verdict.evidence(`${serviceRequestIds.length} service requests of requisition ${id} read back`);
+  },
+);
 
 // ------------------------------------------------------------------------------------ service request status
 
-test('OP-PATCH-SERVICE-REQUEST-STATUS: PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest', {
-  tag: [
-    '@OP-PATCH-SERVICE-REQUEST-STATUS',
-    '@SCH-SERVICE-REQUEST',
-    '@OP-JSON-BODIES',
-    '@PTN-STATUS-VALUES',
-    ...WRITES,
-  ],
-}, async ({ config, partnerA, note }) => {
-  const { requisition } = await workingRequisition(config, partnerA);
-  const serviceRequestId = firstServiceRequestId(requisition);
-  expectThat(
-    'TD-GENERATES-REQUISITION',
-    serviceRequestId !== undefined,
-    'the requisition has no service request',
-  );
-  const status = uniqueStatus('SERVICE_REQUEST');
-  const exchange = await partnerA.send(
-    statusUpdate(patchServiceRequest, serviceRequestId, { task_business_status: status }),
-  );
-  expectStatus('OP-PATCH-SERVICE-REQUEST-STATUS', exchange, patchServiceRequest.successStatus);
-  expectJsonContentType('OP-JSON-BODIES', exchange);
-  const body = parseJson<ServiceRequestData>('OP-PATCH-SERVICE-REQUEST-STATUS', exchange);
-  note(
-    'PTN-STATUS-VALUES',
-    `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
-  );
-  const { errors } = validate('service-request', body);
-  expectNone(
-    'SCH-SERVICE-REQUEST',
-    errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
-    exchange,
-  );
-  expectNone(
+test(
+  ...verifies(
     'OP-PATCH-SERVICE-REQUEST-STATUS',
-    [
-      ...(body.id === serviceRequestId
-        ? []
-        : [`the answer is service request ${JSON.stringify(body.id)}, not ${serviceRequestId}`]),
-      ...(body.task_business_status === status
-        ? []
-        : [
-            `the answer carries task_business_status ${JSON.stringify(body.task_business_status)}, not the update ${status}`,
-          ]),
-    ],
-    exchange,
-  );
-});
+    'PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest',
+    { also: [SERVICE_REQUEST_SCHEMA, JSON_BODIES, STATUS_VALUES], tag: WRITES },
+  ),
+  async ({ config, partnerA, note, verdict }) => {
+    const { requisition } = await workingRequisition(config, partnerA);
+    const serviceRequestId = firstServiceRequestId(requisition);
+    const status = uniqueStatus('SERVICE_REQUEST');
+    const exchange = await partnerA.send(
+      statusUpdate(patchServiceRequest, serviceRequestId, { task_business_status: status }),
+    );
+    verdict.expectStatus(exchange, patchServiceRequest.successStatus);
+    expectJsonContentType(JSON_BODIES, exchange);
+    const body = parseJson<ServiceRequestData>(verdict.requirement, exchange);
+    note(
+      STATUS_VALUES,
+      `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
+    );
+    const { errors } = validate('service-request', body);
+    expectNone(
+      SERVICE_REQUEST_SCHEMA,
+      errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
+      exchange,
+    );
+    verdict.expectNone(
+      [
+        ...(body.id === serviceRequestId
+          ? []
+          : [`the answer is service request ${JSON.stringify(body.id)}, not ${serviceRequestId}`]),
+        ...(body.task_business_status === status
+          ? []
+          : [
+              `the answer carries task_business_status ${JSON.stringify(body.task_business_status)}, not the update ${status}`,
+            ]),
+      ],
+      exchange,
+    );
+  },
+);
 
-test('PTN-PATCH-SERVICE-REQUEST-ONLY: PATCH on one service request leaves its sibling service requests as they were', {
-  tag: ['@PTN-PATCH-SERVICE-REQUEST-ONLY', ...WRITES],
-}, async ({ config, partnerA }) => {
-  const { id, requisition } = await workingRequisition(config, partnerA);
-  const [target, ...siblings] = serviceRequestIdsOf(requisition);
-  if (target === undefined || siblings.length === 0)
-    notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
-  const before = statusesOf(requisition);
-  const update = await partnerA.send(
-    statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
-  );
-  expectThat(
+test(
+  ...verifies(
     'PTN-PATCH-SERVICE-REQUEST-ONLY',
-    is2xx(update),
-    `the update was refused (${update.status})`,
-    update,
-  );
+    'PATCH on one service request leaves its sibling service requests as they were',
+    { tag: WRITES },
+  ),
+  async ({ config, partnerA, verdict }) => {
+    const { id, requisition } = await workingRequisition(config, partnerA);
+    const [target, ...siblings] = serviceRequestIdsOf(requisition);
+    if (target === undefined || siblings.length === 0)
+      notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
+    const before = statusesOf(requisition);
+    const update = await partnerA.send(
+      statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
+    );
+    verdict.expectThat(is2xx(update), `the update was refused (${update.status})`, update);
 
-  const problems: string[] = [];
-  for (const sibling of siblings) {
-    const { serviceRequest } = await readServiceRequest(partnerA, sibling, 'OP-GET-SERVICE-REQUEST');
-    if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
-      problems.push(
-        `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
-      );
-  }
-  const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
-  const afterStatuses = statusesOf(after);
-  afterStatuses.delete(target as string);
-  before.delete(target as string);
-  problems.push(...statusChanges(before, afterStatuses).map((change) => `GET requisition: ${change}`));
-  expectNone('PTN-PATCH-SERVICE-REQUEST-ONLY', problems, exchange);
-});
+    const problems: string[] = [];
+    for (const sibling of siblings) {
+      const { serviceRequest } = await readServiceRequest(partnerA, sibling, 'OP-GET-SERVICE-REQUEST');
+      if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
+        problems.push(
+          `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
+        );
+    }
+    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const afterStatuses = statusesOf(after);
+    afterStatuses.delete(target as string);
+    before.delete(target as string);
+    problems.push(...statusChanges(before, afterStatuses).map((change) => `GET requisition: ${change}`));
+    verdict.expectNone(problems, exchange);
+  },
+);
 
 for (const op of statusUpdateOperations) {
   const resource = addressedResource(op);
-  test(`PTN-PATCH-REPLACES: ${op.method} ${op.path} with a reason is accepted and replaces the task business status`, {
-    tag: ['@PTN-PATCH-REPLACES', ...WRITES],
-  }, async ({ config, partnerA }) => {
-    const { id, requisition } = await workingRequisition(config, partnerA);
-    const serviceRequestId = firstServiceRequestId(requisition);
-    const addressed = resource === 'requisition' ? id : serviceRequestId;
-    const first = uniqueStatus('FIRST');
-    const second = uniqueStatus('SECOND');
-    for (const [status, reason] of [
-      [first, 'sample collection scheduled'],
-      [second, 'sample collected at the patient address'],
-    ] as const) {
-      const exchange = await partnerA.send(
-        statusUpdate(op, addressed, { task_business_status: status, reason }),
-      );
-      expectThat(
-        'PTN-PATCH-REPLACES',
-        is2xx(exchange),
-        `an update with a reason was refused (${exchange.status})`,
+  test(
+    ...verifies(
+      'PTN-PATCH-REPLACES',
+      `${op.method} ${op.path} with a reason is accepted and replaces the task business status`,
+      { tag: WRITES },
+    ),
+    async ({ config, partnerA, verdict }) => {
+      const { id, requisition } = await workingRequisition(config, partnerA);
+      const serviceRequestId = firstServiceRequestId(requisition);
+      const addressed = resource === 'requisition' ? id : serviceRequestId;
+      const first = uniqueStatus('FIRST');
+      const second = uniqueStatus('SECOND');
+      for (const [status, reason] of [
+        [first, 'sample collection scheduled'],
+        [second, 'sample collected at the patient address'],
+      ] as const) {
+        const exchange = await partnerA.send(
+          statusUpdate(op, addressed, { task_business_status: status, reason }),
+        );
+        verdict.expectThat(
+          is2xx(exchange),
+          `an update with a reason was refused (${exchange.status})`,
+          exchange,
+        );
+      }
+      const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+      const statuses = statusesOf(after);
+      // The service requests the updates reached: the addressed one, or those of the requisition that show either.
+      const reached =
+        resource === 'requisition'
+          ? [...statuses].filter(([, value]) => value === first || value === second).map(([key]) => key)
+          : [addressed];
+      verdict.expectThat(
+        reached.length > 0,
+        `no service request carries ${second} after the updates`,
         exchange,
       );
-    }
-    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
-    const statuses = statusesOf(after);
-    // The service requests the updates reached: the addressed one, or those of the requisition that show either.
-    const reached =
-      resource === 'requisition'
-        ? [...statuses].filter(([, value]) => value === first || value === second).map(([key]) => key)
-        : [addressed];
-    expectThat(
-      'PTN-PATCH-REPLACES',
-      reached.length > 0,
-      `no service request carries ${second} after the updates`,
-      exchange,
-    );
-    expectNone(
-      'PTN-PATCH-REPLACES',
-      reached
-        .filter((key) => statuses.get(key) !== second)
-        .map(
-          (key) =>
-            `service request ${key}: task_business_status ${JSON.stringify(statuses.get(key))} after the second update, expected ${second}`,
-        ),
-      exchange,
-    );
-  });
+      verdict.expectNone(
+        reached
+          .filter((key) => statuses.get(key) !== second)
+          .map(
+            (key) =>
+              `service request ${key}: task_business_status ${JSON.stringify(statuses.get(key))} after the second update, expected ${second}`,
+          ),
+        exchange,
+      );
+    },
+  );
 }
 
 // ------------------------------------------------------------------------------------ results
 
-test('OP-POST-RESULTS: POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body', {
-  tag: ['@OP-POST-RESULTS', ...WRITES],
-}, async ({ config, partnerA }) => {
-  const { requisition } = await workingRequisition(config, partnerA);
-  const serviceRequestId = firstServiceRequestId(requisition);
-  const exchange = await partnerA.send({
-    method: postResults.method,
-    path: buildPath(postResults, { id: serviceRequestId }),
-    json: realisticReport(),
-  });
-  expectStatus('OP-POST-RESULTS', exchange, postResults.successStatus);
-  expectEmptyBody('OP-POST-RESULTS', exchange);
-});
+test(
+  ...verifies(
+    'OP-POST-RESULTS',
+    'POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body',
+    { tag: WRITES },
+  ),
+  async ({ config, partnerA, verdict }) => {
+    const { requisition } = await workingRequisition(config, partnerA);
+    const serviceRequestId = firstServiceRequestId(requisition);
+    const exchange = await partnerA.send({
+      method: postResults.method,
+      path: buildPath(postResults, { id: serviceRequestId }),
+      json: realisticReport(),
+    });
+    verdict.expectStatus(exchange, postResults.successStatus);
+    expectEmptyBody(verdict, exchange);
+  },
+);
 
-test('OP-POST-RESULTS: generated valid DiagnosticReportCreateRequests are each answered 201 with no body', {
-  tag: ['@OP-POST-RESULTS', Tags.property, ...WRITES],
-}, async ({ config, partnerA }) => {
-  const { requisition } = await workingRequisition(config, partnerA);
-  const serviceRequestIds = serviceRequestIdsOf(requisition);
-  let sent = 0;
-  await assertProperty(
-    fc.asyncProperty(validArbitrary(postResults.requestSchema as string), async (report) => {
-      const serviceRequestId = serviceRequestIds[sent++ % serviceRequestIds.length] as string;
-      const exchange = await partnerA.send({
-        method: postResults.method,
-        path: buildPath(postResults, { id: serviceRequestId }),
-        json: report,
-      });
-      expectStatus('OP-POST-RESULTS', exchange, postResults.successStatus);
-      expectEmptyBody('OP-POST-RESULTS', exchange);
-    }),
-    { numRuns: 20, endOnFailure: true },
-  );
-});
+test(
+  ...verifies(
+    'OP-POST-RESULTS',
+    'generated valid DiagnosticReportCreateRequests are each answered 201 with no body',
+    {
+      tag: [Tags.property, ...WRITES],
+    },
+  ),
+  async ({ config, partnerA, verdict }) => {
+    const { requisition } = await workingRequisition(config, partnerA);
+    const serviceRequestIds = serviceRequestIdsOf(requisition);
+    let sent = 0;
+    await assertProperty(
+      fc.asyncProperty(validArbitrary(postResults.requestSchema as string), async (report) => {
+        const serviceRequestId = serviceRequestIds[sent++ % serviceRequestIds.length] as string;
+        const exchange = await partnerA.send({
+          method: postResults.method,
+          path: buildPath(postResults, { id: serviceRequestId }),
+          json: report,
+        });
+        verdict.expectStatus(exchange, postResults.successStatus);
+        expectEmptyBody(verdict, exchange);
+      }),
+      { numRuns: 20, endOnFailure: true },
+    );
+  },
+);
 
 // ------------------------------------------------------------------------------------ invalid bodies
 
@@ -334,55 +354,58 @@ function invalidBodies(op: Operation, status: string): fc.Arbitrary<InvalidBody>
 for (const op of updateOperations) {
   const resource = addressedResource(op);
   const readable = op.requestSchema === 'service-request-status-request';
-  test(`PTN-INVALID-BODY: ${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`, {
-    tag: ['@PTN-INVALID-BODY', '@ERR-NO-5XX-ON-CLIENT-INPUT', Tags.property, ...WRITES],
-  }, async ({ config, partnerA, note }) => {
-    const { id, requisition } = await workingRequisition(config, partnerA);
-    const serviceRequestId = firstServiceRequestId(requisition);
-    const addressed = resource === 'requisition' ? id : serviceRequestId;
-    const before = statusesOf(requisition);
-    const status = uniqueStatus('INVALID');
-    let accepted = 0;
-    let sent = 0;
-    const departures: string[] = [];
-    await assertProperty(
-      fc.asyncProperty(invalidBodies(op, status), async (body) => {
-        const exchange = await partnerA.send({
-          method: op.method,
-          path: buildPath(op, { id: addressed }),
-          ...(body.raw !== undefined
-            ? { body: body.raw, headers: { 'content-type': 'application/json' } }
-            : { json: body.json }),
-        });
-        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-        sent++;
-        if (!readable) {
-          // A results upload cannot be read back: a 2xx is the service saying it stored the report.
-          if (is2xx(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
-          return;
-        }
-        if (is2xx(exchange)) accepted++;
-        const { requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
-        departures.push(
-          ...statusChanges(before, statusesOf(after)).map(
-            (change) => `${body.label} answered ${exchange.status} was applied: ${change}`,
-          ),
+  test(
+    ...verifies(
+      'PTN-INVALID-BODY',
+      `${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`,
+      { also: [NO_5XX_ON_CLIENT_INPUT], tag: [Tags.property, ...WRITES] },
+    ),
+    async ({ config, partnerA, verdict }) => {
+      const { id, requisition } = await workingRequisition(config, partnerA);
+      const serviceRequestId = firstServiceRequestId(requisition);
+      const addressed = resource === 'requisition' ? id : serviceRequestId;
+      const before = statusesOf(requisition);
+      const status = uniqueStatus('INVALID');
+      let accepted = 0;
+      let sent = 0;
+      const departures: string[] = [];
+      await assertProperty(
+        fc.asyncProperty(invalidBodies(op, status), async (body) => {
+          const exchange = await partnerA.send({
+            method: op.method,
+            path: buildPath(op, { id: addressed }),
+            ...(body.raw !== undefined
+              ? { body: body.raw, headers: { 'content-type': 'application/json' } }
+              : { json: body.json }),
+          });
+          expectNo5xx(NO_5XX_ON_CLIENT_INPUT, exchange);
+          sent++;
+          if (!readable) {
+            // A results upload cannot be read back: a 2xx is the service saying it stored the report.
+            if (is2xx(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
+            return;
+          }
+          if (is2xx(exchange)) accepted++;
+          const { requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+          departures.push(
+            ...statusChanges(before, statusesOf(after)).map(
+              (change) => `${body.label} answered ${exchange.status} was applied: ${change}`,
+            ),
+          );
+        }),
+        { numRuns: 30, endOnFailure: true },
+      );
+      // Every field of these bodies is optional and no 400 is listed: refusing them is the suite's reading.
+      if (departures.length > 0)
+        verdict.warn(
+          `${op.method} ${op.path}: ${departures.length} invalid bodies were taken: ${departures.slice(0, 3).join('; ')}`,
         );
-      }),
-      { numRuns: 30, endOnFailure: true },
-    );
-    // Every field of these bodies is optional and no 400 is listed: refusing them is the suite's reading.
-    if (departures.length > 0)
-      warn(
-        'PTN-INVALID-BODY',
-        `${op.method} ${op.path}: ${departures.length} invalid bodies were taken: ${departures.slice(0, 3).join('; ')}`,
-      );
-    if (accepted > 0)
-      note(
-        'PTN-INVALID-BODY',
-        `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
-      );
-    evidence('ERR-NO-5XX-ON-CLIENT-INPUT', `${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
-    evidence('PTN-INVALID-BODY', `${op.method} ${op.path}: ${sent} invalid bodies sent`);
-  });
+      if (accepted > 0)
+        verdict.note(
+          `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
+        );
+      evidence(NO_5XX_ON_CLIENT_INPUT, `${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
+      verdict.evidence(`${op.method} ${op.path}: ${sent} invalid bodies sent`);
+    },
+  );
 }

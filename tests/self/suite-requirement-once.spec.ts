@@ -1,0 +1,115 @@
+// A conformance test states its requirement once (issue 12): it is declared through verifies(), and no
+// requirement ID of the catalogue is written more than once in its source, the call
+// `test(...verifies(…), body)` and everything inside it. A requirement the test also reports is declared in
+// `also` by a name the assertion shares, not written again. The sources are read with a TypeScript parser
+// (oxc), so a comment or a longer string that mentions an ID does not count, and a template piece does.
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { type CallExpression, parseSync, Visitor } from 'oxc-parser';
+import { requirements } from '../../src/contract/requirements.ts';
+
+const CONFORMANCE_DIR = new URL('../conformance/', import.meta.url);
+const specFiles = readdirSync(CONFORMANCE_DIR)
+  .filter((name) => name.endsWith('.spec.ts'))
+  .sort();
+
+const requirementIds = new Set(requirements.map((requirement) => requirement.id));
+
+/** The requirement ID a string literal or template piece writes: the ID itself, or its tag `@ID`. */
+const writtenId = (text: string | null): string | undefined => {
+  const id = text?.startsWith('@') ? text.slice(1) : text;
+  return id && requirementIds.has(id) ? id : undefined;
+};
+
+/** Modifiers that declare a test when given a body (`test.skip(condition, reason)` inside a test does not). */
+const DECLARING_MODIFIERS = new Set(['only', 'skip', 'fixme', 'fail']);
+
+function declaresTest(call: CallExpression): boolean {
+  const { callee } = call;
+  if (callee.type === 'Identifier') return callee.name === 'test';
+  if (callee.type !== 'MemberExpression' || callee.object.type !== 'Identifier') return false;
+  if (callee.object.name !== 'test' || callee.property.type !== 'Identifier') return false;
+  const body = call.arguments.at(-1);
+  return (
+    DECLARING_MODIFIERS.has(callee.property.name) &&
+    (body?.type === 'ArrowFunctionExpression' || body?.type === 'FunctionExpression')
+  );
+}
+
+/** `test(...verifies(…), body)`: the title and details spread from one verifies() call. */
+function usesVerifies(call: CallExpression): boolean {
+  const [first] = call.arguments;
+  return (
+    first?.type === 'SpreadElement' &&
+    first.argument.type === 'CallExpression' &&
+    first.argument.callee.type === 'Identifier' &&
+    first.argument.callee.name === 'verifies'
+  );
+}
+
+/** Each test of `source` that is not declared through verifies() or writes an ID twice, as `file:line: …`. */
+function offendingTests(file: string, source: string): string[] {
+  const { program, errors } = parseSync(file, source);
+  if (errors.length > 0) throw new Error(`${file}: ${errors.map((error) => error.message).join('; ')}`);
+  const tests: { start: number; end: number; verifies: boolean }[] = [];
+  const written: { id: string; start: number }[] = [];
+  const write = (text: string | null, start: number) => {
+    const id = writtenId(text);
+    if (id) written.push({ id, start });
+  };
+  new Visitor({
+    CallExpression(call) {
+      if (declaresTest(call)) tests.push({ start: call.start, end: call.end, verifies: usesVerifies(call) });
+    },
+    Literal(literal) {
+      if (typeof literal.value === 'string') write(literal.value, literal.start);
+    },
+    TemplateElement(piece) {
+      write(piece.value.cooked, piece.start);
+    },
+  }).visit(program);
+
+  const lineOf = (offset: number) => source.slice(0, offset).split('\n').length;
+  return tests.flatMap(({ start, end, verifies }) => {
+    const problems = verifies ? [] : ['not declared through verifies()'];
+    const lines = new Map<string, number[]>();
+    for (const { id, start: at } of written) {
+      if (at >= start && at < end) lines.set(id, [...(lines.get(id) ?? []), lineOf(at)]);
+    }
+    for (const [id, at] of lines) {
+      if (at.length > 1) problems.push(`writes ${id} ${at.length} times (lines ${at.join(', ')})`);
+    }
+    return problems.map((problem) => `${file}:${lineOf(start)}: ${problem}`);
+  });
+}
+
+for (const name of specFiles) {
+  test(`tests/conformance/${name}: every test is declared through verifies() and writes each requirement ID once`, () => {
+    const file = `tests/conformance/${name}`;
+    const offending = offendingTests(file, readFileSync(new URL(name, CONFORMANCE_DIR), 'utf8'));
+    expect(offending, offending.join('\n')).toEqual([]);
+  });
+}
+
+test('a test that writes an ID twice, or is not declared through verifies(), is reported with its line', () => {
+  const source = [
+    "test(...verifies('PAUTH-TOKEN-TYPE', 'once'), async ({ verdict }) => verdict.note('fine'));",
+    "test(...verifies('PAUTH-TOKEN-TYPE', 'twice'), async () => {",
+    "  expectThat('PAUTH-TOKEN-TYPE', true, 'the ID again');",
+    '  note(`PAUTH-EXPIRES-IN`, `PAUTH-EXPIRES-IN: in a longer piece, not counted`);',
+    "  note('@PAUTH-EXPIRES-IN', 'a tag writes it too');",
+    '});',
+    "test('PAUTH-EXPIRES-IN: undeclared', { tag: ['@PAUTH-EXPIRES-IN'] }, async () => {",
+    "  test.skip(true, 'a runtime skip is no test');",
+    "  expectThat('PAUTH-EXPIRES-IN', true, 'the ID again');",
+    '});',
+    "test.fixme('a modifier with a body declares a test too', async () => {});",
+  ].join('\n');
+  expect(offendingTests('example.spec.ts', source)).toEqual([
+    'example.spec.ts:2: writes PAUTH-TOKEN-TYPE 2 times (lines 2, 3)',
+    'example.spec.ts:2: writes PAUTH-EXPIRES-IN 2 times (lines 4, 5)',
+    'example.spec.ts:7: not declared through verifies()',
+    'example.spec.ts:7: writes PAUTH-EXPIRES-IN 2 times (lines 7, 9)',
+    'example.spec.ts:11: not declared through verifies()',
+  ]);
+});

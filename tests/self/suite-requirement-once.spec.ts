@@ -47,8 +47,11 @@ function usesVerifies(call: CallExpression): boolean {
   );
 }
 
-/** Each test of `source` that is not declared through verifies() or writes an ID twice, as `file:line: …`. */
-function offendingTests(file: string, source: string): string[] {
+/**
+ * The tests `source` declares, and each of them that is not declared through verifies() or writes an ID
+ * twice, as `file:line: …`.
+ */
+function readTests(file: string, source: string): { count: number; offending: string[] } {
   const { program, errors } = parseSync(file, source);
   if (errors.length > 0) throw new Error(`${file}: ${errors.map((error) => error.message).join('; ')}`);
   const tests: { start: number; end: number; verifies: boolean }[] = [];
@@ -59,7 +62,9 @@ function offendingTests(file: string, source: string): string[] {
   };
   new Visitor({
     CallExpression(call) {
-      if (declaresTest(call)) tests.push({ start: call.start, end: call.end, verifies: usesVerifies(call) });
+      // A call that spreads verifies() declares a test whatever the test function is named.
+      if (declaresTest(call) || usesVerifies(call))
+        tests.push({ start: call.start, end: call.end, verifies: usesVerifies(call) });
     },
     Literal(literal) {
       if (typeof literal.value === 'string') write(literal.value, literal.start);
@@ -70,7 +75,7 @@ function offendingTests(file: string, source: string): string[] {
   }).visit(program);
 
   const lineOf = (offset: number) => source.slice(0, offset).split('\n').length;
-  return tests.flatMap(({ start, end, verifies }) => {
+  const offending = tests.flatMap(({ start, end, verifies }) => {
     const problems = verifies ? [] : ['not declared through verifies()'];
     const lines = new Map<string, number[]>();
     for (const { id, start: at } of written) {
@@ -81,12 +86,14 @@ function offendingTests(file: string, source: string): string[] {
     }
     return problems.map((problem) => `${file}:${lineOf(start)}: ${problem}`);
   });
+  return { count: tests.length, offending };
 }
 
 for (const name of specFiles) {
   test(`tests/conformance/${name}: every test is declared through verifies() and writes each requirement ID once`, () => {
     const file = `tests/conformance/${name}`;
-    const offending = offendingTests(file, readFileSync(new URL(name, CONFORMANCE_DIR), 'utf8'));
+    const { count, offending } = readTests(file, readFileSync(new URL(name, CONFORMANCE_DIR), 'utf8'));
+    expect(count, `${file} declares no test the parser recognises`).toBeGreaterThan(0);
     expect(offending, offending.join('\n')).toEqual([]);
   });
 }
@@ -104,12 +111,17 @@ test('a test that writes an ID twice, or is not declared through verifies(), is 
     "  expectThat('PAUTH-EXPIRES-IN', true, 'the ID again');",
     '});',
     "test.fixme('a modifier with a body declares a test too', async () => {});",
+    "check(...verifies('PAUTH-TOKEN-TYPE', 'another test function'), async () => note('PAUTH-TOKEN-TYPE'));",
   ].join('\n');
-  expect(offendingTests('example.spec.ts', source)).toEqual([
-    'example.spec.ts:2: writes PAUTH-TOKEN-TYPE 2 times (lines 2, 3)',
-    'example.spec.ts:2: writes PAUTH-EXPIRES-IN 2 times (lines 4, 5)',
-    'example.spec.ts:7: not declared through verifies()',
-    'example.spec.ts:7: writes PAUTH-EXPIRES-IN 2 times (lines 7, 9)',
-    'example.spec.ts:11: not declared through verifies()',
-  ]);
+  expect(readTests('example.spec.ts', source)).toEqual({
+    count: 5,
+    offending: [
+      'example.spec.ts:2: writes PAUTH-TOKEN-TYPE 2 times (lines 2, 3)',
+      'example.spec.ts:2: writes PAUTH-EXPIRES-IN 2 times (lines 4, 5)',
+      'example.spec.ts:7: not declared through verifies()',
+      'example.spec.ts:7: writes PAUTH-EXPIRES-IN 2 times (lines 7, 9)',
+      'example.spec.ts:11: not declared through verifies()',
+      'example.spec.ts:12: writes PAUTH-TOKEN-TYPE 2 times (lines 12, 12)',
+    ],
+  });
 });

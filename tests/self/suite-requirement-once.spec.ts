@@ -2,10 +2,11 @@
 // requirement ID of the catalogue is written more than once in its source, the call
 // `test(...verifies(…), body)` and everything inside it. A requirement the test also reports is declared in
 // `also` by a name the assertion shares, not written again. The sources are read with a TypeScript parser
-// (oxc), so a comment or a longer string that mentions an ID does not count, and a template piece does.
+// (Babel's, pure JS), so a comment or a longer string that mentions an ID does not count, and a template piece does.
 import { readdirSync, readFileSync } from 'node:fs';
+import { parse } from '@babel/parser';
+import type { CallExpression, Node } from '@babel/types';
 import { expect, test } from '@playwright/test';
-import { type CallExpression, parseSync, Visitor } from 'oxc-parser';
 import { requirements } from '../../src/contract/requirements.ts';
 
 const CONFORMANCE_DIR = new URL('../conformance/', import.meta.url);
@@ -20,6 +21,17 @@ const writtenId = (text: string | null): string | undefined => {
   const id = text?.startsWith('@') ? text.slice(1) : text;
   return id && requirementIds.has(id) ? id : undefined;
 };
+
+/** Every node of the tree below `node`, depth first (each node's own fields, in source order). */
+function* nodesOf(node: Node): Generator<Node> {
+  yield node;
+  for (const value of Object.values(node)) {
+    for (const child of Array.isArray(value) ? value : [value]) {
+      if (child && typeof child === 'object' && typeof (child as Node).type === 'string')
+        yield* nodesOf(child);
+    }
+  }
+}
 
 /** Modifiers that declare a test when given a body (`test.skip(condition, reason)` inside a test does not). */
 const DECLARING_MODIFIERS = new Set(['only', 'skip', 'fixme', 'fail']);
@@ -52,27 +64,23 @@ function usesVerifies(call: CallExpression): boolean {
  * twice, as `file:line: …`.
  */
 function readTests(file: string, source: string): { count: number; offending: string[] } {
-  const { program, errors } = parseSync(file, source);
-  if (errors.length > 0) throw new Error(`${file}: ${errors.map((error) => error.message).join('; ')}`);
+  const { program } = parse(source, { sourceType: 'module', plugins: ['typescript'], sourceFilename: file });
   const tests: { start: number; end: number; verifies: boolean }[] = [];
   const written: { id: string; start: number }[] = [];
-  const write = (text: string | null, start: number) => {
-    const id = writtenId(text);
-    if (id) written.push({ id, start });
-  };
-  new Visitor({
-    CallExpression(call) {
+  for (const node of nodesOf(program)) {
+    const at = node.start ?? 0;
+    if (node.type === 'CallExpression' && (declaresTest(node) || usesVerifies(node)))
       // A call that spreads verifies() declares a test whatever the test function is named.
-      if (declaresTest(call) || usesVerifies(call))
-        tests.push({ start: call.start, end: call.end, verifies: usesVerifies(call) });
-    },
-    Literal(literal) {
-      if (typeof literal.value === 'string') write(literal.value, literal.start);
-    },
-    TemplateElement(piece) {
-      write(piece.value.cooked, piece.start);
-    },
-  }).visit(program);
+      tests.push({ start: at, end: node.end ?? at, verifies: usesVerifies(node) });
+    const text =
+      node.type === 'StringLiteral'
+        ? node.value
+        : node.type === 'TemplateElement'
+          ? node.value.cooked
+          : undefined;
+    const id = writtenId(text ?? null);
+    if (id) written.push({ id, start: at });
+  }
 
   const lineOf = (offset: number) => source.slice(0, offset).split('\n').length;
   const offending = tests.flatMap(({ start, end, verifies }) => {

@@ -1,13 +1,17 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig } from '@playwright/test';
-import { resolveEnvironment, runTimeoutSeconds } from './src/config/config.ts';
+import { runOptions } from './src/config/config.ts';
+import { resolveEnvironment } from './src/config/environment.ts';
 import { Tags } from './src/config/profiles.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
-// The environment merged with CONFORMANCE_ENV_FILE, so a profile set in the file selects tests too.
-const env = resolveEnvironment();
-const profile = env.CONFORMANCE_PROFILE || 'ci-gate';
+/**
+ * The part of the run's resolution Playwright needs before global setup starts a target: the same function of
+ * the same variables (the environment over CONFORMANCE_ENV_FILE) that the run manifest records, so a profile
+ * or a selection set in the file applies here too.
+ */
+const { profile, grep, workers, runTimeoutSeconds } = runOptions(resolveEnvironment());
 const isolated = new RegExp(Tags.isolated);
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
@@ -24,7 +28,7 @@ const isolatedHere = !shard || shard[1] === shard[2];
 // tests only (the profile guard in src/suite/fixtures.ts refuses the rest anyway; filtering here saves
 // scheduling them).
 const filters = [
-  env.CONFORMANCE_GREP ? new RegExp(env.CONFORMANCE_GREP) : undefined,
+  grep ? new RegExp(grep) : undefined,
   profile === 'smoke' ? new RegExp(Tags.smoke) : undefined,
 ].filter((filter): filter is RegExp => filter !== undefined);
 /** A pattern that matches when every one of `patterns` matches (undefined: no filter). */
@@ -39,16 +43,16 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
-  workers: env.CONFORMANCE_WORKERS ? Number(env.CONFORMANCE_WORKERS) : 2,
+  workers,
   timeout: 60_000,
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
-  globalTimeout: runTimeoutSeconds() * 1000,
+  globalTimeout: runTimeoutSeconds * 1000,
   reporter: [
     ['list'],
     ['html', { outputFolder: reportPath('html'), open: 'never' }],
     ['junit', { outputFile: reportPath('junit.xml') }],
     ['allure-playwright', { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false }],
-    ['./src/report/conformance-reporter.ts', { profile }],
+    ['./src/report/conformance-reporter.ts'],
   ],
   // Traces and videos would carry tokens: off.
   use: { trace: 'off', video: 'off', screenshot: 'off' },

@@ -1,7 +1,8 @@
 // `npm run check-recording -- FILE...`: checks recorded exchanges (HAR 1.2 or NDJSON files, streamed)
 // against the contract, sends nothing, writes reports/conformance.json and conformance.md, and exits with
 // the run verdict: PASS 0, FAIL 1, INCOMPLETE 3 (2 for a usage error).
-import { type LatencyBudgets, latencyBudgets } from '../config/config.ts';
+import { baselinePath, type FailOn, failOn, type LatencyBudgets, latencyBudgets } from '../config/config.ts';
+import { resolveEnvironment } from '../config/environment.ts';
 import { requirements } from '../contract/requirements.ts';
 import { checkRecordings } from '../recording/check-recordings.ts';
 import { gateVerdict, withBaseline } from '../report/baseline.ts';
@@ -17,9 +18,11 @@ if (files.length === 0) {
   process.exit(2);
 }
 
-let budgets: LatencyBudgets;
+// The configuration this command reads, resolved once: latency budgets and the baseline to compare with.
+let settings: { budgets: LatencyBudgets; baseline?: string; failOn: FailOn };
 try {
-  budgets = latencyBudgets();
+  const env = resolveEnvironment();
+  settings = { budgets: latencyBudgets(env), baseline: baselinePath(env), failOn: failOn(env) };
 } catch (error) {
   console.error(`check-recording: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
@@ -49,9 +52,9 @@ const built = withLatency(
     recording: checked.recording,
   },
   latencyTable(checked.latency),
-  budgets,
+  settings.budgets,
 );
-const report: ConformanceReport = withBaseline(built);
+const report: ConformanceReport = withBaseline(built, settings.baseline, settings.failOn);
 writeReport(report);
 const { exchanges, matched, unknown, exchangesPerSecond } = checked.recording;
 console.log(

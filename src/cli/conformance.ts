@@ -27,7 +27,7 @@ if (existsSync(reportPath('allure-results'))) {
       '-o',
       reportPath('allure'),
       '-c',
-      'src/report/allurerc.mjs',
+      'src/report/allurerc.ts',
     ],
     { stdout: 'pipe' },
   );

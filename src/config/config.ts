@@ -1,10 +1,12 @@
-// The suite's configuration: which target, which credentials, which profile. Read once, from the
-// environment (CONFORMANCE_*) and optionally an env file; every problem is reported by variable name
-// before any request is sent.
-import { existsSync, readFileSync } from 'node:fs';
+// The suite's configuration: which target, which credentials, which profile. Resolved once per run, from
+// the environment (CONFORMANCE_*) and optionally an env file, into the run manifest (./run-manifest.ts);
+// every problem is reported by variable name before any request is sent.
 import { resolve } from 'node:path';
-import { parseEnv } from 'node:util';
 import { isOperationId } from '../contract/operations.ts';
+import { ConfigError } from './config-error.ts';
+import { type Env, resolveEnvironment } from './environment.ts';
+
+export { ConfigError };
 
 export type TargetKind = 'sandbox' | 'prism' | 'remote';
 export type Profile = 'ci-gate' | 'certification' | 'smoke';
@@ -95,33 +97,30 @@ export interface SuiteConfig {
   allowIncomplete: boolean;
   /** CONFORMANCE_LATENCY_BUDGET: the p95 (ms) the team allows, per operationId or `*`. */
   latencyBudgets: LatencyBudgets;
+  /** CONFORMANCE_RECORD_HAR: the file the run writes a HAR 1.2 of its exchanges to (undefined: none). */
+  recordHar?: string;
+  /** CONFORMANCE_BASELINE: a previous run's conformance.json, compared with this run's. */
+  baseline?: string;
+  /** CONFORMANCE_FAIL_ON: `any` (default) or `new` (the exit status reflects only new failures). */
+  failOn: FailOn;
+  /** CONFORMANCE_SANDBOX_FAULTS: the faults injected into the embedded sandbox (self tests, mutation runs). */
+  sandboxFaults: readonly string[];
+  /** CONFORMANCE_SANDBOX_VARIANTS: the conforming variants the embedded sandbox runs as. */
+  sandboxVariants: readonly string[];
   capabilities: ReadonlySet<Capability>;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`Configuration error: ${variable} ${problem}`);
-    this.name = 'ConfigError';
-  }
-}
+export type FailOn = 'any' | 'new';
 
-type Env = Record<string, string | undefined>;
-
-/** Merges the env file named by CONFORMANCE_ENV_FILE under the process environment (which wins). */
-export function resolveEnvironment(env: Env = process.env): Env {
-  const file = env.CONFORMANCE_ENV_FILE;
-  if (!file) return env;
-  const path = resolve(file);
-  if (!existsSync(path))
-    throw new ConfigError('CONFORMANCE_ENV_FILE', `names a file that does not exist: ${path}`);
-  return { ...parseEnv(readFileSync(path, 'utf8')), ...withoutEmpty(env) };
-}
-
-function withoutEmpty(env: Env): Env {
-  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+/** What the Playwright configuration needs before any target is started (playwright.config.ts). */
+export interface RunOptions {
+  profile: Profile;
+  /** CONFORMANCE_GREP: the tests to run, by title and tags (undefined: all). */
+  grep?: string;
+  /** CONFORMANCE_WORKERS (default 2). */
+  workers: number;
+  /** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
+  runTimeoutSeconds: number;
 }
 
 function oneOf<T extends string>(env: Env, variable: string, allowed: readonly T[], fallback: T): T {
@@ -252,8 +251,11 @@ function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilit
   return capabilities;
 }
 
-export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
-  const env = resolveEnvironment(rawEnv);
+/** The configuration of a process environment (default: this process's) and the env file it names. */
+export const loadConfig = (rawEnv?: Env): SuiteConfig => configOf(resolveEnvironment(rawEnv));
+
+/** The configuration of resolved variables (src/config/run-manifest.ts resolves them once per run). */
+export function configOf(env: Env): SuiteConfig {
   const baseUrl = url(env, 'CONFORMANCE_BASE_URL');
   const target = oneOf(
     env,
@@ -321,7 +323,7 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
       ['production', 'non-production'] as const,
       'non-production',
     ),
-    profile: oneOf(env, 'CONFORMANCE_PROFILE', ['ci-gate', 'certification', 'smoke'] as const, 'ci-gate'),
+    profile: profileOf(env),
     userLogin: login,
     secondUser,
     userTokens: tokens,
@@ -339,15 +341,31 @@ export function loadConfig(rawEnv: Env = process.env): SuiteConfig {
     strict: flag(env, 'CONFORMANCE_STRICT'),
     allowIncomplete: flag(env, 'CONFORMANCE_ALLOW_INCOMPLETE'),
     latencyBudgets: latencyBudgets(env),
+    recordHar: recordHarPath(env),
+    baseline: baselinePath(env),
+    failOn: failOn(env),
+    sandboxFaults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
+    sandboxVariants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
   };
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }
 
-/** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
-export const runTimeoutSeconds = (rawEnv: Env = process.env): number =>
-  positiveInteger(resolveEnvironment(rawEnv), 'CONFORMANCE_RUN_TIMEOUT_S', 900);
+/** The run options of resolved variables: the Playwright configuration's part of the resolution. */
+export const runOptions = (env: Env): RunOptions => ({
+  profile: profileOf(env),
+  grep: env.CONFORMANCE_GREP || undefined,
+  workers: positiveInteger(env, 'CONFORMANCE_WORKERS', 2),
+  runTimeoutSeconds: positiveInteger(env, 'CONFORMANCE_RUN_TIMEOUT_S', 900),
+});
 
-/** Every secret value of a configuration, for redaction. */
+const profileOf = (env: Env): Profile =>
+  oneOf(env, 'CONFORMANCE_PROFILE', ['ci-gate', 'certification', 'smoke'] as const, 'ci-gate');
+
+/** A comma-separated list (empty when unset). */
+export const listOf = (env: Env, variable: string): string[] =>
+  (env[variable] ?? '').split(',').filter(Boolean);
+
+/** Every secret value of a configuration: registered for redaction, never written (the run manifest refers to it). */
 export function secretsOf(config: SuiteConfig): string[] {
   return [
     config.userLogin?.clientSecret,
@@ -357,34 +375,25 @@ export function secretsOf(config: SuiteConfig): string[] {
     config.partnerB?.clientSecret,
     config.signingSecret,
     ...Object.values(config.userTokens ?? {}),
-  ].filter((secret): secret is string => !!secret && secret.length >= 4);
+  ].filter((secret): secret is string => !!secret);
 }
 
-// Recorded traffic and baseline (README, "Recorded traffic"): read where they are used.
+// Recorded traffic and baseline (README, "Recorded traffic").
 /** CONFORMANCE_RECORD_HAR: the file the run writes a HAR 1.2 of its exchanges to (undefined: none). */
-export const recordHarPath = (rawEnv: Env = process.env): string | undefined => {
-  const value = resolveEnvironment(rawEnv).CONFORMANCE_RECORD_HAR;
-  return value ? resolve(value) : undefined;
-};
+const recordHarPath = (env: Env): string | undefined =>
+  env.CONFORMANCE_RECORD_HAR ? resolve(env.CONFORMANCE_RECORD_HAR) : undefined;
 /** CONFORMANCE_BASELINE: a previous run's conformance.json, compared with this run's. */
-export const baselinePath = (rawEnv: Env = process.env): string | undefined => {
-  const value = resolveEnvironment(rawEnv).CONFORMANCE_BASELINE;
-  return value ? resolve(value) : undefined;
-};
+export const baselinePath = (env: Env): string | undefined =>
+  env.CONFORMANCE_BASELINE ? resolve(env.CONFORMANCE_BASELINE) : undefined;
 /** CONFORMANCE_FAIL_ON: `any` (default) or `new` (the exit status reflects only new failures). */
-export function failOn(rawEnv: Env = process.env): 'any' | 'new' {
-  const value = resolveEnvironment(rawEnv).CONFORMANCE_FAIL_ON || 'any';
-  if (value !== 'any' && value !== 'new')
-    throw new Error(`CONFORMANCE_FAIL_ON must be "any" or "new", not "${value}"`);
-  return value;
-}
+export const failOn = (env: Env): FailOn => oneOf(env, 'CONFORMANCE_FAIL_ON', ['any', 'new'] as const, 'any');
 
 /** Per-operation p95 budgets in milliseconds; `*` applies to every operation not named. */
 export type LatencyBudgets = Readonly<Record<string, number>>;
 
 /** CONFORMANCE_LATENCY_BUDGET, e.g. `listCycles=800,*=1500` (empty: no budget). */
-export function latencyBudgets(rawEnv: Env = process.env): LatencyBudgets {
-  const raw = resolveEnvironment(rawEnv).CONFORMANCE_LATENCY_BUDGET;
+export function latencyBudgets(env: Env): LatencyBudgets {
+  const raw = env.CONFORMANCE_LATENCY_BUDGET;
   if (!raw) return {};
   const budgets: Record<string, number> = {};
   for (const item of raw.split(',').map((part) => part.trim())) {

@@ -2,8 +2,8 @@
 // (and budgeted), throttled on rate limits, guarded by the profile, and recorded for the report.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
 import { registerIssuedTokens } from './redact.ts';
-import { countRequest } from './request-counter.ts';
-import { observe, waitForTurn } from './throttle.ts';
+import type { RequestCounter } from './request-counter.ts';
+import type { Throttle } from './throttle.ts';
 import type { Transport, TransportResponse } from './transport.ts';
 import { TransportFailure } from './transport-failure.ts';
 
@@ -31,7 +31,9 @@ export type RequestGuard = (method: string, url: URL) => void;
 
 export interface ApiClientOptions {
   baseUrl: string;
-  budget?: number;
+  /** The worker's throttle (rate-limit headers) and request counter (the run's count and budget). */
+  throttle: Throttle;
+  requests: RequestCounter;
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
@@ -76,15 +78,15 @@ export class ApiClient {
     }
     const sent: SentRequest = { method, url: url.toString(), headers, body };
     for (let attempt = 0; ; attempt++) {
-      await waitForTurn();
-      countRequest(this.options.budget);
+      await this.options.throttle.waitForTurn();
+      this.options.requests.count();
       const startedAt = new Date();
       const started = performance.now();
       const response = await this.roundTrip(sent, request.maxRedirects ?? 0);
       const timing = { startedAt: startedAt.toISOString(), durationMs: performance.now() - started };
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
-      const retryIn = observe(exchange.status, exchange.headers);
+      const retryIn = this.options.throttle.observe(exchange.status, exchange.headers);
       if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;
     }
   }

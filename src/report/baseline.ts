@@ -3,7 +3,7 @@
 // counts their evidence states, e.g. "182 records", add up to less than before). With
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
 import { readFileSync } from 'node:fs';
-import { baselinePath, failOn } from '../config/config.ts';
+import type { FailOn } from '../config/config.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RequirementResult, RunVerdict, SinceLastRun } from './model.ts';
 
@@ -18,7 +18,7 @@ export function compareWithBaseline(
   current: Requirements,
   previous: Requirements,
   baseline: string,
-  mode: 'any' | 'new' = 'any',
+  mode: FailOn = 'any',
 ): SinceLastRun {
   const before = new Map<string, RequirementResult>(previous.requirements.map((r) => [r.id, r]));
   const ids = (test: (now: RequirementResult, then: RequirementResult | undefined) => boolean) =>
@@ -50,14 +50,17 @@ export const withBaselineLatency = (
     return then ? { ...row, baseline: { p95: then.p95 } } : row;
   });
 
-/** The report with its "since last run" section when CONFORMANCE_BASELINE names a readable report. */
-export function withBaseline<T extends ConformanceReport>(report: T): T {
-  const file = baselinePath();
+/** The report with its "since last run" section when a baseline (CONFORMANCE_BASELINE) names a report. */
+export function withBaseline<T extends ConformanceReport>(
+  report: T,
+  file: string | undefined,
+  mode: FailOn = 'any',
+): T {
   if (!file) return report;
   const previous = JSON.parse(readFileSync(file, 'utf8')) as Previous;
   return {
     ...report,
-    sinceLastRun: compareWithBaseline(report, previous, file, failOn()),
+    sinceLastRun: compareWithBaseline(report, previous, file, mode),
     ...(report.latency ? { latency: withBaselineLatency(report.latency, previous.latency) } : {}),
   };
 }

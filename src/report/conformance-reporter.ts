@@ -5,9 +5,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { latencyBudgets, loadConfig, recordHarPath, type SuiteConfig } from '../config/config.ts';
+import { loadConfig, type SuiteConfig, secretsOf } from '../config/config.ts';
+import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { requirements } from '../contract/requirements.ts';
-import { redactText } from '../http/redact.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
@@ -75,30 +76,18 @@ export function summarise(test: TestCase): TestResultSummary {
   };
 }
 
-/** The resolved configuration, or undefined when it cannot be resolved (the run then failed in setup). */
-function runConfig(): SuiteConfig | undefined {
+/**
+ * The run's manifest, written by its global setup in this process. Without one (`playwright merge-reports`
+ * on another machine, or a run that failed in setup) the configuration is resolved from the environment,
+ * or undefined when it cannot be.
+ */
+function runManifest(): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
+  const manifest = currentRunManifest();
+  if (manifest) return manifest;
   try {
-    return loadConfig();
+    return { config: loadConfig() };
   } catch {
     return undefined;
-  }
-}
-
-/** CONFORMANCE_RECORD_HAR, or undefined when unset or the configuration cannot be read. */
-function runHarPath(): string | undefined {
-  try {
-    return recordHarPath();
-  } catch {
-    return undefined;
-  }
-}
-
-/** CONFORMANCE_LATENCY_BUDGET when the rest of the configuration cannot be read ({} when it is bad too). */
-function runLatencyBudgets(): ReturnType<typeof latencyBudgets> {
-  try {
-    return latencyBudgets();
-  } catch {
-    return {};
   }
 }
 
@@ -136,7 +125,9 @@ export default class ConformanceReporter implements Reporter {
     // `playwright test --list` ends "passed" without running anything: there is nothing to report.
     if (result.status === 'passed' && this.suite.allTests().every((test) => test.results.length === 0))
       return undefined;
-    const config = runConfig();
+    const manifest = runManifest();
+    const config: SuiteConfig | undefined = manifest?.config;
+    for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
     const built = buildReport(
       this.suite.allTests().map(summarise),
       requirements,
@@ -147,27 +138,29 @@ export default class ConformanceReporter implements Reporter {
         profile: config?.profile ?? 'ci-gate',
         environment: config?.environment ?? 'non-production',
         strict: config?.strict ?? false,
-        startedAt: process.env.CONFORMANCE_STARTED_AT ?? new Date(Date.now() - result.duration).toISOString(),
+        startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
         durationMs: Math.round(result.duration),
-        requestsSent: requestsSent(),
+        requestsSent: requestsSent(manifest?.requestLog),
         interrupted: result.status === 'interrupted' || result.status === 'timedout',
       },
     );
     const timed = withLatency(
       built,
       latencyTable(this.suite.allTests().flatMap(testSamples)),
-      config?.latencyBudgets ?? runLatencyBudgets(),
+      config?.latencyBudgets ?? {},
     );
     const report: ConformanceReport = withBaseline(
       timed.profile === 'certification'
         ? { ...timed, digest: computeDigest(certifiedResults(timed)) }
         : timed,
+      config?.baseline,
+      config?.failOn,
     );
     writeReport(report);
     markJunit(report);
     markAllure(report);
     console.log(`\n${verdictLine(report)}`);
-    const har = runHarPath();
+    const har = config?.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
     for (const { id, reasons } of report.incomplete)

@@ -1,12 +1,22 @@
-// Prepares a run: clears old results, starts the embedded target (sandbox or Prism) unless a base URL
-// is configured, validates the configuration before any request, and sets up the request counter.
-// Workers inherit process.env, so the target's URLs and credentials reach them through it.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { parseEnv } from 'node:util';
+// Prepares a run: clears old results, starts the embedded target (sandbox or Prism) unless a base URL is
+// configured, and resolves the configuration once, before any request, into the run manifest
+// (src/config/run-manifest.ts) that the workers and the reporter read. The started target's URLs and
+// credentials are layers of that resolution, over or under the environment's; the process environment is
+// left as it was, but for the manifest's path.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
-import { loadConfig, resolveEnvironment } from '../config/config.ts';
+import { configOf, listOf } from '../config/config.ts';
+import {
+  environmentLayers,
+  fileVariables,
+  handManifestToWorkers,
+  merged,
+  type VariableLayer,
+} from '../config/environment.ts';
+import { RUN_MANIFEST_FILE, resolveRun, writeRunManifest } from '../config/run-manifest.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
 
@@ -18,6 +28,7 @@ import { reportPath } from './reports-dir.ts';
 export const EMBEDDED_RATE_LIMIT = { limit: 500, windowSeconds: 2 };
 const BURST_RATE_LIMIT = { limit: 40, windowSeconds: 3 };
 const EMBEDDED_RATE_LIMIT_HEADERS = 'Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset';
+const PRISM_CREDENTIALS = fileURLToPath(new URL('./prism-credentials.env', import.meta.url));
 
 function clearOldResults(): void {
   for (const name of [
@@ -26,80 +37,93 @@ function clearOldResults(): void {
     'conformance.json',
     'conformance.md',
     'junit.xml',
+    RUN_MANIFEST_FILE,
     '.run',
   ]) {
     rmSync(reportPath(name), { recursive: true, force: true });
   }
   mkdirSync(reportPath('.run'), { recursive: true });
-  const log = reportPath('.run/requests.log');
-  writeFileSync(log, '');
-  process.env.CONFORMANCE_REQUEST_LOG = log;
-  process.env.CONFORMANCE_STARTED_AT = new Date().toISOString();
+  writeFileSync(reportPath('.run/requests.log'), '');
 }
 
-async function startEmbeddedTarget(): Promise<(() => Promise<void>) | undefined> {
-  const env = resolveEnvironment();
+/** A target the run started, and the variables of the run once it runs (first layer first). */
+interface StartedTarget {
+  layers: VariableLayer[];
+  stop: () => Promise<void>;
+}
+
+const fileLayer = (file: string): VariableLayer => ({ variables: fileVariables(file), file });
+
+async function startEmbeddedTarget(layers: readonly VariableLayer[]): Promise<StartedTarget | undefined> {
+  const env = merged(layers);
   if (env.CONFORMANCE_BASE_URL) return undefined;
   if (env.CONFORMANCE_TARGET === 'prism') {
     const prism = await startPrism('mock');
-    // Prism accepts any credential it can see; placeholders let the partner tests reach it.
-    Object.assign(process.env, {
-      CONFORMANCE_TARGET: 'prism',
-      CONFORMANCE_BASE_URL: prism.baseUrl,
-      CONFORMANCE_PARTNER_A_CLIENT_ID: 'prism-partner-a',
-      CONFORMANCE_PARTNER_A_CLIENT_SECRET: 'prism-partner-a-secret',
-    });
-    return prism.close;
+    const target = { CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: prism.baseUrl };
+    return {
+      layers: [{ variables: target, computed: true }, fileLayer(PRISM_CREDENTIALS), ...layers],
+      stop: prism.close,
+    };
   }
   const sandbox = await startSandbox({
     port: 0,
     environment: env.CONFORMANCE_ENVIRONMENT === 'production' ? 'production' : 'non-production',
     rateLimit: EMBEDDED_RATE_LIMIT,
-    faults: (env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
-    variants: (env.CONFORMANCE_SANDBOX_VARIANTS ?? '').split(',').filter(Boolean),
+    faults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
+    variants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
   });
-  Object.assign(process.env, {
-    ...parseEnv(readFileSync(credentialsPath, 'utf8')),
-    ...withoutUndefined(process.env),
+  const target = {
     CONFORMANCE_TARGET: 'sandbox',
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,
     CONFORMANCE_RATE_LIMIT: `${BURST_RATE_LIMIT.limit}/${BURST_RATE_LIMIT.windowSeconds}`,
     CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS,
-  });
-  return sandbox.close;
+  };
+  // The sandbox's credentials: under the process environment, over the env file.
+  const [environment, ...envFile] = layers;
+  return {
+    layers: [
+      { variables: target, computed: true },
+      ...(environment ? [environment] : []),
+      fileLayer(credentialsPath),
+      ...envFile,
+    ],
+    stop: sandbox.close,
+  };
 }
 
-function withoutUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  );
-}
-
-/** CONFORMANCE_PRISM_PROXY=1: the suite talks to Prism, which forwards to the target and validates both ways. */
-async function startValidatingProxy(): Promise<(() => Promise<void>) | undefined> {
-  const env = resolveEnvironment();
-  if (env.CONFORMANCE_PRISM_PROXY !== '1' || !env.CONFORMANCE_BASE_URL) return undefined;
-  const upstream = env.CONFORMANCE_BASE_URL;
-  const proxy = await startPrism('proxy', upstream);
-  Object.assign(process.env, {
-    // Prism serves the document's paths at its root and forwards them under the upstream's /developer prefix.
-    CONFORMANCE_BASE_URL: proxy.baseUrl,
-    CONFORMANCE_AUTH_URL: env.CONFORMANCE_AUTH_URL || new URL(upstream).origin,
-    CONFORMANCE_UPSTREAM_URL: upstream,
-  });
-  return proxy.close;
+/**
+ * CONFORMANCE_PRISM_PROXY=1: the suite talks to Prism, which forwards to the target and validates both ways.
+ * The configuration is checked before Prism starts.
+ */
+async function startValidatingProxy(layers: readonly VariableLayer[]): Promise<StartedTarget | undefined> {
+  const config = configOf(merged(layers));
+  if (!config.prismProxy) return undefined;
+  const proxy = await startPrism('proxy', config.baseUrl);
+  // Prism serves the document's paths at its root and forwards them under the upstream's /developer prefix.
+  const target = { CONFORMANCE_BASE_URL: proxy.baseUrl, CONFORMANCE_AUTH_URL: config.authUrl };
+  return { layers: [{ variables: target, computed: true }, ...layers], stop: proxy.close };
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
+  const startedAt = new Date().toISOString();
   const stops: (() => Promise<void>)[] = [];
   try {
-    const stopTarget = await startEmbeddedTarget();
-    if (stopTarget) stops.push(stopTarget);
-    loadConfig();
-    const stopProxy = await startValidatingProxy();
-    if (stopProxy) stops.unshift(stopProxy);
+    let layers = environmentLayers();
+    const target = await startEmbeddedTarget(layers);
+    if (target) {
+      stops.push(target.stop);
+      layers = target.layers;
+    }
+    const proxy = await startValidatingProxy(layers);
+    if (proxy) {
+      stops.unshift(proxy.stop);
+      layers = proxy.layers;
+    }
+    const manifest = resolveRun(layers, { startedAt, requestLog: reportPath('.run/requests.log') });
+    writeRunManifest(reportPath(RUN_MANIFEST_FILE), manifest, layers);
+    handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   } catch (error) {
     for (const stop of stops) await stop();
     throw error;

@@ -1,8 +1,14 @@
 // Where a run writes its output: reports/ by default; the mutation runner gives each mutant its own.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processVariable } from '../config/environment.ts';
 
-export const reportsDir = process.env.CONFORMANCE_REPORTS_DIR
-  ? `${resolve(process.env.CONFORMANCE_REPORTS_DIR)}/`
+const configured = processVariable('CONFORMANCE_REPORTS_DIR');
+export const reportsDir = configured
+  ? `${resolve(configured)}/`
   : fileURLToPath(new URL('../../reports/', import.meta.url));
 export const reportPath = (name: string): string => reportsDir + name;
+
+/** The Allure history, kept between runs (CONFORMANCE_ALLURE_HISTORY names another file, e.g. a CI cache). */
+export const allureHistoryPath = (): string =>
+  processVariable('CONFORMANCE_ALLURE_HISTORY') ?? join(configured ?? 'reports', 'allure-history.jsonl');

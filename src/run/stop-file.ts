@@ -4,6 +4,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processVariable } from '../config/environment.ts';
 
 export const STOP_FILE_VARIABLE = 'CONFORMANCE_STOP_FILE';
 
@@ -15,7 +16,6 @@ export const requestStop = (path: string): void => writeFileSync(path, 'stop\n')
 export const clearStop = (path: string): void => rmSync(path, { force: true });
 
 /** Whether the run this process belongs to is stopping. */
-export function stopRequested(env: NodeJS.ProcessEnv = process.env): boolean {
-  const path = env[STOP_FILE_VARIABLE];
+export function stopRequested(path = processVariable(STOP_FILE_VARIABLE)): boolean {
   return !!path && existsSync(path);
 }

@@ -8,18 +8,19 @@ import {
   type Capability,
   type ClientCredentials,
   capabilitySource,
-  loadConfig,
   normaliseScopes,
-  recordHarPath,
   type SuiteConfig,
   secretsOf,
 } from '../config/config.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
+import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { USER_SCOPES } from '../contract/operations.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
+import { RequestCounter } from '../http/request-counter.ts';
+import { Throttle } from '../http/throttle.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
@@ -111,7 +112,14 @@ function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: s
 }
 
 interface WorkerFixtures {
+  /** The run's configuration, resolved once by global setup (option: a self test may give its own). */
+  runManifest: RunManifest;
+  /** The suite's configuration, with its secrets (read from the environment, never from the manifest). */
   config: SuiteConfig;
+  /** Honours the target's rate-limit headers for every request of the worker. */
+  throttle: Throttle;
+  /** Counts the worker's requests in the run's count, refusing them once the smoke budget is spent. */
+  requestCounter: RequestCounter;
   workerApi: ApiClient;
   tokenPool: UserTokenPool;
   partnerTokens: Map<string, string>;
@@ -174,26 +182,50 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  config: [
+  runManifest: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {
-      const config = loadConfig();
-      for (const secret of secretsOf(config)) registerSecret(secret);
-      await use(config);
+      const manifest = currentRunManifest();
+      if (!manifest)
+        throw new Error(
+          'no run manifest: run the suite with playwright.config.ts, whose global setup writes it',
+        );
+      await use(manifest);
+    },
+    { scope: 'worker', option: true },
+  ],
+  config: [
+    async ({ runManifest }, use) => {
+      // Redaction stays process-wide, so that every text the worker writes is covered: fed from the manifest.
+      for (const secret of secretsOf(runManifest.config)) registerSecret(secret);
+      await use(runManifest.config);
     },
     { scope: 'worker' },
   ],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+  throttle: [async ({}, use) => use(new Throttle()), { scope: 'worker' }],
+  requestCounter: [
+    async ({ runManifest, config }, use) =>
+      use(
+        new RequestCounter(
+          runManifest.requestLog,
+          config.profile === 'smoke' ? config.requestBudget : undefined,
+        ),
+      ),
+    { scope: 'worker' },
+  ],
   workerApi: [
-    async ({ config }, use) => {
+    async ({ config, throttle, requestCounter }, use) => {
       const transport = nodeTransport();
       await use(
         new ApiClient(transport, {
           baseUrl: config.baseUrl,
+          throttle,
+          requests: requestCounter,
           guard: requestGuard(config.profile, config.environment, []),
-          budget: config.profile === 'smoke' ? config.requestBudget : undefined,
           timeoutMs: config.requestTimeoutMs,
           // Worker-level reads (shared datasets, tokens) are recorded as they happen.
-          onExchange: recordHarPath() ? (exchange) => appendToRecording([exchange]) : undefined,
+          onExchange: config.recordHar ? (exchange) => appendToRecording([exchange]) : undefined,
         }),
       );
       transport.dispose();
@@ -243,11 +275,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
   exchanges: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use, testInfo) => {
+    async ({ config }, use, testInfo) => {
       const exchanges: Exchange[] = [];
       await use(exchanges);
-      if (recordHarPath()) appendToRecording(exchanges);
+      if (config.recordHar) appendToRecording(exchanges);
       // The answer times go to the reporter, which builds the latency table from every test's.
       const latency = latencyAnnotation(exchanges);
       if (latency) testInfo.annotations.push(latency);

@@ -173,7 +173,7 @@ test(
     const production = await startSandbox({
       port: 0,
       environment: 'production',
-      faults: (process.env.CONFORMANCE_SANDBOX_FAULTS ?? '').split(',').filter(Boolean),
+      faults: [...config.sandboxFaults],
     });
     try {
       const partner = new PartnerClient(

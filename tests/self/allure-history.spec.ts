@@ -1,4 +1,4 @@
-// Allure history carries over between runs (src/report/allurerc.mjs historyPath), so the report shows
+// Allure history carries over between runs (src/report/allurerc.ts historyPath), so the report shows
 // trends: two reports generated from the same results directory leave two runs in the history file.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ test('each Allure report adds its run to the history file, which the next report
         '-o',
         join(reports, `allure-${run}`),
         '-c',
-        'src/report/allurerc.mjs',
+        'src/report/allurerc.ts',
       ],
       { CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_ALLURE_HISTORY: '' },
       true,

@@ -1,9 +1,20 @@
-// The suite's configuration: every problem is reported by variable name before any request is sent.
-import { writeFileSync } from 'node:fs';
+// The suite's configuration: every problem is reported by variable name before any request is sent; a run
+// resolves it once into its run manifest, which holds no secret, and which its workers and reporter read.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ConfigError, loadConfig, normaliseScopes } from '../../src/config/config.ts';
+import { startSandbox } from '../../sandbox/app.ts';
+import { ConfigError, loadConfig, normaliseScopes, secretsOf } from '../../src/config/config.ts';
+import { environmentLayers, type VariableLayer } from '../../src/config/environment.ts';
+import {
+  manifestJson,
+  parseRunManifest,
+  RUN_MANIFEST_FILE,
+  resolveRun,
+  writeRunManifest,
+} from '../../src/config/run-manifest.ts';
 import { scratchDir } from './scratch.ts';
+import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
 const login = {
   CONFORMANCE_CLIENT_ID: 'client',
@@ -135,4 +146,111 @@ test('an env file supplies variables; the process environment wins over it', () 
   const config = loadConfig({ CONFORMANCE_ENV_FILE: file, CONFORMANCE_PROFILE: 'certification' });
   expect(config.baseUrl).toBe(remote.CONFORMANCE_BASE_URL);
   expect(config.profile).toBe('certification');
+});
+
+/** A file of variables, as CONFORMANCE_ENV_FILE names one. */
+function envFile(variables: Record<string, string>): string {
+  const file = join(scratchDir(), 'target.env');
+  writeFileSync(
+    file,
+    Object.entries(variables)
+      .map(([name, value]) => `${name}=${value}`)
+      .join('\n'),
+  );
+  return file;
+}
+
+const facts = { startedAt: '2026-01-01T00:00:00.000Z', requestLog: '/dev/null' };
+
+test('the run manifest refers to each secret by its variable and file, and reads it back from there', () => {
+  const file = envFile({
+    ...remote,
+    CONFORMANCE_USER_TOKENS: JSON.stringify({ 'read:sleep  read:cycles': 'token-of-two-scopes' }),
+    CONFORMANCE_PARTNER_A_CLIENT_ID: 'partner-a',
+    CONFORMANCE_PARTNER_A_CLIENT_SECRET: 'partner-a-secret',
+  });
+  const layers = environmentLayers({ CONFORMANCE_ENV_FILE: file });
+  const manifest = resolveRun(layers, facts);
+  const json = manifestJson(manifest, layers);
+  expect(secretsOf(manifest.config)).toHaveLength(4);
+  for (const secret of secretsOf(manifest.config)) expect(json).not.toContain(secret);
+  const { config } = JSON.parse(json);
+  expect(config.userLogin.password).toEqual({ secret: 'CONFORMANCE_PASSWORD', file });
+  expect(config.partnerA.clientSecret).toEqual({ secret: 'CONFORMANCE_PARTNER_A_CLIENT_SECRET', file });
+  expect(config.userTokens).toEqual({
+    'read:cycles read:sleep': { secret: 'CONFORMANCE_USER_TOKENS', file, key: 'read:sleep  read:cycles' },
+  });
+  expect(parseRunManifest(json)).toEqual(manifest);
+});
+
+test('a secret gone from where the run read it is a configuration error; one only setup knew is never written', () => {
+  const environment = environmentLayers({ ...remote, CONFORMANCE_PASSWORD: 'pw-not-in-this-process' });
+  const json = manifestJson(resolveRun(environment, facts), environment);
+  expect(JSON.parse(json).config.userLogin.password).toEqual({ secret: 'CONFORMANCE_PASSWORD' });
+  expect(() => parseRunManifest(json)).toThrow(/CONFORMANCE_\w+ is no longer set in the environment/);
+  const computed: VariableLayer[] = [{ variables: remote, computed: true }];
+  expect(() => manifestJson(resolveRun(computed, facts), computed)).toThrow(
+    /no variable the workers can read/,
+  );
+});
+
+test('the run manifest is written once: a second write fails', () => {
+  const layers = environmentLayers(remote);
+  const path = join(scratchDir(), RUN_MANIFEST_FILE);
+  const manifest = resolveRun(layers, facts);
+  writeRunManifest(path, manifest, layers);
+  expect(() => writeRunManifest(path, { ...manifest, startedAt: new Date().toISOString() }, layers)).toThrow(
+    /EEXIST/,
+  );
+  expect(JSON.parse(readFileSync(path, 'utf8')).startedAt).toBe(facts.startedAt);
+});
+
+test('target, credentials, profile and selection set only in the env file reach the workers and the report; the manifest holds no secret', async () => {
+  test.setTimeout(180_000);
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    const variables = {
+      ...sandboxEnv,
+      CONFORMANCE_TARGET: 'sandbox',
+      CONFORMANCE_BASE_URL: sandbox.baseUrl,
+      CONFORMANCE_AUTH_URL: sandbox.authUrl,
+      CONFORMANCE_PROFILE: 'certification',
+      CONFORMANCE_GREP: '@PAG-LIMIT-MAX(?=\\s|$)|@ratelimit',
+    } as Record<string, string>;
+    const file = envFile(variables);
+    // The process environment sets none of them.
+    const unset = Object.fromEntries(Object.keys(variables).map((name) => [name, '']));
+    const { report, served, reports } = await runSuiteAgainst(sandbox, {
+      ...unset,
+      CONFORMANCE_ENV_FILE: file,
+    });
+
+    // The Playwright configuration selected the file's tests; the workers ran them against its target...
+    const limitMax = report.tests.filter((t) => t.requirements.includes('PAG-LIMIT-MAX'));
+    const burst = report.tests.filter((t) => t.requirements.includes('RL-429'));
+    expect(limitMax.length).toBeGreaterThan(0);
+    expect(report.tests).toHaveLength(limitMax.length + burst.length);
+    expect(limitMax.map((t) => t.outcome)).toEqual(limitMax.map(() => 'passed'));
+    expect(served.total, 'requests the sandbox served').toBe(report.requestsSent);
+    expect(served.total).toBeGreaterThan(0);
+    // ...under its profile, which refuses the burst in the worker...
+    expect(burst.map((t) => t.outcome)).toEqual(['omitted']);
+    expect(burst[0]?.skipReason).toContain('certification does not load a shared environment');
+    // ...and the report names both.
+    expect(report).toMatchObject({ profile: 'certification', target: 'sandbox', baseUrl: sandbox.baseUrl });
+    expect(report.digest?.combined).toMatch(/^[0-9a-f]{64}$/);
+
+    const text = readFileSync(join(reports, RUN_MANIFEST_FILE), 'utf8');
+    const secrets = Object.entries(sandboxEnv)
+      .filter(([name]) => /SECRET|PASSWORD/.test(name))
+      .map(([, value]) => value as string);
+    expect(secrets.length).toBeGreaterThanOrEqual(7);
+    expect(secrets.filter((secret) => text.includes(secret))).toEqual([]);
+    const manifest = JSON.parse(text);
+    expect(manifest.startedAt, 'the report read the manifest global setup wrote').toBe(report.startedAt);
+    expect(manifest.config).toMatchObject({ profile: 'certification', baseUrl: sandbox.baseUrl });
+    expect(manifest.config.userLogin.clientSecret).toEqual({ secret: 'CONFORMANCE_CLIENT_SECRET', file });
+  } finally {
+    await sandbox.close();
+  }
 });

@@ -1,0 +1,123 @@
+// The one module that reads the process environment for CONFORMANCE_* variables. A run resolves them
+// once, in global setup, into its run manifest (src/config/run-manifest.ts); everything else takes the
+// manifest, or an Env handed to it. Secrets never enter the manifest: it names the variable and where it
+// was read (the environment, or a file of variables), and whoever needs the value reads it here again.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { ConfigError } from './config-error.ts';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Variables from one source. A value is read again from its source (a secret, by a worker), so a layer is
+ * the process environment (no `file`), a file of variables, or values global setup computed (`computed`:
+ * the started target's URLs), which are never a secret's source.
+ */
+export interface VariableLayer {
+  variables: Env;
+  file?: string;
+  computed?: boolean;
+}
+
+/** Variables that only the process environment carries: a command sets them for the processes it starts. */
+export type ProcessVariable =
+  | 'CONFORMANCE_REPORTS_DIR' // where the run writes (the mutation runner gives each mutant its own)
+  | 'CONFORMANCE_ALLURE_HISTORY' // the Allure history file, e.g. one a CI job caches
+  | 'CONFORMANCE_STOP_FILE' // src/run/stop-file.ts
+  | 'CONFORMANCE_RUN_MANIFEST'; // the manifest of the run this process belongs to (set by global setup)
+
+export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
+
+/** Hands the run manifest to the processes the run starts next (its workers): global setup only. */
+export function handManifestToWorkers(path: string): void {
+  process.env.CONFORMANCE_RUN_MANIFEST = path;
+}
+
+const files = new Map<string, Env>();
+
+/** The variables of a file (parsed once per process). */
+export function fileVariables(path: string): Env {
+  let variables = files.get(path);
+  if (!variables) {
+    variables = parseEnv(readFileSync(path, 'utf8'));
+    files.set(path, variables);
+  }
+  return variables;
+}
+
+/** The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first. */
+export function environmentLayers(env: Env = process.env): VariableLayer[] {
+  const file = env.CONFORMANCE_ENV_FILE;
+  if (!file) return [{ variables: env }];
+  const path = resolve(file);
+  if (!existsSync(path))
+    throw new ConfigError('CONFORMANCE_ENV_FILE', `names a file that does not exist: ${path}`);
+  return [{ variables: env }, { variables: fileVariables(path), file: path }];
+}
+
+/** The layer that gives a variable its value: the first where it is set and not empty. */
+export const layerOf = (layers: readonly VariableLayer[], variable: string): VariableLayer | undefined =>
+  layers.find((layer) => !!layer.variables[variable]);
+
+/** Layers merged into one set of variables: each takes its value from its first layer that sets it. */
+export function merged(layers: readonly VariableLayer[]): Env {
+  const names = new Set(layers.flatMap((layer) => Object.keys(layer.variables)));
+  return Object.fromEntries(
+    [...names].flatMap((name) => {
+      const value = layerOf(layers, name)?.variables[name];
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
+}
+
+/** Merges the env file named by CONFORMANCE_ENV_FILE under the process environment (which wins). */
+export const resolveEnvironment = (env: Env = process.env): Env => merged(environmentLayers(env));
+
+/** A secret in the run manifest: the variable that holds it, and where; a JSON member of it with `key`. */
+export interface SecretRef {
+  secret: string;
+  /** The file of variables it was read from; absent: the process environment. */
+  file?: string;
+  /** A member of the variable's JSON object (a token of CONFORMANCE_USER_TOKENS). */
+  key?: string;
+}
+
+/** A secret's value, read again from where the manifest says it was read. */
+export function secretValue(ref: SecretRef): string {
+  const raw = ref.file ? fileVariables(ref.file)[ref.secret] : process.env[ref.secret];
+  const value = raw && ref.key !== undefined ? (JSON.parse(raw) as Record<string, unknown>)[ref.key] : raw;
+  if (typeof value !== 'string' || value === '')
+    throw new ConfigError(
+      ref.secret,
+      `is no longer set in ${ref.file ?? 'the environment'}, where the run read it at its start`,
+    );
+  return value;
+}
+
+/**
+ * Where a secret value can be read again: the first re-readable layer whose variable holds it, whole or as
+ * a member of a JSON object. Undefined when only a computed layer holds it.
+ */
+export function secretRef(layers: readonly VariableLayer[], value: string): SecretRef | undefined {
+  for (const layer of layers.filter((layer) => !layer.computed)) {
+    for (const [name, raw] of Object.entries(layer.variables)) {
+      if (!raw || !name.startsWith('CONFORMANCE_') || layerOf(layers, name) !== layer) continue;
+      const file = layer.file ? { file: layer.file } : {};
+      if (raw === value) return { secret: name, ...file };
+      const key = jsonMemberHolding(raw, value);
+      if (key !== undefined) return { secret: name, ...file, key };
+    }
+  }
+  return undefined;
+}
+
+function jsonMemberHolding(raw: string, value: string): string | undefined {
+  if (!raw.startsWith('{')) return undefined;
+  try {
+    const members = Object.entries(JSON.parse(raw) as Record<string, unknown>);
+    return members.find(([, member]) => member === value)?.[0];
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,96 @@
+// The run manifest: a run's configuration, resolved once by its global setup (src/run/global-setup.ts) from
+// the environment, the env file, the profile and the started target, and written once as JSON under the
+// run's reports directory. The workers read it through their `runManifest` fixture (src/suite/fixtures.ts),
+// the reporter when the run ends; none of them resolves the configuration again. It holds no secret: each
+// is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { configOf, type RunOptions, runOptions, type SuiteConfig, secretsOf } from './config.ts';
+import {
+  merged,
+  processVariable,
+  type SecretRef,
+  secretRef,
+  secretValue,
+  type VariableLayer,
+} from './environment.ts';
+
+export interface RunManifest {
+  /** When the run started (its global setup). */
+  startedAt: string;
+  /** The file the run counts its requests in (src/http/request-counter.ts). */
+  requestLog: string;
+  /** The part of the resolution the Playwright configuration uses (playwright.config.ts). */
+  options: RunOptions;
+  /** The suite's configuration; on disk, each secret is a SecretRef. */
+  config: SuiteConfig;
+}
+
+/** The manifest's file name in the reports directory. */
+export const RUN_MANIFEST_FILE = 'run-manifest.json';
+
+/** Resolves a run from its variables, first layer first (global setup; the target's layers on top). */
+export function resolveRun(
+  layers: readonly VariableLayer[],
+  facts: Pick<RunManifest, 'startedAt' | 'requestLog'>,
+): RunManifest {
+  const env = merged(layers);
+  return { ...facts, options: runOptions(env), config: configOf(env) };
+}
+
+/** The manifest as JSON: every secret replaced by a reference to where the layers hold it. */
+export function manifestJson(manifest: RunManifest, layers: readonly VariableLayer[]): string {
+  const secrets = new Set(secretsOf(manifest.config));
+  const text = JSON.stringify(
+    manifest,
+    (_key, value: unknown) => {
+      if (value instanceof Set) return [...value];
+      if (typeof value !== 'string' || !secrets.has(value)) return value;
+      const ref = secretRef(layers, value);
+      // A secret only global setup knows could not reach the workers without being written: refuse it.
+      if (!ref) throw new Error('a secret of the configuration comes from no variable the workers can read');
+      return ref;
+    },
+    2,
+  );
+  return `${text}\n`;
+}
+
+/** Writes the run's manifest, once: a second write fails. */
+export function writeRunManifest(
+  path: string,
+  manifest: RunManifest,
+  layers: readonly VariableLayer[],
+): void {
+  writeFileSync(path, manifestJson(manifest, layers), { flag: 'wx' });
+}
+
+const isSecretRef = (value: unknown): value is SecretRef =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as SecretRef).secret === 'string' &&
+  Object.keys(value).every((key) => ['secret', 'file', 'key'].includes(key));
+
+/** A manifest from its JSON, each secret read again from where it was read at the start of the run. */
+export function parseRunManifest(text: string): RunManifest {
+  const manifest = JSON.parse(text, (_key, value: unknown) =>
+    isSecretRef(value) ? secretValue(value) : value,
+  ) as RunManifest & { config: { capabilities: string[] } };
+  return deepFreeze({
+    ...manifest,
+    config: { ...manifest.config, capabilities: new Set(manifest.config.capabilities) },
+  } as RunManifest);
+}
+
+/** The manifest of the run this process belongs to; undefined outside one (`playwright merge-reports`). */
+export function currentRunManifest(): RunManifest | undefined {
+  const path = processVariable('CONFORMANCE_RUN_MANIFEST');
+  return path ? parseRunManifest(readFileSync(path, 'utf8')) : undefined;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}

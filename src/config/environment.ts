@@ -34,17 +34,8 @@ export function handManifestToWorkers(path: string): void {
   process.env.CONFORMANCE_RUN_MANIFEST = path;
 }
 
-const files = new Map<string, Env>();
-
-/** The variables of a file (parsed once per process). */
-export function fileVariables(path: string): Env {
-  let variables = files.get(path);
-  if (!variables) {
-    variables = parseEnv(readFileSync(path, 'utf8'));
-    files.set(path, variables);
-  }
-  return variables;
-}
+/** The variables of a file (KEY=VALUE lines and # comments). */
+export const fileVariables = (path: string): Env => parseEnv(readFileSync(path, 'utf8'));
 
 /** The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first. */
 export function environmentLayers(env: Env = process.env): VariableLayer[] {

@@ -4,7 +4,14 @@
 // the reporter when the run ends; none of them resolves the configuration again. It holds no secret: each
 // is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { configOf, type RunOptions, runOptions, type SuiteConfig, secretsOf } from './config.ts';
+import {
+  type Capability,
+  configOf,
+  type RunOptions,
+  runOptions,
+  type SuiteConfig,
+  secretsOf,
+} from './config.ts';
 import {
   merged,
   processVariable,
@@ -24,6 +31,11 @@ export interface RunManifest {
   /** The suite's configuration; on disk, each secret is a SecretRef. */
   config: SuiteConfig;
 }
+
+/** The manifest as written: capabilities as a list, each secret a SecretRef (read back when parsed). */
+type WrittenManifest = Omit<RunManifest, 'config'> & {
+  config: Omit<SuiteConfig, 'capabilities'> & { capabilities: Capability[] };
+};
 
 /** The manifest's file name in the reports directory. */
 export const RUN_MANIFEST_FILE = 'run-manifest.json';
@@ -74,11 +86,11 @@ const isSecretRef = (value: unknown): value is SecretRef =>
 export function parseRunManifest(text: string): RunManifest {
   const manifest = JSON.parse(text, (_key, value: unknown) =>
     isSecretRef(value) ? secretValue(value) : value,
-  ) as RunManifest & { config: { capabilities: string[] } };
+  ) as WrittenManifest;
   return deepFreeze({
     ...manifest,
     config: { ...manifest.config, capabilities: new Set(manifest.config.capabilities) },
-  } as RunManifest);
+  });
 }
 
 /** The manifest of the run this process belongs to; undefined outside one (`playwright merge-reports`). */

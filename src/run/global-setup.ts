@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
-import { configOf, listOf } from '../config/config.ts';
+import { listOf, type SuiteConfig } from '../config/config.ts';
 import {
   environmentLayers,
   fileVariables,
@@ -92,12 +92,11 @@ async function startEmbeddedTarget(layers: readonly VariableLayer[]): Promise<St
   };
 }
 
-/**
- * CONFORMANCE_PRISM_PROXY=1: the suite talks to Prism, which forwards to the target and validates both ways.
- * The configuration is checked before Prism starts.
- */
-async function startValidatingProxy(layers: readonly VariableLayer[]): Promise<StartedTarget | undefined> {
-  const config = configOf(merged(layers));
+/** CONFORMANCE_PRISM_PROXY=1: the suite talks to Prism, which forwards to the target and validates both ways. */
+async function startValidatingProxy(
+  config: SuiteConfig,
+  layers: readonly VariableLayer[],
+): Promise<StartedTarget | undefined> {
   if (!config.prismProxy) return undefined;
   const proxy = await startPrism('proxy', config.baseUrl);
   // Prism serves the document's paths at its root and forwards them under the upstream's /developer prefix.
@@ -107,7 +106,7 @@ async function startValidatingProxy(layers: readonly VariableLayer[]): Promise<S
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
-  const startedAt = new Date().toISOString();
+  const facts = { startedAt: new Date().toISOString(), requestLog: reportPath('.run/requests.log') };
   const stops: (() => Promise<void>)[] = [];
   try {
     let layers = environmentLayers();
@@ -116,12 +115,14 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       stops.push(target.stop);
       layers = target.layers;
     }
-    const proxy = await startValidatingProxy(layers);
+    // Resolved (and so validated) before any request; again behind the proxy, which changes the URLs.
+    let manifest = resolveRun(layers, facts);
+    const proxy = await startValidatingProxy(manifest.config, layers);
     if (proxy) {
       stops.unshift(proxy.stop);
       layers = proxy.layers;
+      manifest = resolveRun(layers, facts);
     }
-    const manifest = resolveRun(layers, { startedAt, requestLog: reportPath('.run/requests.log') });
     writeRunManifest(reportPath(RUN_MANIFEST_FILE), manifest, layers);
     handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   } catch (error) {

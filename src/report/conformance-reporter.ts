@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { loadConfig, type SuiteConfig, secretsOf } from '../config/config.ts';
+import { loadConfig, secretsOf } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
@@ -126,7 +126,7 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'passed' && this.suite.allTests().every((test) => test.results.length === 0))
       return undefined;
     const manifest = runManifest();
-    const config: SuiteConfig | undefined = manifest?.config;
+    const config = manifest?.config;
     for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
     const built = buildReport(
       this.suite.allTests().map(summarise),

@@ -7,6 +7,7 @@ import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts'
 import { requirementOf, SCORE_IFF_REQUIREMENTS } from '../checks/violation-requirements.ts';
 import type { Operation } from '../contract/operations.ts';
 import { requirements, successRequirementFor } from '../contract/requirements.ts';
+import { requirementAt } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
@@ -31,8 +32,7 @@ export const successRequirement = (op: Operation): string =>
   successRequirementFor(op.operationId) ?? 'OP-JSON-BODIES';
 
 /** The requirement a schema pointer belongs to when nothing is wrong there. */
-const owner = (schema: string, pointer: string) =>
-  requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
+const owner = requirementAt;
 
 /** The requirements a body of `op` answered with `schema` verifies. */
 export function bodyRequirements(op: Operation, schema: string): string[] {

@@ -6,6 +6,7 @@
 import { requirementOf } from '../../src/checks/violation-requirements.ts';
 import { buildPath, type Operation, type OperationId, operations } from '../../src/contract/operations.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
+import { requirementAt } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
@@ -138,8 +139,7 @@ const witnesses: Record<SchemaRequirement, (seen: Findings['seen']) => [number, 
 };
 const all = (seen: Findings['seen']): DataRecord[] => [...seen.records.values()].flat();
 
-const attribute = (pointer: string, schema: string): string =>
-  requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
+const attribute = (pointer: string, schema: string): string => requirementAt(schema, pointer);
 
 function collect(
   findings: Findings,

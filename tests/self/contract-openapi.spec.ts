@@ -22,7 +22,7 @@ import {
   type JsonValue,
   schemaIdentifierKeys,
   writeBundledOpenApi,
-} from '../../src/cli/bundle-openapi.ts';
+} from '../../src/contract/bundle.ts';
 import {
   buildPath,
   buildUrl,

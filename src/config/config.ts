@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { isOperationId } from '../contract/operations.ts';
+import { isOperationId } from '../contract/operation-model.ts';
 
 export type TargetKind = 'sandbox' | 'prism' | 'remote';
 export type Profile = 'ci-gate' | 'certification' | 'smoke';

@@ -4,7 +4,7 @@
 // attributed to their most specific requirement, score iff SCORED, page within the limit, order within
 // the page; nulls read as absent with a warning.
 import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
-import type { Operation } from '../contract/operations.ts';
+import type { Operation } from '../contract/operation-model.ts';
 import { requirements, successRequirementFor } from '../contract/requirements.ts';
 import { conditionalRequirementAt, requirementAt, requirementOf } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';

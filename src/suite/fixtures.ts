@@ -15,7 +15,7 @@ import {
   secretsOf,
 } from '../config/config.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
-import { USER_SCOPES } from '../contract/operations.ts';
+import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';

@@ -5,7 +5,9 @@
 // separate tests so that a failure blames only the requirement it breaks. Path parameters are real ids taken
 // from user A's collections (the activity mapping: a real v1_id of a sleep or workout).
 import { Tags } from '../../src/config/profiles.ts';
-import { buildPath, type Operation, operations } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';

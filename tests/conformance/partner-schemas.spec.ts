@@ -9,7 +9,7 @@
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
 import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { buildPath } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementAt, requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';

@@ -3,7 +3,9 @@
 // schemas' x-requirement annotations), then one test per requirement those schemas state asserts that none
 // is attributed to it. Unknown properties are allowed by the contract: they become notes, never failures.
 
-import { buildPath, type Operation, type OperationId, operations } from '../../src/contract/operations.ts';
+import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
+import { operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById, requirements } from '../../src/contract/requirements.ts';
 import { requirementAt, requirementOf, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';

@@ -11,10 +11,8 @@ import { parse } from 'yaml';
 import {
   AREAS,
   type Area,
-  HTTP_METHODS,
   type HttpMethod,
   isOperationId,
-  isUserScope,
   OPERATION_IDS,
   type Operation,
   type OperationSecurity,
@@ -22,10 +20,14 @@ import {
   type PathParam,
   type QueryParam,
   type ResponseSpec,
+  USER_SCOPES,
+  type UserScope,
 } from './operation-model.ts';
 
 /** Path of the OpenAPI document the catalogue is built from. */
 export const OPENAPI_PATH = fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url));
+
+const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 type Json = unknown;
 type JsonRecord = Record<string, Json>;
@@ -101,6 +103,10 @@ function parameterSchema(value: Json, where: string): ParameterSchema {
   if (typeof schema.minimum === 'number') out.minimum = schema.minimum;
   if (typeof schema.maximum === 'number') out.maximum = schema.maximum;
   return out;
+}
+
+function isUserScope(value: string): value is UserScope {
+  return (USER_SCOPES as readonly string[]).includes(value);
 }
 
 function securityOf(operation: JsonRecord, where: string): OperationSecurity {

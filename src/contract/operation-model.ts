@@ -43,7 +43,6 @@ export const AREAS = ['user-data', 'utility', 'partner'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * Security requirement of an operation:
@@ -117,10 +116,6 @@ export interface Operation {
   readonly nonProductionOnly: boolean;
   /** Safe read (GET): allowed in the read-only production smoke profile. */
   readonly readOnly: boolean;
-}
-
-export function isUserScope(value: string): value is UserScope {
-  return (USER_SCOPES as readonly string[]).includes(value);
 }
 
 export function isOperationId(value: string): value is OperationId {

@@ -38,10 +38,3 @@ export function keywordRequirementOf(schema: unknown, keyword: string): string |
   }
   return typeof annotation === 'string' ? annotation : undefined;
 }
-
-/** Every requirement ID a schema's annotation names (either form). */
-export function annotatedRequirements(schema: unknown): string[] {
-  const annotation = isJsonObject(schema) ? schema[REQUIREMENT_KEYWORD] : undefined;
-  if (typeof annotation === 'string') return [annotation];
-  return isJsonObject(annotation) ? Object.values(annotation).map(String) : [];
-}

@@ -10,6 +10,7 @@ import ajvFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { OPERATION_IDS, type OperationId } from '../../src/contract/operation-model.ts';
 import { operationById, operations } from '../../src/contract/operations.ts';
+import { requirementKeyword } from '../../src/contract/requirement-keyword.ts';
 import { binOf, get, repoRoot, runNode } from './contract-openapi-support.ts';
 import { ERRORS_TABLE, SEED_OPERATIONS, type SeedSecurity } from './contract-seed-operations.ts';
 
@@ -241,6 +242,7 @@ test.describe('specs/openapi.yaml', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     // ajv-formats is CommonJS: under ES modules its plugin function is the `default` property.
     ajvFormats.default(ajv);
+    ajv.addKeyword(requirementKeyword);
     const idByFile = new Map<string, string>();
     for (const file of readdirSync(join(repoRoot, 'schemas')).filter((f) => f.endsWith('.json'))) {
       const schema = JSON.parse(readFileSync(join(repoRoot, 'schemas', file), 'utf8')) as { $id: string };

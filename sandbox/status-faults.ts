@@ -1,7 +1,7 @@
 // The one mechanism behind the wrong-success-status faults (sandbox/faults/status.ts): every route carries
 // its operationId in its config, and an onSend hook swaps the status of an operation whose fault is on.
 import type { FastifyInstance } from 'fastify';
-import type { OperationId } from '../src/contract/operations.ts';
+import type { OperationId } from '../src/contract/operation-model.ts';
 import type { SandboxContext } from './context.ts';
 import { type StatusSwap, statusFaultName, statusSwapEntries } from './faults/status.ts';
 

@@ -4,7 +4,7 @@
 // reads, the partner routes for the rest); sandbox/status-faults.ts swaps the status in an onSend hook.
 //
 // Fault names come from the requirement: OP-GET-CYCLE → status-get-cycle.
-import type { OperationId } from '../../src/contract/operations.ts';
+import type { OperationId } from '../../src/contract/operation-model.ts';
 import type { FaultDefinition } from './index.ts';
 
 export interface StatusSwap {

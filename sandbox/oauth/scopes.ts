@@ -1,6 +1,6 @@
 // Scopes of the user OAuth flow: the six read scopes of the seed, plus `offline` (refresh tokens; the seed
 // does not show refresh-token behaviour, the sandbox issues them only with this scope).
-import { USER_SCOPES } from '../../src/contract/operations.ts';
+import { USER_SCOPES } from '../../src/contract/operation-model.ts';
 export const READ_SCOPES = USER_SCOPES;
 export type ReadScope = (typeof READ_SCOPES)[number];
 

@@ -2,7 +2,7 @@
 // /v2/activity/workout): query validation (Fastify schema), the start/end window, the cursor, the page.
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OperationId } from '../../src/contract/operations.ts';
+import type { OperationId } from '../../src/contract/operation-model.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';

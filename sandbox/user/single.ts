@@ -2,7 +2,7 @@
 // activity mapping): path parameter validation (Fastify schema), lookup, ownership (another user's record
 // is "not found"), pre-serialised JSON answer.
 import type { FastifyInstance } from 'fastify';
-import type { OperationId } from '../../src/contract/operations.ts';
+import type { OperationId } from '../../src/contract/operation-model.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';

@@ -2,7 +2,7 @@
 // the environment (CONFORMANCE_*) and optionally an env file, into the run manifest (./run-manifest.ts);
 // every problem is reported by variable name before any request is sent.
 import { resolve } from 'node:path';
-import { isOperationId } from '../contract/operations.ts';
+import { isOperationId } from '../contract/operation-model.ts';
 import { ConfigError } from './config-error.ts';
 import { type Env, resolveEnvironment } from './environment.ts';
 

@@ -4,6 +4,7 @@
  * `allOf` merged, `not: {required: [x]}` read as "x is forbidden", unions with their siblings merged
  * into each branch). Anything outside the subset throws, so nothing is silently ignored.
  */
+import { REQUIREMENT_KEYWORD } from './requirement-keyword.ts';
 import { childAt, describeAt, resolveRef, type SchemaAt } from './schema-refs.ts';
 import { isJsonObject, type JsonSchemaObject } from './schemas.ts';
 
@@ -52,7 +53,7 @@ export interface UnionNode {
 }
 
 /** Keywords without validation effect. */
-const ANNOTATIONS = new Set([
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   '$schema',
   '$id',
   '$comment',
@@ -64,6 +65,7 @@ const ANNOTATIONS = new Set([
   'deprecated',
   'readOnly',
   'writeOnly',
+  REQUIREMENT_KEYWORD,
 ]);
 
 const SUPPORTED = new Set([

@@ -11,7 +11,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractAjv, notesAjv } from './ajv-instances.ts';
-import { escapePointerToken, parsePointer } from './schema-refs.ts';
+import { escapePointerToken, parsePointer, type SchemaAt, schemaAt, standaloneAt } from './schema-refs.ts';
 import { type JsonSchemaObject, loadSchema, schemaIdFor, schemaNames } from './schemas.ts';
 import {
   type ExplainContext,
@@ -43,7 +43,7 @@ export function validate(schemaName: string, data: unknown): ValidationResult {
   const validator = validatorFor(schemaName);
   const valid = validator(data) === true;
   const raw = [...(validator.errors ?? [])];
-  const errors = valid ? [] : explainErrors(raw, contextFor(schemaName));
+  const errors = valid ? [] : explainErrors(raw, contextFor(schemaName, schemaAt(schemaName)));
   if (!valid && errors.length === 0) {
     errors.push({
       schema: schemaName,
@@ -51,6 +51,7 @@ export function validate(schemaName: string, data: unknown): ValidationResult {
       rule: 'schema',
       message: 'does not match the schema',
       value: data,
+      evaluationPath: '',
     });
   }
   const unattributable = raw.filter(isUnion).map((error) => error.instancePath);
@@ -68,7 +69,9 @@ export function validateAgainst(schema: JsonSchemaObject, data: unknown, label =
     adHoc.set(schema, validator);
   }
   const valid = validator(data) === true;
-  const errors = valid ? [] : explainErrors([...(validator.errors ?? [])], contextFor(label));
+  const errors = valid
+    ? []
+    : explainErrors([...(validator.errors ?? [])], contextFor(label, standaloneAt(schema)));
   return { valid, errors, notes: [] };
 }
 
@@ -115,9 +118,10 @@ function notesValidatorFor(schemaName: string): ValidateFunction {
   return validator;
 }
 
-function contextFor(schema: string): ExplainContext {
+function contextFor(schema: string, root: SchemaAt): ExplainContext {
   return {
     schema,
+    root,
     validateAt(file, pointer, data): readonly ErrorObject[] {
       const validator = contractAjv().getSchema(`${schemaIdFor(file)}#${pointer}`);
       if (validator === undefined) throw new Error(`no schema at ${file}.json#${pointer}`);

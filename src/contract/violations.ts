@@ -11,10 +11,18 @@
  * - otherwise the branch with the fewest violations (the closest variant).
  * Branch errors are recognised as the run of errors just before the union error whose instance path
  * lies at or below the union's (Ajv evaluates depth-first and reports a union after its branches).
+ *
+ * Each violation keeps its evaluation path: the keywords from the validated schema's root to the
+ * broken rule, through `$ref`s and union branches, so that the schemas enclosing the rule (and their
+ * `x-requirement` annotations, rule-requirements.ts) can be read. A violation restated as the rule it
+ * breaks points at that rule's keyword: a forbidden property at the `required` its `not` negates, an
+ * unknown discriminator value at the `const`/`enum` of the first branch's discriminator, a conditional
+ * property at the `required` negated by the branch that forbids it.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { evaluationPathTo } from './evaluation-path.ts';
 import { describeSchema, forbiddenProperties } from './schema-model.ts';
-import { escapePointerToken, locate } from './schema-refs.ts';
+import { childAt, escapePointerToken, locate, type SchemaAt } from './schema-refs.ts';
 import { isJsonObject, type JsonSchemaObject, loadSchema } from './schemas.ts';
 import { analyseUnion, branchFor, conditionalRule, type UnionAnalysis } from './union-analysis.ts';
 
@@ -30,18 +38,35 @@ export interface SchemaViolation {
   readonly value: unknown;
   /** Where the rule is written: `cycle-score.json#/properties/strain/maximum`. */
   readonly location?: string;
+  /**
+   * How the rule was reached from the root of `schema`, ending with its keyword:
+   * `/properties/records/items/$ref/oneOf/0/properties/score/$ref/properties/strain/maximum`.
+   */
+  readonly evaluationPath: string;
 }
 
 export interface ExplainContext {
   readonly schema: string;
+  /** The schema validated (the root of every evaluation path). */
+  readonly root: SchemaAt;
   /** Validates data against the node at `<file>.json#<pointer>` and returns Ajv's errors. */
   readonly validateAt: (file: string, pointer: string, data: unknown) => readonly ErrorObject[];
+}
+
+/**
+ * Where a set of Ajv errors comes from: the schema validated (the root, or a union branch validated on
+ * its own), the instance pointer it was applied at and its evaluation path from the root.
+ */
+interface Origin {
+  readonly at: SchemaAt;
+  readonly pointer: string;
+  readonly path: string;
 }
 
 export function explainErrors(
   errors: readonly ErrorObject[],
   ctx: ExplainContext,
-  prefix = '',
+  origin: Origin = { at: ctx.root, pointer: '', path: '' },
 ): SchemaViolation[] {
   const groups: SchemaViolation[][] = [];
   let k = errors.length - 1;
@@ -49,13 +74,18 @@ export function explainErrors(
     const error = errors[k] as ErrorObject;
     k -= 1;
     if (isUnion(error)) {
-      groups.push(explainUnion(error, ctx, prefix));
+      groups.push(explainUnion(error, ctx, origin));
       while (k >= 0 && isAtOrBelow((errors[k] as ErrorObject).instancePath, error.instancePath)) k -= 1;
     } else {
-      groups.push([violationOf(error, ctx.schema, prefix)]);
+      groups.push([violationOf(error, ctx.schema, origin)]);
     }
   }
   return dedupe(groups.reverse().flat());
+}
+
+/** The evaluation path of the schema node holding an error's keyword. */
+function nodePath(error: ErrorObject, origin: Origin): string {
+  return origin.path + evaluationPathTo(origin.at, error.instancePath, error.parentSchema);
 }
 
 export function isUnion(error: ErrorObject): boolean {
@@ -67,9 +97,15 @@ export function isAtOrBelow(path: string, base: string): boolean {
 }
 
 /** One Ajv error as a violation. */
-function violationOf(error: ErrorObject, schema: string, prefix: string): SchemaViolation {
-  const pointer = prefix + error.instancePath;
-  const base = { schema, rule: error.keyword, location: locationOf(error), value: error.data };
+function violationOf(error: ErrorObject, schema: string, origin: Origin): SchemaViolation {
+  const pointer = origin.pointer + error.instancePath;
+  const base = {
+    schema,
+    rule: error.keyword,
+    location: locationOf(error),
+    evaluationPath: `${nodePath(error, origin)}/${escapePointerToken(error.keyword)}`,
+    value: error.data,
+  };
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
@@ -85,7 +121,14 @@ function violationOf(error: ErrorObject, schema: string, prefix: string): Schema
       const [name] = forbiddenProperties(error.schema) ?? [];
       if (name === undefined || !isJsonObject(error.data)) break;
       const at = `${pointer}/${escapePointerToken(name)}`;
-      return { ...base, pointer: at, message: `must not have property '${name}'`, value: error.data[name] };
+      return {
+        ...base,
+        pointer: at,
+        message: `must not have property '${name}'`,
+        value: error.data[name],
+        // The rule is the negated schema's: it requires the forbidden property.
+        evaluationPath: `${base.evaluationPath}/required`,
+      };
     }
     case 'enum':
       return { ...base, pointer, message: `must be one of ${listOf(params.allowedValues)}` };
@@ -95,26 +138,41 @@ function violationOf(error: ErrorObject, schema: string, prefix: string): Schema
   return { ...base, pointer, message: error.message ?? `must satisfy ${error.keyword}` };
 }
 
-function explainUnion(error: ErrorObject, ctx: ExplainContext, prefix: string): SchemaViolation[] {
-  const pointer = prefix + error.instancePath;
+function explainUnion(error: ErrorObject, ctx: ExplainContext, origin: Origin): SchemaViolation[] {
+  const pointer = origin.pointer + error.instancePath;
   const where = locate(error.parentSchema);
   const data: unknown = error.data;
+  const unionPath = nodePath(error, origin);
   const generic = (message: string): SchemaViolation[] => [
-    { schema: ctx.schema, pointer, rule: error.keyword, message, value: data, location: locationOf(error) },
+    {
+      schema: ctx.schema,
+      pointer,
+      rule: error.keyword,
+      message,
+      value: data,
+      location: locationOf(error),
+      evaluationPath: `${unionPath}/${error.keyword}`,
+    },
   ];
   const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
   if (Array.isArray(passing))
     return generic(`must match exactly one variant, matches ${passing.length} (${passing.join(', ')})`);
   if (where === undefined || !Array.isArray(error.schema))
     return generic(error.message ?? 'matches no variant');
-  const node = describeSchema({
+  const unionAt: SchemaAt = {
     schema: error.parentSchema as JsonSchemaObject,
     file: where.file,
     root: loadSchema(where.file),
-  });
+  };
+  const node = describeSchema(unionAt);
   const analysis = node.kind === 'union' ? analyseUnion(node) : undefined;
+  const branchPath = (i: number) => `${unionPath}/${error.keyword}/${i}`;
   const branch = (i: number) =>
-    explainErrors(ctx.validateAt(where.file, `${where.pointer}/${error.keyword}/${i}`, data), ctx, pointer);
+    explainErrors(ctx.validateAt(where.file, `${where.pointer}/${error.keyword}/${i}`, data), ctx, {
+      at: childAt(unionAt, error.keyword, i),
+      pointer,
+      path: branchPath(i),
+    });
   const discriminator = analysis?.discriminator;
   if (
     analysis !== undefined &&
@@ -125,18 +183,25 @@ function explainUnion(error: ErrorObject, ctx: ExplainContext, prefix: string): 
     const value = data[discriminator.property];
     const selected = branchFor(discriminator, value);
     if (selected === undefined) {
+      const property = escapePointerToken(discriminator.property);
+      const firstBranch = childAt(unionAt, error.keyword, 0);
+      const valueRule = analysis.branches[0]?.properties.get(discriminator.property);
+      const described = valueRule === undefined ? undefined : describeSchema(valueRule);
+      const keyword = described?.kind === 'enum' ? described.keyword : 'enum';
       return [
         {
           schema: ctx.schema,
-          pointer: `${pointer}/${escapePointerToken(discriminator.property)}`,
+          pointer: `${pointer}/${property}`,
           rule: 'enum',
           message: `must be one of ${listOf(discriminator.values.flat())}`,
           value,
           location: locationOf(error),
+          evaluationPath: `${branchPath(0)}${evaluationPathTo(firstBranch, `/${property}`, valueRule?.schema)}/${keyword}`,
         },
       ];
     }
-    return branch(selected).map((v) => conditionalViolation(v, analysis, data, pointer, error) ?? v);
+    const conditional = { analysis, data, pointer, error, branchPath };
+    return branch(selected).map((v) => conditionalViolation(v, conditional) ?? v);
   }
   const candidates = error.schema.map((_, i) => branch(i)).filter((violations) => violations.length > 0);
   const closest = candidates.reduce<SchemaViolation[] | undefined>(
@@ -149,11 +214,15 @@ function explainUnion(error: ErrorObject, ctx: ExplainContext, prefix: string): 
 /** A missing/forbidden conditional property, restated as the rule it breaks. */
 function conditionalViolation(
   violation: SchemaViolation,
-  analysis: UnionAnalysis,
-  data: Record<string, unknown>,
-  pointer: string,
-  error: ErrorObject,
+  union: {
+    analysis: UnionAnalysis;
+    data: Record<string, unknown>;
+    pointer: string;
+    error: ErrorObject;
+    branchPath: (i: number) => string;
+  },
 ): SchemaViolation | undefined {
+  const { analysis, data, pointer, error } = union;
   if (violation.rule !== 'required' && violation.rule !== 'not') return undefined;
   const conditional = analysis.conditional.find(
     (c) => violation.pointer === `${pointer}/${escapePointerToken(c.property)}`,
@@ -169,6 +238,8 @@ function conditionalViolation(
     message: `${conditionalRule(analysis, conditional)}; here ${discriminator.property} is ${JSON.stringify(state)} and ${conditional.property} is ${presence}`,
     value: state,
     location: locationOf(error),
+    // The rule is written where a branch forbids the property (the `required` its `not` negates).
+    evaluationPath: `${union.branchPath(conditional.forbiddenIn[0] ?? 0)}/not/required`,
   };
 }
 

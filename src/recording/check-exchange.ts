@@ -4,9 +4,9 @@
 // attributed to their most specific requirement, score iff SCORED, page within the limit, order within
 // the page; nulls read as absent with a warning.
 import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
-import { requirementOf, SCORE_IFF_REQUIREMENTS } from '../checks/violation-requirements.ts';
-import type { Operation } from '../contract/operations.ts';
+import type { Operation } from '../contract/operation-model.ts';
 import { requirements, successRequirementFor } from '../contract/requirements.ts';
+import { conditionalRequirementAt, requirementAt, requirementOf } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
@@ -31,20 +31,20 @@ export const successRequirement = (op: Operation): string =>
   successRequirementFor(op.operationId) ?? 'OP-JSON-BODIES';
 
 /** The requirement a schema pointer belongs to when nothing is wrong there. */
-const owner = (schema: string, pointer: string) =>
-  requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
+const owner = requirementAt;
+
+/** The first record of a body: a collection's first item, or the body itself. */
+const FIRST_RECORD = '/records/0';
 
 /** The requirements a body of `op` answered with `schema` verifies. */
 export function bodyRequirements(op: Operation, schema: string): string[] {
-  const found = [owner(schema, ''), owner(schema, '/records/0'), scoreRule(op)];
+  const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
   if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
   return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
 }
 
-const scoreRule = (op: Operation) =>
-  SCORE_IFF_REQUIREMENTS.find((id) =>
-    requirements.find((r) => r.id === id)?.operations.includes(op.operationId),
-  );
+/** Score iff SCORED, as the record schema's union states it (none for records without the rule). */
+const scoreRule = (schema: string) => conditionalRequirementAt(schema, FIRST_RECORD);
 /** Order within a page: by start, except recoveries (ordered by their sleep's start, not in the page). */
 const orderRule = (op: Operation) => (op.operationId === 'listRecoveries' ? undefined : ruleFor('ORD-', op));
 
@@ -116,7 +116,7 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Observ
     add(owner(schema, note.pointer), 'note', `${op.method} ${op.path}: ${formatNote({ ...note, pointer })}`);
   }
   const records = recordsOf(op, body);
-  const scoreId = scoreRule(op);
+  const scoreId = scoreRule(schema);
   if (scoreId) for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', problem);
   if (op.isCollection) {
     const limit = limitOf(op, exchange.url);

@@ -6,7 +6,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import fc from 'fast-check';
 import { validArbitrary } from '../contract/arbitraries.ts';
-import { buildUrl, type Operation } from '../contract/operations.ts';
+import type { Operation } from '../contract/operation-model.ts';
+import { buildUrl } from '../contract/request-paths.ts';
 
 export const HOST = 'https://recorded.example/developer';
 export const BEARER = 'recorded-bearer-token-0123456789';

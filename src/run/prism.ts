@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { writeBundledOpenApi } from '../cli/bundle-openapi.ts';
+import { writeBundledOpenApi } from '../contract/bundle.ts';
 
 export interface RunningPrism {
   baseUrl: string;

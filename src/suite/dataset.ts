@@ -2,7 +2,8 @@
 // its exchange, so the schema, invariant, ordering and consistency checks share one read. Each collection is
 // read on first use (a smoke test that needs none reads none). A collection that cannot be read keeps its
 // failure, which every later user of that collection gets.
-import { type Operation, type OperationId, operations } from '../contract/operations.ts';
+import type { Operation, OperationId } from '../contract/operation-model.ts';
+import { operations } from '../contract/operations.ts';
 import { successRequirementFor } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';

@@ -14,7 +14,7 @@ import {
 } from '../config/config.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
-import { USER_SCOPES } from '../contract/operations.ts';
+import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';

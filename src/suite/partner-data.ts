@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PartnerClient } from '../auth/partner-client.ts';
 import type { SuiteConfig } from '../config/config.ts';
-import { buildPath, type Operation, operationById, operations } from '../contract/operations.ts';
+import type { Operation } from '../contract/operation-model.ts';
+import { operationById, operations } from '../contract/operations.ts';
+import { buildPath } from '../contract/request-paths.ts';
 import { requirements } from '../contract/requirements.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { claimRequisition } from './requisition-claims.ts';

@@ -1,7 +1,9 @@
 // Helpers for the user-data conformance tests: the user-data operations of the catalogue, valid requests
 // for any of them (ids taken from the first records of the user's own collections), memoised collection
 // walks, and the time extent of collection records that the start/end filters and the ordering talk about.
-import { buildPath, type Operation, operationById, operations } from '../contract/operations.ts';
+import type { Operation } from '../contract/operation-model.ts';
+import { operationById, operations } from '../contract/operations.ts';
+import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient, ApiRequest } from '../http/api-client.ts';
 import { type CollectionWalk, readPage, walkCollection } from './collections.ts';
 import { ConformanceFailure, notVerified } from './verdicts.ts';

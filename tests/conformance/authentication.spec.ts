@@ -6,7 +6,8 @@
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { randomBytes } from 'node:crypto';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
-import { type Operation, operations } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import { ALL_READ_SCOPES, test, type UserTokenPool } from '../../src/suite/fixtures.ts';

@@ -1,7 +1,9 @@
 // Consistency between operations: single reads against the collections, the cycle sub-resources, the
 // references between records, the V1 → V2 activity mapping, 404 for unknown ids and for another user's ids,
 // and what the operations whose security the contract does not show do without a token.
-import { buildPath, type Operation, operationById, operations } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operationById, operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';

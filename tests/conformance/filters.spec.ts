@@ -12,7 +12,7 @@
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
 // its extent is the union of its sleep's and its cycle's (src/suite/user-operations.ts), and only records
 // whose inclusion is the same under every choice are asserted.
-import { buildPath } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { test } from '../../src/suite/fixtures.ts';
 import {

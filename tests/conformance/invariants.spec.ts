@@ -8,7 +8,7 @@ import {
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
-import { buildPath } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirements } from '../../src/contract/requirements.ts';
 import { type DataRecord, onPages, singleReadOf, test, userCollections } from '../../src/suite/dataset.ts';
 import { evidence, expectNo5xx, expectNone, notVerified } from '../../src/suite/verdicts.ts';

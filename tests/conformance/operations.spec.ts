@@ -4,10 +4,12 @@
 // and, for the operations VER-PATH-VERSION lists, that the versioned path is served. The three kinds are
 // separate tests so that a failure blames only the requirement it breaks. Path parameters are real ids taken
 // from user A's collections (the activity mapping: a real v1_id of a sleep or workout).
-import { requirementOf } from '../../src/checks/violation-requirements.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { buildPath, type Operation, operations } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
+import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';

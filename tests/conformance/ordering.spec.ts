@@ -3,7 +3,8 @@
 // collection, or read by id when the collection does not hold it).
 
 import { descendingProblems } from '../../src/checks/invariants.ts';
-import { buildPath, operationById } from '../../src/contract/operations.ts';
+import { operationById } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirements } from '../../src/contract/requirements.ts';
 import { type DataRecord, onPages, test, userCollections } from '../../src/suite/dataset.ts';
 import { verifies } from '../../src/suite/verifies.ts';

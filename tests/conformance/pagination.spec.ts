@@ -7,7 +7,8 @@
 // page sizes. Comparisons between walks of the same query need no reading of the filter semantics.
 
 import { duplicateProblems } from '../../src/checks/invariants.ts';
-import { buildPath, type Operation } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { describeExchange, type Exchange } from '../../src/http/exchange.ts';
 import { type CollectionWalk, type Page, readPage } from '../../src/suite/collections.ts';

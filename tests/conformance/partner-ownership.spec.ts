@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
-import type { Operation } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { test } from '../../src/suite/fixtures.ts';
 import {

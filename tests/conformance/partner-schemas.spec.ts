@@ -1,16 +1,16 @@
 // Partner responses against the seed's resource schemas: LabRequisition, ServiceRequest, PatientCore (both
 // variants) and Appointment (with its lab variant), one test per requirement; each schema violation is
-// attributed to the part of the requisition it lies in (src/checks/violation-requirements.ts). Plus the
-// success answers of the two partner reads.
+// attributed to the part of the requisition it lies in (the x-requirement of the schema declaring that
+// part, src/contract/rule-requirements.ts). Plus the success answers of the two partner reads.
 //
 // Requisitions checked: on a non-production target one generated per appointment type with add-test-data
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped.
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import { requirementOf } from '../../src/checks/violation-requirements.ts';
 import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { buildPath } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import { requirementAt, requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -30,10 +30,14 @@ import {
   serviceRequestIdsOf,
 } from '../../src/suite/partner-data.ts';
 import { sandboxRequisitionIds } from '../../src/suite/sandbox-admin.ts';
-import { expectJsonContentType, expectNone, expectStatus, expectThat } from '../../src/suite/verdicts.ts';
+import { expectJsonContentType } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
 const TAGS = [Tags.partner, Tags.write];
+
+/** The two reads also answer for their bodies being JSON. */
+const JSON_BODIES = 'OP-JSON-BODIES';
 
 /** The sandbox lists a partner's seeded requisitions first; a few of them are enough. */
 const SANDBOX_SEEDED = 6;
@@ -66,17 +70,16 @@ async function loadRequisitions(
   return loaded;
 }
 
-const PARTS = ['SCH-LAB-REQUISITION', 'SCH-SERVICE-REQUEST', 'SCH-PATIENT-CORE', 'SCH-APPOINTMENT'];
-
 /**
- * The part of the requisition a violation lies in. requirementOf names the most specific requirement; where
- * that is a cross-cutting one (SCH-DATE-TIME for an appointment's start_time), the part is still the one its
- * pointer lies in, which requirementOf's partner mapping gives for a rule no cross-cutting requirement claims.
+ * The part of the requisition a violation lies in, and the requirement its rule states. Where that is a
+ * cross-cutting one (SCH-DATE-TIME for an appointment's start_time), the part is still the one its pointer
+ * lies in: the requirement of the schema declaring that location.
  */
 function attribute(violation: SchemaViolation): { part: string; specific: string } {
-  const specific = requirementOf(violation).requirement;
-  if (PARTS.includes(specific)) return { part: specific, specific };
-  return { part: requirementOf({ ...violation, rule: 'required', message: '' }).requirement, specific };
+  return {
+    part: requirementAt('lab-requisition', violation.pointer),
+    specific: requirementOf(violation).requirement,
+  };
 }
 
 /** Violations of `requirement` across the loaded requisitions, as readable lines with the requisition id. */
@@ -96,109 +99,130 @@ function violationsOf(requirement: string, loaded: Loaded[]): { problems: string
   return { problems, exchange };
 }
 
-test('SCH-LAB-REQUISITION: partner requisitions carry every LabRequisition field', {
-  tag: ['@SCH-LAB-REQUISITION', ...TAGS],
-}, async ({ api, config, partnerA, note }) => {
-  const loaded = await loadRequisitions(api, config, partnerA, note);
-  const { problems, exchange } = violationsOf('SCH-LAB-REQUISITION', loaded);
-  expectNone('SCH-LAB-REQUISITION', problems, exchange);
-});
+test(
+  ...verifies('SCH-LAB-REQUISITION', 'partner requisitions carry every LabRequisition field', { tag: TAGS }),
+  async ({ api, config, partnerA, note, verdict }) => {
+    const loaded = await loadRequisitions(api, config, partnerA, note);
+    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    verdict.expectNone(problems, exchange);
+  },
+);
 
-test('SCH-SERVICE-REQUEST: service requests, inside requisitions and read alone, are ServiceRequests', {
-  tag: ['@SCH-SERVICE-REQUEST', ...TAGS],
-}, async ({ api, config, partnerA, note }) => {
-  const loaded = await loadRequisitions(api, config, partnerA, note);
-  const { problems, exchange } = violationsOf('SCH-SERVICE-REQUEST', loaded);
-  let alone: Exchange | undefined;
-  for (const { requisition } of loaded) {
-    for (const id of serviceRequestIdsOf(requisition)) {
-      const read = await readServiceRequest(partnerA, id, 'OP-GET-SERVICE-REQUEST');
-      for (const violation of validate('service-request', read.serviceRequest).errors) {
-        alone ??= read.exchange;
-        problems.push(
-          `GET service request ${id}: ${formatViolation(violation)} → ${requirementOf(violation).requirement}`,
-        );
+test(
+  ...verifies(
+    'SCH-SERVICE-REQUEST',
+    'service requests, inside requisitions and read alone, are ServiceRequests',
+    {
+      tag: TAGS,
+    },
+  ),
+  async ({ api, config, partnerA, note, verdict }) => {
+    const loaded = await loadRequisitions(api, config, partnerA, note);
+    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    let alone: Exchange | undefined;
+    for (const { requisition } of loaded) {
+      for (const id of serviceRequestIdsOf(requisition)) {
+        const read = await readServiceRequest(partnerA, id, 'OP-GET-SERVICE-REQUEST');
+        for (const violation of validate('service-request', read.serviceRequest).errors) {
+          alone ??= read.exchange;
+          problems.push(
+            `GET service request ${id}: ${formatViolation(violation)} → ${requirementOf(violation).requirement}`,
+          );
+        }
       }
     }
-  }
-  expectNone('SCH-SERVICE-REQUEST', problems, exchange ?? alone);
-});
+    verdict.expectNone(problems, exchange ?? alone);
+  },
+);
 
-test('SCH-PATIENT-CORE: requisition patients are a Patient or an extended lab patient', {
-  tag: ['@SCH-PATIENT-CORE', ...TAGS],
-}, async ({ api, config, partnerA, note }) => {
-  const loaded = await loadRequisitions(api, config, partnerA, note);
-  const { problems, exchange } = violationsOf('SCH-PATIENT-CORE', loaded);
-  const variants = new Map<string, number>();
-  for (const { requisition } of loaded) {
-    const patient = requisition.patient;
-    const extended =
-      typeof patient === 'object' &&
-      patient !== null &&
-      ['first_name', 'last_name', 'birth_date'].some((field) => field in patient);
-    const variant = extended ? 'extended lab patient' : 'patient';
-    variants.set(variant, (variants.get(variant) ?? 0) + 1);
-  }
-  const seen = [...variants].map(([variant, count]) => `${variant} ×${count}`).join(', ');
-  note('SCH-PATIENT-CORE', `PatientCore variants seen across ${loaded.length} requisitions: ${seen}`);
-  expectNone('SCH-PATIENT-CORE', problems, exchange);
-  if (config.target === 'sandbox' && variants.size < 2) {
-    // Not a verdict on the target: the check itself did not reach both variants.
-    throw new Error(
-      `suite coverage: the sandbox's requisitions showed only ${seen}; both variants are expected`,
+test(
+  ...verifies('SCH-PATIENT-CORE', 'requisition patients are a Patient or an extended lab patient', {
+    tag: TAGS,
+  }),
+  async ({ api, config, partnerA, note, verdict }) => {
+    const loaded = await loadRequisitions(api, config, partnerA, note);
+    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    const variants = new Map<string, number>();
+    for (const { requisition } of loaded) {
+      const patient = requisition.patient;
+      const extended =
+        typeof patient === 'object' &&
+        patient !== null &&
+        ['first_name', 'last_name', 'birth_date'].some((field) => field in patient);
+      const variant = extended ? 'extended lab patient' : 'patient';
+      variants.set(variant, (variants.get(variant) ?? 0) + 1);
+    }
+    const seen = [...variants].map(([variant, count]) => `${variant} ×${count}`).join(', ');
+    verdict.note(`PatientCore variants seen across ${loaded.length} requisitions: ${seen}`);
+    verdict.expectNone(problems, exchange);
+    if (config.target === 'sandbox' && variants.size < 2) {
+      // Not a verdict on the target: the check itself did not reach both variants.
+      throw new Error(
+        `suite coverage: the sandbox's requisitions showed only ${seen}; both variants are expected`,
+      );
+    }
+  },
+);
+
+test(
+  ...verifies('SCH-APPOINTMENT', 'requisition appointments are Appointments of the lab variant', {
+    tag: TAGS,
+  }),
+  async ({ api, config, partnerA, note, verdict }) => {
+    const loaded = await loadRequisitions(api, config, partnerA, note);
+    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    const appointments = loaded.flatMap(({ requisition }) => appointmentsOf(requisition));
+    const withSlot = appointments.filter((appointment) => 'slot_id' in appointment).length;
+    const withAddress = appointments.filter((appointment) => 'collection_address' in appointment).length;
+    verdict.note(
+      `${appointments.length} appointments checked: ${withSlot} with slot_id, ${withAddress} with collection_address (lab variant fields)`,
     );
-  }
-});
-
-test('SCH-APPOINTMENT: requisition appointments are Appointments of the lab variant', {
-  tag: ['@SCH-APPOINTMENT', ...TAGS],
-}, async ({ api, config, partnerA, note }) => {
-  const loaded = await loadRequisitions(api, config, partnerA, note);
-  const { problems, exchange } = violationsOf('SCH-APPOINTMENT', loaded);
-  const appointments = loaded.flatMap(({ requisition }) => appointmentsOf(requisition));
-  const withSlot = appointments.filter((appointment) => 'slot_id' in appointment).length;
-  const withAddress = appointments.filter((appointment) => 'collection_address' in appointment).length;
-  note(
-    'SCH-APPOINTMENT',
-    `${appointments.length} appointments checked: ${withSlot} with slot_id, ${withAddress} with collection_address (lab variant fields)`,
-  );
-  expectNone('SCH-APPOINTMENT', problems, exchange);
-});
+    verdict.expectNone(problems, exchange);
+  },
+);
 
 // ------------------------------------------------------------------------------------ the two reads
 
-test('OP-GET-REQUISITION: GET /v2/partner/requisition/{id} answers 200 with a JSON LabRequisition to its owner', {
-  tag: ['@OP-GET-REQUISITION', '@OP-JSON-BODIES', ...TAGS],
-}, async ({ config, partnerA, note }) => {
-  const [id] = await partnerRequisitionIds(config, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
-  const exchange = await partnerA.send({ path: buildPath(getRequisitionOperation, { id: id as string }) });
-  expectStatus('OP-GET-REQUISITION', exchange, getRequisitionOperation.successStatus);
-  expectJsonContentType('OP-JSON-BODIES', exchange);
-  const body = parseJson<RequisitionData>('OP-GET-REQUISITION', exchange);
-  expectThat(
+test(
+  ...verifies(
     'OP-GET-REQUISITION',
-    body?.id === id,
-    `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
-    exchange,
-  );
-});
+    'GET /v2/partner/requisition/{id} answers 200 with a JSON LabRequisition to its owner',
+    { also: [JSON_BODIES], tag: TAGS },
+  ),
+  async ({ config, partnerA, note, verdict }) => {
+    const [id] = await partnerRequisitionIds(config, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
+    const exchange = await partnerA.send({ path: buildPath(getRequisitionOperation, { id: id as string }) });
+    verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
+    expectJsonContentType(JSON_BODIES, exchange);
+    const body = parseJson<RequisitionData>(verdict.requirement, exchange);
+    verdict.expectThat(
+      body?.id === id,
+      `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
+      exchange,
+    );
+  },
+);
 
-test('OP-GET-SERVICE-REQUEST: GET /v2/partner/service-request/{id} answers 200 with a JSON ServiceRequest to its owner', {
-  tag: ['@OP-GET-SERVICE-REQUEST', '@OP-JSON-BODIES', ...TAGS],
-}, async ({ config, partnerA, note }) => {
-  const [id] = await partnerRequisitionIds(config, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
-  const { requisition } = await readRequisition(partnerA, id as string, 'OP-GET-REQUISITION');
-  const serviceRequestId = firstServiceRequestId(requisition);
-  const exchange = await partnerA.send({
-    path: buildPath(getServiceRequestOperation, { id: serviceRequestId }),
-  });
-  expectStatus('OP-GET-SERVICE-REQUEST', exchange, getServiceRequestOperation.successStatus);
-  expectJsonContentType('OP-JSON-BODIES', exchange);
-  const body = parseJson<{ id?: unknown }>('OP-GET-SERVICE-REQUEST', exchange);
-  expectThat(
+test(
+  ...verifies(
     'OP-GET-SERVICE-REQUEST',
-    body?.id === serviceRequestId,
-    `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,
-    exchange,
-  );
-});
+    'GET /v2/partner/service-request/{id} answers 200 with a JSON ServiceRequest to its owner',
+    { also: [JSON_BODIES], tag: TAGS },
+  ),
+  async ({ config, partnerA, note, verdict }) => {
+    const [id] = await partnerRequisitionIds(config, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
+    const { requisition } = await readRequisition(partnerA, id as string, 'OP-GET-REQUISITION');
+    const serviceRequestId = firstServiceRequestId(requisition);
+    const exchange = await partnerA.send({
+      path: buildPath(getServiceRequestOperation, { id: serviceRequestId }),
+    });
+    verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
+    expectJsonContentType(JSON_BODIES, exchange);
+    const body = parseJson<{ id?: unknown }>(verdict.requirement, exchange);
+    verdict.expectThat(
+      body?.id === serviceRequestId,
+      `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,
+      exchange,
+    );
+  },
+);

@@ -6,10 +6,12 @@
 // Every test works on a requisition it generates itself with add-test-data (so tests never interfere) and
 // on task business statuses no other test uses. Non-production only.
 import fc from 'fast-check';
-import { requirementOf } from '../../src/checks/violation-requirements.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries.ts';
-import { buildPath, type Operation, operationById } from '../../src/contract/operations.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operationById } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { test } from '../../src/suite/fixtures.ts';

@@ -13,7 +13,8 @@
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
-import { buildPath, type Operation, type ParameterSchema } from '../../src/contract/operations.ts';
+import type { Operation, ParameterSchema } from '../../src/contract/operation-model.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { describeExchange } from '../../src/http/exchange.ts';
 import { test } from '../../src/suite/fixtures.ts';

@@ -1,11 +1,13 @@
 // Every record of every page of user A's four collections, and a spread sample of every single-record read,
-// validated against the schemas. Each violation is attributed to the most specific requirement
-// (requirementOf), then one test per schema-level requirement asserts that none is attributed to it.
-// Unknown properties are allowed by the contract: they become notes, never failures.
+// validated against the schemas. Each violation is attributed to the requirement its rule states (the
+// schemas' x-requirement annotations), then one test per requirement those schemas state asserts that none
+// is attributed to it. Unknown properties are allowed by the contract: they become notes, never failures.
 
-import { requirementOf } from '../../src/checks/violation-requirements.ts';
-import { buildPath, type Operation, type OperationId, operations } from '../../src/contract/operations.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
+import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
+import { operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import { requirementById, requirements } from '../../src/contract/requirements.ts';
+import { requirementAt, requirementOf, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
@@ -18,47 +20,8 @@ import {
   userCollections,
 } from '../../src/suite/dataset.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import {
-  blockedBy,
-  ConformanceFailure,
-  evidence,
-  expectNo5xx,
-  expectNone,
-  notVerified,
-} from '../../src/suite/verdicts.ts';
-
-/** The requirements a schema violation of a user-data response can be attributed to. */
-const SCHEMA_REQUIREMENTS = [
-  'SCH-CYCLE',
-  'SCH-CYCLE-SCORE',
-  'SCH-SLEEP',
-  'SCH-SLEEP-SCORE',
-  'SCH-RECOVERY',
-  'SCH-RECOVERY-SCORE',
-  'SCH-WORKOUT',
-  'SCH-BODY-MEASUREMENT',
-  'SCH-BASIC-PROFILE',
-  'SCH-ACTIVITY-MAPPING',
-  'SCH-ENVELOPE',
-  'SCH-TIMEZONE-OFFSET',
-  'SCH-DATE-TIME',
-  'SCH-INTEGER-FORMATS',
-  'INV-SCORE-STATE-ENUM',
-  'INV-STRAIN-RANGE',
-  'INV-PERCENTAGE-RANGE',
-  'INV-NAP-NEED-NONPOSITIVE',
-  'VER-V2-IDS',
-  'VER-V2-RECOVERY-SLEEP-ID',
-  'VER-V2-ZONE-DURATIONS',
-  'INV-CYCLE-SCORE-IFF-SCORED',
-  'INV-SLEEP-SCORE-IFF-SCORED',
-  'INV-RECOVERY-SCORE-IFF-SCORED',
-] as const;
-type SchemaRequirement = (typeof SCHEMA_REQUIREMENTS)[number];
-for (const id of SCHEMA_REQUIREMENTS) {
-  if (requirementById(id)?.level !== 'MUST')
-    throw new Error(`${id} is not a MUST requirement of the catalogue`);
-}
+import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** Single reads sampled per operation (spread over the history). */
 const SINGLE_READ_SAMPLE = 5;
@@ -69,6 +32,16 @@ const singleReads = operations.filter(
     !op.isCollection &&
     op.responseSchema !== null,
 );
+
+/** The requirements the schemas of these responses state (in the catalogue's order): one test each. */
+const stated = new Set(
+  [...userCollections, ...singleReads].flatMap((op) => requirementsOf(op.responseSchema as string)),
+);
+const schemaRequirements = requirements.map((r) => r.id).filter((id) => stated.has(id));
+for (const id of schemaRequirements) {
+  if (requirementById(id)?.level !== 'MUST')
+    throw new Error(`${id} is not a MUST requirement of the catalogue`);
+}
 
 interface Finding {
   requirement: string;
@@ -95,7 +68,7 @@ const withScore = (records: readonly DataRecord[] = []) => records.filter((r) =>
  * What each rule needs to have seen to say anything: the count of its witnesses in the data (a range rule
  * over zero scores verifies nothing). A rule with no witness is not verified.
  */
-const witnesses: Record<SchemaRequirement, (seen: Findings['seen']) => [number, string]> = {
+const witnesses: Record<string, (seen: Findings['seen']) => [number, string]> = {
   'SCH-CYCLE': (s) => [s.records.get('listCycles')?.length ?? 0, 'cycles'],
   'SCH-CYCLE-SCORE': (s) => [scored(s.records.get('listCycles')).length, 'SCORED cycles'],
   'SCH-SLEEP': (s) => [s.records.get('listSleeps')?.length ?? 0, 'sleeps'],
@@ -137,9 +110,14 @@ const witnesses: Record<SchemaRequirement, (seen: Findings['seen']) => [number, 
   ],
 };
 const all = (seen: Findings['seen']): DataRecord[] => [...seen.records.values()].flat();
-
-const attribute = (pointer: string, schema: string): string =>
-  requirementOf({ schema, pointer, rule: 'note', message: '', value: undefined }).requirement;
+const checks = schemaRequirements.map((requirement) => {
+  const witness = witnesses[requirement];
+  if (witness === undefined) throw new Error(`no witnesses counted for ${requirement}`);
+  return { requirement, witness };
+});
+const unstated = Object.keys(witnesses).filter((id) => !stated.has(id));
+if (unstated.length > 0)
+  throw new Error(`witnesses of requirements no schema states: ${unstated.join(', ')}`);
 
 function collect(
   findings: Findings,
@@ -158,8 +136,8 @@ function collect(
       exchange,
     });
   }
-  for (const note of result.notes) {
-    const key = `${attribute(note.pointer, schema)}\n${op.method} ${op.path}: ${formatNote({ ...note, pointer: note.pointer.replace(/^\/records\/\d+/, '/records/*') })}`;
+  for (const unknown of result.notes) {
+    const key = `${requirementAt(schema, unknown.pointer)}\n${op.method} ${op.path}: ${formatNote({ ...unknown, pointer: unknown.pointer.replace(/^\/records\/\d+/, '/records/*') })}`;
     noteCounts.set(key, (noteCounts.get(key) ?? 0) + 1);
   }
 }
@@ -178,10 +156,7 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
     if (!outcome.ok) {
       const { error } = outcome;
       const message = error instanceof Error ? error.message : String(error);
-      if (
-        error instanceof ConformanceFailure &&
-        (SCHEMA_REQUIREMENTS as readonly string[]).includes(error.requirement)
-      ) {
+      if (error instanceof ConformanceFailure && schemaRequirements.includes(error.requirement)) {
         findings.problems.push({
           requirement: error.requirement,
           text: `${op.method} ${op.path}: ${message}`,
@@ -253,28 +228,28 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
 // One check per worker: the findings are shared by the per-requirement tests below.
 let findingsOnce: Promise<Findings> | undefined;
 
-for (const requirement of SCHEMA_REQUIREMENTS) {
-  test(`${requirement}: no schema violation attributed to it in user A's collections and single reads`, {
-    tag: [`@${requirement}`],
-  }, async ({ api, dataset, userToken, note }) => {
-    const token = await userToken();
-    findingsOnce ??= check(api, dataset, token);
-    const findings = await findingsOnce;
-    for (const text of findings.unreadable) note(requirement, text);
-    if (requirement.startsWith('SCH-'))
-      for (const text of findings.notes.get(requirement) ?? []) note(requirement, text);
-    const mine = findings.problems.filter((problem) => problem.requirement === requirement);
-    expectNone(
-      requirement,
-      mine.map((problem) => problem.text),
-      mine.find((problem) => problem.exchange)?.exchange,
-    );
-    const [count, what] = witnesses[requirement](findings.seen);
-    const [blocker] = findings.blockers;
-    if (count === 0 && blocker) blockedBy(blocker.requirement, blocker.reason);
-    if (count === 0) notVerified(`no ${what} in user A's data`);
-    evidence(requirement, `${count} ${what} validated`);
-  });
+for (const { requirement, witness } of checks) {
+  test(
+    ...verifies(requirement, "no schema violation attributed to it in user A's collections and single reads"),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      findingsOnce ??= check(api, dataset, token);
+      const findings = await findingsOnce;
+      for (const text of findings.unreadable) verdict.note(text);
+      if (requirement.startsWith('SCH-'))
+        for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);
+      const mine = findings.problems.filter((problem) => problem.requirement === requirement);
+      verdict.expectNone(
+        mine.map((problem) => problem.text),
+        mine.find((problem) => problem.exchange)?.exchange,
+      );
+      const [count, what] = witness(findings.seen);
+      const [blocker] = findings.blockers;
+      if (count === 0 && blocker) blockedBy(blocker.requirement, blocker.reason);
+      if (count === 0) notVerified(`no ${what} in user A's data`);
+      verdict.evidence(`${count} ${what} validated`);
+    },
+  );
 }
 
 /** How often each field of a resource schema appears in the records, e.g. "sport_name 212/215". */
@@ -285,53 +260,65 @@ function presence(schema: string, records: readonly DataRecord[]): string {
     .join(', ');
 }
 
-test('SCH-WORKOUT-REQUIRED: records which workout, profile and cycle fields the target returns (not shown by the contract)', {
-  tag: ['@SCH-WORKOUT-REQUIRED', '@SCH-SPORT-VALUES', '@SCH-PROFILE-REQUIRED', '@SCH-STEP-COUNT'],
-}, async ({ api, dataset, userToken, note }) => {
-  const token = await userToken(ALL_READ_SCOPES);
-  const workouts = await dataset.outcome('listWorkouts');
-  if (workouts.ok) {
-    const records = workouts.value.records;
-    note(
-      'SCH-WORKOUT-REQUIRED',
-      `fields present in ${records.length} workouts: ${presence('workout', records)}`,
-    );
-    const sports = new Map<string, number>();
-    for (const workout of records) {
-      const key = `${JSON.stringify(workout.sport_id)}=${JSON.stringify(workout.sport_name)}`;
-      sports.set(key, (sports.get(key) ?? 0) + 1);
+/** What the contract leaves "not shown" and the test below records, by what it is about. */
+const NOT_SHOWN = {
+  workoutFields: 'SCH-WORKOUT-REQUIRED',
+  sports: 'SCH-SPORT-VALUES',
+  profileFields: 'SCH-PROFILE-REQUIRED',
+  stepCount: 'SCH-STEP-COUNT',
+} as const;
+
+test(
+  ...verifies(
+    NOT_SHOWN.workoutFields,
+    'records which workout, profile and cycle fields the target returns (not shown by the contract)',
+    { also: [NOT_SHOWN.sports, NOT_SHOWN.profileFields, NOT_SHOWN.stepCount] },
+  ),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken(ALL_READ_SCOPES);
+    const workouts = await dataset.outcome('listWorkouts');
+    if (workouts.ok) {
+      const records = workouts.value.records;
+      verdict.note(`fields present in ${records.length} workouts: ${presence('workout', records)}`);
+      const sports = new Map<string, number>();
+      for (const workout of records) {
+        const key = `${JSON.stringify(workout.sport_id)}=${JSON.stringify(workout.sport_name)}`;
+        sports.set(key, (sports.get(key) ?? 0) + 1);
+      }
+      note(
+        NOT_SHOWN.sports,
+        `sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`,
+      );
+    } else {
+      verdict.note('the workouts could not be read; nothing observed');
+    }
+    const cycles = await dataset.outcome('listCycles');
+    if (cycles.ok) {
+      const records = cycles.value.records;
+      const types = new Set(
+        records.filter((r) => r.step_count !== undefined).map((r) => typeof r.step_count),
+      );
+      note(
+        NOT_SHOWN.stepCount,
+        `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
+      );
+    }
+    const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
+    const exchange = await api.send({ path: buildPath(profileOp), token });
+    expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+    let profile: unknown;
+    try {
+      profile = exchange.json();
+    } catch {
+      profile = undefined;
     }
     note(
-      'SCH-SPORT-VALUES',
-      `sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`,
+      NOT_SHOWN.profileFields,
+      profile && typeof profile === 'object'
+        ? `GET ${profileOp.path} (${exchange.status}) fields: ${Object.entries(profile)
+            .map(([field, value]) => `${field}:${value === null ? 'null' : typeof value}`)
+            .join(', ')}`
+        : `GET ${profileOp.path} answered ${exchange.status} without a JSON object`,
     );
-  } else {
-    note('SCH-WORKOUT-REQUIRED', 'the workouts could not be read; nothing observed');
-  }
-  const cycles = await dataset.outcome('listCycles');
-  if (cycles.ok) {
-    const records = cycles.value.records;
-    const types = new Set(records.filter((r) => r.step_count !== undefined).map((r) => typeof r.step_count));
-    note(
-      'SCH-STEP-COUNT',
-      `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
-    );
-  }
-  const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
-  const exchange = await api.send({ path: buildPath(profileOp), token });
-  expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-  let profile: unknown;
-  try {
-    profile = exchange.json();
-  } catch {
-    profile = undefined;
-  }
-  note(
-    'SCH-PROFILE-REQUIRED',
-    profile && typeof profile === 'object'
-      ? `GET ${profileOp.path} (${exchange.status}) fields: ${Object.entries(profile)
-          .map(([field, value]) => `${field}:${value === null ? 'null' : typeof value}`)
-          .join(', ')}`
-      : `GET ${profileOp.path} answered ${exchange.status} without a JSON object`,
-  );
-});
+  },
+);

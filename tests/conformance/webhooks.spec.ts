@@ -8,7 +8,8 @@
 // causes the events; for user-data webhooks one is registered for the OAuth client and the sandbox simulates
 // a change of user A's data (src/suite/sandbox-admin.ts).
 import { Tags } from '../../src/config/profiles.ts';
-import { buildPath, operationById } from '../../src/contract/operations.ts';
+import { operationById } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
 import { test } from '../../src/suite/fixtures.ts';
 import { serviceRequestIdsOf, uniqueStatus, workingRequisition } from '../../src/suite/partner-data.ts';
 import {

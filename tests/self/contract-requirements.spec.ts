@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { OPERATION_IDS } from '../../src/contract/operations.ts';
+import { OPERATION_IDS } from '../../src/contract/operation-model.ts';
 import { requirements } from '../../src/contract/requirements.ts';
 
 const seed = readFileSync(new URL('../../../shared/seed/000_807caed589bae617.txt', import.meta.url), 'utf8');

@@ -118,8 +118,13 @@ test.describe('schema files', () => {
       const { score_state: unscoredState, ...unscoredRest } = props(unscored);
       expect(scoredRest).toEqual(unscoredRest);
       expect(score).toBeDefined();
-      expect(scoredState).toEqual({ type: 'string', const: 'SCORED' });
-      expect(unscoredState).toEqual({ type: 'string', enum: ['PENDING_SCORE', 'UNSCORABLE'] });
+      const rule = (keyword: string) => ({ 'x-requirement': { [keyword]: 'INV-SCORE-STATE-ENUM' } });
+      expect(scoredState).toEqual({ type: 'string', const: 'SCORED', ...rule('const') });
+      expect(unscoredState).toEqual({
+        type: 'string',
+        enum: ['PENDING_SCORE', 'UNSCORABLE'],
+        ...rule('enum'),
+      });
       expect(scored.required).toEqual([...(unscored.required as string[]), 'score']);
       expect((unscored.not as JsonSchemaObject).required).toEqual(['score']);
     });

@@ -181,7 +181,8 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
   );
 }
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+/** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
+export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   runManifest: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {

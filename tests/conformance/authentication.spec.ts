@@ -10,16 +10,16 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import { ALL_READ_SCOPES, test, type UserTokenPool } from '../../src/suite/fixtures.ts';
+import { ALL_READ_SCOPES, type UserTokenPool } from '../../src/suite/fixtures.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
   type KnownIds,
-  knownIds,
   needsIds,
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/suite/user-operations.ts';
+} from '../../src/suite/user-catalogue.ts';
 import {
   ConformanceFailure,
   evidence,
@@ -115,11 +115,11 @@ for (const op of targets) {
       ? [`@${authCase.requirement}`, ...(smoke ? ['@smoke'] : [])]
       : ['@AUTH-UNDECLARED-SECURITY'];
 
-    test(title, { tag }, async ({ api, userToken, tokenPool, requires, note }) => {
+    test(title, { tag }, async ({ api, dataset, userToken, tokenPool, requires, note }) => {
       requires('real-auth', ...authCase.needs);
       const validToken = () => userToken();
       let ids: KnownIds | undefined;
-      if (needsIds(op)) ids = await knownIds(api, await validToken());
+      if (needsIds(op)) ids = await dataset.knownIds(await validToken());
       const authorization = await authCase.authorization(op, { validToken, pool: tokenPool });
       const exchange = await api.send({ ...requestFor(op, ids), ...authorization });
       if (declared) {
@@ -138,7 +138,7 @@ for (const op of targets) {
 
 test('AUTH-CODE-FLOW: the authorization code flow returns the state, a well-formed bearer token, and the token works', {
   tag: ['@AUTH-CODE-FLOW'],
-}, async ({ api, config, requires }) => {
+}, async ({ api, dataset, config, requires }) => {
   requires('user-login');
   const login = config.userLogin;
   if (!login) throw new Error('unreachable: user-login capability without userLogin');
@@ -185,7 +185,7 @@ test('AUTH-CODE-FLOW: the authorization code flow returns the state, a well-form
   // The token so obtained works on every read operation whose security is declared and whose path
   // parameters the user's data can supply.
   const token = body.access_token as string;
-  const ids = await knownIds(api, token);
+  const ids = await dataset.knownIds(token);
   const worked: string[] = [];
   for (const op of userDataOperations) {
     if (op.security.kind !== 'user' || !op.readOnly) continue;

@@ -9,19 +9,17 @@ import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import type { DataRecord } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { singleReadOf, successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
 import {
-  type DataRecord,
   type Dataset,
   knownValues,
   type LoadedCollection,
   locate,
-  singleReadOf,
   spread,
-  successRequirementOf,
-  test,
-  userCollections,
-} from '../../src/suite/dataset.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+} from '../../src/suite/user-data.ts';
 import {
   blockedBy,
   ConformanceFailure,

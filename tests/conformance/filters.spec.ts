@@ -10,23 +10,13 @@
 // occupying [start, end), so a record that ended exactly at S, or starts exactly at T, is left out; a
 // target that includes it gets a warning (FLT-START-EXCLUDES-EARLIER and FLT-END-EXCLUSIVE readings).
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
-// its extent is the union of its sleep's and its cycle's (src/suite/user-operations.ts), and only records
+// its extent is the union of its sleep's and its cycle's (src/suite/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { readPage } from '../../src/suite/collections.ts';
-import { test } from '../../src/suite/fixtures.ts';
-import {
-  collectionOperations,
-  describeOperation,
-  extentOrFail,
-  extentsFor,
-  identities,
-  identityOf,
-  iso,
-  type JsonRecord,
-  memoWalk,
-  referenceWalk,
-} from '../../src/suite/user-operations.ts';
+import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
 import {
   evidence,
   expectNo5xx,
@@ -39,7 +29,7 @@ import {
 
 const HOUR = 3_600_000;
 
-for (const op of collectionOperations) {
+for (const op of userCollections) {
   const path = buildPath(op);
   const name = describeOperation(op);
 
@@ -49,18 +39,17 @@ for (const op of collectionOperations) {
 
     test(`FLT-START-INCLUSIVE: ${name} with start = a record's start includes that record`, {
       tag: ['@FLT-START-INCLUSIVE'],
-    }, async ({ api, userToken }) => {
-      const token = await userToken();
-      const all = await referenceWalk(api, op, token);
-      const extentOf = await extentsFor(api, op, token);
-      const extent = (record: JsonRecord) => extentOrFail(extentOf, record, 'FLT-START-INCLUSIVE');
+    }, async ({ dataset }) => {
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const extent = (record: DataRecord) => extentOrFail(extentOf, record, 'FLT-START-INCLUSIVE');
       const problems: string[] = [];
       let checked = 0;
       for (const index of [3, 12]) {
         const record = all.records[Math.min(index, all.records.length - 1)];
         if (!record) continue;
         const start = extent(record).earliest;
-        const walk = await memoWalk(api, op, token, {
+        const walk = await dataset.walk(op, {
           limit: 25,
           query: { start: iso(start) },
           requirement: 'FLT-START-INCLUSIVE',
@@ -84,11 +73,11 @@ for (const op of collectionOperations) {
 
     test(`FLT-START-EXCLUDES-EARLIER: ${name} with start never returns a record that ended before start`, {
       tag: ['@FLT-START-EXCLUDES-EARLIER'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
-      const all = await referenceWalk(api, op, token);
-      const extentOf = await extentsFor(api, op, token);
-      const extent = (record: JsonRecord) => extentOrFail(extentOf, record, 'FLT-START-EXCLUDES-EARLIER');
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const extent = (record: DataRecord) => extentOrFail(extentOf, record, 'FLT-START-EXCLUDES-EARLIER');
       const problems: string[] = [];
       let earlier = 0;
       for (const index of [10, 30]) {
@@ -96,7 +85,7 @@ for (const op of collectionOperations) {
         if (!anchor) continue;
         const start = extent(anchor).earliest;
         earlier += all.records.filter((record) => extent(record).finish < start).length;
-        const page = await readPage<JsonRecord>(api, path, {
+        const page = await readPage<DataRecord>(api, path, {
           token,
           limit: 25,
           query: { start: iso(start) },
@@ -128,17 +117,17 @@ for (const op of collectionOperations) {
 
     test(`FLT-NO-LOWER-BOUND: ${name} without start reaches the oldest record`, {
       tag: ['@FLT-NO-LOWER-BOUND'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
-      const all = await referenceWalk(api, op, token);
-      const extentOf = await extentsFor(api, op, token);
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
       if (all.records.length === 0) notVerified(`${name} holds no record`);
       // Nothing may exist before the oldest record the walk without start found: ask for exactly that.
       const oldest = Math.min(
         ...all.records.map((record) => extentOrFail(extentOf, record, 'FLT-NO-LOWER-BOUND').earliest),
       );
       const known = new Set(identities(all.records));
-      const earlier = await readPage<JsonRecord>(api, path, {
+      const earlier = await readPage<DataRecord>(api, path, {
         token,
         limit: 25,
         query: { start: '1970-01-01T00:00:00.000Z', end: iso(oldest) },
@@ -158,11 +147,11 @@ for (const op of collectionOperations) {
 
     test(`FLT-END-EXCLUSIVE: ${name} with end = a record's start leaves that record and later ones out`, {
       tag: ['@FLT-END-EXCLUSIVE'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
-      const all = await referenceWalk(api, op, token);
-      const extentOf = await extentsFor(api, op, token);
-      const extent = (record: JsonRecord) => extentOrFail(extentOf, record, 'FLT-END-EXCLUSIVE');
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const extent = (record: DataRecord) => extentOrFail(extentOf, record, 'FLT-END-EXCLUSIVE');
       const problems: string[] = [];
       let later = 0;
       for (const index of [5, 15]) {
@@ -170,7 +159,7 @@ for (const op of collectionOperations) {
         if (!anchor) continue;
         const end = extent(anchor).earliest;
         later += all.records.filter((record) => extent(record).earliest > end).length;
-        const page = await readPage<JsonRecord>(api, path, {
+        const page = await readPage<DataRecord>(api, path, {
           token,
           limit: 25,
           query: { end: iso(end) },
@@ -201,14 +190,14 @@ for (const op of collectionOperations) {
       tag: ['@FLT-END-DEFAULT-NOW'],
     }, async ({ api, userToken }) => {
       const token = await userToken();
-      const withoutEnd = await readPage<JsonRecord>(api, path, {
+      const withoutEnd = await readPage<DataRecord>(api, path, {
         token,
         limit: 10,
         requirement: 'FLT-END-DEFAULT-NOW',
       });
       // An hour ahead of the local clock: every record up to now, whatever the clocks' skew.
       const end = iso(Date.now() + HOUR);
-      const withEnd = await readPage<JsonRecord>(api, path, {
+      const withEnd = await readPage<DataRecord>(api, path, {
         token,
         limit: 10,
         query: { end },

@@ -10,7 +10,10 @@ import {
 } from '../../src/checks/invariants.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirements } from '../../src/contract/requirements.ts';
-import { type DataRecord, onPages, singleReadOf, test, userCollections } from '../../src/suite/dataset.ts';
+import type { DataRecord } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { onPages } from '../../src/suite/user-data.ts';
 import { evidence, expectNo5xx, expectNone, notVerified } from '../../src/suite/verdicts.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */

@@ -13,7 +13,9 @@ import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { type Dataset, successRequirementOf, test } from '../../src/suite/dataset.ts';
+import { test } from '../../src/suite/test.ts';
+import { successRequirementOf } from '../../src/suite/user-catalogue.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
 import {
   evidence,
   expectJsonContentType,

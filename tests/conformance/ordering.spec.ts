@@ -6,7 +6,10 @@ import { descendingProblems } from '../../src/checks/invariants.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirements } from '../../src/contract/requirements.ts';
-import { type DataRecord, onPages, test, userCollections } from '../../src/suite/dataset.ts';
+import type { DataRecord } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { userCollections } from '../../src/suite/user-catalogue.ts';
+import { onPages } from '../../src/suite/user-data.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */

@@ -12,20 +12,11 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { describeExchange, type Exchange } from '../../src/http/exchange.ts';
 import { type CollectionWalk, type Page, readPage } from '../../src/suite/collections.ts';
-import { ALL_READ_SCOPES, test } from '../../src/suite/fixtures.ts';
-import {
-  collectionOperations,
-  describeOperation,
-  extentOrFail,
-  extentsFor,
-  identities,
-  identityOf,
-  iso,
-  type JsonRecord,
-  memoWalk,
-  REFERENCE_LIMIT,
-  referenceWalk,
-} from '../../src/suite/user-operations.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
+import { REFERENCE_LIMIT } from '../../src/suite/user-data.ts';
 
 const COMPLETE = `complete walk, limit=${REFERENCE_LIMIT}`;
 
@@ -54,7 +45,7 @@ function limitRules(op: Operation): { byDefault: number; maximum: number } {
  * walk (its start; a recovery, which has none, its created_at). Only walks of the same query are compared,
  * so the exact window does not matter.
  */
-function windowQuery(all: readonly JsonRecord[], size: number): Record<string, string> {
+function windowQuery(all: readonly DataRecord[], size: number): Record<string, string> {
   const record = all[Math.min(size, all.length) - 1];
   const time = record?.start ?? record?.created_at;
   return typeof time === 'string' ? { start: time } : {};
@@ -88,8 +79,8 @@ async function cursorOf(
   op: Operation,
   token: string,
   query: Record<string, string> = {},
-): Promise<{ page: Page<JsonRecord>; cursor: string }> {
-  const page = await readPage<JsonRecord>(api, buildPath(op), {
+): Promise<{ page: Page<DataRecord>; cursor: string }> {
+  const page = await readPage<DataRecord>(api, buildPath(op), {
     token,
     query,
     limit: 5,
@@ -115,25 +106,25 @@ function expectNoLeak(exchange: Exchange, what: string, own: ReadonlySet<string>
     );
   if (exchange.status === 400) return;
   if (exchange.status === 200) {
-    const records = exchange.json<{ records?: JsonRecord[] }>().records ?? [];
+    const records = exchange.json<{ records?: DataRecord[] }>().records ?? [];
     const foreign = records.filter((record) => !own.has(identityOf(record)));
     if (foreign.length > 0)
       throw new ConformanceFailure(
         'PAG-CURSOR-INVALID',
-        `${what}: served ${foreign.length} record(s) that are not the caller's (e.g. ${identityOf(foreign[0] as JsonRecord)})\n${describeExchange(exchange)}`,
+        `${what}: served ${foreign.length} record(s) that are not the caller's (e.g. ${identityOf(foreign[0] as DataRecord)})\n${describeExchange(exchange)}`,
       );
   }
   warn('PAG-CURSOR-INVALID', `${what}: answered ${exchange.status}, not 400`, exchange);
 }
 
-const pageProblems = (walk: CollectionWalk<JsonRecord>, limit: number, what: string): string[] =>
+const pageProblems = (walk: CollectionWalk<DataRecord>, limit: number, what: string): string[] =>
   walk.pages.flatMap((page, index) =>
     page.records.length > limit
       ? [`${what}, page ${index + 1}: ${page.records.length} records for limit ${limit}`]
       : [],
   );
 
-for (const op of collectionOperations) {
+for (const op of userCollections) {
   const path = buildPath(op);
   const name = describeOperation(op);
   const { byDefault, maximum } = limitRules(op);
@@ -144,10 +135,10 @@ for (const op of collectionOperations) {
 
     test(`PAG-LIMIT-DEFAULT: ${name} without limit returns ${byDefault} records when more exist`, {
       tag: ['@PAG-LIMIT-DEFAULT'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
-      const first = await readPage<JsonRecord>(api, path, { token, requirement: 'PAG-LIMIT-DEFAULT' });
-      const all = await referenceWalk(api, op, token);
+      const first = await readPage<DataRecord>(api, path, { token, requirement: 'PAG-LIMIT-DEFAULT' });
+      const all = await dataset.referenceWalk(op);
       const count = first.records.length;
       expectThat(
         'PAG-LIMIT-DEFAULT',
@@ -170,12 +161,12 @@ for (const op of collectionOperations) {
 
     test(`PAG-LIMIT-MAX: ${name} accepts limit=${maximum} and returns ${maximum} records when more exist`, {
       tag: ['@PAG-LIMIT-MAX'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
       const exchange = await api.send({ path, token, query: { limit: maximum } });
       expectStatus('PAG-LIMIT-MAX', exchange, 200);
       const records = exchange.json<{ records?: unknown[] }>().records ?? [];
-      const all = await referenceWalk(api, op, token);
+      const all = await dataset.referenceWalk(op);
       expectThat(
         'PAG-LIMIT-MAX',
         records.length <= maximum,
@@ -235,11 +226,11 @@ for (const op of collectionOperations) {
 
     test(`PAG-PAGE-WITHIN-LIMIT: ${name} never returns more records than the limit asked for`, {
       tag: ['@PAG-PAGE-WITHIN-LIMIT'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
       const problems: string[] = [];
       for (const limit of [1, 3, 7, 13, maximum]) {
-        const first = await readPage<JsonRecord>(api, path, {
+        const first = await readPage<DataRecord>(api, path, {
           token,
           limit,
           requirement: 'PAG-PAGE-WITHIN-LIMIT',
@@ -247,7 +238,7 @@ for (const op of collectionOperations) {
         const pages = [first];
         if (first.nextToken !== undefined) {
           pages.push(
-            await readPage<JsonRecord>(
+            await readPage<DataRecord>(
               api,
               path,
               { token, limit, requirement: 'PAG-PAGE-WITHIN-LIMIT' },
@@ -263,23 +254,23 @@ for (const op of collectionOperations) {
           }
         });
       }
-      problems.push(...pageProblems(await referenceWalk(api, op, token), REFERENCE_LIMIT, COMPLETE));
+      problems.push(...pageProblems(await dataset.referenceWalk(op), REFERENCE_LIMIT, COMPLETE));
       expectNone('PAG-PAGE-WITHIN-LIMIT', problems);
     });
 
     test(`PAG-FIRST-PAGE: ${name} without nextToken returns the newest records`, {
       tag: ['@PAG-FIRST-PAGE'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
-      const all = await referenceWalk(api, op, token);
-      const extentOf = await extentsFor(api, op, token);
-      const key = (record: JsonRecord) => extentOrFail(extentOf, record, 'PAG-FIRST-PAGE').key;
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const key = (record: DataRecord) => extentOrFail(extentOf, record, 'PAG-FIRST-PAGE').key;
       if (all.records.length < 3)
         notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
       const problems: string[] = [];
 
       // The first page is the head of the complete walk, and its first record is the newest of all.
-      const first = await readPage<JsonRecord>(api, path, {
+      const first = await readPage<DataRecord>(api, path, {
         token,
         limit: 10,
         requirement: 'PAG-FIRST-PAGE',
@@ -302,13 +293,13 @@ for (const op of collectionOperations) {
       // certainly falls before end (a record the complete walk found), not skip it.
       const cut = extentOrFail(
         extentOf,
-        all.records[Math.min(5, all.records.length - 2)] as JsonRecord,
+        all.records[Math.min(5, all.records.length - 2)] as DataRecord,
         'PAG-FIRST-PAGE',
       ).earliest;
       const before = all.records.filter(
         (record) => extentOrFail(extentOf, record, 'PAG-FIRST-PAGE').latest < cut,
       );
-      const filtered = await readPage<JsonRecord>(api, path, {
+      const filtered = await readPage<DataRecord>(api, path, {
         token,
         limit: 10,
         query: { end: iso(cut) },
@@ -337,35 +328,34 @@ for (const op of collectionOperations) {
 
     test(`PAG-NEXT-TOKEN: ${name} following next_token visits every record exactly once (limits 1, 7, 20, 25)`, {
       tag: ['@PAG-NEXT-TOKEN'],
-    }, async ({ api, userToken }) => {
-      const token = await userToken();
-      const all = await referenceWalk(api, op, token);
+    }, async ({ dataset }) => {
+      const all = await dataset.referenceWalk(op);
       const known = new Set(identities(all.records));
       const wide = windowQuery(all.records, 60);
       const narrow = windowQuery(all.records, 20);
-      const walks: [string, CollectionWalk<JsonRecord>][] = [
+      const walks: [string, CollectionWalk<DataRecord>][] = [
         [COMPLETE, all],
         [
           `start=${wide.start}, limit=25`,
-          await memoWalk(api, op, token, { limit: 25, query: wide, requirement: 'PAG-NEXT-TOKEN' }),
+          await dataset.walk(op, { limit: 25, query: wide, requirement: 'PAG-NEXT-TOKEN' }),
         ],
         [
           `start=${wide.start}, limit=7`,
-          await memoWalk(api, op, token, { limit: 7, query: wide, requirement: 'PAG-NEXT-TOKEN' }),
+          await dataset.walk(op, { limit: 7, query: wide, requirement: 'PAG-NEXT-TOKEN' }),
         ],
         [
           `start=${narrow.start}, limit=25`,
-          await memoWalk(api, op, token, { limit: 25, query: narrow, requirement: 'PAG-NEXT-TOKEN' }),
+          await dataset.walk(op, { limit: 25, query: narrow, requirement: 'PAG-NEXT-TOKEN' }),
         ],
         [
           `start=${narrow.start}, limit=1`,
-          await memoWalk(api, op, token, { limit: 1, query: narrow, requirement: 'PAG-NEXT-TOKEN' }),
+          await dataset.walk(op, { limit: 1, query: narrow, requirement: 'PAG-NEXT-TOKEN' }),
         ],
       ];
       const problems: string[] = [];
       for (const [what, walk] of walks) {
         problems.push(
-          ...duplicateProblems(walk.records, (record) => identityOf(record as JsonRecord)).map(
+          ...duplicateProblems(walk.records, (record) => identityOf(record as DataRecord)).map(
             (p) => `${what}: ${p}`,
           ),
         );
@@ -382,8 +372,8 @@ for (const op of collectionOperations) {
         [1, 2],
         [3, 4],
       ] as const) {
-        const [nameA, walkA] = walks[a] as [string, CollectionWalk<JsonRecord>];
-        const [nameB, walkB] = walks[b] as [string, CollectionWalk<JsonRecord>];
+        const [nameA, walkA] = walks[a] as [string, CollectionWalk<DataRecord>];
+        const [nameB, walkB] = walks[b] as [string, CollectionWalk<DataRecord>];
         const setB = new Set(identities(walkB.records));
         const setA = new Set(identities(walkA.records));
         for (const id of setA)
@@ -399,9 +389,8 @@ for (const op of collectionOperations) {
 
     test(`PAG-PAGE-SIZE-INDEPENDENT: ${name} gives the same sequence for limits 1, 7 and 25`, {
       tag: ['@PAG-PAGE-SIZE-INDEPENDENT'],
-    }, async ({ api, userToken }) => {
-      const token = await userToken();
-      const all = await referenceWalk(api, op, token);
+    }, async ({ dataset }) => {
+      const all = await dataset.referenceWalk(op);
       const problems: string[] = [];
       for (const [query, limits] of [
         [windowQuery(all.records, 20), [1, 7, 25]],
@@ -409,7 +398,7 @@ for (const op of collectionOperations) {
       ] as const) {
         const sequences: [number, string[]][] = [];
         for (const limit of limits) {
-          const walk = await memoWalk(api, op, token, {
+          const walk = await dataset.walk(op, {
             limit,
             query,
             requirement: 'PAG-PAGE-SIZE-INDEPENDENT',
@@ -434,11 +423,11 @@ for (const op of collectionOperations) {
 
     test(`PAG-LAST-PAGE: ${name} walks end on a page without next_token, every next_token can be followed, and a full last page carries none`, {
       tag: ['@PAG-LAST-PAGE'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
-      const all = await referenceWalk(api, op, token);
+      const all = await dataset.referenceWalk(op);
       const narrow = windowQuery(all.records, 20);
-      const window = await memoWalk(api, op, token, {
+      const window = await dataset.walk(op, {
         limit: 7,
         query: narrow,
         requirement: 'PAG-LAST-PAGE',
@@ -463,7 +452,7 @@ for (const op of collectionOperations) {
       // A page that holds the whole window is the last page: by the reading, no next_token.
       const count = window.records.length;
       if (count > 0 && count <= 25) {
-        const whole = await readPage<JsonRecord>(api, path, {
+        const whole = await readPage<DataRecord>(api, path, {
           token,
           limit: count,
           query: narrow,
@@ -475,7 +464,7 @@ for (const op of collectionOperations) {
             `start=${narrow.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
             whole.exchange,
           );
-          await readPage<JsonRecord>(
+          await readPage<DataRecord>(
             api,
             path,
             { token, limit: count, query: narrow, requirement: 'PAG-LAST-PAGE' },
@@ -491,10 +480,10 @@ for (const op of collectionOperations) {
 
     test(`PAG-CURSOR-INVALID: ${name} never answers a tampered or made-up nextToken with a 5xx or another user's records`, {
       tag: ['@PAG-CURSOR-INVALID'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
       const { cursor } = await cursorOf(api, op, token);
-      const own = new Set(identities((await referenceWalk(api, op, token)).records));
+      const own = new Set(identities((await dataset.referenceWalk(op)).records));
       const variants: [string, string][] = [
         ['a character in the middle changed', flipAt(cursor, Math.floor(cursor.length / 2))],
         ['its last character changed', flipAt(cursor, cursor.length - 1)],
@@ -510,11 +499,11 @@ for (const op of collectionOperations) {
 
     test(`PAG-CURSOR-INVALID: ${name} never serves user B's records to user A presenting B's nextToken`, {
       tag: ['@PAG-CURSOR-INVALID'],
-    }, async ({ api, userToken, requires }) => {
+    }, async ({ api, dataset, userToken, requires }) => {
       requires('second-user');
       const { cursor } = await cursorOf(api, op, await userToken(ALL_READ_SCOPES, 'B'));
       const token = await userToken();
-      const own = new Set(identities((await referenceWalk(api, op, token)).records));
+      const own = new Set(identities((await dataset.referenceWalk(op)).records));
       const exchange = await api.send({ path, token, query: { limit: 5, nextToken: cursor } });
       expectNoLeak(exchange, "user B's next_token used by user A", own);
       evidence('PAG-CURSOR-INVALID', `${name}: user B's cursor answered ${exchange.status}`);
@@ -522,11 +511,11 @@ for (const op of collectionOperations) {
 
     test(`PAG-CURSOR-INVALID: ${name} never answers a nextToken used with another start or end with a 5xx or another user's records`, {
       tag: ['@PAG-CURSOR-INVALID'],
-    }, async ({ api, userToken }) => {
+    }, async ({ api, dataset, userToken }) => {
       const token = await userToken();
       const start = '2000-01-01T00:00:00.000Z';
       const { cursor } = await cursorOf(api, op, token, { start });
-      const own = new Set(identities((await referenceWalk(api, op, token)).records));
+      const own = new Set(identities((await dataset.referenceWalk(op)).records));
       for (const query of [
         {},
         { start: '2000-01-02T00:00:00.000Z' },

@@ -14,7 +14,6 @@ import { operationById } from '../../src/contract/operations.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import {
   addTestDataOperation,
   catalogueRequirement,
@@ -24,6 +23,7 @@ import {
   requestFor,
   unknownId,
 } from '../../src/suite/partner-data.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   expectJsonContentType,
   expectNo5xx,

@@ -12,7 +12,6 @@ import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import {
   addressedResource,
   catalogueRequirement,
@@ -30,6 +29,7 @@ import {
   workingRequisition,
 } from '../../src/suite/partner-data.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
+import { test } from '../../src/suite/test.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 /** The id `op` addresses in a requisition: the requisition's own, or its first service request's. */

@@ -14,7 +14,6 @@ import { requirementAt, requirementOf } from '../../src/contract/rule-requiremen
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import {
   APPOINTMENT_TYPES,
   appointmentsOf,
@@ -30,6 +29,7 @@ import {
   serviceRequestIdsOf,
 } from '../../src/suite/partner-data.ts';
 import { sandboxRequisitionIds } from '../../src/suite/sandbox-admin.ts';
+import { test } from '../../src/suite/test.ts';
 import { expectJsonContentType } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

@@ -11,7 +11,6 @@ import { startSandbox } from '../../sandbox/app.ts';
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
@@ -24,6 +23,7 @@ import {
   requestTestData,
   serviceRequestIdsOf,
 } from '../../src/suite/partner-data.ts';
+import { test } from '../../src/suite/test.ts';
 import { expectJsonContentType, expectSchema, expectStatus, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

@@ -14,7 +14,6 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import {
   addressedResource,
   firstServiceRequestId,
@@ -32,6 +31,7 @@ import {
   workingRequisition,
 } from '../../src/suite/partner-data.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   evidence,
   expectJsonContentType,

@@ -11,13 +11,14 @@
 // that any machine reaches it well within the window.
 import { Tags } from '../../src/config/profiles.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES, test } from '../../src/suite/fixtures.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/suite/user-operations.ts';
+} from '../../src/suite/user-catalogue.ts';
 import {
   evidence,
   expectNone,

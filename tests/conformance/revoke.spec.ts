@@ -7,7 +7,7 @@ import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES, test, type UserName } from '../../src/suite/fixtures.ts';
+import { ALL_READ_SCOPES, type UserName } from '../../src/suite/fixtures.ts';
 import {
   listWebhookReceivers,
   registerWebhookReceiver,
@@ -15,14 +15,14 @@ import {
   sandboxUserId,
   triggerUserEvent,
 } from '../../src/suite/sandbox-admin.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
   type KnownIds,
-  knownIds,
   needsIds,
   requestFor,
   userDataOperations,
-} from '../../src/suite/user-operations.ts';
+} from '../../src/suite/user-catalogue.ts';
 import {
   ConformanceFailure,
   expectNo5xx,
@@ -72,13 +72,13 @@ test(`OP-REVOKE-ACCESS: ${describeOperation(revoke)} answers ${revoke.successSta
 
 test(`REVOKE-TOKENS: after ${describeOperation(revoke)} the grant's token gets 401 on every user-data operation`, {
   tag: ['@REVOKE-TOKENS', ...TAGS],
-}, async ({ api, config, tokenPool, requires, note }) => {
+}, async ({ api, dataset, config, tokenPool, requires, note }) => {
   requires('stateful', 'real-auth', 'user-login');
   const user = revokedUser(config);
   const grant = await tokenPool.fresh(ALL_READ_SCOPES, user);
   const other = await tokenPool.fresh(ALL_READ_SCOPES, user);
   // The user's own ids, read while the grant is valid: every request below is otherwise a valid one.
-  const ids: KnownIds = await knownIds(api, grant.accessToken);
+  const ids: KnownIds = await dataset.knownIds(grant.accessToken);
   const reads = userDataOperations.filter((op) => op.readOnly);
   const probe = reads.find((op) => op.security.kind === 'user' && !needsIds(op)) ?? reads[0];
   if (!probe) throw new Error('the catalogue has no user-data read');

@@ -17,15 +17,14 @@ import type { Operation, ParameterSchema } from '../../src/contract/operation-mo
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { describeExchange } from '../../src/http/exchange.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
   type KnownIds,
-  knownIds,
   needsIds,
   userDataOperations,
-} from '../../src/suite/user-operations.ts';
+} from '../../src/suite/user-catalogue.ts';
 import { ConformanceFailure, evidence, expectNo5xx, warn } from '../../src/suite/verdicts.ts';
 
 const NUM_RUNS = 25;
@@ -228,10 +227,10 @@ for (const op of userDataOperations) {
 
   test(`ERR-NO-5XX-ON-CLIENT-INPUT: ${name} answers generated ${what} as the seed says, never with a 5xx`, {
     tag: [Tags.property, ...requirements.map((id) => `@${id}`)],
-  }, async ({ api, userToken, requires }) => {
+  }, async ({ api, dataset, userToken, requires }) => {
     requires('stateful');
     const token = await userToken();
-    const ids: KnownIds = needsIds(op) ? await knownIds(api, token) : {};
+    const ids: KnownIds = needsIds(op) ? await dataset.knownIds(token) : {};
     const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids);
     const departures = new Map<string, string>();
     let sent = 0;

@@ -12,14 +12,11 @@ import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import {
-  type DataRecord,
-  type Dataset,
-  successRequirementOf,
-  test,
-  userCollections,
-} from '../../src/suite/dataset.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import type { DataRecord } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

@@ -5,16 +5,16 @@
 // /v2/cycle/{cycleId}/sleep declares no scope (security not shown): observed and noted only.
 // SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant: see revoke.spec.ts.
 import { requirements } from '../../src/contract/requirements.ts';
-import { ALL_READ_SCOPES, test } from '../../src/suite/fixtures.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
   type KnownIds,
-  knownIds,
   needsIds,
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/suite/user-operations.ts';
+} from '../../src/suite/user-catalogue.ts';
 import { expectNo5xx, expectStatus } from '../../src/suite/verdicts.ts';
 
 /** The SCOPE-READ-* requirement that names the operation. */
@@ -34,20 +34,20 @@ for (const op of userDataOperations) {
 
   test(`${requirement}: ${describeOperation(op)} refuses a token holding every read scope but ${scope}`, {
     tag: [`@${requirement}`],
-  }, async ({ api, userToken, config, requires }) => {
+  }, async ({ api, dataset, userToken, config, requires }) => {
     requires('scopes');
     let ids: KnownIds | undefined;
-    if (needsIds(op)) ids = await knownIds(api, await userToken());
+    if (needsIds(op)) ids = await dataset.knownIds(await userToken());
     const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(others) });
     expectStatus(requirement, exchange, config.insufficientScopeStatuses);
   });
 
   test(`${requirement}: ${describeOperation(op)} serves a token holding only ${scope}`, {
     tag: [`@${requirement}`],
-  }, async ({ api, userToken, requires }) => {
+  }, async ({ api, dataset, userToken, requires }) => {
     requires('scopes');
     let ids: KnownIds | undefined;
-    if (needsIds(op)) ids = await knownIds(api, await userToken());
+    if (needsIds(op)) ids = await dataset.knownIds(await userToken());
     const exchange = await api.send({ ...requestFor(op, ids), token: await userToken([scope]) });
     expectStatus(requirement, exchange, servedStatuses(op));
   });
@@ -57,9 +57,9 @@ for (const op of userDataOperations) {
   if (op.security.kind !== 'unspecified') continue;
   test(`AUTH-UNDECLARED-SECURITY: ${describeOperation(op)} with a token holding a single unrelated scope (read:profile) is observed, never 5xx`, {
     tag: ['@AUTH-UNDECLARED-SECURITY'],
-  }, async ({ api, userToken, note }) => {
+  }, async ({ api, dataset, userToken, note }) => {
     let ids: KnownIds | undefined;
-    if (needsIds(op)) ids = await knownIds(api, await userToken());
+    if (needsIds(op)) ids = await dataset.knownIds(await userToken());
     const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(['read:profile']) });
     expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
     note(

@@ -10,7 +10,6 @@
 import { Tags } from '../../src/config/profiles.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { test } from '../../src/suite/fixtures.ts';
 import { serviceRequestIdsOf, uniqueStatus, workingRequisition } from '../../src/suite/partner-data.ts';
 import {
   listWebhookReceivers,
@@ -20,6 +19,7 @@ import {
   sandboxUserId,
   triggerUserEvent,
 } from '../../src/suite/sandbox-admin.ts';
+import { test } from '../../src/suite/test.ts';
 import { evidence, expectNone, expectThat, notVerified, warn } from '../../src/suite/verdicts.ts';
 import {
   type Delivery,

@@ -1,0 +1,273 @@
+// The user's data, read through the API and owned by one worker fixture (`userDataCache`): each walk of a
+// collection and each set of ids is read once per worker and token. A test reads it through its `dataset`
+// fixture, the view of user A's data (user A's token is fetched on first use). Three kinds of read:
+//   - the complete collections (every page, limit 25) that the schema, invariant, ordering and consistency
+//     checks share, read through the worker's client on first use (a smoke test that needs none reads none).
+//     A collection that cannot be read keeps its failure, which every later user of it gets;
+//   - walks of a given page size and query (the reference walks that pagination and filters compare
+//     against), recorded by the test that first asked; a walk that failed is read again by the next asker;
+//   - one id per path parameter (knownIds), from the first records of the collections: the cheap way to
+//     build a valid request for any operation.
+import type { Operation, OperationId } from '../contract/operation-model.ts';
+import { operationById } from '../contract/operations.ts';
+import { buildPath } from '../contract/request-paths.ts';
+import type { ApiClient } from '../http/api-client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { type CollectionWalk, type Page, readPage, walkCollection } from './collections.ts';
+import { coreTest } from './fixtures.ts';
+import { type DataRecord, type ExtentOf, ownExtent, recoveryExtents } from './records.ts';
+import { collectionById, idSourceOf, type KnownIds, successRequirementOf } from './user-catalogue.ts';
+import { blockedBy, ConformanceFailure } from './verdicts.ts';
+
+export interface LoadedCollection {
+  operation: Operation;
+  pages: Page<DataRecord>[];
+  /** Every record of every page, in the order served. */
+  records: DataRecord[];
+}
+
+export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
+
+/** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */
+export interface WalkRequest {
+  limit?: number;
+  query?: Record<string, string | undefined>;
+  requirement: string;
+}
+
+/** The page size of the reference walks: valid on any conforming target and not the maximum (25). */
+export const REFERENCE_LIMIT = 20;
+
+/** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
+export class UserDataCache {
+  private readonly complete = new Map<string, Promise<CollectionOutcome>>();
+  private readonly walks = new Map<string, Promise<CollectionWalk<DataRecord>>>();
+  private readonly ids = new Map<string, Promise<KnownIds>>();
+
+  constructor(
+    private readonly workerApi: ApiClient,
+    /** A stateless target (a mock) has no collection to walk to its end: its first page is the sample. */
+    private readonly firstPageOnly: boolean,
+  ) {}
+
+  /** The complete collection of the token's user, or the error that stopped it; never rejects. */
+  completeWalk(token: string, op: Operation): Promise<CollectionOutcome> {
+    const key = `${token}|${op.operationId}`;
+    let outcome = this.complete.get(key);
+    if (!outcome) {
+      outcome = walkCollection<DataRecord>(this.workerApi, op.path, {
+        token,
+        limit: 25,
+        requirement: successRequirementOf(op),
+        samplePages: this.firstPageOnly ? 1 : undefined,
+      }).then(
+        (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
+        (error: unknown): CollectionOutcome => ({ ok: false, error }),
+      );
+      this.complete.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  /** A walk of the collection with the request's page size and query, read through `api` on first use. */
+  walk(
+    api: ApiClient,
+    token: string,
+    op: Operation,
+    request: WalkRequest,
+  ): Promise<CollectionWalk<DataRecord>> {
+    const key = JSON.stringify([token, op.operationId, request.limit ?? null, request.query ?? {}]);
+    return this.remember(this.walks, key, () =>
+      walkCollection<DataRecord>(api, buildPath(op), { token, ...request, maxPages: 200 }),
+    );
+  }
+
+  /**
+   * Ids of the token's user's own records: cycleId is the cycle of the newest recovery (so it has a sleep
+   * and a recovery), sleepId that recovery's sleep, workoutId the newest workout, and activityV1Id the v1_id
+   * of the newest sleep that started before the V1 cut-off (2025-09-01). Needs a token holding
+   * read:recovery, read:workout and read:sleep.
+   */
+  knownIds(api: ApiClient, token: string): Promise<KnownIds> {
+    return this.remember(this.ids, token, async () => {
+      const first = (id: OperationId, query: Record<string, string> = {}) =>
+        readPage<DataRecord>(api, buildPath(operationById(id)), {
+          token,
+          query,
+          limit: 1,
+          requirement: successRequirementOf(operationById(id)),
+        }).then((page) => page.records[0]);
+      const recovery = await first('listRecoveries');
+      const workout = await first('listWorkouts');
+      // An id the user's data cannot supply stays absent: a check that needs it is then not verified.
+      const known: KnownIds = Object.fromEntries(
+        Object.entries({ cycleId: recovery?.cycle_id, sleepId: recovery?.sleep_id, workoutId: workout?.id })
+          .filter(([, value]) => value !== undefined)
+          .map(([name, value]) => [name, String(value)]),
+      );
+      const oldSleep = await first('listSleeps', { end: '2025-09-01T00:00:00.000Z' }).catch(() => undefined);
+      if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
+      return known;
+    });
+  }
+
+  /** A read kept for later askers unless it fails (the next asker then reads again). */
+  private remember<T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+    let found = cache.get(key);
+    if (!found) {
+      found = read();
+      found.catch(() => cache.delete(key));
+      cache.set(key, found);
+    }
+    return found;
+  }
+}
+
+/** Records of each collection by operationId; a source may hold only some pages (another user's first page). */
+export type RecordSource = (collection: OperationId) => readonly DataRecord[];
+
+/** The distinct real values of an operation's path parameter found in `source` (collection order, or oldest first). */
+export function knownValues(op: Operation, param: string, source: RecordSource): (string | number)[] {
+  const { collections, field, oldestFirst } = idSourceOf(op, param);
+  let records = collections.flatMap((id) => source(id));
+  if (oldestFirst)
+    records = [...records].sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
+  const values = records.map((record) => record[field]);
+  return [
+    ...new Set(values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')),
+  ];
+}
+
+/** Up to `max` items spread evenly over `items` (first and last included). */
+export function spread<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  if (max <= 1) return items.slice(0, max);
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
+}
+
+/** A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. */
+export class Dataset {
+  constructor(
+    private readonly cache: UserDataCache,
+    private readonly api: ApiClient,
+    private readonly token: () => Promise<string>,
+  ) {}
+
+  /** The complete collection's walk, or the error that stopped it; rejects only when there is no token. */
+  async outcome(collection: Operation | OperationId): Promise<CollectionOutcome> {
+    const op = typeof collection === 'string' ? collectionById(collection) : collection;
+    return this.cache.completeWalk(await this.token(), op);
+  }
+
+  /**
+   * The complete collection. When it cannot be read to its end the calling test is skipped as blocked,
+   * naming the failure: the collection's own test in operations.spec.ts fails on it, so a check that merely
+   * depends on the data is not blamed for it.
+   */
+  async collection(collection: Operation | OperationId): Promise<LoadedCollection> {
+    const outcome = await this.outcome(collection);
+    if (!outcome.ok) {
+      const op = typeof collection === 'string' ? collectionById(collection) : collection;
+      const { error } = outcome;
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      blockedBy(
+        error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        `${op.method} ${op.path} could not be read to its end (${reason})`,
+      );
+    }
+    return outcome.value;
+  }
+
+  async records(collection: Operation | OperationId): Promise<DataRecord[]> {
+    return (await this.collection(collection)).records;
+  }
+
+  /** Whether the collections that supply `op`'s path parameter could be read (paramSets is not blocked). */
+  async canSupply(op: Operation): Promise<boolean> {
+    for (const { name } of op.pathParams) {
+      for (const id of idSourceOf(op, name).collections) if (!(await this.outcome(id)).ok) return false;
+    }
+    return true;
+  }
+
+  /** Up to `max` path-parameter sets of real records for `op`, spread over the history ([{}] without params). */
+  async paramSets(op: Operation, max: number): Promise<Record<string, string | number>[]> {
+    if (op.pathParams.length === 0) return [{}];
+    const [param, ...more] = op.pathParams;
+    if (!param || more.length > 0) throw new Error(`${op.operationId}: one path parameter expected`);
+    const loaded = new Map<OperationId, DataRecord[]>();
+    for (const id of idSourceOf(op, param.name).collections) loaded.set(id, await this.records(id));
+    const source: RecordSource = (id) => loaded.get(id) ?? [];
+    return spread(knownValues(op, param.name, source), max).map((value) => ({ [param.name]: value }));
+  }
+
+  /** A walk with the request's page size and query (read once per worker). */
+  async walk(op: Operation, request: WalkRequest): Promise<CollectionWalk<DataRecord>> {
+    return this.cache.walk(this.api, await this.token(), op, request);
+  }
+
+  /** The complete collection, newest first, as following next_token from the first page finds it. */
+  referenceWalk(op: Operation): Promise<CollectionWalk<DataRecord>> {
+    return this.walk(op, { limit: REFERENCE_LIMIT, requirement: 'PAG-NEXT-TOKEN' });
+  }
+
+  /** The extent function of a collection; a recovery's reads the reference walks of sleeps and cycles. */
+  async extents(op: Operation): Promise<ExtentOf> {
+    if (op.operationId !== 'listRecoveries') return ownExtent;
+    const [sleeps, cycles] = await Promise.all([
+      this.referenceWalk(operationById('listSleeps')),
+      this.referenceWalk(operationById('listCycles')),
+    ]);
+    return recoveryExtents(sleeps.records, cycles.records);
+  }
+
+  /** One id per path parameter of the token's user (default: user A's). */
+  async knownIds(token?: string): Promise<KnownIds> {
+    return this.cache.knownIds(this.api, token ?? (await this.token()));
+  }
+}
+
+/** Where a record of a walk was served: page (0-based), index on that page, and that page's exchange. */
+export function locate(
+  collection: LoadedCollection,
+  index: number,
+): { page: number; onPage: number; exchange: Exchange } {
+  let offset = 0;
+  for (const [page, served] of collection.pages.entries()) {
+    if (index < offset + served.records.length)
+      return { page, onPage: index - offset, exchange: served.exchange };
+    offset += served.records.length;
+  }
+  const last = collection.pages.at(-1) as Page<DataRecord>;
+  return { page: collection.pages.length - 1, onPage: last.records.length, exchange: last.exchange };
+}
+
+/**
+ * Adds the page to the problem lines of src/checks/invariants.ts ("record 57 (id …): …" → "record 57
+ * (page 2, #7) (id …): …") and returns the exchange of the first offending page, for the failure message.
+ */
+export function onPages(
+  collection: LoadedCollection,
+  problems: readonly string[],
+): { problems: string[]; exchange?: Exchange } {
+  let exchange: Exchange | undefined;
+  const located = problems.map((problem) => {
+    const match = /^record (\d+)/.exec(problem);
+    if (!match) return problem;
+    const where = locate(collection, Number(match[1]));
+    exchange ??= where.exchange;
+    return problem.replace(/^record \d+/, `${match[0]} (page ${where.page}, #${where.onPage})`);
+  });
+  return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
+}
+
+/** The user-data fixtures: the worker's cache of the user's data, and each test's view of it. */
+export const userDataTest = coreTest.extend<{ dataset: Dataset }, { userDataCache: UserDataCache }>({
+  userDataCache: [
+    async ({ workerApi, config }, use) =>
+      use(new UserDataCache(workerApi, !config.capabilities.has('stateful'))),
+    { scope: 'worker' },
+  ],
+  dataset: async ({ userDataCache, api, userToken }, use) =>
+    use(new Dataset(userDataCache, api, () => userToken())),
+});

@@ -16,7 +16,13 @@ import type { Exchange } from '../http/exchange.ts';
 import { type CollectionWalk, type Page, readPage, walkCollection } from './collections.ts';
 import { coreTest } from './fixtures.ts';
 import { type DataRecord, type ExtentOf, ownExtent, recoveryExtents } from './records.ts';
-import { collectionById, idSourceOf, type KnownIds, successRequirementOf } from './user-catalogue.ts';
+import {
+  collectionById,
+  idSourceOf,
+  type KnownIds,
+  needsIds,
+  successRequirementOf,
+} from './user-catalogue.ts';
 import { blockedBy, ConformanceFailure } from './verdicts.ts';
 
 export interface LoadedCollection {
@@ -224,6 +230,11 @@ export class Dataset {
   /** One id per path parameter of the token's user (default: user A's). */
   async knownIds(token?: string): Promise<KnownIds> {
     return this.cache.knownIds(this.api, token ?? (await this.token()));
+  }
+
+  /** User A's ids when a request for `op` names a record, else none (no read). */
+  async idsFor(op: Operation): Promise<KnownIds | undefined> {
+    return needsIds(op) ? this.knownIds() : undefined;
   }
 }
 

@@ -6,6 +6,7 @@
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { randomBytes } from 'node:crypto';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
+import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
@@ -14,21 +15,12 @@ import { ALL_READ_SCOPES, type UserTokenPool } from '../../src/suite/fixtures.ts
 import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
-  type KnownIds,
-  needsIds,
   requestFor,
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import {
-  ConformanceFailure,
-  evidence,
-  expectJsonContentType,
-  expectNo5xx,
-  expectStatus,
-  expectThat,
-  warn,
-} from '../../src/suite/verdicts.ts';
+import { ConformanceFailure, expectNo5xx } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** The user-data operations, plus the utility operation whose security the seed leaves open. */
 const targets: readonly Operation[] = [
@@ -108,91 +100,92 @@ for (const op of targets) {
   for (const authCase of cases) {
     // The smoke profile gets the two cheapest checks on one operation without path parameters.
     const smoke = authCase.smoke === true && op.operationId === 'getBasicProfile';
+    const requirement = declared ? authCase.requirement : 'AUTH-UNDECLARED-SECURITY';
     const title = declared
-      ? `${authCase.requirement}: ${describeOperation(op)} ${authCase.name} gets 401`
-      : `AUTH-UNDECLARED-SECURITY: ${describeOperation(op)} ${authCase.name} (security not shown by the seed: observed, never 5xx)`;
-    const tag = declared
-      ? [`@${authCase.requirement}`, ...(smoke ? ['@smoke'] : [])]
-      : ['@AUTH-UNDECLARED-SECURITY'];
+      ? `${describeOperation(op)} ${authCase.name} gets 401`
+      : `${describeOperation(op)} ${authCase.name} (security not shown by the seed: observed, never 5xx)`;
 
-    test(title, { tag }, async ({ api, dataset, userToken, tokenPool, requires, note }) => {
-      requires('real-auth', ...authCase.needs);
-      const validToken = () => userToken();
-      let ids: KnownIds | undefined;
-      if (needsIds(op)) ids = await dataset.knownIds(await validToken());
-      const authorization = await authCase.authorization(op, { validToken, pool: tokenPool });
-      const exchange = await api.send({ ...requestFor(op, ids), ...authorization });
-      if (declared) {
-        expectStatus(authCase.requirement, exchange, 401);
-        evidence(authCase.requirement, `${describeOperation(op)} ${authCase.name}: 401`);
-      } else {
-        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-        note(
-          'AUTH-UNDECLARED-SECURITY',
-          `${describeOperation(op)} ${authCase.name}: answered ${exchange.status} (the seed does not show this operation's security)`,
-        );
-      }
-    });
+    test(
+      ...verifies(requirement, title, { tag: declared && smoke ? [Tags.smoke] : [] }),
+      async ({ api, dataset, userToken, tokenPool, requires, verdict }) => {
+        requires('real-auth', ...authCase.needs);
+        const validToken = () => userToken();
+        const ids = await dataset.idsFor(op);
+        const authorization = await authCase.authorization(op, { validToken, pool: tokenPool });
+        const exchange = await api.send({ ...requestFor(op, ids), ...authorization });
+        if (declared) {
+          verdict.expectStatus(exchange, 401);
+          verdict.evidence(`${describeOperation(op)} ${authCase.name}: 401`);
+        } else {
+          expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+          verdict.note(
+            `${describeOperation(op)} ${authCase.name}: answered ${exchange.status} (the seed does not show this operation's security)`,
+          );
+        }
+      },
+    );
   }
 }
 
-test('AUTH-CODE-FLOW: the authorization code flow returns the state, a well-formed bearer token, and the token works', {
-  tag: ['@AUTH-CODE-FLOW'],
-}, async ({ api, dataset, config, requires }) => {
-  requires('user-login');
-  const login = config.userLogin;
-  if (!login) throw new Error('unreachable: user-login capability without userLogin');
-  const client = new UserOAuthClient(api, config.authUrl, login);
-  const scopes = [...ALL_READ_SCOPES].join(' ');
-
-  // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
-  let code: string;
-  try {
-    code = await client.obtainCode(scopes);
-  } catch (error) {
-    throw new ConformanceFailure(
-      'AUTH-CODE-FLOW',
-      `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-
-  // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
-  const exchange = await client.tokenRequest({
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: login.redirectUri,
-  });
-  expectStatus('AUTH-CODE-FLOW', exchange, 200);
-  expectJsonContentType('AUTH-CODE-FLOW', exchange);
-  const body = exchange.json<{ access_token?: unknown; token_type?: unknown; expires_in?: unknown }>();
-  registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
-  expectThat(
+test(
+  ...verifies(
     'AUTH-CODE-FLOW',
-    typeof body.access_token === 'string' && body.access_token.length > 0,
-    'the token response has no access_token string',
-    exchange,
-  );
-  // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
-  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
-    warn('AUTH-CODE-FLOW', `token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
-  if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
-    warn(
-      'AUTH-CODE-FLOW',
-      `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
+    'the authorization code flow returns the state, a well-formed bearer token, and the token works',
+  ),
+  async ({ api, dataset, config, requires, verdict }) => {
+    requires('user-login');
+    const login = config.userLogin;
+    if (!login) throw new Error('unreachable: user-login capability without userLogin');
+    const client = new UserOAuthClient(api, config.authUrl, login);
+    const scopes = [...ALL_READ_SCOPES].join(' ');
+
+    // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
+    let code: string;
+    try {
+      code = await client.obtainCode(scopes);
+    } catch (error) {
+      throw new ConformanceFailure(
+        verdict.requirement,
+        `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+
+    // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
+    const exchange = await client.tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: login.redirectUri,
+    });
+    verdict.expectStatus(exchange, 200);
+    verdict.expectJsonContentType(exchange);
+    const body = exchange.json<{ access_token?: unknown; token_type?: unknown; expires_in?: unknown }>();
+    registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
+    verdict.expectThat(
+      typeof body.access_token === 'string' && body.access_token.length > 0,
+      'the token response has no access_token string',
       exchange,
     );
+    // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
+    if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+      verdict.warn(`token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
+    if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
+      verdict.warn(
+        `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
+        exchange,
+      );
 
-  // The token so obtained works on every read operation whose security is declared and whose path
-  // parameters the user's data can supply.
-  const token = body.access_token as string;
-  const ids = await dataset.knownIds(token);
-  const worked: string[] = [];
-  for (const op of userDataOperations) {
-    if (op.security.kind !== 'user' || !op.readOnly) continue;
-    if (op.pathParams.some((param) => ids[param.name] === undefined)) continue;
-    const read = await api.send({ ...requestFor(op, ids), token });
-    expectStatus('AUTH-CODE-FLOW', read, servedStatuses(op));
-    worked.push(op.operationId);
-  }
-  evidence('AUTH-CODE-FLOW', `code, state and token; the token worked on ${worked.length} operations`);
-});
+    // The token so obtained works on every read operation whose security is declared and whose path
+    // parameters the user's data can supply.
+    const token = body.access_token as string;
+    const ids = await dataset.knownIds(token);
+    const worked: string[] = [];
+    for (const op of userDataOperations) {
+      if (op.security.kind !== 'user' || !op.readOnly) continue;
+      if (op.pathParams.some((param) => ids[param.name] === undefined)) continue;
+      const read = await api.send({ ...requestFor(op, ids), token });
+      verdict.expectStatus(read, servedStatuses(op));
+      worked.push(op.operationId);
+    }
+    verdict.evidence(`code, state and token; the token worked on ${worked.length} operations`);
+  },
+);

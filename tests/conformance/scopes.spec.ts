@@ -9,13 +9,12 @@ import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
-  type KnownIds,
-  needsIds,
   requestFor,
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import { expectNo5xx, expectStatus } from '../../src/suite/verdicts.ts';
+import { expectNo5xx } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** The SCOPE-READ-* requirement that names the operation. */
 function scopeRequirement(operationId: string): string {
@@ -32,39 +31,44 @@ for (const op of userDataOperations) {
   const requirement = scopeRequirement(op.operationId);
   const others = ALL_READ_SCOPES.filter((candidate) => candidate !== scope);
 
-  test(`${requirement}: ${describeOperation(op)} refuses a token holding every read scope but ${scope}`, {
-    tag: [`@${requirement}`],
-  }, async ({ api, dataset, userToken, config, requires }) => {
-    requires('scopes');
-    let ids: KnownIds | undefined;
-    if (needsIds(op)) ids = await dataset.knownIds(await userToken());
-    const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(others) });
-    expectStatus(requirement, exchange, config.insufficientScopeStatuses);
-  });
+  test(
+    ...verifies(
+      requirement,
+      `${describeOperation(op)} refuses a token holding every read scope but ${scope}`,
+    ),
+    async ({ api, dataset, userToken, config, requires, verdict }) => {
+      requires('scopes');
+      const ids = await dataset.idsFor(op);
+      const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(others) });
+      verdict.expectStatus(exchange, config.insufficientScopeStatuses);
+    },
+  );
 
-  test(`${requirement}: ${describeOperation(op)} serves a token holding only ${scope}`, {
-    tag: [`@${requirement}`],
-  }, async ({ api, dataset, userToken, requires }) => {
-    requires('scopes');
-    let ids: KnownIds | undefined;
-    if (needsIds(op)) ids = await dataset.knownIds(await userToken());
-    const exchange = await api.send({ ...requestFor(op, ids), token: await userToken([scope]) });
-    expectStatus(requirement, exchange, servedStatuses(op));
-  });
+  test(
+    ...verifies(requirement, `${describeOperation(op)} serves a token holding only ${scope}`),
+    async ({ api, dataset, userToken, requires, verdict }) => {
+      requires('scopes');
+      const ids = await dataset.idsFor(op);
+      const exchange = await api.send({ ...requestFor(op, ids), token: await userToken([scope]) });
+      verdict.expectStatus(exchange, servedStatuses(op));
+    },
+  );
 }
 
 for (const op of userDataOperations) {
   if (op.security.kind !== 'unspecified') continue;
-  test(`AUTH-UNDECLARED-SECURITY: ${describeOperation(op)} with a token holding a single unrelated scope (read:profile) is observed, never 5xx`, {
-    tag: ['@AUTH-UNDECLARED-SECURITY'],
-  }, async ({ api, dataset, userToken, note }) => {
-    let ids: KnownIds | undefined;
-    if (needsIds(op)) ids = await dataset.knownIds(await userToken());
-    const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(['read:profile']) });
-    expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-    note(
+  test(
+    ...verifies(
       'AUTH-UNDECLARED-SECURITY',
-      `${describeOperation(op)} with a token holding only read:profile answered ${exchange.status} (the seed declares no scope for it)`,
-    );
-  });
+      `${describeOperation(op)} with a token holding a single unrelated scope (read:profile) is observed, never 5xx`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const ids = await dataset.idsFor(op);
+      const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(['read:profile']) });
+      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.note(
+        `${describeOperation(op)} with a token holding only read:profile answered ${exchange.status} (the seed declares no scope for it)`,
+      );
+    },
+  );
 }

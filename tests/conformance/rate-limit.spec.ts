@@ -19,14 +19,8 @@ import {
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import {
-  evidence,
-  expectNone,
-  expectStatus,
-  expectThat,
-  note,
-  notVerified,
-} from '../../src/suite/verdicts.ts';
+import { note, notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 const CONCURRENCY = 16;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,9 +38,12 @@ const remainingOf = (exchange: Exchange): number | undefined => {
 };
 
 test(
-  'RL-429: a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
-  { tag: ['@RL-429', Tags.isolated, Tags.rateLimit] },
-  async ({ api, config, userToken, tokenPool, requires }, testInfo) => {
+  ...verifies(
+    'RL-429',
+    'a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
+    { tag: [Tags.isolated, Tags.rateLimit] },
+  ),
+  async ({ api, config, userToken, tokenPool, requires, verdict }, testInfo) => {
     requires('rate-limit');
     const rateLimit = config.rateLimit;
     if (!rateLimit || !cheap) throw new Error('unreachable: rate-limit capability without a rate limit');
@@ -82,10 +79,7 @@ test(
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, burst));
     const elapsed = Date.now() - started;
-    expectNone(
-      'RL-429',
-      unexpected.map((problem) => `a request of the burst answered ${problem}`),
-    );
+    verdict.expectNone(unexpected.map((problem) => `a request of the burst answered ${problem}`));
 
     // Machine-speed independent: after a served response left 0 remaining, the next served one in the
     // same window (its Remaining did not go back up) was over the limit.
@@ -93,8 +87,7 @@ test(
       (exchange, index) =>
         index > 0 && remainingOf(exchange) === 0 && remainingOf(served[index - 1] as Exchange) === 0,
     );
-    expectThat(
-      'RL-429',
+    verdict.expectThat(
       overServed.length === 0,
       `${overServed.length} request(s) to ${describeOperation(cheap)} were served after X-RateLimit-Remaining had reached 0 in the same window (documented ${documented})`,
       overServed[0],
@@ -102,8 +95,7 @@ test(
     if (limited === undefined) {
       // Requests answered before the first one's window can have closed were all counted in that window.
       const servedInWindow = served.length;
-      expectThat(
-        'RL-429',
+      verdict.expectThat(
         elapsed > windowMs || servedInWindow <= rateLimit.limit,
         `${servedInWindow} requests to ${describeOperation(cheap)} were served within one window of the documented limit (${documented}) and none of the ${sent} got 429`,
       );
@@ -116,8 +108,7 @@ test(
     const missing = rateLimit.headers.filter(
       (header) => limited?.headers[header.toLowerCase()] === undefined,
     );
-    expectThat(
-      'RL-429',
+    verdict.expectThat(
       missing.length === 0,
       `the 429 lacks the header(s) the target documents (CONFORMANCE_RATE_LIMIT_HEADERS): ${missing.join(', ')}`,
       limited,
@@ -135,9 +126,8 @@ test(
       rateLimit.windowSeconds + 1,
     );
     await sleep(waitSeconds * 1000);
-    expectStatus('RL-429', await api.send(request), servedStatuses(cheap));
-    evidence(
-      'RL-429',
+    verdict.expectStatus(await api.send(request), servedStatuses(cheap));
+    verdict.evidence(
       `429 after ${served.length} served requests (documented ${documented}); served again after ${waitSeconds} s`,
     );
   },

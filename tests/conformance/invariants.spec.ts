@@ -14,7 +14,8 @@ import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
 import { onPages } from '../../src/suite/user-data.ts';
-import { evidence, expectNo5xx, expectNone, notVerified } from '../../src/suite/verdicts.ts';
+import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>
@@ -34,91 +35,94 @@ const scoreRules = requirements
   });
 
 for (const { requirement, collection } of scoreRules) {
-  test(`${requirement}: score is present exactly when score_state is SCORED in every record of ${collection.path}`, {
-    tag: [`@${requirement}`],
-  }, async ({ dataset }) => {
-    const loaded = await dataset.collection(collection);
-    const { problems, exchange } = onPages(loaded, scoreStateProblems(labelled(loaded.records)));
-    expectNone(requirement, problems, exchange);
-    const scored = loaded.records.filter((record) => record.score_state === 'SCORED').length;
-    if (scored === 0)
-      notVerified(
-        `${collection.path} holds no SCORED record (${loaded.records.length} records): a score's presence cannot be checked`,
-      );
-    evidence(
+  test(
+    ...verifies(
       requirement,
-      `${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`,
-    );
-  });
+      `score is present exactly when score_state is SCORED in every record of ${collection.path}`,
+    ),
+    async ({ dataset, verdict }) => {
+      const loaded = await dataset.collection(collection);
+      const { problems, exchange } = onPages(loaded, scoreStateProblems(labelled(loaded.records)));
+      verdict.expectNone(problems, exchange);
+      const scored = loaded.records.filter((record) => record.score_state === 'SCORED').length;
+      if (scored === 0)
+        notVerified(
+          `${collection.path} holds no SCORED record (${loaded.records.length} records): a score's presence cannot be checked`,
+        );
+      verdict.evidence(`${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`);
+    },
+  );
 }
 
-test('INV-CURRENT-CYCLE-END: only the newest cycle lacks end', { tag: ['@INV-CURRENT-CYCLE-END'] }, async ({
-  dataset,
-  requires,
-}) => {
-  requires('stateful');
-  const cycles = await dataset.collection('listCycles');
-  const { problems, exchange } = onPages(cycles, openCycleProblems(cycles.records));
-  expectNone('INV-CURRENT-CYCLE-END', problems, exchange);
-  if (cycles.records.length < 2)
-    notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
-  evidence(
-    'INV-CURRENT-CYCLE-END',
-    `${cycles.records.length} cycles, ${cycles.records.filter((c) => c.end === undefined).length} without end`,
-  );
-});
-
-test('VER-SLEEP-V1-ID-CUTOFF: no sleep starting past 2025-09-01 carries a v1_id', {
-  tag: ['@VER-SLEEP-V1-ID-CUTOFF'],
-}, async ({ dataset, requires }) => {
-  requires('stateful');
-  const sleeps = await dataset.collection('listSleeps');
-  const { problems, exchange } = onPages(sleeps, v1IdCutoffProblems(sleeps.records));
-  expectNone('VER-SLEEP-V1-ID-CUTOFF', problems, exchange);
-  const late = sleeps.records.filter(
-    (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
-  );
-  if (late.length === 0) notVerified('user A has no sleep past 2025-09-01');
-  evidence('VER-SLEEP-V1-ID-CUTOFF', `${late.length} sleeps past 2025-09-01 carry no v1_id`);
-});
-
-test('STATE-TRANSITIONS: records the score states seen and whether an unscored record changes on re-reading (not shown by the contract)', {
-  tag: ['@STATE-TRANSITIONS'],
-}, async ({ api, dataset, userToken, note }) => {
-  const token = await userToken();
-  for (const requirement of scoreRules) {
-    const outcome = await dataset.outcome(requirement.collection);
-    if (!outcome.ok) {
-      note('STATE-TRANSITIONS', `${requirement.collection.path} could not be read; nothing observed`);
-      continue;
-    }
-    const { records } = outcome.value;
-    const counts = new Map<string, number>();
-    for (const record of records)
-      counts.set(String(record.score_state), (counts.get(String(record.score_state)) ?? 0) + 1);
-    const newestUnscored = records.findIndex((record) => record.score_state !== 'SCORED');
-    note(
-      'STATE-TRANSITIONS',
-      `${requirement.collection.path}: ${[...counts].map(([state, n]) => `${state} ${n}`).join(', ')}` +
-        (newestUnscored >= 0 ? `; the newest unscored record is #${newestUnscored} (0 = newest)` : ''),
+test(
+  ...verifies('INV-CURRENT-CYCLE-END', 'only the newest cycle lacks end'),
+  async ({ dataset, requires, verdict }) => {
+    requires('stateful');
+    const cycles = await dataset.collection('listCycles');
+    const { problems, exchange } = onPages(cycles, openCycleProblems(cycles.records));
+    verdict.expectNone(problems, exchange);
+    if (cycles.records.length < 2)
+      notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
+    verdict.evidence(
+      `${cycles.records.length} cycles, ${cycles.records.filter((c) => c.end === undefined).length} without end`,
     );
-    // Re-read the newest unscored record by id, where the collection has a single read, to see its state now.
-    const single = singleReadOf(requirement.collection);
-    const record = records[newestUnscored];
-    const param = single?.pathParams[0];
-    if (!single || !record || !param || (typeof record.id !== 'string' && typeof record.id !== 'number'))
-      continue;
-    const exchange = await api.send({ path: buildPath(single, { [param.name]: record.id }), token });
-    expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-    let now: unknown;
-    try {
-      now = exchange.json<DataRecord>().score_state;
-    } catch {
-      now = undefined;
-    }
-    note(
-      'STATE-TRANSITIONS',
-      `${single.path} for ${String(record.id)}: ${String(record.score_state)} in the collection, ${exchange.status === 200 ? String(now) : `status ${exchange.status}`} on re-reading`,
+  },
+);
+
+test(
+  ...verifies('VER-SLEEP-V1-ID-CUTOFF', 'no sleep starting past 2025-09-01 carries a v1_id'),
+  async ({ dataset, requires, verdict }) => {
+    requires('stateful');
+    const sleeps = await dataset.collection('listSleeps');
+    const { problems, exchange } = onPages(sleeps, v1IdCutoffProblems(sleeps.records));
+    verdict.expectNone(problems, exchange);
+    const late = sleeps.records.filter(
+      (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
     );
-  }
-});
+    if (late.length === 0) notVerified('user A has no sleep past 2025-09-01');
+    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`);
+  },
+);
+
+test(
+  ...verifies(
+    'STATE-TRANSITIONS',
+    'records the score states seen and whether an unscored record changes on re-reading (not shown by the contract)',
+  ),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    for (const { collection } of scoreRules) {
+      const outcome = await dataset.outcome(collection);
+      if (!outcome.ok) {
+        verdict.note(`${collection.path} could not be read; nothing observed`);
+        continue;
+      }
+      const { records } = outcome.value;
+      const counts = new Map<string, number>();
+      for (const record of records)
+        counts.set(String(record.score_state), (counts.get(String(record.score_state)) ?? 0) + 1);
+      const newestUnscored = records.findIndex((record) => record.score_state !== 'SCORED');
+      verdict.note(
+        `${collection.path}: ${[...counts].map(([state, n]) => `${state} ${n}`).join(', ')}` +
+          (newestUnscored >= 0 ? `; the newest unscored record is #${newestUnscored} (0 = newest)` : ''),
+      );
+      // Re-read the newest unscored record by id, where the collection has a single read, to see its state now.
+      const single = singleReadOf(collection);
+      const record = records[newestUnscored];
+      const param = single?.pathParams[0];
+      if (!single || !record || !param || (typeof record.id !== 'string' && typeof record.id !== 'number'))
+        continue;
+      const exchange = await api.send({ path: buildPath(single, { [param.name]: record.id }), token });
+      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      let now: unknown;
+      try {
+        now = exchange.json<DataRecord>().score_state;
+      } catch {
+        now = undefined;
+      }
+      verdict.note(
+        `${single.path} for ${String(record.id)}: ${String(record.score_state)} in the collection, ${exchange.status === 200 ? String(now) : `status ${exchange.status}`} on re-reading`,
+      );
+    }
+  },
+);

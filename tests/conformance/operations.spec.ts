@@ -16,14 +16,8 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { test } from '../../src/suite/test.ts';
 import { successRequirementOf } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectNone,
-  expectStatus,
-  expectThat,
-  notVerified,
-} from '../../src/suite/verdicts.ts';
+import { notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);
@@ -57,92 +51,107 @@ async function callWithRealIds(
 
 /** ERR-404-BODY-PROFILE is observable only for a user who has no body measurement or no profile. */
 for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFILE', candidate))) {
-  test(`ERR-404-BODY-PROFILE: ${op.method} ${op.path} answers 404 when user A has none, else ${op.successStatus}`, {
-    tag: ['@ERR-404-BODY-PROFILE'],
-  }, async ({ api, userToken }) => {
-    const exchange = await api.send({ method: op.method, path: buildPath(op), token: await userToken() });
-    expectStatus('ERR-404-BODY-PROFILE', exchange, [op.successStatus, 404]);
-    if (exchange.status !== 404)
-      notVerified(`user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`);
-    evidence('ERR-404-BODY-PROFILE', `${op.path} answered 404 for a user without one`);
-  });
+  test(
+    ...verifies(
+      'ERR-404-BODY-PROFILE',
+      `${op.method} ${op.path} answers 404 when user A has none, else ${op.successStatus}`,
+    ),
+    async ({ api, userToken, verdict }) => {
+      const exchange = await api.send({ method: op.method, path: buildPath(op), token: await userToken() });
+      verdict.expectStatus(exchange, [op.successStatus, 404]);
+      if (exchange.status !== 404)
+        notVerified(`user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`);
+      verdict.evidence(`${op.path} answered 404 for a user without one`);
+    },
+  );
 }
 
 for (const op of covered) {
   const requirement = successRequirementOf(op);
-  const tags = [`@${requirement}`];
-  if (SMOKE.has(op.operationId)) tags.push(Tags.smoke);
 
-  test(`${requirement}: ${op.method} ${op.path} answers ${op.successStatus} with ${op.responseSchema ?? 'no body'}`, {
-    tag: tags,
-  }, async ({ api, userToken, dataset }) => {
-    const exchange = await callWithRealIds(op, api, dataset, userToken);
-    expectStatus(requirement, exchange, op.successStatus);
-    if (op.responseSchema === null) {
-      expectThat(
-        requirement,
-        exchange.text === '',
-        `expected an empty body, got ${exchange.text.length} bytes`,
+  test(
+    ...verifies(
+      requirement,
+      `${op.method} ${op.path} answers ${op.successStatus} with ${op.responseSchema ?? 'no body'}`,
+      {
+        tag: SMOKE.has(op.operationId) ? [Tags.smoke] : [],
+      },
+    ),
+    async ({ api, userToken, dataset, verdict }) => {
+      const exchange = await callWithRealIds(op, api, dataset, userToken);
+      verdict.expectStatus(exchange, op.successStatus);
+      if (op.responseSchema === null) {
+        verdict.expectThat(
+          exchange.text === '',
+          `expected an empty body, got ${exchange.text.length} bytes`,
+          exchange,
+        );
+        return;
+      }
+      let body: unknown;
+      try {
+        body = exchange.json();
+      } catch {
+        verdict.expectThat(false, `the body is not a JSON ${op.responseSchema}`, exchange);
+      }
+      const { errors } = validate(op.responseSchema, body);
+      verdict.expectNone(
+        errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
         exchange,
       );
-      return;
-    }
-    let body: unknown;
-    try {
-      body = exchange.json();
-    } catch {
-      expectThat(requirement, false, `the body is not a JSON ${op.responseSchema}`, exchange);
-    }
-    const { errors } = validate(op.responseSchema, body);
-    expectNone(
-      requirement,
-      errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
-      exchange,
-    );
-  });
+    },
+  );
 
   if (op.isCollection) {
-    test(`${requirement}: every page of ${op.method} ${op.path}, followed to the end (limit 25), answers ${op.successStatus}`, {
-      tag: [`@${requirement}`],
-    }, async ({ dataset, requires }) => {
-      // Following next_token to the end needs a target whose cursors lead somewhere (not a mock's).
-      requires('stateful');
-      // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
-      const outcome = await dataset.outcome(op);
-      if (!outcome.ok) throw outcome.error;
-      expectThat(requirement, outcome.value.pages.length > 0, 'the walk read no page');
-    });
+    test(
+      ...verifies(
+        requirement,
+        `every page of ${op.method} ${op.path}, followed to the end (limit 25), answers ${op.successStatus}`,
+      ),
+      async ({ dataset, requires, verdict }) => {
+        // Following next_token to the end needs a target whose cursors lead somewhere (not a mock's).
+        requires('stateful');
+        // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
+        const outcome = await dataset.outcome(op);
+        if (!outcome.ok) throw outcome.error;
+        verdict.expectThat(outcome.value.pages.length > 0, 'the walk read no page');
+      },
+    );
   }
 
   if (op.responseSchema !== null && appliesTo('OP-JSON-BODIES', op)) {
-    test(`OP-JSON-BODIES: ${op.method} ${op.path} answers with an application/json body`, {
-      tag: ['@OP-JSON-BODIES'],
-    }, async ({ api, userToken, dataset }) => {
-      const exchange = await callWithRealIds(op, api, dataset, userToken);
-      expectThat('OP-JSON-BODIES', exchange.text !== '', `no body (status ${exchange.status})`, exchange);
-      expectJsonContentType('OP-JSON-BODIES', exchange);
-      let parses = true;
-      try {
-        JSON.parse(exchange.text);
-      } catch {
-        parses = false;
-      }
-      expectThat('OP-JSON-BODIES', parses, 'the body is not JSON', exchange);
-    });
+    test(
+      ...verifies('OP-JSON-BODIES', `${op.method} ${op.path} answers with an application/json body`),
+      async ({ api, userToken, dataset, verdict }) => {
+        const exchange = await callWithRealIds(op, api, dataset, userToken);
+        verdict.expectThat(exchange.text !== '', `no body (status ${exchange.status})`, exchange);
+        verdict.expectJsonContentType(exchange);
+        let parses = true;
+        try {
+          JSON.parse(exchange.text);
+        } catch {
+          parses = false;
+        }
+        verdict.expectThat(parses, 'the body is not JSON', exchange);
+      },
+    );
   }
 
   if (appliesTo('VER-PATH-VERSION', op)) {
     const version = /^\/(v\d+)\//.exec(op.path)?.[1] ?? '?';
-    test(`VER-PATH-VERSION: ${op.method} ${op.path} is served under its versioned path /${version}/`, {
-      tag: ['@VER-PATH-VERSION'],
-    }, async ({ api, userToken, dataset }) => {
-      const exchange = await callWithRealIds(op, api, dataset, userToken);
-      expectThat(
+    test(
+      ...verifies(
         'VER-PATH-VERSION',
-        exchange.status >= 200 && exchange.status < 300,
-        `the versioned path answers ${exchange.status}, not a success`,
-        exchange,
-      );
-    });
+        `${op.method} ${op.path} is served under its versioned path /${version}/`,
+      ),
+      async ({ api, userToken, dataset, verdict }) => {
+        const exchange = await callWithRealIds(op, api, dataset, userToken);
+        verdict.expectThat(
+          exchange.status >= 200 && exchange.status < 300,
+          `the versioned path answers ${exchange.status}, not a success`,
+          exchange,
+        );
+      },
+    );
   }
 }

@@ -43,6 +43,8 @@ export interface WalkRequest {
 
 /** The page size of the reference walks: valid on any conforming target and not the maximum (25). */
 export const REFERENCE_LIMIT = 20;
+/** How a problem names the reference walk. */
+export const REFERENCE_WALK = `complete walk, limit=${REFERENCE_LIMIT}`;
 
 /** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
 export class UserDataCache {

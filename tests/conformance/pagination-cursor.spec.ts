@@ -1,0 +1,147 @@
+// Cursors that are not the previous response's (PAG-CURSOR-INVALID), table-driven over the catalogue's
+// collections: a tampered or made-up nextToken, another user's, or one used with another query may be
+// refused or served, but never answered with a 5xx or with records that are not the caller's.
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import type { ApiClient } from '../../src/http/api-client.ts';
+import { describeExchange, type Exchange } from '../../src/http/exchange.ts';
+import { type Page, readPage } from '../../src/suite/collections.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { type DataRecord, identities, identityOf, iso } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
+import { ConformanceFailure, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
+
+/** A different character of the same kind (base64url: the top bit of its 6-bit value flipped). */
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+function flipAt(cursor: string, from: number): string {
+  for (let index = Math.max(0, from); index < cursor.length; index++) {
+    const position = ALPHABET.indexOf(cursor.charAt(index));
+    if (position < 0) continue;
+    const replacement = ALPHABET.charAt(position ^ 32);
+    return cursor.slice(0, index) + replacement + cursor.slice(index + 1);
+  }
+  return `${cursor}x`;
+}
+
+/** A first page that has a next_token: its cursor is the raw material of the cursor tests. */
+async function cursorOf(
+  api: ApiClient,
+  op: Operation,
+  token: string,
+  requirement: string,
+  query: Record<string, string> = {},
+): Promise<{ page: Page<DataRecord>; cursor: string }> {
+  const page = await readPage<DataRecord>(api, buildPath(op), { token, query, limit: 5, requirement });
+  if (page.nextToken === undefined)
+    notVerified(
+      `${describeOperation(op)}: a first page of 5 records carries no next_token, so there is no cursor to test (the collection needs more than 5 records)`,
+    );
+  return { page, cursor: page.nextToken };
+}
+
+/**
+ * An opaque cursor that is not the previous response's may be refused (the suite's reading: 400) or
+ * served; it must never get a 5xx or serve another user's records (`own`: the identities of the caller's
+ * complete collection).
+ */
+function expectNoLeak(verdict: Verdict, exchange: Exchange, what: string, own: ReadonlySet<string>): void {
+  if (exchange.status >= 500)
+    throw new ConformanceFailure(
+      verdict.requirement,
+      `${what}: server error ${exchange.status}\n${describeExchange(exchange)}`,
+    );
+  if (exchange.status === 400) return;
+  if (exchange.status === 200) {
+    const records = exchange.json<{ records?: DataRecord[] }>().records ?? [];
+    const foreign = records.filter((record) => !own.has(identityOf(record)));
+    if (foreign.length > 0)
+      throw new ConformanceFailure(
+        verdict.requirement,
+        `${what}: served ${foreign.length} record(s) that are not the caller's (e.g. ${identityOf(foreign[0] as DataRecord)})\n${describeExchange(exchange)}`,
+      );
+  }
+  verdict.warn(`${what}: answered ${exchange.status}, not 400`, exchange);
+}
+
+for (const op of userCollections) {
+  const path = buildPath(op);
+  const name = describeOperation(op);
+
+  test.describe(name, () => {
+    // The checks read real, persistent data (a mock answers with fixed examples).
+    test.beforeEach(({ requires }) => requires('stateful'));
+
+    test(
+      ...verifies(
+        'PAG-CURSOR-INVALID',
+        `${name} never answers a tampered or made-up nextToken with a 5xx or another user's records`,
+      ),
+      async ({ api, dataset, userToken, verdict }) => {
+        const token = await userToken();
+        const { cursor } = await cursorOf(api, op, token, verdict.requirement);
+        const own = new Set(identities((await dataset.referenceWalk(op)).records));
+        const variants: [string, string][] = [
+          ['a character in the middle changed', flipAt(cursor, Math.floor(cursor.length / 2))],
+          ['its last character changed', flipAt(cursor, cursor.length - 1)],
+          ['junk appended', `${cursor}AAAA`],
+          ['a made-up string', 'bm90LWEtcmVhbC1jdXJzb3I'],
+        ];
+        for (const [what, variant] of variants) {
+          const exchange = await api.send({ path, token, query: { limit: 5, nextToken: variant } });
+          expectNoLeak(verdict, exchange, `a next_token with ${what}`, own);
+        }
+        verdict.evidence(`${name}: ${variants.length} altered cursors`);
+      },
+    );
+
+    test(
+      ...verifies(
+        'PAG-CURSOR-INVALID',
+        `${name} never serves user B's records to user A presenting B's nextToken`,
+      ),
+      async ({ api, dataset, userToken, requires, verdict }) => {
+        requires('second-user');
+        const { cursor } = await cursorOf(
+          api,
+          op,
+          await userToken(ALL_READ_SCOPES, 'B'),
+          verdict.requirement,
+        );
+        const token = await userToken();
+        const own = new Set(identities((await dataset.referenceWalk(op)).records));
+        const exchange = await api.send({ path, token, query: { limit: 5, nextToken: cursor } });
+        expectNoLeak(verdict, exchange, "user B's next_token used by user A", own);
+        verdict.evidence(`${name}: user B's cursor answered ${exchange.status}`);
+      },
+    );
+
+    test(
+      ...verifies(
+        'PAG-CURSOR-INVALID',
+        `${name} never answers a nextToken used with another start or end with a 5xx or another user's records`,
+      ),
+      async ({ api, dataset, userToken, verdict }) => {
+        const token = await userToken();
+        const start = '2000-01-01T00:00:00.000Z';
+        const { cursor } = await cursorOf(api, op, token, verdict.requirement, { start });
+        const own = new Set(identities((await dataset.referenceWalk(op)).records));
+        for (const query of [
+          {},
+          { start: '2000-01-02T00:00:00.000Z' },
+          { start, end: iso(Date.now() + 86_400_000) },
+        ]) {
+          const exchange = await api.send({ path, token, query: { ...query, limit: 5, nextToken: cursor } });
+          expectNoLeak(
+            verdict,
+            exchange,
+            `a next_token issued for start=${start} used with ${JSON.stringify(query)}`,
+            own,
+          );
+        }
+        verdict.evidence(`${name}: a cursor reused under 3 other queries`);
+      },
+    );
+  });
+}

@@ -18,6 +18,10 @@ export function identityOf(record: DataRecord): string {
   return `cycle ${String(record.cycle_id)} / sleep ${String(record.sleep_id)}`;
 }
 
+/** The ids of records, lower-cased (a uuid may be served in either case). */
+export const idSet = (records: readonly DataRecord[]): Set<string> =>
+  new Set(records.map((record) => String(record.id).toLowerCase()));
+
 /** The records of a page or walk as identities, in order. */
 export const identities = (records: readonly DataRecord[]): string[] => records.map(identityOf);
 

@@ -5,7 +5,7 @@
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
-import { successRequirementFor } from '../contract/requirements.ts';
+import { requirementById, successRequirementFor } from '../contract/requirements.ts';
 import type { ApiRequest } from '../http/api-client.ts';
 import { notVerified } from './verdicts.ts';
 
@@ -25,6 +25,14 @@ export function collectionById(id: OperationId): Operation {
 /** `GET /v2/cycle/{cycleId} (getCycleById)`: how a test names an operation. */
 export function describeOperation(op: Operation): string {
   return `${op.method} ${op.path} (${op.operationId})`;
+}
+
+/** The operations a requirement of the catalogue lists. */
+export function operationsOf(requirement: string): Operation[] {
+  const ids = requirementById(requirement)?.operations ?? [];
+  const found = operations.filter((op) => ids.includes(op.operationId));
+  if (found.length === 0) throw new Error(`${requirement}: no operation in the catalogue`);
+  return found;
 }
 
 /** The OP-* requirement that states an operation's success response (requirement catalogue). */

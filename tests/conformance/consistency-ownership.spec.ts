@@ -1,0 +1,222 @@
+// Whose data a request reaches: an id that names no record of the user's gets 404 (an unknown V1 id, an
+// unknown record or cycle, another user's record), every record of the user's collections is the user's,
+// and what the operations whose security the contract does not show answer without a token.
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operationById, operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import { preview } from '../../src/contract/validators.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { readPage } from '../../src/suite/collections.ts';
+import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import type { DataRecord } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { operationsOf, successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { type Dataset, knownValues, locate } from '../../src/suite/user-data.ts';
+import { blockedBy, ConformanceFailure, expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
+
+/** Records of user B whose ids are tried with user A's token, per operation. */
+const FOREIGN_SAMPLE = 2;
+
+const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value is well-formed for a path parameter (an id of another shape would rightly get 400). */
+const wellFormed = (param: Operation['pathParams'][number], value: unknown): boolean =>
+  param.schema.format === 'uuid'
+    ? typeof value === 'string' && UUID.test(value)
+    : param.schema.type === 'integer'
+      ? typeof value === 'number' && Number.isSafeInteger(value)
+      : true;
+
+/** A value of a path parameter that names no record of `known` (well-formed for its schema). */
+function unknownValue(op: Operation, known: readonly unknown[]): string {
+  const [param] = op.pathParams;
+  if (!param) throw new Error(`${op.operationId} has no path parameter`);
+  const taken = new Set(known.map((value) => String(value).toLowerCase()));
+  if (param.schema.format === 'uuid') {
+    for (let n = 0; ; n++) {
+      const candidate = `f0e1d2c3-b4a5-4968-8776-${(0x655443322110 + n).toString(16).padStart(12, '0')}`;
+      if (!taken.has(candidate)) return candidate;
+    }
+  }
+  if (param.schema.type === 'integer') {
+    const integers = known.filter(
+      (value): value is number => typeof value === 'number' && Number.isInteger(value),
+    );
+    // Far above the user's ids, yet within 2^53 so that no client or server loses precision.
+    let candidate = BigInt(Math.max(0, ...integers)) + 987_654_321n;
+    while (taken.has(candidate.toString())) candidate += 1n;
+    return candidate.toString();
+  }
+  throw new Error(`${op.operationId}: no unknown value for a ${param.schema.type} parameter`);
+}
+
+// These checks read the user's real records: only a target that keeps real data can be held to them.
+test.beforeEach(({ requires }) => requires('stateful'));
+
+// ---------------------------------------------------------------- 404 for unknown ids
+
+test(
+  ...verifies('MAP-NOT-FOUND', 'an unknown V1 id gets 404'),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    const op = operationById('getActivityMapping');
+    const known = [...(await dataset.records('listSleeps')), ...(await dataset.records('listWorkouts'))].map(
+      (record) => record.v1_id,
+    );
+    const exchange = await api.send({
+      path: buildPath(op, { activityV1Id: unknownValue(op, known) }),
+      token,
+    });
+    verdict.expectStatus(exchange, 404);
+  },
+);
+
+const notFoundRules = ['ERR-404-UNKNOWN-RECORD', 'ERR-404-CYCLE-SUBRESOURCE'].flatMap((requirement) =>
+  operationsOf(requirement).map((op) => ({ requirement, op })),
+);
+
+/** Every id of user A's records that the operation's path parameter could name. */
+async function allIds(dataset: Dataset, op: Operation): Promise<unknown[]> {
+  const [param] = op.pathParams;
+  if (!param) throw new Error(`${op.operationId} has no path parameter`);
+  const collection = { cycleId: 'listCycles', sleepId: 'listSleeps', workoutId: 'listWorkouts' }[param.name];
+  if (!collection) throw new Error(`${op.operationId}: no collection for ${param.name}`);
+  return (await dataset.records(collection as 'listCycles')).map((record) => record.id);
+}
+
+for (const { requirement, op } of notFoundRules) {
+  test(
+    ...verifies(requirement, `${op.path} answers 404 for a well-formed id that names no record`),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const [param] = op.pathParams as [Operation['pathParams'][number]];
+      const value = unknownValue(op, await allIds(dataset, op));
+      const exchange = await api.send({ path: buildPath(op, { [param.name]: value }), token });
+      verdict.expectStatus(exchange, 404);
+    },
+  );
+}
+
+// ---------------------------------------------------------------- user A sees only user A's data
+
+test(
+  ...verifies(
+    'DATA-OWN-USER-ONLY',
+    "user B's record ids answer 404 to user A on every read by id and cycle sub-resource",
+  ),
+  async ({ api, dataset, userToken, requires, verdict }) => {
+    requires('second-user');
+    const tokenA = await userToken();
+    const tokenB = await userToken(ALL_READ_SCOPES, 'B');
+    // User B's newest records (first page of each collection) supply the ids.
+    const pagesB = new Map<string, DataRecord[]>();
+    for (const collection of userCollections) {
+      let records: DataRecord[] = [];
+      try {
+        records = (
+          await readPage<DataRecord>(api, collection.path, {
+            token: tokenB,
+            limit: 5,
+            requirement: successRequirementOf(collection),
+          })
+        ).records;
+      } catch (error) {
+        // The collection's own tests report why it cannot be read; this check is merely blocked by it.
+        if (!(error instanceof ConformanceFailure)) throw error;
+        blockedBy(
+          error.requirement,
+          `user B's ${collection.path} could not be read (${error.message.split('\n')[0]})`,
+        );
+      }
+      pagesB.set(collection.operationId, records);
+    }
+    const readsById = operationsOf(verdict.requirement).filter((op) => op.pathParams.length === 1);
+    const problems: string[] = [];
+    let first: Exchange | undefined;
+    let tried = 0;
+    for (const op of readsById) {
+      const [param] = op.pathParams as [Operation['pathParams'][number]];
+      const own = new Set((await allIds(dataset, op)).map((id) => String(id).toLowerCase()));
+      const foreign = knownValues(op, param.name, (id) => pagesB.get(id) ?? []).filter(
+        (value) => wellFormed(param, value) && !own.has(String(value).toLowerCase()),
+      );
+      for (const value of foreign.slice(0, FOREIGN_SAMPLE)) {
+        tried++;
+        const exchange = await api.send({ path: buildPath(op, { [param.name]: value }), token: tokenA });
+        verdict.expectNo5xx(exchange);
+        if (exchange.status === 404) continue;
+        first ??= exchange;
+        problems.push(
+          `${op.path.replace(`{${param.name}}`, String(value))} (user B's) answers ${exchange.status} to user A`,
+        );
+      }
+    }
+    verdict.expectNone(problems, first);
+    if (tried === 0)
+      notVerified('user B has no records whose ids could be tried (CONFORMANCE_USER_B needs data)');
+    verdict.evidence(`${tried} of user B's ids answered 404 to user A`);
+  },
+);
+
+test(
+  ...verifies('DATA-OWN-USER-ONLY', "every record of user A's collections belongs to user A"),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    // The profile names user A (when it can be read and carries user_id; its fields are not all required).
+    const profile = await api.send({ path: buildPath(operationById('getBasicProfile')), token });
+    verdict.expectNo5xx(profile);
+    let profileUser: unknown;
+    try {
+      profileUser = served(profile) ? profile.json<{ user_id?: unknown }>().user_id : undefined;
+    } catch {
+      profileUser = undefined;
+    }
+    const problems: string[] = [];
+    const owners = new Set<string>();
+    for (const collection of userCollections) {
+      const loaded = await dataset.collection(collection);
+      loaded.records.forEach((record, index) => {
+        // A missing user_id is a schema violation (reported there), not another user's record.
+        if (record.user_id === undefined) return;
+        owners.add(String(record.user_id));
+        if (typeof profileUser === 'number' && record.user_id !== profileUser) {
+          const where = locate(loaded, index);
+          problems.push(
+            `${collection.path} page ${where.page}, #${where.onPage}: user_id ${preview(record.user_id)}, but the profile's is ${profileUser}`,
+          );
+        }
+      });
+    }
+    if (typeof profileUser !== 'number' && owners.size > 1)
+      problems.push(`the collections mix records of users ${[...owners].join(', ')}`);
+    verdict.expectNone(problems, profile);
+    if (owners.size === 0) notVerified("user A's collections hold no record with a user_id");
+    verdict.evidence(`every record of user A's collections carries user_id ${[...owners].join(', ')}`);
+  },
+);
+
+// ---------------------------------------------------------------- security not shown
+
+test(
+  ...verifies(
+    'AUTH-UNDECLARED-SECURITY',
+    'records what the operations without declared security answer without a token',
+  ),
+  async ({ api, dataset, verdict }) => {
+    const undeclared = operations.filter((op) => op.security.kind === 'unspecified');
+    verdict.expectThat(undeclared.length > 0, 'no operation with undeclared security in the catalogue');
+    for (const op of undeclared) {
+      const [params] = await dataset.paramSets(op, 1);
+      if (!params) {
+        verdict.note(`${op.path}: user A has no record to supply its path parameter; not tried`);
+        continue;
+      }
+      const exchange = await api.send({ method: op.method, path: buildPath(op, params) });
+      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.note(`${op.method} ${op.path} without a token answers ${exchange.status}`);
+    }
+  },
+);

@@ -1,0 +1,188 @@
+// Reads by id agree with the collections: a single read returns the record the collection holds, the cycle
+// sub-resources return the sleep and the recovery of that cycle, and the V1 → V2 activity mapping of a
+// record's v1_id is that record.
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operationById } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import { preview } from '../../src/contract/validators.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { type DataRecord, idSet } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { operationsOf, singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { locate, spread } from '../../src/suite/user-data.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
+
+/** Records read by id per collection, spread over the history. */
+const SINGLE_SAMPLE = 15;
+/** Cycles whose sleep and recovery sub-resources are read. */
+const SUBRESOURCE_SAMPLE = 8;
+/** v1_ids whose mapping is read. */
+const MAPPING_SAMPLE = 20;
+
+/** JSON pointers at which two values differ (key order ignored). */
+function differences(inCollection: unknown, byId: unknown, at = ''): string[] {
+  if (Object.is(inCollection, byId)) return [];
+  if (
+    inCollection !== null &&
+    byId !== null &&
+    typeof inCollection === 'object' &&
+    typeof byId === 'object' &&
+    Array.isArray(inCollection) === Array.isArray(byId)
+  ) {
+    const a = inCollection as Record<string, unknown>;
+    const b = byId as Record<string, unknown>;
+    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) =>
+      differences(a[key], b[key], `${at}/${key}`),
+    );
+  }
+  return [`${at || '(root)'}: ${preview(inCollection)} in the collection, ${preview(byId)} by id`];
+}
+
+const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
+
+/** The record was served: any 2xx (the exact success status is the operation test's business). */
+function expectServed(verdict: Verdict, exchange: Exchange): void {
+  verdict.expectThat(served(exchange), `expected the record, got status ${exchange.status}`, exchange);
+}
+
+const sameId = (a: unknown, b: unknown): boolean =>
+  (typeof a === 'string' || typeof a === 'number') && String(a).toLowerCase() === String(b).toLowerCase();
+
+// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
+test.beforeEach(({ requires }) => requires('stateful'));
+
+// ---------------------------------------------------------------- single reads against the collections
+
+for (const collection of userCollections) {
+  const single = singleReadOf(collection);
+  if (!single) continue; // recoveries have no read by id
+  test(
+    ...verifies(
+      'CONS-SINGLE-MATCHES-COLLECTION',
+      `${single.path} returns the same record as ${collection.path}`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const loaded = await dataset.collection(collection);
+      const [param] = single.pathParams;
+      if (!param) throw new Error(`${single.operationId} has no path parameter`);
+      const indexes = spread(
+        loaded.records.map((_, index) => index),
+        SINGLE_SAMPLE,
+      );
+      test.skip(indexes.length === 0, `${collection.path} holds no record`);
+      const problems: string[] = [];
+      let first: Exchange | undefined;
+      for (const index of indexes) {
+        const record = loaded.records[index] as DataRecord;
+        const exchange = await api.send({
+          path: buildPath(single, { [param.name]: String(record.id) }),
+          token,
+        });
+        expectServed(verdict, exchange);
+        const found = differences(record, exchange.json());
+        if (found.length === 0) continue;
+        first ??= exchange;
+        const where = locate(loaded, index);
+        problems.push(
+          `${String(record.id)} (page ${where.page}, #${where.onPage} of the collection) differs at ${found.join('; ')}`,
+        );
+      }
+      verdict.expectNone(problems, first);
+    },
+  );
+}
+
+// ---------------------------------------------------------------- cycle sub-resources
+
+test(
+  ...verifies('CONS-CYCLE-SLEEP', '/v2/cycle/{cycleId}/sleep returns a sleep whose cycle_id is cycleId'),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    const [op] = operationsOf(verdict.requirement) as [Operation];
+    const paramSets = await dataset.paramSets(op, SUBRESOURCE_SAMPLE);
+    test.skip(paramSets.length === 0, 'no cycle of user A has a recovery (hence a sleep) to read');
+    const problems: string[] = [];
+    let first: Exchange | undefined;
+    for (const params of paramSets) {
+      const exchange = await api.send({ path: buildPath(op, params), token });
+      expectServed(verdict, exchange);
+      const sleep = exchange.json<DataRecord>();
+      if (sameId(sleep.cycle_id, params.cycleId)) continue;
+      first ??= exchange;
+      problems.push(
+        `cycle ${params.cycleId}: the sleep ${String(sleep.id)} has cycle_id ${String(sleep.cycle_id)}`,
+      );
+    }
+    verdict.expectNone(problems, first);
+  },
+);
+
+test(
+  ...verifies(
+    'CONS-CYCLE-RECOVERY',
+    '/v2/cycle/{cycleId}/recovery returns the recovery of that cycle, whose sleep_id resolves',
+  ),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    const [op] = operationsOf(verdict.requirement) as [Operation];
+    const paramSets = await dataset.paramSets(op, SUBRESOURCE_SAMPLE);
+    test.skip(paramSets.length === 0, 'no cycle of user A has a recovery');
+    const sleeps = idSet(await dataset.records('listSleeps'));
+    const getSleep = operationById('getSleepById');
+    const problems: string[] = [];
+    let first: Exchange | undefined;
+    for (const params of paramSets) {
+      const exchange = await api.send({ path: buildPath(op, params), token });
+      expectServed(verdict, exchange);
+      const recovery = exchange.json<DataRecord>();
+      if (!sameId(recovery.cycle_id, params.cycleId)) {
+        first ??= exchange;
+        problems.push(`cycle ${params.cycleId}: the recovery has cycle_id ${String(recovery.cycle_id)}`);
+        continue;
+      }
+      if (sleeps.has(String(recovery.sleep_id).toLowerCase())) continue;
+      const sleep = await api.send({
+        path: buildPath(getSleep, { sleepId: String(recovery.sleep_id) }),
+        token,
+      });
+      verdict.expectNo5xx(sleep);
+      if (served(sleep)) continue;
+      first ??= exchange;
+      problems.push(
+        `cycle ${params.cycleId}: the recovery's sleep_id ${String(recovery.sleep_id)} is no sleep of the collection and answers ${sleep.status} by id`,
+      );
+    }
+    verdict.expectNone(problems, first);
+  },
+);
+
+// ---------------------------------------------------------------- activity mapping
+
+test(
+  ...verifies('MAP-V1-TO-V2', "the activity mapping of a record's v1_id is that record's uuid"),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    const op = operationById('getActivityMapping');
+    const withV1 = [
+      ...(await dataset.records('listSleeps')),
+      ...(await dataset.records('listWorkouts')),
+    ].filter((record) => typeof record.v1_id === 'number');
+    test.skip(withV1.length === 0, 'no sleep or workout of user A carries a v1_id');
+    const problems: string[] = [];
+    let first: Exchange | undefined;
+    for (const record of spread(withV1, MAPPING_SAMPLE)) {
+      const exchange = await api.send({
+        path: buildPath(op, { activityV1Id: record.v1_id as number }),
+        token,
+      });
+      expectServed(verdict, exchange);
+      const mapped = exchange.json<{ v2_activity_id?: unknown }>().v2_activity_id;
+      if (sameId(mapped, record.id)) continue;
+      first ??= exchange;
+      problems.push(`v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`);
+    }
+    verdict.expectNone(problems, first);
+  },
+);

@@ -1,0 +1,93 @@
+// References between records: every cycle_id and sleep_id of a recovery, and every cycle_id of a sleep, names
+// a record of the referenced collection, or at least one readable by id.
+import type { Operation } from '../../src/contract/operation-model.ts';
+import { operationById } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import type { ApiClient } from '../../src/http/api-client.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { idSet } from '../../src/suite/records.ts';
+import { test } from '../../src/suite/test.ts';
+import { singleReadOf, successRequirementOf } from '../../src/suite/user-catalogue.ts';
+import { type LoadedCollection, locate } from '../../src/suite/user-data.ts';
+import { expectNo5xx } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
+
+/** References missing from the collections that are looked up by id, per test. */
+const MAX_LOOKUPS = 20;
+
+const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
+
+/**
+ * References (`field` of each record) that are neither ids of `known` records nor resolve with a GET of
+ * `read` (at most MAX_LOOKUPS looked up); also returns how many were not looked up.
+ */
+async function unresolved(
+  api: ApiClient,
+  token: string,
+  from: LoadedCollection,
+  field: string,
+  known: ReadonlySet<string>,
+  read: Operation,
+): Promise<{ problems: string[]; notLookedUp: number; exchange?: Exchange }> {
+  const missing = new Map<string, number>(); // reference → index of the first record naming it
+  from.records.forEach((record, index) => {
+    // A missing reference is a schema violation (the schema tests report it), not a dangling one.
+    if (record[field] === undefined || record[field] === null) return;
+    const value = String(record[field]);
+    if (!known.has(value.toLowerCase()) && !missing.has(value)) missing.set(value, index);
+  });
+  const [param] = read.pathParams;
+  if (!param) throw new Error(`${read.operationId} has no path parameter`);
+  const problems: string[] = [];
+  let exchange: Exchange | undefined;
+  let lookedUp = 0;
+  for (const [value, index] of missing) {
+    if (lookedUp >= MAX_LOOKUPS) break;
+    lookedUp++;
+    const answer = await api.send({ path: buildPath(read, { [param.name]: value }), token });
+    expectNo5xx(successRequirementOf(read), answer);
+    if (served(answer)) continue;
+    const where = locate(from, index);
+    exchange ??= where.exchange;
+    problems.push(
+      `record ${index} (page ${where.page}, #${where.onPage}) of ${from.operation.path}: ${field} ${value} is in no record of the collection and ${read.path.replace(`{${param.name}}`, value)} answers ${answer.status}`,
+    );
+  }
+  return { problems, notLookedUp: missing.size - lookedUp, exchange };
+}
+
+// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
+test.beforeEach(({ requires }) => requires('stateful'));
+
+const references = [
+  { requirement: 'CONS-RECOVERY-REFERENCES', from: 'listRecoveries', field: 'cycle_id', to: 'listCycles' },
+  { requirement: 'CONS-RECOVERY-REFERENCES', from: 'listRecoveries', field: 'sleep_id', to: 'listSleeps' },
+  { requirement: 'CONS-SLEEP-CYCLE-REFERENCE', from: 'listSleeps', field: 'cycle_id', to: 'listCycles' },
+] as const;
+
+for (const { requirement, from, field, to } of references) {
+  const source = operationById(from);
+  const target = operationById(to);
+  const read = singleReadOf(target) as Operation;
+  test(
+    ...verifies(
+      requirement,
+      `every ${field} of ${source.path} names a record of ${target.path} (or one readable by id)`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const referring = await dataset.collection(source);
+      const known = idSet(await dataset.records(target));
+      const { problems, notLookedUp, exchange } = await unresolved(api, token, referring, field, known, read);
+      if (notLookedUp > 0) {
+        if (problems.length > 0)
+          problems.push(`… and ${notLookedUp} more ${field}(s) missing from the collection, not looked up`);
+        else
+          verdict.note(
+            `${notLookedUp} ${field}(s) missing from the collection were not looked up (cap ${MAX_LOOKUPS})`,
+          );
+      }
+      verdict.expectNone(problems, exchange);
+    },
+  );
+}

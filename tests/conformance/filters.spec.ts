@@ -13,240 +13,246 @@
 // its extent is the union of its sleep's and its cycle's (src/suite/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
 import { buildPath } from '../../src/contract/request-paths.ts';
+import type { ApiClient } from '../../src/http/api-client.ts';
 import { readPage } from '../../src/suite/collections.ts';
-import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
+import { describeEachCollection } from '../../src/suite/each-collection.ts';
+import {
+  type DataRecord,
+  type Extent,
+  type ExtentOf,
+  extentOrFail,
+  identities,
+  identityOf,
+  iso,
+} from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
-import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
+import { expectNo5xx, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 const HOUR = 3_600_000;
 
-for (const op of userCollections) {
-  const path = buildPath(op);
-  const name = describeOperation(op);
-
-  test.describe(name, () => {
-    // The checks read real, persistent data (a mock answers with fixed examples).
-    test.beforeEach(({ requires }) => requires('stateful'));
-
-    test(
-      ...verifies('FLT-START-INCLUSIVE', `${name} with start = a record's start includes that record`),
-      async ({ dataset, verdict }) => {
-        const all = await dataset.referenceWalk(op);
-        const extentOf = await dataset.extents(op);
-        const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
-        const problems: string[] = [];
-        let checked = 0;
-        for (const index of [3, 12]) {
-          const record = all.records[Math.min(index, all.records.length - 1)];
-          if (!record) continue;
-          const start = extent(record).earliest;
-          const walk = await dataset.walk(op, {
-            limit: 25,
-            query: { start: iso(start) },
-            requirement: verdict.requirement,
-          });
-          const found = new Set(identities(walk.records));
-          // Every record of the complete walk that starts at or after start must be there.
-          for (const candidate of all.records) {
-            if (extent(candidate).earliest >= start) checked++;
-            if (extent(candidate).earliest >= start && !found.has(identityOf(candidate))) {
-              const exact = candidate === record ? ' (it starts exactly at start)' : '';
-              problems.push(
-                `start=${iso(start)}: record ${identityOf(candidate)} starting ${iso(extent(candidate).earliest)} is missing${exact}`,
-              );
-            }
-          }
-        }
-        verdict.expectNone(problems);
-        if (checked === 0) notVerified(`${name} holds no record to filter (${all.records.length} records)`);
-        verdict.evidence(`${name}: ${checked} records at or after 2 start values found`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'FLT-START-EXCLUDES-EARLIER',
-        `${name} with start never returns a record that ended before start`,
-      ),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const all = await dataset.referenceWalk(op);
-        const extentOf = await dataset.extents(op);
-        const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
-        const problems: string[] = [];
-        let earlier = 0;
-        for (const index of [10, 30]) {
-          const anchor = all.records[Math.min(index, all.records.length - 1)];
-          if (!anchor) continue;
-          const start = extent(anchor).earliest;
-          earlier += all.records.filter((record) => extent(record).finish < start).length;
-          const page = await readPage<DataRecord>(api, path, {
-            token,
-            limit: 25,
-            query: { start: iso(start) },
-            requirement: verdict.requirement,
-          });
-          for (const record of page.records) {
-            const { finish } = extent(record);
-            if (finish < start) {
-              problems.push(
-                `start=${iso(start)}: record ${identityOf(record)} ended ${iso(finish)}, before start: it did not occur at or after start`,
-              );
-            } else if (finish === start) {
-              verdict.warn(
-                `start=${iso(start)}: record ${identityOf(record)} ended exactly at start and is included`,
-                page.exchange,
-              );
-            }
-          }
-        }
-        verdict.expectNone(problems);
-        if (earlier === 0)
-          notVerified(
-            `${name}: no record ended before the start values tried (${all.records.length} records)`,
-          );
-        verdict.evidence(`${name}: ${earlier} earlier records could have leaked in, none did`);
-      },
-    );
-
-    test(
-      ...verifies('FLT-NO-LOWER-BOUND', `${name} without start reaches the oldest record`),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const all = await dataset.referenceWalk(op);
-        const extentOf = await dataset.extents(op);
-        if (all.records.length === 0) notVerified(`${name} holds no record`);
-        // Nothing may exist before the oldest record the walk without start found: ask for exactly that.
-        const oldest = Math.min(
-          ...all.records.map((record) => extentOrFail(extentOf, record, verdict.requirement).earliest),
-        );
-        const known = new Set(identities(all.records));
-        const earlier = await readPage<DataRecord>(api, path, {
-          token,
-          limit: 25,
-          query: { start: '1970-01-01T00:00:00.000Z', end: iso(oldest) },
-          requirement: verdict.requirement,
-        });
-        const missed = earlier.records.filter((record) => !known.has(identityOf(record)));
-        verdict.expectNone(
-          missed.map(
-            (record) =>
-              `record ${identityOf(record)} (start ${String(record.start ?? record.created_at)}) exists before ${iso(oldest)} but the walk without start never reached it (${all.records.length} records walked)`,
-          ),
-          earlier.exchange,
-        );
-        verdict.evidence(`${name}: ${all.records.length} records walked without start`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'FLT-END-EXCLUSIVE',
-        `${name} with end = a record's start leaves that record and later ones out`,
-      ),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const all = await dataset.referenceWalk(op);
-        const extentOf = await dataset.extents(op);
-        const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
-        const problems: string[] = [];
-        let later = 0;
-        for (const index of [5, 15]) {
-          const anchor = all.records[Math.min(index, all.records.length - 1)];
-          if (!anchor) continue;
-          const end = extent(anchor).earliest;
-          later += all.records.filter((record) => extent(record).earliest > end).length;
-          const page = await readPage<DataRecord>(api, path, {
-            token,
-            limit: 25,
-            query: { end: iso(end) },
-            requirement: verdict.requirement,
-          });
-          for (const record of page.records) {
-            const { earliest } = extent(record);
-            if (earliest > end) {
-              problems.push(
-                `end=${iso(end)}: record ${identityOf(record)} starts after end (${iso(earliest)})`,
-              );
-            } else if (earliest === end) {
-              verdict.warn(
-                `end=${iso(end)}: record ${identityOf(record)} starts exactly at end and is included`,
-                page.exchange,
-              );
-            }
-          }
-        }
-        verdict.expectNone(problems);
-        if (later === 0)
-          notVerified(`${name}: no record starts after the end values tried (${all.records.length} records)`);
-        verdict.evidence(`${name}: ${later} later records could have leaked in, none did`);
-      },
-    );
-
-    test(
-      ...verifies('FLT-END-DEFAULT-NOW', `${name} without end returns the newest records up to now`),
-      async ({ api, userToken, verdict }) => {
-        const token = await userToken();
-        const withoutEnd = await readPage<DataRecord>(api, path, {
-          token,
-          limit: 10,
-          requirement: verdict.requirement,
-        });
-        // An hour ahead of the local clock: every record up to now, whatever the clocks' skew.
-        const end = iso(Date.now() + HOUR);
-        const withEnd = await readPage<DataRecord>(api, path, {
-          token,
-          limit: 10,
-          query: { end },
-          requirement: verdict.requirement,
-        });
-        const expected = identities(withEnd.records);
-        const actual = identities(withoutEnd.records);
-        const missing = expected.filter((id) => !actual.includes(id));
-        verdict.expectThat(
-          missing.length === 0 && expected.join() === actual.join(),
-          `without end the first page differs from the one with end=${end}: ${missing.length > 0 ? `missing ${missing.slice(0, 5).join(', ')}` : `${actual.slice(0, 5).join(', ')} … vs ${expected.slice(0, 5).join(', ')} …`}`,
-          withoutEnd.exchange,
-        );
-        if (expected.length === 0) notVerified(`${name} holds no record up to now`);
-        verdict.evidence(`${name}: the first ${expected.length} records match`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'FLT-MALFORMED-DATE',
-        `${name} answers 400 to start=yesterday and end=2025-13-45T00:00:00Z`,
-      ),
-      async ({ api, userToken, verdict }) => {
-        const token = await userToken();
-        for (const query of [{ start: 'yesterday' }, { end: '2025-13-45T00:00:00Z' }]) {
-          verdict.expectStatus(await api.send({ path, token, query }), 400);
-        }
-      },
-    );
-
-    test(
-      ...verifies(
-        'FLT-START-AFTER-END',
-        `${name} answers a start after end without a 5xx (by the suite's reading, 400)`,
-      ),
-      async ({ api, userToken, verdict }) => {
-        const token = await userToken();
-        const query = { start: '2025-10-02T00:00:00.000Z', end: '2025-10-01T00:00:00.000Z' };
-        const exchange = await api.send({ path, token, query });
-        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-        if (exchange.status !== 400) {
-          const served =
-            exchange.status === 200
-              ? ` with ${(exchange.json<{ records?: unknown[] }>().records ?? []).length} records`
-              : '';
-          verdict.warn(`start after end answered ${exchange.status}${served}, not 400`, exchange);
-        }
-        verdict.evidence(`${name}: answered ${exchange.status}`);
-      },
-    );
-  });
+/**
+ * A bound of a filter (start or end) set to the time of anchor records of the complete walk: the records
+ * whose time lies beyond it are left out, and one exactly at it is included only against the suite's reading.
+ */
+interface Bound {
+  read: { api: ApiClient; path: string; token: string };
+  extentOf: ExtentOf;
+  param: 'start' | 'end';
+  /** Positions in the complete walk of the records whose earliest time is the bound. */
+  anchors: readonly number[];
+  /** The time of a record that is compared with the bound. */
+  timeOf: (extent: Extent) => number;
+  /** Whether that time lies beyond the bound (the record must be left out). */
+  beyond: (time: number, bound: number) => boolean;
+  /** What a record beyond the bound did (its time given), and what one exactly at it did. */
+  leaked: (time: string) => string;
+  atBound: string;
 }
+
+/**
+ * Reads the first page (limit 25) filtered at each anchor's time and fails with every record beyond the
+ * bound (a warning for one exactly at it); returns how many records of the walk lie beyond some bound.
+ */
+async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bound: Bound): Promise<number> {
+  const extent = (record: DataRecord) => extentOrFail(bound.extentOf, record, verdict.requirement);
+  const { api, path, token } = bound.read;
+  const problems: string[] = [];
+  let beyond = 0;
+  for (const index of bound.anchors) {
+    const anchor = all[Math.min(index, all.length - 1)];
+    if (!anchor) continue;
+    const at = extent(anchor).earliest;
+    beyond += all.filter((record) => bound.beyond(bound.timeOf(extent(record)), at)).length;
+    const page = await readPage<DataRecord>(api, path, {
+      token,
+      limit: 25,
+      query: { [bound.param]: iso(at) },
+      requirement: verdict.requirement,
+    });
+    for (const record of page.records) {
+      const time = bound.timeOf(extent(record));
+      const which = `${bound.param}=${iso(at)}: record ${identityOf(record)}`;
+      if (bound.beyond(time, at)) problems.push(`${which} ${bound.leaked(iso(time))}`);
+      else if (time === at) verdict.warn(`${which} ${bound.atBound}`, page.exchange);
+    }
+  }
+  verdict.expectNone(problems);
+  return beyond;
+}
+
+describeEachCollection((op, name) => {
+  const path = buildPath(op);
+
+  test(
+    ...verifies('FLT-START-INCLUSIVE', `${name} with start = a record's start includes that record`),
+    async ({ dataset, verdict }) => {
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
+      const problems: string[] = [];
+      let checked = 0;
+      for (const index of [3, 12]) {
+        const record = all.records[Math.min(index, all.records.length - 1)];
+        if (!record) continue;
+        const start = extent(record).earliest;
+        const walk = await dataset.walk(op, {
+          limit: 25,
+          query: { start: iso(start) },
+          requirement: verdict.requirement,
+        });
+        const found = new Set(identities(walk.records));
+        // Every record of the complete walk that starts at or after start must be there.
+        for (const candidate of all.records) {
+          if (extent(candidate).earliest >= start) checked++;
+          if (extent(candidate).earliest >= start && !found.has(identityOf(candidate))) {
+            const exact = candidate === record ? ' (it starts exactly at start)' : '';
+            problems.push(
+              `start=${iso(start)}: record ${identityOf(candidate)} starting ${iso(extent(candidate).earliest)} is missing${exact}`,
+            );
+          }
+        }
+      }
+      verdict.expectNone(problems);
+      if (checked === 0) notVerified(`${name} holds no record to filter (${all.records.length} records)`);
+      verdict.evidence(`${name}: ${checked} records at or after 2 start values found`);
+    },
+  );
+
+  test(
+    ...verifies(
+      'FLT-START-EXCLUDES-EARLIER',
+      `${name} with start never returns a record that ended before start`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const all = await dataset.referenceWalk(op);
+      const earlier = await expectBoundHolds(verdict, all.records, {
+        read: { api, path, token: await userToken() },
+        extentOf: await dataset.extents(op),
+        param: 'start',
+        anchors: [10, 30],
+        timeOf: (extent) => extent.finish,
+        beyond: (finish, start) => finish < start,
+        leaked: (finish) => `ended ${finish}, before start: it did not occur at or after start`,
+        atBound: 'ended exactly at start and is included',
+      });
+      if (earlier === 0)
+        notVerified(`${name}: no record ended before the start values tried (${all.records.length} records)`);
+      verdict.evidence(`${name}: ${earlier} earlier records could have leaked in, none did`);
+    },
+  );
+
+  test(
+    ...verifies('FLT-NO-LOWER-BOUND', `${name} without start reaches the oldest record`),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      if (all.records.length === 0) notVerified(`${name} holds no record`);
+      // Nothing may exist before the oldest record the walk without start found: ask for exactly that.
+      const oldest = Math.min(
+        ...all.records.map((record) => extentOrFail(extentOf, record, verdict.requirement).earliest),
+      );
+      const known = new Set(identities(all.records));
+      const earlier = await readPage<DataRecord>(api, path, {
+        token,
+        limit: 25,
+        query: { start: '1970-01-01T00:00:00.000Z', end: iso(oldest) },
+        requirement: verdict.requirement,
+      });
+      const missed = earlier.records.filter((record) => !known.has(identityOf(record)));
+      verdict.expectNone(
+        missed.map(
+          (record) =>
+            `record ${identityOf(record)} (start ${String(record.start ?? record.created_at)}) exists before ${iso(oldest)} but the walk without start never reached it (${all.records.length} records walked)`,
+        ),
+        earlier.exchange,
+      );
+      verdict.evidence(`${name}: ${all.records.length} records walked without start`);
+    },
+  );
+
+  test(
+    ...verifies(
+      'FLT-END-EXCLUSIVE',
+      `${name} with end = a record's start leaves that record and later ones out`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const all = await dataset.referenceWalk(op);
+      const later = await expectBoundHolds(verdict, all.records, {
+        read: { api, path, token: await userToken() },
+        extentOf: await dataset.extents(op),
+        param: 'end',
+        anchors: [5, 15],
+        timeOf: (extent) => extent.earliest,
+        beyond: (earliest, end) => earliest > end,
+        leaked: (earliest) => `starts after end (${earliest})`,
+        atBound: 'starts exactly at end and is included',
+      });
+      if (later === 0)
+        notVerified(`${name}: no record starts after the end values tried (${all.records.length} records)`);
+      verdict.evidence(`${name}: ${later} later records could have leaked in, none did`);
+    },
+  );
+
+  test(
+    ...verifies('FLT-END-DEFAULT-NOW', `${name} without end returns the newest records up to now`),
+    async ({ api, userToken, verdict }) => {
+      const token = await userToken();
+      const withoutEnd = await readPage<DataRecord>(api, path, {
+        token,
+        limit: 10,
+        requirement: verdict.requirement,
+      });
+      // An hour ahead of the local clock: every record up to now, whatever the clocks' skew.
+      const end = iso(Date.now() + HOUR);
+      const withEnd = await readPage<DataRecord>(api, path, {
+        token,
+        limit: 10,
+        query: { end },
+        requirement: verdict.requirement,
+      });
+      const expected = identities(withEnd.records);
+      const actual = identities(withoutEnd.records);
+      const missing = expected.filter((id) => !actual.includes(id));
+      verdict.expectThat(
+        missing.length === 0 && expected.join() === actual.join(),
+        `without end the first page differs from the one with end=${end}: ${missing.length > 0 ? `missing ${missing.slice(0, 5).join(', ')}` : `${actual.slice(0, 5).join(', ')} … vs ${expected.slice(0, 5).join(', ')} …`}`,
+        withoutEnd.exchange,
+      );
+      if (expected.length === 0) notVerified(`${name} holds no record up to now`);
+      verdict.evidence(`${name}: the first ${expected.length} records match`);
+    },
+  );
+
+  test(
+    ...verifies('FLT-MALFORMED-DATE', `${name} answers 400 to start=yesterday and end=2025-13-45T00:00:00Z`),
+    async ({ api, userToken, verdict }) => {
+      const token = await userToken();
+      for (const query of [{ start: 'yesterday' }, { end: '2025-13-45T00:00:00Z' }]) {
+        verdict.expectStatus(await api.send({ path, token, query }), 400);
+      }
+    },
+  );
+
+  test(
+    ...verifies(
+      'FLT-START-AFTER-END',
+      `${name} answers a start after end without a 5xx (by the suite's reading, 400)`,
+    ),
+    async ({ api, userToken, verdict }) => {
+      const token = await userToken();
+      const query = { start: '2025-10-02T00:00:00.000Z', end: '2025-10-01T00:00:00.000Z' };
+      const exchange = await api.send({ path, token, query });
+      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      if (exchange.status !== 400) {
+        const served =
+          exchange.status === 200
+            ? ` with ${(exchange.json<{ records?: unknown[] }>().records ?? []).length} records`
+            : '';
+        verdict.warn(`start after end answered ${exchange.status}${served}, not 400`, exchange);
+      }
+      verdict.evidence(`${name}: answered ${exchange.status}`);
+    },
+  );
+});

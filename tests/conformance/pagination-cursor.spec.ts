@@ -6,10 +6,11 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { describeExchange, type Exchange } from '../../src/http/exchange.ts';
 import { type Page, readPage } from '../../src/suite/collections.ts';
+import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { type DataRecord, identities, identityOf, iso } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
+import { describeOperation } from '../../src/suite/user-catalogue.ts';
 import { ConformanceFailure, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
@@ -65,83 +66,72 @@ function expectNoLeak(verdict: Verdict, exchange: Exchange, what: string, own: R
   verdict.warn(`${what}: answered ${exchange.status}, not 400`, exchange);
 }
 
-for (const op of userCollections) {
+describeEachCollection((op, name) => {
   const path = buildPath(op);
-  const name = describeOperation(op);
 
-  test.describe(name, () => {
-    // The checks read real, persistent data (a mock answers with fixed examples).
-    test.beforeEach(({ requires }) => requires('stateful'));
+  test(
+    ...verifies(
+      'PAG-CURSOR-INVALID',
+      `${name} never answers a tampered or made-up nextToken with a 5xx or another user's records`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const { cursor } = await cursorOf(api, op, token, verdict.requirement);
+      const own = new Set(identities((await dataset.referenceWalk(op)).records));
+      const variants: [string, string][] = [
+        ['a character in the middle changed', flipAt(cursor, Math.floor(cursor.length / 2))],
+        ['its last character changed', flipAt(cursor, cursor.length - 1)],
+        ['junk appended', `${cursor}AAAA`],
+        ['a made-up string', 'bm90LWEtcmVhbC1jdXJzb3I'],
+      ];
+      for (const [what, variant] of variants) {
+        const exchange = await api.send({ path, token, query: { limit: 5, nextToken: variant } });
+        expectNoLeak(verdict, exchange, `a next_token with ${what}`, own);
+      }
+      verdict.evidence(`${name}: ${variants.length} altered cursors`);
+    },
+  );
 
-    test(
-      ...verifies(
-        'PAG-CURSOR-INVALID',
-        `${name} never answers a tampered or made-up nextToken with a 5xx or another user's records`,
-      ),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const { cursor } = await cursorOf(api, op, token, verdict.requirement);
-        const own = new Set(identities((await dataset.referenceWalk(op)).records));
-        const variants: [string, string][] = [
-          ['a character in the middle changed', flipAt(cursor, Math.floor(cursor.length / 2))],
-          ['its last character changed', flipAt(cursor, cursor.length - 1)],
-          ['junk appended', `${cursor}AAAA`],
-          ['a made-up string', 'bm90LWEtcmVhbC1jdXJzb3I'],
-        ];
-        for (const [what, variant] of variants) {
-          const exchange = await api.send({ path, token, query: { limit: 5, nextToken: variant } });
-          expectNoLeak(verdict, exchange, `a next_token with ${what}`, own);
-        }
-        verdict.evidence(`${name}: ${variants.length} altered cursors`);
-      },
-    );
+  test(
+    ...verifies(
+      'PAG-CURSOR-INVALID',
+      `${name} never serves user B's records to user A presenting B's nextToken`,
+    ),
+    async ({ api, dataset, userToken, requires, verdict }) => {
+      requires('second-user');
+      const { cursor } = await cursorOf(api, op, await userToken(ALL_READ_SCOPES, 'B'), verdict.requirement);
+      const token = await userToken();
+      const own = new Set(identities((await dataset.referenceWalk(op)).records));
+      const exchange = await api.send({ path, token, query: { limit: 5, nextToken: cursor } });
+      expectNoLeak(verdict, exchange, "user B's next_token used by user A", own);
+      verdict.evidence(`${name}: user B's cursor answered ${exchange.status}`);
+    },
+  );
 
-    test(
-      ...verifies(
-        'PAG-CURSOR-INVALID',
-        `${name} never serves user B's records to user A presenting B's nextToken`,
-      ),
-      async ({ api, dataset, userToken, requires, verdict }) => {
-        requires('second-user');
-        const { cursor } = await cursorOf(
-          api,
-          op,
-          await userToken(ALL_READ_SCOPES, 'B'),
-          verdict.requirement,
+  test(
+    ...verifies(
+      'PAG-CURSOR-INVALID',
+      `${name} never answers a nextToken used with another start or end with a 5xx or another user's records`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const start = '2000-01-01T00:00:00.000Z';
+      const { cursor } = await cursorOf(api, op, token, verdict.requirement, { start });
+      const own = new Set(identities((await dataset.referenceWalk(op)).records));
+      for (const query of [
+        {},
+        { start: '2000-01-02T00:00:00.000Z' },
+        { start, end: iso(Date.now() + 86_400_000) },
+      ]) {
+        const exchange = await api.send({ path, token, query: { ...query, limit: 5, nextToken: cursor } });
+        expectNoLeak(
+          verdict,
+          exchange,
+          `a next_token issued for start=${start} used with ${JSON.stringify(query)}`,
+          own,
         );
-        const token = await userToken();
-        const own = new Set(identities((await dataset.referenceWalk(op)).records));
-        const exchange = await api.send({ path, token, query: { limit: 5, nextToken: cursor } });
-        expectNoLeak(verdict, exchange, "user B's next_token used by user A", own);
-        verdict.evidence(`${name}: user B's cursor answered ${exchange.status}`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'PAG-CURSOR-INVALID',
-        `${name} never answers a nextToken used with another start or end with a 5xx or another user's records`,
-      ),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const start = '2000-01-01T00:00:00.000Z';
-        const { cursor } = await cursorOf(api, op, token, verdict.requirement, { start });
-        const own = new Set(identities((await dataset.referenceWalk(op)).records));
-        for (const query of [
-          {},
-          { start: '2000-01-02T00:00:00.000Z' },
-          { start, end: iso(Date.now() + 86_400_000) },
-        ]) {
-          const exchange = await api.send({ path, token, query: { ...query, limit: 5, nextToken: cursor } });
-          expectNoLeak(
-            verdict,
-            exchange,
-            `a next_token issued for start=${start} used with ${JSON.stringify(query)}`,
-            own,
-          );
-        }
-        verdict.evidence(`${name}: a cursor reused under 3 other queries`);
-      },
-    );
-  });
-}
+      }
+      verdict.evidence(`${name}: a cursor reused under 3 other queries`);
+    },
+  );
+});

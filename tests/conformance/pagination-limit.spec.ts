@@ -4,9 +4,9 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
+import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
 import { REFERENCE_LIMIT, REFERENCE_WALK } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -27,148 +27,139 @@ const pageProblems = (walk: CollectionWalk<DataRecord>, limit: number, what: str
       : [],
   );
 
-for (const op of userCollections) {
+describeEachCollection((op, name) => {
   const path = buildPath(op);
-  const name = describeOperation(op);
   const { byDefault, maximum } = limitRules(op);
 
-  test.describe(name, () => {
-    // The checks read real, persistent data (a mock answers with fixed examples).
-    test.beforeEach(({ requires }) => requires('stateful'));
-
-    test(
-      ...verifies('PAG-LIMIT-DEFAULT', `${name} without limit returns ${byDefault} records when more exist`),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const first = await readPage<DataRecord>(api, path, { token, requirement: verdict.requirement });
-        const all = await dataset.referenceWalk(op);
-        const count = first.records.length;
-        verdict.expectThat(
-          count <= byDefault,
-          `the first page without limit holds ${count} records, more than the default ${byDefault}`,
-          first.exchange,
+  test(
+    ...verifies('PAG-LIMIT-DEFAULT', `${name} without limit returns ${byDefault} records when more exist`),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const first = await readPage<DataRecord>(api, path, { token, requirement: verdict.requirement });
+      const all = await dataset.referenceWalk(op);
+      const count = first.records.length;
+      verdict.expectThat(
+        count <= byDefault,
+        `the first page without limit holds ${count} records, more than the default ${byDefault}`,
+        first.exchange,
+      );
+      if (all.records.length <= byDefault)
+        notVerified(
+          `${name} holds ${all.records.length} records: the default page size needs more than ${byDefault}`,
         );
-        if (all.records.length <= byDefault)
-          notVerified(
-            `${name} holds ${all.records.length} records: the default page size needs more than ${byDefault}`,
+      verdict.expectThat(
+        count === byDefault,
+        `the first page without limit holds ${count} records, not ${byDefault}, although the collection has ${all.records.length}`,
+        first.exchange,
+      );
+      verdict.evidence(`${name}: ${count} records without limit, of ${all.records.length}`);
+    },
+  );
+
+  test(
+    ...verifies(
+      'PAG-LIMIT-MAX',
+      `${name} accepts limit=${maximum} and returns ${maximum} records when more exist`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const exchange = await api.send({ path, token, query: { limit: maximum } });
+      verdict.expectStatus(exchange, 200);
+      const records = exchange.json<{ records?: unknown[] }>().records ?? [];
+      const all = await dataset.referenceWalk(op);
+      verdict.expectThat(
+        records.length <= maximum,
+        `limit=${maximum} returned ${records.length} records`,
+        exchange,
+      );
+      if (all.records.length <= maximum)
+        notVerified(`${name} holds ${all.records.length} records: a full page of ${maximum} needs more`);
+      verdict.expectThat(
+        records.length === maximum,
+        `limit=${maximum} returned ${records.length} records although the collection has ${all.records.length}`,
+        exchange,
+      );
+      verdict.evidence(`${name}: ${records.length} records for limit=${maximum}, of ${all.records.length}`);
+    },
+  );
+
+  test(
+    ...verifies('PAG-LIMIT-OVER-MAX', `${name} answers 400 to limit=${maximum + 1} and limit=${maximum * 4}`),
+    async ({ api, userToken, verdict }) => {
+      const token = await userToken();
+      for (const limit of [maximum + 1, maximum * 4]) {
+        verdict.expectStatus(await api.send({ path, token, query: { limit } }), 400);
+      }
+    },
+  );
+
+  test(
+    ...verifies(
+      'PAG-LIMIT-TYPE',
+      `${name} answers 400 to limit=1.5 and limit=abc (and, by the suite's reading, to an empty limit)`,
+    ),
+    async ({ api, userToken, verdict }) => {
+      const token = await userToken();
+      for (const limit of ['1.5', 'abc']) {
+        verdict.expectStatus(await api.send({ path, token, query: { limit } }), 400);
+      }
+      const empty = await api.send({ path, token, query: { limit: '' } });
+      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', empty);
+      if (empty.status !== 400) verdict.warn(`an empty limit answered ${empty.status}, not 400`, empty);
+    },
+  );
+
+  test(
+    ...verifies(
+      'PAG-LIMIT-MINIMUM',
+      `${name} answers limit=0 and limit=-1 without a 5xx (minimum not shown)`,
+    ),
+    async ({ api, userToken, verdict }) => {
+      const token = await userToken();
+      for (const limit of ['0', '-1']) {
+        const exchange = await api.send({ path, token, query: { limit } });
+        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+        const served =
+          exchange.status === 200
+            ? ` with ${(exchange.json<{ records?: unknown[] }>().records ?? []).length} records`
+            : '';
+        verdict.note(`${name} limit=${limit}: answered ${exchange.status}${served}`);
+      }
+    },
+  );
+
+  test(
+    ...verifies('PAG-PAGE-WITHIN-LIMIT', `${name} never returns more records than the limit asked for`),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const problems: string[] = [];
+      for (const limit of [1, 3, 7, 13, maximum]) {
+        const first = await readPage<DataRecord>(api, path, {
+          token,
+          limit,
+          requirement: verdict.requirement,
+        });
+        const pages = [first];
+        if (first.nextToken !== undefined) {
+          pages.push(
+            await readPage<DataRecord>(
+              api,
+              path,
+              { token, limit, requirement: verdict.requirement },
+              first.nextToken,
+            ),
           );
-        verdict.expectThat(
-          count === byDefault,
-          `the first page without limit holds ${count} records, not ${byDefault}, although the collection has ${all.records.length}`,
-          first.exchange,
-        );
-        verdict.evidence(`${name}: ${count} records without limit, of ${all.records.length}`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'PAG-LIMIT-MAX',
-        `${name} accepts limit=${maximum} and returns ${maximum} records when more exist`,
-      ),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const exchange = await api.send({ path, token, query: { limit: maximum } });
-        verdict.expectStatus(exchange, 200);
-        const records = exchange.json<{ records?: unknown[] }>().records ?? [];
-        const all = await dataset.referenceWalk(op);
-        verdict.expectThat(
-          records.length <= maximum,
-          `limit=${maximum} returned ${records.length} records`,
-          exchange,
-        );
-        if (all.records.length <= maximum)
-          notVerified(`${name} holds ${all.records.length} records: a full page of ${maximum} needs more`);
-        verdict.expectThat(
-          records.length === maximum,
-          `limit=${maximum} returned ${records.length} records although the collection has ${all.records.length}`,
-          exchange,
-        );
-        verdict.evidence(`${name}: ${records.length} records for limit=${maximum}, of ${all.records.length}`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'PAG-LIMIT-OVER-MAX',
-        `${name} answers 400 to limit=${maximum + 1} and limit=${maximum * 4}`,
-      ),
-      async ({ api, userToken, verdict }) => {
-        const token = await userToken();
-        for (const limit of [maximum + 1, maximum * 4]) {
-          verdict.expectStatus(await api.send({ path, token, query: { limit } }), 400);
         }
-      },
-    );
-
-    test(
-      ...verifies(
-        'PAG-LIMIT-TYPE',
-        `${name} answers 400 to limit=1.5 and limit=abc (and, by the suite's reading, to an empty limit)`,
-      ),
-      async ({ api, userToken, verdict }) => {
-        const token = await userToken();
-        for (const limit of ['1.5', 'abc']) {
-          verdict.expectStatus(await api.send({ path, token, query: { limit } }), 400);
-        }
-        const empty = await api.send({ path, token, query: { limit: '' } });
-        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', empty);
-        if (empty.status !== 400) verdict.warn(`an empty limit answered ${empty.status}, not 400`, empty);
-      },
-    );
-
-    test(
-      ...verifies(
-        'PAG-LIMIT-MINIMUM',
-        `${name} answers limit=0 and limit=-1 without a 5xx (minimum not shown)`,
-      ),
-      async ({ api, userToken, verdict }) => {
-        const token = await userToken();
-        for (const limit of ['0', '-1']) {
-          const exchange = await api.send({ path, token, query: { limit } });
-          expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-          const served =
-            exchange.status === 200
-              ? ` with ${(exchange.json<{ records?: unknown[] }>().records ?? []).length} records`
-              : '';
-          verdict.note(`${name} limit=${limit}: answered ${exchange.status}${served}`);
-        }
-      },
-    );
-
-    test(
-      ...verifies('PAG-PAGE-WITHIN-LIMIT', `${name} never returns more records than the limit asked for`),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const problems: string[] = [];
-        for (const limit of [1, 3, 7, 13, maximum]) {
-          const first = await readPage<DataRecord>(api, path, {
-            token,
-            limit,
-            requirement: verdict.requirement,
-          });
-          const pages = [first];
-          if (first.nextToken !== undefined) {
-            pages.push(
-              await readPage<DataRecord>(
-                api,
-                path,
-                { token, limit, requirement: verdict.requirement },
-                first.nextToken,
-              ),
+        pages.forEach((page, index) => {
+          if (page.records.length > limit) {
+            problems.push(
+              `limit=${limit}, page ${index + 1}: ${page.records.length} records (${page.exchange.request.url.replace(/nextToken=[^&]*/, 'nextToken=…')})`,
             );
           }
-          pages.forEach((page, index) => {
-            if (page.records.length > limit) {
-              problems.push(
-                `limit=${limit}, page ${index + 1}: ${page.records.length} records (${page.exchange.request.url.replace(/nextToken=[^&]*/, 'nextToken=…')})`,
-              );
-            }
-          });
-        }
-        problems.push(...pageProblems(await dataset.referenceWalk(op), REFERENCE_LIMIT, REFERENCE_WALK));
-        verdict.expectNone(problems);
-      },
-    );
-  });
-}
+        });
+      }
+      problems.push(...pageProblems(await dataset.referenceWalk(op), REFERENCE_LIMIT, REFERENCE_WALK));
+      verdict.expectNone(problems);
+    },
+  );
+});

@@ -9,9 +9,9 @@
 import { duplicateProblems } from '../../src/checks/invariants.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
+import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { describeOperation, userCollections } from '../../src/suite/user-catalogue.ts';
 import { REFERENCE_WALK } from '../../src/suite/user-data.ts';
 import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -37,239 +37,230 @@ const sameSequence = (a: readonly string[], b: readonly string[]): string | unde
   return undefined;
 };
 
-for (const op of userCollections) {
+describeEachCollection((op, name) => {
   const path = buildPath(op);
-  const name = describeOperation(op);
 
-  test.describe(name, () => {
-    // The checks read real, persistent data (a mock answers with fixed examples).
-    test.beforeEach(({ requires }) => requires('stateful'));
+  test(
+    ...verifies('PAG-FIRST-PAGE', `${name} without nextToken returns the newest records`),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const key = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
+      if (all.records.length < 3)
+        notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
+      const problems: string[] = [];
 
-    test(
-      ...verifies('PAG-FIRST-PAGE', `${name} without nextToken returns the newest records`),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const all = await dataset.referenceWalk(op);
-        const extentOf = await dataset.extents(op);
-        const key = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
-        if (all.records.length < 3)
-          notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
-        const problems: string[] = [];
+      // The first page is the head of the complete walk, and its first record is the newest of all.
+      const first = await readPage<DataRecord>(api, path, {
+        token,
+        limit: 10,
+        requirement: verdict.requirement,
+      });
+      const head = identities(all.records).slice(0, first.records.length);
+      const difference = sameSequence(identities(first.records), head);
+      if (difference)
+        problems.push(`the first page (limit=10) is not the head of the complete walk: ${difference}`);
+      const newest = first.records[0];
+      if (newest) {
+        const newer = all.records.filter((record) => key(record) > key(newest));
+        for (const record of newer) {
+          problems.push(
+            `record ${identityOf(record)} (time ${iso(key(record))}) is newer than the first record of the first page, ${identityOf(newest)} (${iso(key(newest))})`,
+          );
+        }
+      }
 
-        // The first page is the head of the complete walk, and its first record is the newest of all.
-        const first = await readPage<DataRecord>(api, path, {
-          token,
-          limit: 10,
-          requirement: verdict.requirement,
-        });
-        const head = identities(all.records).slice(0, first.records.length);
-        const difference = sameSequence(identities(first.records), head);
-        if (difference)
-          problems.push(`the first page (limit=10) is not the head of the complete walk: ${difference}`);
-        const newest = first.records[0];
-        if (newest) {
-          const newer = all.records.filter((record) => key(record) > key(newest));
-          for (const record of newer) {
+      // With end = the start of the 6th record, the first page must begin with the newest record that
+      // certainly falls before end (a record the complete walk found), not skip it.
+      const cut = extentOrFail(
+        extentOf,
+        all.records[Math.min(5, all.records.length - 2)] as DataRecord,
+        verdict.requirement,
+      ).earliest;
+      const before = all.records.filter(
+        (record) => extentOrFail(extentOf, record, verdict.requirement).latest < cut,
+      );
+      const filtered = await readPage<DataRecord>(api, path, {
+        token,
+        limit: 10,
+        query: { end: iso(cut) },
+        requirement: verdict.requirement,
+      });
+      const onPage = new Set(identities(filtered.records));
+      const oldestOnPage = Math.min(...filtered.records.map(key));
+      if (before.length > 0 && filtered.records.length === 0) {
+        problems.push(
+          `with end=${iso(cut)} the first page is empty although ${before.length} records started before it`,
+        );
+      }
+      for (const record of before) {
+        if (!onPage.has(identityOf(record)) && key(record) > oldestOnPage) {
+          problems.push(
+            `with end=${iso(cut)}: record ${identityOf(record)} (${iso(key(record))}) is newer than records on the first page but is not on it`,
+          );
+        }
+      }
+      verdict.expectNone(problems, filtered.exchange);
+      verdict.evidence(`${name}: first pages compared with a complete walk of ${all.records.length} records`);
+    },
+  );
+
+  test(
+    ...verifies(
+      'PAG-NEXT-TOKEN',
+      `${name} following next_token visits every record exactly once (limits 1, 7, 20, 25)`,
+    ),
+    async ({ dataset, verdict }) => {
+      const all = await dataset.referenceWalk(op);
+      const known = new Set(identities(all.records));
+      const wide = windowQuery(all.records, 60);
+      const narrow = windowQuery(all.records, 20);
+      const walks: [string, CollectionWalk<DataRecord>][] = [
+        [REFERENCE_WALK, all],
+        [
+          `start=${wide.start}, limit=25`,
+          await dataset.walk(op, { limit: 25, query: wide, requirement: verdict.requirement }),
+        ],
+        [
+          `start=${wide.start}, limit=7`,
+          await dataset.walk(op, { limit: 7, query: wide, requirement: verdict.requirement }),
+        ],
+        [
+          `start=${narrow.start}, limit=25`,
+          await dataset.walk(op, { limit: 25, query: narrow, requirement: verdict.requirement }),
+        ],
+        [
+          `start=${narrow.start}, limit=1`,
+          await dataset.walk(op, { limit: 1, query: narrow, requirement: verdict.requirement }),
+        ],
+      ];
+      const problems: string[] = [];
+      for (const [what, walk] of walks) {
+        problems.push(
+          ...duplicateProblems(walk.records, (record) => identityOf(record as DataRecord)).map(
+            (p) => `${what}: ${p}`,
+          ),
+        );
+        for (const record of walk.records) {
+          if (!known.has(identityOf(record))) {
             problems.push(
-              `record ${identityOf(record)} (time ${iso(key(record))}) is newer than the first record of the first page, ${identityOf(newest)} (${iso(key(newest))})`,
+              `${what}: record ${identityOf(record)} was never visited by the complete walk (a gap)`,
             );
           }
         }
+      }
+      // The same query walked with different page sizes visits the same records.
+      for (const [a, b] of [
+        [1, 2],
+        [3, 4],
+      ] as const) {
+        const [nameA, walkA] = walks[a] as [string, CollectionWalk<DataRecord>];
+        const [nameB, walkB] = walks[b] as [string, CollectionWalk<DataRecord>];
+        const setB = new Set(identities(walkB.records));
+        const setA = new Set(identities(walkA.records));
+        for (const id of setA)
+          if (!setB.has(id)) problems.push(`${id} is visited with ${nameA} but not with ${nameB}`);
+        for (const id of setB)
+          if (!setA.has(id)) problems.push(`${id} is visited with ${nameB} but not with ${nameA}`);
+      }
+      verdict.expectNone(problems);
+      const followed = walks.reduce((sum, [, walk]) => sum + walk.pages.length - 1, 0);
+      if (followed === 0) notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
+      verdict.evidence(`${name}: ${followed} next_tokens followed over ${walks.length} walks`);
+    },
+  );
 
-        // With end = the start of the 6th record, the first page must begin with the newest record that
-        // certainly falls before end (a record the complete walk found), not skip it.
-        const cut = extentOrFail(
-          extentOf,
-          all.records[Math.min(5, all.records.length - 2)] as DataRecord,
-          verdict.requirement,
-        ).earliest;
-        const before = all.records.filter(
-          (record) => extentOrFail(extentOf, record, verdict.requirement).latest < cut,
-        );
-        const filtered = await readPage<DataRecord>(api, path, {
-          token,
-          limit: 10,
-          query: { end: iso(cut) },
-          requirement: verdict.requirement,
-        });
-        const onPage = new Set(identities(filtered.records));
-        const oldestOnPage = Math.min(...filtered.records.map(key));
-        if (before.length > 0 && filtered.records.length === 0) {
-          problems.push(
-            `with end=${iso(cut)} the first page is empty although ${before.length} records started before it`,
-          );
+  test(
+    ...verifies('PAG-PAGE-SIZE-INDEPENDENT', `${name} gives the same sequence for limits 1, 7 and 25`),
+    async ({ dataset, verdict }) => {
+      const all = await dataset.referenceWalk(op);
+      const problems: string[] = [];
+      for (const [query, limits] of [
+        [windowQuery(all.records, 20), [1, 7, 25]],
+        [windowQuery(all.records, 60), [7, 25]],
+      ] as const) {
+        const sequences: [number, string[]][] = [];
+        for (const limit of limits) {
+          const walk = await dataset.walk(op, {
+            limit,
+            query,
+            requirement: verdict.requirement,
+          });
+          sequences.push([limit, identities(walk.records)]);
         }
-        for (const record of before) {
-          if (!onPage.has(identityOf(record)) && key(record) > oldestOnPage) {
+        const [reference, ...rest] = sequences;
+        for (const [limit, sequence] of rest) {
+          const difference = sameSequence(sequence, (reference as [number, string[]])[1]);
+          if (difference) {
             problems.push(
-              `with end=${iso(cut)}: record ${identityOf(record)} (${iso(key(record))}) is newer than records on the first page but is not on it`,
+              `start=${query.start}: limit=${limit} vs limit=${(reference as [number, string[]])[0]}: ${difference}`,
             );
           }
         }
-        verdict.expectNone(problems, filtered.exchange);
-        verdict.evidence(
-          `${name}: first pages compared with a complete walk of ${all.records.length} records`,
-        );
-      },
-    );
+      }
+      verdict.expectNone(problems);
+      if (all.records.length < 2)
+        notVerified(`${name} holds ${all.records.length} record(s): no order to compare`);
+      verdict.evidence(`${name}: windows of up to 60 of ${all.records.length} records`);
+    },
+  );
 
-    test(
-      ...verifies(
-        'PAG-NEXT-TOKEN',
-        `${name} following next_token visits every record exactly once (limits 1, 7, 20, 25)`,
-      ),
-      async ({ dataset, verdict }) => {
-        const all = await dataset.referenceWalk(op);
-        const known = new Set(identities(all.records));
-        const wide = windowQuery(all.records, 60);
-        const narrow = windowQuery(all.records, 20);
-        const walks: [string, CollectionWalk<DataRecord>][] = [
-          [REFERENCE_WALK, all],
-          [
-            `start=${wide.start}, limit=25`,
-            await dataset.walk(op, { limit: 25, query: wide, requirement: verdict.requirement }),
-          ],
-          [
-            `start=${wide.start}, limit=7`,
-            await dataset.walk(op, { limit: 7, query: wide, requirement: verdict.requirement }),
-          ],
-          [
-            `start=${narrow.start}, limit=25`,
-            await dataset.walk(op, { limit: 25, query: narrow, requirement: verdict.requirement }),
-          ],
-          [
-            `start=${narrow.start}, limit=1`,
-            await dataset.walk(op, { limit: 1, query: narrow, requirement: verdict.requirement }),
-          ],
-        ];
-        const problems: string[] = [];
-        for (const [what, walk] of walks) {
-          problems.push(
-            ...duplicateProblems(walk.records, (record) => identityOf(record as DataRecord)).map(
-              (p) => `${what}: ${p}`,
-            ),
-          );
-          for (const record of walk.records) {
-            if (!known.has(identityOf(record))) {
-              problems.push(
-                `${what}: record ${identityOf(record)} was never visited by the complete walk (a gap)`,
-              );
-            }
-          }
-        }
-        // The same query walked with different page sizes visits the same records.
-        for (const [a, b] of [
-          [1, 2],
-          [3, 4],
-        ] as const) {
-          const [nameA, walkA] = walks[a] as [string, CollectionWalk<DataRecord>];
-          const [nameB, walkB] = walks[b] as [string, CollectionWalk<DataRecord>];
-          const setB = new Set(identities(walkB.records));
-          const setA = new Set(identities(walkA.records));
-          for (const id of setA)
-            if (!setB.has(id)) problems.push(`${id} is visited with ${nameA} but not with ${nameB}`);
-          for (const id of setB)
-            if (!setA.has(id)) problems.push(`${id} is visited with ${nameB} but not with ${nameA}`);
-        }
-        verdict.expectNone(problems);
-        const followed = walks.reduce((sum, [, walk]) => sum + walk.pages.length - 1, 0);
-        if (followed === 0)
-          notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
-        verdict.evidence(`${name}: ${followed} next_tokens followed over ${walks.length} walks`);
-      },
-    );
-
-    test(
-      ...verifies('PAG-PAGE-SIZE-INDEPENDENT', `${name} gives the same sequence for limits 1, 7 and 25`),
-      async ({ dataset, verdict }) => {
-        const all = await dataset.referenceWalk(op);
-        const problems: string[] = [];
-        for (const [query, limits] of [
-          [windowQuery(all.records, 20), [1, 7, 25]],
-          [windowQuery(all.records, 60), [7, 25]],
-        ] as const) {
-          const sequences: [number, string[]][] = [];
-          for (const limit of limits) {
-            const walk = await dataset.walk(op, {
-              limit,
-              query,
-              requirement: verdict.requirement,
-            });
-            sequences.push([limit, identities(walk.records)]);
-          }
-          const [reference, ...rest] = sequences;
-          for (const [limit, sequence] of rest) {
-            const difference = sameSequence(sequence, (reference as [number, string[]])[1]);
-            if (difference) {
-              problems.push(
-                `start=${query.start}: limit=${limit} vs limit=${(reference as [number, string[]])[0]}: ${difference}`,
-              );
-            }
-          }
-        }
-        verdict.expectNone(problems);
-        if (all.records.length < 2)
-          notVerified(`${name} holds ${all.records.length} record(s): no order to compare`);
-        verdict.evidence(`${name}: windows of up to 60 of ${all.records.length} records`);
-      },
-    );
-
-    test(
-      ...verifies(
-        'PAG-LAST-PAGE',
-        `${name} walks end on a page without next_token, every next_token can be followed, and a full last page carries none`,
-      ),
-      async ({ api, dataset, userToken, verdict }) => {
-        const token = await userToken();
-        const all = await dataset.referenceWalk(op);
-        const narrow = windowQuery(all.records, 20);
-        const window = await dataset.walk(op, {
-          limit: 7,
+  test(
+    ...verifies(
+      'PAG-LAST-PAGE',
+      `${name} walks end on a page without next_token, every next_token can be followed, and a full last page carries none`,
+    ),
+    async ({ api, dataset, userToken, verdict }) => {
+      const token = await userToken();
+      const all = await dataset.referenceWalk(op);
+      const narrow = windowQuery(all.records, 20);
+      const window = await dataset.walk(op, {
+        limit: 7,
+        query: narrow,
+        requirement: verdict.requirement,
+      });
+      // The walks themselves (collections.ts) fail PAG-LAST-PAGE on a next_token that cannot be followed
+      // or that never ends. A next_token leading to an empty last page is a cursor that does not look
+      // ahead: the seed does not forbid it, the suite's reading does.
+      for (const [what, walk] of [
+        [REFERENCE_WALK, all],
+        [`start=${narrow.start}, limit=7`, window],
+      ] as const) {
+        walk.pages.forEach((page, index) => {
+          const next = walk.pages[index + 1];
+          if (page.nextToken !== undefined && next && next.records.length === 0)
+            verdict.warn(
+              `${what}: page ${index + 1} carries a next_token, but the page it leads to is empty`,
+              next.exchange,
+            );
+        });
+      }
+      // A page that holds the whole window is the last page: by the reading, no next_token.
+      const count = window.records.length;
+      if (count > 0 && count <= 25) {
+        const whole = await readPage<DataRecord>(api, path, {
+          token,
+          limit: count,
           query: narrow,
           requirement: verdict.requirement,
         });
-        // The walks themselves (collections.ts) fail PAG-LAST-PAGE on a next_token that cannot be followed
-        // or that never ends. A next_token leading to an empty last page is a cursor that does not look
-        // ahead: the seed does not forbid it, the suite's reading does.
-        for (const [what, walk] of [
-          [REFERENCE_WALK, all],
-          [`start=${narrow.start}, limit=7`, window],
-        ] as const) {
-          walk.pages.forEach((page, index) => {
-            const next = walk.pages[index + 1];
-            if (page.nextToken !== undefined && next && next.records.length === 0)
-              verdict.warn(
-                `${what}: page ${index + 1} carries a next_token, but the page it leads to is empty`,
-                next.exchange,
-              );
-          });
+        if (whole.records.length === count && whole.nextToken !== undefined) {
+          verdict.warn(
+            `start=${narrow.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
+            whole.exchange,
+          );
+          await readPage<DataRecord>(
+            api,
+            path,
+            { token, limit: count, query: narrow, requirement: verdict.requirement },
+            whole.nextToken,
+          );
         }
-        // A page that holds the whole window is the last page: by the reading, no next_token.
-        const count = window.records.length;
-        if (count > 0 && count <= 25) {
-          const whole = await readPage<DataRecord>(api, path, {
-            token,
-            limit: count,
-            query: narrow,
-            requirement: verdict.requirement,
-          });
-          if (whole.records.length === count && whole.nextToken !== undefined) {
-            verdict.warn(
-              `start=${narrow.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
-              whole.exchange,
-            );
-            await readPage<DataRecord>(
-              api,
-              path,
-              { token, limit: count, query: narrow, requirement: verdict.requirement },
-              whole.nextToken,
-            );
-          }
-        }
-        verdict.evidence(
-          `${name}: ${all.pages.length + window.pages.length} pages of two walks ended without next_token`,
-        );
-      },
-    );
-  });
-}
+      }
+      verdict.evidence(
+        `${name}: ${all.pages.length + window.pages.length} pages of two walks ended without next_token`,
+      );
+    },
+  );
+});

@@ -32,6 +32,22 @@ import { SIGNATURE_HEADER, verifyWebhook } from '../../src/webhooks/signature.ts
 
 const DELIVERY_TIMEOUT_MS = 5000;
 
+/** The deliveries' Service-Signed headers; a delivery without one is a problem of WH-SIGNED. */
+function signaturesOf(deliveries: readonly Delivery[]): {
+  signed: { what: string; delivery: Delivery; signature: string }[];
+  problems: string[];
+} {
+  const signed: { what: string; delivery: Delivery; signature: string }[] = [];
+  const problems: string[] = [];
+  for (const [index, delivery] of deliveries.entries()) {
+    const what = `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
+    const signature = deliveryHeader(delivery, SIGNATURE_HEADER);
+    if (signature === undefined) problems.push(`${what} has no ${SIGNATURE_HEADER} header`);
+    else signed.push({ what, delivery, signature });
+  }
+  return { signed, problems };
+}
+
 // What the seed does not show (event types, payload, signature algorithm): the tests record what they observe.
 const EVENT_TYPES = 'WH-EVENT-TYPES';
 const PAYLOAD = 'WH-PAYLOAD';
@@ -97,15 +113,9 @@ test(
 
       // The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
       // shown"): a signature that does not verify under the configured scheme is a warning.
-      const problems: string[] = [];
+      const { signed, problems } = signaturesOf(deliveries);
       const departures: string[] = [];
-      for (const [index, delivery] of deliveries.entries()) {
-        const what = `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
-        const signature = deliveryHeader(delivery, SIGNATURE_HEADER);
-        if (signature === undefined) {
-          problems.push(`${what} has no ${SIGNATURE_HEADER} header`);
-          continue;
-        }
+      for (const { what, delivery, signature } of signed) {
         if (!verifyWebhook(delivery.body, signature, secret, { algorithm })) {
           const base64 = verifyWebhook(delivery.body, signature, secret, {
             algorithm,
@@ -169,15 +179,9 @@ test(
         `no webhook about the ${event.type} event of user ${userId} reached the receiver registered for the OAuth client within ${DELIVERY_TIMEOUT_MS} ms (the sandbox reports it sent the event to: ${sentTo.join(', ') || 'no client'})`,
       );
 
-      const problems: string[] = [];
+      const { signed, problems } = signaturesOf(deliveries);
       const verdicts: string[] = [];
-      for (const [index, delivery] of deliveries.entries()) {
-        const what = `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
-        const signature = deliveryHeader(delivery, SIGNATURE_HEADER);
-        if (signature === undefined) {
-          problems.push(`${what} has no ${SIGNATURE_HEADER} header`);
-          continue;
-        }
+      for (const { what, delivery, signature } of signed) {
         const encoding = (['hex', 'base64'] as const).find((candidate) =>
           verifyWebhook(delivery.body, signature, login.clientSecret, { algorithm, encoding: candidate }),
         );

@@ -16,6 +16,9 @@ const usage = `Usage: npm run sandbox -- [options]
   --list-faults            print every fault with the requirement it breaks, then exit
   --variants a,b,c         run conforming variants, behaviours the seed allows (see --list-variants)
   --list-variants          print every variant with what it changes and the seed text allowing it, then exit
+  --realistic-login        a real server's sign-in: script-rendered login form with CSRF, consent step,
+                           client authentication by HTTP Basic only (what npm run login drives)
+  --token-lifetime SECONDS lifetime of the access tokens issued (default 3600)
   --log                    print one line per request
   --help                   this text`;
 
@@ -62,6 +65,8 @@ async function main(): Promise<void> {
       variants: { type: 'string', default: '' },
       'list-variants': { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
+      'realistic-login': { type: 'boolean', default: false },
+      'token-lifetime': { type: 'string', default: '3600' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -87,6 +92,8 @@ async function main(): Promise<void> {
     faults: parseFaultList(values.faults),
     variants: parseVariantList(values.variants),
     logRequests: values.log,
+    realisticLogin: values['realistic-login'],
+    tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 86_400),
     ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),
   });
   const ms = (performance.now() - startedAt).toFixed(0);

@@ -20,6 +20,13 @@ export interface SandboxOptions {
   logRequests: boolean;
   /** Clock; injectable so tests can move time (token expiry, rate-limit windows). */
   now: () => Date;
+  /**
+   * A real authorization server's sign-in (sandbox/oauth): a script-rendered login form with a CSRF token,
+   * a consent step, and client authentication by HTTP Basic only. Off: the plain HTML form of the embedded run.
+   */
+  realisticLogin: boolean;
+  /** Lifetime of the user and partner access tokens issued without sandbox_expires_in (default 3600 s). */
+  tokenLifetimeSeconds: number;
 }
 
 export interface WebhookSender {

@@ -24,6 +24,8 @@ export function resolveOptions({
     rateLimit: { ...defaultRateLimit },
     logRequests: false,
     now: () => new Date(),
+    realisticLogin: false,
+    tokenLifetimeSeconds: 3600,
     ...options,
     faults: faultSet(names ?? []),
     variants: variantSet(variantNames ?? []),

@@ -1,6 +1,7 @@
-// Validation of an authorization request (RFC 6749 §4.1.1) at {auth_url}/oauth/oauth2/auth, shared by the
-// form (GET) and its submission (POST). Errors about the client or the redirect URI are shown on a page and
+// Validation of an authorization request (RFC 6749 §4.1.1; PKCE, RFC 7636 §4.3) at {auth_url}/oauth/oauth2/auth,
+// shared by the form (GET) and its submission (POST). Errors about the client or the redirect URI are shown on a page and
 // never redirected (§4.1.2.1); every other error goes back to the redirect URI with `error` and `state`.
+import { createHash } from 'node:crypto';
 import { type OAuthClient, redirectUriAllowed } from './clients.ts';
 import { KNOWN_SCOPES, parseScope } from './scopes.ts';
 
@@ -12,7 +13,17 @@ export interface AuthorizationRequest {
   redirectUri: string;
   scopes: string[];
   state: string;
+  /** PKCE (RFC 7636): the code challenge the token request's code_verifier must match. */
+  pkce?: Pkce;
 }
+
+export interface Pkce {
+  challenge: string;
+  method: 'S256' | 'plain';
+}
+
+/** RFC 7636 §4.2: 43 to 128 unreserved characters. */
+const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export type AuthorizationCheck =
   | { kind: 'ok'; request: AuthorizationRequest }
@@ -52,7 +63,24 @@ export function checkAuthorizationRequest(
   if (scopes.length === 0) return back('invalid_scope', 'scope is missing');
   const unknown = scopes.filter((scope) => !KNOWN_SCOPES.has(scope));
   if (unknown.length > 0) return back('invalid_scope', `unknown scope: ${unknown.join(' ')}`);
-  return { kind: 'ok', request: { client, redirectUri, scopes, state } };
+  const challenge = field(fields, 'code_challenge');
+  const method = field(fields, 'code_challenge_method') ?? (challenge === undefined ? undefined : 'plain');
+  if (challenge === undefined && method !== undefined)
+    return back('invalid_request', 'code_challenge_method without code_challenge');
+  if (method !== undefined && method !== 'S256' && method !== 'plain')
+    return back('invalid_request', 'code_challenge_method must be S256 or plain');
+  if (challenge !== undefined && !PKCE_VALUE.test(challenge))
+    return back('invalid_request', 'code_challenge must be 43 to 128 unreserved characters');
+  const pkce = challenge === undefined ? undefined : { challenge, method: method as Pkce['method'] };
+  return { kind: 'ok', request: { client, redirectUri, scopes, state, ...(pkce ? { pkce } : {}) } };
+}
+
+/** Whether a token request's code_verifier matches the challenge of its code (RFC 7636 §4.6). */
+export function verifierMatches(pkce: Pkce, verifier: string | undefined): boolean {
+  if (verifier === undefined || !PKCE_VALUE.test(verifier)) return false;
+  const derived =
+    pkce.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+  return derived === pkce.challenge;
 }
 
 /** The redirect URI with the given query parameters added. */

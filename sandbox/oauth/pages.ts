@@ -1,5 +1,11 @@
-// Plain HTML pages of the user OAuth flow: the login-and-consent form, an error page and the callback page.
+// HTML pages of the user OAuth flow: the plain login-and-consent form (the embedded run's), the realistic
+// sign-in (option realisticLogin: the login form, then the consent form, each built in the browser by an
+// inline script from a JSON description, like a single-page sign-in app, and each posting the session's CSRF
+// token; the served HTML carries no <form>, so only a client that runs scripts can sign in), an error page and
+// the callback page.
 import type { AuthorizationRequest } from './authorize.ts';
+
+export const AUTHORIZE_PATH = '/oauth/oauth2/auth';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -9,20 +15,32 @@ const page = (title: string, body: string): string =>
 const hidden = (name: string, value: string): string =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
+const scopeList = (request: AuthorizationRequest): string =>
+  `<p><strong>${escapeHtml(request.client.clientId)}</strong> asks for access to:</p><ul id="scopes">${request.scopes
+    .map((scope) => `<li>${escapeHtml(scope)}</li>`)
+    .join('')}</ul>`;
+
+const alert = (error: string | undefined): string =>
+  error ? `<p id="error" role="alert">${escapeHtml(error)}</p>` : '';
+
+/** The plain page: one HTML form that signs in and consents at once (the embedded run's). */
 export function loginPage(request: AuthorizationRequest, error?: string): string {
-  const scopes = request.scopes.map((scope) => `<li>${escapeHtml(scope)}</li>`).join('');
+  const pkce = request.pkce
+    ? [hidden('code_challenge', request.pkce.challenge), hidden('code_challenge_method', request.pkce.method)]
+    : [];
   return page(
     'Sign in',
     [
       '<h1>Sign in to the Physiology Data sandbox</h1>',
-      `<p><strong>${escapeHtml(request.client.clientId)}</strong> asks for access to:</p><ul id="scopes">${scopes}</ul>`,
-      error ? `<p id="error" role="alert">${escapeHtml(error)}</p>` : '',
-      '<form method="post" action="/oauth/oauth2/auth">',
+      scopeList(request),
+      alert(error),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
       hidden('client_id', request.client.clientId),
       hidden('redirect_uri', request.redirectUri),
       hidden('response_type', 'code'),
       hidden('scope', request.scopes.join(' ')),
       hidden('state', request.state),
+      ...pkce,
       '<label>Username <input type="text" name="username" autocomplete="username"></label>',
       '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
       '<button type="submit" name="action" value="approve">Allow access</button>',
@@ -30,6 +48,86 @@ export function loginPage(request: AuthorizationRequest, error?: string): string
       '</form>',
     ].join('\n'),
   );
+}
+
+/** What the inline script of a realistic page turns into a form. */
+export interface FormSpec {
+  action: string;
+  hidden: Record<string, string>;
+  fields: { label: string; name: string; type: string; autocomplete: string }[];
+  buttons: { label: string; name: string; value: string }[];
+}
+
+/** JSON safe inside a <script> element. */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+const BUILD_FORM = `(() => {
+  const spec = JSON.parse(document.getElementById('form-spec').textContent);
+  const make = (tag, props) => Object.assign(document.createElement(tag), props);
+  const form = make('form', { method: 'post', action: spec.action });
+  for (const [name, value] of Object.entries(spec.hidden)) form.append(make('input', { type: 'hidden', name, value }));
+  for (const field of spec.fields) {
+    const label = make('label', { textContent: field.label + ' ' });
+    label.append(make('input', { type: field.type, name: field.name, autocomplete: field.autocomplete, required: true }));
+    form.append(make('p'), label);
+  }
+  for (const button of spec.buttons) form.append(make('button', { type: 'submit', name: button.name, value: button.value, textContent: button.label }));
+  document.getElementById('app').append(form);
+})();`;
+
+const scriptedForm = (spec: FormSpec): string =>
+  [
+    '<div id="app"></div>',
+    '<noscript><p>This page needs JavaScript.</p></noscript>',
+    `<script type="application/json" id="form-spec">${scriptJson(spec)}</script>`,
+    `<script>${BUILD_FORM}</script>`,
+  ].join('\n');
+
+/** The realistic sign-in's first step: username and password, posted with the session's CSRF token. */
+export function scriptedLoginPage(request: AuthorizationRequest, csrfToken: string, error?: string): string {
+  return page(
+    'Sign in',
+    [
+      '<h1>Sign in to the Physiology Data sandbox</h1>',
+      alert(error),
+      scriptedForm({
+        action: AUTHORIZE_PATH,
+        hidden: { step: 'login', csrf_token: csrfToken },
+        fields: [
+          { label: 'Email', name: 'username', type: 'text', autocomplete: 'username' },
+          { label: 'Password', name: 'password', type: 'password', autocomplete: 'current-password' },
+        ],
+        buttons: [{ label: 'Sign in', name: 'action', value: 'login' }],
+      }),
+      scopeList(request),
+    ].join('\n'),
+  );
+}
+
+/** The realistic sign-in's second step: allow or deny the scopes asked for. */
+export function consentPage(request: AuthorizationRequest, csrfToken: string): string {
+  return page(
+    'Allow access',
+    [
+      '<h1>Allow access?</h1>',
+      scopeList(request),
+      scriptedForm({
+        action: AUTHORIZE_PATH,
+        hidden: { step: 'consent', csrf_token: csrfToken },
+        fields: [],
+        buttons: [
+          { label: 'Allow', name: 'decision', value: 'allow' },
+          { label: 'Deny', name: 'decision', value: 'deny' },
+        ],
+      }),
+    ].join('\n'),
+  );
+}
+
+/** The form description a realistic page embeds (for the sandbox's own self tests and benchmark). */
+export function formSpecOf(html: string): FormSpec | undefined {
+  const match = /<script type="application\/json" id="form-spec">([\s\S]*?)<\/script>/.exec(html);
+  return match?.[1] ? (JSON.parse(match[1]) as FormSpec) : undefined;
 }
 
 export function errorPage(message: string): string {

@@ -1,8 +1,12 @@
 // The user OAuth 2.0 authorization code flow at {auth_url}:
-//   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state)
+//   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state,
+//                             optionally PKCE code_challenge and code_challenge_method S256|plain)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
-//   POST /oauth/oauth2/token  grant_type authorization_code | refresh_token (RFC 6749 §4.1.3, §6); client
-//                             credentials in the form body or by HTTP Basic (only Basic: variant basic-client-auth)
+//                             (option realisticLogin: a login step, then a consent step; sandbox/oauth/sign-in.ts)
+//   POST /oauth/oauth2/token  grant_type authorization_code (code_verifier after PKCE) | refresh_token (RFC 6749
+//                             §4.1.3, §6; rotation: each refresh token works once, and the new one keeps the
+//                             scope of the old, RFC 6749 §6); client credentials in the form body or by HTTP
+//                             Basic (only Basic: variant basic-client-auth, and option realisticLogin)
 //   GET  /callback            a trivial page showing what the redirect carried
 //
 // Sandbox-only, non-standard: the token request parameter `sandbox_expires_in` (integer seconds, -86400 to
@@ -13,22 +17,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { UserServices } from '../user/services.ts';
 import { USER_TOKEN_PATH } from '../variant-responses.ts';
-import { type AuthorizationRequest, checkAuthorizationRequest, redirectWith } from './authorize.ts';
+import {
+  type AuthorizationRequest,
+  checkAuthorizationRequest,
+  redirectWith,
+  verifierMatches,
+} from './authorize.ts';
 import { authenticateClient, parseBasicAuthorization } from './clients.ts';
-import { callbackPage, errorPage, loginPage } from './pages.ts';
+import { AUTHORIZE_PATH, callbackPage, errorPage, loginPage } from './pages.ts';
+import { type Fields, html, stringFields } from './replies.ts';
 import { parseScope } from './scopes.ts';
-import { ACCESS_TOKEN_LIFETIME_SECONDS, type Grant, type IssuedTokens } from './tokens.ts';
-
-type Fields = Record<string, string | undefined>;
-
-const stringFields = { type: 'object', additionalProperties: { type: 'string' } } as const;
+import { registerRealisticSignIn } from './sign-in.ts';
+import type { Grant, IssuedTokens } from './tokens.ts';
 
 const oauthError = (status: number, error: string, message: string, headers?: Record<string, string>) =>
   new HttpError(status, error, message, headers);
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(body);
-}
 
 function tokenResponse(reply: FastifyReply, issued: IssuedTokens): FastifyReply {
   return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send({
@@ -40,9 +43,9 @@ function tokenResponse(reply: FastifyReply, issued: IssuedTokens): FastifyReply 
   });
 }
 
-function lifetime(fields: Fields): number {
+function lifetime(fields: Fields, fallback: number): number {
   const text = fields.sandbox_expires_in;
-  if (text === undefined) return ACCESS_TOKEN_LIFETIME_SECONDS;
+  if (text === undefined) return fallback;
   const seconds = Number(text);
   if (!/^-?\d+$/.test(text) || Math.abs(seconds) > 86_400) {
     throw oauthError(
@@ -66,6 +69,7 @@ function ownRateLimit(fields: Fields): Grant['rateLimit'] {
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { clients, tokens, accounts, ctx } = services;
+  const defaultLifetime = ctx.options.tokenLifetimeSeconds;
   /** 302 to the redirect URI with `params`; the fault oauth-state-not-returned drops the state. */
   const redirectBack = (
     reply: FastifyReply,
@@ -91,32 +95,40 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     return onValid(check.request);
   };
 
-  app.get('/oauth/oauth2/auth', { schema: { querystring: stringFields } }, (request, reply) =>
-    showForm(reply, request.query as Fields, (valid) => html(reply, 200, loginPage(valid))),
-  );
+  // The realistic sign-in (two steps, CSRF, script-rendered forms), or the plain one-form page.
+  if (ctx.options.realisticLogin) registerRealisticSignIn(app, services, { showForm, redirectBack });
+  else {
+    app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
+      showForm(reply, request.query as Fields, (valid) => html(reply, 200, loginPage(valid))),
+    );
 
-  app.post('/oauth/oauth2/auth', { schema: { body: stringFields } }, (request, reply) => {
-    const fields = (request.body ?? {}) as Fields;
-    return showForm(reply, fields, (valid) => {
-      if (fields.action === 'deny') {
-        return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
-      }
-      const username = (fields.username ?? '').trim().toLowerCase();
-      const account = accounts.find(
-        (a) => a.username.toLowerCase() === username && a.password === fields.password,
-      );
-      if (!account) return html(reply, 401, loginPage(valid, 'Wrong username or password.'));
-      const grant: Grant = { userId: account.userId, clientId: valid.client.clientId, scopes: valid.scopes };
-      const code = tokens.issueCode(grant, valid.redirectUri);
-      return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
+    app.post(AUTHORIZE_PATH, { schema: { body: stringFields } }, (request, reply) => {
+      const fields = (request.body ?? {}) as Fields;
+      return showForm(reply, fields, (valid) => {
+        if (fields.action === 'deny') {
+          return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
+        }
+        const username = (fields.username ?? '').trim().toLowerCase();
+        const account = accounts.find(
+          (a) => a.username.toLowerCase() === username && a.password === fields.password,
+        );
+        if (!account) return html(reply, 401, loginPage(valid, 'Wrong username or password.'));
+        const grant: Grant = {
+          userId: account.userId,
+          clientId: valid.client.clientId,
+          scopes: valid.scopes,
+        };
+        const code = tokens.issueCode(grant, valid.redirectUri, valid.pkce);
+        return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
+      });
     });
-  });
+  }
 
   app.post(USER_TOKEN_PATH, { schema: { body: stringFields } }, (request: FastifyRequest, reply) => {
     const fields = (request.body ?? {}) as Fields;
     const basic = parseBasicAuthorization(request.headers.authorization);
     // Variant basic-client-auth: HTTP Basic is the only client authentication; a body secret is refused.
-    const basicOnly = ctx.variant('basic-client-auth');
+    const basicOnly = ctx.variant('basic-client-auth') || ctx.options.realisticLogin;
     const refused =
       basic === null || (basicOnly && (basic === undefined || fields.client_secret !== undefined));
     const client = refused
@@ -140,13 +152,15 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.grant.clientId !== client.clientId || redemption.redirectUri !== fields.redirect_uri) {
         throw oauthError(400, 'invalid_grant', 'The code was issued to another client or redirect_uri');
       }
+      if (redemption.pkce && !verifierMatches(redemption.pkce, fields.code_verifier))
+        throw oauthError(400, 'invalid_grant', 'The code_verifier does not match the code_challenge');
       const rateLimit = ownRateLimit(fields);
       const grant = rateLimit ? { ...redemption.grant, rateLimit } : redemption.grant;
-      return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields)));
+      return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields, defaultLifetime)));
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
-      const expiresIn = lifetime(fields);
+      const expiresIn = lifetime(fields, defaultLifetime);
       const grant = tokens.refreshGrant(fields.refresh_token, client.clientId);
       if (!grant) throw oauthError(400, 'invalid_grant', 'The refresh token is invalid, used or revoked');
       const narrowed = fields.scope === undefined ? grant.scopes : parseScope(fields.scope);
@@ -154,7 +168,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         throw oauthError(400, 'invalid_scope', 'The scope must be a subset of the scope originally granted');
       }
       tokens.spendRefreshToken(fields.refresh_token);
-      return tokenResponse(reply, tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn));
+      return tokenResponse(
+        reply,
+        tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn, grant.scopes),
+      );
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

@@ -1,6 +1,7 @@
 // User OAuth state: authorization codes, access tokens and refresh tokens (opaque random strings), and the
 // grants a user revoked. Expiry is measured on the sandbox clock.
 import { randomBytes } from 'node:crypto';
+import type { Pkce } from './authorize.ts';
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export const CODE_LIFETIME_MS = 10 * 60_000;
@@ -27,6 +28,7 @@ interface RefreshToken extends Grant {
 
 interface AuthorizationCode extends Grant {
   redirectUri: string;
+  pkce?: Pkce;
   expiresAt: number;
   used: boolean;
 }
@@ -34,7 +36,7 @@ interface AuthorizationCode extends Grant {
 export type TokenCheck = { status: 'valid' | 'expired' | 'revoked'; grant: Grant } | { status: 'unknown' };
 
 export type CodeRedemption =
-  | { status: 'ok'; grant: Grant; redirectUri: string }
+  | { status: 'ok'; grant: Grant; redirectUri: string; pkce?: Pkce }
   | { status: 'unknown' | 'used' | 'expired' };
 
 export interface IssuedTokens {
@@ -56,11 +58,12 @@ export class UserTokenStore {
 
   constructor(private readonly now: () => Date) {}
 
-  issueCode(grant: Grant, redirectUri: string): string {
+  issueCode(grant: Grant, redirectUri: string, pkce?: Pkce): string {
     const code = opaque('sbx_code');
     this.#codes.set(code, {
       ...grant,
       redirectUri,
+      ...(pkce ? { pkce } : {}),
       expiresAt: this.now().getTime() + CODE_LIFETIME_MS,
       used: false,
     });
@@ -74,12 +77,20 @@ export class UserTokenStore {
     if (stored.used && !allowReuse) return { status: 'used' };
     if (this.now().getTime() >= stored.expiresAt) return { status: 'expired' };
     stored.used = true;
-    const { redirectUri, userId, clientId, scopes } = stored;
-    return { status: 'ok', grant: { userId, clientId, scopes }, redirectUri };
+    const { redirectUri, userId, clientId, scopes, pkce } = stored;
+    return { status: 'ok', grant: { userId, clientId, scopes }, redirectUri, ...(pkce ? { pkce } : {}) };
   }
 
-  /** Issues an access token (and a refresh token when the grant has the offline scope). */
-  issueTokens(grant: Grant, lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS): IssuedTokens {
+  /**
+   * Issues an access token for `grant`, and a refresh token when `refreshScopes` (default: the grant's) holds
+   * the offline scope. A refresh with a narrowed scope passes the original scopes: the new refresh token keeps
+   * the scope of the one it replaces (RFC 6749 §6).
+   */
+  issueTokens(
+    grant: Grant,
+    lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS,
+    refreshScopes: readonly string[] = grant.scopes,
+  ): IssuedTokens {
     const accessToken = opaque('sbx_at');
     this.#access.set(accessToken, {
       ...grant,
@@ -88,9 +99,9 @@ export class UserTokenStore {
     });
     this.#revoked.delete(pairKey(grant.userId, grant.clientId));
     let refreshToken: string | undefined;
-    if (grant.scopes.includes(OFFLINE_SCOPE)) {
+    if (refreshScopes.includes(OFFLINE_SCOPE)) {
       refreshToken = opaque('sbx_rt');
-      this.#refresh.set(refreshToken, { ...grant, spent: false, revoked: false });
+      this.#refresh.set(refreshToken, { ...grant, scopes: refreshScopes, spent: false, revoked: false });
     }
     return { accessToken, refreshToken, expiresIn: Math.max(0, lifetimeSeconds), scopes: grant.scopes };
   }

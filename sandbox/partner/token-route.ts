@@ -4,14 +4,13 @@
 // Variant token-400: a missing client_id or client_secret gets 400.
 //
 // Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
-// an already-expired token (expires_in 0) for expired-token tests. Default lifetime: 3600 s.
+// an already-expired token (expires_in 0) for expired-token tests. Default lifetime: the option tokenLifetimeSeconds.
 import type { FastifyInstance } from 'fastify';
 import { badRequest, HttpError } from '../errors.ts';
 import { invalidClient } from './errors.ts';
 import { PartnerRegistry } from './partners.ts';
 import type { PartnerRuntime } from './runtime.ts';
 import { partnerTokenRequestSchema } from './schemas.ts';
-import { defaultTokenLifetimeSeconds } from './tokens.ts';
 import type { Partner, PartnerTokenRequest } from './types.ts';
 
 export const partnerGrantType = 'client_credentials';
@@ -36,7 +35,7 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
       if (body.scope !== undefined && body.scope !== partnerScope) {
         throw new HttpError(400, 'invalid_scope', `scope must be ${partnerScope}`);
       }
-      const lifetime = body.sandbox_expires_in ?? defaultTokenLifetimeSeconds;
+      const lifetime = body.sandbox_expires_in ?? runtime.ctx.options.tokenLifetimeSeconds;
       const { ctx, tokens } = runtime;
       return {
         access_token: tokens.issue(partner.clientId, lifetime),

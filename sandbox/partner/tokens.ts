@@ -1,8 +1,6 @@
 // Partner access tokens: opaque random strings with an expiry measured on the sandbox clock.
 import { randomBytes } from 'node:crypto';
 
-export const defaultTokenLifetimeSeconds = 3600;
-
 export interface TokenGrant {
   clientId: string;
   expiresAt: number;

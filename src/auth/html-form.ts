@@ -1,49 +1,84 @@
-// Reads the first HTML form of a login or consent page: where it posts and which fields it carries.
+// Reads the first HTML form of a login or consent page with a real HTML parser (parse5): where it posts,
+// which fields it carries, and what each field is called (its label, aria-label, placeholder, autocomplete
+// or name), so the HTTP form filler can tell the username field from the others. A page whose form is built
+// by script has no form here: only a browser can fill it (src/auth/browser-sign-in.ts).
+import { type DefaultTreeAdapterMap, parse } from 'parse5';
+
+type Node = DefaultTreeAdapterMap['node'];
+type Element = DefaultTreeAdapterMap['element'];
+
 export interface HtmlForm {
   action: string;
   method: string;
   fields: Record<string, string>;
   /** Field names by input type (text, email, password, hidden, submit...). */
   types: Record<string, string>;
+  /** What a person sees a field called: label text, else aria-label, placeholder, autocomplete, name. */
+  labels: Record<string, string>;
 }
 
-const attribute = (tag: string, name: string): string | undefined =>
-  new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
-    .exec(tag)
-    ?.slice(1)
-    .find((value) => value !== undefined);
+const isElement = (node: Node): node is Element => 'tagName' in node;
 
-const NAMED_ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: '<', gt: '>', amp: '&' };
+const attribute = (element: Element, name: string): string | undefined =>
+  element.attrs.find((attr) => attr.name === name)?.value;
 
-const decodeEntities = (value: string): string =>
-  value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, code: string) => {
-    if (code.startsWith('#x') || code.startsWith('#X'))
-      return String.fromCodePoint(Number.parseInt(code.slice(2), 16));
-    if (code.startsWith('#')) return String.fromCodePoint(Number(code.slice(1)));
-    return NAMED_ENTITIES[code.toLowerCase()] ?? entity;
-  });
+function* descendants(node: Node): Generator<Element> {
+  for (const child of 'childNodes' in node ? node.childNodes : []) {
+    if (!isElement(child)) continue;
+    yield child;
+    yield* descendants(child);
+  }
+}
+
+const textOf = (node: Node): string =>
+  'value' in node && node.nodeName === '#text'
+    ? node.value
+    : ('childNodes' in node ? node.childNodes : []).map(textOf).join('');
+
+/** Label text by the id it is `for`, and by each control it contains. */
+function labelTexts(form: Element): { byId: Map<string, string>; byControl: Map<Element, string> } {
+  const byId = new Map<string, string>();
+  const byControl = new Map<Element, string>();
+  for (const label of descendants(form)) {
+    if (label.tagName !== 'label') continue;
+    const text = textOf(label).replace(/\s+/g, ' ').trim();
+    const target = attribute(label, 'for');
+    if (target) byId.set(target, text);
+    for (const control of descendants(label)) byControl.set(control, text);
+  }
+  return { byId, byControl };
+}
 
 export function parseForm(html: string, pageUrl: string): HtmlForm | undefined {
-  const form = /<form\b[^>]*>([\s\S]*?)<\/form>/i.exec(html);
+  const form = [...descendants(parse(html))].find((element) => element.tagName === 'form');
   if (!form) return undefined;
-  const openTag = /<form\b[^>]*>/i.exec(form[0])?.[0] ?? '';
-  const fields: Record<string, string> = {};
-  const types: Record<string, string> = {};
-  for (const [tag] of form[1]?.matchAll(/<(?:input|button)\b[^>]*>/gi) ?? []) {
-    const name = attribute(tag, 'name');
-    if (!name) continue;
-    const type = (
-      attribute(tag, 'type') ?? (tag.toLowerCase().startsWith('<button') ? 'submit' : 'text')
-    ).toLowerCase();
-    if ((type === 'checkbox' || type === 'radio') && !/\schecked\b/i.test(tag)) continue;
-    if (type === 'submit' && name in fields) continue; // the first submit button is the one pressed
-    fields[name] = decodeEntities(attribute(tag, 'value') ?? '');
-    types[name] = type;
-  }
-  return {
-    action: new URL(decodeEntities(attribute(openTag, 'action') ?? pageUrl), pageUrl).toString(),
-    method: (attribute(openTag, 'method') ?? 'GET').toUpperCase(),
-    fields,
-    types,
+  const labels = labelTexts(form);
+  const result: HtmlForm = {
+    action: new URL(attribute(form, 'action') || pageUrl, pageUrl).toString(),
+    method: (attribute(form, 'method') ?? 'GET').toUpperCase(),
+    fields: {},
+    types: {},
+    labels: {},
   };
+  for (const control of descendants(form)) {
+    if (control.tagName !== 'input' && control.tagName !== 'button') continue;
+    const name = attribute(control, 'name');
+    if (!name || attribute(control, 'disabled') !== undefined) continue;
+    const type = (
+      attribute(control, 'type') ?? (control.tagName === 'button' ? 'submit' : 'text')
+    ).toLowerCase();
+    if ((type === 'checkbox' || type === 'radio') && attribute(control, 'checked') === undefined) continue;
+    if (type === 'submit' && name in result.fields) continue; // the first submit button is the one pressed
+    result.fields[name] = attribute(control, 'value') ?? '';
+    result.types[name] = type;
+    const id = attribute(control, 'id');
+    result.labels[name] =
+      labels.byControl.get(control) ||
+      (id && labels.byId.get(id)) ||
+      attribute(control, 'aria-label') ||
+      attribute(control, 'placeholder') ||
+      attribute(control, 'autocomplete') ||
+      name;
+  }
+  return result;
 }

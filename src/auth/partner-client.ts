@@ -1,11 +1,20 @@
 // A partner's server-to-server client: client credentials for a bearer token, sent on every request;
 // on a 401 it requests a new token and retries once, as the seed tells partners to do.
-import type { ClientCredentials } from '../config/config.ts';
+import { type ClientCredentials, SEED_PARTNER_TOKEN_REQUEST } from '../config/config.ts';
 import type { ApiClient, ApiRequest } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 
-export const PARTNER_SCOPE = 'service-partner/token';
+/** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
+export interface PartnerTokenSettings {
+  grantType: string;
+  scope: string;
+  /** Told of each token the client obtains, with its stated lifetime (the token store keeps them). */
+  onToken?: (token: string, expiresIn: number) => Promise<void>;
+}
+
+/** The seed's example values. */
+export const SEED_PARTNER_TOKEN_SETTINGS: PartnerTokenSettings = SEED_PARTNER_TOKEN_REQUEST;
 
 export class PartnerClient {
   /** How many times a 401 made the client fetch a new token and retry. */
@@ -16,6 +25,7 @@ export class PartnerClient {
     private readonly api: ApiClient,
     readonly credentials: ClientCredentials,
     private readonly tokens: Map<string, string> = new Map(),
+    readonly settings: PartnerTokenSettings = SEED_PARTNER_TOKEN_SETTINGS,
   ) {}
 
   private get token(): string | undefined {
@@ -33,10 +43,10 @@ export class PartnerClient {
       method: 'POST',
       path: '/v2/partner/token',
       json: {
-        grant_type: 'client_credentials',
+        grant_type: this.settings.grantType,
         client_id: this.credentials.clientId,
         client_secret: this.credentials.clientSecret,
-        scope: PARTNER_SCOPE,
+        scope: this.settings.scope,
         ...overrides,
       },
     });
@@ -45,12 +55,14 @@ export class PartnerClient {
   async accessToken(): Promise<string> {
     if (this.token) return this.token;
     const exchange = await this.requestToken();
-    const token =
-      exchange.status === 200 ? exchange.json<{ access_token?: unknown }>().access_token : undefined;
+    const body =
+      exchange.status === 200 ? exchange.json<{ access_token?: unknown; expires_in?: unknown }>() : {};
+    const token = body.access_token;
     if (typeof token !== 'string')
       throw new Error(`Partner token request failed: ${describeExchange(exchange)}`);
     registerSecret(token);
     this.token = token;
+    if (typeof body.expires_in === 'number') await this.settings.onToken?.(token, body.expires_in);
     return token;
   }
 

@@ -1,21 +1,22 @@
-// User tokens through the real OAuth 2.0 authorization code flow: the authorization page's login and
-// consent forms are filled in like a person would, the code is taken from the redirect and exchanged.
-import { randomBytes } from 'node:crypto';
-import type { UserLogin } from '../config/config.ts';
+// User tokens through the real OAuth 2.0 authorization code flow: a sign-in (the HTTP form filler, or a
+// browser) gets the code from the authorization page's redirect, the code is exchanged at the token
+// endpoint, with PKCE (S256) when configured; refresh tokens are redeemed (for a scope set, RFC 6749 §6) at
+// the same endpoint. The client authenticates in the form body or by HTTP Basic (RFC 6749 §2.3.1).
+import type { ClientAuthMethod, UserLogin } from '../config/config.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
-import { redactText, registerSecret } from '../http/redact.ts';
-import { parseForm } from './html-form.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { registerSecret } from '../http/redact.ts';
+import { authorizationRequest, type CodeSource } from './authorization-request.ts';
+import { formSignIn } from './form-sign-in.ts';
 
 export interface UserToken {
   accessToken: string;
   refreshToken?: string;
   expiresIn?: number;
   scopes: string;
+  /** The scope the token response stated (RFC 6749 §5.1), when it stated one. */
+  grantedScope?: string;
 }
-
-/** How the client authenticates at the token endpoint (RFC 6749 §2.3.1). */
-export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
 
 export interface AuthorizationOptions {
   /** Sandbox-only: ask for a token that expires after this many seconds (0 = already expired). */
@@ -24,21 +25,55 @@ export interface AuthorizationOptions {
   sandboxRateLimit?: string;
 }
 
-const MAX_FORM_STEPS = 4;
-
-function location(exchange: Exchange): URL | undefined {
-  const value = exchange.headers.location;
-  return value ? new URL(value, exchange.request.url) : undefined;
+export interface UserOAuthOptions {
+  /** The client authentication tried first; after a 401 the other one is tried and, if it works, kept. */
+  clientAuth?: ClientAuthMethod;
+  /** Send a PKCE S256 challenge with every authorization request. */
+  pkce?: boolean;
+  /** Signs the user in (default: the HTTP form filler, its requests sent through the client's api). */
+  codeSource?: CodeSource;
 }
 
+/** A token request the target refused: `error` is the RFC 6749 §5.2 code (invalid_grant: a dead refresh token). */
+export class TokenRequestError extends Error {
+  constructor(
+    readonly exchange: Exchange,
+    readonly error: string | undefined,
+  ) {
+    super(`Token request failed: ${describeExchange(exchange)}`);
+    this.name = 'TokenRequestError';
+  }
+}
+
+const sandboxFields = (options: AuthorizationOptions): Record<string, string> => ({
+  ...(options.sandboxExpiresIn === undefined ? {} : { sandbox_expires_in: String(options.sandboxExpiresIn) }),
+  ...(options.sandboxRateLimit === undefined ? {} : { sandbox_rate_limit: options.sandboxRateLimit }),
+});
+
+const errorCode = (exchange: Exchange): string | undefined => {
+  try {
+    const { error } = exchange.json<{ error?: unknown }>();
+    return typeof error === 'string' ? error : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 export class UserOAuthClient {
+  private clientAuth: ClientAuthMethod;
+  /** The PKCE verifiers of the codes obtained and not yet exchanged. */
+  private readonly verifiers = new Map<string, string>();
+  private readonly codeSource: CodeSource;
+
   constructor(
     private readonly api: ApiClient,
     private readonly authUrl: string,
     private readonly login: UserLogin,
-    /** The method tried first; after a 401 the other one is tried and, if it works, kept. */
-    private clientAuth: ClientAuthMethod = 'client_secret_post',
-  ) {}
+    private readonly options: UserOAuthOptions = {},
+  ) {
+    this.clientAuth = options.clientAuth ?? 'client_secret_post';
+    this.codeSource = options.codeSource ?? formSignIn(api);
+  }
 
   /** Runs the whole flow for `scopes` and returns the issued token. */
   async authorize(scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {
@@ -46,47 +81,25 @@ export class UserOAuthClient {
     return this.exchangeCode(code, scopes, options);
   }
 
-  /** The login-and-consent part: returns the authorization code delivered to the redirect URI. */
+  /** The sign-in part: returns the authorization code delivered to the redirect URI. */
   async obtainCode(scopes: string): Promise<string> {
-    const state = randomBytes(12).toString('hex');
-    let exchange = await this.api.send({
-      path: `${this.authUrl}/oauth/oauth2/auth`,
-      query: {
-        client_id: this.login.clientId,
-        redirect_uri: this.login.redirectUri,
-        response_type: 'code',
-        scope: scopes,
-        state,
-      },
-      headers: { accept: 'text/html' },
-    });
-    const chain = [exchange];
-    for (let step = 0; step < MAX_FORM_STEPS; step++) {
-      const redirect = location(exchange);
-      if (redirect?.searchParams.has('code') && redirect.toString().startsWith(this.login.redirectUri)) {
-        if (redirect.searchParams.get('state') !== state)
-          throw new Error('Authorization redirect carried a different state');
-        const code = redirect.searchParams.get('code') ?? '';
-        registerSecret(code);
-        return code;
-      }
-      if (redirect) {
-        exchange = await this.api.send({ path: redirect.toString(), headers: { accept: 'text/html' } });
-        chain.push(exchange);
-        continue;
-      }
-      const form = exchange.status === 200 ? parseForm(exchange.text, exchange.request.url) : undefined;
-      if (!form)
-        throw new Error(
-          `Authorization page did not offer a form or a redirect: ${describeExchange(exchange)}`,
-        );
-      exchange = await this.submit(form.action, form.method, this.fill(form.fields, form.types));
-      chain.push(exchange);
-    }
-    const steps = chain.map((link, index) => `  ${index + 1}. ${exchangeLine(link)}`).join('\n');
-    throw new Error(
-      `Authorization did not reach the redirect URI ${redactText(this.login.redirectUri)} within ${MAX_FORM_STEPS} steps (a redirect loop?); the requests:\n${steps}\n  last: ${describeExchange(exchange)}`,
-    );
+    const request = authorizationRequest(this.authUrl, this.login, scopes, this.options.pkce === true);
+    const code = await this.codeSource(request, this.login);
+    registerSecret(code);
+    if (request.codeVerifier) this.verifiers.set(code, request.codeVerifier);
+    return code;
+  }
+
+  /** The token request's fields for a code (with its PKCE code_verifier when one was sent). */
+  codeGrant(code: string): Record<string, string> {
+    const verifier = this.verifiers.get(code);
+    this.verifiers.delete(code);
+    return {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: this.login.redirectUri,
+      ...(verifier ? { code_verifier: verifier } : {}),
+    };
   }
 
   /**
@@ -94,16 +107,17 @@ export class UserOAuthClient {
    * HTTP Basic. A 401 under one method is retried once under the other, which is then kept.
    */
   async tokenRequest(grant: Record<string, string>): Promise<Exchange> {
+    const { clientId, clientSecret } = this.login;
     const send = (method: ClientAuthMethod) =>
       this.api.send({
         method: 'POST',
         path: `${this.authUrl}/oauth/oauth2/token`,
         ...(method === 'client_secret_post'
-          ? { form: { ...grant, client_id: this.login.clientId, client_secret: this.login.clientSecret } }
+          ? { form: { ...grant, client_id: clientId, client_secret: clientSecret } }
           : {
               form: grant,
               headers: {
-                authorization: `Basic ${Buffer.from(`${encodeURIComponent(this.login.clientId)}:${encodeURIComponent(this.login.clientSecret)}`).toString('base64')}`,
+                authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
               },
             }),
       });
@@ -115,17 +129,27 @@ export class UserOAuthClient {
     return second.status === 200 ? second : first;
   }
 
-  async exchangeCode(code: string, scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {
-    const grant: Record<string, string> = {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: this.login.redirectUri,
-    };
-    if (options.sandboxExpiresIn !== undefined) grant.sandbox_expires_in = String(options.sandboxExpiresIn);
-    if (options.sandboxRateLimit !== undefined) grant.sandbox_rate_limit = options.sandboxRateLimit;
+  exchangeCode(code: string, scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {
+    return this.issue({ ...this.codeGrant(code), ...sandboxFields(options) }, scopes);
+  }
+
+  /** A new access token from a refresh token, for `scopes` (a narrowing of the grant's, RFC 6749 §6). */
+  refresh(refreshToken: string, scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {
+    return this.issue(
+      { grant_type: 'refresh_token', refresh_token: refreshToken, scope: scopes, ...sandboxFields(options) },
+      scopes,
+    );
+  }
+
+  private async issue(grant: Record<string, string>, scopes: string): Promise<UserToken> {
     const exchange = await this.tokenRequest(grant);
-    if (exchange.status !== 200) throw new Error(`Token request failed: ${describeExchange(exchange)}`);
-    const body = exchange.json<{ access_token?: string; refresh_token?: string; expires_in?: number }>();
+    if (exchange.status !== 200) throw new TokenRequestError(exchange, errorCode(exchange));
+    const body = exchange.json<{
+      access_token?: string;
+      refresh_token?: string;
+      expires_in?: number;
+      scope?: string;
+    }>();
     if (!body.access_token)
       throw new Error(`Token response has no access_token: ${describeExchange(exchange)}`);
     registerSecret(body.access_token);
@@ -133,24 +157,9 @@ export class UserOAuthClient {
     return {
       accessToken: body.access_token,
       refreshToken: body.refresh_token,
-      expiresIn: body.expires_in,
+      expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
       scopes,
+      grantedScope: typeof body.scope === 'string' ? body.scope : undefined,
     };
-  }
-
-  private fill(fields: Record<string, string>, types: Record<string, string>): Record<string, string> {
-    const filled = { ...fields };
-    for (const [name, type] of Object.entries(types)) {
-      if (type === 'password') filled[name] = this.login.password;
-      else if ((type === 'text' || type === 'email') && /user|login|email|name/i.test(name))
-        filled[name] = this.login.username;
-    }
-    return filled;
-  }
-
-  private submit(action: string, method: string, fields: Record<string, string>): Promise<Exchange> {
-    return method === 'POST'
-      ? this.api.send({ method: 'POST', path: action, form: fields, headers: { accept: 'text/html' } })
-      : this.api.send({ path: action, query: fields, headers: { accept: 'text/html' } });
   }
 }

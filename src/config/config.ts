@@ -1,8 +1,10 @@
 // The suite's configuration: which target, which credentials, which profile. Resolved once per run, from
 // the environment (CONFORMANCE_*) and optionally an env file, into the run manifest (./run-manifest.ts);
 // every problem is reported by variable name before any request is sent.
-import { resolve } from 'node:path';
-import { isOperationId } from '../contract/operation-model.ts';
+import { resolve, sep } from 'node:path';
+import { partnerKey, TokenStore, userKey } from '../auth/token-store.ts';
+import { isOperationId, USER_SCOPES } from '../contract/operation-model.ts';
+import { reportsDir } from '../run/reports-dir.ts';
 import { ConfigError } from './config-error.ts';
 import { type Env, resolveEnvironment } from './environment.ts';
 
@@ -19,8 +21,8 @@ export type Capability =
   | 'scopes' // scopes are enforced per operation
   | 'user-login' // user tokens can be minted through the authorization code flow
   | 'second-user' // a second user's credentials are configured
-  | 'expired-user-token' // the target can issue an already-expired user token (sandbox only)
-  | 'expired-partner-token' // likewise for partners (sandbox only)
+  | 'expired-user-token' // an expired user token: the sandbox's on demand, a given one, or the token store's
+  | 'expired-partner-token' // likewise for partners
   | 'partner' // partner A credentials are configured
   | 'second-partner' // partner B credentials are configured
   | 'webhooks' // webhook receivers can be registered and events triggered (sandbox admin API)
@@ -36,8 +38,10 @@ export const capabilitySource: Record<Capability, string> = {
   'user-login':
     'user OAuth credentials (CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET, CONFORMANCE_REDIRECT_URI, CONFORMANCE_USER, CONFORMANCE_PASSWORD)',
   'second-user': 'a second test user (CONFORMANCE_USER_B, CONFORMANCE_PASSWORD_B)',
-  'expired-user-token': 'an already-expired user token (the embedded sandbox issues one on demand)',
-  'expired-partner-token': 'an already-expired partner token (the embedded sandbox issues one on demand)',
+  'expired-user-token':
+    'an expired user token (CONFORMANCE_EXPIRED_USER_TOKEN, or a token store, CONFORMANCE_TOKEN_STORE, holding one whose stated expiry has passed: a run after `npm run login` once its tokens expired)',
+  'expired-partner-token':
+    'an expired partner token (CONFORMANCE_EXPIRED_PARTNER_TOKEN, or a token store, CONFORMANCE_TOKEN_STORE, holding one of partner A whose stated expiry has passed: a later run)',
   partner: 'partner A credentials (CONFORMANCE_PARTNER_A_CLIENT_ID, CONFORMANCE_PARTNER_A_CLIENT_SECRET)',
   'second-partner':
     'partner B credentials (CONFORMANCE_PARTNER_B_CLIENT_ID, CONFORMANCE_PARTNER_B_CLIENT_SECRET)',
@@ -107,6 +111,8 @@ export interface SuiteConfig {
   sandboxFaults: readonly string[];
   /** CONFORMANCE_SANDBOX_VARIANTS: the conforming variants the embedded sandbox runs as. */
   sandboxVariants: readonly string[];
+  /** How the suite gets and keeps tokens on a real target (README, "Running against your server"). */
+  auth: AuthSettings;
   capabilities: ReadonlySet<Capability>;
 }
 
@@ -201,6 +207,121 @@ export function normaliseScopes(scopes: string | readonly string[]): string {
   return [...new Set(list.filter(Boolean))].sort().join(' ');
 }
 
+/** The partner token request's grant_type and scope in the seed's example. */
+export const SEED_PARTNER_TOKEN_REQUEST = { grantType: 'client_credentials', scope: 'service-partner/token' };
+
+/** How the OAuth client authenticates at the user token endpoint (RFC 6749 §2.3.1). */
+export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
+
+export interface AuthSettings {
+  /** CONFORMANCE_TOKEN_STORE: the token store `npm run login` fills (outside reports/). */
+  tokenStore?: string;
+  /** CONFORMANCE_SIGN_IN: how a user signs in: `browser` (Chromium; remote targets) or `form` (HTTP form filler). */
+  signIn: 'browser' | 'form';
+  /** CONFORMANCE_PKCE=1: authorization requests carry a PKCE S256 challenge (RFC 7636). */
+  pkce: boolean;
+  /** CONFORMANCE_CLIENT_AUTH: the client authentication tried first (the other after a refusal). */
+  clientAuth: ClientAuthMethod;
+  /** CONFORMANCE_OFFLINE_SCOPE (default offline): the scope that makes the target issue a refresh token. */
+  offlineScope: string;
+  /** CONFORMANCE_EXPIRED_USER_TOKEN: an expired token of user A. */
+  expiredUserToken?: string;
+  /** CONFORMANCE_EXPIRED_PARTNER_TOKEN: an expired token of partner A. */
+  expiredPartnerToken?: string;
+  /**
+   * Whether the token store held, when the run started, an access token of user A / partner A whose stated
+   * expiry had passed (the token itself is read from the store where it is used: it is no variable's).
+   */
+  storeHasExpired: { user: boolean; partner: boolean };
+  /** CONFORMANCE_PARTNER_SCOPE, CONFORMANCE_PARTNER_GRANT_TYPE: the partner token request's values (the seed's). */
+  partnerScope: string;
+  partnerGrantType: string;
+}
+
+/** CONFORMANCE_TOKEN_STORE: never under the reports directory (reports are shared; the store holds tokens). */
+function tokenStorePath(env: Env): string | undefined {
+  const value = env.CONFORMANCE_TOKEN_STORE;
+  if (!value) return undefined;
+  const path = resolve(value);
+  const reports = resolve(reportsDir);
+  if (path === reports || path.startsWith(`${reports}${sep}`))
+    throw new ConfigError(
+      'CONFORMANCE_TOKEN_STORE',
+      `must be outside ${reports} (reports are shared; the store holds live tokens)`,
+    );
+  return path;
+}
+
+type TokenOwners = Pick<SuiteConfig, 'baseUrl' | 'authUrl' | 'userLogin' | 'partnerA'>;
+
+/** The token store's expired access token of user A (every read scope, if it has one) or partner A. */
+function storedExpiredToken(
+  path: string,
+  owners: TokenOwners,
+  whose: 'user' | 'partner',
+): string | undefined {
+  const store = new TokenStore(path);
+  const { userLogin: login, partnerA } = owners;
+  if (whose === 'user')
+    return login
+      ? store.expiredAccessToken(
+          userKey(owners.authUrl, login.clientId, login.username),
+          normaliseScopes(USER_SCOPES),
+        )?.accessToken
+      : undefined;
+  return partnerA
+    ? store.expiredAccessToken(partnerKey(owners.baseUrl, partnerA.clientId))?.accessToken
+    : undefined;
+}
+
+/** An expired token of user A or partner A the configuration supplies: its variable's, else the token store's. */
+export function suppliedExpiredToken(config: SuiteConfig, whose: 'user' | 'partner'): string | undefined {
+  const { tokenStore, expiredUserToken, expiredPartnerToken } = config.auth;
+  const given = whose === 'user' ? expiredUserToken : expiredPartnerToken;
+  return given ?? (tokenStore ? storedExpiredToken(tokenStore, config, whose) : undefined);
+}
+
+function storeHasExpired(path: string | undefined, owners: TokenOwners): AuthSettings['storeHasExpired'] {
+  if (!path) return { user: false, partner: false };
+  try {
+    return {
+      user: storedExpiredToken(path, owners, 'user') !== undefined,
+      partner: storedExpiredToken(path, owners, 'partner') !== undefined,
+    };
+  } catch (error) {
+    throw new ConfigError(
+      'CONFORMANCE_TOKEN_STORE',
+      `cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+function authSettings(env: Env, owners: TokenOwners & Pick<SuiteConfig, 'target'>): AuthSettings {
+  const tokenStore = tokenStorePath(env);
+  return {
+    tokenStore,
+    signIn: oneOf(
+      env,
+      'CONFORMANCE_SIGN_IN',
+      ['browser', 'form'] as const,
+      owners.target === 'remote' ? 'browser' : 'form',
+    ),
+    pkce: flag(env, 'CONFORMANCE_PKCE'),
+    clientAuth: oneOf(
+      env,
+      'CONFORMANCE_CLIENT_AUTH',
+      ['client_secret_post', 'client_secret_basic'] as const,
+      'client_secret_post',
+    ),
+    offlineScope: env.CONFORMANCE_OFFLINE_SCOPE || 'offline',
+    expiredUserToken: env.CONFORMANCE_EXPIRED_USER_TOKEN || undefined,
+    expiredPartnerToken: env.CONFORMANCE_EXPIRED_PARTNER_TOKEN || undefined,
+    storeHasExpired: storeHasExpired(tokenStore, owners),
+    partnerScope: env.CONFORMANCE_PARTNER_SCOPE || SEED_PARTNER_TOKEN_REQUEST.scope,
+    partnerGrantType: env.CONFORMANCE_PARTNER_GRANT_TYPE || SEED_PARTNER_TOKEN_REQUEST.grantType,
+  };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function uuidList(env: Env, variable: string): string[] | undefined {
@@ -237,6 +358,10 @@ function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilit
   if (config.partnerA) capabilities.add('partner');
   if (config.partnerB) capabilities.add('second-partner');
   if (config.rateLimit) capabilities.add('rate-limit');
+  const { expiredUserToken, expiredPartnerToken, storeHasExpired } = config.auth;
+  if ((expiredUserToken || storeHasExpired.user) && config.userLogin) capabilities.add('expired-user-token');
+  if ((expiredPartnerToken || storeHasExpired.partner) && config.partnerA)
+    capabilities.add('expired-partner-token');
   if (target === 'sandbox') {
     for (const capability of [
       'expired-user-token',
@@ -313,10 +438,11 @@ export function configOf(env: Env): SuiteConfig {
     );
   }
   const secondUser = group(env, { username: 'CONFORMANCE_USER_B', password: 'CONFORMANCE_PASSWORD_B' });
+  const authUrl = url(env, 'CONFORMANCE_AUTH_URL') ?? new URL(baseUrl).origin;
   const config: Omit<SuiteConfig, 'capabilities'> = {
     target,
     baseUrl,
-    authUrl: url(env, 'CONFORMANCE_AUTH_URL') ?? new URL(baseUrl).origin,
+    authUrl,
     environment: oneOf(
       env,
       'CONFORMANCE_ENVIRONMENT',
@@ -346,6 +472,7 @@ export function configOf(env: Env): SuiteConfig {
     failOn: failOn(env),
     sandboxFaults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
     sandboxVariants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
+    auth: authSettings(env, { target, baseUrl, authUrl, userLogin: login, partnerA }),
   };
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }
@@ -375,6 +502,8 @@ export function secretsOf(config: SuiteConfig): string[] {
     config.partnerB?.clientSecret,
     config.signingSecret,
     ...Object.values(config.userTokens ?? {}),
+    config.auth.expiredUserToken,
+    config.auth.expiredPartnerToken,
   ].filter((secret): secret is string => !!secret);
 }
 

@@ -39,6 +39,8 @@ export interface ApiClientOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Per-request timeout (CONFORMANCE_REQUEST_TIMEOUT_MS); a request without an answer by then fails. */
   timeoutMs?: number;
+  /** On a 401 to a request with a token: a new token to send it again with, once (undefined: none). */
+  renewToken?: (token: string, refusal: Exchange) => Promise<string | undefined>;
 }
 
 const MAX_RETRIES = 3;
@@ -87,8 +89,18 @@ export class ApiClient {
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
       const retryIn = this.options.throttle.observe(exchange.status, exchange.headers);
-      if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES) return exchange;
+      if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES)
+        return this.renewed(request, exchange);
     }
+  }
+
+  /** The exchange, or after a 401 the request sent again with a renewed token (see renewToken). */
+  private async renewed(request: ApiRequest, exchange: Exchange): Promise<Exchange> {
+    const { renewToken } = this.options;
+    if (exchange.status !== 401 || request.token === undefined || !renewToken) return exchange;
+    const token = await renewToken(request.token, exchange);
+    if (token === undefined) return exchange;
+    return this.withOptions({ renewToken: undefined }).send({ ...request, token });
   }
 
   /**

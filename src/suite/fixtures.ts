@@ -2,8 +2,9 @@
 // user tokens minted through the real authorization code flow (once per scope set and worker, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { test as base, expect, type TestInfo } from '@playwright/test';
-import { PartnerClient } from '../auth/partner-client.ts';
-import { type AuthorizationOptions, UserOAuthClient, type UserToken } from '../auth/user-oauth.ts';
+import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
+import { partnerKey, TokenStore } from '../auth/token-store.ts';
+import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import {
   type Capability,
   type ClientCredentials,
@@ -39,60 +40,7 @@ import {
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
 
-export type UserName = 'A' | 'B';
-
-const PRISM_TOKEN = 'prism-mock-token';
-
-/** Mints and caches user tokens for one worker. */
-export class UserTokenPool {
-  private readonly cache = new Map<string, Promise<UserToken>>();
-
-  constructor(
-    private readonly api: ApiClient,
-    private readonly config: SuiteConfig,
-  ) {}
-
-  private client(user: UserName): UserOAuthClient | undefined {
-    const login = this.config.userLogin;
-    if (!login) return undefined;
-    const account = user === 'A' ? login : this.config.secondUser && { ...login, ...this.config.secondUser };
-    return account ? new UserOAuthClient(this.api, this.config.authUrl, account) : undefined;
-  }
-
-  /** A cached token for a scope set; undefined when the target offers no way to get one. */
-  cached(scopes: readonly string[], user: UserName = 'A'): Promise<UserToken> | undefined {
-    // Prism checks only that a credential is present: any token stands for any scope set.
-    if (this.config.target === 'prism')
-      return Promise.resolve({ accessToken: PRISM_TOKEN, scopes: normaliseScopes(scopes) });
-    const key = `${user}|${normaliseScopes(scopes)}`;
-    const preIssued = user === 'A' ? this.config.userTokens?.[normaliseScopes(scopes)] : undefined;
-    if (preIssued) return Promise.resolve({ accessToken: preIssued, scopes: normaliseScopes(scopes) });
-    const client = this.client(user);
-    if (!client) return undefined;
-    let token = this.cache.get(key);
-    if (!token) {
-      token = client.authorize(normaliseScopes(scopes));
-      token.catch(() => this.cache.delete(key));
-      this.cache.set(key, token);
-    }
-    return token;
-  }
-
-  /** A token of a grant minted for the caller alone (never cached): for revocation and expiry tests. */
-  fresh(
-    scopes: readonly string[],
-    user: UserName = 'A',
-    options: AuthorizationOptions = {},
-  ): Promise<UserToken> {
-    const client = this.client(user);
-    if (!client) throw new Error('A fresh grant needs the user OAuth variables (CONFORMANCE_CLIENT_ID ...)');
-    return client.authorize(normaliseScopes(scopes), options);
-  }
-
-  oauthClient(user: UserName = 'A'): UserOAuthClient | undefined {
-    return this.client(user);
-  }
-}
+export { type UserName, UserTokenPool };
 
 /** CONFORMANCE_PRISM_PROXY: Prism's violations of an exchange become a second opinion in the report. */
 function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: string): void {
@@ -148,16 +96,30 @@ interface TestFixtures {
 }
 
 function partnerFor(
-  credentials: ClientCredentials | undefined,
-  name: string,
+  config: SuiteConfig,
+  name: 'A' | 'B',
   api: ApiClient,
   tokens: Map<string, string>,
 ): PartnerClient {
+  const credentials = name === 'A' ? config.partnerA : config.partnerB;
   if (!credentials)
     notVerified(
       `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID, CONFORMANCE_PARTNER_${name}_CLIENT_SECRET)`,
     );
-  return new PartnerClient(api, credentials, tokens);
+  return new PartnerClient(api, credentials, tokens, partnerTokenSettings(config, credentials));
+}
+
+/** The partner token request's values; with a token store, each token issued is kept there with its expiry. */
+function partnerTokenSettings(config: SuiteConfig, credentials: ClientCredentials): PartnerTokenSettings {
+  const { partnerGrantType: grantType, partnerScope: scope, tokenStore } = config.auth;
+  if (!tokenStore) return { grantType, scope };
+  const store = new TokenStore(tokenStore);
+  const key = partnerKey(config.baseUrl, credentials.clientId);
+  return {
+    grantType,
+    scope,
+    onToken: (accessToken, expiresIn) => store.record(key, { accessToken, scopes: scope, expiresIn }),
+  };
 }
 
 /** The target lacks capabilities a check needs: the reason names what would supply each. */
@@ -234,7 +196,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   tokenPool: [
-    async ({ workerApi, config }, use) => use(new UserTokenPool(workerApi, config)),
+    async ({ workerApi, config }, use) => {
+      const pool = new UserTokenPool(workerApi, config);
+      await use(pool);
+      await pool.close();
+    },
     { scope: 'worker' },
   ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
@@ -292,7 +258,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  api: async ({ workerApi, exchanges, config }, use, testInfo) => {
+  api: async ({ workerApi, exchanges, config, tokenPool }, use, testInfo) => {
     const nullFields = new Set<string>();
     const client = workerApi.withOptions({
       onExchange: (exchange) => {
@@ -302,6 +268,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         if (violations) recordPrismViolations(testInfo, exchange, violations);
       },
       guard: requestGuard(config.profile, config.environment, testInfo.tags),
+      renewToken: (token, exchange) => tokenPool.renew(token, exchange),
     });
     await use(client);
   },
@@ -330,10 +297,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       }
     });
   },
-  partnerA: async ({ config, api, partnerTokens }, use) =>
-    use(partnerFor(config.partnerA, 'A', api, partnerTokens)),
-  partnerB: async ({ config, api, partnerTokens }, use) =>
-    use(partnerFor(config.partnerB, 'B', api, partnerTokens)),
+  partnerA: async ({ config, api, partnerTokens }, use) => use(partnerFor(config, 'A', api, partnerTokens)),
+  partnerB: async ({ config, api, partnerTokens }, use) => use(partnerFor(config, 'B', api, partnerTokens)),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
   note: async ({}, use) => use(note),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring

@@ -5,7 +5,6 @@
 // GET /v2/cycle/{cycleId}/sleep, the activity mapping) are only observed and noted (AUTH-UNDECLARED-SECURITY).
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { randomBytes } from 'node:crypto';
-import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
@@ -27,13 +26,6 @@ const targets: readonly Operation[] = [
   ...userDataOperations,
   ...operations.filter((op) => op.area === 'utility'),
 ];
-
-/** An expired token of user A, minted once per worker (sandbox only: sandbox_expires_in=-60). */
-let expiredToken: Promise<string> | undefined;
-function expired(pool: UserTokenPool): Promise<string> {
-  expiredToken ??= pool.fresh(ALL_READ_SCOPES, 'A', { sandboxExpiresIn: -60 }).then((t) => t.accessToken);
-  return expiredToken;
-}
 
 /** A token the target never issued: the shape of a real one (opaque base64url), random content. */
 const neverIssued = (): string => {
@@ -91,7 +83,7 @@ const cases: readonly AuthCase[] = [
     requirement: 'AUTH-EXPIRED-TOKEN',
     name: 'with an expired token',
     needs: ['expired-user-token'],
-    authorization: async (_op, context) => ({ token: await expired(context.pool) }),
+    authorization: async (_op, context) => ({ token: await context.pool.expiredToken() }),
   },
 ];
 
@@ -132,11 +124,10 @@ test(
     'AUTH-CODE-FLOW',
     'the authorization code flow returns the state, a well-formed bearer token, and the token works',
   ),
-  async ({ api, dataset, config, requires, verdict }) => {
+  async ({ api, dataset, config, tokenPool, requires, verdict }) => {
     requires('user-login');
-    const login = config.userLogin;
-    if (!login) throw new Error('unreachable: user-login capability without userLogin');
-    const client = new UserOAuthClient(api, config.authUrl, login);
+    const client = tokenPool.oauthClient('A', api);
+    if (!client) throw new Error('unreachable: user-login capability without userLogin');
     const scopes = [...ALL_READ_SCOPES].join(' ');
 
     // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
@@ -151,11 +142,7 @@ test(
     }
 
     // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
-    const exchange = await client.tokenRequest({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: login.redirectUri,
-    });
+    const exchange = await client.tokenRequest(client.codeGrant(code));
     verdict.expectStatus(exchange, 200);
     verdict.expectJsonContentType(exchange);
     const body = exchange.json<{ access_token?: unknown; token_type?: unknown; expires_in?: unknown }>();

@@ -1,0 +1,73 @@
+// The realistic sign-in at {auth_url}/oauth/oauth2/auth (option realisticLogin), as real authorization
+// servers have it: GET opens a sign-in session (a cookie names it) and serves a page whose login form a script
+// builds (no <form> in the served HTML), carrying the session's CSRF token; POST step=login checks the
+// password and answers the consent page; POST step=consent (decision allow or deny) ends the session with the
+// redirect to the redirect URI. Both posts need the session cookie and its CSRF token.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { UserServices } from '../user/services.ts';
+import type { AuthorizationRequest } from './authorize.ts';
+import { AUTHORIZE_PATH, consentPage, errorPage, scriptedLoginPage } from './pages.ts';
+import { type Fields, html, stringFields } from './replies.ts';
+import { cookieValue, SESSION_COOKIE, SignInSessions } from './sessions.ts';
+import type { Grant } from './tokens.ts';
+
+export interface SignInHelpers {
+  /** Validates the authorization request, answering its errors; calls onValid otherwise. */
+  showForm: (
+    reply: FastifyReply,
+    fields: Fields,
+    onValid: (request: AuthorizationRequest) => FastifyReply,
+  ) => FastifyReply;
+  /** 302 to the redirect URI with the given parameters. */
+  redirectBack: (
+    reply: FastifyReply,
+    redirectUri: string,
+    params: Record<string, string | undefined>,
+  ) => FastifyReply;
+}
+
+export function registerRealisticSignIn(
+  app: FastifyInstance,
+  { accounts, tokens, ctx }: UserServices,
+  { showForm, redirectBack }: SignInHelpers,
+): void {
+  const sessions = new SignInSessions(ctx.options.now);
+  const sessionCookie = (id: string) => `${SESSION_COOKIE}=${id}; Path=/oauth; HttpOnly; SameSite=Lax`;
+
+  app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
+    showForm(reply, request.query as Fields, (valid) => {
+      const { id, session } = sessions.open(valid);
+      reply.header('set-cookie', sessionCookie(id));
+      return html(reply, 200, scriptedLoginPage(valid, session.csrfToken));
+    }),
+  );
+
+  app.post(AUTHORIZE_PATH, { schema: { body: stringFields } }, (request, reply) => {
+    const fields = (request.body ?? {}) as Fields;
+    const lookup = sessions.check(cookieValue(request.headers.cookie, SESSION_COOKIE), fields.csrf_token);
+    if (lookup.status === 'csrf')
+      return html(reply, 403, errorPage('The form does not carry this sign-in session’s CSRF token.'));
+    if (lookup.status !== 'ok')
+      return html(reply, 400, errorPage('The sign-in session is missing or expired: start again.'));
+    const { session, id } = lookup;
+    const valid = session.request;
+    if (fields.step === 'login') {
+      const username = (fields.username ?? '').trim().toLowerCase();
+      const account = accounts.find(
+        (a) => a.username.toLowerCase() === username && a.password === fields.password,
+      );
+      if (!account)
+        return html(reply, 401, scriptedLoginPage(valid, session.csrfToken, 'Wrong username or password.'));
+      session.userId = account.userId;
+      return html(reply, 200, consentPage(valid, session.csrfToken));
+    }
+    if (fields.step !== 'consent' || session.userId === undefined)
+      return html(reply, 400, errorPage('Sign in first.'));
+    sessions.close(id);
+    if (fields.decision !== 'allow')
+      return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
+    const grant: Grant = { userId: session.userId, clientId: valid.client.clientId, scopes: valid.scopes };
+    const code = tokens.issueCode(grant, valid.redirectUri, valid.pkce);
+    return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
+  });
+}

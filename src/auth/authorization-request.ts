@@ -1,0 +1,62 @@
+// The authorization request of the user flow (RFC 6749 §4.1.1): {auth_url}/oauth/oauth2/auth with the
+// client, redirect URI, scope and a random state, plus PKCE S256 (RFC 7636) when asked for.
+import { createHash, randomBytes } from 'node:crypto';
+import type { UserLogin } from '../config/config.ts';
+
+export interface AuthorizationRequest {
+  url: string;
+  state: string;
+  /** The PKCE code_verifier the token request must send (when PKCE is used). */
+  codeVerifier?: string;
+}
+
+export function authorizationRequest(
+  authUrl: string,
+  login: Pick<UserLogin, 'clientId' | 'redirectUri'>,
+  scopes: string,
+  pkce: boolean,
+): AuthorizationRequest {
+  const state = randomBytes(12).toString('hex');
+  const url = new URL(`${authUrl}/oauth/oauth2/auth`);
+  url.search = new URLSearchParams({
+    client_id: login.clientId,
+    redirect_uri: login.redirectUri,
+    response_type: 'code',
+    scope: scopes,
+    state,
+  }).toString();
+  if (!pkce) return { url: url.toString(), state };
+  const codeVerifier = randomBytes(32).toString('base64url');
+  url.searchParams.set('code_challenge', createHash('sha256').update(codeVerifier).digest('base64url'));
+  url.searchParams.set('code_challenge_method', 'S256');
+  return { url: url.toString(), state, codeVerifier };
+}
+
+/** The code of a redirect to `redirectUri`, checked against the state; undefined for any other URL. */
+export function codeFromRedirect(
+  address: string,
+  redirectUri: string,
+  state: string,
+): { code: string } | { error: string } | undefined {
+  const url = new URL(address);
+  const expected = new URL(redirectUri);
+  if (url.origin !== expected.origin || url.pathname !== expected.pathname) return undefined;
+  if (url.searchParams.get('state') !== state)
+    return { error: 'the redirect carried a different state (or none)' };
+  const code = url.searchParams.get('code');
+  if (code) return { code };
+  const error = url.searchParams.get('error') ?? 'no code';
+  return {
+    error: `the redirect carried ${error}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
+  };
+}
+
+/** The user a sign-in fills in, and where the authorization server sends the code. */
+export interface SignInAccount {
+  username: string;
+  password: string;
+  redirectUri: string;
+}
+
+/** A way to sign a user in: returns the authorization code the redirect carried (checked against the state). */
+export type CodeSource = (request: AuthorizationRequest, account: SignInAccount) => Promise<string>;

@@ -1,0 +1,135 @@
+// A worker's user tokens, one per scope set and user, cached for the run. Where they come from:
+//   - pre-issued tokens (CONFORMANCE_USER_TOKENS), or Prism's stand-in;
+//   - the token store (CONFORMANCE_TOKEN_STORE): the refresh_token grant per scope set, from the grant
+//     `npm run login` stored; a dead grant is replaced by one sign-in;
+//   - otherwise a sign-in per scope set: the HTTP form filler, or a browser (CONFORMANCE_SIGN_IN=browser).
+// A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
+import { normaliseScopes, type SuiteConfig, suppliedExpiredToken, type UserLogin } from '../config/config.ts';
+import { USER_SCOPES } from '../contract/operation-model.ts';
+import type { ApiClient } from '../http/api-client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { BrowserSignIn } from './browser-sign-in.ts';
+import { StoredGrants } from './stored-grants.ts';
+import { TokenStore } from './token-store.ts';
+import { type AuthorizationOptions, UserOAuthClient, type UserToken } from './user-oauth.ts';
+
+export type UserName = 'A' | 'B';
+
+const PRISM_TOKEN = 'prism-mock-token';
+
+export class UserTokenPool {
+  private readonly cache = new Map<string, Promise<UserToken>>();
+  /** The access token each settled cache entry holds (to know a token handed out for renewal). */
+  private readonly handedOut = new Map<string, string>();
+  private readonly clients = new Map<UserName, UserOAuthClient>();
+  private readonly grants: StoredGrants | undefined;
+  private readonly browser: BrowserSignIn | undefined;
+  private expired: Promise<string> | undefined;
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly config: SuiteConfig,
+  ) {
+    const { tokenStore, signIn } = config.auth;
+    this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
+    this.browser = signIn === 'browser' ? new BrowserSignIn() : undefined;
+  }
+
+  private account(user: UserName): UserLogin | undefined {
+    const login = this.config.userLogin;
+    if (!login) return undefined;
+    if (user === 'A') return login;
+    return this.config.secondUser && { ...login, ...this.config.secondUser };
+  }
+
+  /** The OAuth client of a user; through another `api` (a test's, recorded), a new one. */
+  oauthClient(user: UserName = 'A', api: ApiClient = this.api): UserOAuthClient | undefined {
+    const account = this.account(user);
+    if (!account) return undefined;
+    const known = api === this.api ? this.clients.get(user) : undefined;
+    if (known) return known;
+    const { clientAuth, pkce } = this.config.auth;
+    const client = new UserOAuthClient(api, this.config.authUrl, account, {
+      clientAuth,
+      pkce,
+      codeSource: this.browser?.codeSource,
+    });
+    if (api === this.api) this.clients.set(user, client);
+    return client;
+  }
+
+  private mint(scopes: readonly string[], user: UserName, options: AuthorizationOptions): Promise<UserToken> {
+    const account = this.account(user);
+    const client = this.oauthClient(user);
+    if (!account || !client)
+      return Promise.reject(
+        new Error('A user token needs the user OAuth variables (CONFORMANCE_CLIENT_ID ...)'),
+      );
+    if (!this.grants) return client.authorize(normaliseScopes(scopes), options);
+    const everything = normaliseScopes([...USER_SCOPES, this.config.auth.offlineScope]);
+    return this.grants.token(client, account, normaliseScopes(scopes), options, () =>
+      client.authorize(everything),
+    );
+  }
+
+  /** A cached token for a scope set; undefined when the target offers no way to get one. */
+  cached(scopes: readonly string[], user: UserName = 'A'): Promise<UserToken> | undefined {
+    // Prism checks only that a credential is present: any token stands for any scope set.
+    if (this.config.target === 'prism')
+      return Promise.resolve({ accessToken: PRISM_TOKEN, scopes: normaliseScopes(scopes) });
+    const key = `${user}|${normaliseScopes(scopes)}`;
+    const preIssued = user === 'A' ? this.config.userTokens?.[normaliseScopes(scopes)] : undefined;
+    if (preIssued) return Promise.resolve({ accessToken: preIssued, scopes: normaliseScopes(scopes) });
+    if (!this.account(user)) return undefined;
+    let token = this.cache.get(key);
+    if (!token) {
+      token = this.mint(scopes, user, {});
+      token.then(
+        (issued) => this.handedOut.set(key, issued.accessToken),
+        () => this.cache.delete(key),
+      );
+      this.cache.set(key, token);
+    }
+    return token;
+  }
+
+  /**
+   * A new token in place of a cached one the target refused with `exchange` (a 401), once per token;
+   * undefined when `token` is not one this pool handed out, or the refusal was for a missing scope.
+   */
+  async renew(token: string, exchange: Exchange): Promise<string | undefined> {
+    if (/insufficient_scope/i.test(exchange.headers['www-authenticate'] ?? '')) return undefined;
+    const key = [...this.handedOut].find(([, handed]) => handed === token)?.[0];
+    if (!key) return undefined;
+    this.handedOut.delete(key);
+    this.cache.delete(key);
+    const [user, scopes] = key.split('|') as [UserName, string];
+    const renewed = await this.cached(scopes.split(' '), user);
+    return renewed?.accessToken;
+  }
+
+  /** A token of a grant minted for the caller alone (never cached): for revocation and expiry tests. */
+  fresh(
+    scopes: readonly string[],
+    user: UserName = 'A',
+    options: AuthorizationOptions = {},
+  ): Promise<UserToken> {
+    return this.mint(scopes, user, options);
+  }
+
+  /**
+   * An expired token of user A: the one configured or the token store's (CONFORMANCE_EXPIRED_USER_TOKEN,
+   * CONFORMANCE_TOKEN_STORE), else, on the embedded sandbox, one it mints already expired.
+   */
+  expiredToken(): Promise<string> {
+    const configured = suppliedExpiredToken(this.config, 'user');
+    this.expired ??= configured
+      ? Promise.resolve(configured)
+      : this.fresh(USER_SCOPES, 'A', { sandboxExpiresIn: -60 }).then((token) => token.accessToken);
+    return this.expired;
+  }
+
+  close(): Promise<void> {
+    return this.browser?.close() ?? Promise.resolve();
+  }
+}

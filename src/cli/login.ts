@@ -1,0 +1,109 @@
+// `npm run login [-- --headed] [--wait SECONDS]`: runs the authorization-code flow once per configured user
+// (user A, and user B when CONFORMANCE_USER_B is set) in headless Chromium, filling the login and consent
+// forms by role and label, with PKCE when CONFORMANCE_PKCE=1, and keeps each grant (its refresh token) in the
+// token store (CONFORMANCE_TOKEN_STORE) for later runs, which then need no browser. With --headed, or when
+// a page asks for what it cannot fill (MFA, a captcha), it prints the authorization URL and waits for a
+// person to finish (the code is caught on the loopback redirect URI). Prints no token.
+import { parseArgs } from 'node:util';
+import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
+import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
+import { catchRedirect } from '../auth/loopback-redirect.ts';
+import { StoredGrants } from '../auth/stored-grants.ts';
+import { TokenStore } from '../auth/token-store.ts';
+import { UserOAuthClient } from '../auth/user-oauth.ts';
+import { ConfigError, loadConfig, normaliseScopes, secretsOf, type UserLogin } from '../config/config.ts';
+import { USER_SCOPES } from '../contract/operations.ts';
+import { ApiClient } from '../http/api-client.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
+import { nodeTransport } from '../http/transport.ts';
+
+const { values } = parseArgs({
+  options: {
+    headed: { type: 'boolean', default: false },
+    wait: { type: 'string', default: '300' },
+  },
+});
+const waitSeconds = Number(values.wait);
+
+/** A person finishes the sign-in: the URL is printed, the redirect caught; bounded by --wait. */
+async function byPerson(url: string, reason: string, redirectUri: string): Promise<string> {
+  const catcher = await catchRedirect(redirectUri);
+  console.log(
+    `\nA person must finish this sign-in (${reason}). Open, in any browser:\n\n  ${url}\n\n${catcher.how}; waiting up to ${waitSeconds} s.`,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no sign-in within ${waitSeconds} s (--wait)`)),
+      waitSeconds * 1000,
+    );
+  });
+  try {
+    return await Promise.race([catcher.reached, timeout]);
+  } finally {
+    clearTimeout(timer);
+    catcher.close();
+  }
+}
+
+/** --headed without a display: no browser here, the person signs in with their own. */
+const personOnly: CodeSource = async (request, account) => {
+  const reached = await byPerson(request.url, 'a person signs in (--headed)', account.redirectUri);
+  const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
+  if (!outcome || 'error' in outcome)
+    throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
+  return outcome.code;
+};
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  for (const secret of secretsOf(config)) registerSecret(secret);
+  const login = config.userLogin;
+  if (!login)
+    throw new ConfigError(
+      'CONFORMANCE_CLIENT_ID',
+      'and the other user OAuth variables are required for a login',
+    );
+  if (!config.auth.tokenStore)
+    throw new ConfigError('CONFORMANCE_TOKEN_STORE', 'must name the token store file to fill');
+  // Headed without a display: no browser at all, the person signs in with their own.
+  const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  const browser = new BrowserSignIn({
+    headed: values.headed,
+    onManual: (url, reason) => byPerson(url, reason, login.redirectUri),
+  });
+  const users: UserLogin[] = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
+  const grants = new StoredGrants(new TokenStore(config.auth.tokenStore), config.authUrl);
+  const transport = nodeTransport();
+  const api = new ApiClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
+  const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
+  try {
+    for (const user of users) {
+      const started = performance.now();
+      const client = new UserOAuthClient(api, config.authUrl, user, {
+        clientAuth: config.auth.clientAuth,
+        pkce: config.auth.pkce,
+        codeSource: values.headed && !display ? personOnly : browser.codeSource,
+      });
+      const token = await client.authorize(scopes);
+      await grants.save(user, token);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(
+        `Signed ${user.username} in at ${config.authUrl} in ${seconds} s; grant kept in ${config.auth.tokenStore}`,
+      );
+    }
+  } finally {
+    await browser.close();
+    transport.dispose();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`login: ${redactText(message)}`);
+    if (!chromiumPath()) console.error('(no Chromium at /usr/bin/chromium: apt-get install chromium)');
+    process.exit(error instanceof ConfigError ? 2 : 1);
+  },
+);

@@ -125,8 +125,9 @@ export class UserOAuthClient {
     if (first.status !== 401) return first;
     const other = this.clientAuth === 'client_secret_post' ? 'client_secret_basic' : 'client_secret_post';
     const second = await send(other);
-    if (second.status === 200) this.clientAuth = other;
-    return second.status === 200 ? second : first;
+    if (second.status === 401) return first;
+    this.clientAuth = other; // the other method authenticated the client (whatever it says of the grant)
+    return second;
   }
 
   exchangeCode(code: string, scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {

@@ -29,6 +29,8 @@ export class UserTokenPool {
   constructor(
     private readonly api: ApiClient,
     private readonly config: SuiteConfig,
+    /** Whether a user without a live grant in the token store is signed in again (not by the doctor). */
+    private readonly signInWithoutGrant = true,
   ) {
     const { tokenStore, signIn } = config.auth;
     this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
@@ -67,9 +69,8 @@ export class UserTokenPool {
       );
     if (!this.grants) return client.authorize(normaliseScopes(scopes), options);
     const everything = normaliseScopes([...USER_SCOPES, this.config.auth.offlineScope]);
-    return this.grants.token(client, account, normaliseScopes(scopes), options, () =>
-      client.authorize(everything),
-    );
+    const signIn = this.signInWithoutGrant ? () => client.authorize(everything) : undefined;
+    return this.grants.token(client, account, normaliseScopes(scopes), options, signIn);
   }
 
   /** A cached token for a scope set; undefined when the target offers no way to get one. */

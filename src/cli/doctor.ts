@@ -1,0 +1,197 @@
+// `npm run doctor`: a preflight of the configuration given (environment and CONFORMANCE_ENV_FILE). It checks
+// that the target answers, that both token flows work (the user's: from the token store's grant, or a
+// sign-in; the partner's: client credentials with the configured scope and grant type) and each credential
+// (users A and B, partners A and B, given expired tokens), in at most 12 requests, none of them a write. Then
+// it prints, per requirement family, what this configuration will verify, what it will not and why, and the
+// variable that would enable it (from the capabilities the suite itself uses). One line per problem; exit 1
+// when a check failed, 2 when the configuration cannot be read. Prints no secret.
+import { PartnerClient } from '../auth/partner-client.ts';
+import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
+import { capabilitiesNeeded } from '../config/capability-needs.ts';
+import {
+  type Capability,
+  ConfigError,
+  capabilitySource,
+  loadConfig,
+  type SuiteConfig,
+  secretsOf,
+} from '../config/config.ts';
+import { operationById } from '../contract/operations.ts';
+import { requirements } from '../contract/requirements.ts';
+import { ApiClient } from '../http/api-client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
+import { nodeTransport } from '../http/transport.ts';
+
+const MAX_REQUESTS = 12;
+const PROFILE_PATH = operationById('getBasicProfile').path;
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const briefly = (exchange: Exchange): string => {
+  let error = '';
+  try {
+    const body = exchange.json<{ error?: unknown; error_description?: unknown; message?: unknown }>();
+    error = [body.error, body.error_description ?? body.message]
+      .filter((part) => typeof part === 'string')
+      .join(': ');
+  } catch {
+    error = '';
+  }
+  return `${exchange.status}${error ? ` ${error}` : ''}`;
+};
+
+/** The checks, in order; each catches its own failure, so every problem gets its line. */
+async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> {
+  const checks: Check[] = [];
+  const check = async (name: string, run: () => Promise<string>) => {
+    try {
+      checks.push({ name, ok: true, detail: await run() });
+    } catch (error) {
+      checks.push({
+        name,
+        ok: false,
+        detail: redactText(error instanceof Error ? error.message : String(error)),
+      });
+    }
+  };
+  await check('target reachable', async () => {
+    const exchange = await api.send({ path: PROFILE_PATH });
+    if (exchange.status >= 500)
+      throw new Error(`GET ${PROFILE_PATH} without a token answered ${briefly(exchange)}`);
+    return `GET ${PROFILE_PATH} without a token answered ${exchange.status}`;
+  });
+  if (checks.some((done) => !done.ok)) return checks;
+
+  const pool = new UserTokenPool(api, config, false);
+  const users: UserName[] = config.userLogin ? ['A', ...(config.secondUser ? (['B'] as const) : [])] : [];
+  for (const user of users) {
+    await check(`user ${user} token`, async () => {
+      const source = config.auth.tokenStore
+        ? 'refresh grant of the token store'
+        : `sign-in (${config.auth.signIn})`;
+      if (!config.auth.tokenStore && config.auth.signIn === 'browser')
+        return 'not tried here (a browser sign-in): `npm run login` fills a token store (CONFORMANCE_TOKEN_STORE)';
+      const token = await pool.fresh(['read:profile'], user).catch((error: unknown) => {
+        throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      const read = await api.send({ path: PROFILE_PATH, token: token.accessToken });
+      if (read.status !== 200)
+        throw new Error(`the token from the ${source} got ${briefly(read)} on GET ${PROFILE_PATH}`);
+      return `${source}: a read:profile token works on GET ${PROFILE_PATH}`;
+    });
+  }
+  if (config.auth.expiredUserToken && config.userLogin)
+    await check('expired user token', async () => {
+      const read = await api.send({ path: PROFILE_PATH, token: config.auth.expiredUserToken });
+      if (read.status === 200)
+        throw new Error('it still works: it has not expired (CONFORMANCE_EXPIRED_USER_TOKEN)');
+      return `refused with ${read.status}`;
+    });
+  await pool.close();
+
+  for (const [name, credentials] of [
+    ['A', config.partnerA],
+    ['B', config.partnerB],
+  ] as const) {
+    if (!credentials) continue;
+    await check(`partner ${name} token`, async () => {
+      const { partnerScope: scope, partnerGrantType: grantType } = config.auth;
+      const exchange = await new PartnerClient(api, credentials, new Map(), {
+        scope,
+        grantType,
+      }).requestToken();
+      if (exchange.status === 200)
+        return `client credentials with scope "${scope}", grant_type "${grantType}": 200`;
+      const hint =
+        exchange.status === 401
+          ? `check CONFORMANCE_PARTNER_${name}_CLIENT_ID and CONFORMANCE_PARTNER_${name}_CLIENT_SECRET`
+          : 'check CONFORMANCE_PARTNER_SCOPE and CONFORMANCE_PARTNER_GRANT_TYPE';
+      throw new Error(`the token request answered ${briefly(exchange)}: ${hint}`);
+    });
+  }
+  return checks;
+}
+
+/** Per requirement family (ID prefix): MUST requirements this configuration verifies, and why not the others. */
+function familyTable(config: SuiteConfig): string[] {
+  const families = new Map<string, { total: number; verified: number; missing: Map<string, string[]> }>();
+  for (const requirement of requirements) {
+    if (requirement.level !== 'MUST' || !requirement.verifiable) continue;
+    const family = requirement.id.split('-')[0] ?? requirement.id;
+    const row = families.get(family) ?? { total: 0, verified: 0, missing: new Map() };
+    families.set(family, row);
+    row.total++;
+    const lacking: string[] = capabilitiesNeeded(requirement)
+      .filter((capability: Capability) => !config.capabilities.has(capability))
+      .map((capability) => `${capability}: needs ${capabilitySource[capability]}`);
+    if (
+      requirement.id === 'TD-PRODUCTION-404' &&
+      config.environment !== 'production' &&
+      config.target !== 'sandbox'
+    )
+      lacking.push('a production target (CONFORMANCE_ENVIRONMENT=production)');
+    if (lacking.length === 0) row.verified++;
+    for (const reason of lacking)
+      row.missing.set(reason, [...(row.missing.get(reason) ?? []), requirement.id]);
+  }
+  const lines = [
+    '| Family | MUST | Will verify | Will not verify: which, why, and what enables it |',
+    '| --- | ---: | ---: | --- |',
+  ];
+  for (const [family, row] of [...families].sort(([a], [b]) => a.localeCompare(b))) {
+    const why = [...row.missing].map(([reason, ids]) => `${ids.join(', ')}: ${reason}`).join('; ');
+    lines.push(`| ${family} | ${row.total} | ${row.verified} | ${why || '—'} |`);
+  }
+  return lines;
+}
+
+async function main(): Promise<number> {
+  let config: SuiteConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.log(`✗ ${error.message}`);
+    return 2;
+  }
+  for (const secret of secretsOf(config)) registerSecret(secret);
+  let sent = 0;
+  const transport = nodeTransport();
+  const api = new ApiClient(transport, {
+    baseUrl: config.baseUrl,
+    timeoutMs: config.requestTimeoutMs,
+    // At most MAX_REQUESTS, and no write: reads, and POSTs to the token endpoints only.
+    guard: (method, url) => {
+      if (method !== 'GET' && !/\/(oauth2\/auth|oauth2\/token|partner\/token)$/.test(url.pathname))
+        throw new Error(`the doctor sends no write (${method} ${url.pathname})`);
+      if (++sent > MAX_REQUESTS) throw new Error(`the doctor's ${MAX_REQUESTS} requests are spent`);
+    },
+  });
+  try {
+    console.log(
+      `Doctor: ${config.target} target ${config.baseUrl} (auth ${config.authUrl}), ${config.environment}, profile ${config.profile}`,
+    );
+    const checks = await runChecks(config, api);
+    for (const { name, ok, detail } of checks) console.log(`  ${ok ? '✓' : '✗'} ${name}: ${detail}`);
+    console.log(`  ${Math.min(sent, MAX_REQUESTS)} requests, none a write\n`);
+    for (const line of familyTable(config)) console.log(line);
+    const problems = checks.filter((done) => !done.ok).length;
+    console.log(problems ? `\n✗ ${problems} problem(s): the run would fail on them` : '\n✓ ready to run');
+    return problems ? 1 : 0;
+  } finally {
+    transport.dispose();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`doctor: ${redactText(error instanceof Error ? error.message : String(error))}`);
+    process.exit(2);
+  },
+);

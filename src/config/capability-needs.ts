@@ -1,0 +1,45 @@
+// What the suite's checks of a requirement need from the target, in the capabilities of src/config/config.ts:
+// the security of the requirement's operations (a user login, partner credentials), plus what its checks
+// require() beyond that, by requirement ID or ID prefix (the longest match counts). `npm run doctor` reads it
+// with the configuration's capabilities and capabilitySource to say what a configuration will verify, what
+// not and why, and which variable would enable it.
+import { operations } from '../contract/operations.ts';
+import type { Requirement } from '../contract/requirements.ts';
+import type { Capability } from './config.ts';
+
+const extraNeeds: Readonly<Record<string, readonly Capability[]>> = {
+  'AUTH-EXPIRED-TOKEN': ['real-auth', 'expired-user-token'],
+  'AUTH-INVALID-TOKEN': ['real-auth'],
+  'AUTH-MISSING-TOKEN': ['real-auth'],
+  'PAUTH-EXPIRED-TOKEN': ['real-auth', 'expired-partner-token'],
+  PAUTH: ['real-auth'],
+  SCOPE: ['scopes'],
+  REVOKE: ['stateful', 'real-auth'],
+  'REVOKE-WEBHOOKS-STOP': ['stateful', 'webhooks'],
+  WH: ['webhooks'],
+  RL: ['rate-limit'],
+  'DATA-OWN-USER-ONLY': ['second-user'],
+  'PTN-OWNER': ['second-partner'],
+  CONS: ['stateful'],
+  FLT: ['stateful'],
+  ORD: ['stateful'],
+  PAG: ['stateful'],
+  INV: ['stateful'],
+  STATE: ['stateful'],
+};
+
+const securityNeed: Record<string, Capability | undefined> = { user: 'user-login', partner: 'partner' };
+
+/** The capabilities the checks of `requirement` need. */
+export function capabilitiesNeeded(requirement: Pick<Requirement, 'id' | 'operations'>): Capability[] {
+  const needs = new Set<Capability>();
+  for (const op of operations.filter((candidate) => requirement.operations.includes(candidate.operationId))) {
+    const need = securityNeed[op.security.kind];
+    if (need) needs.add(need);
+  }
+  const key = Object.keys(extraNeeds)
+    .filter((prefix) => requirement.id === prefix || requirement.id.startsWith(`${prefix}-`))
+    .sort((a, b) => b.length - a.length)[0];
+  for (const need of key ? (extraNeeds[key] ?? []) : []) needs.add(need);
+  return [...needs];
+}

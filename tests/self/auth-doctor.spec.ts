@@ -1,0 +1,85 @@
+// `npm run doctor`: on the sandbox it passes every check in at most 12 requests, none a write, and prints the
+// table of requirement families; on a misconfigured target (a wrong client secret, a partner scope the target
+// refuses) it names each problem on its own line and exits 1; it never prints a secret.
+import { expect, test } from '@playwright/test';
+import type { RunningSandbox } from '../../sandbox/app.ts';
+import { runCommand, tsx } from '../../src/cli/run-step.ts';
+import { start } from './sandbox-client.ts';
+import { sandboxEnv } from './suite-against.ts';
+
+let sandbox: RunningSandbox;
+test.beforeAll(async () => {
+  sandbox = await start();
+});
+test.afterAll(async () => sandbox.close());
+
+const secretsIn = (env: Record<string, string | undefined>): string[] =>
+  Object.entries(env).flatMap(([name, value]) => (/SECRET|PASSWORD/.test(name) && value ? [value] : []));
+
+async function doctor(env: Record<string, string>) {
+  await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
+  const [command, args] = tsx('src/cli/doctor.ts');
+  const run = await runCommand(
+    command,
+    args,
+    {
+      ...sandboxEnv,
+      CONFORMANCE_ENV_FILE: '',
+      CONFORMANCE_BASE_URL: sandbox.baseUrl,
+      CONFORMANCE_AUTH_URL: sandbox.authUrl,
+      ...env,
+    },
+    true,
+  );
+  const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
+    total: number;
+    by_route: Record<string, number>;
+  };
+  for (const secret of [...secretsIn(sandboxEnv), ...secretsIn(env)])
+    expect(run.output).not.toContain(secret);
+  return { ...run, served };
+}
+
+const writes = (byRoute: Record<string, number>): string[] =>
+  Object.keys(byRoute).filter((route) => !/^GET |token$|oauth2\/auth$/.test(route));
+
+test('on the sandbox: every check passes within 12 requests, none a write, and the family table says what is verified', async () => {
+  const run = await doctor({ CONFORMANCE_TARGET: 'sandbox' });
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toMatch(/✓ user A token: sign-in \(form\)/);
+  expect(run.output).toMatch(/✓ partner B token/);
+  expect(run.output).toMatch(/^\| AUTH \| \d+ \| \d+ \| — \|$/m);
+  expect(run.output).toMatch(
+    /^\| RL \| 1 \| 0 \| RL-429: rate-limit: needs the target's rate limit \(CONFORMANCE_RATE_LIMIT/m,
+  );
+  expect(run.served.total).toBeLessThanOrEqual(12);
+  expect(writes(run.served.by_route)).toEqual([]);
+});
+
+test('on a misconfigured target: a wrong client secret and a refused partner scope, one line each, exit 1', async () => {
+  const run = await doctor({
+    CONFORMANCE_TARGET: 'remote',
+    CONFORMANCE_SIGN_IN: 'form',
+    CONFORMANCE_CLIENT_SECRET: 'not-the-client-secret',
+    CONFORMANCE_PARTNER_SCOPE: 'partner/everything',
+  });
+  expect(run.code, run.output).toBe(1);
+  expect(run.output).toMatch(/✗ user A token: sign-in \(form\) failed: Token request failed: .*→ 401/);
+  expect(run.output).toMatch(
+    /✗ partner A token: the token request answered 400 invalid_scope.*: check CONFORMANCE_PARTNER_SCOPE/,
+  );
+  expect(run.output).toMatch(
+    /^\| AUTH \| 4 \| 3 \| AUTH-EXPIRED-TOKEN: expired-user-token: needs .*CONFORMANCE_EXPIRED_USER_TOKEN/m,
+  );
+  expect(run.output).toMatch(/✗ 4 problem\(s\)/);
+  expect(run.served.total).toBeLessThanOrEqual(12);
+  expect(writes(run.served.by_route)).toEqual([]);
+});
+
+test('a configuration that cannot be read: one message naming the variable, exit 2', async () => {
+  const run = await doctor({ CONFORMANCE_CLIENT_AUTH: 'client_secret_jwt' });
+  expect(run.code).toBe(2);
+  expect(run.output.trim()).toMatch(
+    /^✗ Configuration error: CONFORMANCE_CLIENT_AUTH must be one of client_secret_post, client_secret_basic; got "client_secret_jwt"$/m,
+  );
+});

@@ -7,7 +7,7 @@
 // would run, is tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import type { Capability } from '../../src/config/config.ts';
+import type { Capability, SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
@@ -67,6 +67,12 @@ async function sandboxToken(
   return token as string;
 }
 
+/** An expired token of partner A: the configured or stored one, else the sandbox's (sandbox_expires_in 0). */
+const expiredToken = (config: SuiteConfig, partner: PartnerClient): Promise<string> =>
+  config.auth.expiredPartnerToken
+    ? Promise.resolve(config.auth.expiredPartnerToken)
+    : sandboxToken(partner, 0);
+
 // ------------------------------------------------------------------------------------ the token endpoint
 
 /** A token request with valid credentials, for the checks of its body (its token kept out of every report). */
@@ -96,6 +102,26 @@ test(
     const body = parseJson<TokenResponse>(verdict.requirement, exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
     expectSchema(TOKEN_RESPONSE_SCHEMA, 'partner-token-response', body, exchange);
+  },
+);
+
+// The seed marks scope and grant_type optional (the configured values, CONFORMANCE_PARTNER_SCOPE and
+// CONFORMANCE_PARTNER_GRANT_TYPE, go in every other request): a request without both still gets a token.
+test(
+  ...verifies(
+    'OP-PARTNER-TOKEN',
+    'a token request without the optional scope and grant_type gets 200 with a token',
+    {
+      tag: [Tags.partner],
+    },
+  ),
+  async ({ partnerA, verdict }) => {
+    const exchange = await partnerA.requestToken({ scope: undefined, grant_type: undefined });
+    verdict.expectStatus(exchange, 200);
+    const body = parseJson<TokenResponse>(verdict.requirement, exchange);
+    if (typeof body?.access_token === 'string') registerSecret(body.access_token);
+    verdict.expectThat(typeof body?.access_token === 'string', 'the response has no access_token', exchange);
+    verdict.evidence('a body with client_id and client_secret only got a token');
   },
 );
 
@@ -228,9 +254,9 @@ for (const op of partnerOperations) {
     ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
       tag: tagsFor(op),
     }),
-    async ({ api, partnerA, requires, verdict }) => {
+    async ({ api, config, partnerA, requires, verdict }) => {
       requires('expired-partner-token');
-      const expired = await sandboxToken(partnerA, 0);
+      const expired = await expiredToken(config, partnerA);
       const exchange = await sendAs(api, op, expired);
       verdict.expectStatus(exchange, 401);
     },
@@ -243,7 +269,7 @@ const renewals: {
   requirement: string;
   kind: string;
   capability: Capability;
-  stale: (partner: PartnerClient) => Promise<string>;
+  stale: (partner: PartnerClient, config: SuiteConfig) => Promise<string>;
 }[] = [
   {
     requirement: 'PAUTH-INVALID-TOKEN',
@@ -255,7 +281,7 @@ const renewals: {
     requirement: 'PAUTH-EXPIRED-TOKEN',
     kind: 'expired',
     capability: 'expired-partner-token',
-    stale: (partner) => sandboxToken(partner, 0),
+    stale: (partner, config) => expiredToken(config, partner),
   },
 ];
 
@@ -266,9 +292,9 @@ for (const { requirement, kind, capability, stale } of renewals) {
       `after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`,
       { tag: [Tags.partner] },
     ),
-    async ({ partnerA, requires, verdict }) => {
+    async ({ config, partnerA, requires, verdict }) => {
       requires(capability);
-      partnerA.useToken(await stale(partnerA));
+      partnerA.useToken(await stale(partnerA, config));
       const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
       verdict.expectThat(
         partnerA.renewals === 1,

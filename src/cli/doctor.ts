@@ -7,17 +7,9 @@
 // when a check failed, 2 when the configuration cannot be read. Prints no secret.
 import { PartnerClient } from '../auth/partner-client.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
-import { capabilitiesNeeded } from '../config/capability-needs.ts';
-import {
-  type Capability,
-  ConfigError,
-  capabilitySource,
-  loadConfig,
-  type SuiteConfig,
-  secretsOf,
-} from '../config/config.ts';
+import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
+import { ConfigError, loadConfig, type SuiteConfig, secretsOf } from '../config/config.ts';
 import { operationById } from '../contract/operations.ts';
-import { requirements } from '../contract/requirements.ts';
 import { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
@@ -120,23 +112,14 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
 /** Per requirement family (ID prefix): MUST requirements this configuration verifies, and why not the others. */
 function familyTable(config: SuiteConfig): string[] {
   const families = new Map<string, { total: number; verified: number; missing: Map<string, string[]> }>();
-  for (const requirement of requirements) {
-    if (requirement.level !== 'MUST' || !requirement.verifiable) continue;
+  for (const requirement of mustRequirements()) {
     const family = requirement.id.split('-')[0] ?? requirement.id;
     const row = families.get(family) ?? { total: 0, verified: 0, missing: new Map() };
     families.set(family, row);
     row.total++;
-    const lacking: string[] = capabilitiesNeeded(requirement)
-      .filter((capability: Capability) => !config.capabilities.has(capability))
-      .map((capability) => `${capability}: needs ${capabilitySource[capability]}`);
-    if (
-      requirement.id === 'TD-PRODUCTION-404' &&
-      config.environment !== 'production' &&
-      config.target !== 'sandbox'
-    )
-      lacking.push('a production target (CONFORMANCE_ENVIRONMENT=production)');
-    if (lacking.length === 0) row.verified++;
-    for (const reason of lacking)
+    const reasons = reasonsUnverifiable(config, requirement);
+    if (reasons.length === 0) row.verified++;
+    for (const reason of reasons)
       row.missing.set(reason, [...(row.missing.get(reason) ?? []), requirement.id]);
   }
   const lines = [

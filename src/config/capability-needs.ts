@@ -2,10 +2,10 @@
 // the security of the requirement's operations (a user login, partner credentials), plus what its checks
 // require() beyond that, by requirement ID or ID prefix (the longest match counts). `npm run doctor` reads it
 // with the configuration's capabilities and capabilitySource to say what a configuration will verify, what
-// not and why, and which variable would enable it.
+// not and why, and which variable would enable it; the remote run checks that prediction against its report.
 import { operations } from '../contract/operations.ts';
-import type { Requirement } from '../contract/requirements.ts';
-import type { Capability } from './config.ts';
+import { type Requirement, requirements } from '../contract/requirements.ts';
+import { type Capability, capabilitySource, type SuiteConfig } from './config.ts';
 
 const extraNeeds: Readonly<Record<string, readonly Capability[]>> = {
   'AUTH-EXPIRED-TOKEN': ['real-auth', 'expired-user-token'],
@@ -43,3 +43,22 @@ export function capabilitiesNeeded(requirement: Pick<Requirement, 'id' | 'operat
   for (const need of key ? (extraNeeds[key] ?? []) : []) needs.add(need);
   return [...needs];
 }
+
+/** Why `config` cannot verify `requirement`: one reason per missing capability (empty: it can). */
+export function reasonsUnverifiable(config: SuiteConfig, requirement: Requirement): string[] {
+  const reasons = capabilitiesNeeded(requirement)
+    .filter((capability) => !config.capabilities.has(capability))
+    .map((capability) => `${capability}: needs ${capabilitySource[capability]}`);
+  // The one check that needs a production environment (the embedded sandbox starts a production twin).
+  if (
+    requirement.id === 'TD-PRODUCTION-404' &&
+    config.environment !== 'production' &&
+    config.target !== 'sandbox'
+  )
+    reasons.push('a production target (CONFORMANCE_ENVIRONMENT=production)');
+  return reasons;
+}
+
+/** The observable MUST requirements of the catalogue. */
+export const mustRequirements = (): Requirement[] =>
+  requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);

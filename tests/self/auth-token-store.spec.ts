@@ -1,7 +1,7 @@
 // The token store (CONFORMANCE_TOKEN_STORE): a 0600 file written atomically under a lock, so that concurrent
 // refreshers never lose a rotated refresh token; it keeps the access tokens it replaces with their expiry;
 // it never lives under reports/.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -87,6 +87,43 @@ test('CONFORMANCE_TOKEN_STORE under reports/ is refused', () => {
   expect(() => loadConfig(env)).toThrow(/CONFORMANCE_TOKEN_STORE must be outside/);
 });
 
+/** A process of its own refreshing three times through the store (another run). Returns its access tokens. */
+function refreshInChild(job: {
+  path: string;
+  login: object;
+  authUrl: string;
+  baseUrl: string;
+}): Promise<string[]> {
+  const script = `
+    import { StoredGrants } from './src/auth/stored-grants.ts';
+    import { TokenStore } from './src/auth/token-store.ts';
+    import { UserOAuthClient } from './src/auth/user-oauth.ts';
+    import { ApiClient } from './src/http/api-client.ts';
+    import { nodeTransport } from './src/http/transport.ts';
+    const { path, login, authUrl, baseUrl } = JSON.parse(process.env.REFRESH_JOB);
+    const transport = nodeTransport();
+    const client = new UserOAuthClient(new ApiClient(transport, { baseUrl }), authUrl, login, { clientAuth: 'client_secret_basic' });
+    const tokens = [];
+    for (let i = 0; i < 3; i++)
+      tokens.push((await new StoredGrants(new TokenStore(path), authUrl).token(client, login, 'read:sleep', {}, undefined)).accessToken);
+    transport.dispose();
+    process.stdout.write(JSON.stringify(tokens));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, REFRESH_JOB: JSON.stringify(job) },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(err))));
+  });
+}
+
 test.describe('against the realistic sandbox', () => {
   let sandbox: RunningSandbox;
   test.beforeAll(async () => {
@@ -94,7 +131,7 @@ test.describe('against the realistic sandbox', () => {
   });
   test.afterAll(async () => sandbox.close());
 
-  test('concurrent refreshers rotate the refresh token in turn: none is refused, and the grant stays alive', async () => {
+  test('concurrent refreshers, two processes and two here, rotate the refresh token in turn: none is refused, the grant stays alive', async () => {
     const code = new URL((await realisticSignIn(sandbox)).location ?? '').searchParams.get('code') ?? '';
     const redirectUri = redirectUriFor(sandbox);
     const issued = await tokenRequest(
@@ -137,8 +174,15 @@ test.describe('against the realistic sandbox', () => {
           {},
           undefined,
         );
-      const tokens = await Promise.all([refresher(), refresher(), refresher(), refresher()]);
-      expect(new Set(tokens.map((token) => token.accessToken)).size).toBe(4);
+      // Two runs (processes) of three refreshes each, and two refreshers here, all at once.
+      const inChild = () =>
+        refreshInChild({ path, login, authUrl: sandbox.authUrl, baseUrl: sandbox.baseUrl });
+      const [here, there] = await Promise.all([
+        Promise.all([refresher(), refresher()]),
+        Promise.all([inChild(), inChild()]),
+      ]);
+      const tokens = [...here.map((token) => token.accessToken), ...there.flat()];
+      expect(new Set(tokens).size).toBe(8);
       await expect(refresher()).resolves.toMatchObject({ scopes: 'read:cycles' });
     } finally {
       transport.dispose();

@@ -10,9 +10,10 @@ import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { ConfigError, loadConfig, type SuiteConfig, secretsOf } from '../config/config.ts';
 import { operationById } from '../contract/operations.ts';
-import { ApiClient } from '../http/api-client.ts';
+import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
+import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 
 const MAX_REQUESTS = 12;
@@ -145,7 +146,7 @@ async function main(): Promise<number> {
   for (const secret of secretsOf(config)) registerSecret(secret);
   let sent = 0;
   const transport = nodeTransport();
-  const api = new ApiClient(transport, {
+  const api = standaloneClient(transport, {
     baseUrl: config.baseUrl,
     timeoutMs: config.requestTimeoutMs,
     // At most MAX_REQUESTS, and no write: reads, and POSTs to the token endpoints only.

@@ -12,9 +12,9 @@ import { StoredGrants } from '../auth/stored-grants.ts';
 import { TokenStore } from '../auth/token-store.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
 import { ConfigError, loadConfig, normaliseScopes, secretsOf, type UserLogin } from '../config/config.ts';
-import { USER_SCOPES } from '../contract/operations.ts';
-import { ApiClient } from '../http/api-client.ts';
+import { USER_SCOPES } from '../contract/operation-model.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
+import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 
 const { values } = parseArgs({
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const users: UserLogin[] = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
   const grants = new StoredGrants(new TokenStore(config.auth.tokenStore), config.authUrl);
   const transport = nodeTransport();
-  const api = new ApiClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
+  const api = standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
   const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
   try {
     for (const user of users) {

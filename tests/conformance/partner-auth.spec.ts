@@ -7,7 +7,7 @@
 // would run, is tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import type { Capability, SuiteConfig } from '../../src/config/config.ts';
+import { type Capability, type SuiteConfig, suppliedExpiredToken } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
@@ -68,10 +68,10 @@ async function sandboxToken(
 }
 
 /** An expired token of partner A: the configured or stored one, else the sandbox's (sandbox_expires_in 0). */
-const expiredToken = (config: SuiteConfig, partner: PartnerClient): Promise<string> =>
-  config.auth.expiredPartnerToken
-    ? Promise.resolve(config.auth.expiredPartnerToken)
-    : sandboxToken(partner, 0);
+const expiredToken = (config: SuiteConfig, partner: PartnerClient): Promise<string> => {
+  const supplied = suppliedExpiredToken(config, 'partner');
+  return supplied ? Promise.resolve(supplied) : sandboxToken(partner, 0);
+};
 
 // ------------------------------------------------------------------------------------ the token endpoint
 

@@ -7,7 +7,7 @@ import type { RunningSandbox } from '../../sandbox/app.ts';
 import { AUTHORIZE_PATH } from '../../sandbox/oauth/pages.ts';
 import { authorizationRequest } from '../../src/auth/authorization-request.ts';
 import { formSignIn } from '../../src/auth/form-sign-in.ts';
-import { ApiClient } from '../../src/http/api-client.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { openSignIn, realisticSignIn } from './realistic-sign-in.ts';
 import { ALL_SCOPES, credentials, redirectUriFor, start, tokenRequest } from './sandbox-client.ts';
@@ -29,7 +29,7 @@ test('the sign-in page carries no <form>: the HTTP form filler cannot sign in', 
   expect(page.cookie).not.toBe('');
   const transport = nodeTransport();
   try {
-    const api = new ApiClient(transport, { baseUrl: sandbox.baseUrl });
+    const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     const account = { ...userA, redirectUri: redirectUriFor(sandbox) };
     const request = authorizationRequest(
       sandbox.authUrl,

@@ -3,7 +3,7 @@
 import { expect, test } from '@playwright/test';
 import { UserTokenPool } from '../../src/auth/user-token-pool.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { ApiClient } from '../../src/http/api-client.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/http/transport.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { start, TestClock } from './sandbox-client.ts';
@@ -32,21 +32,21 @@ test('a 401 to a request with a token: sent again once with the renewed token, n
     return `${token}-renewed`;
   };
   const works = fakeServer('old-renewed');
-  const exchange = await new ApiClient(works, { baseUrl: 'http://server', renewToken }).send({
+  const exchange = await standaloneClient(works, { baseUrl: 'http://server', renewToken }).send({
     path: '/v2/cycle',
     token: 'old',
   });
   expect([exchange.status, works.sent, renewed]).toEqual([200, ['old', 'old-renewed'], ['old']]);
 
   const refuses = fakeServer('none');
-  const refused = await new ApiClient(refuses, { baseUrl: 'http://server', renewToken }).send({
+  const refused = await standaloneClient(refuses, { baseUrl: 'http://server', renewToken }).send({
     path: '/v2/cycle',
     token: 'a',
   });
   expect([refused.status, refuses.sent]).toEqual([401, ['a', 'a-renewed']]);
 
   const anonymous = fakeServer('none');
-  await new ApiClient(anonymous, { baseUrl: 'http://server', renewToken }).send({ path: '/v2/cycle' });
+  await standaloneClient(anonymous, { baseUrl: 'http://server', renewToken }).send({ path: '/v2/cycle' });
   expect(anonymous.sent).toEqual(['']);
 });
 
@@ -62,7 +62,7 @@ test('the pool renews a cached token the target stopped accepting, once; not a t
       CONFORMANCE_BASE_URL: sandbox.baseUrl,
       CONFORMANCE_AUTH_URL: sandbox.authUrl,
     });
-    const api = new ApiClient(transport, { baseUrl: sandbox.baseUrl });
+    const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     const pool = new UserTokenPool(api, config);
     const cached = (await pool.cached(['read:cycles']))?.accessToken ?? '';
     const missingScope = await api.send({ path: '/v2/user/profile/basic', token: cached });

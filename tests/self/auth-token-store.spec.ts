@@ -10,7 +10,7 @@ import { StoredGrants } from '../../src/auth/stored-grants.ts';
 import { recordAccessToken, TokenStore, type TokenStoreData } from '../../src/auth/token-store.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import { ApiClient } from '../../src/http/api-client.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { reportsDir } from '../../src/run/reports-dir.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
@@ -98,11 +98,11 @@ function refreshInChild(job: {
     import { StoredGrants } from './src/auth/stored-grants.ts';
     import { TokenStore } from './src/auth/token-store.ts';
     import { UserOAuthClient } from './src/auth/user-oauth.ts';
-    import { ApiClient } from './src/http/api-client.ts';
+    import { standaloneClient } from './src/http/standalone-client.ts';
     import { nodeTransport } from './src/http/transport.ts';
     const { path, login, authUrl, baseUrl } = JSON.parse(process.env.REFRESH_JOB);
     const transport = nodeTransport();
-    const client = new UserOAuthClient(new ApiClient(transport, { baseUrl }), authUrl, login, { clientAuth: 'client_secret_basic' });
+    const client = new UserOAuthClient(standaloneClient(transport, { baseUrl }), authUrl, login, { clientAuth: 'client_secret_basic' });
     const tokens = [];
     for (let i = 0; i < 3; i++)
       tokens.push((await new StoredGrants(new TokenStore(path), authUrl).token(client, login, 'read:sleep', {}, undefined)).accessToken);
@@ -162,7 +162,7 @@ test.describe('against the realistic sandbox', () => {
       const refresher = () =>
         new StoredGrants(new TokenStore(path), sandbox.authUrl).token(
           new UserOAuthClient(
-            new ApiClient(transport, { baseUrl: sandbox.baseUrl }),
+            standaloneClient(transport, { baseUrl: sandbox.baseUrl }),
             sandbox.authUrl,
             login,
             {

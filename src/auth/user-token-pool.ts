@@ -21,6 +21,8 @@ export class UserTokenPool {
   private readonly cache = new Map<string, Promise<UserToken>>();
   /** The access token each settled cache entry holds (to know a token handed out for renewal). */
   private readonly handedOut = new Map<string, string>();
+  /** Tokens renewed (refused with a 401), by the cache key whose current token replaces them. */
+  private readonly replaced = new Map<string, string>();
   private readonly clients = new Map<UserName, UserOAuthClient>();
   private readonly grants: StoredGrants | undefined;
   private readonly browser: BrowserSignIn | undefined;
@@ -95,18 +97,23 @@ export class UserTokenPool {
   }
 
   /**
-   * A new token in place of a cached one the target refused with `exchange` (a 401), once per token;
-   * undefined when `token` is not one this pool handed out, or the refusal was for a missing scope.
+   * A new token in place of a cached one the target refused with `exchange` (a 401), minted once per token:
+   * a test still holding a replaced token gets its successor. Undefined when `token` is not one this pool
+   * handed out, or the refusal was for a missing scope.
    */
   async renew(token: string, exchange: Exchange): Promise<string | undefined> {
     if (/insufficient_scope/i.test(exchange.headers['www-authenticate'] ?? '')) return undefined;
-    const key = [...this.handedOut].find(([, handed]) => handed === token)?.[0];
+    const handed = [...this.handedOut].find(([, current]) => current === token)?.[0];
+    const key = handed ?? this.replaced.get(token);
     if (!key) return undefined;
-    this.handedOut.delete(key);
-    this.cache.delete(key);
+    if (handed) {
+      this.handedOut.delete(key);
+      this.cache.delete(key);
+      this.replaced.set(token, key);
+    }
     const [user, scopes] = key.split('|') as [UserName, string];
-    const renewed = await this.cached(scopes.split(' '), user);
-    return renewed?.accessToken;
+    const renewed = (await this.cached(scopes.split(' '), user))?.accessToken;
+    return renewed === token ? undefined : renewed;
   }
 
   /** A token of a grant minted for the caller alone (never cached): for revocation and expiry tests. */

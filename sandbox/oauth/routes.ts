@@ -12,7 +12,8 @@
 // Sandbox-only, non-standard: the token request parameter `sandbox_expires_in` (integer seconds, -86400 to
 // 86400) sets the lifetime of the issued access token; 0 or less mints an already-expired token for the
 // suite's expired-token test. `sandbox_rate_limit` (N/SECONDS) gives the issued access token a rate limit
-// of its own, counted per token, for the suite's 429 burst. Real targets do not know either.
+// of its own, counted per token, for the suite's 429 burst. Both work on either grant (the suite may hold
+// only a refresh token). Real targets do not know either.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { UserServices } from '../user/services.ts';
@@ -167,11 +168,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (narrowed.length === 0 || narrowed.some((scope) => !grant.scopes.includes(scope))) {
         throw oauthError(400, 'invalid_scope', 'The scope must be a subset of the scope originally granted');
       }
+      const rateLimit = ownRateLimit(fields);
       tokens.spendRefreshToken(fields.refresh_token);
-      return tokenResponse(
-        reply,
-        tokens.issueTokens({ ...grant, scopes: narrowed }, expiresIn, grant.scopes),
-      );
+      const issued = { ...grant, scopes: narrowed, ...(rateLimit ? { rateLimit } : {}) };
+      return tokenResponse(reply, tokens.issueTokens(issued, expiresIn, grant.scopes));
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

@@ -5,7 +5,6 @@
 // Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds
 // until the window resets); a 429 also carries Retry-After (seconds).
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import type { SandboxContext } from './context.ts';
 
 export interface RateLimitConfig {
   limit: number;
@@ -72,20 +71,20 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 }
 
 /**
- * A Fastify hook (onRequest or preHandler) that counts the request against the key `keyOf` returns (the
- * authenticated client id; undefined skips limiting, e.g. for requests that failed authentication), sets
- * the X-RateLimit-* headers and answers 429 over the limit. Register it after the authentication hook.
+ * A Fastify hook (onRequest or preHandler) that counts the request in `limiter` (the instance's one, see
+ * SandboxContext) against the key `keyOf` returns (the authenticated client id; undefined skips limiting,
+ * e.g. for requests that failed authentication), sets the X-RateLimit-* headers and answers 429 over the
+ * limit. Register it after the authentication hook.
  */
 export function rateLimitHook(
-  ctx: SandboxContext,
+  limiter: FixedWindowRateLimiter,
   keyOf: (request: FastifyRequest) => RateLimitKey | undefined,
   options: RateLimitHookOptions = {},
 ): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const key = keyOf(request);
     if (key === undefined) return;
-    const decision =
-      typeof key === 'string' ? ctx.rateLimiter.take(key) : ctx.rateLimiter.take(key.key, key.config);
+    const decision = typeof key === 'string' ? limiter.take(key) : limiter.take(key.key, key.config);
     if (decision.allowed || options.never429) {
       reply.headers(rateLimitHeaders(decision));
       return;

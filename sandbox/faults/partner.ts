@@ -1,7 +1,7 @@
 // Injectable faults of the partner API (sandbox/partner). Each breaks exactly one requirement of
 // specs/requirements.yaml; the sandbox code checks them with ctx.fault(name).
-import type { FaultDefinition } from './index.ts';
 import { partnerStatusFaults } from './status.ts';
+import type { FaultDefinition } from './types.ts';
 
 const partner = (requirement: string, description: string): FaultDefinition => ({
   requirement,

@@ -5,7 +5,7 @@
 //
 // Fault names come from the requirement: OP-GET-CYCLE → status-get-cycle.
 import type { OperationId } from '../../src/contract/operation-model.ts';
-import type { FaultDefinition } from './index.ts';
+import type { FaultDefinition } from './types.ts';
 
 export interface StatusSwap {
   requirement: `OP-${string}`;

@@ -1,8 +1,8 @@
 // Injectable faults of the user-data side (user data API, user OAuth, activity mapping). Each one breaks
 // exactly one requirement of specs/requirements.yaml; the code checks `ctx.fault(name)` where the broken
 // behaviour lives. tests/self/sandbox-faults.spec.ts proves each one changes what it names.
-import type { FaultDefinition } from './index.ts';
 import { userStatusFaults } from './status.ts';
+import type { FaultDefinition } from './types.ts';
 
 type UserFault = FaultDefinition & { area: 'user-data' | 'auth' | 'utility' };
 

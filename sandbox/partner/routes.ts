@@ -36,7 +36,7 @@ async function registerAuthenticatedRoutes(scope: FastifyInstance, runtime: Part
   const rateLimitKey = (clientId: string | null) => (clientId === null ? undefined : `partner:${clientId}`);
   scope.addHook(
     'onRequest',
-    rateLimitHook(runtime.ctx, (request) => rateLimitKey(request.partnerClientId)),
+    rateLimitHook(runtime.ctx.rateLimiter, (request) => rateLimitKey(request.partnerClientId)),
   );
   registerTestDataRoute(scope, runtime);
   registerResourceRoutes(scope, runtime);

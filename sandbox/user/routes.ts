@@ -23,10 +23,14 @@ export async function registerUserRoutes(app: FastifyInstance, services: UserSer
   app.addHook('onRequest', bearerAuthHook(services));
   app.addHook(
     'onRequest',
-    rateLimitHook(ctx, (request) => rateLimitKey(request.userGrant, request.headers.authorization), {
-      never429: ctx.fault('rate-limit-never-429'),
-      omitHeaders: ctx.fault('rate-limit-429-without-headers'),
-    }),
+    rateLimitHook(
+      ctx.rateLimiter,
+      (request) => rateLimitKey(request.userGrant, request.headers.authorization),
+      {
+        never429: ctx.fault('rate-limit-never-429'),
+        omitHeaders: ctx.fault('rate-limit-429-without-headers'),
+      },
+    ),
   );
   for (const operation of collectionOperations) registerCollection(app, services, operation);
   for (const operation of singleOperations) registerSingle(app, services, operation);

@@ -16,6 +16,7 @@ import { resolveOptions, type SandboxInput } from './options.ts';
 import { registerPartnerRoutes } from './partner/routes.ts';
 import { FixedWindowRateLimiter } from './rate-limit.ts';
 import { registerRequestLog } from './request-log.ts';
+import { registerSuccessStatus } from './route-table.ts';
 import { registerStatusFaults } from './status-faults.ts';
 import { registerUserRoutes } from './user/routes.ts';
 import { createUserServices } from './user/services.ts';
@@ -61,6 +62,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   }
   registerErrorHandling(app);
   registerRequestLog(app);
+  registerSuccessStatus(app);
   registerStatusFaults(app, ctx);
   registerResponseVariants(app, ctx);
   const routes = trackRoutes(app);

@@ -1,16 +1,9 @@
 // The one mechanism behind the wrong-success-status faults (sandbox/faults/status.ts): every route carries
-// its operationId in its config, and an onSend hook swaps the status of an operation whose fault is on.
+// its operationId and success status in its config (route-table.ts), and an onSend hook swaps the status
+// of an operation whose fault is on.
 import type { FastifyInstance } from 'fastify';
-import type { OperationId } from '../src/contract/operation-model.ts';
 import type { SandboxContext } from './context.ts';
 import { type StatusSwap, statusFaultName, statusSwapEntries } from './faults/status.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The contract's operationId of the route (README, Conventions). */
-    operationId?: OperationId;
-  }
-}
 
 /** Adds the hook when a status fault is on; call it on the root instance before registering routes. */
 export function registerStatusFaults(app: FastifyInstance, ctx: SandboxContext): void {
@@ -19,9 +12,9 @@ export function registerStatusFaults(app: FastifyInstance, ctx: SandboxContext):
   );
   if (active.size === 0) return;
   app.addHook('onSend', async (request, reply, payload) => {
-    const operationId = request.routeOptions.config.operationId;
+    const { operationId, successStatus } = request.routeOptions.config;
     const swap = operationId === undefined ? undefined : active.get(operationId);
-    if (!swap || reply.statusCode !== swap.from) return payload;
+    if (!swap || reply.statusCode !== successStatus) return payload;
     reply.code(swap.to);
     if (swap.body === undefined) return payload;
     reply.type('application/json; charset=utf-8');

@@ -1,44 +1,40 @@
 // Wrong success statuses, one fault per operation, generated from one table: operationId → the OP-*
-// requirement it breaks, the status the operation answers and the one the fault answers instead. The
-// operation ids are those the routes carry in their config (sandbox/user/operations.ts for the user-data
-// reads, the partner routes for the rest); sandbox/status-faults.ts swaps the status in an onSend hook.
+// requirement it breaks and the status the fault answers instead of the operation's success status (the
+// route table's, sandbox/route-table.ts); sandbox/status-faults.ts swaps the status in an onSend hook.
 //
 // Fault names come from the requirement: OP-GET-CYCLE → status-get-cycle.
-import type { OperationId } from '../../src/contract/operation-model.ts';
+import { type OperationId, routeTable } from '../route-table.ts';
 import type { FaultDefinition } from './types.ts';
 
 export interface StatusSwap {
   requirement: `OP-${string}`;
   area: FaultDefinition['area'];
-  /** The status the operation answers on success. */
-  from: number;
-  /** The status the fault answers instead (with the same body, unless `body` is given). */
+  /** The status the fault answers instead of the success status (with the same body, unless `body` is given). */
   to: number;
-  /** Sent as the JSON body of the wrong status (for a `from` without a body). */
+  /** Sent as the JSON body of the wrong status (when the success status has no body). */
   body?: Readonly<Record<string, unknown>>;
 }
 
 export const statusSwaps = {
-  getCycleById: { requirement: 'OP-GET-CYCLE', area: 'user-data', from: 200, to: 203 },
-  listCycles: { requirement: 'OP-LIST-CYCLES', area: 'user-data', from: 200, to: 203 },
-  getSleepForCycle: { requirement: 'OP-GET-CYCLE-SLEEP', area: 'user-data', from: 200, to: 203 },
-  getRecoveryForCycle: { requirement: 'OP-GET-CYCLE-RECOVERY', area: 'user-data', from: 200, to: 203 },
-  listRecoveries: { requirement: 'OP-LIST-RECOVERIES', area: 'user-data', from: 200, to: 203 },
-  getSleepById: { requirement: 'OP-GET-SLEEP', area: 'user-data', from: 200, to: 203 },
-  listSleeps: { requirement: 'OP-LIST-SLEEPS', area: 'user-data', from: 200, to: 203 },
-  getWorkoutById: { requirement: 'OP-GET-WORKOUT', area: 'user-data', from: 200, to: 203 },
-  listWorkouts: { requirement: 'OP-LIST-WORKOUTS', area: 'user-data', from: 200, to: 203 },
-  getBodyMeasurement: { requirement: 'OP-GET-BODY-MEASUREMENT', area: 'user-data', from: 200, to: 203 },
-  getBasicProfile: { requirement: 'OP-GET-BASIC-PROFILE', area: 'user-data', from: 200, to: 203 },
-  getActivityMapping: { requirement: 'OP-GET-ACTIVITY-MAPPING', area: 'utility', from: 200, to: 203 },
-  requestPartnerToken: { requirement: 'OP-PARTNER-TOKEN', area: 'partner', from: 200, to: 201 },
-  addTestData: { requirement: 'OP-ADD-TEST-DATA', area: 'partner', from: 200, to: 202 },
-  getRequisition: { requirement: 'OP-GET-REQUISITION', area: 'partner', from: 200, to: 203 },
-  getServiceRequest: { requirement: 'OP-GET-SERVICE-REQUEST', area: 'partner', from: 200, to: 203 },
+  getCycleById: { requirement: 'OP-GET-CYCLE', area: 'user-data', to: 203 },
+  listCycles: { requirement: 'OP-LIST-CYCLES', area: 'user-data', to: 203 },
+  getSleepForCycle: { requirement: 'OP-GET-CYCLE-SLEEP', area: 'user-data', to: 203 },
+  getRecoveryForCycle: { requirement: 'OP-GET-CYCLE-RECOVERY', area: 'user-data', to: 203 },
+  listRecoveries: { requirement: 'OP-LIST-RECOVERIES', area: 'user-data', to: 203 },
+  getSleepById: { requirement: 'OP-GET-SLEEP', area: 'user-data', to: 203 },
+  listSleeps: { requirement: 'OP-LIST-SLEEPS', area: 'user-data', to: 203 },
+  getWorkoutById: { requirement: 'OP-GET-WORKOUT', area: 'user-data', to: 203 },
+  listWorkouts: { requirement: 'OP-LIST-WORKOUTS', area: 'user-data', to: 203 },
+  getBodyMeasurement: { requirement: 'OP-GET-BODY-MEASUREMENT', area: 'user-data', to: 203 },
+  getBasicProfile: { requirement: 'OP-GET-BASIC-PROFILE', area: 'user-data', to: 203 },
+  getActivityMapping: { requirement: 'OP-GET-ACTIVITY-MAPPING', area: 'utility', to: 203 },
+  requestPartnerToken: { requirement: 'OP-PARTNER-TOKEN', area: 'partner', to: 201 },
+  addTestData: { requirement: 'OP-ADD-TEST-DATA', area: 'partner', to: 202 },
+  getRequisition: { requirement: 'OP-GET-REQUISITION', area: 'partner', to: 203 },
+  getServiceRequest: { requirement: 'OP-GET-SERVICE-REQUEST', area: 'partner', to: 203 },
   updateRequisitionStatus: {
     requirement: 'OP-PATCH-REQUISITION-STATUS',
     area: 'partner',
-    from: 204,
     to: 200,
     body: { updated: true },
   },
@@ -72,12 +68,12 @@ function statusFaultsIn<A extends Area>(areas: readonly A[]): StatusFaultsIn<A> 
   const inAreas = (area: Area): area is A => (areas as readonly Area[]).includes(area);
   const definitions = statusSwapEntries
     .filter(([, swap]) => inAreas(swap.area))
-    .map(([operationId, { requirement, area, from, to, body }]): [string, FaultDefinition] => [
+    .map(([operationId, { requirement, area, to, body }]): [string, FaultDefinition] => [
       statusFaultName(operationId),
       {
         requirement,
         area,
-        description: `${operationId} answers ${to} instead of ${from}, ${body ? 'with a JSON body' : 'with the same body'}`,
+        description: `${operationId} answers ${to} instead of ${routeTable[operationId].success}, ${body ? 'with a JSON body' : 'with the same body'}`,
       },
     ]);
   return Object.fromEntries(definitions) as StatusFaultsIn<A>;

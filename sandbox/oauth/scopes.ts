@@ -1,7 +1,13 @@
 // Scopes of the user OAuth flow: the six read scopes of the seed, plus `offline` (refresh tokens; the seed
 // does not show refresh-token behaviour, the sandbox issues them only with this scope).
-import { USER_SCOPES } from '../../src/contract/operation-model.ts';
-export const READ_SCOPES = USER_SCOPES;
+export const READ_SCOPES = [
+  'read:cycles',
+  'read:recovery',
+  'read:sleep',
+  'read:workout',
+  'read:body_measurement',
+  'read:profile',
+] as const;
 export type ReadScope = (typeof READ_SCOPES)[number];
 
 export const KNOWN_SCOPES: ReadonlySet<string> = new Set<string>([...READ_SCOPES, 'offline']);

@@ -1,6 +1,7 @@
 // The five id-addressed partner operations. Every one resolves its resource through withOwned (rule 1);
 // bodies are validated by Fastify against the seed's request-body schemas before a handler runs.
 import type { FastifyInstance } from 'fastify';
+import { routeOptions } from '../route-table.ts';
 import { callerOf } from './auth.ts';
 import { withOwned } from './ownership.ts';
 import { presentRequisition, presentServiceRequest } from './present.ts';
@@ -20,10 +21,10 @@ interface IdParams {
 export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerRuntime): void {
   const { ctx, store } = runtime;
 
-  scope.get<{ Params: IdParams }>(
-    '/v2/partner/requisition/:id',
-    { config: { operationId: 'getRequisition' }, schema: { params: idParamsSchema } },
-    async (request) =>
+  scope.route<{ Params: IdParams }>({
+    ...routeOptions('getRequisition'),
+    schema: { params: idParamsSchema },
+    handler: async (request) =>
       withOwned(
         ctx,
         'getRequisition',
@@ -31,12 +32,12 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         store.findRequisition(request.params.id),
         (requisition) => presentRequisition(ctx, requisition),
       ),
-  );
+  });
 
-  scope.get<{ Params: IdParams }>(
-    '/v2/partner/service-request/:id',
-    { config: { operationId: 'getServiceRequest' }, schema: { params: idParamsSchema } },
-    async (request) =>
+  scope.route<{ Params: IdParams }>({
+    ...routeOptions('getServiceRequest'),
+    schema: { params: idParamsSchema },
+    handler: async (request) =>
       withOwned(
         ctx,
         'getServiceRequest',
@@ -44,15 +45,12 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         store.findServiceRequest(request.params.id),
         (entry) => presentServiceRequest(ctx, entry.serviceRequest),
       ),
-  );
+  });
 
-  scope.patch<{ Params: IdParams; Body: ServiceRequestStatusRequest }>(
-    '/v2/partner/requisition/:id/status',
-    {
-      config: { operationId: 'updateRequisitionStatus' },
-      schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
-    },
-    async (request, reply) => {
+  scope.route<{ Params: IdParams; Body: ServiceRequestStatusRequest }>({
+    ...routeOptions('updateRequisitionStatus'),
+    schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
+    handler: async (request, reply) => {
       withOwned(
         ctx,
         'updateRequisitionStatus',
@@ -60,17 +58,14 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         store.findRequisition(request.params.id),
         (requisition, owner) => updateRequisitionStatus(runtime, owner, requisition, request.body ?? {}),
       );
-      return reply.code(204).send();
+      return reply.send();
     },
-  );
+  });
 
-  scope.patch<{ Params: IdParams; Body: ServiceRequestStatusRequest }>(
-    '/v2/partner/service-request/:id/status',
-    {
-      config: { operationId: 'updateServiceRequestStatus' },
-      schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
-    },
-    async (request, reply) => {
+  scope.route<{ Params: IdParams; Body: ServiceRequestStatusRequest }>({
+    ...routeOptions('updateServiceRequestStatus'),
+    schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
+    handler: async (request, reply) => {
       const updated = withOwned(
         ctx,
         'updateServiceRequestStatus',
@@ -82,17 +77,14 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         },
       );
       if (ctx.fault('partner-service-request-status-204')) return reply.code(204).send();
-      return reply.code(200).send(updated);
+      return reply.send(updated);
     },
-  );
+  });
 
-  scope.post<{ Params: IdParams; Body: DiagnosticReportCreateRequest }>(
-    '/v2/partner/service-request/:id/results',
-    {
-      config: { operationId: 'createServiceRequestResults' },
-      schema: { params: idParamsSchema, body: diagnosticReportCreateRequestSchema },
-    },
-    async (request, reply) => {
+  scope.route<{ Params: IdParams; Body: DiagnosticReportCreateRequest }>({
+    ...routeOptions('createServiceRequestResults'),
+    schema: { params: idParamsSchema, body: diagnosticReportCreateRequestSchema },
+    handler: async (request, reply) => {
       withOwned(
         ctx,
         'createServiceRequestResults',
@@ -101,7 +93,7 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         (entry, owner) => createResults(runtime, owner, entry, request.body ?? {}),
       );
       if (ctx.fault('partner-results-200-with-body')) return reply.code(200).send({ status: 'created' });
-      return reply.code(201).send();
+      return reply.send();
     },
-  );
+  });
 }

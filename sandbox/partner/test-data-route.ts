@@ -3,6 +3,7 @@
 // method, before authentication).
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.ts';
+import { routeOptions } from '../route-table.ts';
 import { callerOf } from './auth.ts';
 import { invalidToken } from './errors.ts';
 import type { PartnerRuntime } from './runtime.ts';
@@ -14,10 +15,10 @@ import { addTestData } from './updates.ts';
 export function registerTestDataRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
   const { ctx } = runtime;
   if (ctx.options.environment === 'production' && !ctx.fault('partner-test-data-in-production')) return;
-  scope.post<{ Querystring: { appointmentType: AppointmentType } }>(
-    '/v2/partner/development/add-test-data',
-    { config: { operationId: 'addTestData' }, schema: { querystring: addTestDataQuerySchema } },
-    async (request) => {
+  scope.route<{ Querystring: { appointmentType: AppointmentType } }>({
+    ...routeOptions('addTestData'),
+    schema: { querystring: addTestDataQuerySchema },
+    handler: async (request) => {
       if (ctx.fault('partner-bearer-rejected-on-test-data')) throw invalidToken('Invalid token');
       const { appointmentType } = request.query;
       if (appointmentType === 'VIRTUAL' && ctx.fault('partner-test-data-virtual-rejected')) {
@@ -26,5 +27,5 @@ export function registerTestDataRoute(scope: FastifyInstance, runtime: PartnerRu
       const requisition = addTestData(runtime, callerOf(request), appointmentType);
       return { requisition_id: requisition.id };
     },
-  );
+  });
 }

@@ -7,6 +7,7 @@
 // an already-expired token (expires_in 0) for expired-token tests. Default lifetime: the option tokenLifetimeSeconds.
 import type { FastifyInstance } from 'fastify';
 import { badRequest, HttpError } from '../errors.ts';
+import { routeOptions } from '../route-table.ts';
 import { invalidClient } from './errors.ts';
 import { PartnerRegistry } from './partners.ts';
 import type { PartnerRuntime } from './runtime.ts';
@@ -17,14 +18,11 @@ export const partnerGrantType = 'client_credentials';
 export const partnerScope = 'service-partner/token';
 
 export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
-  scope.post<{ Body: PartnerTokenRequest }>(
-    '/v2/partner/token',
-    {
-      config: { operationId: 'requestPartnerToken' },
-      schema: { body: partnerTokenRequestSchema },
-      attachValidation: true,
-    },
-    async (request, reply) => {
+  scope.route<{ Body: PartnerTokenRequest }>({
+    ...routeOptions('requestPartnerToken'),
+    schema: { body: partnerTokenRequestSchema },
+    attachValidation: true,
+    handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (request.validationError) throw rejection(request.body, runtime.ctx.variant('token-400'));
       const body = request.body;
@@ -43,7 +41,7 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
         expires_in: expiresIn(runtime, lifetime),
       };
     },
-  );
+  });
 }
 
 /** The expires_in of a token living `lifetime` seconds (two faults report another value). */

@@ -2,12 +2,11 @@
 // /v2/activity/workout): query validation (Fastify schema), the start/end window, the cursor, the page.
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { OperationId } from '../../src/contract/operation-model.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
 import { grantOf } from '../oauth/bearer.ts';
-import type { ReadScope } from '../oauth/scopes.ts';
+import { type OperationId, routeOptions } from '../route-table.ts';
 import { queryFingerprint } from './cursor.ts';
 import type { UserServices } from './services.ts';
 import type { CollectionName, Entry } from './store.ts';
@@ -18,9 +17,7 @@ const DAY = 86_400_000;
 
 export interface CollectionOperation {
   operationId: OperationId;
-  url: string;
   collection: CollectionName;
-  scope: ReadScope;
   /** The fault that skips this operation's scope check. */
   scopeFault: FaultName;
   /** Faults that put the filtered records in a wrong order. */
@@ -164,20 +161,15 @@ export function registerCollection(
   const noLookahead = ctx.variant('no-lookahead-cursor');
   const lastPageToken = ctx.fault('pagination-next-token-on-last-page');
 
-  app.get(
-    operation.url,
-    {
-      schema: { querystring: querySchema(ctx) },
-      preValidation: limitDigitsHook(ctx),
-      // The `slow` variant (sandbox/variants.ts): the answer leaves SLOW_VARIANT_DELAY_MS late.
-      onSend: ctx.variant('slow') ? delayed : undefined,
-      config: {
-        operationId: operation.operationId,
-        userScope: operation.scope,
-        userScopeFault: operation.scopeFault,
-      },
-    },
-    (request, reply) => {
+  const route = routeOptions(operation.operationId);
+  app.route({
+    ...route,
+    schema: { querystring: querySchema(ctx) },
+    preValidation: limitDigitsHook(ctx),
+    // The `slow` variant (sandbox/variants.ts): the answer leaves SLOW_VARIANT_DELAY_MS late.
+    onSend: ctx.variant('slow') ? delayed : undefined,
+    config: { ...route.config, userScopeFault: operation.scopeFault },
+    handler: (request, reply) => {
       const grant = grantOf(request);
       const query = request.query as CollectionQuery;
       const limit = Math.trunc(query.limit);
@@ -219,5 +211,5 @@ export function registerCollection(
         body += `,"next_token":${JSON.stringify(cursors.issue({ ...binding, offset: nextOffset }))}`;
       return reply.type('application/json; charset=utf-8').send(`${body}}`);
     },
-  );
+  });
 }

@@ -1,5 +1,6 @@
 // The user-data and utility read operations, declared as data for the two generic handlers
-// (collection.ts, single.ts). Faults that change what one operation finds live in its `find`.
+// (collection.ts, single.ts); their method, path and scope are in the route table (../route-table.ts).
+// Faults that change what one operation finds live in its `find`.
 import { createPrng, deriveSeed } from '../prng.ts';
 import type { CollectionOperation } from './collection.ts';
 import type { SingleOperation } from './single.ts';
@@ -11,33 +12,25 @@ const byUpdated = (window: Entry[]): Entry[] => window.sort((a, b) => b.updated 
 export const collectionOperations: readonly CollectionOperation[] = [
   {
     operationId: 'listCycles',
-    url: '/v2/cycle',
     collection: 'cycle',
-    scope: 'read:cycles',
     scopeFault: 'scope-unchecked-list-cycles',
     reorderFaults: { 'cycle-order-ascending': ascending },
   },
   {
     operationId: 'listRecoveries',
-    url: '/v2/recovery',
     collection: 'recovery',
-    scope: 'read:recovery',
     scopeFault: 'scope-unchecked-list-recoveries',
     reorderFaults: { 'recovery-order-ascending': ascending, 'recovery-order-by-updated': byUpdated },
   },
   {
     operationId: 'listSleeps',
-    url: '/v2/activity/sleep',
     collection: 'sleep',
-    scope: 'read:sleep',
     scopeFault: 'scope-unchecked-list-sleeps',
     reorderFaults: { 'sleep-order-ascending': ascending },
   },
   {
     operationId: 'listWorkouts',
-    url: '/v2/activity/workout',
     collection: 'workout',
-    scope: 'read:workout',
     scopeFault: 'scope-unchecked-list-workouts',
     reorderFaults: { 'workout-order-ascending': ascending },
   },
@@ -49,15 +42,11 @@ const newest = (store: DataStore, userId: number, collection: 'cycle' | 'recover
 /** The key of the cycle before `cycleId` (cycle ids of a user are consecutive). */
 const previousCycle = (cycleId: string): string => (BigInt(cycleId) - 1n).toString();
 
-const cycleId = { name: 'cycleId', kind: 'int64' } as const;
-
 export const singleOperations: readonly SingleOperation[] = [
   {
     operationId: 'getCycleById',
-    url: '/v2/cycle/:cycleId',
-    scope: 'read:cycles',
     scopeFault: 'scope-unchecked-get-cycle',
-    param: cycleId,
+    idKind: 'int64',
     find: ({ store, ctx }, id, userId) => {
       const found =
         store.cycles.get(id) ??
@@ -69,48 +58,37 @@ export const singleOperations: readonly SingleOperation[] = [
   },
   {
     operationId: 'getSleepForCycle',
-    url: '/v2/cycle/:cycleId/sleep',
-    param: cycleId,
+    idKind: 'int64',
     find: ({ store, ctx }, id) =>
       store.sleepByCycle.get(ctx.fault('cycle-sleep-wrong-cycle') ? previousCycle(id) : id),
   },
   {
     operationId: 'getRecoveryForCycle',
-    url: '/v2/cycle/:cycleId/recovery',
-    scope: 'read:recovery',
     scopeFault: 'scope-unchecked-get-cycle-recovery',
-    param: cycleId,
+    idKind: 'int64',
     find: ({ store, ctx }, id, userId) =>
       store.recoveryByCycle.get(ctx.fault('cycle-recovery-wrong-cycle') ? previousCycle(id) : id) ??
       (ctx.fault('cycle-subresource-unknown-200') ? newest(store, userId, 'recovery') : undefined),
   },
   {
     operationId: 'getSleepById',
-    url: '/v2/activity/sleep/:sleepId',
-    scope: 'read:sleep',
     scopeFault: 'scope-unchecked-get-sleep',
-    param: { name: 'sleepId', kind: 'uuid' },
+    idKind: 'uuid',
     find: ({ store }, id) => store.sleeps.get(id),
   },
   {
     operationId: 'getWorkoutById',
-    url: '/v2/activity/workout/:workoutId',
-    scope: 'read:workout',
     scopeFault: 'scope-unchecked-get-workout',
-    param: { name: 'workoutId', kind: 'uuid' },
+    idKind: 'uuid',
     find: ({ store }, id) => store.workouts.get(id),
   },
   {
     operationId: 'getBodyMeasurement',
-    url: '/v2/user/measurement/body',
-    scope: 'read:body_measurement',
     scopeFault: 'scope-unchecked-body-measurement',
     find: ({ store }, _id, userId) => store.users.get(userId)?.body,
   },
   {
     operationId: 'getBasicProfile',
-    url: '/v2/user/profile/basic',
-    scope: 'read:profile',
     scopeFault: 'scope-unchecked-profile',
     find: ({ store }, _id, userId) => store.users.get(userId)?.profile,
     mediaType: (ctx) =>
@@ -119,9 +97,8 @@ export const singleOperations: readonly SingleOperation[] = [
   {
     // Security not shown by the seed: any valid user token; only the user's own activities are mapped.
     operationId: 'getActivityMapping',
-    url: '/v1/activity-mapping/:activityV1Id',
-    urlFaults: { 'activity-mapping-under-v2': '/v2/activity-mapping/:activityV1Id' },
-    param: { name: 'activityV1Id', kind: 'int64' },
+    pathFaults: { 'activity-mapping-under-v2': '/v2/activity-mapping/{activityV1Id}' },
+    idKind: 'int64',
     find: ({ store, ctx }, id, userId) => {
       const mapping = store.activities.get(id);
       if (!mapping) {

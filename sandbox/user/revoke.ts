@@ -2,18 +2,20 @@
 // refresh token and unused code of that user for that client) and stops that user's webhooks to the client.
 import type { FastifyInstance } from 'fastify';
 import { grantOf } from '../oauth/bearer.ts';
+import { routeOptions } from '../route-table.ts';
 import type { UserServices } from './services.ts';
 
 export function registerRevoke(app: FastifyInstance, { ctx, tokens }: UserServices): void {
-  const userScope = ctx.fault('scope-required-for-revoke') ? 'read:profile' : undefined;
-  app.delete(
-    '/v2/user/access',
-    { config: { operationId: 'revokeUserAccess', userScope } },
-    (request, reply) => {
+  const route = routeOptions('revokeUserAccess');
+  const userScope = ctx.fault('scope-required-for-revoke') ? 'read:profile' : route.config.userScope;
+  app.route({
+    ...route,
+    config: { ...route.config, userScope },
+    handler: (request, reply) => {
       const { userId, clientId } = grantOf(request);
       tokens.revoke(userId, clientId);
       if (ctx.fault('revoke-answers-200-with-body')) return reply.code(200).send({ revoked: true });
-      return reply.code(204).send();
+      return reply.send();
     },
-  );
+  });
 }

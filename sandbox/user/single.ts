@@ -2,12 +2,11 @@
 // activity mapping): path parameter validation (Fastify schema), lookup, ownership (another user's record
 // is "not found"), pre-serialised JSON answer.
 import type { FastifyInstance } from 'fastify';
-import type { OperationId } from '../../src/contract/operation-model.ts';
 import type { SandboxContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
 import { grantOf } from '../oauth/bearer.ts';
-import type { ReadScope } from '../oauth/scopes.ts';
+import { type OperationId, routeOptions, routeTable } from '../route-table.ts';
 import type { UserServices } from './services.ts';
 import type { Stored } from './store.ts';
 
@@ -15,14 +14,12 @@ export type IdKind = 'int64' | 'uuid';
 
 export interface SingleOperation {
   operationId: OperationId;
-  url: string;
-  /** Faults that serve this operation at another path (and not at `url`). */
-  urlFaults?: Partial<Record<FaultName, string>>;
-  /** Omitted: any valid user token will do. */
-  scope?: ReadScope;
+  /** Faults that serve this operation at another path (and not at the route table's). */
+  pathFaults?: Partial<Record<FaultName, string>>;
+  /** The fault that skips this operation's scope check (when it has a scope). */
   scopeFault?: FaultName;
-  /** The path parameter naming the record; omitted for per-user resources (body, profile). */
-  param?: { name: string; kind: IdKind };
+  /** The kind of id the path parameter holds; omitted for per-user resources (body, profile). */
+  idKind?: IdKind;
   /** The record for a normalised id (int64 as a decimal string, uuid in lower case). */
   find(services: UserServices, id: string, userId: number): Stored | undefined;
   /** Media type of the answer (a fault sends one operation's JSON as text). */
@@ -55,7 +52,9 @@ export function registerSingle(
   operation: SingleOperation,
 ): void {
   const { ctx } = services;
-  const { param } = operation;
+  const name = /\{(\w+)\}/.exec(routeTable[operation.operationId].path)?.[1];
+  const param =
+    name === undefined || operation.idKind === undefined ? undefined : { name, kind: operation.idKind };
   const paramsSchema = param && {
     type: 'object',
     properties: {
@@ -66,21 +65,16 @@ export function registerSingle(
     required: [param.name],
   };
   const mediaType = operation.mediaType?.(ctx) ?? 'application/json; charset=utf-8';
-  const url =
-    Object.entries(operation.urlFaults ?? {}).find(([name]) => ctx.fault(name as FaultName))?.[1] ??
-    operation.url;
+  const path = Object.entries(operation.pathFaults ?? {}).find(([fault]) =>
+    ctx.fault(fault as FaultName),
+  )?.[1];
+  const route = routeOptions(operation.operationId, path);
 
-  app.get(
-    url,
-    {
-      schema: paramsSchema ? { params: paramsSchema } : {},
-      config: {
-        operationId: operation.operationId,
-        userScope: operation.scope,
-        userScopeFault: operation.scopeFault,
-      },
-    },
-    (request, reply) => {
+  app.route({
+    ...route,
+    schema: paramsSchema ? { params: paramsSchema } : {},
+    config: { ...route.config, userScopeFault: operation.scopeFault },
+    handler: (request, reply) => {
       const grant = grantOf(request);
       let key = '';
       if (param) {
@@ -94,5 +88,5 @@ export function registerSingle(
         throw notFound();
       return reply.type(mediaType).send(found.json);
     },
-  );
+  });
 }

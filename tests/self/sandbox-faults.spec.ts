@@ -9,10 +9,10 @@ import { faults } from '../../sandbox/faults/index.ts';
 import {
   type StatusOperationIdIn,
   statusFaultName,
-  statusSwaps,
   type userStatusFaults,
 } from '../../sandbox/faults/status.ts';
 import { userFaults } from '../../sandbox/faults/user.ts';
+import { routeTable } from '../../sandbox/route-table.ts';
 import { validate } from '../../src/contract/validators.ts';
 import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
@@ -223,7 +223,7 @@ const successPaths: Record<
 
 const statusProbes = Object.fromEntries(
   (Object.entries(successPaths) as [keyof typeof successPaths, (p: ProbeContext) => Promise<string>][]).map(
-    ([operationId, path]) => [statusFaultName(operationId), statusOf(path, statusSwaps[operationId].from)],
+    ([operationId, path]) => [statusFaultName(operationId), statusOf(path, routeTable[operationId].success)],
   ),
 ) as Record<keyof typeof userStatusFaults, Probe>;
 

@@ -9,8 +9,8 @@ import {
   type partnerStatusFaults,
   type StatusOperationIdIn,
   statusFaultName,
-  statusSwaps,
 } from '../../sandbox/faults/status.ts';
+import { routeTable } from '../../sandbox/route-table.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
@@ -119,7 +119,7 @@ const statusProbes = Object.fromEntries(
       {
         async check(sandbox) {
           const answer = await call(sandbox);
-          expect(answer.status).toBe(statusSwaps[operationId].from);
+          expect(answer.status).toBe(routeTable[operationId].success);
           if (answer.status === 204) expect(answer.text).toBe('');
         },
       },

@@ -5,9 +5,10 @@
 // (Babel's, pure JS), so a comment or a longer string that mentions an ID does not count, and a template piece does.
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from '@babel/parser';
-import type { CallExpression, Node } from '@babel/types';
+import type { CallExpression } from '@babel/types';
 import { expect, test } from '@playwright/test';
 import { requirements } from '../../src/contract/requirements.ts';
+import { nodesOf } from './syntax-tree.ts';
 
 const CONFORMANCE_DIR = new URL('../conformance/', import.meta.url);
 const specFiles = readdirSync(CONFORMANCE_DIR)
@@ -21,17 +22,6 @@ const writtenId = (text: string | null): string | undefined => {
   const id = text?.startsWith('@') ? text.slice(1) : text;
   return id && requirementIds.has(id) ? id : undefined;
 };
-
-/** Every node of the tree below `node`, depth first (each node's own fields, in source order). */
-function* nodesOf(node: Node): Generator<Node> {
-  yield node;
-  for (const value of Object.values(node)) {
-    for (const child of Array.isArray(value) ? value : [value]) {
-      if (child && typeof child === 'object' && typeof (child as Node).type === 'string')
-        yield* nodesOf(child);
-    }
-  }
-}
 
 /** Modifiers that declare a test when given a body (`test.skip(condition, reason)` inside a test does not). */
 const DECLARING_MODIFIERS = new Set(['only', 'skip', 'fixme', 'fail']);

@@ -1,0 +1,81 @@
+// Import boundaries and circles, read from the import statements of sandbox/ and src/ (import-graph.ts):
+// the sandbox is independent of the suite (issue 12: the oracle shares no code with the checker), the
+// suite reaches the sandbox only where it starts it, and no module imports itself back through others.
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { importCircles, importGraph, importsOf } from './import-graph.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const graph = importGraph(root, ['sandbox', 'src']);
+
+/** The files under `from` that import a file under `to`, with what they import there. */
+const importsAcross = (from: string, to: string): string[] =>
+  [...graph]
+    .filter(([file]) => file.startsWith(`${from}/`))
+    .flatMap(([file, targets]) =>
+      targets.filter((target) => target.startsWith(`${to}/`)).map((target) => `${file} → ${target}`),
+    );
+
+test('the parser reads every kind of import, type-only and re-exports included', () => {
+  const source = [
+    "import type { A } from './a.ts';",
+    "import { b, type B } from '../b.ts';",
+    "export { c } from './c.ts';",
+    "export type * from './d.ts';",
+    "const e = await import('./e.ts');",
+    "import { f } from 'fastify';",
+  ].join('\n');
+  expect(importsOf('x.ts', source).sort()).toEqual([
+    '../b.ts',
+    './a.ts',
+    './c.ts',
+    './d.ts',
+    './e.ts',
+    'fastify',
+  ]);
+});
+
+test('the circle finder reports each circle once, with its path, and nothing else', () => {
+  const fed = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts', 'x.ts']],
+    ['c.ts', ['a.ts']],
+    ['x.ts', ['y.ts']],
+    ['y.ts', []],
+    ['self.ts', ['self.ts']],
+  ]);
+  expect(importCircles(fed)).toEqual([
+    ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+    ['self.ts', 'self.ts'],
+  ]);
+  expect(
+    importCircles(
+      new Map([
+        ['a.ts', ['b.ts']],
+        ['b.ts', []],
+      ]),
+    ),
+  ).toEqual([]);
+});
+
+test('the graph covers sandbox/ and src/', () => {
+  expect([...graph.keys()].filter((file) => file.startsWith('sandbox/')).length).toBeGreaterThan(50);
+  expect([...graph.keys()].filter((file) => file.startsWith('src/')).length).toBeGreaterThan(50);
+  expect(graph.get('sandbox/app.ts')).toContain('sandbox/context.ts');
+});
+
+test('the sandbox imports nothing from src/ (it owns its literals; sandbox-routes.spec.ts catches drift)', () => {
+  expect(importsAcross('sandbox', 'src')).toEqual([]);
+});
+
+test('the suite reaches the sandbox only from the commands and the global setup that start it', () => {
+  const startsTheSandbox = (file: string) =>
+    file.startsWith('src/cli/') || file === 'src/run/global-setup.ts';
+  expect(
+    importsAcross('src', 'sandbox').filter((line) => !startsTheSandbox(line.split(' → ')[0] ?? '')),
+  ).toEqual([]);
+});
+
+test('no import circles in sandbox/ or src/', () => {
+  expect(importCircles(graph).map((circle) => circle.join(' → '))).toEqual([]);
+});

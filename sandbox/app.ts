@@ -16,11 +16,10 @@ import { resolveOptions, type SandboxInput } from './options.ts';
 import { registerPartnerRoutes } from './partner/routes.ts';
 import { FixedWindowRateLimiter } from './rate-limit.ts';
 import { registerRequestLog } from './request-log.ts';
+import { registerResponseRewrites } from './responses.ts';
 import { registerSuccessStatus } from './route-table.ts';
-import { registerStatusFaults } from './status-faults.ts';
 import { registerUserRoutes } from './user/routes.ts';
 import { createUserServices } from './user/services.ts';
-import { registerResponseVariants } from './variant-responses.ts';
 import { createWebhookSender } from './webhooks.ts';
 
 export const BASE_PATH = '/developer';
@@ -63,8 +62,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   registerErrorHandling(app);
   registerRequestLog(app);
   registerSuccessStatus(app);
-  registerStatusFaults(app, ctx);
-  registerResponseVariants(app, ctx);
+  registerResponseRewrites(app, ctx);
   const routes = trackRoutes(app);
   await app.register(formbody);
 

@@ -1,6 +1,6 @@
 // Wrong success statuses, one fault per operation, generated from one table: operationId → the OP-*
 // requirement it breaks and the status the fault answers instead of the operation's success status (the
-// route table's, sandbox/route-table.ts); sandbox/status-faults.ts swaps the status in an onSend hook.
+// route table's, sandbox/route-table.ts); sandbox/fault-responses.ts turns them into response rewrites.
 //
 // Fault names come from the requirement: OP-GET-CYCLE → status-get-cycle.
 import { type OperationId, routeTable } from '../route-table.ts';

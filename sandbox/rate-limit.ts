@@ -58,8 +58,6 @@ export class FixedWindowRateLimiter {
 export interface RateLimitHookOptions {
   /** Fault injection: never answer 429. */
   never429?: boolean;
-  /** Fault injection: answer 429 without Retry-After and X-RateLimit-* headers. */
-  omitHeaders?: boolean;
 }
 
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
@@ -89,9 +87,7 @@ export function rateLimitHook(
       reply.headers(rateLimitHeaders(decision));
       return;
     }
-    if (!options.omitHeaders) {
-      reply.headers({ ...rateLimitHeaders(decision), 'retry-after': String(decision.resetSeconds) });
-    }
+    reply.headers({ ...rateLimitHeaders(decision), 'retry-after': String(decision.resetSeconds) });
     reply
       .code(429)
       .send({ error: 'rate_limited', message: `Over the rate limit of ${decision.limit} requests` });

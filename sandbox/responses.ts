@@ -15,7 +15,7 @@ import type { VariantName } from './variants.ts';
 /** Adds the hook when a rewrite is active; call it on the root instance before registering routes. */
 export function registerResponseRewrites(app: FastifyInstance, ctx: SandboxContext): void {
   const active = [
-    ...Object.entries(faultResponses).filter(([name]) => ctx.fault(name as FaultName)),
+    ...Object.entries(faultResponses(ctx)).filter(([name]) => ctx.fault(name as FaultName)),
     ...Object.entries(variantResponses).filter(([name]) => ctx.variant(name as VariantName)),
   ].map(([, rewrite]) => rewrite as ResponseRewrite);
   if (active.length === 0) return;

@@ -157,7 +157,6 @@ export function registerCollection(
 ): void {
   const { ctx, store, cursors } = services;
   const reorder = Object.entries(operation.reorderFaults).find(([name]) => ctx.fault(name as FaultName))?.[1];
-  const envelope = ctx.fault('envelope-records-renamed') ? 'data' : 'records';
   const noLookahead = ctx.variant('no-lookahead-cursor');
   const lastPageToken = ctx.fault('pagination-next-token-on-last-page');
 
@@ -206,7 +205,7 @@ export function registerCollection(
       // The fault's last-page cursor points at offset -1, which every cursor codec refuses (400).
       const nextOffset = more ? next : page.length > 0 && lastPageToken ? -1 : undefined;
 
-      let body = `{"${envelope}":[${page.map((entry) => entry.json).join(',')}]`;
+      let body = `{"records":[${page.map((entry) => entry.json).join(',')}]`;
       if (nextOffset !== undefined)
         body += `,"next_token":${JSON.stringify(cursors.issue({ ...binding, offset: nextOffset }))}`;
       return reply.type('application/json; charset=utf-8').send(`${body}}`);

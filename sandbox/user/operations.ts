@@ -47,14 +47,9 @@ export const singleOperations: readonly SingleOperation[] = [
     operationId: 'getCycleById',
     scopeFault: 'scope-unchecked-get-cycle',
     idKind: 'int64',
-    find: ({ store, ctx }, id, userId) => {
-      const found =
-        store.cycles.get(id) ??
-        (ctx.fault('unknown-cycle-returns-newest') ? newest(store, userId, 'cycle') : undefined);
-      if (!found || !ctx.fault('single-cycle-differs')) return found;
-      const record = { ...found.record, updated_at: ctx.options.now().toISOString() };
-      return { ...found, record, json: JSON.stringify(record) };
-    },
+    find: ({ store, ctx }, id, userId) =>
+      store.cycles.get(id) ??
+      (ctx.fault('unknown-cycle-returns-newest') ? newest(store, userId, 'cycle') : undefined),
   },
   {
     operationId: 'getSleepForCycle',
@@ -91,8 +86,6 @@ export const singleOperations: readonly SingleOperation[] = [
     operationId: 'getBasicProfile',
     scopeFault: 'scope-unchecked-profile',
     find: ({ store }, _id, userId) => store.users.get(userId)?.profile,
-    mediaType: (ctx) =>
-      ctx.fault('profile-not-json') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
   },
   {
     // Security not shown by the seed: any valid user token; only the user's own activities are mapped.
@@ -105,10 +98,6 @@ export const singleOperations: readonly SingleOperation[] = [
         if (!ctx.fault('activity-mapping-unknown-200')) return undefined;
         const record = { v2_activity_id: createPrng(deriveSeed(ctx.options.seed, `unknown:${id}`)).uuid() };
         return { userId, record, json: JSON.stringify(record) };
-      }
-      if (ctx.fault('activity-mapping-id-not-uuid')) {
-        const record = { v2_activity_id: mapping.v1Id };
-        return { ...mapping, record, json: JSON.stringify(record) };
       }
       if (ctx.fault('activity-mapping-wrong-id')) {
         return (

@@ -28,7 +28,6 @@ export async function registerUserRoutes(app: FastifyInstance, services: UserSer
       (request) => rateLimitKey(request.userGrant, request.headers.authorization),
       {
         never429: ctx.fault('rate-limit-never-429'),
-        omitHeaders: ctx.fault('rate-limit-429-without-headers'),
       },
     ),
   );

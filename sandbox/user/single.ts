@@ -22,8 +22,6 @@ export interface SingleOperation {
   idKind?: IdKind;
   /** The record for a normalised id (int64 as a decimal string, uuid in lower case). */
   find(services: UserServices, id: string, userId: number): Stored | undefined;
-  /** Media type of the answer (a fault sends one operation's JSON as text). */
-  mediaType?(ctx: SandboxContext): string;
 }
 
 const patterns: Record<IdKind, string> = {
@@ -64,7 +62,6 @@ export function registerSingle(
     },
     required: [param.name],
   };
-  const mediaType = operation.mediaType?.(ctx) ?? 'application/json; charset=utf-8';
   const path = Object.entries(operation.pathFaults ?? {}).find(([fault]) =>
     ctx.fault(fault as FaultName),
   )?.[1];
@@ -86,7 +83,7 @@ export function registerSingle(
       const found = operation.find(services, key, grant.userId);
       if (!found || (found.userId !== grant.userId && !ctx.fault('foreign-records-visible')))
         throw notFound();
-      return reply.type(mediaType).send(found.json);
+      return reply.type('application/json; charset=utf-8').send(found.json);
     },
   });
 }

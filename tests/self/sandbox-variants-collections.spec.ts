@@ -1,0 +1,234 @@
+// The conforming variants that change how collections are read (cursors, filters, limits, timing) or what
+// data they hold: each one changes what it says, and every page still conforms (see sandbox-variants.spec.ts).
+import { expect, test } from '@playwright/test';
+import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
+import { assertValid } from '../../src/contract/validators.ts';
+import { api, collectAll, collections } from './sandbox-client.ts';
+import {
+  type CollectionName,
+  collectionEntries,
+  conforms,
+  DAY,
+  idOf,
+  iso,
+  ms,
+  pageSchemas,
+  pages,
+  type Rec,
+  recordsOf,
+  userSandbox,
+} from './sandbox-variant-support.ts';
+
+// ---------------------------------------------------------------- offset-cursor
+test.describe('variant offset-cursor', () => {
+  const run = userSandbox(['offset-cursor']);
+  const cursor = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  for (const [name, path] of collectionEntries) {
+    test(`${path}: a decodable offset, served to anyone from their own data; undecodable ones get 400`, async () => {
+      const { sandbox, clock, tokenA, tokenB } = run();
+      const first = await api(sandbox, `${path}?limit=5`, tokenA);
+      const token = String(first.body.next_token);
+      expect(JSON.parse(Buffer.from(token, 'base64url').toString())).toEqual({ o: 5 });
+      const window = { start: iso(clock.ms - 30 * DAY) };
+      const by25 = recordsOf(await pages(run(), path, { ...window, limit: '25' })).map(idOf);
+      const by7 = recordsOf(await pages(run(), path, { ...window, limit: '7' })).map(idOf);
+      expect(by7).toEqual(by25);
+      const firstTenOf = async (bearer: string) =>
+        (await api(sandbox, `${path}?limit=10`, bearer)).body.records as Rec[];
+      // A's cursor presented by B: B's own records at that offset.
+      const foreign = await api(sandbox, `${path}?limit=5&nextToken=${token}`, tokenB);
+      expect(foreign.status).toBe(200);
+      expect(foreign.body.records).toEqual((await firstTenOf(tokenB)).slice(5, 10));
+      // A forged offset: the page at that offset of the current query.
+      const forged = await api(sandbox, `${path}?limit=3&nextToken=${cursor({ o: 2 })}`, tokenA);
+      expect(forged.body.records).toEqual((await firstTenOf(tokenA)).slice(2, 5));
+      const otherQuery = await api(sandbox, `${path}?start=${window.start}&nextToken=${token}`, tokenA);
+      expect(otherQuery.status).toBe(200);
+      conforms(pageSchemas[name], otherQuery.body);
+      for (const bad of ['garbage', cursor({ o: -1 }), cursor({ o: 1.5 }), cursor('x'), `${token}.sig`]) {
+        const response = await api(sandbox, `${path}?nextToken=${encodeURIComponent(bad)}`, tokenA);
+        expect(response.status, bad).toBe(400);
+      }
+    });
+  }
+});
+
+// ---------------------------------------------------------------- no-lookahead-cursor
+test.describe('variant no-lookahead-cursor', () => {
+  const run = userSandbox(['no-lookahead-cursor']);
+
+  for (const [name, path] of collectionEntries) {
+    test(`${path}: a full page always has a next_token; past the end { records: [] } without one`, async () => {
+      const { clock } = run();
+      const window = { start: iso(clock.ms - 6 * DAY) };
+      const byOne = await pages(run(), path, { ...window, limit: '1' });
+      const last = byOne.at(-1) as Rec;
+      expect(last.records).toEqual([]);
+      expect(last.next_token).toBeUndefined();
+      for (const page of byOne) conforms(pageSchemas[name], page);
+      for (const page of byOne.slice(0, -1)) expect(page.next_token).toEqual(expect.any(String));
+      const by25 = await pages(run(), path, { ...window, limit: '25' });
+      expect(by25).toHaveLength(1);
+      expect(recordsOf(byOne).map(idOf)).toEqual(recordsOf(by25).map(idOf));
+    });
+  }
+});
+
+// ---------------------------------------------------------------- start-after-end-empty
+test.describe('variant start-after-end-empty', () => {
+  const run = userSandbox(['start-after-end-empty']);
+
+  test('start after end answers 200 { records: [] } on every collection; malformed dates stay 400', async () => {
+    const { sandbox, tokenA } = run();
+    for (const [name, path] of collectionEntries) {
+      const response = await api(
+        sandbox,
+        `${path}?start=2026-01-02T00:00:00Z&end=2026-01-01T00:00:00Z`,
+        tokenA,
+      );
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ records: [] });
+      conforms(pageSchemas[name], response.body);
+      expect((await api(sandbox, `${path}?start=yesterday`, tokenA)).status).toBe(400);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- slow
+test.describe('variant slow', () => {
+  const run = userSandbox(['slow']);
+
+  test(`every collection answers at least ${SLOW_VARIANT_DELAY_MS} ms late, still conforming`, async () => {
+    const { sandbox, tokenA } = run();
+    for (const [name, path] of collectionEntries) {
+      const started = performance.now();
+      const response = await api(sandbox, `${path}?limit=2`, tokenA);
+      expect(performance.now() - started, path).toBeGreaterThanOrEqual(SLOW_VARIANT_DELAY_MS - 1);
+      expect(response.status).toBe(200);
+      conforms(pageSchemas[name], response.body);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- closed-interval-filters
+test.describe('variant closed-interval-filters', () => {
+  const run = userSandbox(['closed-interval-filters']);
+
+  for (const [name, path] of collectionEntries) {
+    test(`${path}: the records intersecting [start, end], boundaries included, newest first`, async () => {
+      const { sandbox, clock, tokenA } = run();
+      const recent = { start: iso(clock.ms - 20 * DAY) };
+      const sleeps = await collectAll(sandbox, collections.sleep, tokenA, recent);
+      const sleepById = new Map(sleeps.map((sleep) => [sleep.id, sleep]));
+      const timed = (record: Rec): Rec =>
+        name === 'recovery' ? (sleepById.get(record.sleep_id) ?? {}) : record;
+      const keyOf = (record: Rec): number => ms(timed(record).start);
+      const endOf = (record: Rec): number => {
+        const end = timed(record).end;
+        return end ? ms(end) : Number.POSITIVE_INFINITY;
+      };
+      const all = await collectAll(sandbox, path, tokenA, recent);
+      const [startsAtEnd, endedAtStart] = [all[3] as Rec, all[9] as Rec];
+      const window = { start: endOf(endedAtStart), end: keyOf(startsAtEnd) };
+      const expected = all.filter((record) => keyOf(record) <= window.end && endOf(record) >= window.start);
+      const query = { start: iso(window.start), end: iso(window.end) };
+      const byThree = await pages(run(), path, { ...query, limit: '3' });
+      for (const page of byThree) conforms(pageSchemas[name], page);
+      const got = recordsOf(byThree).map(idOf);
+      expect(got).toEqual(expected.map(idOf));
+      expect(got).toContain(idOf(startsAtEnd));
+      expect(got).toContain(idOf(endedAtStart));
+      expect(got[0]).toBe(idOf(startsAtEnd));
+    });
+  }
+
+  test('a record in progress at start is included: the current cycle', async () => {
+    const { sandbox, clock, tokenA } = run();
+    const page = await api(sandbox, `${collections.cycle}?start=${iso(clock.ms - 60_000)}`, tokenA);
+    expect(page.body.records).toHaveLength(1);
+    expect(page.body.records[0].end).toBeUndefined();
+  });
+});
+
+// ---------------------------------------------------------------- lenient-limits
+test.describe('variant lenient-limits', () => {
+  const run = userSandbox(['lenient-limits']);
+
+  test('limit 0, negative or empty gets the default page of 10; abc, 1.5, 26 and 1e400 stay 400', async () => {
+    const { sandbox, tokenA } = run();
+    for (const [name, path] of collectionEntries) {
+      for (const limit of ['0', '-1', '-25', '']) {
+        const response = await api(sandbox, `${path}?limit=${limit}`, tokenA);
+        expect(response.status, `limit=${limit}`).toBe(200);
+        expect(response.body.records).toHaveLength(10);
+        conforms(pageSchemas[name], response.body);
+      }
+      for (const limit of ['abc', '1.5', '26', '1e400', '-1.5']) {
+        expect((await api(sandbox, `${path}?limit=${limit}`, tokenA)).status, `limit=${limit}`).toBe(400);
+      }
+      expect((await api(sandbox, `${path}?limit=25`, tokenA)).body.records).toHaveLength(25);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- sparse-user
+test.describe('variant sparse-user', () => {
+  const run = userSandbox(['sparse-user']);
+  const itemSchemas: Record<CollectionName, string> = {
+    cycle: 'cycle',
+    sleep: 'sleep',
+    recovery: 'recovery',
+    workout: 'workout',
+  };
+  const everything = async (token: string) => {
+    const found = {} as Record<CollectionName, Rec[]>;
+    for (const [name, path] of collectionEntries) {
+      const walked = await pages(run(), path, { limit: '25' }, token);
+      for (const page of walked) conforms(pageSchemas[name], page);
+      found[name] = recordsOf(walked);
+      for (const record of found[name]) conforms(itemSchemas[name], record);
+    }
+    return found;
+  };
+
+  test('user A: three cycles (the newest current), main sleeps only, no SCORED recovery, no workout, no body', async () => {
+    const { sandbox, tokenA } = run();
+    const { cycle, sleep, recovery, workout } = await everything(tokenA);
+    expect(cycle).toHaveLength(3);
+    expect(cycle.map((record) => record.end === undefined)).toEqual([true, false, false]);
+    expect(cycle[1]?.end).toBe(cycle[0]?.start);
+    const cycleIds = new Set(cycle.map((record) => record.id));
+    expect(sleep).toHaveLength(3);
+    for (const record of sleep) {
+      expect(record.nap).toBe(false);
+      expect(cycleIds.has(record.cycle_id)).toBe(true);
+    }
+    const sleepIds = new Set(sleep.map((record) => record.id));
+    expect(recovery).toHaveLength(3);
+    for (const record of recovery) {
+      expect(['PENDING_SCORE', 'UNSCORABLE']).toContain(record.score_state);
+      expect(record.score).toBeUndefined();
+      expect(sleepIds.has(record.sleep_id)).toBe(true);
+    }
+    expect(workout).toEqual([]);
+    for (const { id } of cycle) {
+      const ofCycle = await api(sandbox, `/v2/cycle/${id}/sleep`, tokenA);
+      expect(ofCycle.body.cycle_id).toBe(id);
+      expect((await api(sandbox, `/v2/cycle/${id}/recovery`, tokenA)).body.cycle_id).toBe(id);
+    }
+    expect((await api(sandbox, '/v2/user/measurement/body', tokenA)).status).toBe(404);
+    const profile = await api(sandbox, '/v2/user/profile/basic', tokenA);
+    expect(profile.status).toBe(200);
+    assertValid('user-basic-profile', profile.body);
+  });
+
+  test('user B: no data at all (empty collections without next_token, body 404); the profile stays', async () => {
+    const { sandbox, tokenB } = run();
+    for (const [, path] of collectionEntries) {
+      expect((await api(sandbox, path, tokenB)).body).toEqual({ records: [] });
+    }
+    expect((await api(sandbox, '/v2/user/measurement/body', tokenB)).status).toBe(404);
+    expect((await api(sandbox, '/v2/user/profile/basic', tokenB)).status).toBe(200);
+  });
+});

@@ -1,0 +1,94 @@
+// The conforming variants that change which requests are accepted (partner token and results bodies, user
+// OAuth client authentication): each one changes what it says (see sandbox-variants.spec.ts).
+import { expect, test } from '@playwright/test';
+import { assertValid } from '../../src/contract/validators.ts';
+import { api, credentials, start, tokenRequest } from './sandbox-client.ts';
+import { partnerA, partnerB, paths, validTokenRequest } from './sandbox-partner-support.ts';
+import { codeGrant, partnerSandbox, userSandbox } from './sandbox-variant-support.ts';
+
+// ---------------------------------------------------------------- token-400
+test.describe('variant token-400', () => {
+  const partner = partnerSandbox(['token-400']);
+
+  test('a token request missing client_id or client_secret gets 400; wrong credentials still 401', async () => {
+    const sandbox = partner();
+    const { client_id: _id, ...noId } = validTokenRequest(partnerA);
+    const { client_secret: _secret, ...noSecret } = validTokenRequest(partnerA);
+    for (const json of [noId, noSecret, {}]) {
+      const answer = await sandbox.call('POST', paths.token, { json });
+      expect(answer.status, JSON.stringify(json)).toBe(400);
+    }
+    for (const extra of [{ client_secret: 'wrong' }, { client_id: 'intruder' }]) {
+      const answer = await sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA, extra) });
+      expect(answer.status, JSON.stringify(extra)).toBe(401);
+    }
+    const issued = await sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA) });
+    expect(issued.status).toBe(200);
+    assertValid('partner-token-response', issued.body);
+  });
+});
+
+// ---------------------------------------------------------------- lenient-results
+test.describe('variant lenient-results', () => {
+  const partner = partnerSandbox(['lenient-results']);
+
+  test('results with unexpected field types get 201; ownership and unknown ids still 404', async () => {
+    const sandbox = partner();
+    const { service_request_ids } = await sandbox.firstRequisition(partnerA);
+    const serviceRequestId = String(service_request_ids[0]);
+    for (const json of [
+      { status: 5 },
+      { observations: 'x' },
+      { observations: [{ value_numeric: 'high' }] },
+    ]) {
+      const answer = await sandbox.as(partnerA, 'POST', paths.results(serviceRequestId), { json });
+      expect(answer.status, JSON.stringify(json)).toBe(201);
+      expect(answer.text).toBe('');
+    }
+    expect((await sandbox.activity(partnerA, serviceRequestId)).diagnostic_reports).toHaveLength(3);
+    const foreign = await sandbox.as(partnerB, 'POST', paths.results(serviceRequestId), {
+      json: { status: 5 },
+    });
+    expect(foreign.status).toBe(404);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await sandbox.as(partnerA, 'POST', paths.results(unknown), { json: { status: 5 } })).status).toBe(
+      404,
+    );
+    const patch = await sandbox.as(partnerA, 'PATCH', paths.serviceRequestStatus(serviceRequestId), {
+      json: { task_business_status: 5 },
+    });
+    expect(patch.status, 'only the results upload is lenient').toBe(400);
+  });
+});
+
+test.describe('variant basic-client-auth', () => {
+  const run = userSandbox(['basic-client-auth']);
+
+  test('client credentials only by HTTP Basic: form-body credentials get 401 invalid_client with a Basic challenge', async () => {
+    const { sandbox } = run();
+    const refused = await tokenRequest(sandbox, await codeGrant(sandbox));
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_client' });
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const basic = await tokenRequest(sandbox, await codeGrant(sandbox), true);
+    expect(basic.status).toBe(200);
+    const { access_token } = await basic.json();
+    expect((await api(sandbox, '/v2/user/profile/basic', access_token)).status).toBe(200);
+  });
+
+  test('without the variant both the form body and HTTP Basic are accepted', async () => {
+    const sandbox = await start();
+    try {
+      for (const basic of [false, true]) {
+        expect((await tokenRequest(sandbox, await codeGrant(sandbox), basic)).status, `basic ${basic}`).toBe(
+          200,
+        );
+      }
+      const { clientId } = credentials.client;
+      const mixed = await tokenRequest(sandbox, { ...(await codeGrant(sandbox)), client_id: clientId }, true);
+      expect(mixed.status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

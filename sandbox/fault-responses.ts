@@ -13,6 +13,8 @@ const edit =
   (json: unknown): Json =>
     change(json as Json);
 
+const withoutCode = ({ code: _, ...serviceRequest }: Json): Json => serviceRequest;
+
 /** The operations served under the user-data rate limit (user/routes.ts): those of a user token. */
 const isUserOperation = (operationId: string | undefined): boolean =>
   operationId !== undefined && typeof routeTable[operationId as keyof typeof routeTable].auth === 'object';
@@ -57,6 +59,59 @@ export function faultResponses(ctx: SandboxContext): Partial<Record<FaultName, R
         'x-ratelimit-remaining': undefined,
         'x-ratelimit-reset': undefined,
       }),
+    },
+    // ------------------------------------------------------------ partner
+    'partner-token-type-not-bearer': {
+      applies: onSuccessOf('requestPartnerToken'),
+      body: edit((token) => ({ ...token, token_type: 'mac' })),
+    },
+    'partner-token-expires-in-overflow': {
+      applies: onSuccessOf('requestPartnerToken'),
+      body: edit((token) => ({ ...token, expires_in: 2 ** 31 })),
+    },
+    // After the overflow: with both on, 0 wins.
+    'partner-token-expires-in-zero': {
+      applies: onSuccessOf('requestPartnerToken'),
+      body: edit((token) => ({ ...token, expires_in: 0 })),
+    },
+    'partner-service-request-missing-code': {
+      applies: onSuccessOf('getRequisition', 'getServiceRequest', 'updateServiceRequestStatus'),
+      body: edit((body) =>
+        Array.isArray(body.service_requests)
+          ? { ...body, service_requests: (body.service_requests as Json[]).map(withoutCode) }
+          : withoutCode(body),
+      ),
+    },
+    'partner-patient-id-not-uuid': {
+      applies: onSuccessOf('getRequisition'),
+      body: edit((requisition) => {
+        const patient = requisition.patient as Json;
+        return { ...requisition, patient: { ...patient, id: `PAT-${String(patient.id).slice(0, 8)}` } };
+      }),
+    },
+    'partner-appointment-start-time-invalid': {
+      applies: onSuccessOf('getRequisition'),
+      body: edit((requisition) => ({
+        ...requisition,
+        appointments: (requisition.appointments as Json[]).map((appointment) => ({
+          ...appointment,
+          start_time: 'tomorrow morning',
+        })),
+      })),
+    },
+    'partner-requisition-missing-field': {
+      applies: onSuccessOf('getRequisition'),
+      body: edit(({ updated_at: _, ...requisition }) => requisition),
+    },
+    'partner-service-request-status-204': {
+      applies: onSuccessOf('updateServiceRequestStatus'),
+      status: 204,
+      body: () => undefined,
+    },
+    'partner-results-200-with-body': {
+      applies: onSuccessOf('createServiceRequestResults'),
+      status: 200,
+      body: () => ({ status: 'created' }),
     },
     // ------------------------------------------------------------ wrong success statuses
     ...Object.fromEntries(statusSwaps),

@@ -1,5 +1,6 @@
 // Injectable faults of the partner API (sandbox/partner). Each breaks exactly one requirement of
-// specs/requirements.yaml; the sandbox code checks them with ctx.fault(name).
+// specs/requirements.yaml; the sandbox code checks them with ctx.fault(name), and a fault that only changes
+// a response is a row of sandbox/fault-responses.ts.
 import { partnerStatusFaults } from './status.ts';
 import type { FaultDefinition } from './types.ts';
 

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { routeOptions } from '../route-table.ts';
 import { callerOf } from './auth.ts';
 import { withOwned } from './ownership.ts';
-import { presentRequisition, presentServiceRequest } from './present.ts';
 import type { PartnerRuntime } from './runtime.ts';
 import {
   diagnosticReportCreateRequestSchema,
@@ -30,7 +29,7 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         'getRequisition',
         callerOf(request),
         store.findRequisition(request.params.id),
-        (requisition) => presentRequisition(ctx, requisition),
+        (requisition) => requisition,
       ),
   });
 
@@ -43,7 +42,7 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         'getServiceRequest',
         callerOf(request),
         store.findServiceRequest(request.params.id),
-        (entry) => presentServiceRequest(ctx, entry.serviceRequest),
+        (entry) => entry.serviceRequest,
       ),
   });
 
@@ -73,10 +72,9 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         store.findServiceRequest(request.params.id),
         (entry, owner) => {
           updateServiceRequestStatus(runtime, owner, entry, request.body ?? {});
-          return presentServiceRequest(ctx, entry.serviceRequest);
+          return entry.serviceRequest;
         },
       );
-      if (ctx.fault('partner-service-request-status-204')) return reply.code(204).send();
       return reply.send(updated);
     },
   });
@@ -92,7 +90,6 @@ export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerR
         store.findServiceRequest(request.params.id),
         (entry, owner) => createResults(runtime, owner, entry, request.body ?? {}),
       );
-      if (ctx.fault('partner-results-200-with-body')) return reply.code(200).send({ status: 'created' });
       return reply.send();
     },
   });

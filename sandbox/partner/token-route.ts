@@ -34,21 +34,13 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
         throw new HttpError(400, 'invalid_scope', `scope must be ${partnerScope}`);
       }
       const lifetime = body.sandbox_expires_in ?? runtime.ctx.options.tokenLifetimeSeconds;
-      const { ctx, tokens } = runtime;
       return {
-        access_token: tokens.issue(partner.clientId, lifetime),
-        token_type: ctx.fault('partner-token-type-not-bearer') ? 'mac' : 'bearer',
-        expires_in: expiresIn(runtime, lifetime),
+        access_token: runtime.tokens.issue(partner.clientId, lifetime),
+        token_type: 'bearer',
+        expires_in: lifetime,
       };
     },
   });
-}
-
-/** The expires_in of a token living `lifetime` seconds (two faults report another value). */
-function expiresIn({ ctx }: PartnerRuntime, lifetime: number): number {
-  if (ctx.fault('partner-token-expires-in-zero')) return 0;
-  if (ctx.fault('partner-token-expires-in-overflow')) return 2 ** 31;
-  return lifetime;
 }
 
 /**

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { runCommand, tsx } from './run-step.ts';
-import { reportOf, runSuite } from './suite-run.ts';
+import { runCommand, tsx } from '../run/run-step.ts';
+import { reportOf, runSuite } from '../run/suite-run.ts';
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { gateVerdict } from '../report/baseline.ts';
 import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
+import { allureCli, playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
-import { allureCli, playwrightCli } from './playwright.ts';
 
 const stopFile = newStopFile();
 const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {

@@ -1,5 +1,5 @@
 // `npm run flakiness`: three clean ci-gate runs against the sandbox must give identical verdicts.
-import { reportOf, runSuite } from './suite-run.ts';
+import { reportOf, runSuite } from '../run/suite-run.ts';
 
 const RUNS = Number(process.env.FLAKINESS_RUNS ?? 3);
 const verdicts: Map<string, string>[] = [];

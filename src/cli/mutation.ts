@@ -10,24 +10,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
 import type { ConformanceReport } from '../report/model.ts';
+import type { MutantResult } from '../report/mutation-result.ts';
+import { playwrightCli } from '../run/playwright.ts';
+import { pool } from '../run/pool.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { playwrightCli } from './playwright.ts';
-import { pool } from './pool.ts';
 
 const MUTANT_TIMEOUT_MS = 180_000;
-
-export interface MutantResult {
-  fault: string;
-  requirement: string;
-  killed: boolean;
-  /** Failing tests whose failure names the fault's requirement (the ones that count). */
-  killedBy: string[];
-  /** Every failing test, whatever it declares. */
-  failedTests: string[];
-  testsRun: number;
-  durationMs: number;
-  error?: string;
-}
 
 /** Matches a test whose tags include exactly this requirement (not a longer ID it prefixes). */
 export const requirementGrep = (id: string) => `@${id}(?=\\s|$)`;

@@ -15,8 +15,8 @@ import { startSandbox } from '../../sandbox/app.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { loadConfig } from '../config/config.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { runCommand, tsx } from './run-step.ts';
-import { reportOf, runSuite } from './suite-run.ts';
+import { runCommand, tsx } from '../run/run-step.ts';
+import { reportOf, runSuite } from '../run/suite-run.ts';
 
 const sandbox = await startSandbox({ port: 0, realisticLogin: true });
 // The token store lives outside the reports, and goes with the run.

@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { requirements } from '../contract/requirements.ts';
+import type { MutantResult } from '../report/mutation-result.ts';
+import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run/reports-dir.ts';
-import type { MutantResult } from './mutation.ts';
-import { playwrightCli } from './playwright.ts';
 
 interface ListedTest {
   title: string;

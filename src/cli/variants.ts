@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type VariantName, variants } from '../../sandbox/variants.ts';
 import type { RunVerdict } from '../report/model.ts';
+import { pool } from '../run/pool.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { pool } from './pool.ts';
-import { runSuite } from './suite-run.ts';
+import { runSuite } from '../run/suite-run.ts';
 
 /** The verdicts a variant may end with; by default PASS or INCOMPLETE (what it hides is not verified). */
 const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
+import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run/reports-dir.ts';
-import { playwrightCli } from './playwright.ts';
-import { runCommand, type StepResult, tsx } from './run-step.ts';
+import { runCommand, type StepResult, tsx } from '../run/run-step.ts';
 
 const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');

@@ -3,8 +3,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { allureCli } from '../../src/cli/playwright.ts';
-import { runCommand } from '../../src/cli/run-step.ts';
+import { allureCli } from '../../src/run/playwright.ts';
+import { runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test('each Allure report adds its run to the history file, which the next report reads', async () => {

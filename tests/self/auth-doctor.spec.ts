@@ -3,7 +3,7 @@
 // refuses) it names each problem on its own line and exits 1; it never prints a secret.
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { start } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
 import { start } from './sandbox-client.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';

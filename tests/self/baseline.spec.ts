@@ -3,12 +3,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import { compareWithBaseline, evidenceWeight, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { ConfigError, latencyBudgets } from '../../src/config/config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
@@ -17,6 +16,7 @@ import { samplesFromAnnotations } from '../../src/report/latency-samples.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/summary.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 

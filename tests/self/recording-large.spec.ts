@@ -4,9 +4,9 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody, writeLargeHar } from '../../src/recording/synthetic-har.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test.setTimeout(180_000);

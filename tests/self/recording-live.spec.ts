@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 

@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runCommand, tsx } from '../../src/cli/run-step.ts';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirementFor } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { runCommand, tsx } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 const checked = operations.filter((op) => op.area === 'user-data' || op.area === 'partner');

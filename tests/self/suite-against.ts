@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
-import { playwrightCli } from '../../src/cli/playwright.ts';
-import { runCommand } from '../../src/cli/run-step.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { playwrightCli } from '../../src/run/playwright.ts';
+import { runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 /** The sandbox's fixed credentials, in the suite's variable names. */

@@ -7,9 +7,9 @@ import { parseEnv } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
-import { playwrightCli } from '../../src/cli/playwright.ts';
-import { runCommand } from '../../src/cli/run-step.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { playwrightCli } from '../../src/run/playwright.ts';
+import { runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test.describe.configure({ timeout: 240_000 });

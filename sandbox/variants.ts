@@ -1,8 +1,9 @@
 // The catalogue of conforming variants: alternative behaviours the seed ALLOWS (the mirror of the faults in
 // faults/). A conformance suite must report no failure against a sandbox running any of them. Each variant
-// quotes the seed sentence(s) that allow it; the code checks `ctx.variant(name)` where the behaviour lives
-// (a variant that only rewrites a response is a row of variant-responses.ts, applied by responses.ts). tests/self/sandbox-variants.spec.ts shows
-// each one changes what it says and that every response still conforms.
+// quotes the seed sentence(s) that allow it; the code checks `ctx.variant(name)` where the behaviour lives,
+// and a variant that only rewrites a response is a row of variant-responses.ts (applied by responses.ts).
+// tests/self/sandbox-variants*.spec.ts show each one changes what it says and that every response still
+// conforms.
 
 export interface VariantDefinition {
   description: string;

@@ -1,7 +1,8 @@
 // Injectable faults of the user-data side (user data API, user OAuth, activity mapping). Each one breaks
 // exactly one requirement of specs/requirements.yaml; the code checks `ctx.fault(name)` where the broken
 // behaviour lives, and a fault that only changes a response is a row of sandbox/fault-responses.ts.
-// tests/self/sandbox-faults.spec.ts proves each one changes what it names.
+// tests/self/sandbox-faults.spec.ts (its probes in sandbox-fault-probes-*.ts) proves each one changes what
+// it names.
 import { userStatusFaults } from './status.ts';
 import type { FaultDefinition } from './types.ts';
 

@@ -50,6 +50,7 @@ export function registerSingle(
   operation: SingleOperation,
 ): void {
   const { ctx } = services;
+  // The path parameter naming the record: the one parameter of the route table's path, if any.
   const name = /\{(\w+)\}/.exec(routeTable[operation.operationId].path)?.[1];
   const param =
     name === undefined || operation.idKind === undefined ? undefined : { name, kind: operation.idKind };

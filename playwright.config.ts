@@ -1,9 +1,10 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { Tags } from './src/config/profiles.ts';
+import { type PlannedProject, runPlan } from './src/config/run-plan.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
 /**
@@ -11,8 +12,11 @@ import { reportPath } from './src/run/reports-dir.ts';
  * the same variables (the environment over CONFORMANCE_ENV_FILE) that the run manifest records, so a profile
  * or a selection set in the file applies here too.
  */
-const { profile, grep, workers, runTimeoutSeconds } = runOptions(resolveEnvironment());
+const { profile, grep, workers, runTimeoutSeconds, targets, embeddedSandbox } = runOptions(
+  resolveEnvironment(),
+);
 const isolated = new RegExp(Tags.isolated);
+const plan = runPlan(targets, embeddedSandbox);
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
@@ -35,7 +39,7 @@ const filters = [
 const allOf = (...patterns: RegExp[]): RegExp | undefined =>
   patterns.length === 0 ? undefined : new RegExp(`^${patterns.map((p) => `(?=.*(?:${p.source}))`).join('')}`);
 
-export default defineConfig({
+export default defineConfig<object, { targetInstance: number }>({
   testDir: './tests/conformance',
   outputDir: reportPath('test-results'),
   globalSetup: './src/run/global-setup.ts',
@@ -43,7 +47,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
-  workers,
+  workers: workers + (plan.isolatedBeside ? 1 : 0),
   timeout: 60_000,
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
   globalTimeout: runTimeoutSeconds * 1000,
@@ -56,15 +60,27 @@ export default defineConfig({
   ],
   // Traces and videos would carry tokens: off.
   use: { trace: 'off', video: 'off', screenshot: 'off' },
-  projects: [
-    // Everything that can share the target with other tests.
-    { name: 'conformance', grep: allOf(...filters), grepInvert: isolated, teardown: 'isolated' },
-    // Tests that disturb the target for everyone (a 429 burst, revoking the grant): after the rest, one at a time.
-    {
-      name: 'isolated',
-      grep: isolatedHere ? allOf(isolated, ...filters) : /(?!)/,
-      workers: 1,
-      fullyParallel: false,
-    },
-  ],
+  projects: plan.projects.map(project),
 });
+
+/**
+ * A project of the run's plan: the tests that can share the target, or those that disturb it for everyone (a
+ * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest.
+ */
+function project({
+  name,
+  target,
+  role,
+  instance,
+  teardown,
+}: PlannedProject): Project<object, { targetInstance: number }> {
+  const selection = [...filters, ...(target.grep ? [new RegExp(target.grep)] : [])];
+  const common = { name, teardown, metadata: { target: target.name }, use: { targetInstance: instance } };
+  if (role === 'conformance') return { ...common, grep: allOf(...selection), grepInvert: isolated };
+  return {
+    ...common,
+    grep: isolatedHere ? allOf(isolated, ...selection) : /(?!)/,
+    workers: 1,
+    fullyParallel: false,
+  };
+}

@@ -7,6 +7,7 @@ import { isOperationId, USER_SCOPES } from '../contract/operation-model.ts';
 import { reportsDir } from '../run/reports-dir.ts';
 import { ConfigError } from './config-error.ts';
 import { type Env, resolveEnvironment } from './environment.ts';
+import { type TargetSpec, targetsOf } from './run-plan.ts';
 
 export { ConfigError };
 
@@ -127,6 +128,10 @@ export interface RunOptions {
   workers: number;
   /** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
   runTimeoutSeconds: number;
+  /** Whether the run starts the embedded sandbox (no CONFORMANCE_BASE_URL, not Prism). */
+  embeddedSandbox: boolean;
+  /** What the run runs against: one target, or CONFORMANCE_MATRIX's (src/config/run-plan.ts). */
+  targets: TargetSpec[];
 }
 
 function oneOf<T extends string>(env: Env, variable: string, allowed: readonly T[], fallback: T): T {
@@ -483,6 +488,8 @@ export const runOptions = (env: Env): RunOptions => ({
   grep: env.CONFORMANCE_GREP || undefined,
   workers: positiveInteger(env, 'CONFORMANCE_WORKERS', 2),
   runTimeoutSeconds: positiveInteger(env, 'CONFORMANCE_RUN_TIMEOUT_S', 900),
+  embeddedSandbox: !env.CONFORMANCE_BASE_URL && env.CONFORMANCE_TARGET !== 'prism',
+  targets: targetsOf(env, (variable) => listOf(env, variable)),
 });
 
 const profileOf = (env: Env): Profile =>

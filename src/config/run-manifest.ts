@@ -4,6 +4,7 @@
 // the reporter when the run ends; none of them resolves the configuration again. It holds no secret: each
 // is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import {
   type Capability,
   configOf,
@@ -39,6 +40,16 @@ type WrittenManifest = Omit<RunManifest, 'config'> & {
 
 /** The manifest's file name in the reports directory. */
 export const RUN_MANIFEST_FILE = 'run-manifest.json';
+
+/** The manifest of a target instance of the run (src/config/run-plan.ts): the first is the run's own. */
+export const instanceManifestPath = (runManifestPath: string, instance: number): string =>
+  instance === 0
+    ? runManifestPath
+    : join(
+        dirname(runManifestPath),
+        '.run',
+        basename(runManifestPath).replace(/\.json$/, `.${instance}.json`),
+      );
 
 /** Resolves a run from its variables, first layer first (global setup; the target's layers on top). */
 export function resolveRun(
@@ -93,10 +104,13 @@ export function parseRunManifest(text: string): RunManifest {
   });
 }
 
-/** The manifest of the run this process belongs to; undefined outside one (`playwright merge-reports`). */
-export function currentRunManifest(): RunManifest | undefined {
+/**
+ * The manifest of the run this process belongs to, or of one of its target instances; undefined outside a
+ * run (`playwright merge-reports`).
+ */
+export function currentRunManifest(instance = 0): RunManifest | undefined {
   const path = processVariable('CONFORMANCE_RUN_MANIFEST');
-  return path ? parseRunManifest(readFileSync(path, 'utf8')) : undefined;
+  return path ? parseRunManifest(readFileSync(instanceManifestPath(path, instance), 'utf8')) : undefined;
 }
 
 function deepFreeze<T>(value: T): T {

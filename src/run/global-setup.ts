@@ -1,22 +1,29 @@
 // Prepares a run: clears old results, starts the embedded target (sandbox or Prism) unless a base URL is
 // configured, and resolves the configuration once, before any request, into the run manifest
-// (src/config/run-manifest.ts) that the workers and the reporter read. The started target's URLs and
+// (src/config/run-manifest.ts) that the workers and the reporter read: one per target instance of the
+// run's plan (src/config/run-plan.ts), the first being the run's own. The started target's URLs and
 // credentials are layers of that resolution, over or under the environment's; the process environment is
 // left as it was, but for the manifest's path.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
-import { startSandbox } from '../../sandbox/app.ts';
-import { credentialsPath } from '../../sandbox/credentials.ts';
-import { listOf, type SuiteConfig } from '../config/config.ts';
+import { listOf, runOptions, type SuiteConfig } from '../config/config.ts';
 import {
   environmentLayers,
   fileVariables,
   handManifestToWorkers,
   merged,
+  resolveEnvironment,
   type VariableLayer,
 } from '../config/environment.ts';
-import { RUN_MANIFEST_FILE, resolveRun, writeRunManifest } from '../config/run-manifest.ts';
+import {
+  instanceManifestPath,
+  RUN_MANIFEST_FILE,
+  type RunManifest,
+  resolveRun,
+  writeRunManifest,
+} from '../config/run-manifest.ts';
+import { runPlan, type TargetSpec } from '../config/run-plan.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
 
@@ -26,7 +33,7 @@ import { reportPath } from './reports-dir.ts';
  * within its window, so the verdict does not depend on the machine's speed.
  */
 export const EMBEDDED_RATE_LIMIT = { limit: 500, windowSeconds: 2 };
-const BURST_RATE_LIMIT = { limit: 40, windowSeconds: 3 };
+const BURST_RATE_LIMIT = { limit: 20, windowSeconds: 1 };
 const EMBEDDED_RATE_LIMIT_HEADERS = 'Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset';
 const PRISM_CREDENTIALS = fileURLToPath(new URL('./prism-credentials.env', import.meta.url));
 
@@ -54,17 +61,30 @@ interface StartedTarget {
 
 const fileLayer = (file: string): VariableLayer => ({ variables: fileVariables(file), file });
 
-async function startEmbeddedTarget(layers: readonly VariableLayer[]): Promise<StartedTarget | undefined> {
+/** A target's own variables (a matrix entry's faults, variants and env), over the run's. */
+function targetLayers(target: TargetSpec, layers: readonly VariableLayer[]): VariableLayer[] {
+  const own = {
+    ...target.env,
+    CONFORMANCE_SANDBOX_FAULTS: target.faults.join(','),
+    CONFORMANCE_SANDBOX_VARIANTS: target.variants.join(','),
+  };
+  return target.name === '' ? [...layers] : [{ variables: own, computed: true }, ...layers];
+}
+
+async function startPrismTarget(layers: readonly VariableLayer[]): Promise<StartedTarget> {
+  const prism = await startPrism('mock');
+  const target = { CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: prism.baseUrl };
+  return {
+    layers: [{ variables: target, computed: true }, fileLayer(PRISM_CREDENTIALS), ...layers],
+    stop: prism.close,
+  };
+}
+
+async function startSandboxTarget(layers: readonly VariableLayer[]): Promise<StartedTarget> {
+  // Only a run on the embedded sandbox loads it.
+  const { startSandbox } = await import('../../sandbox/app.ts');
+  const { credentialsPath } = await import('../../sandbox/credentials.ts');
   const env = merged(layers);
-  if (env.CONFORMANCE_BASE_URL) return undefined;
-  if (env.CONFORMANCE_TARGET === 'prism') {
-    const prism = await startPrism('mock');
-    const target = { CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: prism.baseUrl };
-    return {
-      layers: [{ variables: target, computed: true }, fileLayer(PRISM_CREDENTIALS), ...layers],
-      stop: prism.close,
-    };
-  }
   const sandbox = await startSandbox({
     port: 0,
     environment: env.CONFORMANCE_ENVIRONMENT === 'production' ? 'production' : 'non-production',
@@ -79,15 +99,11 @@ async function startEmbeddedTarget(layers: readonly VariableLayer[]): Promise<St
     CONFORMANCE_RATE_LIMIT: `${BURST_RATE_LIMIT.limit}/${BURST_RATE_LIMIT.windowSeconds}`,
     CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS,
   };
-  // The sandbox's credentials: under the process environment, over the env file.
-  const [environment, ...envFile] = layers;
+  // The sandbox's credentials: under the process environment (and the target's own), over the env file.
+  const fileAt = layers.findIndex((layer) => layer.file !== undefined);
+  const [above, below] = fileAt < 0 ? [layers, []] : [layers.slice(0, fileAt), layers.slice(fileAt)];
   return {
-    layers: [
-      { variables: target, computed: true },
-      ...(environment ? [environment] : []),
-      fileLayer(credentialsPath),
-      ...envFile,
-    ],
+    layers: [{ variables: target, computed: true }, ...above, fileLayer(credentialsPath), ...below],
     stop: sandbox.close,
   };
 }
@@ -104,26 +120,41 @@ async function startValidatingProxy(
   return { layers: [{ variables: target, computed: true }, ...layers], stop: proxy.close };
 }
 
+/** Starts (off the sandbox: resolves) one instance of the plan and writes its manifest. */
+async function startInstance(
+  index: number,
+  target: TargetSpec,
+  facts: Pick<RunManifest, 'startedAt' | 'requestLog'>,
+  stops: (() => Promise<void>)[],
+): Promise<void> {
+  let layers = targetLayers(target, environmentLayers());
+  const env = merged(layers);
+  const started = env.CONFORMANCE_BASE_URL
+    ? undefined
+    : await (env.CONFORMANCE_TARGET === 'prism' ? startPrismTarget(layers) : startSandboxTarget(layers));
+  if (started) {
+    stops.push(started.stop);
+    layers = started.layers;
+  }
+  // Resolved (and so validated) before any request; again behind the proxy, which changes the URLs.
+  let manifest = resolveRun(layers, facts);
+  const proxy = await startValidatingProxy(manifest.config, layers);
+  if (proxy) {
+    stops.unshift(proxy.stop);
+    layers = proxy.layers;
+    manifest = resolveRun(layers, facts);
+  }
+  writeRunManifest(instanceManifestPath(reportPath(RUN_MANIFEST_FILE), index), manifest, layers);
+}
+
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
   const facts = { startedAt: new Date().toISOString(), requestLog: reportPath('.run/requests.log') };
   const stops: (() => Promise<void>)[] = [];
   try {
-    let layers = environmentLayers();
-    const target = await startEmbeddedTarget(layers);
-    if (target) {
-      stops.push(target.stop);
-      layers = target.layers;
-    }
-    // Resolved (and so validated) before any request; again behind the proxy, which changes the URLs.
-    let manifest = resolveRun(layers, facts);
-    const proxy = await startValidatingProxy(manifest.config, layers);
-    if (proxy) {
-      stops.unshift(proxy.stop);
-      layers = proxy.layers;
-      manifest = resolveRun(layers, facts);
-    }
-    writeRunManifest(reportPath(RUN_MANIFEST_FILE), manifest, layers);
+    const options = runOptions(resolveEnvironment());
+    const { instances } = runPlan(options.targets, options.embeddedSandbox);
+    for (const [index, target] of instances.entries()) await startInstance(index, target, facts, stops);
     handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   } catch (error) {
     for (const stop of stops) await stop();

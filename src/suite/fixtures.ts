@@ -60,6 +60,8 @@ function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: s
 }
 
 interface WorkerFixtures {
+  /** The target instance of the run the worker's project uses (src/config/run-plan.ts; option). */
+  targetInstance: number;
   /** The run's configuration, resolved once by global setup (option: a self test may give its own). */
   runManifest: RunManifest;
   /** The suite's configuration, with its secrets (read from the environment, never from the manifest). */
@@ -145,10 +147,10 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
 
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
+  targetInstance: [0, { scope: 'worker', option: true }],
   runManifest: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use) => {
-      const manifest = currentRunManifest();
+    async ({ targetInstance }, use) => {
+      const manifest = currentRunManifest(targetInstance);
       if (!manifest)
         throw new Error(
           'no run manifest: run the suite with playwright.config.ts, whose global setup writes it',

@@ -1,7 +1,7 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig, type Project } from '@playwright/test';
-import { runOptions } from './src/config/config.ts';
+import { runOptions, runTargets } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan } from './src/config/run-plan.ts';
@@ -12,11 +12,10 @@ import { reportPath } from './src/run/reports-dir.ts';
  * the same variables (the environment over CONFORMANCE_ENV_FILE) that the run manifest records, so a profile
  * or a selection set in the file applies here too.
  */
-const { profile, grep, workers, runTimeoutSeconds, targets, embeddedSandbox } = runOptions(
-  resolveEnvironment(),
-);
+const environment = resolveEnvironment();
+const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOptions(environment);
 const isolated = new RegExp(Tags.isolated);
-const plan = runPlan(targets, embeddedSandbox);
+const plan = runPlan(runTargets(environment), embeddedSandbox);
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
@@ -75,7 +74,12 @@ function project({
   teardown,
 }: PlannedProject): Project<object, { targetInstance: number }> {
   const selection = [...filters, ...(target.grep ? [new RegExp(target.grep)] : [])];
-  const common = { name, teardown, metadata: { target: target.name }, use: { targetInstance: instance } };
+  const common = {
+    name,
+    teardown,
+    metadata: { target: target.name, instance },
+    use: { targetInstance: instance },
+  };
   if (role === 'conformance') return { ...common, grep: allOf(...selection), grepInvert: isolated };
   return {
     ...common,

@@ -21,6 +21,11 @@ export interface SandboxOptions {
   /** Clock; injectable so tests can move time (token expiry, rate-limit windows). */
   now: () => Date;
   /**
+   * The instant (ms) the generated history is built up to; default: start-up. Instances started together
+   * with the same one share their data (sandbox/user/services.ts).
+   */
+  dataEpoch?: number;
+  /**
    * A real authorization server's sign-in (sandbox/oauth): a script-rendered login form with a CSRF token,
    * a consent step, and client authentication by HTTP Basic only. Off: the plain HTML form of the embedded run.
    */

@@ -125,11 +125,10 @@ const mutations: Partial<Record<FaultName, (records: UserRecords, seed: number) 
   },
 };
 
+/** The faults of the instance that change its data. */
+export const recordFaults = (ctx: SandboxContext): FaultName[] =>
+  (Object.keys(mutations) as FaultName[]).filter((name) => ctx.fault(name));
+
 export function applyRecordFaults(records: UserRecords, ctx: SandboxContext): void {
-  for (const [name, mutate] of Object.entries(mutations) as [
-    FaultName,
-    (r: UserRecords, seed: number) => void,
-  ][]) {
-    if (ctx.fault(name)) mutate(records, ctx.options.seed);
-  }
+  for (const name of recordFaults(ctx)) mutations[name]?.(records, ctx.options.seed);
 }

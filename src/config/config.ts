@@ -130,8 +130,6 @@ export interface RunOptions {
   runTimeoutSeconds: number;
   /** Whether the run starts the embedded sandbox (no CONFORMANCE_BASE_URL, not Prism). */
   embeddedSandbox: boolean;
-  /** What the run runs against: one target, or CONFORMANCE_MATRIX's (src/config/run-plan.ts). */
-  targets: TargetSpec[];
 }
 
 function oneOf<T extends string>(env: Env, variable: string, allowed: readonly T[], fallback: T): T {
@@ -489,8 +487,10 @@ export const runOptions = (env: Env): RunOptions => ({
   workers: positiveInteger(env, 'CONFORMANCE_WORKERS', 2),
   runTimeoutSeconds: positiveInteger(env, 'CONFORMANCE_RUN_TIMEOUT_S', 900),
   embeddedSandbox: !env.CONFORMANCE_BASE_URL && env.CONFORMANCE_TARGET !== 'prism',
-  targets: targetsOf(env, (variable) => listOf(env, variable)),
 });
+
+/** What the run runs against: one target, or CONFORMANCE_MATRIX's (src/config/run-plan.ts). */
+export const runTargets = (env: Env): TargetSpec[] => targetsOf(env, (variable) => listOf(env, variable));
 
 const profileOf = (env: Env): Profile =>
   oneOf(env, 'CONFORMANCE_PROFILE', ['ci-gate', 'certification', 'smoke'] as const, 'ci-gate');

@@ -1,6 +1,7 @@
 // Playwright reporter that turns test results into the conformance report (reports/conformance.json and
 // reports/conformance.md) and decides the run verdict (PASS, FAIL or INCOMPLETE), which it also writes
-// into the JUnit file and the Allure results, and which becomes the run's exit status.
+// into the JUnit file and the Allure results, and which becomes the run's exit status. A matrix run
+// (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
@@ -22,7 +23,7 @@ import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestOutcome, TestResultSummary } from './model.ts';
-import { verdictLine, writeReport } from './write-report.ts';
+import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
 /** The requirement a ConformanceFailure names: `[ID] …`, possibly after the error class name. */
@@ -77,18 +78,24 @@ export function summarise(test: TestCase): TestResultSummary {
 }
 
 /**
- * The run's manifest, written by its global setup in this process. Without one (`playwright merge-reports`
- * on another machine, or a run that failed in setup) the configuration is resolved from the environment,
- * or undefined when it cannot be.
+ * The manifest of the run (or of one of its target instances), written by its global setup in this process.
+ * Without one (`playwright merge-reports` on another machine, or a run that failed in setup) the
+ * configuration is resolved from the environment, or undefined when it cannot be.
  */
-function runManifest(): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
-  const manifest = currentRunManifest();
+function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
+  const manifest = currentRunManifest(instance);
   if (manifest) return manifest;
   try {
     return { config: loadConfig() };
   } catch {
     return undefined;
   }
+}
+
+/** The target of the run a test ran against (a matrix names each), and that target's instance. */
+function targetOf(test: TestCase): { name: string; instance: number } {
+  const metadata = test.parent.project()?.metadata as { target?: string; instance?: number } | undefined;
+  return { name: metadata?.target ?? '', instance: metadata?.instance ?? 0 };
 }
 
 /** The answer times a test's worker handed over (its latency annotations, of every attempt). */
@@ -122,45 +129,22 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     if (!this.suite) return undefined;
+    const tests = this.suite.allTests();
     // `playwright test --list` ends "passed" without running anything: there is nothing to report.
-    if (result.status === 'passed' && this.suite.allTests().every((test) => test.results.length === 0))
-      return undefined;
+    if (result.status === 'passed' && tests.every((test) => test.results.length === 0)) return undefined;
+    const targets = new Map<string, TestCase[]>();
+    for (const test of tests) {
+      const { name } = targetOf(test);
+      targets.set(name, [...(targets.get(name) ?? []), test]);
+    }
+    if (!targets.has('')) return this.writeMatrix(targets, result);
     const manifest = runManifest();
-    const config = manifest?.config;
-    for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
-    const built = buildReport(
-      this.suite.allTests().map(summarise),
-      requirements,
-      loadExpectations(config?.expectationsFile),
-      {
-        target: config?.target ?? 'unknown',
-        baseUrl: redactText(config?.baseUrl ?? ''),
-        profile: config?.profile ?? 'ci-gate',
-        environment: config?.environment ?? 'non-production',
-        strict: config?.strict ?? false,
-        startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
-        durationMs: Math.round(result.duration),
-        requestsSent: requestsSent(manifest?.requestLog),
-        interrupted: result.status === 'interrupted' || result.status === 'timedout',
-      },
-    );
-    const timed = withLatency(
-      built,
-      latencyTable(this.suite.allTests().flatMap(testSamples)),
-      config?.latencyBudgets ?? {},
-    );
-    const report: ConformanceReport = withBaseline(
-      timed.profile === 'certification'
-        ? { ...timed, digest: computeDigest(certifiedResults(timed)) }
-        : timed,
-      config?.baseline,
-      config?.failOn,
-    );
+    const report = await conformanceReport(tests, manifest, result);
     writeReport(report);
     markJunit(report);
     markAllure(report);
     console.log(`\n${verdictLine(report)}`);
-    const har = config?.recordHar;
+    const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
     for (const { id, reasons } of report.incomplete)
@@ -171,7 +155,52 @@ export default class ConformanceReporter implements Reporter {
     // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
     // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).
     const verdict = gateVerdict(report);
-    const ok = verdict === 'pass' || (verdict === 'incomplete' && config?.allowIncomplete === true);
+    const ok = verdict === 'pass' || (verdict === 'incomplete' && manifest?.config.allowIncomplete === true);
     return { status: ok ? 'passed' : 'failed' };
   }
+
+  /**
+   * A matrix run (the mutation and variant gates): one report per target, in reports/matrix.json, for the
+   * command that judges them; the run's own status stays Playwright's.
+   */
+  private async writeMatrix(targets: Map<string, TestCase[]>, result: FullResult): Promise<undefined> {
+    const reports: Record<string, ConformanceReport> = {};
+    for (const [name, tests] of targets) {
+      const [first] = tests;
+      reports[name] = await conformanceReport(
+        tests,
+        runManifest(first ? targetOf(first).instance : 0),
+        result,
+      );
+    }
+    writeMatrixReport(reports);
+    return undefined;
+  }
+}
+
+/** The conformance report of some tests of the run, against the target described by `manifest`. */
+async function conformanceReport(
+  tests: readonly TestCase[],
+  manifest: ReturnType<typeof runManifest>,
+  result: FullResult,
+): Promise<ConformanceReport> {
+  const config = manifest?.config;
+  for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
+  const built = buildReport(tests.map(summarise), requirements, loadExpectations(config?.expectationsFile), {
+    target: config?.target ?? 'unknown',
+    baseUrl: redactText(config?.baseUrl ?? ''),
+    profile: config?.profile ?? 'ci-gate',
+    environment: config?.environment ?? 'non-production',
+    strict: config?.strict ?? false,
+    startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
+    durationMs: Math.round(result.duration),
+    requestsSent: requestsSent(manifest?.requestLog),
+    interrupted: result.status === 'interrupted' || result.status === 'timedout',
+  });
+  const timed = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});
+  return withBaseline(
+    timed.profile === 'certification' ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,
+    config?.baseline,
+    config?.failOn,
+  );
 }

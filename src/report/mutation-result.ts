@@ -8,6 +8,5 @@ export interface MutantResult {
   /** Every failing test, whatever it declares. */
   failedTests: string[];
   testsRun: number;
-  durationMs: number;
   error?: string;
 }

@@ -10,6 +10,14 @@ export function writeReport(report: ConformanceReport): void {
   writeFileSync(reportPath('conformance.md'), renderMarkdown(report));
 }
 
+/** The file of a matrix run's reports, one per target (src/config/run-plan.ts). */
+export const MATRIX_REPORT = 'matrix.json';
+
+export function writeMatrixReport(reports: Record<string, ConformanceReport>): void {
+  mkdirSync(reportsDir, { recursive: true });
+  writeFileSync(reportPath(MATRIX_REPORT), `${JSON.stringify(reports)}\n`);
+}
+
 /** The one-line verdict the console shows. */
 export function verdictLine(report: ConformanceReport): string {
   const { passed, failed, skipped } = report.totals;

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
-import { listOf, runOptions, type SuiteConfig } from '../config/config.ts';
+import { listOf, runOptions, runTargets, type SuiteConfig } from '../config/config.ts';
 import {
   environmentLayers,
   fileVariables,
@@ -24,6 +24,7 @@ import {
   writeRunManifest,
 } from '../config/run-manifest.ts';
 import { runPlan, type TargetSpec } from '../config/run-plan.ts';
+import { MATRIX_REPORT } from '../report/write-report.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
 
@@ -44,6 +45,7 @@ function clearOldResults(): void {
     'conformance.json',
     'conformance.md',
     'junit.xml',
+    MATRIX_REPORT,
     RUN_MANIFEST_FILE,
     '.run',
   ]) {
@@ -80,7 +82,10 @@ async function startPrismTarget(layers: readonly VariableLayer[]): Promise<Start
   };
 }
 
-async function startSandboxTarget(layers: readonly VariableLayer[]): Promise<StartedTarget> {
+async function startSandboxTarget(
+  layers: readonly VariableLayer[],
+  dataEpoch: number,
+): Promise<StartedTarget> {
   // Only a run on the embedded sandbox loads it.
   const { startSandbox } = await import('../../sandbox/app.ts');
   const { credentialsPath } = await import('../../sandbox/credentials.ts');
@@ -89,6 +94,7 @@ async function startSandboxTarget(layers: readonly VariableLayer[]): Promise<Sta
     port: 0,
     environment: env.CONFORMANCE_ENVIRONMENT === 'production' ? 'production' : 'non-production',
     rateLimit: EMBEDDED_RATE_LIMIT,
+    dataEpoch,
     faults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
     variants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
   });
@@ -131,7 +137,9 @@ async function startInstance(
   const env = merged(layers);
   const started = env.CONFORMANCE_BASE_URL
     ? undefined
-    : await (env.CONFORMANCE_TARGET === 'prism' ? startPrismTarget(layers) : startSandboxTarget(layers));
+    : await (env.CONFORMANCE_TARGET === 'prism'
+        ? startPrismTarget(layers)
+        : startSandboxTarget(layers, Date.parse(facts.startedAt)));
   if (started) {
     stops.push(started.stop);
     layers = started.layers;
@@ -152,8 +160,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const facts = { startedAt: new Date().toISOString(), requestLog: reportPath('.run/requests.log') };
   const stops: (() => Promise<void>)[] = [];
   try {
-    const options = runOptions(resolveEnvironment());
-    const { instances } = runPlan(options.targets, options.embeddedSandbox);
+    const environment = resolveEnvironment();
+    const { instances } = runPlan(runTargets(environment), runOptions(environment).embeddedSandbox);
     for (const [index, target] of instances.entries()) await startInstance(index, target, facts, stops);
     handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   } catch (error) {

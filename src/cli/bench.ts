@@ -53,7 +53,7 @@ const ciGateRun = await runSuite({ CONFORMANCE_PROFILE: 'ci-gate' });
 const smokeRun = await runSuite({ CONFORMANCE_PROFILE: 'smoke' });
 const ciGate = { wallMs: ciGateRun.wallMs, report: reportOf(ciGateRun) };
 const smoke = { wallMs: smokeRun.wallMs, report: reportOf(smokeRun) };
-const mutation = await runCommand(...tsx('src/cli/mutation.ts', '--concurrency', '2'));
+const mutation = await runCommand(...tsx('src/cli/mutation.ts'));
 const mutationReport = JSON.parse(readFileSync(reportPath('mutation.json'), 'utf8')) as {
   killed: number;
   total: number;

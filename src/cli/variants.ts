@@ -1,16 +1,16 @@
 // The false-alarm gate: the whole suite against the sandbox under each conforming variant (sandbox/
 // variants.ts: a behaviour the seed allows that the plain sandbox does not show). Every variant must give
 // zero failures (warnings are allowed and listed); a variant that leaves the suite without the data it
-// needs (sparse-user) must end INCOMPLETE, never PASS. Writes reports/variants.json; exits 1 on any miss.
+// needs (sparse-user) must end INCOMPLETE, never PASS. Every variant's instance runs in one Playwright run
+// (a matrix of targets, src/config/run-plan.ts). Writes reports/variants.json; exits 1 on any miss.
 //
-//   npm run variants [-- --concurrency N] [-- variant ...]
+//   npm run variants [-- variant ...]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type VariantName, variants } from '../../sandbox/variants.ts';
-import type { RunVerdict } from '../report/model.ts';
-import { pool } from '../run/pool.ts';
+import type { ConformanceReport, RunVerdict } from '../report/model.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { runSuite } from '../run/suite-run.ts';
+import { runMatrix } from '../run/suite-run.ts';
 
 /** The verdicts a variant may end with; by default PASS or INCOMPLETE (what it hides is not verified). */
 const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
@@ -24,27 +24,23 @@ export interface VariantResult {
   failures: string[];
   warnings: string[];
   notVerified: string[];
-  wallSeconds: number;
 }
 
-async function runVariant(name: VariantName): Promise<VariantResult> {
-  const run = await runSuite(
-    { CONFORMANCE_SANDBOX_VARIANTS: name, CONFORMANCE_ALLOW_INCOMPLETE: '1' },
-    [],
-    true,
-  );
-  const wallSeconds = Number((run.wallMs / 1000).toFixed(1));
-  if (!run.report)
+/** A variant's verdict from its target's report (undefined: the run gave it none). */
+function variantResult(
+  name: VariantName,
+  report: ConformanceReport | undefined,
+  output: string,
+): VariantResult {
+  if (!report)
     return {
       variant: name,
       ok: false,
       verdict: 'no report',
-      failures: [run.output],
+      failures: [output],
       warnings: [],
       notVerified: [],
-      wallSeconds,
     };
-  const { report } = run;
   const failures = report.requirements
     .filter((r) => r.status === 'fail')
     .map(
@@ -62,33 +58,31 @@ async function runVariant(name: VariantName): Promise<VariantResult> {
     failures,
     warnings: report.requirements.flatMap((r) => r.warnings.map((w) => `${r.id}: ${w}`)),
     notVerified: report.incomplete.map((r) => r.id),
-    wallSeconds,
   };
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { concurrency: { type: 'string', default: '2' } },
-  });
+  const { positionals } = parseArgs({ allowPositionals: true });
   const names = (positionals.length > 0 ? positionals : Object.keys(variants)) as VariantName[];
   const unknown = names.filter((name) => !Object.hasOwn(variants, name));
   if (unknown.length > 0) throw new Error(`unknown variant(s): ${unknown.join(', ')}`);
-  const started = Date.now();
-  const results = await pool(names, Number(values.concurrency), async (name) => {
-    const result = await runVariant(name);
+  const run = await runMatrix(
+    names.map((name) => ({ name, faults: [], variants: [name], env: {} })),
+    { CONFORMANCE_ALLOW_INCOMPLETE: '1' },
+  );
+  const results = names.map((name) => variantResult(name, run.report?.[name], run.output));
+  for (const result of results) {
     console.log(
-      `${result.ok ? 'conforms' : 'FALSE ALARM'} ${name}: ${result.verdict.toUpperCase()}, ${result.failures.length} failure(s), ${result.warnings.length} warning(s), ${result.notVerified.length} not verified, ${result.wallSeconds} s`,
+      `${result.ok ? 'conforms' : 'FALSE ALARM'} ${result.variant}: ${result.verdict.toUpperCase()}, ${result.failures.length} failure(s), ${result.warnings.length} warning(s), ${result.notVerified.length} not verified`,
     );
     for (const failure of result.failures) console.log(`    fail: ${failure.slice(0, 300)}`);
-    return result;
-  });
-  const summary = { durationMs: Date.now() - started, variants: results };
+  }
+  const summary = { durationMs: run.wallMs, variants: results };
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('variants.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const bad = results.filter((result) => !result.ok);
   console.log(
-    `\nVariant gate: ${results.length - bad.length}/${results.length} variants conform in ${(summary.durationMs / 1000).toFixed(0)} s; reports/variants.json`,
+    `\nVariant gate: ${results.length - bad.length}/${results.length} variants conform in ${(run.wallMs / 1000).toFixed(0)} s, one run; reports/variants.json`,
   );
   if (bad.length > 0) {
     console.log(

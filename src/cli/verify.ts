@@ -59,9 +59,9 @@ const steps: {
     },
     check: () => conformanceVerdict(prismDir, ['pass', 'incomplete']),
   },
-  { name: 'variants (false alarms)', command: tsx('src/cli/variants.ts', '--concurrency', '2') },
+  { name: 'variants (false alarms)', command: tsx('src/cli/variants.ts') },
   { name: 'remote target', command: tsx('src/cli/remote-run.ts') },
-  { name: 'mutation', command: tsx('src/cli/mutation.ts', '--concurrency', '2') },
+  { name: 'mutation', command: tsx('src/cli/mutation.ts') },
   { name: 'traceability', command: tsx('src/cli/traceability.ts') },
 ];
 

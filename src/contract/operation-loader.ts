@@ -5,9 +5,7 @@
  * or when an operation uses a construct this loader does not understand; a silently partial
  * catalogue would make table-driven tests vacuous.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import {
   AREAS,
   type Area,
@@ -23,6 +21,7 @@ import {
   USER_SCOPES,
   type UserScope,
 } from './operation-model.ts';
+import { readYamlFile } from './yaml-file.ts';
 
 /** Path of the OpenAPI document the catalogue is built from. */
 export const OPENAPI_PATH = fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url));
@@ -232,7 +231,7 @@ function buildOperation(
 
 /** Builds the catalogue from an OpenAPI document on disk (default: `specs/openapi.yaml`). */
 export function loadOperations(file: string = OPENAPI_PATH): readonly Operation[] {
-  const doc = asRecord(parse(readFileSync(file, 'utf8')) as Json, 'document');
+  const doc = asRecord(readYamlFile(file) as Json, 'document');
   const paths = asRecord(doc.paths, 'paths');
   const found: Operation[] = [];
   for (const [path, value] of Object.entries(paths)) {

@@ -1,7 +1,6 @@
 // Loads the traceability catalogue (specs/requirements.yaml).
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { readYamlFile } from './yaml-file.ts';
 
 /**
  * MUST: the seed states it; a check fails on it. READING: the seed states the point loosely; the suite's
@@ -27,7 +26,7 @@ export interface Requirement {
 export const requirementsPath = fileURLToPath(new URL('../../specs/requirements.yaml', import.meta.url));
 
 export function loadRequirements(): Requirement[] {
-  const document = parse(readFileSync(requirementsPath, 'utf8')) as {
+  const document = readYamlFile(requirementsPath) as {
     requirements: (Omit<Requirement, 'verifiable'> & { verifiable?: boolean })[];
   };
   return document.requirements.map(

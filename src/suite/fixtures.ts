@@ -1,7 +1,7 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set and worker, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { test as base, expect, type TestInfo } from '@playwright/test';
+import { _baseTest as base, expect, type TestInfo } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';

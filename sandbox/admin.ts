@@ -9,6 +9,11 @@
 //          every OAuth client, except the clients whose access the user revoked. Signed with the client
 //          secret (see webhooks.ts); no Service-Signed header with fault webhook-signature-missing.
 //          Default type recovery.updated, default id the newest matching record.
+//
+// With the option userActivityMs (--user-activity MS), every user's data changes on its own, as a real
+// user's does: every userActivityMs each user's recovery.updated event goes out as above. A team running
+// the suite against the sandbox started on its own relies on it (the seed gives a client no way to cause
+// a user-data webhook).
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from './errors.ts';
@@ -28,7 +33,7 @@ const eventIdOf = (entry: Entry | undefined, type: string): string | number | nu
 };
 
 export async function registerAdminRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
-  const { ctx, clients, tokens, store, accounts } = services;
+  const { ctx, store, accounts } = services;
   const { webhooks } = ctx;
 
   app.get('/sandbox/info', async () => ({
@@ -91,22 +96,48 @@ export async function registerAdminRoutes(app: FastifyInstance, services: UserSe
     },
     async (request, reply) => {
       const userId = Number((request.params as { userId: string }).userId);
-      const data = store.users.get(userId);
-      if (!data) throw notFound(`No user ${userId}`);
-      const body = (request.body ?? {}) as { type?: string; id?: string | number };
-      const type = body.type ?? 'recovery.updated';
-      const collection = type.split('.')[0] as keyof typeof data.collections;
-      const id = body.id ?? eventIdOf(data.collections[collection]?.[0], type);
-      const event = { type, user_id: userId, id, trace_id: randomUUID() };
-      const sentTo: string[] = [];
-      for (const client of clients.values()) {
-        if (webhooks.urls(client.clientId).length === 0) continue;
-        if (tokens.isRevoked(userId, client.clientId) && !ctx.fault('revoke-webhooks-continue')) continue;
-        const secret = ctx.fault('webhook-signature-missing') ? undefined : client.clientSecret;
-        webhooks.send(client.clientId, secret, event);
-        sentTo.push(client.clientId);
-      }
+      if (!store.users.has(userId)) throw notFound(`No user ${userId}`);
+      const { event, sentTo } = sendUserEvent(services, userId, (request.body ?? {}) as EventRequest);
       return reply.code(202).send({ event, sent_to: sentTo });
     },
   );
+
+  const { userActivityMs } = ctx.options;
+  if (userActivityMs > 0) {
+    const timer = setInterval(() => {
+      for (const account of accounts) sendUserEvent(services, account.userId, {});
+    }, userActivityMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+}
+
+interface EventRequest {
+  type?: string;
+  id?: string | number;
+}
+
+/**
+ * Announces a change of a user's data to every OAuth client with a registered receiver, except the clients
+ * whose access the user revoked. Returns the event and the clients it went to.
+ */
+function sendUserEvent(
+  { ctx, clients, tokens, store }: UserServices,
+  userId: number,
+  body: EventRequest,
+): { event: object; sentTo: string[] } {
+  const data = store.users.get(userId);
+  const type = body.type ?? 'recovery.updated';
+  const collection = type.split('.')[0] as keyof NonNullable<typeof data>['collections'];
+  const id = body.id ?? eventIdOf(data?.collections[collection]?.[0], type);
+  const event = { type, user_id: userId, id, trace_id: randomUUID() };
+  const sentTo: string[] = [];
+  for (const client of clients.values()) {
+    if (ctx.webhooks.urls(client.clientId).length === 0) continue;
+    if (tokens.isRevoked(userId, client.clientId) && !ctx.fault('revoke-webhooks-continue')) continue;
+    const secret = ctx.fault('webhook-signature-missing') ? undefined : client.clientSecret;
+    ctx.webhooks.send(client.clientId, secret, event);
+    sentTo.push(client.clientId);
+  }
+  return { event, sentTo };
 }

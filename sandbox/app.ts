@@ -37,7 +37,11 @@ export function createContext(
     options,
     fault: (name) => options.faults.has(name),
     variant: (name) => options.variants.has(name),
-    webhooks: createWebhookSender({ onError: (url, reason) => log(`webhook to ${url} failed: ${reason}`) }),
+    webhooks: createWebhookSender({
+      onError: (url, reason) => log(`webhook to ${url} failed: ${reason}`),
+      timestamped: options.variants.has('timestamped-webhook-signatures'),
+      now: options.now,
+    }),
     credentials,
     rateLimiter: new FixedWindowRateLimiter(options.rateLimit, options.now),
   };

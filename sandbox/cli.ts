@@ -19,6 +19,8 @@ const usage = `Usage: npm run sandbox -- [options]
   --realistic-login        a real server's sign-in: script-rendered login form with CSRF, consent step,
                            client authentication by HTTP Basic only (what npm run login drives)
   --token-lifetime SECONDS lifetime of the access tokens issued (default 3600)
+  --user-activity MS       every MS each user's data changes on its own: a webhook to each client with a
+                           registered receiver, as a real user's activity causes (default 0: never)
   --log                    print one line per request
   --help                   this text`;
 
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
       log: { type: 'boolean', default: false },
       'realistic-login': { type: 'boolean', default: false },
       'token-lifetime': { type: 'string', default: '3600' },
+      'user-activity': { type: 'string', default: '0' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
     logRequests: values.log,
     realisticLogin: values['realistic-login'],
     tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 86_400),
+    userActivityMs: integer('user-activity', values['user-activity'], 0, 3_600_000),
     ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),
   });
   const ms = (performance.now() - startedAt).toFixed(0);

@@ -32,6 +32,8 @@ export interface SandboxOptions {
   realisticLogin: boolean;
   /** Lifetime of the user and partner access tokens issued without sandbox_expires_in (default 3600 s). */
   tokenLifetimeSeconds: number;
+  /** Every this many ms each user's data changes on its own (a webhook to each registered client); 0: never. */
+  userActivityMs: number;
 }
 
 export interface WebhookSender {

@@ -26,6 +26,7 @@ export function resolveOptions({
     now: () => new Date(),
     realisticLogin: false,
     tokenLifetimeSeconds: 3600,
+    userActivityMs: 0,
     ...options,
     faults: faultSet(names ?? []),
     variants: variantSet(variantNames ?? []),

@@ -3,7 +3,9 @@
 // defaults to 2000 requests per 60 s per client, configurable with --rate-limit N/SECONDS.
 //
 // Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds
-// until the window resets); a 429 also carries Retry-After (seconds).
+// until the window resets); a 429 also carries Retry-After (seconds). Under the variant
+// ietf-rate-limit-headers they are the IETF fields instead (draft-ietf-httpapi-ratelimit-headers):
+// RateLimit-Policy: "default";q=<limit>;w=<window seconds> and RateLimit: "default";r=<remaining>;t=<reset>.
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
 export interface RateLimitConfig {
@@ -17,6 +19,7 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until the window of this key resets (at least 1). */
   resetSeconds: number;
+  windowSeconds: number;
 }
 
 interface Window {
@@ -51,6 +54,7 @@ export class FixedWindowRateLimiter {
       limit,
       remaining: Math.max(0, limit - window.count),
       resetSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)),
+      windowSeconds: config.windowSeconds,
     };
   }
 }
@@ -58,9 +62,16 @@ export class FixedWindowRateLimiter {
 export interface RateLimitHookOptions {
   /** Fault injection: never answer 429. */
   never429?: boolean;
+  /** Variant ietf-rate-limit-headers: the IETF RateLimit and RateLimit-Policy fields instead of X-RateLimit-*. */
+  ietfHeaders?: boolean;
 }
 
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+export function rateLimitHeaders(decision: RateLimitDecision, ietf = false): Record<string, string> {
+  if (ietf)
+    return {
+      'ratelimit-policy': `"default";q=${decision.limit};w=${decision.windowSeconds}`,
+      ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+    };
   return {
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
@@ -83,11 +94,12 @@ export function rateLimitHook(
     const key = keyOf(request);
     if (key === undefined) return;
     const decision = typeof key === 'string' ? limiter.take(key) : limiter.take(key.key, key.config);
+    const headers = rateLimitHeaders(decision, options.ietfHeaders);
     if (decision.allowed || options.never429) {
-      reply.headers(rateLimitHeaders(decision));
+      reply.headers(headers);
       return;
     }
-    reply.headers({ ...rateLimitHeaders(decision), 'retry-after': String(decision.resetSeconds) });
+    reply.headers({ ...headers, 'retry-after': String(decision.resetSeconds) });
     reply
       .code(429)
       .send({ error: 'rate_limited', message: `Over the rate limit of ${decision.limit} requests` });

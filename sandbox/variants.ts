@@ -9,6 +9,11 @@ export interface VariantDefinition {
   description: string;
   /** The seed sentence(s) that allow the variant, quoted. */
   seed: string;
+  /**
+   * What a team whose server behaves so tells the suite (variables of its README, "Running against your
+   * server"): `npm run variants` runs the suite with them. Absent: the suite's defaults.
+   */
+  suite?: Readonly<Record<string, string>>;
 }
 
 export const variants = {
@@ -76,6 +81,22 @@ export const variants = {
       'every user-data collection response (listCycles, listSleeps, listRecoveries, listWorkouts) is sent 60 ms late (sandbox/user/collection.ts SLOW_VARIANT_DELAY_MS)',
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
   },
+  'timestamped-webhook-signatures': {
+    description:
+      'webhooks carry Service-Timestamp (unix seconds) and Service-Signed is the hex HMAC-SHA256 of that value followed by the raw body (sandbox/webhooks.ts)',
+    seed: '"Webhook requests carry the header Service-Signed, checked with the partner\'s signing secret."; "The signature algorithm and what is signed: not shown."',
+    suite: { CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER: 'Service-Timestamp' },
+  },
+  'ietf-rate-limit-headers': {
+    description:
+      'rate-limited responses announce the limit only through the IETF fields RateLimit-Policy ("default";q=LIMIT;w=WINDOW) and RateLimit ("default";r=REMAINING;t=RESET), no X-RateLimit-*; a 429 still carries Retry-After (sandbox/rate-limit.ts)',
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (no response header is named)',
+    suite: { CONFORMANCE_RATE_LIMIT_HEADERS: 'Retry-After,RateLimit,RateLimit-Policy' },
+  },
 } as const satisfies Record<string, VariantDefinition>;
 
 export type VariantName = keyof typeof variants;
+
+/** The suite configuration a variant's team gives (see VariantDefinition.suite). */
+export const suiteConfigurationOf = (name: VariantName): Readonly<Record<string, string>> =>
+  (variants[name] as VariantDefinition).suite ?? {};

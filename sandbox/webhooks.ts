@@ -4,6 +4,11 @@
 //   body            = JSON.stringify(event)            (the exact bytes sent)
 //   Service-Signed  = hex( HMAC-SHA256(key = signing secret, message = body) )
 //
+// Under the variant timestamped-webhook-signatures, the scheme of many real services (replay protection):
+//
+//   Service-Timestamp = unix time in seconds, as text
+//   Service-Signed    = hex( HMAC-SHA256(key = signing secret, message = Service-Timestamp + body) )
+//
 // Signing secrets: a partner's signing secret (CONFORMANCE_PARTNER_*SIGNING_SECRET) for partner webhooks,
 // the OAuth client's client secret for user-data webhooks. Delivery is fire-and-forget (POST with fetch,
 // 5 s timeout); failures are logged when request logging is on and never reach the caller. Sent without a
@@ -12,29 +17,43 @@ import { createHmac } from 'node:crypto';
 import type { WebhookSender } from './context.ts';
 
 export const signatureHeader = 'service-signed';
+export const timestampHeader = 'service-timestamp';
 
-export function signWebhookBody(body: string, signingSecret: string): string {
-  return createHmac('sha256', signingSecret).update(body).digest('hex');
+/** The signature of a body (preceded by its timestamp, when the timestamped scheme is on). */
+export function signWebhookBody(body: string, signingSecret: string, timestamp = ''): string {
+  return createHmac('sha256', signingSecret).update(`${timestamp}${body}`).digest('hex');
 }
 
 export interface WebhookSenderOptions {
   /** Called on a failed delivery (network error or non-2xx answer). */
   onError?: (url: string, reason: string) => void;
   fetch?: typeof fetch;
+  /** Sign a Service-Timestamp header's value followed by the body (variant timestamped-webhook-signatures). */
+  timestamped?: boolean;
+  now?: () => Date;
+}
+
+/** The signature headers of a body: none without a secret. */
+function signatureHeaders(
+  body: string,
+  signingSecret: string | undefined,
+  timestamp: string | undefined,
+): Record<string, string> {
+  if (signingSecret === undefined) return {};
+  if (timestamp === undefined) return { [signatureHeader]: signWebhookBody(body, signingSecret) };
+  return { [timestampHeader]: timestamp, [signatureHeader]: signWebhookBody(body, signingSecret, timestamp) };
 }
 
 export function createWebhookSender(options: WebhookSenderOptions = {}): WebhookSender {
   const registrations = new Map<string, Set<string>>();
   const doFetch = options.fetch ?? fetch;
   const report = options.onError ?? (() => {});
+  const now = options.now ?? (() => new Date());
 
-  const deliver = (url: string, body: string, signature: string | undefined): void => {
+  const deliver = (url: string, body: string, signed: Record<string, string>): void => {
     doFetch(url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(signature === undefined ? {} : { [signatureHeader]: signature }),
-      },
+      headers: { 'content-type': 'application/json', ...signed },
       body,
       signal: AbortSignal.timeout(5000),
     })
@@ -50,10 +69,11 @@ export function createWebhookSender(options: WebhookSenderOptions = {}): Webhook
       const urls = registrations.get(owner);
       if (!urls || urls.size === 0) return;
       const body = JSON.stringify(event);
-      const signature = signingSecret === undefined ? undefined : signWebhookBody(body, signingSecret);
+      const timestamp = options.timestamped ? String(Math.floor(now().getTime() / 1000)) : undefined;
+      const signed = signatureHeaders(body, signingSecret, timestamp);
       for (const url of urls) {
         try {
-          deliver(url, body, signature);
+          deliver(url, body, signed);
         } catch (error) {
           report(url, error instanceof Error ? error.message : String(error));
         }

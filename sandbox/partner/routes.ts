@@ -36,7 +36,9 @@ async function registerAuthenticatedRoutes(scope: FastifyInstance, runtime: Part
   const rateLimitKey = (clientId: string | null) => (clientId === null ? undefined : `partner:${clientId}`);
   scope.addHook(
     'onRequest',
-    rateLimitHook(runtime.ctx.rateLimiter, (request) => rateLimitKey(request.partnerClientId)),
+    rateLimitHook(runtime.ctx.rateLimiter, (request) => rateLimitKey(request.partnerClientId), {
+      ietfHeaders: runtime.ctx.variant('ietf-rate-limit-headers'),
+    }),
   );
   registerTestDataRoute(scope, runtime);
   registerResourceRoutes(scope, runtime);

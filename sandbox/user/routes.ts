@@ -28,6 +28,7 @@ export async function registerUserRoutes(app: FastifyInstance, services: UserSer
       (request) => rateLimitKey(request.userGrant, request.headers.authorization),
       {
         never429: ctx.fault('rate-limit-never-429'),
+        ietfHeaders: ctx.variant('ietf-rate-limit-headers'),
       },
     ),
   );

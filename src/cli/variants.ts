@@ -7,7 +7,7 @@
 //   npm run variants [-- variant ...]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type VariantName, variants } from '../../sandbox/variants.ts';
+import { suiteConfigurationOf, type VariantName, variants } from '../../sandbox/variants.ts';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { runMatrix } from '../run/suite-run.ts';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const unknown = names.filter((name) => !Object.hasOwn(variants, name));
   if (unknown.length > 0) throw new Error(`unknown variant(s): ${unknown.join(', ')}`);
   const run = await runMatrix(
-    names.map((name) => ({ name, faults: [], variants: [name], env: {} })),
+    names.map((name) => ({ name, faults: [], variants: [name], env: suiteConfigurationOf(name) })),
     { CONFORMANCE_ALLOW_INCOMPLETE: '1' },
   );
   const results = names.map((name) => variantResult(name, run.report?.[name], run.output));

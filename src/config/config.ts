@@ -5,6 +5,12 @@ import { resolve, sep } from 'node:path';
 import { partnerKey, TokenStore, userKey } from '../auth/token-store.ts';
 import { isOperationId, USER_SCOPES } from '../contract/operation-model.ts';
 import { reportsDir } from '../run/reports-dir.ts';
+import {
+  assertAlgorithm,
+  DEFAULT_SIGNATURE_SCHEME,
+  SIGNATURE_ENCODINGS,
+  type SignatureScheme,
+} from '../webhooks/signature.ts';
 import { ConfigError } from './config-error.ts';
 import { type Env, resolveEnvironment } from './environment.ts';
 import { type TargetSpec, targetsOf } from './run-plan.ts';
@@ -26,8 +32,9 @@ export type Capability =
   | 'expired-partner-token' // likewise for partners
   | 'partner' // partner A credentials are configured
   | 'second-partner' // partner B credentials are configured
-  | 'webhooks' // webhook receivers can be registered and events triggered (sandbox admin API)
-  | 'rate-limit' // the target's rate limit is known, so a bounded burst can reach 429
+  | 'webhooks' // the target's webhooks reach the suite's receiver (sandbox admin API, or one the team registered)
+  | 'sandbox-admin' // the embedded sandbox's administration API (receivers per check, simulated events, inspection)
+  | 'rate-limit' // the target's rate limit is configured or read from its response headers
   | 'own-rate-limit' // a token with a small rate limit of its own can be minted (sandbox only)
   | 'request-count'; // the target counts requests server-side (sandbox admin API)
 
@@ -46,8 +53,11 @@ export const capabilitySource: Record<Capability, string> = {
   partner: 'partner A credentials (CONFORMANCE_PARTNER_A_CLIENT_ID, CONFORMANCE_PARTNER_A_CLIENT_SECRET)',
   'second-partner':
     'partner B credentials (CONFORMANCE_PARTNER_B_CLIENT_ID, CONFORMANCE_PARTNER_B_CLIENT_SECRET)',
-  webhooks: 'webhook registration and event triggering (the embedded sandbox administration API)',
-  'rate-limit': "the target's rate limit (CONFORMANCE_RATE_LIMIT, e.g. 2000/60)",
+  webhooks:
+    "the suite's webhook receiver registered with the target (CONFORMANCE_WEBHOOK_LISTEN, CONFORMANCE_WEBHOOK_PUBLIC_URL)",
+  'sandbox-admin': 'the embedded sandbox administration API',
+  'rate-limit':
+    "the target's rate limit (CONFORMANCE_RATE_LIMIT, e.g. 2000/60, or announced in its response headers)",
   'own-rate-limit': 'a token with a rate limit of its own (the embedded sandbox issues one on demand)',
   'request-count': 'server-side request counts (the embedded sandbox administration API)',
 };
@@ -68,8 +78,6 @@ export interface ClientCredentials {
 export interface RateLimitConfig {
   limit: number;
   windowSeconds: number;
-  /** Headers the target documents on a 429 response. */
-  headers: string[];
 }
 
 export interface SuiteConfig {
@@ -87,13 +95,19 @@ export interface SuiteConfig {
   /** Requisitions owned by partner A, for partner checks where test data cannot be generated (production). */
   partnerRequisitionIds?: string[];
   signingSecret?: string;
-  signatureAlgorithm: string;
+  /** The suite's webhook receiver and the signature scheme (README, "Running against your server"). */
+  webhooks: WebhookSettings;
   requestBudget: number;
   /** CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response. */
   requestTimeoutMs: number;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
+  /** CONFORMANCE_RATE_LIMIT; undefined: the check reads the limit from the target's response headers. */
   rateLimit?: RateLimitConfig;
+  /** CONFORMANCE_RATE_LIMIT_HEADERS: headers the target documents on a 429 (default Retry-After with a limit). */
+  rateLimitHeaders: string[];
+  /** CONFORMANCE_RATE_LIMIT_BUDGET: the most requests the 429 burst may send (default 1000). */
+  rateLimitBudget: number;
   expectationsFile?: string;
   prismProxy: boolean;
   /** CONFORMANCE_STRICT=1: warnings (the suite's reading of loosely stated points) fail. */
@@ -346,11 +360,83 @@ function rateLimit(env: Env): RateLimitConfig | undefined {
   const match = /^(\d+)\/(\d+)$/.exec(raw);
   if (!match)
     throw new ConfigError('CONFORMANCE_RATE_LIMIT', `must be REQUESTS/SECONDS, e.g. 2000/60; got "${raw}"`);
-  const headers = (env.CONFORMANCE_RATE_LIMIT_HEADERS ?? 'Retry-After')
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
+/** CONFORMANCE_RATE_LIMIT_HEADERS; unset: Retry-After where a limit is documented, else none. */
+const rateLimitHeaders = (env: Env): string[] =>
+  (env.CONFORMANCE_RATE_LIMIT_HEADERS ?? (env.CONFORMANCE_RATE_LIMIT ? 'Retry-After' : ''))
     .split(',')
     .map((header) => header.trim())
     .filter(Boolean);
-  return { limit: Number(match[1]), windowSeconds: Number(match[2]), headers };
+
+// ---------------------------------------------------------------- webhooks and rate limits on real targets
+
+export interface WebhookSettings {
+  /** CONFORMANCE_WEBHOOK_LISTEN: where the suite's receiver listens for the whole run (remote targets). */
+  listen?: { host: string; port: number };
+  /** CONFORMANCE_WEBHOOK_PUBLIC_URL: the URL the team registered with the service; it reaches `listen`. */
+  publicUrl?: string;
+  /**
+   * CONFORMANCE_WEBHOOK_WAIT_S: how long a check waits for a webhook, and for none after a revocation
+   * (default 3 s on the embedded sandbox, which delivers at once; 10 s elsewhere).
+   */
+  waitSeconds: number;
+  signature: SignatureScheme;
+}
+
+/**
+ * The webhook signature scheme: CONFORMANCE_SIGNATURE_HEADER (default Service-Signed),
+ * CONFORMANCE_SIGNATURE_ALGORITHM (sha256), CONFORMANCE_SIGNATURE_ENCODING (hex or base64) and
+ * CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER (a header whose value is signed before the body; unset: the body).
+ * Shared by the webhook checks and `npm run verify-webhook`.
+ */
+export function signatureScheme(env: Env): SignatureScheme {
+  const algorithm = env.CONFORMANCE_SIGNATURE_ALGORITHM || DEFAULT_SIGNATURE_SCHEME.algorithm;
+  try {
+    assertAlgorithm(algorithm);
+  } catch (error) {
+    throw new ConfigError('CONFORMANCE_SIGNATURE_ALGORITHM', (error as Error).message);
+  }
+  const variables = [
+    'CONFORMANCE_SIGNATURE_HEADER',
+    'CONFORMANCE_SIGNATURE_ALGORITHM',
+    'CONFORMANCE_SIGNATURE_ENCODING',
+    'CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER',
+  ];
+  return {
+    header: env.CONFORMANCE_SIGNATURE_HEADER || DEFAULT_SIGNATURE_SCHEME.header,
+    algorithm: algorithm.toLowerCase(),
+    encoding: oneOf(env, 'CONFORMANCE_SIGNATURE_ENCODING', SIGNATURE_ENCODINGS, 'hex'),
+    ...(env.CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER
+      ? { timestampHeader: env.CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER }
+      : {}),
+    configured: variables.some((variable) => !!env[variable]),
+  };
+}
+
+function listenAddress(env: Env): WebhookSettings['listen'] {
+  const raw = env.CONFORMANCE_WEBHOOK_LISTEN;
+  if (!raw) return undefined;
+  const match = /^(\[[0-9a-f:.]+\]|[^:\s]+):(\d{1,5})$/i.exec(raw);
+  const port = Number(match?.[2]);
+  if (!match?.[1] || port > 65535)
+    throw new ConfigError('CONFORMANCE_WEBHOOK_LISTEN', `must be HOST:PORT, e.g. 0.0.0.0:8787; got "${raw}"`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+function webhookSettings(env: Env, target: TargetKind): WebhookSettings {
+  const receiver = group(env, {
+    listen: 'CONFORMANCE_WEBHOOK_LISTEN',
+    publicUrl: 'CONFORMANCE_WEBHOOK_PUBLIC_URL',
+  });
+  return {
+    ...(receiver
+      ? { listen: listenAddress(env), publicUrl: url(env, 'CONFORMANCE_WEBHOOK_PUBLIC_URL') }
+      : {}),
+    waitSeconds: positiveInteger(env, 'CONFORMANCE_WEBHOOK_WAIT_S', target === 'sandbox' ? 3 : 10),
+    signature: signatureScheme(env),
+  };
 }
 
 function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilities'>): Set<Capability> {
@@ -360,7 +446,9 @@ function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilit
   if (config.secondUser && config.userLogin) capabilities.add('second-user');
   if (config.partnerA) capabilities.add('partner');
   if (config.partnerB) capabilities.add('second-partner');
-  if (config.rateLimit) capabilities.add('rate-limit');
+  // A configured limit, or the one the target announces in its response headers (read by the check).
+  capabilities.add('rate-limit');
+  if (config.webhooks.publicUrl) capabilities.add('webhooks');
   const { expiredUserToken, expiredPartnerToken, storeHasExpired } = config.auth;
   if ((expiredUserToken || storeHasExpired.user) && config.userLogin) capabilities.add('expired-user-token');
   if ((expiredPartnerToken || storeHasExpired.partner) && config.partnerA)
@@ -370,6 +458,7 @@ function capabilitiesOf(target: TargetKind, config: Omit<SuiteConfig, 'capabilit
       'expired-user-token',
       'expired-partner-token',
       'webhooks',
+      'sandbox-admin',
       'request-count',
       'own-rate-limit',
     ] as const) {
@@ -460,11 +549,13 @@ export function configOf(env: Env): SuiteConfig {
     partnerB,
     partnerRequisitionIds: uuidList(env, 'CONFORMANCE_PARTNER_REQUISITION_IDS'),
     signingSecret: env.CONFORMANCE_PARTNER_SIGNING_SECRET || undefined,
-    signatureAlgorithm: env.CONFORMANCE_SIGNATURE_ALGORITHM || 'sha256',
+    webhooks: webhookSettings(env, target),
     requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),
     requestTimeoutMs: positiveInteger(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS', 10_000),
     insufficientScopeStatuses: env.CONFORMANCE_ACCEPT_403 === '1' ? [401, 403] : [401],
     rateLimit: rateLimit(env),
+    rateLimitHeaders: rateLimitHeaders(env),
+    rateLimitBudget: positiveInteger(env, 'CONFORMANCE_RATE_LIMIT_BUDGET', 1000),
     expectationsFile: env.CONFORMANCE_EXPECTATIONS || undefined,
     prismProxy,
     strict: flag(env, 'CONFORMANCE_STRICT'),

@@ -1,14 +1,10 @@
-// Client-side throttle shared by every request of a worker: honours Retry-After on a 429 and
-// X-RateLimit-Remaining: 0 (waiting for X-RateLimit-Reset) before the next request.
-const MAX_WAIT_MS = 15_000;
+// Client-side throttle shared by every request of a worker: on a 429 it waits as Retry-After says (else
+// until the announced reset) before the request is sent again (ApiClient, unless the request asks to see
+// the 429: the burst of RL-429); after a response that left nothing remaining (X-RateLimit-Remaining: 0,
+// or RateLimit r=0) it holds the next request until the announced reset. Waits are capped at MAX_WAIT_MS.
+import { announcedRateLimit } from './rate-limit-headers.ts';
 
-function seconds(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const number = Number(value);
-  if (Number.isFinite(number)) return number > 1e9 ? number - Date.now() / 1000 : number; // epoch or delta
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : (date - Date.now()) / 1000;
-}
+const MAX_WAIT_MS = 15_000;
 
 export class Throttle {
   private notBefore = 0;
@@ -20,13 +16,13 @@ export class Throttle {
 
   /** Learns from a response's headers; returns how long to wait before retrying, when it was a 429. */
   observe(status: number, headers: Record<string, string>): number | undefined {
-    const retryAfter = seconds(headers['retry-after']);
-    const reset = seconds(headers['x-ratelimit-reset']);
-    if (headers['x-ratelimit-remaining'] === '0' && reset !== undefined) {
+    const announced = announcedRateLimit(headers);
+    const reset = announced?.resetSeconds;
+    if (announced?.remaining === 0 && reset !== undefined) {
       this.notBefore = Math.max(this.notBefore, Date.now() + Math.min(reset * 1000, MAX_WAIT_MS));
     }
     if (status !== 429) return undefined;
-    const waitMs = Math.min(Math.max((retryAfter ?? reset ?? 1) * 1000, 100), MAX_WAIT_MS);
+    const waitMs = Math.min(Math.max((announced?.retryAfterSeconds ?? reset ?? 1) * 1000, 100), MAX_WAIT_MS);
     this.notBefore = Math.max(this.notBefore, Date.now() + waitMs);
     return waitMs;
   }

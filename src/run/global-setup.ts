@@ -25,6 +25,7 @@ import {
 } from '../config/run-manifest.ts';
 import { runPlan, type TargetSpec } from '../config/run-plan.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
+import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
 
@@ -103,13 +104,20 @@ async function startSandboxTarget(
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,
     CONFORMANCE_RATE_LIMIT: `${BURST_RATE_LIMIT.limit}/${BURST_RATE_LIMIT.windowSeconds}`,
-    CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS,
   };
+  // What the sandbox documents about its 429s: under the process environment (a variant's team says otherwise).
+  const documented = { CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS };
   // The sandbox's credentials: under the process environment (and the target's own), over the env file.
   const fileAt = layers.findIndex((layer) => layer.file !== undefined);
   const [above, below] = fileAt < 0 ? [layers, []] : [layers.slice(0, fileAt), layers.slice(fileAt)];
   return {
-    layers: [{ variables: target, computed: true }, ...above, fileLayer(credentialsPath), ...below],
+    layers: [
+      { variables: target, computed: true },
+      ...above,
+      { variables: documented, computed: true },
+      fileLayer(credentialsPath),
+      ...below,
+    ],
     stop: sandbox.close,
   };
 }
@@ -152,6 +160,8 @@ async function startInstance(
     layers = proxy.layers;
     manifest = resolveRun(layers, facts);
   }
+  const webhookReceiver = await startRunWebhookReceiver(manifest.config);
+  if (webhookReceiver) stops.push(webhookReceiver);
   writeRunManifest(instanceManifestPath(reportPath(RUN_MANIFEST_FILE), index), manifest, layers);
 }
 

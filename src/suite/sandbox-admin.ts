@@ -1,8 +1,7 @@
 // Every call the suite makes to the embedded sandbox's administration API (sandbox-only extensions, not
-// part of the contract; sandbox/admin.ts and sandbox/partner/admin-routes.ts). Only tests that declare the
-// 'webhooks' capability (a sandbox target) use them:
+// part of the contract; sandbox/admin.ts and sandbox/partner/admin-routes.ts). Only tests on a target with the
+// 'sandbox-admin' capability (the embedded sandbox) use them (webhook checks through webhook-inbox.ts):
 //
-//   GET    /sandbox/info                                     environment, faults, test users
 //   GET    /sandbox/webhooks?owner=…                         the URLs registered for an owner
 //   POST   /sandbox/webhooks {owner, url}                    register a receiver URL
 //   DELETE /sandbox/webhooks?owner=…                         remove every receiver of an owner
@@ -24,29 +23,7 @@ function expectAdmin(exchange: Exchange, expected: number, what: string): void {
     throw new Error(`sandbox administration did not ${what}: ${describeExchange(exchange)}`);
 }
 
-// ------------------------------------------------------------------------------------ info and users
-
-export interface SandboxInfo {
-  environment: string;
-  seed: number;
-  faults: string[];
-  users: { user_id: number; username: string }[];
-}
-
-/** GET /sandbox/info. */
-export async function sandboxInfo(api: ApiClient, config: SuiteConfig): Promise<SandboxInfo> {
-  const exchange = await api.send({ path: sandboxAdminUrl(config, '/sandbox/info') });
-  expectAdmin(exchange, 200, 'describe itself (/sandbox/info)');
-  return exchange.json<SandboxInfo>();
-}
-
-/** The sandbox's user id of a test user, by username (case-insensitive). */
-export async function sandboxUserId(api: ApiClient, config: SuiteConfig, username: string): Promise<number> {
-  const { users } = await sandboxInfo(api, config);
-  const userId = users?.find((user) => user.username.toLowerCase() === username.toLowerCase())?.user_id;
-  if (userId === undefined) throw new Error(`the sandbox lists no user ${username}`);
-  return userId;
-}
+// ------------------------------------------------------------------------------------ user events
 
 export interface UserEvent {
   type: string;
@@ -103,11 +80,7 @@ export async function registerWebhookReceiver(
 }
 
 /** Removes every receiver of an owner (best effort: for clean-ups, the answer is not checked). */
-export async function removeWebhookReceivers(
-  api: ApiClient,
-  config: SuiteConfig,
-  owner: string,
-): Promise<void> {
+async function removeWebhookReceivers(api: ApiClient, config: SuiteConfig, owner: string): Promise<void> {
   await api.send({
     method: 'DELETE',
     path: sandboxAdminUrl(config, '/sandbox/webhooks'),

@@ -1,8 +1,15 @@
-// A local webhook receiver for the webhook tests: an HTTP server on 127.0.0.1 (a free port) that records
-// every request it gets (method, path, headers, raw body) and answers 200. Registered with the sandbox
-// administration API (sandbox-admin.ts); the tests wait for the deliveries they expect.
+// The suite's webhook receiver: an HTTP server that records every request it gets (method, path, headers,
+// raw body) and answers 200. Two uses:
+// - on the embedded sandbox, a check starts one on 127.0.0.1 and a free port and registers it through the
+//   sandbox administration API (sandbox-admin.ts);
+// - on any other target, global setup starts one for the whole run on CONFORMANCE_WEBHOOK_LISTEN, the team
+//   has registered CONFORMANCE_WEBHOOK_PUBLIC_URL (which reaches it) with the service, and it appends each
+//   delivery to the run's webhook log (a JSON line each), which the checks of every worker read.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SuiteConfig } from '../config/config.ts';
+import { reportPath } from '../run/reports-dir.ts';
 
 export interface Delivery {
   receivedAt: number;
@@ -15,7 +22,7 @@ export interface Delivery {
 }
 
 export interface WebhookReceiver {
-  /** The URL to register: `http://127.0.0.1:<port><path>`. */
+  /** The URL to register: `http://<host>:<port><path>`. */
   url: string;
   /** Every request received so far, in order of arrival. */
   readonly deliveries: readonly Delivery[];
@@ -27,6 +34,16 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
+export interface ReceiverOptions {
+  /** The path of the URL to register (default /webhooks). */
+  path?: string;
+  /** Default 127.0.0.1 and a free port. */
+  host?: string;
+  port?: number;
+  /** A file each delivery is appended to, as a JSON line (the run's webhook log). */
+  log?: string;
+}
+
 /** A header of a delivery (repeated headers joined with ", "), or undefined when absent. */
 export function deliveryHeader(delivery: Delivery, name: string): string | undefined {
   const value = delivery.headers[name.toLowerCase()];
@@ -36,46 +53,122 @@ export function deliveryHeader(delivery: Delivery, name: string): string | undef
 /** The body of a delivery as UTF-8 text. */
 export const deliveryText = (delivery: Delivery): string => delivery.body.toString('utf8');
 
-/** Starts a receiver on 127.0.0.1 and a free port; `path` is the path of the URL to register. */
-export async function startWebhookReceiver(path = '/webhooks'): Promise<WebhookReceiver> {
+/** Credentials a service may send along are not kept in the log. */
+const UNLOGGED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+const logLine = (delivery: Delivery): string =>
+  `${JSON.stringify({
+    ...delivery,
+    headers: Object.fromEntries(
+      Object.entries(delivery.headers).filter(([name]) => !UNLOGGED_HEADERS.has(name)),
+    ),
+    body: delivery.body.toString('base64'),
+  })}\n`;
+
+/** The deliveries a webhook log holds (none when the file does not exist yet). */
+export function readDeliveryLog(file: string): Delivery[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const logged = JSON.parse(line) as Omit<Delivery, 'body'> & { body: string };
+      return { ...logged, body: Buffer.from(logged.body, 'base64') };
+    });
+}
+
+/**
+ * Resolves with the deliveries `current()` matches as soon as there is one, or with whatever matches after
+ * `timeoutMs`; `subscribe` calls back on every new delivery and returns its unsubscription.
+ */
+export function waitForDeliveries(
+  current: () => readonly Delivery[],
+  subscribe: (onDelivery: () => void) => () => void,
+  matches: (delivery: Delivery) => boolean,
+  timeoutMs: number,
+): Promise<Delivery[]> {
+  const found = () => current().filter(matches);
+  if (found().length > 0) return Promise.resolve(found());
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(found());
+    };
+    const unsubscribe = subscribe(() => {
+      if (found().length > 0) finish();
+    });
+    const timer = setTimeout(finish, timeoutMs);
+  });
+}
+
+/** Starts a receiver (default: on 127.0.0.1 and a free port, path /webhooks). */
+export async function startWebhookReceiver({
+  path = '/webhooks',
+  host = '127.0.0.1',
+  port = 0,
+  log,
+}: ReceiverOptions = {}): Promise<WebhookReceiver> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      deliveries.push({
+      const delivery: Delivery = {
         receivedAt: Date.now(),
         method: request.method ?? '',
         path: request.url ?? '',
         headers: request.headers,
         body: Buffer.concat(chunks),
-      });
+      };
+      deliveries.push(delivery);
+      if (log) appendFileSync(log, logLine(delivery));
       response.writeHead(200).end();
       for (const wake of [...waiters]) wake();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.address.includes(':') ? `[${address.address}]` : address.address;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url: `http://${shownHost}:${address.port}${path}`,
     deliveries,
-    waitFor(matches, timeoutMs) {
-      const found = () => deliveries.filter(matches);
-      if (found().length > 0) return Promise.resolve(found());
-      return new Promise((resolve) => {
-        const finish = () => {
-          clearTimeout(timer);
-          waiters.delete(onDelivery);
-          resolve(found());
-        };
-        const onDelivery = () => {
-          if (found().length > 0) finish();
-        };
-        const timer = setTimeout(finish, timeoutMs);
-        waiters.add(onDelivery);
-      });
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    waitFor: (matches, timeoutMs) =>
+      waitForDeliveries(
+        () => deliveries,
+        (onDelivery) => {
+          waiters.add(onDelivery);
+          return () => waiters.delete(onDelivery);
+        },
+        matches,
+        timeoutMs,
+      ),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
+}
+
+// ------------------------------------------------------------------------------------ the run's receiver
+
+/** The run's webhook log (under the run's reports directory). */
+export const runWebhookLog = (): string => reportPath('.run/webhooks.jsonl');
+
+/**
+ * Global setup: the run's receiver on CONFORMANCE_WEBHOOK_LISTEN, logging to runWebhookLog(), when the
+ * target is not the embedded sandbox and a receiver is configured. Returns its stop, or undefined.
+ */
+export async function startRunWebhookReceiver(
+  config: SuiteConfig,
+): Promise<(() => Promise<void>) | undefined> {
+  const { listen } = config.webhooks;
+  if (config.capabilities.has('sandbox-admin') || !listen) return undefined;
+  const receiver = await startWebhookReceiver({ ...listen, log: runWebhookLog() });
+  return receiver.close;
 }

@@ -57,8 +57,8 @@ async function loadRequisitions(
   note: Note,
 ): Promise<Loaded[]> {
   const ids = await partnerRequisitionIds(config, partnerA, note, APPOINTMENT_TYPES);
-  if (config.capabilities.has('webhooks') && config.partnerA) {
-    // Sandbox administration (the 'webhooks' capability): the seeded data, with both PatientCore variants.
+  if (config.capabilities.has('sandbox-admin') && config.partnerA) {
+    // Sandbox administration (the 'sandbox-admin' capability): the seeded data, with both PatientCore variants.
     const seeded = await sandboxRequisitionIds(api, config, config.partnerA.clientId);
     ids.push(...seeded.slice(0, SANDBOX_SEEDED));
   }

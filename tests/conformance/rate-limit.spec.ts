@@ -1,16 +1,19 @@
 // RL-429: "Requests over the rate limit get 429." The seed does not show the limit, its window or the
-// headers of a 429 (RL-VALUES); the suite takes them from the target's configuration
-// (CONFORMANCE_RATE_LIMIT, CONFORMANCE_RATE_LIMIT_HEADERS). One bounded burst on one cheap operation:
-// isolated (it disturbs every other test of this client) and tagged @ratelimit (not run by the smoke and
-// certification profiles).
+// headers of a 429 (RL-VALUES). The suite takes the limit from the configuration (CONFORMANCE_RATE_LIMIT),
+// else from what the target announces in its response headers (X-RateLimit-*, the IETF RateLimit and
+// RateLimit-Policy fields: src/http/rate-limit-headers.ts), and the headers a 429 must carry from
+// CONFORMANCE_RATE_LIMIT_HEADERS. One bounded burst on one cheap operation: isolated (it disturbs every
+// other test of this client) and tagged @ratelimit (not run by the smoke and certification profiles).
 //
-// The verdict does not depend on the machine's speed: a burst that never reaches the limit within one
-// window is not verified (never a pass); and where the target counts down X-RateLimit-Remaining, a request
-// served after a served one that left nothing remaining, in the same window, fails whatever the timing.
-// On the embedded sandbox the burst uses a token with a small limit of its own (sandbox_rate_limit), so
-// that any machine reaches it well within the window.
+// The burst stays within a request budget (CONFORMANCE_RATE_LIMIT_BUDGET): a limit it cannot exceed within
+// the budget is not verified, with the numbers, never a pass nor a failure. The verdict does not depend on
+// the machine's speed: a burst that never reaches the limit within one window is not verified; and where
+// the target counts down its remaining requests, a request served after a served one that left nothing
+// remaining, in the same window, fails whatever the timing. On the embedded sandbox the burst uses a token
+// with a small limit of its own (sandbox_rate_limit), so that any machine reaches it well within the window.
 import { Tags } from '../../src/config/profiles.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
@@ -30,12 +33,8 @@ const cheap = userDataOperations.find(
   (op) => op.readOnly && op.security.kind === 'user' && op.pathParams.length === 0 && !op.isCollection,
 );
 
-const remainingOf = (exchange: Exchange): number | undefined => {
-  const value = Number(exchange.headers['x-ratelimit-remaining']);
-  return exchange.headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(value)
-    ? value
-    : undefined;
-};
+const remainingOf = (exchange: Exchange): number | undefined =>
+  announcedRateLimit(exchange.headers)?.remaining;
 
 test(
   ...verifies(
@@ -45,24 +44,51 @@ test(
   ),
   async ({ api, config, userToken, tokenPool, requires, verdict }, testInfo) => {
     requires('rate-limit');
-    const rateLimit = config.rateLimit;
-    if (!rateLimit || !cheap) throw new Error('unreachable: rate-limit capability without a rate limit');
-    const windowMs = rateLimit.windowSeconds * 1000;
-    testInfo.setTimeout(3 * windowMs + 60_000);
-    const documented = `${rateLimit.limit} requests per ${rateLimit.windowSeconds} s`;
-    const ownLimit = config.capabilities.has('own-rate-limit');
+    if (!cheap) throw new Error('the catalogue has no user-data read without parameters');
+    const configured = config.rateLimit;
+    const ownLimit = configured !== undefined && config.capabilities.has('own-rate-limit');
     const token = ownLimit
       ? (
           await tokenPool.fresh(ALL_READ_SCOPES, 'A', {
-            sandboxRateLimit: `${rateLimit.limit}/${rateLimit.windowSeconds}`,
+            sandboxRateLimit: `${configured.limit}/${configured.windowSeconds}`,
           })
         ).accessToken
       : await userToken();
     const request = { ...requestFor(cheap), token, noRetry: true };
 
-    // Start in a fresh window: a new token's own, or one idle window after this client's last request.
-    if (!ownLimit) await sleep(windowMs + 250);
-    const maxRequests = Math.ceil(rateLimit.limit * 1.2) + 20;
+    // What the target announces; without a configured limit, the limit the burst goes over.
+    const probe = await api.send(request);
+    const announced = announcedRateLimit(probe.headers);
+    const read = announced
+      ? `${announced.sources.join(', ')}: limit ${announced.limit ?? '?'}, window ${announced.windowSeconds ?? '?'} s, remaining ${announced.remaining ?? '?'}, reset ${announced.resetSeconds ?? '?'} s`
+      : 'no rate-limit header';
+    const limit = configured?.limit ?? announced?.limit;
+    if (limit === undefined)
+      notVerified(
+        `no rate limit configured (CONFORMANCE_RATE_LIMIT) and ${describeOperation(cheap)} announced none (${read})`,
+      );
+    if (configured && announced?.limit !== undefined && announced.limit !== configured.limit)
+      note(
+        'RL-VALUES',
+        `the target announces a limit of ${announced.limit} (${read}); configured ${configured.limit}`,
+      );
+    let windowSeconds = configured?.windowSeconds ?? announced?.windowSeconds;
+    const documented = `${limit} requests per ${windowSeconds ?? '?'} s (${configured ? 'CONFORMANCE_RATE_LIMIT' : read})`;
+    testInfo.setTimeout(3 * (windowSeconds ?? announced?.resetSeconds ?? 60) * 1000 + 60_000);
+
+    // One window's limit and one more, within the budget; else not verified, with the numbers.
+    const maxRequests = Math.min(config.rateLimitBudget, Math.ceil(limit * 1.2) + 20);
+    if (limit + 1 > maxRequests)
+      notVerified(
+        `the limit (${documented}) takes ${limit + 1} requests in one window to exceed, over the burst's budget of ${config.rateLimitBudget} (CONFORMANCE_RATE_LIMIT_BUDGET)`,
+      );
+
+    // Start in a fresh window: a new token's own, one idle window after this client's last request, or
+    // the announced reset of the current one.
+    if (!ownLimit) {
+      const idleSeconds = configured?.windowSeconds ?? announced?.resetSeconds ?? windowSeconds ?? 0;
+      await sleep(idleSeconds * 1000 + 250);
+    }
     let sent = 0;
     let limited: Exchange | undefined;
     const started = Date.now();
@@ -80,32 +106,34 @@ test(
     await Promise.all(Array.from({ length: CONCURRENCY }, burst));
     const elapsed = Date.now() - started;
     verdict.expectNone(unexpected.map((problem) => `a request of the burst answered ${problem}`));
+    // Without a stated window, the reset the first response of a fresh window announces is its length.
+    windowSeconds ??= served[0] && announcedRateLimit(served[0].headers)?.resetSeconds;
 
     // Machine-speed independent: after a served response left 0 remaining, the next served one in the
-    // same window (its Remaining did not go back up) was over the limit.
+    // same window (its remaining count did not go back up) was over the limit.
     const overServed = served.filter(
       (exchange, index) =>
         index > 0 && remainingOf(exchange) === 0 && remainingOf(served[index - 1] as Exchange) === 0,
     );
     verdict.expectThat(
       overServed.length === 0,
-      `${overServed.length} request(s) to ${describeOperation(cheap)} were served after X-RateLimit-Remaining had reached 0 in the same window (documented ${documented})`,
+      `${overServed.length} request(s) to ${describeOperation(cheap)} were served after the announced remaining count had reached 0 in the same window (limit ${documented})`,
       overServed[0],
     );
     if (limited === undefined) {
       // Requests answered before the first one's window can have closed were all counted in that window.
       const servedInWindow = served.length;
       verdict.expectThat(
-        elapsed > windowMs || servedInWindow <= rateLimit.limit,
-        `${servedInWindow} requests to ${describeOperation(cheap)} were served within one window of the documented limit (${documented}) and none of the ${sent} got 429`,
+        windowSeconds === undefined || elapsed > windowSeconds * 1000 || servedInWindow <= limit,
+        `${servedInWindow} requests to ${describeOperation(cheap)} were served within one window of the limit (${documented}) and none of the ${sent} got 429`,
       );
       notVerified(
-        `${sent} requests took ${elapsed} ms, so the documented limit (${documented}) was never exceeded within one window`,
+        `${sent} requests (budget ${maxRequests}) took ${elapsed} ms and none got 429, so the limit (${documented}) was never exceeded within one window`,
       );
     }
 
     // The 429 carries the headers the target documents.
-    const missing = rateLimit.headers.filter(
+    const missing = config.rateLimitHeaders.filter(
       (header) => limited?.headers[header.toLowerCase()] === undefined,
     );
     verdict.expectThat(
@@ -113,22 +141,27 @@ test(
       `the 429 lacks the header(s) the target documents (CONFORMANCE_RATE_LIMIT_HEADERS): ${missing.join(', ')}`,
       limited,
     );
-    const shown = rateLimit.headers.map((header) => `${header}: ${limited?.headers[header.toLowerCase()]}`);
+    const shown = config.rateLimitHeaders.map(
+      (header) => `${header}: ${limited?.headers[header.toLowerCase()]}`,
+    );
     note(
       'RL-VALUES',
-      `429 after ${sent} requests in ${elapsed} ms (${served.length} served; documented ${documented}); ${shown.join(', ')}`,
+      `429 after ${sent} requests in ${elapsed} ms (${served.length} served; limit ${documented})${shown.length ? `; ${shown.join(', ')}` : ''}`,
     );
 
-    // After the window (Retry-After, bounded by the documented window) the same request is served.
-    const retryAfter = Number(limited.headers['retry-after']);
-    const waitSeconds = Math.min(
-      Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : rateLimit.windowSeconds,
-      rateLimit.windowSeconds + 1,
+    // After the window (Retry-After, else the announced reset, bounded by the window) it is served again.
+    const retry = announcedRateLimit(limited.headers);
+    const waitSeconds = Math.max(
+      0,
+      Math.min(
+        retry?.retryAfterSeconds ?? retry?.resetSeconds ?? windowSeconds ?? 1,
+        windowSeconds === undefined ? Number.POSITIVE_INFINITY : windowSeconds + 1,
+      ),
     );
     await sleep(waitSeconds * 1000);
     verdict.expectStatus(await api.send(request), servedStatuses(cheap));
     verdict.evidence(
-      `429 after ${served.length} served requests (documented ${documented}); served again after ${waitSeconds} s`,
+      `429 after ${served.length} served requests (limit ${documented}); served again after ${waitSeconds} s`,
     );
   },
 );

@@ -1,11 +1,24 @@
 // The webhook certification helper: src/webhooks/signature.ts and the verify-webhook command
-// (src/cli/verify-webhook.ts), including its exit codes and that it never prints the secret.
+// (src/cli/verify-webhook.ts), including its exit codes and that it never prints the secret; both signature
+// schemes (the raw body; a timestamp header's value followed by the body) as the configuration states them,
+// on what the sandbox sends (plain, and its variant timestamped-webhook-signatures).
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
-import { signWebhook, verifyWebhook } from '../../src/webhooks/signature.ts';
+import { ConfigError, signatureScheme } from '../../src/config/config.ts';
+import { deliveryHeader, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
+import {
+  DEFAULT_SIGNATURE_SCHEME,
+  type SignatureScheme,
+  type SignedRequest,
+  signatureProblem,
+  signedMessage,
+  signWebhook,
+  verifyWebhook,
+} from '../../src/webhooks/signature.ts';
+import { credentials, start } from './sandbox-client.ts';
 
 const secret = 'partner-signing-secret-for-tests-7d1e';
 const body = JSON.stringify({
@@ -127,5 +140,133 @@ test.describe('verify-webhook command', () => {
     );
     expect(unknown.status).toBe(2);
     expect(unknown.output).not.toContain(secret);
+  });
+});
+
+// ---------------------------------------------------------------- the scheme as configuration
+const timestamped: SignatureScheme = {
+  ...DEFAULT_SIGNATURE_SCHEME,
+  timestampHeader: 'Service-Timestamp',
+  configured: true,
+};
+const requestOf = (headers: Record<string, string>, raw = body): SignedRequest => ({
+  header: (name) => headers[name.toLowerCase()],
+  body: Buffer.from(raw),
+});
+
+test.describe('signature scheme', () => {
+  test('the configuration: defaults, each variable, and an unknown algorithm or encoding named', () => {
+    expect(signatureScheme({})).toEqual(DEFAULT_SIGNATURE_SCHEME);
+    expect(
+      signatureScheme({
+        CONFORMANCE_SIGNATURE_HEADER: 'X-Signature',
+        CONFORMANCE_SIGNATURE_ALGORITHM: 'SHA512',
+        CONFORMANCE_SIGNATURE_ENCODING: 'base64',
+        CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER: 'X-Timestamp',
+      }),
+    ).toEqual({
+      header: 'X-Signature',
+      algorithm: 'sha512',
+      encoding: 'base64',
+      timestampHeader: 'X-Timestamp',
+      configured: true,
+    });
+    expect(() => signatureScheme({ CONFORMANCE_SIGNATURE_ALGORITHM: 'md17' })).toThrow(ConfigError);
+    expect(() => signatureScheme({ CONFORMANCE_SIGNATURE_ENCODING: 'b32' })).toThrow(
+      /CONFORMANCE_SIGNATURE_ENCODING/,
+    );
+  });
+
+  test('the timestamp scheme signs the header value followed by the body, and nothing else verifies', () => {
+    const timestamp = '1767225600';
+    const signature = signWebhook(`${timestamp}${body}`, secret);
+    const sent = { 'service-signed': signature, 'service-timestamp': timestamp };
+    expect(signedMessage(body, timestamp).toString()).toBe(`${timestamp}${body}`);
+    expect(signatureProblem(requestOf(sent), secret, timestamped)).toBeUndefined();
+    expect(
+      signatureProblem(requestOf({ ...sent, 'service-timestamp': '1767225601' }), secret, timestamped),
+    ).toBe('Service-Signed is not the hex HMAC-sha256 of Service-Timestamp followed by the raw body');
+    expect(signatureProblem(requestOf({ 'service-signed': signature }), secret, timestamped)).toMatch(
+      /no Service-Timestamp header/,
+    );
+    expect(signatureProblem(requestOf(sent), secret, DEFAULT_SIGNATURE_SCHEME)).toMatch(/of the raw body$/);
+    expect(
+      signatureProblem(requestOf({ 'service-signed': hexSignature }), secret, DEFAULT_SIGNATURE_SCHEME),
+    ).toBe(undefined);
+    expect(signatureProblem(requestOf({}), secret, DEFAULT_SIGNATURE_SCHEME)).toBe(
+      'no Service-Signed header',
+    );
+  });
+
+  for (const variants of [[], ['timestamped-webhook-signatures']]) {
+    test(`what the sandbox sends verifies under its scheme only (variants: ${variants.join() || 'none'})`, async () => {
+      const receiver = await startWebhookReceiver();
+      const sandbox = await start({ variants });
+      try {
+        const { clientId, clientSecret } = credentials.client;
+        await fetch(`${sandbox.authUrl}/sandbox/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ owner: clientId, url: receiver.url }),
+        });
+        const info = await (await fetch(`${sandbox.authUrl}/sandbox/info`)).json();
+        await fetch(`${sandbox.authUrl}/sandbox/users/${info.users[0].user_id}/events`, { method: 'POST' });
+        const [delivery] = await receiver.waitFor(() => true, 5000);
+        if (!delivery) throw new Error('no webhook arrived');
+        const sent: SignedRequest = { header: (name) => deliveryHeader(delivery, name), body: delivery.body };
+        const [own, other] = variants.length
+          ? [timestamped, DEFAULT_SIGNATURE_SCHEME]
+          : [DEFAULT_SIGNATURE_SCHEME, timestamped];
+        expect(signatureProblem(sent, clientSecret, own)).toBeUndefined();
+        expect(signatureProblem(sent, clientSecret, other)).toBeDefined();
+        expect(deliveryHeader(delivery, 'Service-Timestamp') !== undefined).toBe(variants.length > 0);
+      } finally {
+        await sandbox.close();
+        await receiver.close();
+      }
+    });
+  }
+});
+
+test.describe("verify-webhook command, configured by the suite's variables", () => {
+  const cli = fileURLToPath(new URL('../../src/cli/verify-webhook.ts', import.meta.url));
+  const timestamp = '1767225600';
+  const signature = signWebhook(`${timestamp}${body}`, secret, 'sha256', 'base64');
+  const scheme = {
+    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER: 'Service-Timestamp',
+    CONFORMANCE_SIGNATURE_ENCODING: 'base64',
+    SIGNING_SECRET: secret,
+  };
+  const run = (args: string[], env: Record<string, string> = scheme) => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', cli, '--secret-env', 'SIGNING_SECRET', '--signature', signature, ...args],
+      { input: body, encoding: 'utf8', env: { ...process.env, ...env } },
+    );
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  };
+
+  test('checks the timestamp scheme of the configuration, with the timestamp given', () => {
+    const valid = run(['--timestamp', timestamp]);
+    expect(valid.status, valid.output).toBe(0);
+    expect(valid.output).toMatch(
+      /^valid: the base64 HMAC-sha256 of Service-Timestamp followed by the raw body/,
+    );
+    expect(valid.output).not.toContain(secret);
+    expect(run(['--timestamp', '1767225601']).status).toBe(1);
+    expect(run(['--timestamp', timestamp, '--encoding', 'hex']).status).toBe(1);
+  });
+
+  test('exits 2 when the configured scheme signs a timestamp and none is given', () => {
+    const missing = run([]);
+    expect(missing.status).toBe(2);
+    expect(missing.output).toMatch(/--timestamp/);
+  });
+
+  test('without the scheme configured, the body alone is checked', () => {
+    const plain = { CONFORMANCE_ENV_FILE: '', SIGNING_SECRET: secret };
+    expect(run(['--timestamp', timestamp, '--encoding', 'base64'], plain).status).toBe(0);
+    expect(run(['--encoding', 'base64'], plain).status).toBe(1);
   });
 });

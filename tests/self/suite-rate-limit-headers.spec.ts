@@ -1,0 +1,163 @@
+// Rate limits without a number: what the suite reads from the headers targets announce their limit in
+// (src/http/rate-limit-headers.ts), the client honouring Retry-After on a 429 outside the burst
+// (src/http/throttle.ts through the ApiClient), the sandbox's variant ietf-rate-limit-headers, and RL-429
+// against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT: verified from the IETF fields,
+// failed when the limit is not enforced, not verified with the numbers when the budget cannot reach it.
+import { expect, test } from '@playwright/test';
+import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
+import type { Transport, TransportResponse } from '../../src/http/transport.ts';
+import { api, login, start } from './sandbox-client.ts';
+import { runSuiteAgainst } from './suite-against.ts';
+
+test.describe('announced rate limits', () => {
+  test('X-RateLimit-* and Retry-After (seconds or an HTTP date)', () => {
+    expect(
+      announcedRateLimit({
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': '7',
+        'x-ratelimit-reset': '12',
+        'retry-after': '3',
+      }),
+    ).toEqual({
+      limit: 100,
+      remaining: 7,
+      resetSeconds: 12,
+      retryAfterSeconds: 3,
+      windowSeconds: undefined,
+      sources: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'],
+    });
+    const inTenSeconds = new Date(Date.now() + 10_000).toUTCString();
+    const retry = announcedRateLimit({ 'retry-after': inTenSeconds })?.retryAfterSeconds ?? 0;
+    expect(retry).toBeGreaterThan(8);
+    expect(retry).toBeLessThanOrEqual(10);
+    expect(announcedRateLimit({ 'content-type': 'application/json' })).toBeUndefined();
+  });
+
+  test('the IETF fields: the current draft (named policies, the first to run out) and the earlier ones', () => {
+    expect(
+      announcedRateLimit({
+        'ratelimit-policy': '"burst";q=100;w=60, "daily";q=1000;w=86400',
+        ratelimit: '"daily";r=900;t=3600, "burst";r=0;t=12',
+      }),
+    ).toMatchObject({ limit: 100, windowSeconds: 60, remaining: 0, resetSeconds: 12 });
+    expect(announcedRateLimit({ 'ratelimit-policy': '10;w=1, 100;w=60' })).toMatchObject({
+      limit: 10,
+      windowSeconds: 1,
+    });
+    expect(announcedRateLimit({ ratelimit: 'limit=50, remaining=49, reset=30' })).toMatchObject({
+      limit: 50,
+      remaining: 49,
+      resetSeconds: 30,
+    });
+    expect(
+      announcedRateLimit({ 'ratelimit-limit': '20', 'ratelimit-remaining': '4', 'ratelimit-reset': '5' }),
+    ).toMatchObject({ limit: 20, remaining: 4, resetSeconds: 5 });
+  });
+});
+
+test.describe('the client honours Retry-After outside the burst', () => {
+  /** A transport answering from a script, noting when each request was sent. */
+  function scripted(answers: TransportResponse[]): Transport & { sentAt: number[] } {
+    const sentAt: number[] = [];
+    return {
+      sentAt,
+      send: async () => {
+        sentAt.push(Date.now());
+        return answers[Math.min(sentAt.length - 1, answers.length - 1)] as TransportResponse;
+      },
+      dispose: () => {},
+    };
+  }
+  const ok: TransportResponse = { status: 200, headers: {}, text: '{}' };
+
+  for (const [what, limited] of [
+    ['Retry-After', { 'retry-after': '1' }],
+    ['the IETF RateLimit reset', { ratelimit: '"default";r=0;t=1' }],
+  ] as const) {
+    test(`a 429 is waited out for ${what} and sent again; noRetry hands it over`, async () => {
+      const transport = scripted([{ status: 429, headers: limited, text: '' }, ok]);
+      const client = standaloneClient(transport, { baseUrl: 'http://target.invalid' });
+      expect((await client.send({ path: '/v2/cycle' })).status).toBe(200);
+      expect(transport.sentAt).toHaveLength(2);
+      const [first = 0, second = 0] = transport.sentAt;
+      expect(second - first).toBeGreaterThanOrEqual(950);
+
+      const once = scripted([{ status: 429, headers: limited, text: '' }, ok]);
+      const burst = standaloneClient(once, { baseUrl: 'http://target.invalid' });
+      expect((await burst.send({ path: '/v2/cycle', noRetry: true })).status).toBe(429);
+      expect(once.sentAt).toHaveLength(1);
+    });
+  }
+});
+
+test.describe('variant ietf-rate-limit-headers', () => {
+  test('the limit is announced only by RateLimit-Policy and RateLimit; a 429 keeps Retry-After', async () => {
+    const sandbox = await start({
+      variants: ['ietf-rate-limit-headers'],
+      rateLimit: { limit: 2, windowSeconds: 60 },
+    });
+    try {
+      const { access_token } = await login(sandbox);
+      const answers = [];
+      for (let i = 0; i < 3; i += 1) answers.push(await api(sandbox, '/v2/user/profile/basic', access_token));
+      for (const answer of answers) {
+        expect(answer.headers.get('x-ratelimit-limit')).toBeNull();
+        expect(answer.headers.get('ratelimit-policy')).toBe('"default";q=2;w=60');
+      }
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429]);
+      expect(answers[0]?.headers.get('ratelimit')).toMatch(/^"default";r=1;t=\d+$/);
+      expect(answers[2]?.headers.get('retry-after')).toMatch(/^\d+$/);
+      const read = announcedRateLimit(Object.fromEntries(answers[2]?.headers ?? []));
+      expect(read).toMatchObject({ limit: 2, windowSeconds: 60, remaining: 0 });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started on its own', () => {
+  const burst = async (options: { faults?: string[]; budget?: string }) => {
+    const sandbox = await start({
+      variants: ['ietf-rate-limit-headers'],
+      faults: options.faults ?? [],
+      rateLimit: { limit: 30, windowSeconds: 2 },
+    });
+    try {
+      const { report } = await runSuiteAgainst(sandbox, {
+        CONFORMANCE_TARGET: 'remote',
+        CONFORMANCE_SIGN_IN: 'form',
+        CONFORMANCE_GREP: '@RL-429(?=\\s|$)',
+        CONFORMANCE_RATE_LIMIT: '',
+        CONFORMANCE_RATE_LIMIT_HEADERS: 'Retry-After',
+        CONFORMANCE_RATE_LIMIT_BUDGET: options.budget ?? '',
+        CONFORMANCE_ALLOW_INCOMPLETE: '1',
+      });
+      const [check] = report.tests;
+      if (!check) throw new Error('RL-429 did not run');
+      return check;
+    } finally {
+      await sandbox.close();
+    }
+  };
+
+  test('verified from the limit the IETF fields announce', async () => {
+    const check = await burst({});
+    expect(check.status, check.error).toBe('passed');
+    expect(check.evidence.join('\n')).toMatch(/limit 30 requests per 2 s \(ratelimit, ratelimit-policy/);
+  });
+
+  test('fails when the announced limit is not enforced', async () => {
+    const check = await burst({ faults: ['rate-limit-never-429'] });
+    expect(check.status).toBe('failed');
+    expect(check.failedRequirements).toEqual(['RL-429']);
+  });
+
+  test('not verified, with the numbers, when the budget cannot exceed the limit', async () => {
+    const check = await burst({ budget: '20' });
+    expect(check.status).toBe('skipped');
+    expect(check.skipReason).toMatch(
+      /takes 31 requests in one window to exceed, over the burst's budget of 20/,
+    );
+  });
+});

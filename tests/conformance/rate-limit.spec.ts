@@ -26,6 +26,8 @@ import { note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 const CONCURRENCY = 16;
+/** What the seed does not show (the values, windows and headers): recorded as observed. */
+const RL_VALUES = 'RL-VALUES';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The cheapest read of the catalogue: a user-data GET without parameters (the body measurement). */
@@ -145,7 +147,7 @@ test(
       (header) => `${header}: ${limited?.headers[header.toLowerCase()]}`,
     );
     note(
-      'RL-VALUES',
+      RL_VALUES,
       `429 after ${sent} requests in ${elapsed} ms (${served.length} served; limit ${documented})${shown.length ? `; ${shown.join(', ')}` : ''}`,
     );
 

@@ -115,8 +115,50 @@ test('a remote target with a login: defaults and capabilities', () => {
     environment: 'non-production',
     requestBudget: 60,
   });
-  expect([...config.capabilities].sort()).toEqual(['real-auth', 'scopes', 'stateful', 'user-login']);
+  expect([...config.capabilities].sort()).toEqual([
+    'rate-limit',
+    'real-auth',
+    'scopes',
+    'stateful',
+    'user-login',
+  ]);
   expect(config.insufficientScopeStatuses).toEqual([401]);
+  expect(config.rateLimit).toBeUndefined();
+  expect(config.rateLimitHeaders).toEqual([]);
+  expect(config.webhooks).toMatchObject({ waitSeconds: 10, signature: { header: 'Service-Signed' } });
+});
+
+test("a remote target with the suite's webhook receiver: its address, the URL the team registered, the wait", () => {
+  const config = loadConfig({
+    ...remote,
+    CONFORMANCE_WEBHOOK_LISTEN: '0.0.0.0:8787',
+    CONFORMANCE_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/conformance',
+    CONFORMANCE_WEBHOOK_WAIT_S: '20',
+  });
+  expect(config.webhooks).toMatchObject({
+    listen: { host: '0.0.0.0', port: 8787 },
+    publicUrl: 'https://hooks.example.test/conformance',
+    waitSeconds: 20,
+  });
+  expect(config.capabilities.has('webhooks')).toBe(true);
+  expect(config.capabilities.has('sandbox-admin')).toBe(false);
+  expect(
+    loadConfig({
+      ...remote,
+      CONFORMANCE_WEBHOOK_LISTEN: '[::1]:9000',
+      CONFORMANCE_WEBHOOK_PUBLIC_URL: 'http://x.test/',
+    }).webhooks.listen,
+  ).toEqual({ host: '::1', port: 9000 });
+  expect(() => loadConfig({ ...remote, CONFORMANCE_WEBHOOK_LISTEN: '0.0.0.0:8787' })).toThrow(
+    /CONFORMANCE_WEBHOOK_PUBLIC_URL is required with CONFORMANCE_WEBHOOK_LISTEN/,
+  );
+  expect(() =>
+    loadConfig({
+      ...remote,
+      CONFORMANCE_WEBHOOK_LISTEN: '8787',
+      CONFORMANCE_WEBHOOK_PUBLIC_URL: 'http://x.test/',
+    }),
+  ).toThrow(/CONFORMANCE_WEBHOOK_LISTEN must be HOST:PORT/);
 });
 
 test('pre-issued tokens are keyed by normalised scope set; 403 may be accepted', () => {

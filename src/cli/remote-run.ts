@@ -17,13 +17,13 @@
 // `npm run doctor` predicts for the same configuration (src/config/capability-needs.ts).
 // Writes reports/remote.json; exits 1 otherwise.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../sandbox/app.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { loadConfig } from '../config/config.ts';
 import { EMBEDDED_RATE_LIMIT } from '../run/global-setup.ts';
+import { freePort } from '../run/prism.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { runCommand, tsx } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
@@ -40,15 +40,6 @@ const USER_ACTIVITY_MS = 500;
 const WEBHOOK_WAIT_S = '3';
 
 /** A port free on 127.0.0.1 now (the receiver takes it when the run starts). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
-}
-
 /** What the team does once in its console: registers the receiver URL for an owner (a client id). */
 async function registerReceiver(authUrl: string, owner: string, url: string): Promise<void> {
   const response = await fetch(`${authUrl}/sandbox/webhooks`, {

@@ -3,6 +3,9 @@
 // require() beyond that, by requirement ID or ID prefix (the longest match counts). `npm run doctor` reads it
 // with the configuration's capabilities and capabilitySource to say what a configuration will verify, what
 // not and why, and which variable would enable it; the remote run checks that prediction against its report.
+// On a remote target 'webhooks' comes from the receiver's variables (CONFORMANCE_WEBHOOK_LISTEN and
+// _PUBLIC_URL) and 'rate-limit' is always there (a configured limit, or the one the response headers
+// announce): whether the service then sends a webhook, or announces a limit, only the run can tell.
 import { operations } from '../contract/operations.ts';
 import { type Requirement, requirements } from '../contract/requirements.ts';
 import { type Capability, capabilitySource, type SuiteConfig } from './config.ts';

@@ -5,20 +5,11 @@
 // scheme the variant timestamped-webhook-signatures uses and the configuration states; a service that
 // signs otherwise than the configured scheme fails WH-SIGNED, and one whose webhooks go on after a
 // revocation fails REVOKE-WEBHOOKS-STOP.
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import type { SandboxInput } from '../../sandbox/options.ts';
+import { freePort } from '../../src/run/prism.ts';
 import { credentials, start } from './sandbox-client.ts';
 import { runSuiteAgainst } from './suite-against.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
-}
 
 async function webhookRun(options: SandboxInput) {
   const sandbox = await start({ ...options, userActivityMs: 300 });

@@ -11,8 +11,9 @@
 // webhooks flow, as a real test user's device makes them). The rate limit is not configured: the suite reads
 // it from the sandbox's response headers.
 //
-// What a first run cannot have yet (expired tokens from the store) and what a non-production target cannot
-// show (add-test-data's 404 in production) is out of reach: the run must end INCOMPLETE, never PASS, with
+// The production deployment of the same service is a second sandbox, in production mode
+// (CONFORMANCE_PRODUCTION_BASE_URL), for add-test-data's 404 in production. What a first run cannot have yet
+// (expired tokens from the store) is out of reach: the run must end INCOMPLETE, never PASS, with
 // zero failures, leaving unverified only FIRST_RUN_UNVERIFIED, and exactly the MUST requirements
 // `npm run doctor` predicts for the same configuration (src/config/capability-needs.ts).
 // Writes reports/remote.json; exits 1 otherwise.
@@ -32,7 +33,6 @@ import { reportOf, runSuite } from '../run/suite-run.ts';
 const FIRST_RUN_UNVERIFIED: Readonly<Record<string, string>> = {
   'AUTH-EXPIRED-TOKEN': 'no stored user token has expired yet (a later run verifies it)',
   'PAUTH-EXPIRED-TOKEN': 'no stored partner token has expired yet (a later run verifies it)',
-  'TD-PRODUCTION-404': 'a non-production target (the embedded run proves it on a production twin)',
 };
 /** How often each sandbox user's data changes on its own. */
 const USER_ACTIVITY_MS = 500;
@@ -50,12 +50,15 @@ async function registerReceiver(authUrl: string, owner: string, url: string): Pr
   if (response.status !== 201) throw new Error(`registering ${url} for ${owner} answered ${response.status}`);
 }
 
-const sandbox = await startSandbox({
+const sandboxOptions = {
   port: 0,
   realisticLogin: true,
   userActivityMs: USER_ACTIVITY_MS,
   rateLimit: EMBEDDED_RATE_LIMIT,
-});
+};
+const sandbox = await startSandbox(sandboxOptions);
+// The same service's production deployment, for the one check that needs production.
+const production = await startSandbox({ ...sandboxOptions, environment: 'production' });
 // The token store lives outside the reports, and goes with the run.
 const storeDir = mkdtempSync(join(tmpdir(), 'conformance-remote-store-'));
 try {
@@ -65,6 +68,7 @@ try {
     // The environment wins over the file: the port this sandbox listens on.
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,
+    CONFORMANCE_PRODUCTION_BASE_URL: production.baseUrl,
     CONFORMANCE_TOKEN_STORE: join(storeDir, 'tokens.json'),
     CONFORMANCE_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
     CONFORMANCE_WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}/webhooks`,
@@ -113,5 +117,6 @@ try {
   process.exitCode = ok ? 0 : 1;
 } finally {
   rmSync(storeDir, { recursive: true, force: true });
+  await production.close();
   await sandbox.close();
 }

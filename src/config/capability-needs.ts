@@ -52,13 +52,15 @@ export function reasonsUnverifiable(config: SuiteConfig, requirement: Requiremen
   const reasons = capabilitiesNeeded(requirement)
     .filter((capability) => !config.capabilities.has(capability))
     .map((capability) => `${capability}: needs ${capabilitySource[capability]}`);
-  // The one check that needs a production environment (the embedded sandbox starts a production twin).
+  // The one check that needs a production environment (the embedded sandbox has a production twin).
   if (
     requirement.id === 'TD-PRODUCTION-404' &&
     config.environment !== 'production' &&
-    config.target !== 'sandbox'
+    config.productionBaseUrl === undefined
   )
-    reasons.push('a production target (CONFORMANCE_ENVIRONMENT=production)');
+    reasons.push(
+      "a production target (CONFORMANCE_ENVIRONMENT=production), or the production deployment's URL (CONFORMANCE_PRODUCTION_BASE_URL)",
+    );
   return reasons;
 }
 

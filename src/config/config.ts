@@ -92,6 +92,11 @@ export interface SuiteConfig {
   userTokens?: Record<string, string>;
   partnerA?: ClientCredentials;
   partnerB?: ClientCredentials;
+  /**
+   * CONFORMANCE_PRODUCTION_BASE_URL: the production deployment of a non-production target, where partner A's
+   * credentials also hold; the one check that needs production (add-test-data answers 404) is sent there.
+   */
+  productionBaseUrl?: string;
   /** Requisitions owned by partner A, for partner checks where test data cannot be generated (production). */
   partnerRequisitionIds?: string[];
   signingSecret?: string;
@@ -547,6 +552,7 @@ export function configOf(env: Env): SuiteConfig {
     userTokens: tokens,
     partnerA,
     partnerB,
+    productionBaseUrl: url(env, 'CONFORMANCE_PRODUCTION_BASE_URL'),
     partnerRequisitionIds: uuidList(env, 'CONFORMANCE_PARTNER_REQUISITION_IDS'),
     signingSecret: env.CONFORMANCE_PARTNER_SIGNING_SECRET || undefined,
     webhooks: webhookSettings(env, target),

@@ -91,19 +91,26 @@ async function startSandboxTarget(
   const { startSandbox } = await import('../../sandbox/app.ts');
   const { credentialsPath } = await import('../../sandbox/credentials.ts');
   const env = merged(layers);
-  const sandbox = await startSandbox({
+  const production = env.CONFORMANCE_ENVIRONMENT === 'production';
+  const options = {
     port: 0,
-    environment: env.CONFORMANCE_ENVIRONMENT === 'production' ? 'production' : 'non-production',
     rateLimit: EMBEDDED_RATE_LIMIT,
     dataEpoch,
     faults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
     variants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
+  };
+  const sandbox = await startSandbox({
+    ...options,
+    environment: production ? 'production' : 'non-production',
   });
+  // A non-production sandbox has a production twin, with the same faults, for the one check that needs one.
+  const twin = production ? undefined : await startSandbox({ ...options, environment: 'production' });
   const target = {
     CONFORMANCE_TARGET: 'sandbox',
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,
     CONFORMANCE_RATE_LIMIT: `${BURST_RATE_LIMIT.limit}/${BURST_RATE_LIMIT.windowSeconds}`,
+    ...(twin ? { CONFORMANCE_PRODUCTION_BASE_URL: twin.baseUrl } : {}),
   };
   // What the sandbox documents about its 429s: under the process environment (a variant's team says otherwise).
   const documented = { CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS };
@@ -118,7 +125,10 @@ async function startSandboxTarget(
       fileLayer(credentialsPath),
       ...below,
     ],
-    stop: sandbox.close,
+    stop: async () => {
+      await twin?.close();
+      await sandbox.close();
+    },
   };
 }
 

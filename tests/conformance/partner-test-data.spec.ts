@@ -7,7 +7,6 @@
 // The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
 // samples: both are accepted. After a 204 the generated requisition cannot be found, so the follow-up
 // checks are skipped with a note.
-import { startSandbox } from '../../sandbox/app.ts';
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
@@ -164,26 +163,16 @@ test(
       verdict.expectStatus(exchange, 404);
       return;
     }
-    if (config.target !== 'sandbox')
+    const productionBaseUrl =
+      config.productionBaseUrl ??
       notVerified(
-        'the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production)',
+        "the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production) or the production deployment's URL (CONFORMANCE_PRODUCTION_BASE_URL)",
       );
-    // The target is the embedded sandbox in non-production mode. To still prove the check, it runs against
-    // a second sandbox started here in production mode, with the same injected faults as the target.
-    const production = await startSandbox({
-      port: 0,
-      environment: 'production',
-      faults: [...config.sandboxFaults],
-    });
-    try {
-      const partner = new PartnerClient(
-        api.withOptions({ baseUrl: production.baseUrl }),
-        partnerA.credentials,
-      );
-      const exchange = await requestTestData(partner);
-      verdict.expectStatus(exchange, 404);
-    } finally {
-      await production.close();
-    }
+    // The same request to the production deployment (on the embedded sandbox, its production twin).
+    const production = new PartnerClient(
+      api.withOptions({ baseUrl: productionBaseUrl }),
+      partnerA.credentials,
+    );
+    verdict.expectStatus(await requestTestData(production), 404);
   },
 );

@@ -143,7 +143,7 @@ export interface RunOptions {
   profile: Profile;
   /** CONFORMANCE_GREP: the tests to run, by title and tags (undefined: all). */
   grep?: string;
-  /** CONFORMANCE_WORKERS (default 2). */
+  /** CONFORMANCE_WORKERS (default 2; smoke 1). */
   workers: number;
   /** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
   runTimeoutSeconds: number;
@@ -581,7 +581,8 @@ export function configOf(env: Env): SuiteConfig {
 export const runOptions = (env: Env): RunOptions => ({
   profile: profileOf(env),
   grep: env.CONFORMANCE_GREP || undefined,
-  workers: positiveInteger(env, 'CONFORMANCE_WORKERS', 2),
+  // A smoke run's few requests do not pay for a second worker's start.
+  workers: positiveInteger(env, 'CONFORMANCE_WORKERS', profileOf(env) === 'smoke' ? 1 : 2),
   runTimeoutSeconds: positiveInteger(env, 'CONFORMANCE_RUN_TIMEOUT_S', 900),
   embeddedSandbox: !env.CONFORMANCE_BASE_URL && env.CONFORMANCE_TARGET !== 'prism',
 });

@@ -5,6 +5,7 @@
 // target they share it, after the others. A pure function of the run options, so the Playwright
 // configuration and global setup derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
+import type { Profile } from './config.ts';
 import { ConfigError } from './config-error.ts';
 import type { Env } from './environment.ts';
 
@@ -32,23 +33,34 @@ export interface PlannedProject {
   teardown?: string;
 }
 
+/** A target instance: global setup starts it (off the sandbox: resolves it) for the projects of a role. */
+export interface PlannedInstance {
+  target: TargetSpec;
+  /** `isolated`: it serves the isolated tests alone. */
+  role: ProjectRole;
+}
+
 export interface RunPlan {
   projects: PlannedProject[];
   /** Whether the isolated tests run beside the others (one more worker, mostly waiting). */
   isolatedBeside: boolean;
-  /** Each target instance global setup starts (or, off the sandbox, resolves), by index. */
-  instances: TargetSpec[];
+  /** The run's target instances, by index. */
+  instances: PlannedInstance[];
 }
 
 const projectName = (target: TargetSpec, role: ProjectRole): string =>
   target.name === '' ? role : role === 'conformance' ? target.name : `${target.name} ${role}`;
 
-/** The run's plan: each target's two projects and their instances. */
-export function runPlan(targets: readonly TargetSpec[], embeddedSandbox: boolean): RunPlan {
-  const instances: TargetSpec[] = [];
+/**
+ * The run's plan: each target's two projects and their instances. The isolated tests get an instance of
+ * their own on the embedded sandbox, unless the profile runs none of them (smoke refuses every one).
+ */
+export function runPlan(targets: readonly TargetSpec[], embeddedSandbox: boolean, profile: Profile): RunPlan {
+  const isolatedBeside = embeddedSandbox && profile !== 'smoke';
+  const instances: PlannedInstance[] = [];
   const projects = targets.flatMap((target): PlannedProject[] => {
-    const main = instances.push(target) - 1;
-    const isolated = embeddedSandbox ? instances.push(target) - 1 : main;
+    const main = instances.push({ target, role: 'conformance' }) - 1;
+    const isolated = isolatedBeside ? instances.push({ target, role: 'isolated' }) - 1 : main;
     const isolatedName = projectName(target, 'isolated');
     const conformance: PlannedProject = {
       name: projectName(target, 'conformance'),
@@ -62,7 +74,7 @@ export function runPlan(targets: readonly TargetSpec[], embeddedSandbox: boolean
     // their waits (a rate-limit window, a stated delivery wait) overlap the other tests.
     return isolated === main ? [conformance, disturbing] : [disturbing, conformance];
   });
-  return { projects, instances, isolatedBeside: embeddedSandbox };
+  return { projects, instances, isolatedBeside };
 }
 
 /** CONFORMANCE_MATRIX: a JSON file listing the run's targets; without it, one target from the variables. */

@@ -23,7 +23,7 @@ import {
   resolveRun,
   writeRunManifest,
 } from '../config/run-manifest.ts';
-import { runPlan, type TargetSpec } from '../config/run-plan.ts';
+import { type PlannedInstance, runPlan, type TargetSpec } from '../config/run-plan.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
 import { startPrism } from './prism.ts';
@@ -86,6 +86,7 @@ async function startPrismTarget(layers: readonly VariableLayer[]): Promise<Start
 async function startSandboxTarget(
   layers: readonly VariableLayer[],
   dataEpoch: number,
+  withTwin: boolean,
 ): Promise<StartedTarget> {
   // Only a run on the embedded sandbox loads it.
   const { startSandbox } = await import('../../sandbox/app.ts');
@@ -103,8 +104,10 @@ async function startSandboxTarget(
     ...options,
     environment: production ? 'production' : 'non-production',
   });
-  // A non-production sandbox has a production twin, with the same faults, for the one check that needs one.
-  const twin = production ? undefined : await startSandbox({ ...options, environment: 'production' });
+  // A non-production sandbox has a production twin, with the same faults, for the one check that needs one
+  // (not an isolated test).
+  const twin =
+    production || !withTwin ? undefined : await startSandbox({ ...options, environment: 'production' });
   const target = {
     CONFORMANCE_TARGET: 'sandbox',
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
@@ -147,7 +150,7 @@ async function startValidatingProxy(
 /** Starts (off the sandbox: resolves) one instance of the plan and writes its manifest. */
 async function startInstance(
   index: number,
-  target: TargetSpec,
+  { target, role }: PlannedInstance,
   facts: Pick<RunManifest, 'startedAt' | 'requestLog'>,
   stops: (() => Promise<void>)[],
 ): Promise<void> {
@@ -157,7 +160,7 @@ async function startInstance(
     ? undefined
     : await (env.CONFORMANCE_TARGET === 'prism'
         ? startPrismTarget(layers)
-        : startSandboxTarget(layers, Date.parse(facts.startedAt)));
+        : startSandboxTarget(layers, Date.parse(facts.startedAt), role === 'conformance'));
   if (started) {
     stops.push(started.stop);
     layers = started.layers;
@@ -181,8 +184,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const stops: (() => Promise<void>)[] = [];
   try {
     const environment = resolveEnvironment();
-    const { instances } = runPlan(runTargets(environment), runOptions(environment).embeddedSandbox);
-    for (const [index, target] of instances.entries()) await startInstance(index, target, facts, stops);
+    const { embeddedSandbox, profile } = runOptions(environment);
+    const { instances } = runPlan(runTargets(environment), embeddedSandbox, profile);
+    for (const [index, instance] of instances.entries()) await startInstance(index, instance, facts, stops);
     handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   } catch (error) {
     for (const stop of stops) await stop();

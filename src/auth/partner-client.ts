@@ -4,6 +4,7 @@ import { type ClientCredentials, SEED_PARTNER_TOKEN_REQUEST } from '../config/co
 import type { ApiClient, ApiRequest } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
+import { timed } from '../run/phase-log.ts';
 
 /** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
 export interface PartnerTokenSettings {
@@ -54,7 +55,7 @@ export class PartnerClient {
 
   async accessToken(): Promise<string> {
     if (this.token) return this.token;
-    const exchange = await this.requestToken();
+    const exchange = await timed('login', () => this.requestToken());
     const body =
       exchange.status === 200 ? exchange.json<{ access_token?: unknown; expires_in?: unknown }>() : {};
     const token = body.access_token;

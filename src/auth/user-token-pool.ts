@@ -8,6 +8,7 @@ import { normaliseScopes, type SuiteConfig, suppliedExpiredToken, type UserLogin
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { timed } from '../run/phase-log.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
 import { StoredGrants } from './stored-grants.ts';
 import { TokenStore } from './token-store.ts';
@@ -69,10 +70,11 @@ export class UserTokenPool {
       return Promise.reject(
         new Error('A user token needs the user OAuth variables (CONFORMANCE_CLIENT_ID ...)'),
       );
-    if (!this.grants) return client.authorize(normaliseScopes(scopes), options);
+    const { grants } = this;
+    if (!grants) return timed('login', () => client.authorize(normaliseScopes(scopes), options));
     const everything = normaliseScopes([...USER_SCOPES, this.config.auth.offlineScope]);
     const signIn = this.signInWithoutGrant ? () => client.authorize(everything) : undefined;
-    return this.grants.token(client, account, normaliseScopes(scopes), options, signIn);
+    return timed('login', () => grants.token(client, account, normaliseScopes(scopes), options, signIn));
   }
 
   /** A cached token for a scope set; undefined when the target offers no way to get one. */

@@ -1,15 +1,19 @@
-// `npm run bench`: times the clean ci-gate run, the smoke run and the full mutation run on this machine,
-// and checks a ~200 MB synthetic HAR with check-recording (throughput, peak RSS); writes the figures to
-// reports/bench.json (the README quotes the latest ones).
+// `npm run bench`: times, on this machine, the clean ci-gate and smoke runs (median/min/max of N runs, by
+// phase: global setup, target starts, logins, tests, teardown; test time per spec file; requests per
+// second), the variant and mutation gates, and check-recording on a ~200 MB synthetic HAR (throughput, peak
+// RSS); prints a table and writes reports/bench.json (the README quotes the latest figures).
+//
+//   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording]
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { runCommand, tsx } from '../run/run-step.ts';
-import { reportOf, runSuite } from '../run/suite-run.ts';
+import { type RunTiming, timedRun } from '../run/timed-run.ts';
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 
@@ -49,39 +53,114 @@ async function recordingBench() {
   }
 }
 
-const ciGateRun = await runSuite({ CONFORMANCE_PROFILE: 'ci-gate' });
-const smokeRun = await runSuite({ CONFORMANCE_PROFILE: 'smoke' });
-const ciGate = { wallMs: ciGateRun.wallMs, report: reportOf(ciGateRun) };
-const smoke = { wallMs: smokeRun.wallMs, report: reportOf(smokeRun) };
-const mutation = await runCommand(...tsx('src/cli/mutation.ts'));
-const mutationReport = JSON.parse(readFileSync(reportPath('mutation.json'), 'utf8')) as {
-  killed: number;
-  total: number;
-};
+/** Median, min and max of some numbers (rounded to the unit given). */
+function spread(values: readonly number[], unit = 1): { median: number; min: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median = Number.isInteger(middle)
+    ? ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+    : (sorted[Math.floor(middle)] ?? 0);
+  const round = (value: number) => Number((Math.round(value / unit) * unit).toFixed(3));
+  return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
+}
+
+/** A profile's runs: wall time and each phase as median/min/max, requests per second, test time per file. */
+async function profileBench(profile: string, runs: number) {
+  const timings: RunTiming[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const timing = await timedRun({ CONFORMANCE_PROFILE: profile });
+    console.log(
+      `${profile} run ${run}/${runs}: ${seconds(timing.wallMs)} s, ${timing.verdict.toUpperCase()}`,
+    );
+    timings.push(timing);
+  }
+  const phases = [
+    ...new Set(timings.flatMap((timing) => Object.keys(timing.phases))),
+  ] as (keyof RunTiming['phases'])[];
+  const files = [...new Set(timings.flatMap((timing) => Object.keys(timing.files)))];
+  return {
+    runs,
+    verdicts: [...new Set(timings.map((timing) => timing.verdict))],
+    tests: timings[0]?.tests ?? 0,
+    wallSeconds: spread(
+      timings.map((timing) => timing.wallMs / 1000),
+      0.1,
+    ),
+    phaseMs: Object.fromEntries(
+      phases.map((phase) => [phase, spread(timings.map((timing) => timing.phases[phase] ?? 0))]),
+    ),
+    requests: spread(timings.map((timing) => timing.requests)),
+    requestsPerSecond: spread(timings.map((timing) => timing.requests / (timing.wallMs / 1000))),
+    testMsPerFile: Object.fromEntries(
+      files
+        .map((file) => [file, spread(timings.map((timing) => timing.files[file] ?? 0)).median] as const)
+        .sort((a, b) => b[1] - a[1]),
+    ),
+  };
+}
+
+/** A gate command's runs: wall time as median/min/max, and what its report says of the last one. */
+async function gateBench(script: string, runs: number, summary: () => Record<string, unknown>) {
+  const walls: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const { durationMs } = await runCommand(...tsx(script), {}, true);
+    console.log(`${script} run ${run}/${runs}: ${seconds(durationMs)} s`);
+    walls.push(durationMs / 1000);
+  }
+  return { runs, wallSeconds: spread(walls, 0.1), ...summary() };
+}
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    'gate-runs': { type: 'string', default: '1' },
+    skip: { type: 'string', default: '' },
+  },
+});
+const runs = Number(values.runs);
+const gateRuns = Number(values['gate-runs']);
+const skipped = new Set(values.skip.split(',').filter(Boolean));
+const readJson = (name: string) => JSON.parse(readFileSync(reportPath(name), 'utf8'));
 
 const figures = {
   measuredAt: new Date().toISOString(),
   machine: { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-  ciGate: {
-    wallSeconds: seconds(ciGate.wallMs),
-    tests: ciGate.report.tests.length,
-    ...ciGate.report.totals,
-    requestsSent: ciGate.report.requestsSent,
-  },
-  smoke: {
-    wallSeconds: seconds(smoke.wallMs),
-    tests: smoke.report.totals.passed,
-    requestsSent: smoke.report.requestsSent,
-  },
-  mutation: {
-    wallSeconds: seconds(mutation.durationMs),
-    killed: mutationReport.killed,
-    total: mutationReport.total,
-  },
+  ciGate: await profileBench('ci-gate', runs),
+  smoke: await profileBench('smoke', runs),
+  variantGate: skipped.has('variants')
+    ? undefined
+    : await gateBench('src/cli/variants.ts', gateRuns, () => {
+        const { variants } = readJson('variants.json') as { variants: { ok: boolean }[] };
+        return { variants: variants.length, conforming: variants.filter((variant) => variant.ok).length };
+      }),
+  mutationGate: skipped.has('mutation')
+    ? undefined
+    : await gateBench('src/cli/mutation.ts', gateRuns, () => {
+        const { killed, total } = readJson('mutation.json') as { killed: number; total: number };
+        return { faults: total, killed };
+      }),
+  recording: skipped.has('recording') ? undefined : await recordingBench(),
 };
 mkdirSync(reportsDir, { recursive: true });
-writeFileSync(
-  reportPath('bench.json'),
-  `${JSON.stringify({ ...figures, recording: await recordingBench() }, null, 2)}\n`,
+writeFileSync(reportPath('bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
+
+const row = (name: string, value: { median: number; min: number; max: number }, unit: string) =>
+  `${name.padEnd(34)} ${String(value.median).padStart(8)} ${String(value.min).padStart(8)} ${String(value.max).padStart(8)} ${unit}`;
+console.log(
+  `\n${'median of runs'.padEnd(34)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`,
 );
-console.log(JSON.stringify(figures, null, 2));
+for (const [name, bench] of [
+  ['ci-gate', figures.ciGate],
+  ['smoke', figures.smoke],
+] as const) {
+  console.log(row(`${name} (${bench.runs} runs): wall`, bench.wallSeconds, 's'));
+  for (const [phase, value] of Object.entries(bench.phaseMs)) console.log(row(`  ${phase}`, value, 'ms'));
+  console.log(row('  requests', bench.requests, ''));
+  console.log(row('  requests per second', bench.requestsPerSecond, '/s'));
+}
+for (const [name, gate] of [
+  ['variant gate', figures.variantGate],
+  ['mutation gate', figures.mutationGate],
+] as const)
+  if (gate) console.log(row(`${name} (${gate.runs} runs): wall`, gate.wallSeconds, 's'));
+console.log('\nreports/bench.json (test time per spec file there)');

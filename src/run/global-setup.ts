@@ -26,6 +26,7 @@ import {
 import { type PlannedInstance, runPlan, type TargetSpec } from '../config/run-plan.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
+import { timed } from './phase-log.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
 
@@ -181,18 +182,23 @@ async function startInstance(
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
   const facts = { startedAt: new Date().toISOString(), requestLog: reportPath('.run/requests.log') };
+  // Named before it is written, so that the phases of the setup are the run's too.
+  handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   const stops: (() => Promise<void>)[] = [];
-  try {
-    const environment = resolveEnvironment();
-    const { embeddedSandbox, profile } = runOptions(environment);
-    const { instances } = runPlan(runTargets(environment), embeddedSandbox, profile);
-    for (const [index, instance] of instances.entries()) await startInstance(index, instance, facts, stops);
-    handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
-  } catch (error) {
-    for (const stop of stops) await stop();
-    throw error;
-  }
-  return async () => {
+  const stopAll = async () => {
     for (const stop of stops) await stop();
   };
+  try {
+    await timed('global setup', async () => {
+      const environment = resolveEnvironment();
+      const { embeddedSandbox, profile } = runOptions(environment);
+      const { instances } = runPlan(runTargets(environment), embeddedSandbox, profile);
+      for (const [index, instance] of instances.entries())
+        await timed('target start', () => startInstance(index, instance, facts, stops));
+    });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return () => timed('teardown', stopAll);
 }

@@ -1,0 +1,87 @@
+// One conformance run, timed by phase for `npm run bench`: the wall time of the command; global setup,
+// target starts, logins and teardown as the run recorded them (./phase-log.ts); the tests, from the first
+// test's start to the last one's end, and per spec file (Playwright's JSON report); the rest (start-up and
+// reporting); requests sent. Logins happen inside the tests' time, in every worker.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceReport } from '../report/model.ts';
+import { type Phase, recordedPhases } from './phase-log.ts';
+import { playwrightCli } from './playwright.ts';
+import { runCommand } from './run-step.ts';
+
+export interface RunTiming {
+  wallMs: number;
+  verdict: string;
+  tests: number;
+  requests: number;
+  /** Milliseconds per phase (summed over its occurrences: logins happen in every worker). */
+  phases: Partial<Record<Phase | 'tests' | 'start-up and reporting', number>>;
+  /** Milliseconds of test time per spec file (summed over workers). */
+  files: Record<string, number>;
+}
+
+interface JsonSuite {
+  file: string;
+  specs?: { tests: { results: { startTime: string; duration: number }[] }[] }[];
+  suites?: JsonSuite[];
+}
+
+/** Every test result of a JSON report's suite, with its spec file. */
+const resultsOf = (suite: JsonSuite): { file: string; start: number; duration: number }[] => [
+  ...(suite.specs ?? []).flatMap((spec) =>
+    spec.tests.flatMap((test) =>
+      test.results.map((result) => ({
+        file: suite.file,
+        start: Date.parse(result.startTime),
+        duration: result.duration,
+      })),
+    ),
+  ),
+  ...(suite.suites ?? []).flatMap(resultsOf),
+];
+
+export async function timedRun(env: NodeJS.ProcessEnv): Promise<RunTiming> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
+  try {
+    const { code, durationMs, output } = await runCommand(
+      process.execPath,
+      [playwrightCli(), 'test', '--reporter', './src/report/conformance-reporter.ts,json'],
+      {
+        CONFORMANCE_BASE_URL: '',
+        ...env,
+        CONFORMANCE_REPORTS_DIR: dir,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'results.json'),
+      },
+      true,
+    );
+    let report: ConformanceReport;
+    let suites: JsonSuite[];
+    try {
+      report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+      ({ suites } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { suites: JsonSuite[] });
+    } catch {
+      throw new Error(`the run wrote no report (exit ${code})\n${output}`);
+    }
+    const results = suites.flatMap(resultsOf);
+    const files: Record<string, number> = {};
+    for (const { file, duration } of results) files[file] = (files[file] ?? 0) + duration;
+    const first = Math.min(...results.map((result) => result.start));
+    const last = Math.max(...results.map((result) => result.start + result.duration));
+    const phases: RunTiming['phases'] = { tests: results.length > 0 ? last - first : 0 };
+    for (const [phase, total] of Object.entries(recordedPhases(dir))) phases[phase as Phase] = total.ms;
+    // The rest of the wall time: Playwright's start, loading the test files, starting workers, reporting.
+    phases['start-up and reporting'] =
+      durationMs - (phases['global setup'] ?? 0) - (phases.tests ?? 0) - (phases.teardown ?? 0);
+    return {
+      wallMs: durationMs,
+      verdict: report.verdict,
+      tests: report.tests.length,
+      requests: report.requestsSent,
+      phases,
+      files,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

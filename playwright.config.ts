@@ -3,7 +3,7 @@
 import { defineConfig, type Project } from '@playwright/test';
 import { runOptions, runTargets } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
-import { Tags } from './src/config/profiles.ts';
+import { runsIsolatedTests, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan } from './src/config/run-plan.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
@@ -15,7 +15,7 @@ import { reportPath } from './src/run/reports-dir.ts';
 const environment = resolveEnvironment();
 const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOptions(environment);
 const isolated = new RegExp(Tags.isolated);
-const plan = runPlan(runTargets(environment), embeddedSandbox, profile);
+const plan = runPlan(runTargets(environment), embeddedSandbox, runsIsolatedTests(profile));
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.

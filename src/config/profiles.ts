@@ -3,6 +3,9 @@
 import type { RequestGuard } from '../http/api-client.ts';
 import type { Environment, Profile, SuiteConfig } from './config.ts';
 
+/** Whether a profile runs any isolated test (smoke refuses every one: each revokes or bursts). */
+export const runsIsolatedTests = (profile: Profile): boolean => profile !== 'smoke';
+
 /** Tags that say what a test does; requirement IDs are the upper-case tags. */
 export const Tags = {
   smoke: '@smoke', // part of the read-only smoke profile

@@ -5,7 +5,6 @@
 // target they share it, after the others. A pure function of the run options, so the Playwright
 // configuration and global setup derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
-import type { Profile } from './config.ts';
 import { ConfigError } from './config-error.ts';
 import type { Env } from './environment.ts';
 
@@ -53,10 +52,14 @@ const projectName = (target: TargetSpec, role: ProjectRole): string =>
 
 /**
  * The run's plan: each target's two projects and their instances. The isolated tests get an instance of
- * their own on the embedded sandbox, unless the profile runs none of them (smoke refuses every one).
+ * their own on the embedded sandbox, unless the run's profile runs none of them.
  */
-export function runPlan(targets: readonly TargetSpec[], embeddedSandbox: boolean, profile: Profile): RunPlan {
-  const isolatedBeside = embeddedSandbox && profile !== 'smoke';
+export function runPlan(
+  targets: readonly TargetSpec[],
+  embeddedSandbox: boolean,
+  isolatedTestsRun: boolean,
+): RunPlan {
+  const isolatedBeside = embeddedSandbox && isolatedTestsRun;
   const instances: PlannedInstance[] = [];
   const projects = targets.flatMap((target): PlannedProject[] => {
     const main = instances.push({ target, role: 'conformance' }) - 1;

@@ -16,6 +16,7 @@ import {
   resolveEnvironment,
   type VariableLayer,
 } from '../config/environment.ts';
+import { runsIsolatedTests } from '../config/profiles.ts';
 import {
   instanceManifestPath,
   RUN_MANIFEST_FILE,
@@ -192,7 +193,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     await timed('global setup', async () => {
       const environment = resolveEnvironment();
       const { embeddedSandbox, profile } = runOptions(environment);
-      const { instances } = runPlan(runTargets(environment), embeddedSandbox, profile);
+      const { instances } = runPlan(runTargets(environment), embeddedSandbox, runsIsolatedTests(profile));
       for (const [index, instance] of instances.entries())
         await timed('target start', () => startInstance(index, instance, facts, stops));
     });

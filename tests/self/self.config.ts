@@ -6,8 +6,6 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
-  // Many self tests wait on a child process or a server: two workers keep both cores busy.
-  workers: 2,
   forbidOnly: !!process.env.CI,
   reporter: [['list']],
   outputDir: '../../reports/self-results',

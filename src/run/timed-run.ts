@@ -22,17 +22,16 @@ export interface RunTiming {
 }
 
 interface JsonSuite {
-  file: string;
-  specs?: { tests: { results: { startTime: string; duration: number }[] }[] }[];
+  specs?: { file: string; tests: { results: { startTime: string; duration: number }[] }[] }[];
   suites?: JsonSuite[];
 }
 
-/** Every test result of a JSON report's suite, with its spec file. */
+/** Every test result of a JSON report's suite, with the spec file that declares it. */
 const resultsOf = (suite: JsonSuite): { file: string; start: number; duration: number }[] => [
   ...(suite.specs ?? []).flatMap((spec) =>
     spec.tests.flatMap((test) =>
       test.results.map((result) => ({
-        file: suite.file,
+        file: spec.file,
         start: Date.parse(result.startTime),
         duration: result.duration,
       })),

@@ -135,7 +135,9 @@ export default class ConformanceReporter implements Reporter {
     const targets = new Map<string, TestCase[]>();
     for (const test of tests) {
       const { name } = targetOf(test);
-      targets.set(name, [...(targets.get(name) ?? []), test]);
+      const ofTarget = targets.get(name);
+      if (ofTarget) ofTarget.push(test);
+      else targets.set(name, [test]);
     }
     if (!targets.has('')) return this.writeMatrix(targets, result);
     const manifest = runManifest();

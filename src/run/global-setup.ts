@@ -13,7 +13,6 @@ import {
   fileVariables,
   handManifestToWorkers,
   merged,
-  resolveEnvironment,
   type VariableLayer,
 } from '../config/environment.ts';
 import { runsIsolatedTests } from '../config/profiles.ts';
@@ -153,10 +152,11 @@ async function startValidatingProxy(
 async function startInstance(
   index: number,
   { target, role }: PlannedInstance,
+  runLayers: readonly VariableLayer[],
   facts: Pick<RunManifest, 'startedAt' | 'requestLog'>,
   stops: (() => Promise<void>)[],
 ): Promise<void> {
-  let layers = targetLayers(target, environmentLayers());
+  let layers = targetLayers(target, runLayers);
   const env = merged(layers);
   const started = env.CONFORMANCE_BASE_URL
     ? undefined
@@ -191,11 +191,13 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   };
   try {
     await timed('global setup', async () => {
-      const environment = resolveEnvironment();
+      // The environment and its file, read once for every instance.
+      const runLayers = environmentLayers();
+      const environment = merged(runLayers);
       const { embeddedSandbox, profile } = runOptions(environment);
       const { instances } = runPlan(runTargets(environment), embeddedSandbox, runsIsolatedTests(profile));
       for (const [index, instance] of instances.entries())
-        await timed('target start', () => startInstance(index, instance, facts, stops));
+        await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));
     });
   } catch (error) {
     await stopAll();

@@ -10,7 +10,7 @@ import { MATRIX_REPORT } from '../report/write-report.ts';
 import { playwrightCli } from './playwright.ts';
 import { runCommand } from './run-step.ts';
 
-interface Run<Report> {
+export interface Run<Report> {
   wallMs: number;
   exitCode: number | null;
   /** Undefined when the run wrote no report (it could not start). */
@@ -23,31 +23,36 @@ export type SuiteRun = Run<ConformanceReport>;
 /** A matrix run's reports, by target name. */
 export type MatrixRun = Run<Record<string, ConformanceReport>>;
 
-/** One Playwright run of the suite in a reports directory of its own; `report` is read from that directory. */
-async function runIn<Report>(
-  env: NodeJS.ProcessEnv,
-  args: string[],
-  quiet: boolean,
-  reportFile: string,
-  prepare: (dir: string) => NodeJS.ProcessEnv = () => ({}),
-): Promise<Run<Report>> {
+export const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
+
+/** What a run in a reports directory of its own is given, and what it reads back from that directory. */
+interface RunSpec<Report> {
+  env: NodeJS.ProcessEnv;
+  args?: string[];
+  /** Playwright's --reporter value. */
+  reporters: string;
+  quiet: boolean;
+  /** Variables naming files in the run's directory. */
+  prepare?: (dir: string) => NodeJS.ProcessEnv;
+  /** The report, read from the directory after the run; a throw means the run wrote none. */
+  read: (dir: string) => Report;
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+/** One Playwright run of the suite in a reports directory of its own, removed afterwards. */
+export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<Run<Report>> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   try {
     const { code, durationMs, output } = await runCommand(
       process.execPath,
-      [
-        playwrightCli(),
-        'test',
-        '--reporter',
-        `${quiet ? '' : 'dot,'}./src/report/conformance-reporter.ts`,
-        ...args,
-      ],
-      { CONFORMANCE_BASE_URL: '', ...env, ...prepare(dir), CONFORMANCE_REPORTS_DIR: dir },
-      quiet,
+      [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])],
+      { CONFORMANCE_BASE_URL: '', ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },
+      spec.quiet,
     );
     let report: Report | undefined;
     try {
-      report = JSON.parse(readFileSync(join(dir, reportFile), 'utf8')) as Report;
+      report = spec.read(dir);
     } catch {
       report = undefined;
     }
@@ -57,18 +62,35 @@ async function runIn<Report>(
   }
 }
 
+/** The conformance report of a run's directory. */
+export const conformanceReportIn = (dir: string): ConformanceReport =>
+  readJson(join(dir, 'conformance.json'));
+
 export const runSuite = (
   env: NodeJS.ProcessEnv = {},
   args: string[] = [],
   quiet = false,
-): Promise<SuiteRun> => runIn(env, args, quiet, 'conformance.json');
+): Promise<SuiteRun> =>
+  runInOwnDirectory({
+    env,
+    args,
+    quiet,
+    reporters: `${quiet ? '' : 'dot,'}${CONFORMANCE_REPORTER}`,
+    read: conformanceReportIn,
+  });
 
 /** The suite against one embedded sandbox instance per target, in one run (CONFORMANCE_MATRIX). */
 export const runMatrix = (targets: readonly TargetSpec[], env: NodeJS.ProcessEnv = {}): Promise<MatrixRun> =>
-  runIn(env, [], true, MATRIX_REPORT, (dir) => {
-    const file = join(dir, 'matrix-targets.json');
-    writeFileSync(file, JSON.stringify(targets));
-    return { CONFORMANCE_MATRIX: file };
+  runInOwnDirectory({
+    env,
+    quiet: true,
+    reporters: CONFORMANCE_REPORTER,
+    prepare: (dir) => {
+      const file = join(dir, 'matrix-targets.json');
+      writeFileSync(file, JSON.stringify(targets));
+      return { CONFORMANCE_MATRIX: file };
+    },
+    read: (dir) => readJson(join(dir, MATRIX_REPORT)),
   });
 
 /** The run's report; throws with the end of its output when it wrote none. */

@@ -2,13 +2,10 @@
 // target starts, logins and teardown as the run recorded them (./phase-log.ts); the tests, from the first
 // test's start to the last one's end, and per spec file (Playwright's JSON report); the rest (start-up and
 // reporting); requests sent. Logins happen inside the tests' time, in every worker.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConformanceReport } from '../report/model.ts';
 import { type Phase, recordedPhases } from './phase-log.ts';
-import { playwrightCli } from './playwright.ts';
-import { runCommand } from './run-step.ts';
+import { CONFORMANCE_REPORTER, conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
 
 export interface RunTiming {
   wallMs: number;
@@ -40,47 +37,38 @@ const resultsOf = (suite: JsonSuite): { file: string; start: number; duration: n
   ...(suite.suites ?? []).flatMap(resultsOf),
 ];
 
+/** The timing a run's directory holds, but for its wall time (known once the run has ended). */
+function timingIn(dir: string): Omit<RunTiming, 'wallMs'> {
+  const report = conformanceReportIn(dir);
+  const { suites } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { suites: JsonSuite[] };
+  const results = suites.flatMap(resultsOf);
+  const files: Record<string, number> = {};
+  for (const { file, duration } of results) files[file] = (files[file] ?? 0) + duration;
+  const first = Math.min(...results.map((result) => result.start));
+  const last = Math.max(...results.map((result) => result.start + result.duration));
+  const phases: RunTiming['phases'] = { tests: results.length > 0 ? last - first : 0 };
+  for (const [phase, total] of Object.entries(recordedPhases(dir))) phases[phase as Phase] = total.ms;
+  return {
+    verdict: report.verdict,
+    tests: report.tests.length,
+    requests: report.requestsSent,
+    phases,
+    files,
+  };
+}
+
 export async function timedRun(env: NodeJS.ProcessEnv): Promise<RunTiming> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
-  try {
-    const { code, durationMs, output } = await runCommand(
-      process.execPath,
-      [playwrightCli(), 'test', '--reporter', './src/report/conformance-reporter.ts,json'],
-      {
-        CONFORMANCE_BASE_URL: '',
-        ...env,
-        CONFORMANCE_REPORTS_DIR: dir,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'results.json'),
-      },
-      true,
-    );
-    let report: ConformanceReport;
-    let suites: JsonSuite[];
-    try {
-      report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
-      ({ suites } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { suites: JsonSuite[] });
-    } catch {
-      throw new Error(`the run wrote no report (exit ${code})\n${output}`);
-    }
-    const results = suites.flatMap(resultsOf);
-    const files: Record<string, number> = {};
-    for (const { file, duration } of results) files[file] = (files[file] ?? 0) + duration;
-    const first = Math.min(...results.map((result) => result.start));
-    const last = Math.max(...results.map((result) => result.start + result.duration));
-    const phases: RunTiming['phases'] = { tests: results.length > 0 ? last - first : 0 };
-    for (const [phase, total] of Object.entries(recordedPhases(dir))) phases[phase as Phase] = total.ms;
-    // The rest of the wall time: Playwright's start, loading the test files, starting workers, reporting.
-    phases['start-up and reporting'] =
-      durationMs - (phases['global setup'] ?? 0) - (phases.tests ?? 0) - (phases.teardown ?? 0);
-    return {
-      wallMs: durationMs,
-      verdict: report.verdict,
-      tests: report.tests.length,
-      requests: report.requestsSent,
-      phases,
-      files,
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const run = await runInOwnDirectory({
+    env,
+    quiet: true,
+    reporters: `${CONFORMANCE_REPORTER},json`,
+    prepare: (dir) => ({ PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'results.json') }),
+    read: timingIn,
+  });
+  const timing = reportOf(run);
+  const { phases } = timing;
+  // The rest of the wall time: Playwright's start, loading the test files, starting workers, reporting.
+  phases['start-up and reporting'] =
+    run.wallMs - (phases['global setup'] ?? 0) - (phases.tests ?? 0) - (phases.teardown ?? 0);
+  return { ...timing, wallMs: run.wallMs };
 }

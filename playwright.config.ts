@@ -38,7 +38,13 @@ const filters = [
 const allOf = (...patterns: RegExp[]): RegExp | undefined =>
   patterns.length === 0 ? undefined : new RegExp(`^${patterns.map((p) => `(?=.*(?:${p.source}))`).join('')}`);
 
-export default defineConfig<object, { targetInstance: number }>({
+/** The suite's worker options (src/suite/fixtures.ts) a project sets. */
+interface WorkerOptions {
+  targetInstance: number;
+  failureKeepsWorker: boolean;
+}
+
+export default defineConfig<object, WorkerOptions>({
   testDir: './tests/conformance',
   outputDir: reportPath('test-results'),
   globalSetup: './src/run/global-setup.ts',
@@ -66,21 +72,25 @@ export default defineConfig<object, { targetInstance: number }>({
  * A project of the run's plan: the tests that can share the target, or those that disturb it for everyone (a
  * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest.
  */
-function project({
-  name,
-  target,
-  role,
-  instance,
-  teardown,
-}: PlannedProject): Project<object, { targetInstance: number }> {
+function project({ name, target, role, instance, teardown }: PlannedProject): Project<object, WorkerOptions> {
   const selection = [...filters, ...(target.grep ? [new RegExp(target.grep)] : [])];
   const common = {
     name,
     teardown,
     metadata: { target: target.name, instance },
-    use: { targetInstance: instance },
+    // A matrix target (the mutation and variant gates) is judged from its report alone: a check that fails
+    // there need not cost a new worker.
+    use: { targetInstance: instance, failureKeepsWorker: target.name !== '' },
   };
-  if (role === 'conformance') return { ...common, grep: allOf(...selection), grepInvert: isolated };
+  if (role === 'conformance')
+    return {
+      ...common,
+      grep: allOf(...selection),
+      grepInvert: isolated,
+      // A matrix target on one worker: a worker costs about 2 s of CPU to start, more than a mutant's few
+      // tests take, and the other targets keep the run's workers busy.
+      workers: target.name === '' ? undefined : 1,
+    };
   return {
     ...common,
     grep: isolatedHere ? allOf(isolated, ...selection) : /(?!)/,

@@ -13,7 +13,7 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
-import { VerdictMark } from '../suite/verdicts.ts';
+import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -26,8 +26,6 @@ import type { ConformanceReport, TestOutcome, TestResultSummary } from './model.
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
-/** The requirement a ConformanceFailure names: `[ID] …`, possibly after the error class name. */
-const NAMED_REQUIREMENT = /^(?:\w*Error: |ConformanceFailure: )?\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/;
 
 function skipOutcome(reason: string | undefined): TestOutcome {
   if (reason?.startsWith(VerdictMark.omitted)) return 'omitted';
@@ -48,12 +46,10 @@ export function summarise(test: TestCase): TestResultSummary {
     annotations.filter((a) => a.type === type).map((a) => redactText(a.description ?? ''));
   const errors = (result?.errors ?? []).map((e) => stripVTControlCharacters(e.message ?? ''));
   const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
-  const status = outcome === 'skipped' ? 'skipped' : outcome === 'expected' ? 'passed' : 'failed';
-  const named = [
-    ...new Set(
-      errors.map((message) => NAMED_REQUIREMENT.exec(message)?.[1]).filter((id) => id !== undefined),
-    ),
-  ];
+  // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
+  // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
+  const status = outcome === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
+  const named = [...new Set(errors.map(namedRequirement).filter((id) => id !== undefined))];
   const skipReason =
     status === 'skipped'
       ? (ofType('skip')[0] ?? `${VerdictMark.notVerified}did not run (the run ended first)`)

@@ -1,6 +1,7 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set and worker, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
+import { stripVTControlCharacters } from 'node:util';
 import { _baseTest as base, expect, type TestInfo } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
@@ -30,6 +31,7 @@ import {
   blockedBy,
   ConformanceFailure,
   declaredVerdict,
+  namedRequirement,
   note,
   notVerified,
   type Verdict,
@@ -62,6 +64,11 @@ function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: s
 interface WorkerFixtures {
   /** The target instance of the run the worker's project uses (src/config/run-plan.ts; option). */
   targetInstance: number;
+  /**
+   * A check's failure keeps the worker (option; the gate runs, whose verdicts come from their matrix report
+   * alone). Playwright replaces a worker after every unexpected failure, and a mutant fails by design.
+   */
+  failureKeepsWorker: boolean;
   /** The run's configuration, resolved once by global setup (option: a self test may give its own). */
   runManifest: RunManifest;
   /** The suite's configuration, with its secrets (read from the environment, never from the manifest). */
@@ -76,6 +83,8 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /** With `failureKeepsWorker`: marks a check's failure expected once it happened (auto, torn down last). */
+  checkFailureExpected: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
   exchanges: Exchange[];
   /** The HTTP client of the current test: recorded, counted, throttled and guarded by the profile. */
@@ -148,6 +157,7 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   targetInstance: [0, { scope: 'worker', option: true }],
+  failureKeepsWorker: [false, { scope: 'worker', option: true }],
   runManifest: [
     async ({ targetInstance }, use) => {
       const manifest = currentRunManifest(targetInstance);
@@ -208,6 +218,22 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
   partnerTokens: [async ({}, use) => use(new Map()), { scope: 'worker' }],
 
+  // First of the auto fixtures, so torn down after the others (a strict-mode failure happens in one).
+  checkFailureExpected: [
+    async ({ failureKeepsWorker }, use, testInfo) => {
+      await use(undefined);
+      // Only failures the checks raised, each naming its requirement: a crash or a timeout still replaces
+      // the worker. The reporter takes the status from the result, so the failure stays a failure.
+      const checkFailure =
+        testInfo.status === 'failed' &&
+        testInfo.errors.length > 0 &&
+        testInfo.errors.every(
+          (error) => namedRequirement(stripVTControlCharacters(error.message ?? '')) !== undefined,
+        );
+      if (failureKeepsWorker && checkFailure) testInfo.expectedStatus = 'failed';
+    },
+    { auto: true },
+  ],
   profileGuard: [
     async ({ config }, use, testInfo) => {
       const reason = refusal(config, testInfo.tags);

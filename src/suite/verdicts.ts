@@ -66,6 +66,11 @@ export function blockedBy(requirement: string, reason: string): never {
 /** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
 const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
 
+/** The requirement a ConformanceFailure's message names: `[ID] …`, possibly after the error class name. */
+export function namedRequirement(message: string): string | undefined {
+  return /^(?:\w*Error: |ConformanceFailure: )?\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/.exec(message)?.[1];
+}
+
 export class ConformanceFailure extends Error {
   constructor(
     readonly requirement: string,

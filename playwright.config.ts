@@ -15,7 +15,9 @@ import { reportPath } from './src/run/reports-dir.ts';
 const environment = resolveEnvironment();
 const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOptions(environment);
 const isolated = new RegExp(Tags.isolated);
-const plan = runPlan(runTargets(environment), embeddedSandbox, runsIsolatedTests(profile));
+const targets = runTargets(environment);
+const matrix = targets.some((target) => target.name !== '');
+const plan = runPlan(targets, embeddedSandbox, runsIsolatedTests(profile));
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
@@ -40,7 +42,7 @@ const allOf = (...patterns: RegExp[]): RegExp | undefined =>
 
 /** The suite's worker options (src/suite/fixtures.ts) a project sets. */
 interface WorkerOptions {
-  targetInstance: number;
+  targetInstances: Record<string, number>;
   failureKeepsWorker: boolean;
 }
 
@@ -69,31 +71,23 @@ export default defineConfig<object, WorkerOptions>({
 });
 
 /**
- * A project of the run's plan: the tests that can share the target, or those that disturb it for everyone (a
- * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest.
+ * A project of the run's plan: the tests that can share a target, or those that disturb it for everyone (a
+ * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest. Each target's
+ * tests of the project talk to that target's instance of the project (src/suite/fixtures.ts `session`).
  */
-function project({ name, target, role, instance, teardown }: PlannedProject): Project<object, WorkerOptions> {
-  const selection = [...filters, ...(target.grep ? [new RegExp(target.grep)] : [])];
+function project({ name, role, instances, teardown }: PlannedProject): Project<object, WorkerOptions> {
   const common = {
     name,
     teardown,
-    metadata: { target: target.name, instance },
+    metadata: { instances },
     // A matrix target (the mutation and variant gates) is judged from its report alone: a check that fails
     // there need not cost a new worker.
-    use: { targetInstance: instance, failureKeepsWorker: target.name !== '' },
+    use: { targetInstances: instances, failureKeepsWorker: matrix },
   };
-  if (role === 'conformance')
-    return {
-      ...common,
-      grep: allOf(...selection),
-      grepInvert: isolated,
-      // A matrix target on one worker: a worker costs about 2 s of CPU to start, more than a mutant's few
-      // tests take, and the other targets keep the run's workers busy.
-      workers: target.name === '' ? undefined : 1,
-    };
+  if (role === 'conformance') return { ...common, grep: allOf(...filters), grepInvert: isolated };
   return {
     ...common,
-    grep: isolatedHere ? allOf(isolated, ...selection) : /(?!)/,
+    grep: isolatedHere ? allOf(isolated, ...filters) : /(?!)/,
     workers: 1,
     fullyParallel: false,
   };

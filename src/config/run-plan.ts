@@ -1,9 +1,10 @@
 // What one Playwright run runs against: its targets (by default one; a matrix of sandbox faults or variants
-// for the mutation and variant gates, CONFORMANCE_MATRIX), each as two projects (the tests that can share
-// the target, and the isolated ones that disturb it), and the target instances the projects use. On the
-// embedded sandbox the isolated tests get an instance of their own and run beside the others; on any other
-// target they share it, after the others. A pure function of the run options, so the Playwright
-// configuration and global setup derive the same plan.
+// for the mutation and variant gates, CONFORMANCE_MATRIX), the target instances, and two projects: the tests
+// that can share a target, and the isolated ones that disturb it. A matrix run registers each test once per
+// target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to start,
+// more than a mutant's few tests take. On the embedded sandbox the isolated tests get an instance of their
+// own and run beside the others; on any other target they share it, after the others. A pure function of
+// the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.ts';
 import type { Env } from './environment.ts';
@@ -14,7 +15,7 @@ export interface TargetSpec {
   name: string;
   faults: readonly string[];
   variants: readonly string[];
-  /** The tests this target runs (a pattern over title and tags), on top of the run's selection. */
+  /** The tests this target runs (a pattern over a test's own title and tags), on top of the run's selection. */
   grep?: string;
   /** Variables of this target alone, over the run's (e.g. the signature scheme a variant uses). */
   env: Readonly<Record<string, string>>;
@@ -23,13 +24,12 @@ export interface TargetSpec {
 export type ProjectRole = 'conformance' | 'isolated';
 
 export interface PlannedProject {
-  name: string;
-  target: TargetSpec;
+  name: ProjectRole;
   role: ProjectRole;
-  /** The target instance the project's workers talk to (an index into `instances`). */
-  instance: number;
-  /** The project to run after this one, on the same instance. */
-  teardown?: string;
+  /** The target instance each target's tests of the project talk to (an index into `instances`), by name. */
+  instances: Record<string, number>;
+  /** The project to run after this one, on the same instances. */
+  teardown?: ProjectRole;
 }
 
 /** A target instance: global setup starts it (off the sandbox: resolves it) for the projects of a role. */
@@ -47,12 +47,9 @@ export interface RunPlan {
   instances: PlannedInstance[];
 }
 
-const projectName = (target: TargetSpec, role: ProjectRole): string =>
-  target.name === '' ? role : role === 'conformance' ? target.name : `${target.name} ${role}`;
-
 /**
- * The run's plan: each target's two projects and their instances. The isolated tests get an instance of
- * their own on the embedded sandbox, unless the run's profile runs none of them.
+ * The run's plan: the target instances and the two projects. The isolated tests get an instance of their
+ * own on the embedded sandbox, unless the run's profile runs none of them.
  */
 export function runPlan(
   targets: readonly TargetSpec[],
@@ -61,24 +58,49 @@ export function runPlan(
 ): RunPlan {
   const isolatedBeside = embeddedSandbox && isolatedTestsRun;
   const instances: PlannedInstance[] = [];
-  const projects = targets.flatMap((target): PlannedProject[] => {
-    const main = instances.push({ target, role: 'conformance' }) - 1;
-    const isolated = isolatedBeside ? instances.push({ target, role: 'isolated' }) - 1 : main;
-    const isolatedName = projectName(target, 'isolated');
-    const conformance: PlannedProject = {
-      name: projectName(target, 'conformance'),
-      target,
-      role: 'conformance',
-      instance: main,
-      teardown: isolated === main ? isolatedName : undefined,
+  const main: Record<string, number> = {};
+  const isolated: Record<string, number> = {};
+  for (const target of targets) {
+    main[target.name] = instances.push({ target, role: 'conformance' }) - 1;
+    isolated[target.name] = isolatedBeside
+      ? instances.push({ target, role: 'isolated' }) - 1
+      : (main[target.name] as number);
+  }
+  const disturbing: PlannedProject = { name: 'isolated', role: 'isolated', instances: isolated };
+  if (!isolatedBeside)
+    return {
+      projects: [
+        { name: 'conformance', role: 'conformance', instances: main, teardown: 'isolated' },
+        disturbing,
+      ],
+      instances,
+      isolatedBeside,
     };
-    const disturbing: PlannedProject = { name: isolatedName, target, role: 'isolated', instance: isolated };
-    // Playwright hands out tests in project order: isolated tests on their own instance go first, so that
-    // their waits (a rate-limit window, a stated delivery wait) overlap the other tests.
-    return isolated === main ? [conformance, disturbing] : [disturbing, conformance];
-  });
-  return { projects, instances, isolatedBeside };
+  // Playwright hands out tests in project order: isolated tests on their own instances go first, so that
+  // their waits (a rate-limit window, a stated delivery wait) overlap the other tests.
+  return {
+    projects: [disturbing, { name: 'conformance', role: 'conformance', instances: main }],
+    instances,
+    isolatedBeside,
+  };
 }
+
+/** The annotation that names the target of a test's registration in a matrix run (src/suite/test.ts). */
+export const TARGET_ANNOTATION = 'target';
+
+/** The target a test runs against: its name in a matrix run, '' otherwise. */
+export const targetNameOf = (annotations: readonly { type: string; description?: string }[]): string =>
+  annotations.find((annotation) => annotation.type === TARGET_ANNOTATION)?.description ?? '';
+
+/** The title of a test's registration for a target: the test's own title, the target's name after it. */
+export const titleForTarget = (title: string, target: string): string =>
+  target === '' ? title : `${title} [${target}]`;
+
+/** A registration's title without its target's name: the test's own. */
+export const ownTitle = (title: string, target: string): string => {
+  const suffix = titleForTarget('', target);
+  return suffix !== '' && title.endsWith(suffix) ? title.slice(0, -suffix.length) : title;
+};
 
 /** CONFORMANCE_MATRIX: a JSON file listing the run's targets; without it, one target from the variables. */
 export function targetsOf(env: Env, list: (variable: string) => string[]): TargetSpec[] {

@@ -8,6 +8,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { loadConfig, secretsOf } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
+import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { requestsSent } from '../http/request-counter.ts';
@@ -33,6 +34,13 @@ function skipOutcome(reason: string | undefined): TestOutcome {
   return 'not-verified';
 }
 
+/** The spec file that declares a test (a matrix run's registrations are located where they are made). */
+function specFileOf(test: TestCase): string {
+  let suite: Suite | undefined = test.parent;
+  while (suite && suite.type !== 'file') suite = suite.parent;
+  return suite?.location?.file ?? test.location.file;
+}
+
 export function summarise(test: TestCase): TestResultSummary {
   const result = test.results.at(-1);
   const outcome = test.outcome();
@@ -56,8 +64,11 @@ export function summarise(test: TestCase): TestResultSummary {
       : undefined;
   const error = errors.join('\n');
   return {
-    title: test.titlePath().slice(3).join(' › '),
-    file: test.location.file.replace(/^.*\/tests\//, 'tests/'),
+    // A matrix run names each registration after its target: the target's report has the test's own title.
+    title: [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
+      ' › ',
+    ),
+    file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
     status,
     outcome: status === 'skipped' ? skipOutcome(skipReason) : status,
     requirements: declared,
@@ -90,8 +101,9 @@ function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunMa
 
 /** The target of the run a test ran against (a matrix names each), and that target's instance. */
 function targetOf(test: TestCase): { name: string; instance: number } {
-  const metadata = test.parent.project()?.metadata as { target?: string; instance?: number } | undefined;
-  return { name: metadata?.target ?? '', instance: metadata?.instance ?? 0 };
+  const name = targetNameOf(test.annotations);
+  const metadata = test.parent.project()?.metadata as { instances?: Record<string, number> } | undefined;
+  return { name, instance: metadata?.instances?.[name] ?? 0 };
 }
 
 /** The answer times a test's worker handed over (its latency annotations, of every attempt). */

@@ -12,21 +12,17 @@ import {
   capabilitySource,
   normaliseScopes,
   type SuiteConfig,
-  secretsOf,
 } from '../config/config.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
-import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
+import { targetNameOf } from '../config/run-plan.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
-import { ApiClient } from '../http/api-client.ts';
+import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
-import { registerSecret } from '../http/redact.ts';
-import { RequestCounter } from '../http/request-counter.ts';
-import { Throttle } from '../http/throttle.ts';
-import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
+import { type TargetSession, TargetSessions } from './target-session.ts';
 import {
   blockedBy,
   ConformanceFailure,
@@ -62,27 +58,23 @@ function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: s
 }
 
 interface WorkerFixtures {
-  /** The target instance of the run the worker's project uses (src/config/run-plan.ts; option). */
-  targetInstance: number;
+  /** The target instance each target's tests of the worker's project use, by target name (option). */
+  targetInstances: Record<string, number>;
   /**
    * A check's failure keeps the worker (option; the gate runs, whose verdicts come from their matrix report
    * alone). Playwright replaces a worker after every unexpected failure, and a mutant fails by design.
    */
   failureKeepsWorker: boolean;
-  /** The run's configuration, resolved once by global setup (option: a self test may give its own). */
-  runManifest: RunManifest;
-  /** The suite's configuration, with its secrets (read from the environment, never from the manifest). */
-  config: SuiteConfig;
-  /** Honours the target's rate-limit headers for every request of the worker. */
-  throttle: Throttle;
-  /** Counts the worker's requests in the run's count, refusing them once the smoke budget is spent. */
-  requestCounter: RequestCounter;
-  workerApi: ApiClient;
-  tokenPool: UserTokenPool;
-  partnerTokens: Map<string, string>;
+  /** The worker's session with each target instance its tests use (src/suite/target-session.ts). */
+  targetSessions: TargetSessions;
 }
 
 interface TestFixtures {
+  /** The worker's session with the test's target instance. */
+  session: TargetSession;
+  /** The suite's configuration for the test's target, with its secrets (never written: the manifest refers to them). */
+  config: SuiteConfig;
+  tokenPool: UserTokenPool;
   /** With `failureKeepsWorker`: marks a check's failure expected once it happened (auto, torn down last). */
   checkFailureExpected: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
@@ -156,67 +148,25 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
 
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
-  targetInstance: [0, { scope: 'worker', option: true }],
+  targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
   failureKeepsWorker: [false, { scope: 'worker', option: true }],
-  runManifest: [
-    async ({ targetInstance }, use) => {
-      const manifest = currentRunManifest(targetInstance);
-      if (!manifest)
-        throw new Error(
-          'no run manifest: run the suite with playwright.config.ts, whose global setup writes it',
-        );
-      await use(manifest);
-    },
-    { scope: 'worker', option: true },
-  ],
-  config: [
-    async ({ runManifest }, use) => {
-      // Redaction stays process-wide, so that every text the worker writes is covered: fed from the manifest.
-      for (const secret of secretsOf(runManifest.config)) registerSecret(secret);
-      await use(runManifest.config);
+  targetSessions: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      const sessions = new TargetSessions();
+      await use(sessions);
+      await sessions.close();
     },
     { scope: 'worker' },
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  throttle: [async ({}, use) => use(new Throttle()), { scope: 'worker' }],
-  requestCounter: [
-    async ({ runManifest, config }, use) =>
-      use(
-        new RequestCounter(
-          runManifest.requestLog,
-          config.profile === 'smoke' ? config.requestBudget : undefined,
-        ),
-      ),
-    { scope: 'worker' },
-  ],
-  workerApi: [
-    async ({ config, throttle, requestCounter }, use) => {
-      const transport = nodeTransport();
-      await use(
-        new ApiClient(transport, {
-          baseUrl: config.baseUrl,
-          throttle,
-          requests: requestCounter,
-          guard: requestGuard(config.profile, config.environment, []),
-          timeoutMs: config.requestTimeoutMs,
-          // Worker-level reads (shared datasets, tokens) are recorded as they happen.
-          onExchange: config.recordHar ? (exchange) => appendToRecording([exchange]) : undefined,
-        }),
-      );
-      transport.dispose();
-    },
-    { scope: 'worker' },
-  ],
-  tokenPool: [
-    async ({ workerApi, config }, use) => {
-      const pool = new UserTokenPool(workerApi, config);
-      await use(pool);
-      await pool.close();
-    },
-    { scope: 'worker' },
-  ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  partnerTokens: [async ({}, use) => use(new Map()), { scope: 'worker' }],
+  session: async ({ targetInstances, targetSessions }, use, testInfo) => {
+    const target = targetNameOf(testInfo.annotations);
+    const instance = targetInstances[target];
+    if (instance === undefined) throw new Error(`the project has no instance of target "${target}"`);
+    await use(targetSessions.of(instance));
+  },
+  config: async ({ session }, use) => use(session.config),
+  tokenPool: async ({ session }, use) => use(session.tokenPool),
 
   // First of the auto fixtures, so torn down after the others (a strict-mode failure happens in one).
   checkFailureExpected: [
@@ -286,9 +236,9 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  api: async ({ workerApi, exchanges, config, tokenPool }, use, testInfo) => {
+  api: async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
     const nullFields = new Set<string>();
-    const client = workerApi.withOptions({
+    const client = session.api.withOptions({
       onExchange: (exchange) => {
         exchanges.push(exchange);
         warnNulls(exchange, nullFields);
@@ -325,8 +275,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       }
     });
   },
-  partnerA: async ({ config, api, partnerTokens }, use) => use(partnerFor(config, 'A', api, partnerTokens)),
-  partnerB: async ({ config, api, partnerTokens }, use) => use(partnerFor(config, 'B', api, partnerTokens)),
+  partnerA: async ({ config, api, session }, use) => use(partnerFor(config, 'A', api, session.partnerTokens)),
+  partnerB: async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
   note: async ({}, use) => use(note),
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring

@@ -297,7 +297,7 @@ export async function workingRequisition(
     notVerified(
       `${config.environment === 'production' ? 'production target: no test data is generated' : NO_ID_ON_204}; ${CONFIGURE_IDS}`,
     );
-  const id = claimRequisition(configured);
+  const id = claimRequisition(config.baseUrl, configured);
   if (id === undefined)
     notVerified(
       `every configured requisition (${configured.length}) is in use by another test; configure more`,

@@ -16,6 +16,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { type CollectionWalk, type Page, readPage, walkCollection } from './collections.ts';
 import { coreTest } from './fixtures.ts';
 import { type DataRecord, type ExtentOf, ownExtent, recoveryExtents } from './records.ts';
+import type { TargetSession } from './target-session.ts';
 import {
   collectionById,
   idSourceOf,
@@ -274,13 +275,21 @@ export function onPages(
   return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
 }
 
-/** The user-data fixtures: the worker's cache of the user's data, and each test's view of it. */
-export const userDataTest = coreTest.extend<{ dataset: Dataset }, { userDataCache: UserDataCache }>({
-  userDataCache: [
-    async ({ workerApi, config }, use) =>
-      use(new UserDataCache(workerApi, !config.capabilities.has('stateful'))),
-    { scope: 'worker' },
-  ],
+/** The user-data fixtures: a cache of the user's data per target session, and each test's view of it. */
+export const userDataTest = coreTest.extend<
+  { userDataCache: UserDataCache; dataset: Dataset },
+  { userDataCaches: WeakMap<TargetSession, UserDataCache> }
+>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+  userDataCaches: [async ({}, use) => use(new WeakMap()), { scope: 'worker' }],
+  userDataCache: async ({ userDataCaches, session }, use) => {
+    let cache = userDataCaches.get(session);
+    if (!cache) {
+      cache = new UserDataCache(session.api, !session.config.capabilities.has('stateful'));
+      userDataCaches.set(session, cache);
+    }
+    await use(cache);
+  },
   dataset: async ({ userDataCache, api, userToken }, use) =>
     use(new Dataset(userDataCache, api, () => userToken())),
 });

@@ -1,12 +1,14 @@
 // The run plan (src/config/run-plan.ts): which projects a run has, which target instance each uses, and
 // the matrix of targets the variant and mutation gates hand it (CONFORMANCE_MATRIX), with its errors.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runTargets } from '../../src/config/config.ts';
 import { runsIsolatedTests } from '../../src/config/profiles.ts';
-import { runPlan } from '../../src/config/run-plan.ts';
+import { runPlan, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
+import { playwrightCli } from '../../src/run/playwright.ts';
 
 const [target] = runTargets({});
 if (!target) throw new Error('a run without a matrix has one target');
@@ -20,11 +22,9 @@ function matrix(entries: unknown): Record<string, string> {
 
 test('on the embedded sandbox the isolated tests get an instance of their own, scheduled first, beside the rest', () => {
   const plan = runPlan([target], true, true);
-  expect(
-    plan.projects.map(({ name, role, instance, teardown }) => ({ name, role, instance, teardown })),
-  ).toEqual([
-    { name: 'isolated', role: 'isolated', instance: 1, teardown: undefined },
-    { name: 'conformance', role: 'conformance', instance: 0, teardown: undefined },
+  expect(plan.projects).toEqual([
+    { name: 'isolated', role: 'isolated', instances: { '': 1 } },
+    { name: 'conformance', role: 'conformance', instances: { '': 0 } },
   ]);
   expect(plan.instances.map((instance) => instance.role)).toEqual(['conformance', 'isolated']);
   expect(plan.isolatedBeside).toBe(true);
@@ -32,9 +32,9 @@ test('on the embedded sandbox the isolated tests get an instance of their own, s
 
 test('on any other target the isolated tests share it, after the rest; smoke, which runs none, gets one instance', () => {
   for (const plan of [runPlan([target], false, true), runPlan([target], true, runsIsolatedTests('smoke'))]) {
-    expect(plan.projects.map(({ name, instance, teardown }) => ({ name, instance, teardown }))).toEqual([
-      { name: 'conformance', instance: 0, teardown: 'isolated' },
-      { name: 'isolated', instance: 0, teardown: undefined },
+    expect(plan.projects).toEqual([
+      { name: 'conformance', role: 'conformance', instances: { '': 0 }, teardown: 'isolated' },
+      { name: 'isolated', role: 'isolated', instances: { '': 0 } },
     ]);
     expect(plan.instances).toHaveLength(1);
     expect(plan.isolatedBeside).toBe(false);
@@ -47,7 +47,7 @@ test('a run without a matrix has one unnamed target with the faults and variants
   ]);
 });
 
-test('a matrix names each target: two projects per target, named after it, each on its own instance', () => {
+test('a matrix names each target: the same two projects, each target on instances of its own', () => {
   const targets = runTargets(
     matrix([
       { name: 'fault-a', faults: ['cycle-missing-user-id'], grep: '@SCH-CYCLE(?=\\s|$)' },
@@ -65,11 +65,15 @@ test('a matrix names each target: two projects per target, named after it, each 
     { name: 'variant-b', faults: [], variants: ['slow'], grep: undefined, env: { CONFORMANCE_STRICT: '1' } },
   ]);
   const plan = runPlan(targets, true, true);
-  expect(plan.projects.map(({ name, instance }) => [name, instance])).toEqual([
-    ['fault-a isolated', 1],
-    ['fault-a', 0],
-    ['variant-b isolated', 3],
-    ['variant-b', 2],
+  expect(plan.projects.map(({ name, instances }) => [name, instances])).toEqual([
+    ['isolated', { 'fault-a': 1, 'variant-b': 3 }],
+    ['conformance', { 'fault-a': 0, 'variant-b': 2 }],
+  ]);
+  expect(plan.instances.map(({ target, role }) => [target.name, role])).toEqual([
+    ['fault-a', 'conformance'],
+    ['fault-a', 'isolated'],
+    ['variant-b', 'conformance'],
+    ['variant-b', 'isolated'],
   ]);
 });
 
@@ -87,4 +91,53 @@ test('a matrix that cannot run is refused before any target starts, naming the v
     [{ CONFORMANCE_MATRIX: '/nonexistent/matrix.json' }, /names no file/],
   ];
   for (const [env, problem] of refusals) expect(() => runTargets(env), JSON.stringify(env)).toThrow(problem);
+});
+
+interface ListedSuite {
+  specs?: {
+    title: string;
+    tags: string[];
+    tests: { projectName: string; annotations: { type: string; description?: string }[] }[];
+  }[];
+  suites?: ListedSuite[];
+}
+
+/** `playwright test --list` of the suite: each test as "project: title [tags] → target annotation". */
+function listed(env: Record<string, string>): string[] {
+  const out = execFileSync(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json'], {
+    env: { ...process.env, CONFORMANCE_BASE_URL: '', CONFORMANCE_ENV_FILE: '', ...env },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const lines: string[] = [];
+  const walk = (suite: ListedSuite): void => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests) {
+        const target = t.annotations.find((a) => a.type === TARGET_ANNOTATION)?.description;
+        lines.push(
+          `${t.projectName}: ${spec.title} ${spec.tags.map((tag) => `@${tag}`).join(' ')}${target === undefined ? '' : ` → ${target}`}`,
+        );
+      }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of (JSON.parse(out) as { suites: ListedSuite[] }).suites) walk(suite);
+  return lines.sort();
+}
+
+test('a matrix run declares each test once per target that selects it, named and annotated after the target', () => {
+  const plain = listed({});
+  const selected = plain.filter((line) => /@PAG-LIMIT-MAX(\s|$)/.test(line));
+  expect(selected.length, 'the grep selects some tests').toBeGreaterThan(0);
+  const named = (lines: string[], target: string) =>
+    lines.map((line) => {
+      const [head, ...tags] = line.split(' @');
+      return `${head} [${target}]${tags.map((tag) => ` @${tag}`).join('')} → ${target}`;
+    });
+  const inMatrix = listed(
+    matrix([
+      { name: 'fault-a', faults: ['pagination-limit-25-rejected'], grep: '@PAG-LIMIT-MAX(?=\\s|$)' },
+      { name: 'variant-b', variants: ['slow'] },
+    ]),
+  );
+  expect(inMatrix).toEqual([...named(selected, 'fault-a'), ...named(plain, 'variant-b')].sort());
 });

@@ -39,6 +39,18 @@ const revocations = async (sandbox: RunningSandbox): Promise<number> =>
 const verdicts = (report: ConformanceReport) =>
   Object.fromEntries(report.tests.map((t) => [t.title, t.outcome]));
 
+/** Why the tests whose outcome differs between two reports ended as they did, to tell a cause from a glance. */
+function differences(sharded: ConformanceReport, unsharded: ConformanceReport): string {
+  const before = verdicts(unsharded);
+  return sharded.tests
+    .filter((t) => before[t.title] !== t.outcome)
+    .map(
+      (t) =>
+        `${t.title}: ${before[t.title]} unsharded, ${t.outcome} sharded: ${t.error ?? t.skipReason ?? ''}`,
+    )
+    .join('\n');
+}
+
 test('a two-shard run runs every test once, revokes once, and merges into the unsharded report', async () => {
   const whole = await startSandbox({ port: 0 });
   const reportsWhole = scratchDir();
@@ -84,7 +96,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
     expect(revokedSharded, 'revocations the target saw').toBe(revokedWhole);
     expect(merged.tests.length).toBe(unsharded.tests.length);
     expect(new Set(merged.tests.map((t) => t.title)).size, 'each test once').toBe(merged.tests.length);
-    expect(verdicts(merged)).toEqual(verdicts(unsharded));
+    expect(verdicts(merged), differences(merged, unsharded)).toEqual(verdicts(unsharded));
     expect(merged.verdict).toBe(unsharded.verdict);
   } finally {
     await sandbox.close();

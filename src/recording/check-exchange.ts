@@ -4,7 +4,8 @@
 // attributed to their most specific requirement, score iff SCORED, page within the limit, order within
 // the page; nulls read as absent with a warning.
 import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
-import type { Operation } from '../contract/operation-model.ts';
+import type { Operation, OperationId } from '../contract/operation-model.ts';
+import { operationById } from '../contract/operations.ts';
 import { requirements, successRequirementFor } from '../contract/requirements.ts';
 import { conditionalRequirementAt, requirementAt, requirementOf } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
@@ -36,15 +37,32 @@ const owner = requirementAt;
 /** The first record of a body: a collection's first item, or the body itself. */
 const FIRST_RECORD = '/records/0';
 
-/** The requirements a body of `op` answered with `schema` verifies. */
-export function bodyRequirements(op: Operation, schema: string): string[] {
-  const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
-  if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
-  return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
+/**
+ * `derive` computed once per key. The rules below are functions of the contract alone, and walking the
+ * schemas for them took most of the time of checking an exchange.
+ */
+function once<Value>(derive: (key: string) => Value): (key: string) => Value {
+  const known = new Map<string, Value>();
+  return (key) => {
+    if (!known.has(key)) known.set(key, derive(key));
+    return known.get(key) as Value;
+  };
 }
 
 /** Score iff SCORED, as the record schema's union states it (none for records without the rule). */
-const scoreRule = (schema: string) => conditionalRequirementAt(schema, FIRST_RECORD);
+const scoreRule = once((schema) => conditionalRequirementAt(schema, FIRST_RECORD));
+
+const bodyRequirementsOf = once((key) => {
+  const [operationId, schema] = key.split(' ') as [string, string];
+  const op = operationById(operationId as OperationId);
+  const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
+  if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
+  return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
+});
+
+/** The requirements a body of `op` answered with `schema` verifies. */
+export const bodyRequirements = (op: Operation, schema: string): string[] =>
+  bodyRequirementsOf(`${op.operationId} ${schema}`);
 /** Order within a page: by start, except recoveries (ordered by their sleep's start, not in the page). */
 const orderRule = (op: Operation) => (op.operationId === 'listRecoveries' ? undefined : ruleFor('ORD-', op));
 

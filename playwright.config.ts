@@ -84,7 +84,10 @@ function project({ name, role, instances, teardown }: PlannedProject): Project<o
     // there need not cost a new worker.
     use: { targetInstances: instances, failureKeepsWorker: matrix },
   };
-  if (role === 'conformance') return { ...common, grep: allOf(...filters), grepInvert: isolated };
+  if (role === 'conformance')
+    // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
+    // at about 2 s of CPU, for the last few tests.
+    return { ...common, grep: allOf(...filters), grepInvert: isolated, workers };
   return {
     ...common,
     grep: isolatedHere ? allOf(isolated, ...filters) : /(?!)/,

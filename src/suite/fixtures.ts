@@ -1,5 +1,5 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
-// user tokens minted through the real authorization code flow (once per scope set and worker, never
+// user tokens minted through the real authorization code flow (once per scope set, worker and target, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { stripVTControlCharacters } from 'node:util';
 import { _baseTest as base, expect, type TestInfo } from '@playwright/test';
@@ -83,7 +83,7 @@ interface TestFixtures {
   api: ApiClient;
   /** Skips the test, with the reason, when the target lacks a capability. */
   requires: (...capabilities: Capability[]) => void;
-  /** A user token for the scope set (default: all six read scopes), cached per worker. */
+  /** A user token for the scope set (default: all six read scopes), cached per worker and target. */
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;

@@ -1,5 +1,5 @@
 // The user's data, read through the API and owned by one worker fixture (`userDataCache`): each walk of a
-// collection and each set of ids is read once per worker and token. A test reads it through its `dataset`
+// collection and each set of ids is read once per worker, target and token. A test reads it through its `dataset`
 // fixture, the view of user A's data (user A's token is fetched on first use). Three kinds of read:
 //   - the complete collections (every page, limit 25) that the schema, invariant, ordering and consistency
 //     checks share, read through the worker's client on first use (a smoke test that needs none reads none).
@@ -210,7 +210,7 @@ export class Dataset {
     return spread(knownValues(op, param.name, source), max).map((value) => ({ [param.name]: value }));
   }
 
-  /** A walk with the request's page size and query (read once per worker). */
+  /** A walk with the request's page size and query (read once per worker and target). */
   async walk(op: Operation, request: WalkRequest): Promise<CollectionWalk<DataRecord>> {
     return this.cache.walk(this.api, await this.token(), op, request);
   }

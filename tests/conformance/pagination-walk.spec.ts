@@ -3,7 +3,7 @@
 // following next_token visits every record exactly once whatever the page size, and a walk ends on a page
 // without next_token.
 //
-// Reference data: the complete walk of each collection with limit 20 (memoised per worker), and walks of
+// Reference data: the complete walk of each collection with limit 20 (memoised per worker and target), and walks of
 // one start-filtered window (~20 and ~60 records) with limits 1, 7 and 25, which bound the cost of small
 // page sizes. Comparisons between walks of the same query need no reading of the filter semantics.
 import { duplicateProblems } from '../../src/checks/invariants.ts';

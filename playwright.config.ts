@@ -4,7 +4,7 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runOptions, runTargets } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { runsIsolatedTests, Tags } from './src/config/profiles.ts';
-import { type PlannedProject, runPlan } from './src/config/run-plan.ts';
+import { type PlannedProject, registrationsOf, runPlan } from './src/config/run-plan.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
 /**
@@ -54,7 +54,7 @@ export default defineConfig<object, WorkerOptions>({
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
-  workers: workers + (plan.isolatedBeside ? 1 : 0),
+  workers: workers + (plan.isolatedBeside ? plan.isolatedLanes : 0),
   timeout: 60_000,
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
   globalTimeout: runTimeoutSeconds * 1000,
@@ -88,9 +88,11 @@ function project({ name, role, instances, teardown }: PlannedProject): Project<o
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
     // at about 2 s of CPU, for the last few tests.
     return { ...common, grep: allOf(...filters), grepInvert: isolated, workers };
+  // A lane of a matrix run's isolated tests runs its own targets' registrations only.
+  const lane = plan.isolatedLanes > 1 ? [registrationsOf(Object.keys(instances))] : [];
   return {
     ...common,
-    grep: isolatedHere ? allOf(isolated, ...filters) : /(?!)/,
+    grep: isolatedHere ? allOf(isolated, ...filters, ...lane) : /(?!)/,
     workers: 1,
     fullyParallel: false,
   };

@@ -24,12 +24,12 @@ export interface TargetSpec {
 export type ProjectRole = 'conformance' | 'isolated';
 
 export interface PlannedProject {
-  name: ProjectRole;
+  name: string;
   role: ProjectRole;
   /** The target instance each target's tests of the project talk to (an index into `instances`), by name. */
   instances: Record<string, number>;
   /** The project to run after this one, on the same instances. */
-  teardown?: ProjectRole;
+  teardown?: string;
 }
 
 /** A target instance: global setup starts it (off the sandbox: resolves it) for the projects of a role. */
@@ -41,15 +41,24 @@ export interface PlannedInstance {
 
 export interface RunPlan {
   projects: PlannedProject[];
-  /** Whether the isolated tests run beside the others (one more worker, mostly waiting). */
+  /** Whether the isolated tests run beside the others (one more worker per lane, mostly waiting). */
   isolatedBeside: boolean;
+  /** The isolated projects beside the others: each runs its targets' isolated tests one at a time. */
+  isolatedLanes: number;
   /** The run's target instances, by index. */
   instances: PlannedInstance[];
 }
 
 /**
- * The run's plan: the target instances and the two projects. The isolated tests get an instance of their
- * own on the embedded sandbox, unless the run's profile runs none of them.
+ * A matrix run's isolated tests on their own instances run in this many lanes, a project each, every target's
+ * in one lane: one at a time for a target, as they must be, while the lanes' waits (the 429 window, the
+ * stated webhook wait) overlap. One lane took the variant gate 77 s of waiting.
+ */
+const ISOLATED_LANES = 2;
+
+/**
+ * The run's plan: the target instances and the projects. The isolated tests get an instance of their own on
+ * the embedded sandbox, unless the run's profile runs none of them.
  */
 export function runPlan(
   targets: readonly TargetSpec[],
@@ -59,29 +68,38 @@ export function runPlan(
   const isolatedBeside = embeddedSandbox && isolatedTestsRun;
   const instances: PlannedInstance[] = [];
   const main: Record<string, number> = {};
-  const isolated: Record<string, number> = {};
-  for (const target of targets) {
+  const isolatedLanes = isolatedBeside ? Math.min(ISOLATED_LANES, targets.length) : 1;
+  const lanes: Record<string, number>[] = Array.from({ length: isolatedLanes }, () => ({}));
+  for (const [index, target] of targets.entries()) {
     main[target.name] = instances.push({ target, role: 'conformance' }) - 1;
-    isolated[target.name] = isolatedBeside
+    (lanes[index % isolatedLanes] as Record<string, number>)[target.name] = isolatedBeside
       ? instances.push({ target, role: 'isolated' }) - 1
       : (main[target.name] as number);
   }
-  const disturbing: PlannedProject = { name: 'isolated', role: 'isolated', instances: isolated };
+  const disturbing = lanes.map(
+    (laneInstances, lane): PlannedProject => ({
+      name: lane === 0 ? 'isolated' : `isolated ${lane + 1}`,
+      role: 'isolated',
+      instances: laneInstances,
+    }),
+  );
   if (!isolatedBeside)
     return {
       projects: [
         { name: 'conformance', role: 'conformance', instances: main, teardown: 'isolated' },
-        disturbing,
+        ...disturbing,
       ],
       instances,
       isolatedBeside,
+      isolatedLanes,
     };
   // Playwright hands out tests in project order: isolated tests on their own instances go first, so that
   // their waits (a rate-limit window, a stated delivery wait) overlap the other tests.
   return {
-    projects: [disturbing, { name: 'conformance', role: 'conformance', instances: main }],
+    projects: [...disturbing, { name: 'conformance', role: 'conformance', instances: main }],
     instances,
     isolatedBeside,
+    isolatedLanes,
   };
 }
 
@@ -95,6 +113,10 @@ export const targetNameOf = (annotations: readonly { type: string; description?:
 /** The title of a test's registration for a target: the test's own title, the target's name after it. */
 export const titleForTarget = (title: string, target: string): string =>
   target === '' ? title : `${title} [${target}]`;
+
+/** Matches the registrations of these targets: each title ends with its target's name, the tags follow. */
+export const registrationsOf = (targets: readonly string[]): RegExp =>
+  new RegExp(`\\[(?:${targets.map((name) => name.replaceAll('.', '\\.')).join('|')})\\](?:\\s|$)`);
 
 /** A registration's title without its target's name: the test's own. */
 export const ownTitle = (title: string, target: string): string => {

@@ -47,7 +47,7 @@ test('a run without a matrix has one unnamed target with the faults and variants
   ]);
 });
 
-test('a matrix names each target: the same two projects, each target on instances of its own', () => {
+test('a matrix names each target: each on instances of its own, its isolated tests in one of two lanes', () => {
   const targets = runTargets(
     matrix([
       { name: 'fault-a', faults: ['cycle-missing-user-id'], grep: '@SCH-CYCLE(?=\\s|$)' },
@@ -65,10 +65,13 @@ test('a matrix names each target: the same two projects, each target on instance
     { name: 'variant-b', faults: [], variants: ['slow'], grep: undefined, env: { CONFORMANCE_STRICT: '1' } },
   ]);
   const plan = runPlan(targets, true, true);
+  // The isolated tests in two lanes, each target's in one (one at a time for a target).
   expect(plan.projects.map(({ name, instances }) => [name, instances])).toEqual([
-    ['isolated', { 'fault-a': 1, 'variant-b': 3 }],
+    ['isolated', { 'fault-a': 1 }],
+    ['isolated 2', { 'variant-b': 3 }],
     ['conformance', { 'fault-a': 0, 'variant-b': 2 }],
   ]);
+  expect(plan.isolatedLanes).toBe(2);
   expect(plan.instances.map(({ target, role }) => [target.name, role])).toEqual([
     ['fault-a', 'conformance'],
     ['fault-a', 'isolated'],
@@ -128,9 +131,10 @@ test('a matrix run declares each test once per target that selects it, named and
   const plain = listed({});
   const selected = plain.filter((line) => /@PAG-LIMIT-MAX(\s|$)/.test(line));
   expect(selected.length, 'the grep selects some tests').toBeGreaterThan(0);
-  const named = (lines: string[], target: string) =>
+  /** The plain run's lines as the registrations of `target`, whose isolated tests run in `lane`. */
+  const named = (lines: string[], target: string, lane: string) =>
     lines.map((line) => {
-      const [head, ...tags] = line.split(' @');
+      const [head = '', ...tags] = line.replace(/^isolated:/, `${lane}:`).split(' @');
       return `${head} [${target}]${tags.map((tag) => ` @${tag}`).join('')} → ${target}`;
     });
   const inMatrix = listed(
@@ -139,5 +143,7 @@ test('a matrix run declares each test once per target that selects it, named and
       { name: 'variant-b', variants: ['slow'] },
     ]),
   );
-  expect(inMatrix).toEqual([...named(selected, 'fault-a'), ...named(plain, 'variant-b')].sort());
+  expect(inMatrix).toEqual(
+    [...named(selected, 'fault-a', 'isolated'), ...named(plain, 'variant-b', 'isolated 2')].sort(),
+  );
 });

@@ -4,8 +4,7 @@
 // attributed to their most specific requirement, score iff SCORED, page within the limit, order within
 // the page; nulls read as absent with a warning.
 import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
-import type { Operation, OperationId } from '../contract/operation-model.ts';
-import { operationById } from '../contract/operations.ts';
+import type { Operation } from '../contract/operation-model.ts';
 import { requirements, successRequirementFor } from '../contract/requirements.ts';
 import { conditionalRequirementAt, requirementAt, requirementOf } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
@@ -38,31 +37,37 @@ const owner = requirementAt;
 const FIRST_RECORD = '/records/0';
 
 /**
- * `derive` computed once per key. The rules below are functions of the contract alone, and walking the
- * schemas for them took most of the time of checking an exchange.
+ * `derive`, computed once for each key its arguments give. The rules below are functions of the contract
+ * alone, and walking the schemas for them took most of the time of checking an exchange.
  */
-function once<Value>(derive: (key: string) => Value): (key: string) => Value {
+function once<Args extends unknown[], Value>(
+  derive: (...args: Args) => Value,
+  keyOf: (...args: Args) => string,
+): (...args: Args) => Value {
   const known = new Map<string, Value>();
-  return (key) => {
-    if (!known.has(key)) known.set(key, derive(key));
+  return (...args) => {
+    const key = keyOf(...args);
+    if (!known.has(key)) known.set(key, derive(...args));
     return known.get(key) as Value;
   };
 }
 
 /** Score iff SCORED, as the record schema's union states it (none for records without the rule). */
-const scoreRule = once((schema) => conditionalRequirementAt(schema, FIRST_RECORD));
-
-const bodyRequirementsOf = once((key) => {
-  const [operationId, schema] = key.split(' ') as [string, string];
-  const op = operationById(operationId as OperationId);
-  const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
-  if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
-  return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
-});
+const scoreRule = once(
+  (schema: string) => conditionalRequirementAt(schema, FIRST_RECORD),
+  (schema) => schema,
+);
 
 /** The requirements a body of `op` answered with `schema` verifies. */
-export const bodyRequirements = (op: Operation, schema: string): string[] =>
-  bodyRequirementsOf(`${op.operationId} ${schema}`);
+export const bodyRequirements = once(
+  (op: Operation, schema: string): string[] => {
+    const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
+    if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
+    return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
+  },
+  (op, schema) => `${op.operationId} ${schema}`,
+);
+
 /** Order within a page: by start, except recoveries (ordered by their sleep's start, not in the page). */
 const orderRule = (op: Operation) => (op.operationId === 'listRecoveries' ? undefined : ruleFor('ORD-', op));
 

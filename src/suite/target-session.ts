@@ -22,6 +22,11 @@ export interface TargetSession {
   tokenPool: UserTokenPool;
   /** Partner tokens by client, for the partner clients of the session's tests. */
   partnerTokens: Map<string, string>;
+  /**
+   * What the session's tests share that `create` makes once per session (the user's data, the schema
+   * check's findings), by a key of its own.
+   */
+  shared<Value>(key: string, create: () => Value): Value;
   close(): Promise<void>;
 }
 
@@ -46,12 +51,17 @@ function openSession(instance: number): TargetSession {
     onExchange: config.recordHar ? (exchange) => appendToRecording([exchange]) : undefined,
   });
   const tokenPool = new UserTokenPool(api, config);
+  const shared = new Map<string, unknown>();
   return {
     manifest,
     config,
     api,
     tokenPool,
     partnerTokens: new Map(),
+    shared: <Value>(key: string, create: () => Value): Value => {
+      if (!shared.has(key)) shared.set(key, create());
+      return shared.get(key) as Value;
+    },
     close: async () => {
       await tokenPool.close();
       transport.dispose();

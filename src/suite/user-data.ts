@@ -1,6 +1,6 @@
-// The user's data, read through the API and owned by one worker fixture (`userDataCache`): each walk of a
-// collection and each set of ids is read once per worker, target and token. A test reads it through its `dataset`
-// fixture, the view of user A's data (user A's token is fetched on first use). Three kinds of read:
+// The user's data, read through the API and kept by the worker's session with the test's target
+// (`userDataCache`): each walk of a collection and each set of ids is read once per worker, target and token.
+// A test reads it through its `dataset` fixture, the view of user A's data (user A's token is fetched on first use). Three kinds of read:
 //   - the complete collections (every page, limit 25) that the schema, invariant, ordering and consistency
 //     checks share, read through the worker's client on first use (a smoke test that needs none reads none).
 //     A collection that cannot be read keeps its failure, which every later user of it gets;
@@ -16,7 +16,6 @@ import type { Exchange } from '../http/exchange.ts';
 import { type CollectionWalk, type Page, readPage, walkCollection } from './collections.ts';
 import { coreTest } from './fixtures.ts';
 import { type DataRecord, type ExtentOf, ownExtent, recoveryExtents } from './records.ts';
-import type { TargetSession } from './target-session.ts';
 import {
   collectionById,
   idSourceOf,
@@ -275,21 +274,15 @@ export function onPages(
   return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
 }
 
-/** The user-data fixtures: a cache of the user's data per target session, and each test's view of it. */
-export const userDataTest = coreTest.extend<
-  { userDataCache: UserDataCache; dataset: Dataset },
-  { userDataCaches: WeakMap<TargetSession, UserDataCache> }
->({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  userDataCaches: [async ({}, use) => use(new WeakMap()), { scope: 'worker' }],
-  userDataCache: async ({ userDataCaches, session }, use) => {
-    let cache = userDataCaches.get(session);
-    if (!cache) {
-      cache = new UserDataCache(session.api, !session.config.capabilities.has('stateful'));
-      userDataCaches.set(session, cache);
-    }
-    await use(cache);
-  },
+/** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */
+export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; dataset: Dataset }>({
+  userDataCache: async ({ session }, use) =>
+    use(
+      session.shared(
+        'user data',
+        () => new UserDataCache(session.api, !session.config.capabilities.has('stateful')),
+      ),
+    ),
   dataset: async ({ userDataCache, api, userToken }, use) =>
     use(new Dataset(userDataCache, api, () => userToken())),
 });

@@ -14,7 +14,6 @@ import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import type { TargetSession } from '../../src/suite/target-session.ts';
 import { test } from '../../src/suite/test.ts';
 import { successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
@@ -223,17 +222,13 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
   return findings;
 }
 
-// One check per worker and target: the findings are shared by the per-requirement tests below.
-const findingsOf = new WeakMap<TargetSession, Promise<Findings>>();
-
 for (const { requirement, witness } of checks) {
   test(
     ...verifies(requirement, "no schema violation attributed to it in user A's collections and single reads"),
     async ({ api, dataset, session, userToken, verdict }) => {
       const token = await userToken();
-      const once = findingsOf.get(session) ?? check(api, dataset, token);
-      findingsOf.set(session, once);
-      const findings = await once;
+      // One check per worker and target: the findings are shared by the per-requirement tests.
+      const findings = await session.shared('schema findings', () => check(api, dataset, token));
       for (const text of findings.unreadable) verdict.note(text);
       if (requirement.startsWith('SCH-'))
         for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);

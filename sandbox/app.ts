@@ -18,6 +18,7 @@ import { FixedWindowRateLimiter } from './rate-limit.ts';
 import { registerRequestLog } from './request-log.ts';
 import { registerResponseRewrites } from './responses.ts';
 import { registerSuccessStatus } from './route-table.ts';
+import { sharedRouteValidators } from './route-validators.ts';
 import { registerUserRoutes } from './user/routes.ts';
 import { createUserServices } from './user/services.ts';
 import { createWebhookSender } from './webhooks.ts';
@@ -54,6 +55,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: frameworkErrorHandler,
+    schemaController: { compilersFactory: { buildValidator: sharedRouteValidators } },
   });
   if (ctx.options.logRequests) {
     app.addHook('onResponse', async (request, reply) => {

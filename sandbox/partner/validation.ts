@@ -4,6 +4,7 @@
 import { Ajv } from 'ajv';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { SandboxContext } from '../context.ts';
+import { compiledOnce } from '../route-validators.ts';
 
 export function configurePartnerValidation(scope: FastifyInstance, ctx: SandboxContext): void {
   scope.setValidatorCompiler(strictCompiler(ctx));
@@ -16,10 +17,13 @@ export function configurePartnerValidation(scope: FastifyInstance, ctx: SandboxC
   });
 }
 
+// One Ajv for every instance of the process, each distinct schema compiled once (route-validators.ts).
+const strictAjv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+const compileStrict = compiledOnce((schema) => strictAjv.compile(schema));
+
 function strictCompiler(ctx: SandboxContext): FastifySchemaCompiler<unknown> {
-  const ajv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
   return ({ schema, httpPart, url }) => {
-    const validate = ajv.compile(schema as object);
+    const validate = compileStrict(schema as object);
     // Variant lenient-results: the results upload takes any body (its fields are stored as sent or ignored).
     if (httpPart === 'body' && url.endsWith('/results') && ctx.variant('lenient-results')) return () => true;
     return (data: unknown) => validate(data) || { error: validate.errors ?? [] };

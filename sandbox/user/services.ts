@@ -21,9 +21,12 @@ export interface UserServices {
 
 /**
  * Stores built in this process, by everything their data depends on. A store is read-only once built, so
- * instances with the same data share one: a matrix run (src/config/run-plan.ts) starts hundreds.
+ * instances with the same data share one: a matrix run (src/config/run-plan.ts) starts hundreds, and the
+ * self tests start many on the same fixed clock. The most recently used are kept: an instance on the real
+ * clock has an epoch of its own, and would otherwise stay for the life of the process.
  */
 const builtStores = new Map<string, DataStore>();
+const KEPT_STORES = 16;
 
 function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore {
   const { seed, now, dataEpoch } = ctx.options;
@@ -31,17 +34,21 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const sparse = ctx.variant('sparse-user');
   const key = JSON.stringify([seed, epoch, sparse, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);
-  if (known) return known;
+  builtStores.delete(key);
+  const store = known ?? build(ctx, accounts, epoch, sparse);
+  builtStores.set(key, store);
+  if (builtStores.size > KEPT_STORES) builtStores.delete(builtStores.keys().next().value as string);
+  return store;
+}
+
+function build(ctx: SandboxContext, accounts: readonly Account[], epoch: number, sparse: boolean): DataStore {
   const records = accounts.map((account, index) => {
-    const generated = generateUserRecords(account, seed, epoch);
+    const generated = generateUserRecords(account, ctx.options.seed, epoch);
     if (sparse) makeSparse(generated, index);
     applyRecordFaults(generated, ctx);
     return generated;
   });
-  const store = buildStore(records);
-  // Only instances given a shared epoch can meet again.
-  if (dataEpoch !== undefined) builtStores.set(key, store);
-  return store;
+  return buildStore(records);
 }
 
 export function createUserServices(ctx: SandboxContext): UserServices {

@@ -29,18 +29,20 @@ function conformanceVerdict(dir: string, allowed: readonly RunVerdict[]): string
 
 const prismDir = reportPath('prism/');
 
-const steps: {
+interface Step {
   name: string;
   command: [string, string[]];
   env?: NodeJS.ProcessEnv;
   check?: () => string | undefined;
-}[] = [
-  { name: 'lint', command: [process.execPath, [biome, 'check', '.']] },
-  { name: 'typecheck', command: [process.execPath, [tsc, '-p', '.']] },
-  {
-    name: 'self tests',
-    command: [process.execPath, [playwrightCli(), 'test', '-c', 'tests/self/self.config.ts']],
-  },
+}
+
+const lint: Step = { name: 'lint', command: [process.execPath, [biome, 'check', '.']] };
+const typecheck: Step = { name: 'typecheck', command: [process.execPath, [tsc, '-p', '.']] };
+const selfTests: Step = {
+  name: 'self tests',
+  command: [process.execPath, [playwrightCli(), 'test', '-c', 'tests/self/self.config.ts']],
+};
+const runs: Step[] = [
   {
     name: 'conformance (ci-gate, sandbox)',
     command: tsx('src/cli/conformance.ts'),
@@ -62,16 +64,33 @@ const steps: {
   { name: 'variants (false alarms)', command: tsx('src/cli/variants.ts') },
   { name: 'remote target', command: tsx('src/cli/remote-run.ts') },
   { name: 'mutation', command: tsx('src/cli/mutation.ts') },
-  { name: 'traceability', command: tsx('src/cli/traceability.ts') },
 ];
+// It reads the mutation and remote runs' reports.
+const traceability: Step = { name: 'traceability', command: tsx('src/cli/traceability.ts') };
 
-const results: StepResult[] = [];
-for (const step of steps) {
-  console.log(`\n━━ ${step.name}`);
-  const { code, durationMs } = await runCommand(step.command[0], step.command[1], step.env);
+/** Runs a step; a quiet one prints the end of its output when it ends, under its name. */
+async function run(step: Step, quiet = false): Promise<StepResult> {
+  if (!quiet) console.log(`\n━━ ${step.name}`);
+  const { code, durationMs, output } = await runCommand(step.command[0], step.command[1], step.env, quiet);
   const detail = step.check?.();
-  results.push({ name: step.name, ok: code === 0 && detail === undefined, code, durationMs, detail });
+  if (quiet) console.log(`\n━━ ${step.name} (beside the self tests; the end of its output)\n${output}`);
+  return { name: step.name, ok: code === 0 && detail === undefined, code, durationMs, detail };
 }
+
+/** Runs steps one after the other. */
+async function inTurn(steps: readonly Step[], quiet = false): Promise<StepResult[]> {
+  const results: StepResult[] = [];
+  for (const step of steps) results.push(await run(step, quiet));
+  return results;
+}
+
+const started = Date.now();
+// The self tests keep the console; the conformance runs go beside them. Both lanes wait on child processes,
+// timeouts and windows for part of their time, so together they finish well before one after the other.
+// Every run has a reports directory and ports of its own.
+const results = [...(await inTurn([lint, typecheck]))];
+const [own, beside] = await Promise.all([inTurn([selfTests]), inTurn(runs, true)]);
+results.push(...own, ...beside, ...(await inTurn([traceability])));
 
 console.log('\n━━ summary');
 for (const result of results) {
@@ -80,5 +99,7 @@ for (const result of results) {
   );
 }
 const failed = results.filter((result) => !result.ok).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
+console.log(
+  `${results.length - failed} passed, ${failed} failed in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 process.exit(failed === 0 ? 0 : 1);

@@ -3,7 +3,11 @@
  * validator: generated valid instances of every schema validate (after a JSON round trip, without
  * notes); generated invalid ones never do, and the validator reports the very rule and pointer the
  * generator broke. fast-check prints the seed and the shrunk counterexample on failure.
+ *
+ * Inside properties and sweeps the checks are node:assert, not Playwright's expect: each expect call is a
+ * test step with a captured, source-mapped stack, and these tests make thousands of them.
  */
+import assert from 'node:assert/strict';
 import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import {
@@ -27,10 +31,12 @@ const resourceSchemas = schemaNames.filter((name) => name !== 'common');
 
 const roundTrip = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-function expectReported(errors: ReturnType<typeof validate>['errors'], broken: InvalidCase): void {
-  const found = errors.map((e) => ({ rule: e.rule, pointer: e.pointer }));
-  const detail = `${broken.description}\n${errors.map(formatViolation).join('\n')}`;
-  expect(found, detail).toContainEqual({ rule: broken.rule, pointer: broken.pointer });
+function assertReported(errors: ReturnType<typeof validate>['errors'], broken: InvalidCase): void {
+  const detail = `${broken.description}: ${broken.rule} at '${broken.pointer}' not among\n${errors.map(formatViolation).join('\n')}`;
+  assert.ok(
+    errors.some((e) => e.rule === broken.rule && e.pointer === broken.pointer),
+    detail,
+  );
 }
 
 test.describe('@property valid instances always validate', () => {
@@ -39,8 +45,8 @@ test.describe('@property valid instances always validate', () => {
       fc.assert(
         fc.property(validArbitrary(name), (instance) => {
           const result = validate(name, roundTrip(instance));
-          expect(result.errors.map(formatViolation)).toEqual([]);
-          expect(result.notes).toEqual([]);
+          assert.deepEqual(result.errors.map(formatViolation), []);
+          assert.deepEqual(result.notes, []);
         }),
         RUNS,
       );
@@ -54,8 +60,8 @@ test.describe('@property invalid instances never validate, and the broken rule i
       fc.assert(
         fc.property(invalidArbitrary(name), (broken) => {
           const result = validate(name, roundTrip(broken.value));
-          expect(result.valid, broken.description).toBe(false);
-          expectReported(result.errors, broken);
+          assert.equal(result.valid, false, broken.description);
+          assertReported(result.errors, broken);
         }),
         RUNS,
       );
@@ -85,8 +91,8 @@ test.describe('every labelled mutation, a few seeded instances each (determinist
       for (const m of mutations) {
         for (const value of fc.sample(m.arbitrary, { numRuns: 3, seed: 11 })) {
           const result = validate(name, roundTrip(value));
-          expect(result.valid, m.description).toBe(false);
-          expectReported(result.errors, {
+          assert.equal(result.valid, false, m.description);
+          assertReported(result.errors, {
             value,
             rule: m.rule,
             pointer: m.pointer,
@@ -118,8 +124,8 @@ test.describe('@property parameter values', () => {
     test(`${name}: valid strings parse to valid values, invalid ones break their labelled rule`, () => {
       fc.assert(
         fc.property(validParameterValues(schema), (text) => {
-          expect(typeof text).toBe('string');
-          expect(validateAgainst(schema, parse(schema, text)).errors.map(formatViolation)).toEqual([]);
+          assert.equal(typeof text, 'string');
+          assert.deepEqual(validateAgainst(schema, parse(schema, text)).errors.map(formatViolation), []);
         }),
         RUNS,
       );
@@ -127,10 +133,10 @@ test.describe('@property parameter values', () => {
       if (invalid === undefined) throw new Error(`${name} has no invalid values`);
       fc.assert(
         fc.property(invalid, (broken) => {
-          expect(typeof broken.value).toBe('string');
+          assert.equal(typeof broken.value, 'string');
           const result = validateAgainst(schema, parse(schema, broken.value));
-          expect(result.valid, broken.value).toBe(false);
-          expectReported(result.errors, broken);
+          assert.equal(result.valid, false, broken.value);
+          assertReported(result.errors, broken);
         }),
         RUNS,
       );
@@ -189,7 +195,7 @@ test.describe('single schemas (request bodies and parameters)', () => {
     const schema = { $ref: 'common.json#/$defs/timezoneOffset' };
     fc.assert(
       fc.property(arbitraryFromSchema(schema, 'cycle'), (offset) => {
-        expect(offset).toMatch(/^(Z|[+-]\d\d:\d\d)$/);
+        assert.match(String(offset), /^(Z|[+-]\d\d:\d\d)$/);
       }),
       RUNS,
     );

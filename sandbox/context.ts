@@ -21,8 +21,8 @@ export interface SandboxOptions {
   /** Clock; injectable so tests can move time (token expiry, rate-limit windows). */
   now: () => Date;
   /**
-   * The instant (ms) the generated history is built up to; default: start-up. Instances started together
-   * with the same one share their data (sandbox/user/services.ts).
+   * The instant (ms) the generated history is built up to; default: start-up (on the instance's clock).
+   * Instances of a process with the same epoch, seed and data faults share their data (sandbox/user/services.ts).
    */
   dataEpoch?: number;
   /**

@@ -33,11 +33,7 @@ const byCompiler = new WeakMap<object, (schema: object) => unknown>();
 /** Fastify's default validator compilers, each distinct schema compiled once per process. */
 export const sharedRouteValidators = ((...factoryArguments: Parameters<typeof fastifyValidators>) => {
   const compile = fastifyValidators(...factoryArguments) as unknown as RouteCompile;
-  let once = byCompiler.get(compile);
-  if (once === undefined) {
-    once = compiledOnce((schema) => compile({ schema }));
-    byCompiler.set(compile, once);
-  }
-  const shared = once;
-  return ((route: { schema: object }) => shared(route.schema)) as unknown as ReturnType<BuildValidator>;
+  const once = byCompiler.get(compile) ?? compiledOnce((schema) => compile({ schema }));
+  byCompiler.set(compile, once);
+  return ((route: { schema: object }) => once(route.schema)) as unknown as ReturnType<BuildValidator>;
 }) as unknown as BuildValidator;

@@ -1,7 +1,8 @@
 // `npm test`: the project's whole proof. Lint, typecheck, the project's own tests, the clean ci-gate
 // conformance run against the sandbox (PASS), the Prism target run (no failure), the variant gate (no
 // false alarm on any behaviour the seed allows), the remote-target run (INCOMPLETE, no failure), the
-// mutation run (every fault caught by a failure naming its requirement) and the traceability gate.
+// mutation run (every fault caught by a failure naming its requirement) and the traceability gate. The
+// conformance runs and gates go beside the self tests, in a second lane.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
@@ -85,9 +86,9 @@ async function inTurn(steps: readonly Step[], quiet = false): Promise<StepResult
 }
 
 const started = Date.now();
-// The self tests keep the console; the conformance runs go beside them. Both lanes wait on child processes,
-// timeouts and windows for part of their time, so together they finish well before one after the other.
-// Every run has a reports directory and ports of its own.
+// Neither lane keeps both cores busy on its own (the self tests wait on their child runs' timeouts, the gates on
+// rate-limit windows, webhook waits and the slow variant), so side by side they end about 100 s sooner than one
+// after the other. Each run has its own reports directory and ports. The self tests keep the console.
 const results = [...(await inTurn([lint, typecheck]))];
 const [own, beside] = await Promise.all([inTurn([selfTests]), inTurn(runs, true)]);
 results.push(...own, ...beside, ...(await inTurn([traceability])));

@@ -146,6 +146,12 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
   );
 }
 
+/**
+ * The suite's fixtures are not test steps (`box: 'self'`): a step costs the worker a captured stack and two
+ * messages to the runner, a test sets up a dozen fixtures, and the reports would hide them anyway.
+ */
+export const internal = { box: 'self' } as const;
+
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
@@ -157,16 +163,19 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(sessions);
       await sessions.close();
     },
-    { scope: 'worker' },
+    { scope: 'worker', ...internal },
   ],
-  session: async ({ targetInstances, targetSessions }, use, testInfo) => {
-    const target = targetNameOf(testInfo.annotations);
-    const instance = targetInstances[target];
-    if (instance === undefined) throw new Error(`the project has no instance of target "${target}"`);
-    await use(targetSessions.of(instance));
-  },
-  config: async ({ session }, use) => use(session.config),
-  tokenPool: async ({ session }, use) => use(session.tokenPool),
+  session: [
+    async ({ targetInstances, targetSessions }, use, testInfo) => {
+      const target = targetNameOf(testInfo.annotations);
+      const instance = targetInstances[target];
+      if (instance === undefined) throw new Error(`the project has no instance of target "${target}"`);
+      await use(targetSessions.of(instance));
+    },
+    internal,
+  ],
+  config: [async ({ session }, use) => use(session.config), internal],
+  tokenPool: [async ({ session }, use) => use(session.tokenPool), internal],
 
   // First of the auto fixtures, so torn down after the others (a strict-mode failure happens in one).
   checkFailureExpected: [
@@ -182,7 +191,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         );
       if (failureKeepsWorker && checkFailure) testInfo.expectedStatus = 'failed';
     },
-    { auto: true },
+    { auto: true, ...internal },
   ],
   profileGuard: [
     async ({ config }, use, testInfo) => {
@@ -194,7 +203,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         notVerified(lacking(config, ['stateful']));
       await use(undefined);
     },
-    { auto: true },
+    { auto: true, ...internal },
   ],
   requisitionClaims: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
@@ -202,7 +211,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(undefined);
       releaseRequisitions();
     },
-    { auto: true },
+    { auto: true, ...internal },
   ],
   strictWarnings: [
     async ({ config }, use, testInfo) => {
@@ -217,7 +226,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.description}`).join('\n')}`,
       );
     },
-    { auto: true },
+    { auto: true, ...internal },
   ],
   exchanges: [
     async ({ config }, use, testInfo) => {
@@ -234,53 +243,68 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         });
       }
     },
-    { auto: true },
+    { auto: true, ...internal },
   ],
-  api: async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
-    const nullFields = new Set<string>();
-    const client = session.api.withOptions({
-      onExchange: (exchange) => {
-        exchanges.push(exchange);
-        warnNulls(exchange, nullFields);
-        const violations = exchange.headers['sl-violations'];
-        if (violations) recordPrismViolations(testInfo, exchange, violations);
-      },
-      guard: requestGuard(config.profile, config.environment, testInfo.tags),
-      renewToken: (token, exchange) => tokenPool.renew(token, exchange),
-    });
-    await use(client);
-  },
-  requires: async ({ config }, use) => {
-    await use((...capabilities) => {
-      const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
-      if (missing.length > 0) notVerified(lacking(config, missing));
-    });
-  },
-  userToken: async ({ tokenPool, config }, use) => {
-    await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
-      const token = tokenPool.cached(scopes, user);
-      if (!token)
-        notVerified(
-          config.userTokens
-            ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
-            : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
-        );
-      try {
-        return (await token).accessToken;
-      } catch (error) {
-        // The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check that merely
-        // needs a token is blocked, and a blocked check costs no worker restart.
-        const reason = error instanceof Error ? error.message : String(error);
-        blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
-      }
-    });
-  },
-  partnerA: async ({ config, api, session }, use) => use(partnerFor(config, 'A', api, session.partnerTokens)),
-  partnerB: async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
+  api: [
+    async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
+      const nullFields = new Set<string>();
+      const client = session.api.withOptions({
+        onExchange: (exchange) => {
+          exchanges.push(exchange);
+          warnNulls(exchange, nullFields);
+          const violations = exchange.headers['sl-violations'];
+          if (violations) recordPrismViolations(testInfo, exchange, violations);
+        },
+        guard: requestGuard(config.profile, config.environment, testInfo.tags),
+        renewToken: (token, exchange) => tokenPool.renew(token, exchange),
+      });
+      await use(client);
+    },
+    internal,
+  ],
+  requires: [
+    async ({ config }, use) => {
+      await use((...capabilities) => {
+        const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
+        if (missing.length > 0) notVerified(lacking(config, missing));
+      });
+    },
+    internal,
+  ],
+  userToken: [
+    async ({ tokenPool, config }, use) => {
+      await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
+        const token = tokenPool.cached(scopes, user);
+        if (!token)
+          notVerified(
+            config.userTokens
+              ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
+              : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
+          );
+        try {
+          return (await token).accessToken;
+        } catch (error) {
+          // The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check that merely
+          // needs a token is blocked, and a blocked check costs no worker restart.
+          const reason = error instanceof Error ? error.message : String(error);
+          blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
+        }
+      });
+    },
+    internal,
+  ],
+  partnerA: [
+    async ({ config, api, session }, use) => use(partnerFor(config, 'A', api, session.partnerTokens)),
+    internal,
+  ],
+  partnerB: [
+    async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
+    internal,
+  ],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  note: async ({}, use) => use(note),
+  note: [async ({}, use) => use(note), internal],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  verdict: async ({}, use, testInfo) => use(declaredVerdict(testInfo)),
+  verdict: [async ({}, use, testInfo) => use(declaredVerdict(testInfo)), internal],
 });
 
 export { expect };

@@ -14,7 +14,7 @@ import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { type CollectionWalk, type Page, readPage, walkCollection } from './collections.ts';
-import { coreTest } from './fixtures.ts';
+import { coreTest, internal } from './fixtures.ts';
 import { type DataRecord, type ExtentOf, ownExtent, recoveryExtents } from './records.ts';
 import {
   collectionById,
@@ -276,13 +276,18 @@ export function onPages(
 
 /** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */
 export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; dataset: Dataset }>({
-  userDataCache: async ({ session }, use) =>
-    use(
-      session.shared(
-        'user data',
-        () => new UserDataCache(session.api, !session.config.capabilities.has('stateful')),
+  userDataCache: [
+    async ({ session }, use) =>
+      use(
+        session.shared(
+          'user data',
+          () => new UserDataCache(session.api, !session.config.capabilities.has('stateful')),
+        ),
       ),
-    ),
-  dataset: async ({ userDataCache, api, userToken }, use) =>
-    use(new Dataset(userDataCache, api, () => userToken())),
+    internal,
+  ],
+  dataset: [
+    async ({ userDataCache, api, userToken }, use) => use(new Dataset(userDataCache, api, () => userToken())),
+    internal,
+  ],
 });

@@ -6,6 +6,7 @@
 // own and run beside the others; on any other target they share it, after the others. A pure function of
 // the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
+import { escapeRegExp } from '../text/escape-reg-exp.ts';
 import { ConfigError } from './config-error.ts';
 import type { Env } from './environment.ts';
 
@@ -116,7 +117,7 @@ export const titleForTarget = (title: string, target: string): string =>
 
 /** Matches the registrations of these targets: each title ends with its target's name, the tags follow. */
 export const registrationsOf = (targets: readonly string[]): RegExp =>
-  new RegExp(`\\[(?:${targets.map((name) => name.replaceAll('.', '\\.')).join('|')})\\](?:\\s|$)`);
+  new RegExp(`\\[(?:${targets.map(escapeRegExp).join('|')})\\](?:\\s|$)`);
 
 /** A registration's title without its target's name: the test's own. */
 export const ownTitle = (title: string, target: string): string => {

@@ -3,8 +3,7 @@
 // (`/v2/cycle/{cycleId}/sleep` is not `/v2/cycle/{cycleId}` with a longer id).
 import type { Operation } from '../contract/operation-model.ts';
 import { operations } from '../contract/operations.ts';
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../text/escape-reg-exp.ts';
 
 const routes = operations
   .map((op) => ({

@@ -2,7 +2,7 @@
 // its expected outcome, with a reason. An expected failure does not fail the gate; an expected failure
 // that stops happening does, so the list cannot rot.
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseYaml } from '../contract/yaml-file.ts';
 
 export interface Expectation {
   /** A requirement ID or a test title. */
@@ -13,7 +13,7 @@ export interface Expectation {
 
 export function loadExpectations(path: string | undefined): Expectation[] {
   if (!path) return [];
-  const document = parse(readFileSync(path, 'utf8')) as {
+  const document = parseYaml(readFileSync(path, 'utf8')) as {
     expectations?: Record<string, { outcome?: string; reason?: string }>;
   };
   return Object.entries(document?.expectations ?? {}).map(([key, value]) => {

@@ -3,8 +3,8 @@
 import { defineConfig, type Project } from '@playwright/test';
 import { runOptions, runTargets } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
-import { runsIsolatedTests, Tags } from './src/config/profiles.ts';
-import { type PlannedProject, registrationsOf, runPlan } from './src/config/run-plan.ts';
+import { isolatedShares, Tags } from './src/config/profiles.ts';
+import { type PlannedProject, runPlan } from './src/config/run-plan.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
 /**
@@ -17,7 +17,7 @@ const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOption
 const isolated = new RegExp(Tags.isolated);
 const targets = runTargets(environment);
 const matrix = targets.some((target) => target.name !== '');
-const plan = runPlan(targets, embeddedSandbox, runsIsolatedTests(profile));
+const plan = runPlan(targets, embeddedSandbox, isolatedShares(profile));
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
@@ -75,7 +75,7 @@ export default defineConfig<object, WorkerOptions>({
  * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest. Each target's
  * tests of the project talk to that target's instance of the project (src/suite/fixtures.ts `session`).
  */
-function project({ name, role, instances, teardown }: PlannedProject): Project<object, WorkerOptions> {
+function project({ name, role, instances, teardown, share }: PlannedProject): Project<object, WorkerOptions> {
   const common = {
     name,
     teardown,
@@ -88,11 +88,10 @@ function project({ name, role, instances, teardown }: PlannedProject): Project<o
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
     // at about 2 s of CPU, for the last few tests.
     return { ...common, grep: allOf(...filters), grepInvert: isolated, workers };
-  // A lane of a matrix run's isolated tests runs its own targets' registrations only.
-  const lane = plan.isolatedLanes > 1 ? [registrationsOf(Object.keys(instances))] : [];
+  // A lane runs its share of the isolated tests only.
   return {
     ...common,
-    grep: isolatedHere ? allOf(isolated, ...filters, ...lane) : /(?!)/,
+    grep: isolatedHere ? allOf(isolated, ...filters, ...(share ? [share] : [])) : /(?!)/,
     workers: 1,
     fullyParallel: false,
   };

@@ -3,9 +3,6 @@
 import type { RequestGuard } from '../http/api-client.ts';
 import type { Environment, Profile, SuiteConfig } from './config.ts';
 
-/** Whether a profile runs any isolated test (smoke refuses every one: each revokes or bursts). */
-export const runsIsolatedTests = (profile: Profile): boolean => profile !== 'smoke';
-
 /** Tags that say what a test does; requirement IDs are the upper-case tags. */
 export const Tags = {
   smoke: '@smoke', // part of the read-only smoke profile
@@ -18,6 +15,19 @@ export const Tags = {
   property: '@property', // property-based, many requests
   isolated: '@isolated', // runs after everything else, one at a time
 } as const;
+
+/** A tag as a whole word of a test's title and tags. */
+const tagged = (tag: string): string => `${tag}(?=\\s|$)`;
+
+/**
+ * The isolated tests a profile runs, in two disjoint shares: the 429 burst (a rate-limit window) and the
+ * rest, the revocations (the stated webhook wait). On the embedded sandbox each share of a lone target gets
+ * an instance and a lane of its own, so the two waits overlap. None for smoke, which refuses them all.
+ */
+export const isolatedShares = (profile: Profile): RegExp[] =>
+  profile === 'smoke'
+    ? []
+    : [new RegExp(tagged(Tags.rateLimit)), new RegExp(`^(?!.*${tagged(Tags.rateLimit)})`)];
 
 interface Rule {
   tag: string;

@@ -2,7 +2,7 @@
 // for the mutation and variant gates, CONFORMANCE_MATRIX), the target instances, and two projects: the tests
 // that can share a target, and the isolated ones that disturb it. A matrix run registers each test once per
 // target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to start,
-// more than a mutant's few tests take. On the embedded sandbox the isolated tests get an instance of their
+// more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of their
 // own and run beside the others; on any other target they share it, after the others. A pure function of
 // the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,6 +31,8 @@ export interface PlannedProject {
   instances: Record<string, number>;
   /** The project to run after this one, on the same instances. */
   teardown?: string;
+  /** A lane's share of the isolated tests (a pattern over a test's title and tags). */
+  share?: RegExp;
 }
 
 /** A target instance: global setup starts it (off the sandbox: resolves it) for the projects of a role. */
@@ -44,7 +46,7 @@ export interface RunPlan {
   projects: PlannedProject[];
   /** Whether the isolated tests run beside the others (one more worker per lane, mostly waiting). */
   isolatedBeside: boolean;
-  /** The isolated projects beside the others: each runs its targets' isolated tests one at a time. */
+  /** The isolated projects beside the others: each runs its share of the isolated tests one at a time. */
   isolatedLanes: number;
   /** The run's target instances, by index. */
   instances: PlannedInstance[];
@@ -58,49 +60,57 @@ export interface RunPlan {
 const ISOLATED_LANES = 2;
 
 /**
- * The run's plan: the target instances and the projects. The isolated tests get an instance of their own on
- * the embedded sandbox, unless the run's profile runs none of them.
+ * The run's plan: the target instances and the projects. On the embedded sandbox the isolated tests run
+ * beside the rest, on instances of their own, unless the run's profile runs none of them (no shares): a lone
+ * target's shares (profiles.ts `isolatedShares`) in a lane and on an instance each, a matrix's targets in
+ * ISOLATED_LANES lanes, each target's isolated tests in one lane on one instance.
  */
 export function runPlan(
   targets: readonly TargetSpec[],
   embeddedSandbox: boolean,
-  isolatedTestsRun: boolean,
+  isolatedShares: readonly RegExp[],
 ): RunPlan {
-  const isolatedBeside = embeddedSandbox && isolatedTestsRun;
+  const isolatedBeside = embeddedSandbox && isolatedShares.length > 0;
   const instances: PlannedInstance[] = [];
+  const add = (target: TargetSpec, role: ProjectRole) => instances.push({ target, role }) - 1;
   const main: Record<string, number> = {};
-  const isolatedLanes = isolatedBeside ? Math.min(ISOLATED_LANES, targets.length) : 1;
-  const lanes: Record<string, number>[] = Array.from({ length: isolatedLanes }, () => ({}));
+  if (!isolatedBeside) {
+    for (const target of targets) main[target.name] = add(target, 'conformance');
+    return {
+      projects: [
+        { name: 'conformance', role: 'conformance', instances: main, teardown: 'isolated' },
+        { name: 'isolated', role: 'isolated', instances: main },
+      ],
+      instances,
+      isolatedBeside,
+      isolatedLanes: 1,
+    };
+  }
+  const byShare = targets.length === 1;
+  const lanes: Record<string, number>[] = Array.from(
+    { length: byShare ? isolatedShares.length : Math.min(ISOLATED_LANES, targets.length) },
+    () => ({}),
+  );
   for (const [index, target] of targets.entries()) {
-    main[target.name] = instances.push({ target, role: 'conformance' }) - 1;
-    (lanes[index % isolatedLanes] as Record<string, number>)[target.name] = isolatedBeside
-      ? instances.push({ target, role: 'isolated' }) - 1
-      : (main[target.name] as number);
+    main[target.name] = add(target, 'conformance');
+    for (const [lane, laneInstances] of lanes.entries())
+      if (byShare || lane === index % lanes.length) laneInstances[target.name] = add(target, 'isolated');
   }
   const disturbing = lanes.map(
     (laneInstances, lane): PlannedProject => ({
       name: lane === 0 ? 'isolated' : `isolated ${lane + 1}`,
       role: 'isolated',
       instances: laneInstances,
+      share: byShare ? isolatedShares[lane] : registrationsOf(Object.keys(laneInstances)),
     }),
   );
-  if (!isolatedBeside)
-    return {
-      projects: [
-        { name: 'conformance', role: 'conformance', instances: main, teardown: 'isolated' },
-        ...disturbing,
-      ],
-      instances,
-      isolatedBeside,
-      isolatedLanes,
-    };
   // Playwright hands out tests in project order: isolated tests on their own instances go first, so that
   // their waits (a rate-limit window, a stated delivery wait) overlap the other tests.
   return {
     projects: [...disturbing, { name: 'conformance', role: 'conformance', instances: main }],
     instances,
     isolatedBeside,
-    isolatedLanes,
+    isolatedLanes: lanes.length,
   };
 }
 

@@ -15,7 +15,7 @@ import {
   merged,
   type VariableLayer,
 } from '../config/environment.ts';
-import { runsIsolatedTests } from '../config/profiles.ts';
+import { isolatedShares } from '../config/profiles.ts';
 import {
   instanceManifestPath,
   RUN_MANIFEST_FILE,
@@ -197,7 +197,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       const runLayers = environmentLayers();
       const environment = merged(runLayers);
       const { embeddedSandbox, profile } = runOptions(environment);
-      const { instances } = runPlan(runTargets(environment), embeddedSandbox, runsIsolatedTests(profile));
+      const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
       for (const [index, instance] of instances.entries())
         await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));
     });

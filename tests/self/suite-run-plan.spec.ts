@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runTargets } from '../../src/config/config.ts';
-import { runsIsolatedTests } from '../../src/config/profiles.ts';
+import { isolatedShares, Tags } from '../../src/config/profiles.ts';
 import { runPlan, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 
 const [target] = runTargets({});
 if (!target) throw new Error('a run without a matrix has one target');
+const shares = isolatedShares('ci-gate');
 
 /** A matrix file with these entries; returns the variables that name it. */
 function matrix(entries: unknown): Record<string, string> {
@@ -20,18 +21,20 @@ function matrix(entries: unknown): Record<string, string> {
   return { CONFORMANCE_MATRIX: file };
 }
 
-test('on the embedded sandbox the isolated tests get an instance of their own, scheduled first, beside the rest', () => {
-  const plan = runPlan([target], true, true);
+test('on the embedded sandbox each share of the isolated tests gets an instance and a lane, scheduled first, beside the rest', () => {
+  const plan = runPlan([target], true, shares);
   expect(plan.projects).toEqual([
-    { name: 'isolated', role: 'isolated', instances: { '': 1 } },
+    { name: 'isolated', role: 'isolated', instances: { '': 1 }, share: shares[0] },
+    { name: 'isolated 2', role: 'isolated', instances: { '': 2 }, share: shares[1] },
     { name: 'conformance', role: 'conformance', instances: { '': 0 } },
   ]);
-  expect(plan.instances.map((instance) => instance.role)).toEqual(['conformance', 'isolated']);
+  expect(plan.instances.map((instance) => instance.role)).toEqual(['conformance', 'isolated', 'isolated']);
   expect(plan.isolatedBeside).toBe(true);
+  expect(plan.isolatedLanes).toBe(2);
 });
 
 test('on any other target the isolated tests share it, after the rest; smoke, which runs none, gets one instance', () => {
-  for (const plan of [runPlan([target], false, true), runPlan([target], true, runsIsolatedTests('smoke'))]) {
+  for (const plan of [runPlan([target], false, shares), runPlan([target], true, isolatedShares('smoke'))]) {
     expect(plan.projects).toEqual([
       { name: 'conformance', role: 'conformance', instances: { '': 0 }, teardown: 'isolated' },
       { name: 'isolated', role: 'isolated', instances: { '': 0 } },
@@ -64,7 +67,7 @@ test('a matrix names each target: each on instances of its own, its isolated tes
     },
     { name: 'variant-b', faults: [], variants: ['slow'], grep: undefined, env: { CONFORMANCE_STRICT: '1' } },
   ]);
-  const plan = runPlan(targets, true, true);
+  const plan = runPlan(targets, true, shares);
   // The isolated tests in two lanes, each target's in one (one at a time for a target).
   expect(plan.projects.map(({ name, instances }) => [name, instances])).toEqual([
     ['isolated', { 'fault-a': 1 }],
@@ -134,7 +137,7 @@ test('a matrix run declares each test once per target that selects it, named and
   /** The plain run's lines as the registrations of `target`, whose isolated tests run in `lane`. */
   const named = (lines: string[], target: string, lane: string) =>
     lines.map((line) => {
-      const [head = '', ...tags] = line.replace(/^isolated:/, `${lane}:`).split(' @');
+      const [head = '', ...tags] = line.replace(/^isolated( \d+)?:/, `${lane}:`).split(' @');
       return `${head} [${target}]${tags.map((tag) => ` @${tag}`).join('')} → ${target}`;
     });
   const inMatrix = listed(
@@ -146,4 +149,20 @@ test('a matrix run declares each test once per target that selects it, named and
   expect(inMatrix).toEqual(
     [...named(selected, 'fault-a', 'isolated'), ...named(plain, 'variant-b', 'isolated 2')].sort(),
   );
+});
+
+test('the embedded run splits its isolated tests into the shares: the 429 burst in one lane, the revocations in the other', () => {
+  const all = listed({});
+  const lane = (name: string) => all.filter((line) => line.startsWith(`${name}: `));
+  const burst = lane('isolated');
+  const rest = lane('isolated 2');
+  expect(burst.length, 'the burst lane has tests').toBeGreaterThan(0);
+  expect(rest.length, 'the other lane has tests').toBeGreaterThan(0);
+  // Every isolated test runs in exactly one of them.
+  expect([...burst, ...rest].sort()).toEqual(
+    all.filter((line) => new RegExp(`${Tags.isolated}(\\s|$)`).test(line)),
+  );
+  for (const line of burst) expect(line).toMatch(new RegExp(`${Tags.rateLimit}(\\s|$)`));
+  for (const line of rest) expect(line).not.toMatch(new RegExp(`${Tags.rateLimit}(\\s|$)`));
+  expect(rest.some((line) => /@REVOKE-WEBHOOKS-STOP(\s|$)/.test(line))).toBe(true);
 });

@@ -22,17 +22,16 @@ interface JsonSuite {
 
 const REQUIREMENT_TAG = /^@?[A-Z0-9]+(-[A-Z0-9]+)+$/;
 
-/** Every test of the conformance suite with its requirement tags, without running anything. */
+/**
+ * Every test of the conformance suite with its requirement tags, without running anything: every project of
+ * the run's plan (src/config/run-plan.ts), each test being in exactly one of them.
+ */
 export function listTests(): ListedTest[] {
-  const listing = spawnSync(
-    process.execPath,
-    [playwrightCli(), 'test', '--list', '--reporter=json', '--project=conformance', '--project=isolated'],
-    {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, CONFORMANCE_BASE_URL: '' },
-    },
-  );
+  const listing = spawnSync(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, CONFORMANCE_BASE_URL: '' },
+  });
   if (listing.status !== 0) throw new Error(`playwright --list failed:\n${listing.stderr}`);
   const report = JSON.parse(listing.stdout.slice(listing.stdout.indexOf('{'))) as { suites: JsonSuite[] };
   const tests: ListedTest[] = [];

@@ -8,14 +8,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
+import { tagGrep } from '../config/profiles.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { reportOf, runMatrix } from '../run/suite-run.ts';
-
-/** Matches a test whose tags include exactly this requirement (not a longer ID it prefixes). */
-export const requirementGrep = (id: string) => `@${id}(?=\\s|$)`;
 
 /** A fault's verdict from its target's report (undefined: none of its tests ran). */
 function mutantResult(
@@ -49,7 +47,7 @@ export async function runMutation(
     name,
     faults: [name],
     variants: [],
-    grep: requirementGrep((catalogue[name] as FaultDefinition).requirement),
+    grep: tagGrep(`@${(catalogue[name] as FaultDefinition).requirement}`),
     env: {},
   }));
   const run = await runMatrix(targets);

@@ -16,8 +16,8 @@ export const Tags = {
   isolated: '@isolated', // runs after everything else, one at a time
 } as const;
 
-/** A tag as a whole word of a test's title and tags. */
-const tagged = (tag: string): string => `${tag}(?=\\s|$)`;
+/** Matches a test whose tags include exactly `tag` (not a longer tag it prefixes). */
+export const tagGrep = (tag: string): string => `${tag}(?=\\s|$)`;
 
 /**
  * The isolated tests a profile runs, in two disjoint shares: the 429 burst (a rate-limit window) and the
@@ -27,7 +27,7 @@ const tagged = (tag: string): string => `${tag}(?=\\s|$)`;
 export const isolatedShares = (profile: Profile): RegExp[] =>
   profile === 'smoke'
     ? []
-    : [new RegExp(tagged(Tags.rateLimit)), new RegExp(`^(?!.*${tagged(Tags.rateLimit)})`)];
+    : [new RegExp(tagGrep(Tags.rateLimit)), new RegExp(`^(?!.*${tagGrep(Tags.rateLimit)})`)];
 
 interface Rule {
   tag: string;

@@ -1,10 +1,10 @@
 // What one Playwright run runs against: its targets (by default one; a matrix of sandbox faults or variants
-// for the mutation and variant gates, CONFORMANCE_MATRIX), the target instances, and two projects: the tests
-// that can share a target, and the isolated ones that disturb it. A matrix run registers each test once per
-// target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to start,
-// more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of their
-// own and run beside the others; on any other target they share it, after the others. A pure function of
-// the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
+// for the mutation and variant gates, CONFORMANCE_MATRIX), the target instances, and projects of two roles:
+// the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
+// once per target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
+// start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
+// their own and run beside the others; on any other target they share it, after the others. A pure function
+// of the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
 import { ConfigError } from './config-error.ts';

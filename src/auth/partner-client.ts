@@ -38,11 +38,17 @@ export class PartnerClient {
     else this.tokens.set(this.credentials.clientId, token);
   }
 
+  /** The rate budget the partner's requests draw on: the target limits each partner client apart. */
+  private get credential(): string {
+    return `partner ${this.credentials.clientId}`;
+  }
+
   /** The token request of the seed's partner flow, step 1 (extra fields are merged into the body). */
   requestToken(overrides: Record<string, unknown> = {}): Promise<Exchange> {
     return this.api.send({
       method: 'POST',
       path: '/v2/partner/token',
+      credential: this.credential,
       json: {
         grant_type: this.settings.grantType,
         client_id: this.credentials.clientId,
@@ -73,10 +79,11 @@ export class PartnerClient {
   }
 
   async send(request: Omit<ApiRequest, 'token'>): Promise<Exchange> {
-    const exchange = await this.api.send({ ...request, token: await this.accessToken() });
+    const { credential } = this;
+    const exchange = await this.api.send({ ...request, credential, token: await this.accessToken() });
     if (exchange.status !== 401) return exchange;
     this.token = undefined;
     this.renewals++;
-    return this.api.send({ ...request, token: await this.accessToken() });
+    return this.api.send({ ...request, credential, token: await this.accessToken() });
   }
 }

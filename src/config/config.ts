@@ -105,6 +105,8 @@ export interface SuiteConfig {
   requestBudget: number;
   /** CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response. */
   requestTimeoutMs: number;
+  /** CONFORMANCE_UNANSWERED_BUDGET: requests of the run left unanswered before the run stops sending. */
+  unansweredBudget: number;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
   /** CONFORMANCE_RATE_LIMIT; undefined: the check reads the limit from the target's response headers. */
@@ -558,6 +560,7 @@ export function configOf(env: Env): SuiteConfig {
     webhooks: webhookSettings(env, target),
     requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),
     requestTimeoutMs: positiveInteger(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS', 10_000),
+    unansweredBudget: positiveInteger(env, 'CONFORMANCE_UNANSWERED_BUDGET', 5),
     insufficientScopeStatuses: env.CONFORMANCE_ACCEPT_403 === '1' ? [401, 403] : [401],
     rateLimit: rateLimit(env),
     rateLimitHeaders: rateLimitHeaders(env),

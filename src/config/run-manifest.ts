@@ -27,11 +27,18 @@ export interface RunManifest {
   startedAt: string;
   /** The file the run counts its requests in (src/http/request-counter.ts). */
   requestLog: string;
+  /** The file the run counts its unanswered requests in (src/http/request-counter.ts). */
+  unansweredLog: string;
+  /** The run's coordinator (src/run/run-coordinator.ts): rate budgets and the memo of shared reads. */
+  coordinatorUrl: string;
   /** The part of the resolution the Playwright configuration uses (playwright.config.ts). */
   options: RunOptions;
   /** The suite's configuration; on disk, each secret is a SecretRef. */
   config: SuiteConfig;
 }
+
+/** What global setup knows of the run before it resolves any target. */
+export type RunFacts = Pick<RunManifest, 'startedAt' | 'requestLog' | 'unansweredLog' | 'coordinatorUrl'>;
 
 /** The manifest as written: capabilities as a list, each secret a SecretRef (read back when parsed). */
 type WrittenManifest = Omit<RunManifest, 'config'> & {
@@ -52,10 +59,7 @@ export const instanceManifestPath = (runManifestPath: string, instance: number):
       );
 
 /** Resolves a run from its variables, first layer first (global setup; the target's layers on top). */
-export function resolveRun(
-  layers: readonly VariableLayer[],
-  facts: Pick<RunManifest, 'startedAt' | 'requestLog'>,
-): RunManifest {
+export function resolveRun(layers: readonly VariableLayer[], facts: RunFacts): RunManifest {
   const env = merged(layers);
   return { ...facts, options: runOptions(env), config: configOf(env) };
 }

@@ -1,9 +1,15 @@
 // The suite's HTTP client: every request of every test goes through it, so that requests are counted
-// (and budgeted), throttled on rate limits, guarded by the profile, and recorded for the report.
+// (and budgeted), paced by the rate budget of their credential, guarded by the profile, and recorded for
+// the report. A 429 means "later": the request is sent again once the announced reset has passed, however
+// long that is; a request the run cannot afford (a wait past its deadline, a target that stopped answering)
+// is refused with a RequestRefused, never sent.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
+import type { Pacer } from './pacer.ts';
+import { observationOf } from './rate-budget.ts';
+import { announcedRateLimit } from './rate-limit-headers.ts';
 import { registerIssuedTokens } from './redact.ts';
-import type { RequestCounter } from './request-counter.ts';
-import type { Throttle } from './throttle.ts';
+import type { RequestCounter, UnansweredRequests } from './request-counter.ts';
+import { RequestRefused } from './request-refused.ts';
 import type { Transport, TransportResponse } from './transport.ts';
 import { TransportFailure } from './transport-failure.ts';
 
@@ -21,8 +27,10 @@ export interface ApiRequest {
   body?: string;
   /** Form-encoded body. */
   form?: Record<string, string>;
-  /** A 429 is returned to the caller instead of being waited out and retried (rate-limit tests). */
+  /** Sent at once, unpaced, and a 429 is returned to the caller instead of being waited out (the 429 burst). */
   noRetry?: boolean;
+  /** The credential whose rate budget the request draws on (default: the user OAuth client). */
+  credential?: string;
   maxRedirects?: number;
 }
 
@@ -31,9 +39,15 @@ export type RequestGuard = (method: string, url: URL) => void;
 
 export interface ApiClientOptions {
   baseUrl: string;
-  /** The worker's throttle (rate-limit headers) and request counter (the run's count and budget). */
-  throttle: Throttle;
+  /** The rate budgets of the run (or of this process) and its request counter (the run's count and budget). */
+  pacer: Pacer;
   requests: RequestCounter;
+  /** The run's count of requests that got no answer: once its budget is spent, nothing more is sent. */
+  unanswered?: UnansweredRequests;
+  /** Told of every wait for the rate limit before it starts (a test's timeout grows by it). */
+  onWait?: (waitMs: number, reason: string) => void;
+  /** Told of a request refused before it is thrown (a test is then not verified). */
+  onRefused?: (refusal: RequestRefused) => void;
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
@@ -43,7 +57,8 @@ export interface ApiClientOptions {
   renewToken?: (token: string, refusal: Exchange) => Promise<string | undefined>;
 }
 
-const MAX_RETRIES = 3;
+/** The rate budget of the user OAuth client's requests: every request that names no other credential. */
+export const USER_CREDENTIAL = 'user';
 
 export class ApiClient {
   constructor(
@@ -79,8 +94,10 @@ export class ApiClient {
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
     const sent: SentRequest = { method, url: url.toString(), headers, body };
-    for (let attempt = 0; ; attempt++) {
-      await this.options.throttle.waitForTurn();
+    const credential = request.credential ?? USER_CREDENTIAL;
+    for (;;) {
+      if (!request.noRetry) await this.waitForTurn(sent, credential);
+      this.refuseWhenUnanswered(sent);
       this.options.requests.count();
       const startedAt = new Date();
       const started = performance.now();
@@ -88,10 +105,29 @@ export class ApiClient {
       const timing = { startedAt: startedAt.toISOString(), durationMs: performance.now() - started };
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
-      const retryIn = this.options.throttle.observe(exchange.status, exchange.headers);
-      if (retryIn === undefined || request.noRetry || attempt >= MAX_RETRIES)
-        return this.renewed(request, exchange);
+      this.options.pacer.observe(
+        credential,
+        observationOf(exchange.status, announcedRateLimit(exchange.headers)),
+      );
+      if (exchange.status !== 429 || request.noRetry) return this.renewed(request, exchange);
     }
+  }
+
+  private async waitForTurn(sent: SentRequest, credential: string): Promise<void> {
+    const refusal = await this.options.pacer.turn(credential, (waitMs, reason) =>
+      this.options.onWait?.(waitMs, `${reason} (${sent.method} ${new URL(sent.url).pathname})`),
+    );
+    if (refusal) this.refuse(new RequestRefused(sent, refusal.reason));
+  }
+
+  private refuseWhenUnanswered(sent: SentRequest): void {
+    const spent = this.options.unanswered?.spent();
+    if (spent) this.refuse(new RequestRefused(sent, spent));
+  }
+
+  private refuse(refusal: RequestRefused): never {
+    this.options.onRefused?.(refusal);
+    throw refusal;
   }
 
   /** The exchange, or after a 401 the request sent again with a renewed token (see renewToken). */
@@ -115,6 +151,7 @@ export class ApiClient {
       return response;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      if (/^timed out/.test(reason)) this.options.unanswered?.record();
       throw new TransportFailure(
         sent,
         /^timed out/.test(reason) ? `no response: ${reason} (CONFORMANCE_REQUEST_TIMEOUT_MS)` : reason,

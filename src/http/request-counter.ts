@@ -27,3 +27,28 @@ export class RequestCounter {
     appendFileSync(this.log, '.');
   }
 }
+
+/**
+ * The requests of a run that got no answer before the request timeout, counted like the requests (one byte
+ * each, in their own log). Once `budget` of them went unanswered the target has stopped answering: the run
+ * sends nothing more, and every check not yet run is not verified instead of waiting out more timeouts.
+ */
+export class UnansweredRequests {
+  constructor(
+    private readonly log: string,
+    private readonly budget: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  record(): void {
+    appendFileSync(this.log, '.');
+  }
+
+  /** The reason to send nothing more, once the budget is spent. */
+  spent(): string | undefined {
+    const count = requestsSent(this.log);
+    return count >= this.budget
+      ? `blocked: the target stopped answering; ${count} requests unanswered after ${this.timeoutMs} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`
+      : undefined;
+  }
+}

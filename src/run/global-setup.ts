@@ -19,7 +19,7 @@ import { isolatedShares } from '../config/profiles.ts';
 import {
   instanceManifestPath,
   RUN_MANIFEST_FILE,
-  type RunManifest,
+  type RunFacts,
   resolveRun,
   writeRunManifest,
 } from '../config/run-manifest.ts';
@@ -29,6 +29,7 @@ import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
 import { timed } from './phase-log.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
+import { startRunCoordinator } from './run-coordinator.ts';
 
 /**
  * The embedded sandbox's rate limit, per client, high enough that the run never waits on it: the workers
@@ -57,7 +58,11 @@ function clearOldResults(): void {
   }
   mkdirSync(reportPath('.run'), { recursive: true });
   writeFileSync(reportPath('.run/requests.log'), '');
+  writeFileSync(reportPath('.run/unanswered.log'), '');
 }
+
+/** The part of the run's time kept for its reports: no wait for the rate limit may reach into it. */
+const REPORTING_MARGIN_S = 20;
 
 /** A target the run started, and the variables of the run once it runs (first layer first). */
 interface StartedTarget {
@@ -155,7 +160,7 @@ async function startInstance(
   index: number,
   { target, role }: PlannedInstance,
   runLayers: readonly VariableLayer[],
-  facts: Pick<RunManifest, 'startedAt' | 'requestLog'>,
+  facts: RunFacts,
   stops: (() => Promise<void>)[],
 ): Promise<void> {
   let layers = targetLayers(target, runLayers);
@@ -184,7 +189,7 @@ async function startInstance(
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
-  const facts = { startedAt: new Date().toISOString(), requestLog: reportPath('.run/requests.log') };
+  const startedAt = new Date();
   // Named before it is written, so that the phases of the setup are the run's too.
   handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   const stops: (() => Promise<void>)[] = [];
@@ -196,7 +201,17 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       // The environment and its file, read once for every instance.
       const runLayers = environmentLayers();
       const environment = merged(runLayers);
-      const { embeddedSandbox, profile } = runOptions(environment);
+      const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
+      const coordinator = await startRunCoordinator(
+        startedAt.getTime() + Math.max(runTimeoutSeconds - REPORTING_MARGIN_S, 1) * 1000,
+      );
+      stops.push(coordinator.close);
+      const facts: RunFacts = {
+        startedAt: startedAt.toISOString(),
+        requestLog: reportPath('.run/requests.log'),
+        unansweredLog: reportPath('.run/unanswered.log'),
+        coordinatorUrl: coordinator.url,
+      };
       const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
       for (const [index, instance] of instances.entries())
         await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));

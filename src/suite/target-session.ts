@@ -8,11 +8,14 @@ import { type SuiteConfig, secretsOf } from '../config/config.ts';
 import { requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { ApiClient } from '../http/api-client.ts';
+import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../http/coordinator-client.ts';
+import { leasingPacer, type Pacer } from '../http/pacer.ts';
 import { registerSecret } from '../http/redact.ts';
-import { RequestCounter } from '../http/request-counter.ts';
-import { Throttle } from '../http/throttle.ts';
+import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
+import { RunMemo } from './run-memo.ts';
+import { extendTestTimeout, refusedRequest } from './run-waits.ts';
 
 export interface TargetSession {
   manifest: RunManifest;
@@ -27,10 +30,18 @@ export interface TargetSession {
    * check's findings), by a key of its own.
    */
   shared<Value>(key: string, create: () => Value): Value;
+  /** What the run's workers share with this target instance: reads made once for the whole run. */
+  memo: RunMemo;
   close(): Promise<void>;
 }
 
-function openSession(instance: number): TargetSession {
+/** The worker's line to the run's coordinator and its pacer, shared by the sessions of every target. */
+interface RunLine {
+  call: CoordinatorCall;
+  pacer: Pacer;
+}
+
+function openSession(instance: number, line: (url: string) => RunLine): TargetSession {
   const manifest = currentRunManifest(instance);
   if (!manifest)
     throw new Error('no run manifest: run the suite with playwright.config.ts, whose global setup writes it');
@@ -38,13 +49,25 @@ function openSession(instance: number): TargetSession {
   // Redaction stays process-wide, so that every text the worker writes is covered: fed from the manifest.
   for (const secret of secretsOf(config)) registerSecret(secret);
   const transport = nodeTransport();
+  const { pacer, call } = line(manifest.coordinatorUrl);
   const api = new ApiClient(transport, {
     baseUrl: config.baseUrl,
-    throttle: new Throttle(),
+    // One budget per target and credential: instances of a matrix run are servers of their own.
+    pacer: {
+      turn: (credential, onWait) => pacer.turn(`${config.baseUrl} ${credential}`, onWait),
+      observe: (credential, seen) => pacer.observe(`${config.baseUrl} ${credential}`, seen),
+    },
     requests: new RequestCounter(
       manifest.requestLog,
       config.profile === 'smoke' ? config.requestBudget : undefined,
     ),
+    unanswered: new UnansweredRequests(
+      manifest.unansweredLog,
+      config.unansweredBudget,
+      config.requestTimeoutMs,
+    ),
+    onWait: extendTestTimeout,
+    onRefused: refusedRequest,
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
     // Session-level reads (shared datasets, tokens) are recorded as they happen.
@@ -58,6 +81,7 @@ function openSession(instance: number): TargetSession {
     api,
     tokenPool,
     partnerTokens: new Map(),
+    memo: new RunMemo(call, config.baseUrl),
     shared: <Value>(key: string, create: () => Value): Value => {
       if (!shared.has(key)) shared.set(key, create());
       return shared.get(key) as Value;
@@ -72,11 +96,21 @@ function openSession(instance: number): TargetSession {
 /** A worker's sessions, one per target instance, by index. */
 export class TargetSessions {
   private readonly open = new Map<number, TargetSession>();
+  private runLine?: RunLine;
+
+  /** The line to the run's coordinator, opened once per worker (every instance of a run has the same). */
+  private line = (url: string): RunLine => {
+    if (!this.runLine) {
+      const call = coordinatorCall(url);
+      this.runLine = { call, pacer: leasingPacer(coordinatedTurns(call)) };
+    }
+    return this.runLine;
+  };
 
   of(instance: number): TargetSession {
     let session = this.open.get(instance);
     if (!session) {
-      session = openSession(instance);
+      session = openSession(instance, this.line);
       this.open.set(instance, session);
     }
     return session;

@@ -202,7 +202,12 @@ function envFile(variables: Record<string, string>): string {
   return file;
 }
 
-const facts = { startedAt: '2026-01-01T00:00:00.000Z', requestLog: '/dev/null' };
+const facts = {
+  startedAt: '2026-01-01T00:00:00.000Z',
+  requestLog: '/dev/null',
+  unansweredLog: '/dev/null',
+  coordinatorUrl: 'http://127.0.0.1:9',
+};
 
 test('the run manifest refers to each secret by its variable and file, and reads it back from there', () => {
   const file = envFile({

@@ -1,0 +1,75 @@
+// Paces a client's requests by the rate budget of their credential (rate-budget.ts). A worker of a run asks
+// the run's coordinator (src/run/run-coordinator.ts), which keeps one budget per credential for every
+// worker; a client outside a run keeps its own. Either way a turn granted covers a lease of requests, so a
+// target with room to spare costs one question per lease, not one per request.
+import type { RateObservation, Turn } from './rate-budget.ts';
+import { RateBudget } from './rate-budget.ts';
+
+export interface Pacer {
+  /** Waits for a turn to send a request under `credential`; a turn the run cannot wait for is returned. */
+  turn(credential: string, onWait: (waitMs: number, reason: string) => void): Promise<Refusal | undefined>;
+  /** What a response of `credential` announced. */
+  observe(credential: string, seen: RateObservation): void;
+}
+
+export interface Refusal {
+  reason: string;
+}
+
+/** Where turns come from: a budget per credential, in this process or in the run's coordinator. */
+export type TurnSource = (credential: string, seen: RateObservation | undefined) => Promise<Turn>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The budgets of a process of its own (a standalone client, or the coordinator's). */
+export function localTurns(deadline = Number.POSITIVE_INFINITY): {
+  source: TurnSource;
+  budgets: Map<string, RateBudget>;
+} {
+  const budgets = new Map<string, RateBudget>();
+  const source: TurnSource = async (credential, seen) => {
+    let budget = budgets.get(credential);
+    if (!budget) {
+      budget = new RateBudget(deadline);
+      budgets.set(credential, budget);
+    }
+    if (seen) budget.observe(seen);
+    return budget.turn();
+  };
+  return { source, budgets };
+}
+
+/** A client's pacer: leases granted by `source`, the latest observation handed back with the next question. */
+export function leasingPacer(source: TurnSource): Pacer {
+  const leases = new Map<string, number>();
+  const unreported = new Map<string, RateObservation>();
+  return {
+    async turn(credential, onWait) {
+      for (;;) {
+        const lease = leases.get(credential) ?? 0;
+        if (lease > 0) {
+          leases.set(credential, lease - 1);
+          return undefined;
+        }
+        const seen = unreported.get(credential);
+        unreported.delete(credential);
+        const turn = await source(credential, seen);
+        if (turn.kind === 'go') {
+          leases.set(credential, turn.grant - 1);
+          return undefined;
+        }
+        if (turn.kind === 'refused') return { reason: turn.reason };
+        onWait(turn.waitMs, turn.reason);
+        await sleep(turn.waitMs);
+      }
+    },
+    observe(credential, seen) {
+      const lease = leases.get(credential) ?? 0;
+      // A 429, or less left than this lease holds: the lease is void, and the budget hears it at once.
+      if (seen.status === 429) leases.set(credential, 0);
+      else if (seen.remaining !== undefined && seen.remaining < lease) leases.set(credential, seen.remaining);
+      const previous = unreported.get(credential);
+      if (previous?.status !== 429 || seen.status === 429) unreported.set(credential, seen);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// The rate budget of one credential that the target limits (the OAuth client for user data, a partner
+// client for partner requests), learned from what its responses announce (rate-limit-headers.ts). One
+// instance per credential serves the whole run (src/run/run-coordinator.ts), so the run's workers draw on
+// one budget instead of each spending the same one. Grants are counted down locally between responses, so
+// concurrent requests do not overshoot what the last response said was left; a 429 or an exhausted window
+// holds every request until the announced reset, however long that is: only the run's deadline bounds it.
+import type { AnnouncedRateLimit } from './rate-limit-headers.ts';
+
+/** What a response told the budget (the parts of AnnouncedRateLimit it uses), and whether it was a 429. */
+export interface RateObservation {
+  status: number;
+  limit?: number;
+  windowSeconds?: number;
+  remaining?: number;
+  resetSeconds?: number;
+  retryAfterSeconds?: number;
+}
+
+/** The answer to a request for a turn: go (with up to `grant` requests), wait, or give up. */
+export type Turn =
+  | { kind: 'go'; grant: number }
+  | { kind: 'wait'; waitMs: number; reason: string }
+  | { kind: 'refused'; reason: string };
+
+/** Time added to an announced reset: servers round it to whole seconds, some down. */
+const RESET_MARGIN_MS = 250;
+/** At most this share of what is left goes to one worker's lease, so that the others get some. */
+const LEASE_SHARE = 4;
+const MAX_LEASE = 100;
+
+export const observationOf = (
+  status: number,
+  announced: AnnouncedRateLimit | undefined,
+): RateObservation => ({
+  status,
+  limit: announced?.limit,
+  windowSeconds: announced?.windowSeconds,
+  remaining: announced?.remaining,
+  resetSeconds: announced?.resetSeconds,
+  retryAfterSeconds: announced?.retryAfterSeconds,
+});
+
+/** `100 per 60 s`, or `a limit` when the target announced none. */
+const described = (limit?: number, windowSeconds?: number): string =>
+  limit === undefined ? 'a rate limit' : `${limit} per ${windowSeconds ?? '?'} s`;
+
+export class RateBudget {
+  /** Requests left in the current window, as counted down since the last response said; undefined: unknown. */
+  private remaining?: number;
+  /** When the current window resets (epoch ms); undefined: unknown. */
+  private resetAt?: number;
+  private limit?: number;
+  private windowSeconds?: number;
+  /** Whether a response has told how much is left: until one has, requests go one at a time. */
+  private announces = false;
+  private responses = 0;
+  /** Requests answered 429 (outside a burst that asked for them). */
+  rejected = 0;
+
+  constructor(
+    /** When the run's budget ends (epoch ms): a wait past it is refused. */
+    private readonly deadline: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Asks for a turn to send a request: granted (a lease of `grant` requests), a wait, or a refusal. */
+  turn(): Turn {
+    const now = this.now();
+    if (this.resetAt !== undefined && now >= this.resetAt) {
+      // A new window: what it holds is learned again from the next response.
+      this.remaining = undefined;
+      this.resetAt = undefined;
+    }
+    if (this.remaining === undefined || this.remaining > 0) {
+      // A target that announces no budget is not paced; one that does, but not yet for this window, is
+      // asked one request at a time until it says.
+      const silent = !this.announces && this.responses > 0;
+      const grant =
+        this.remaining === undefined
+          ? silent
+            ? MAX_LEASE
+            : 1
+          : Math.max(1, Math.min(MAX_LEASE, Math.floor(this.remaining / LEASE_SHARE)));
+      if (this.remaining !== undefined) this.remaining -= grant;
+      return { kind: 'go', grant };
+    }
+    const resetAt = this.resetAt ?? now + 1000;
+    const waitMs = resetAt - now;
+    const reason = `rate limited: ${described(this.limit, this.windowSeconds)}, reset in ${Math.ceil(waitMs / 1000)} s`;
+    if (resetAt > this.deadline) return { kind: 'refused', reason: `${reason}, run budget spent` };
+    return { kind: 'wait', waitMs, reason };
+  }
+
+  /** Learns from a response. */
+  observe(seen: RateObservation): void {
+    const now = this.now();
+    this.responses += 1;
+    if (seen.remaining !== undefined) this.announces = true;
+    if (seen.limit !== undefined) this.limit = seen.limit;
+    if (seen.windowSeconds !== undefined) this.windowSeconds = seen.windowSeconds;
+    const resetSeconds = seen.retryAfterSeconds ?? seen.resetSeconds;
+    const resetAt = resetSeconds === undefined ? undefined : now + resetSeconds * 1000 + RESET_MARGIN_MS;
+    if (seen.status === 429) {
+      this.rejected += 1;
+      this.remaining = 0;
+      // No announced reset: wait a window if one is known, else a second, and learn again.
+      this.resetAt = resetAt ?? now + (this.windowSeconds ?? 1) * 1000;
+      return;
+    }
+    if (seen.remaining === undefined) return;
+    // A response of a later window replaces the count; one of the same window can only lower it (the
+    // requests granted since were not yet counted by the target when it answered).
+    const laterWindow =
+      resetAt !== undefined && (this.resetAt === undefined || resetAt > this.resetAt + 1000);
+    this.remaining =
+      laterWindow || this.remaining === undefined ? seen.remaining : Math.min(this.remaining, seen.remaining);
+    if (resetAt !== undefined && (laterWindow || this.resetAt === undefined)) this.resetAt = resetAt;
+  }
+}

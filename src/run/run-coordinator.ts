@@ -1,0 +1,76 @@
+// The run's coordinator, served by the runner process (global setup) on 127.0.0.1 for the run's workers:
+// - one rate budget per credential that the target limits, for every worker and project of the run
+//   (src/http/rate-budget.ts), bounded by the run's deadline;
+// - a memo of what a check observes once for many (a walk of a collection, the run's test data): the first
+//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { localTurns } from '../http/pacer.ts';
+import type { RateObservation } from '../http/rate-budget.ts';
+
+/** A memo entry: being read by a worker, or read. */
+type MemoEntry = { kind: 'claimed' } | { kind: 'value'; value: unknown };
+
+/** The answer to a claim: the value, or the claimant's turn to read it, or a wait for another's read. */
+export type MemoClaim = { kind: 'value'; value: unknown } | { kind: 'yours' } | { kind: 'wait' };
+
+export interface RunCoordinator {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+}
+
+/** Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends. */
+export async function startRunCoordinator(deadline: number): Promise<RunCoordinator> {
+  const turns = localTurns(deadline);
+  const memo = new Map<string, MemoEntry>();
+  const routes: Record<string, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
+    '/turn': (body) => turns.source(String(body.credential), body.seen as RateObservation | undefined),
+    '/memo/claim': (body): MemoClaim => {
+      const key = String(body.key);
+      const entry = memo.get(key);
+      if (entry?.kind === 'value') return entry;
+      if (entry) return { kind: 'wait' };
+      memo.set(key, { kind: 'claimed' });
+      return { kind: 'yours' };
+    },
+    '/memo/put': (body) => {
+      memo.set(String(body.key), { kind: 'value', value: body.value });
+      return {};
+    },
+    '/memo/release': (body) => {
+      memo.delete(String(body.key));
+      return {};
+    },
+  };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const route = routes[request.url ?? ''];
+    const answer = (status: number, value: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(value));
+    };
+    if (!route || request.method !== 'POST') return answer(404, { error: 'no such route' });
+    bodyOf(request)
+      .then(route)
+      .then(
+        (value) => answer(200, value),
+        (error: unknown) => answer(500, { error: String(error) }),
+      );
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,77 @@
+// What the run observes once and many checks judge: a read remembered by the run's coordinator
+// (src/run/run-coordinator.ts) under a key, so that every worker of the run shares it. The first worker to
+// ask reads it; the others wait for its value, their test's timeout growing by the wait (a wait for another
+// worker's read, paced by the rate limit, is not a slow server). A read that fails is not remembered: the
+// next asker reads again, and meets the failure itself.
+import type { CoordinatorCall } from '../http/coordinator-client.ts';
+import { createExchange, type Exchange } from '../http/exchange.ts';
+import type { MemoClaim } from '../run/run-coordinator.ts';
+import type { CollectionWalk, Page } from './collections.ts';
+import { extendTestTimeout } from './run-waits.ts';
+
+/** How a value travels to the coordinator and back (JSON). */
+export interface Codec<T> {
+  encode(value: T): unknown;
+  decode(data: unknown): T;
+}
+
+const MAX_POLL_MS = 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class RunMemo {
+  constructor(
+    private readonly call: CoordinatorCall,
+    /** What keys are scoped by: a target instance of the run. */
+    private readonly scope: string,
+  ) {}
+
+  async remember<T>(key: string, read: () => Promise<T>, codec: Codec<T>): Promise<T> {
+    const scoped = `${this.scope} ${key}`;
+    for (let poll = 20; ; poll = Math.min(poll * 2, MAX_POLL_MS)) {
+      const claim = (await this.call('/memo/claim', { key: scoped })) as MemoClaim;
+      if (claim.kind === 'value') return codec.decode(claim.value);
+      if (claim.kind === 'yours') {
+        try {
+          const value = await read();
+          await this.call('/memo/put', { key: scoped, value: codec.encode(value) });
+          return value;
+        } catch (error) {
+          await this.call('/memo/release', { key: scoped });
+          throw error;
+        }
+      }
+      extendTestTimeout(poll);
+      await sleep(poll);
+    }
+  }
+}
+
+type ExchangeData = Pick<Exchange, 'request' | 'status' | 'headers' | 'text' | 'timing'>;
+
+const exchangeData = ({ request, status, headers, text, timing }: Exchange): ExchangeData => ({
+  request,
+  status,
+  headers,
+  text,
+  timing,
+});
+const exchangeOf = (data: ExchangeData): Exchange =>
+  createExchange(data.request, data.status, data.headers, data.text, data.timing);
+
+/** Values that are JSON as they are. */
+export const jsonCodec = <T>(): Codec<T> => ({ encode: (value) => value, decode: (data) => data as T });
+
+/** A walk of a collection: its pages' exchanges travel as data, and are exchanges again on arrival. */
+export const walkCodec = <T>(): Codec<CollectionWalk<T>> => ({
+  encode: (walk) => ({
+    records: walk.records,
+    pages: walk.pages.map((page) => ({ ...page, exchange: exchangeData(page.exchange) })),
+  }),
+  decode: (data) => {
+    const walk = data as { records: T[]; pages: (Omit<Page<T>, 'exchange'> & { exchange: ExchangeData })[] };
+    return {
+      records: walk.records,
+      pages: walk.pages.map((page) => ({ ...page, exchange: exchangeOf(page.exchange) })),
+    };
+  },
+});

@@ -1,13 +1,33 @@
 // Counts the requests a run sends, across Playwright workers: each request appends one byte to the run's
-// request log (appends of one byte are atomic), so the count is the file's size. Global setup names the
-// file in the run manifest; each worker counts through its own RequestCounter (src/suite/fixtures.ts).
-import { appendFileSync, existsSync, statSync } from 'node:fs';
+// request log (appends of one byte are atomic), so the count is the file's size, and the byte says whose
+// rate budget it drew on: `u` the user OAuth client's, `p` a partner's. Global setup names the file in the
+// run manifest; each worker counts through its own RequestCounter (src/suite/fixtures.ts).
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 
 export class RequestBudgetExceeded extends Error {}
+
+/** Requests by the kind of credential whose budget they drew on. */
+export interface RequestTally {
+  user: number;
+  partner: number;
+}
+
+/** What this process has sent (a worker runs one test at a time: a test's share is the difference). */
+export const processTally: RequestTally = { user: 0, partner: 0 };
+
+const kindOf = (credential: string): keyof RequestTally =>
+  credential.startsWith('partner') ? 'partner' : 'user';
 
 /** The requests the run has sent so far (0 without a log). */
 export function requestsSent(log: string | undefined): number {
   return log && existsSync(log) ? statSync(log).size : 0;
+}
+
+/** The run's requests by kind of credential, from its log. */
+export function requestTally(log: string | undefined): RequestTally {
+  const text = log && existsSync(log) ? readFileSync(log, 'latin1') : '';
+  const partner = text.split('p').length - 1;
+  return { user: text.length - partner, partner };
 }
 
 export class RequestCounter {
@@ -17,14 +37,16 @@ export class RequestCounter {
     private readonly budget?: number,
   ) {}
 
-  /** Records one request, refusing it first if the budget is already spent. */
-  count(): void {
+  /** Records one request drawing on `credential`'s budget, refusing it first if the run's budget is spent. */
+  count(credential: string): void {
     if (this.budget !== undefined && requestsSent(this.log) >= this.budget) {
       throw new RequestBudgetExceeded(
         `Request budget of ${this.budget} spent: the smoke profile sends no more requests (CONFORMANCE_REQUEST_BUDGET)`,
       );
     }
-    appendFileSync(this.log, '.');
+    const kind = kindOf(credential);
+    processTally[kind] += 1;
+    appendFileSync(this.log, kind[0] as string);
   }
 }
 

@@ -4,6 +4,7 @@
 // requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
 // counted), and INCOMPLETE otherwise.
 import type { Requirement } from '../contract/requirements.ts';
+import type { RequestTally } from '../http/request-counter.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
 import type {
   ConformanceReport,
@@ -16,7 +17,22 @@ import type {
 export type RunMeta = Pick<
   ConformanceReport,
   'target' | 'baseUrl' | 'profile' | 'environment' | 'strict' | 'startedAt' | 'durationMs' | 'requestsSent'
-> & { interrupted: boolean };
+> & { interrupted: boolean; requestTally?: RequestTally };
+
+/** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */
+const familyOf = (id: string): string => id.split('-')[0] ?? id;
+
+/** The tests' requests by the family of the first requirement each declares. */
+function requestsByFamily(tests: readonly TestResultSummary[]): Record<string, RequestTally> {
+  const families: Record<string, RequestTally> = {};
+  for (const { requests, requirements } of tests) {
+    if (!requests) continue;
+    const family = familyOf(requirements[0] ?? 'none');
+    const tally = families[family] ?? { user: 0, partner: 0 };
+    families[family] = { user: tally.user + requests.user, partner: tally.partner + requests.partner };
+  }
+  return Object.fromEntries(Object.entries(families).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 /** The lines of `lines` ("ID: text") about `id`, without the prefix. */
 const about = (id: string, lines: readonly string[]): string[] =>
@@ -126,12 +142,13 @@ export function buildReport(
   const incomplete = requirements
     .filter((r) => r.level === 'MUST' && r.verifiable && r.status === 'not-verified')
     .map((r) => ({ id: r.id, reasons: r.notVerified }));
-  const { interrupted, ...run } = meta;
+  const { interrupted, requestTally, ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const verdict: RunVerdict = failed ? 'fail' : incomplete.length > 0 || interrupted ? 'incomplete' : 'pass';
   return {
     ...run,
+    ...(requestTally ? { requests: { byCredential: requestTally, byFamily: requestsByFamily(tests) } } : {}),
     totals: {
       passed: tests.filter((test) => test.status === 'passed').length,
       failed: tests.filter((test) => test.status === 'failed').length,

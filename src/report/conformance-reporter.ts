@@ -11,7 +11,7 @@ import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts'
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
-import { requestsSent } from '../http/request-counter.ts';
+import { type RequestTally, requestsSent, requestTally } from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
@@ -80,6 +80,7 @@ export function summarise(test: TestCase): TestResultSummary {
     notVerified: ofType(VerdictMark.requirementNotVerified),
     notes: ofType(VerdictMark.note),
     prismViolations: ofType('prism-violation'),
+    requests: ofType(VerdictMark.requests).map((json) => JSON.parse(json) as RequestTally)[0],
     error: error ? redactText(error).slice(0, 3000) : undefined,
   };
 }
@@ -205,6 +206,7 @@ async function conformanceReport(
     startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
     durationMs: Math.round(result.duration),
     requestsSent: requestsSent(manifest?.requestLog),
+    requestTally: requestTally(manifest?.requestLog),
     interrupted: result.status === 'interrupted' || result.status === 'timedout',
   });
   const timed = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});

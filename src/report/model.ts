@@ -1,5 +1,6 @@
 // The shape of reports/conformance.json.
 import type { RequirementLevel } from '../contract/requirements.ts';
+import type { RequestTally } from '../http/request-counter.ts';
 import type { Digest } from './digest.ts';
 import type { LatencyRow } from './latency.ts';
 
@@ -33,6 +34,8 @@ export interface TestResultSummary {
   notes: string[];
   /** Violations Prism reported as a validating proxy (CONFORMANCE_PRISM_PROXY): a second opinion. */
   prismViolations: string[];
+  /** The requests the test sent (shared reads count for the test that made them). */
+  requests?: RequestTally;
   error?: string;
 }
 
@@ -81,6 +84,8 @@ export interface ConformanceReport {
   startedAt: string;
   durationMs: number;
   requestsSent: number;
+  /** The run's requests by kind of credential (whose rate budget they drew on), and by requirement family. */
+  requests?: { byCredential: RequestTally; byFamily: Record<string, RequestTally> };
   totals: { passed: number; failed: number; skipped: number };
   /** Requirements by status. */
   requirementTotals: Record<RequirementStatus, number>;

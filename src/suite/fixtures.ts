@@ -19,6 +19,7 @@ import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
+import { processTally } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
@@ -94,6 +95,8 @@ interface TestFixtures {
   profileGuard: undefined;
   /** Releases the configured requisitions the test claimed (auto). */
   requisitionClaims: undefined;
+  /** Records the requests the test sent, by kind of credential, for the report's tally by family (auto). */
+  requestCount: undefined;
   /** Strict mode: a test that recorded a warning fails (auto). */
   strictWarnings: undefined;
 }
@@ -210,6 +213,16 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       await use(undefined);
       releaseRequisitions();
+    },
+    { auto: true, ...internal },
+  ],
+  requestCount: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use, testInfo) => {
+      const before = { ...processTally };
+      await use(undefined);
+      const sent = { user: processTally.user - before.user, partner: processTally.partner - before.partner };
+      testInfo.annotations.push({ type: VerdictMark.requests, description: JSON.stringify(sent) });
     },
     { auto: true, ...internal },
   ],

@@ -26,6 +26,8 @@ export const VerdictMark = {
   notVerified: 'not verified: ',
   blocked: 'blocked by ',
   omitted: 'omitted: ',
+  /** annotation: the requests the test sent, as JSON `{"user":N,"partner":M}` */
+  requests: 'requests',
 } as const;
 
 const annotate = (type: string, requirement: string, text: string) =>

@@ -16,7 +16,15 @@ import type {
 
 export type RunMeta = Pick<
   ConformanceReport,
-  'target' | 'baseUrl' | 'profile' | 'environment' | 'strict' | 'startedAt' | 'durationMs' | 'requestsSent'
+  | 'target'
+  | 'baseUrl'
+  | 'profile'
+  | 'environment'
+  | 'strict'
+  | 'startedAt'
+  | 'durationMs'
+  | 'requestsSent'
+  | 'stoppedSending'
 > & { interrupted: boolean; requestTally?: RequestTally };
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */

@@ -11,7 +11,12 @@ import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts'
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
-import { type RequestTally, requestsSent, requestTally } from '../http/request-counter.ts';
+import {
+  type RequestTally,
+  requestsSent,
+  requestTally,
+  UnansweredRequests,
+} from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
@@ -207,6 +212,14 @@ async function conformanceReport(
     durationMs: Math.round(result.duration),
     requestsSent: requestsSent(manifest?.requestLog),
     requestTally: requestTally(manifest?.requestLog),
+    stoppedSending:
+      config && manifest?.unansweredLog
+        ? new UnansweredRequests(
+            manifest.unansweredLog,
+            config.unansweredBudget,
+            config.requestTimeoutMs,
+          ).spent()
+        : undefined,
     interrupted: result.status === 'interrupted' || result.status === 'timedout',
   });
   const timed = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});

@@ -73,10 +73,11 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     '# Conformance report — Physiology Data and Partner Lab Service',
     '',
+    ...(report.stoppedSending ? [`- **Run stopped sending:** ${report.stoppedSending}`] : []),
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}`,
-    `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}`,
+    `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user data ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner})` : ''}`,
     `- **Tests:** ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped`,
     `- **Requirements:** ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note, ${r.omitted} not in this run`,
   ];

@@ -84,6 +84,8 @@ export interface ConformanceReport {
   startedAt: string;
   durationMs: number;
   requestsSent: number;
+  /** Why the run stopped sending before its end (the target stopped answering), said before anything else. */
+  stoppedSending?: string;
   /** The run's requests by kind of credential (whose rate budget they drew on), and by requirement family. */
   requests?: { byCredential: RequestTally; byFamily: Record<string, RequestTally> };
   totals: { passed: number; failed: number; skipped: number };

@@ -23,6 +23,7 @@ export function verdictLine(report: ConformanceReport): string {
   const { passed, failed, skipped } = report.totals;
   const r = report.requirementTotals;
   return (
+    (report.stoppedSending ? `Run stopped sending: ${report.stoppedSending}\n` : '') +
     `Conformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
     `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
     `${report.requestsSent} requests; ${reportPath('conformance.md')}`

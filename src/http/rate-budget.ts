@@ -42,7 +42,9 @@ export const observationOf = (
 
 /** `100 per 60 s`, or `a limit` when the target announced none. */
 const described = (limit?: number, windowSeconds?: number): string =>
-  limit === undefined ? 'a rate limit' : `${limit} per ${windowSeconds ?? '?'} s`;
+  limit === undefined
+    ? 'a rate limit'
+    : `${limit} per ${windowSeconds === undefined ? 'window' : `${windowSeconds} s`}`;
 
 export class RateBudget {
   /** Requests left in the current window, as counted down since the last response said; undefined: unknown. */

@@ -23,6 +23,7 @@ import { processTally } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
+import { inheritedRefusal } from './run-waits.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
 import {
   blockedBy,
@@ -223,6 +224,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(undefined);
       const sent = { user: processTally.user - before.user, partner: processTally.partner - before.partner };
       testInfo.annotations.push({ type: VerdictMark.requests, description: JSON.stringify(sent) });
+      const refused = inheritedRefusal(testInfo);
+      if (refused) testInfo.annotations.push({ type: 'skip', description: refused });
     },
     { auto: true, ...internal },
   ],

@@ -101,6 +101,34 @@ test('a target that never answers some requests: the run ends, names the request
   expect(survivors(run.processes)).toEqual([]);
 });
 
+test('a target that leaves 1 request in 50 unanswered: the run stops sending once its budget of unanswered requests is spent', async () => {
+  const run = await runAgainstHostileTarget(
+    (request, body) => (body === undefined && request.index % 50 === 0 ? 'hang' : undefined),
+    {
+      CONFORMANCE_GREP: '@PAG-|@FLT-|@OP-|@SCH-',
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '1000',
+      CONFORMANCE_UNANSWERED_BUDGET: '3',
+    },
+  );
+  const hung = run.proxy.faulted.filter((request) => request.fault === 'hang');
+  expect(
+    hung.length,
+    'requests left unanswered: the budget, give or take one in flight per worker',
+  ).toBeGreaterThanOrEqual(3);
+  expect(hung.length).toBeLessThanOrEqual(4);
+  expect(run.report?.stoppedSending).toMatch(
+    /the target stopped answering; [34] requests unanswered after 1000 ms/,
+  );
+  expect(run.output).toMatch(/Run stopped sending: blocked: the target stopped answering/);
+  const stopped = (run.report?.tests ?? []).filter((t) =>
+    /the target stopped answering/.test(t.skipReason ?? ''),
+  );
+  expect(stopped.length, 'checks not verified once the run stopped sending').toBeGreaterThan(0);
+  // The failures it saw stay failures, each naming its unanswered request; nothing else failed.
+  for (const error of errorsOf(run.report)) expect(error).toMatch(/timed out after 1000 ms/);
+  expect(survivors(run.processes)).toEqual([]);
+});
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   test(`${signal} to the CLI while a request hangs: every process of the run ends, the reports are written`, async () => {
     const run = await runAgainstHostileTarget(

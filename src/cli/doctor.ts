@@ -8,13 +8,17 @@
 import { PartnerClient } from '../auth/partner-client.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
-import { ConfigError, loadConfig, type SuiteConfig, secretsOf } from '../config/config.ts';
+import { ConfigError, configOf, runOptions, type SuiteConfig, secretsOf } from '../config/config.ts';
+import { resolveEnvironment } from '../config/environment.ts';
 import { operationById } from '../contract/operations.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
+import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
+import { type AnnouncedLimit, REQUEST_PLAN, secondsAtLimit } from '../run/request-plan.ts';
 
 const MAX_REQUESTS = 12;
 const PROFILE_PATH = operationById('getBasicProfile').path;
@@ -110,6 +114,43 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
   return checks;
 }
 
+/** Time a run needs besides its waits for the rate limit, and what the run keeps for its reports. */
+const RUN_OWN_SECONDS = 60;
+const REPORTING_MARGIN_S = 20;
+
+/** The run's plan against what the target announced: requests per credential, time, and the budget that fits. */
+function planLines(
+  config: SuiteConfig,
+  runTimeoutSeconds: number,
+  limits: Partial<Record<keyof RequestTally, AnnouncedLimit>>,
+): string[] {
+  const plan = REQUEST_PLAN[config.profile];
+  const lines = [
+    `Plan for profile ${config.profile} (measured on the sandbox's data): about ${plan.user} user-data and ${plan.partner} partner requests`,
+  ];
+  let waits = 0;
+  for (const kind of ['user', 'partner'] as const) {
+    const limit = limits[kind];
+    const what = kind === 'user' ? 'user data (the OAuth client)' : 'partner (each client)';
+    if (!limit) {
+      lines.push(`  ${what}: no limit with a window announced`);
+      continue;
+    }
+    const seconds = secondsAtLimit(plan[kind], limit);
+    waits = Math.max(waits, seconds);
+    lines.push(
+      `  ${what}: ${limit.limit} per ${limit.windowSeconds} s announced: about ${Math.ceil(seconds / 60)} min of waits for the limit`,
+    );
+  }
+  const needed = waits + RUN_OWN_SECONDS + REPORTING_MARGIN_S;
+  lines.push(
+    needed <= runTimeoutSeconds
+      ? `  ✓ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) covers about ${needed} s`
+      : `  ✗ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) is too small: CONFORMANCE_RUN_TIMEOUT_S=${Math.ceil(needed / 60) * 60} would fit`,
+  );
+  return lines;
+}
+
 /** Per requirement family (ID prefix): MUST requirements this configuration verifies, and why not the others. */
 function familyTable(config: SuiteConfig): string[] {
   const families = new Map<string, { total: number; verified: number; missing: Map<string, string[]> }>();
@@ -136,8 +177,11 @@ function familyTable(config: SuiteConfig): string[] {
 
 async function main(): Promise<number> {
   let config: SuiteConfig;
+  let runTimeoutSeconds: number;
   try {
-    config = loadConfig();
+    const environment = resolveEnvironment();
+    config = configOf(environment);
+    ({ runTimeoutSeconds } = runOptions(environment));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.log(`✗ ${error.message}`);
@@ -146,9 +190,16 @@ async function main(): Promise<number> {
   for (const secret of secretsOf(config)) registerSecret(secret);
   let sent = 0;
   const transport = nodeTransport();
+  // The limits the target announced, per kind of credential (the partner API's own path tells it apart).
+  const limits: Partial<Record<keyof RequestTally, AnnouncedLimit>> = {};
   const api = standaloneClient(transport, {
     baseUrl: config.baseUrl,
     timeoutMs: config.requestTimeoutMs,
+    onExchange: (exchange) => {
+      const { limit, windowSeconds } = announcedRateLimit(exchange.headers) ?? {};
+      const kind = new URL(exchange.request.url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
+      if (limit !== undefined && windowSeconds !== undefined) limits[kind] = { limit, windowSeconds };
+    },
     // At most MAX_REQUESTS, and no write: reads, and POSTs to the token endpoints only.
     guard: (method, url) => {
       if (method !== 'GET' && !/\/(oauth2\/auth|oauth2\/token|partner\/token)$/.test(url.pathname))
@@ -163,6 +214,8 @@ async function main(): Promise<number> {
     const checks = await runChecks(config, api);
     for (const { name, ok, detail } of checks) console.log(`  ${ok ? '✓' : '✗'} ${name}: ${detail}`);
     console.log(`  ${Math.min(sent, MAX_REQUESTS)} requests, none a write\n`);
+    for (const line of planLines(config, runTimeoutSeconds, limits)) console.log(line);
+    console.log('');
     for (const line of familyTable(config)) console.log(line);
     const problems = checks.filter((done) => !done.ok).length;
     console.log(problems ? `\n✗ ${problems} problem(s): the run would fail on them` : '\n✓ ready to run');

@@ -19,6 +19,7 @@ import {
 } from '../http/request-counter.ts';
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
+import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
 import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
@@ -130,11 +131,31 @@ function markJunit(report: ConformanceReport): void {
   );
 }
 
+/** How often the console shows the run's progress against its plan. */
+const PROGRESS_EVERY_MS = 30_000;
+
 export default class ConformanceReporter implements Reporter {
   private suite: Suite | undefined;
+  private lastProgress = Date.now();
+  private testsEnded = 0;
 
   onBegin(_config: unknown, suite: Suite): void {
     this.suite = suite;
+  }
+
+  /** Every half minute: tests done, requests sent against the profile's plan, and the time left. */
+  onTestEnd(): void {
+    this.testsEnded += 1;
+    if (Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
+    this.lastProgress = Date.now();
+    const manifest = currentRunManifest(0);
+    if (!manifest || !this.suite) return;
+    const planned = REQUEST_PLAN[manifest.config.profile];
+    const left =
+      Date.parse(manifest.startedAt) / 1000 + manifest.options.runTimeoutSeconds - Date.now() / 1000;
+    console.log(
+      `progress: ${this.testsEnded}/${this.suite.allTests().length} tests, ${progressLine(requestsSent(manifest.requestLog), planned.user + planned.partner, left)}`,
+    );
   }
 
   printsToStdio(): boolean {

@@ -18,6 +18,12 @@ export type UserName = 'A' | 'B';
 
 const PRISM_TOKEN = 'prism-mock-token';
 
+/**
+ * Where a token minted once serves the whole run: the run's memo (src/suite/run-memo.ts), so that the
+ * workers of a run sign in once per scope set and user, not once each. Without one, each pool mints its own.
+ */
+export type RememberToken = (key: string, mint: () => Promise<UserToken>) => Promise<UserToken>;
+
 export class UserTokenPool {
   private readonly cache = new Map<string, Promise<UserToken>>();
   /** The access token each settled cache entry holds (to know a token handed out for renewal). */
@@ -34,6 +40,7 @@ export class UserTokenPool {
     private readonly config: SuiteConfig,
     /** Whether a user without a live grant in the token store is signed in again (not by the doctor). */
     private readonly signInWithoutGrant = true,
+    private readonly remember: RememberToken = (_key, mint) => mint(),
   ) {
     const { tokenStore, signIn } = config.auth;
     this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
@@ -88,7 +95,9 @@ export class UserTokenPool {
     if (!this.account(user)) return undefined;
     let token = this.cache.get(key);
     if (!token) {
-      token = this.mint(scopes, user, {});
+      // A renewal mints again: the run's token for the key is the one the target refused.
+      const renewing = [...this.replaced.values()].includes(key);
+      token = renewing ? this.mint(scopes, user, {}) : this.remember(key, () => this.mint(scopes, user, {}));
       token.then(
         (issued) => this.handedOut.set(key, issued.accessToken),
         () => this.cache.delete(key),

@@ -3,8 +3,10 @@
 // ask reads it; the others wait for its value, their test's timeout growing by the wait (a wait for another
 // worker's read, paced by the rate limit, is not a slow server). A read that fails is not remembered: the
 // next asker reads again, and meets the failure itself.
+import type { UserToken } from '../auth/user-oauth.ts';
 import type { CoordinatorCall } from '../http/coordinator-client.ts';
 import { createExchange, type Exchange } from '../http/exchange.ts';
+import { registerSecret } from '../http/redact.ts';
 import type { MemoClaim } from '../run/run-coordinator.ts';
 import type { CollectionWalk, Page } from './collections.ts';
 import { extendTestTimeout } from './run-waits.ts';
@@ -57,6 +59,17 @@ const exchangeData = ({ request, status, headers, text, timing }: Exchange): Exc
 });
 const exchangeOf = (data: ExchangeData): Exchange =>
   createExchange(data.request, data.status, data.headers, data.text, data.timing);
+
+/** A user token: JSON as it is, registered for redaction where it arrives. */
+export const secretTokenCodec: Codec<UserToken> = {
+  encode: (token) => token,
+  decode: (data) => {
+    const token = data as UserToken;
+    registerSecret(token.accessToken);
+    if (token.refreshToken) registerSecret(token.refreshToken);
+    return token;
+  },
+};
 
 /** Values that are JSON as they are. */
 export const jsonCodec = <T>(): Codec<T> => ({ encode: (value) => value, decode: (data) => data as T });

@@ -14,7 +14,7 @@ import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
-import { RunMemo } from './run-memo.ts';
+import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout, refusedRequest } from './run-waits.ts';
 
 export interface TargetSession {
@@ -73,7 +73,11 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     // Session-level reads (shared datasets, tokens) are recorded as they happen.
     onExchange: config.recordHar ? (exchange) => appendToRecording([exchange]) : undefined,
   });
-  const tokenPool = new UserTokenPool(api, config);
+  const memo = new RunMemo(call, config.baseUrl);
+  // A token from another worker's sign-in is a secret here too, before anything could print it.
+  const tokenPool = new UserTokenPool(api, config, true, (key, mint) =>
+    memo.remember(`user token ${key}`, mint, secretTokenCodec),
+  );
   const shared = new Map<string, unknown>();
   return {
     manifest,
@@ -81,7 +85,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     api,
     tokenPool,
     partnerTokens: new Map(),
-    memo: new RunMemo(call, config.baseUrl),
+    memo,
     shared: <Value>(key: string, create: () => Value): Value => {
       if (!shared.has(key)) shared.set(key, create());
       return shared.get(key) as Value;

@@ -90,6 +90,9 @@ async function profileBench(profile: string, runs: number) {
       phases.map((phase) => [phase, spread(timings.map((timing) => timing.phases[phase] ?? 0))]),
     ),
     requests: spread(timings.map((timing) => timing.requests)),
+    userDataRequests: spread(timings.map((timing) => timing.requestTally?.byCredential.user ?? 0)),
+    partnerRequests: spread(timings.map((timing) => timing.requestTally?.byCredential.partner ?? 0)),
+    requestsByFamily: timings[0]?.requestTally?.byFamily ?? {},
     requestsPerSecond: spread(timings.map((timing) => timing.requests / (timing.wallMs / 1000))),
     testMsPerFile: Object.fromEntries(
       files
@@ -156,6 +159,12 @@ for (const [name, bench] of [
   console.log(row(`${name} (${bench.runs} runs): wall`, bench.wallSeconds, 's'));
   for (const [phase, value] of Object.entries(bench.phaseMs)) console.log(row(`  ${phase}`, value, 'ms'));
   console.log(row('  requests', bench.requests, ''));
+  console.log(row('    user data (the OAuth client)', bench.userDataRequests, ''));
+  console.log(row('    partner', bench.partnerRequests, ''));
+  const families = Object.entries(bench.requestsByFamily).map(
+    ([family, tally]) => `${family} ${tally.user}+${tally.partner}`,
+  );
+  console.log(`  requests by family (user+partner, first run): ${families.join(', ')}`);
   console.log(row('  requests per second', bench.requestsPerSecond, '/s'));
 }
 for (const [name, gate] of [

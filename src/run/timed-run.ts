@@ -4,6 +4,7 @@
 // reporting); requests sent. Logins happen inside the tests' time, in every worker.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ConformanceReport } from '../report/model.ts';
 import { type Phase, recordedPhases } from './phase-log.ts';
 import { CONFORMANCE_REPORTER, conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
 
@@ -12,6 +13,8 @@ export interface RunTiming {
   verdict: string;
   tests: number;
   requests: number;
+  /** The requests by kind of credential, and by requirement family (conformance.json's tally). */
+  requestTally?: ConformanceReport['requests'];
   /** Milliseconds per phase (summed over its occurrences: logins happen in every worker). */
   phases: Partial<Record<Phase | 'tests' | 'start-up and reporting', number>>;
   /** Milliseconds of test time per spec file (summed over workers). */
@@ -52,6 +55,7 @@ function timingIn(dir: string): Omit<RunTiming, 'wallMs'> {
     verdict: report.verdict,
     tests: report.tests.length,
     requests: report.requestsSent,
+    requestTally: report.requests,
     phases,
     files,
   };

@@ -4,8 +4,10 @@
 // update leaves A's data as it was, and unknown ids are 404 for everyone (malformed ids: a client error,
 // never a 5xx).
 //
-// A's requisitions: generated with add-test-data on a non-production target (one per test, so tests never
-// share data); on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the updates do not run.
+// A's requisition: the one the worker session generated with add-test-data on a non-production target, claimed
+// by each test for its duration; on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the
+// updates do not run. A request on an unknown id is sent once per operation and worker session, and judged
+// here and by the partner authentication checks (a valid token accepted).
 
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
@@ -17,6 +19,7 @@ import {
   catalogueRequirement,
   firstServiceRequestId,
   idAddressedOperations,
+  observedOnUnknownId,
   type RequisitionData,
   readRequisition,
   requestFor,
@@ -24,7 +27,6 @@ import {
   statusesOf,
   statusUpdateOperations,
   uniqueStatus,
-  unknownId,
   validBodyFor,
   workingRequisition,
 } from '../../src/suite/partner-data.ts';
@@ -53,9 +55,9 @@ for (const op of idAddressedOperations) {
       `${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`,
       { tag: tagsOf(op) },
     ),
-    async ({ config, partnerA, partnerB, requires, verdict }) => {
+    async ({ partnerA, partnerB, requires, session, verdict }) => {
       requires('second-partner');
-      const owned = await workingRequisition(config, partnerA);
+      const owned = await workingRequisition(session, partnerA);
       const exchange = await partnerB.send(
         requestFor(op, addressedId(op, owned), validBodyFor(op, uniqueStatus('NON_OWNER'))),
       );
@@ -72,10 +74,12 @@ for (const op of statusUpdateOperations) {
       `partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`,
       { tag: tagsOf(op) },
     ),
-    async ({ config, partnerA, partnerB, requires, verdict }) => {
+    async ({ partnerA, partnerB, requires, session, verdict }) => {
       requires('second-partner');
-      const owned = await workingRequisition(config, partnerA);
-      const before = statusesOf(owned.requisition);
+      const owned = await workingRequisition(session, partnerA);
+      // A's data as it is now: earlier checks of the session may have changed it.
+      const { requisition: current } = await readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
+      const before = statusesOf(current);
       const status = uniqueStatus('NON_OWNER');
       const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
       const { exchange, requisition } = await readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
@@ -95,10 +99,9 @@ for (const op of idAddressedOperations) {
     ...verifies('PTN-NOT-FOUND', `${op.method} ${op.path} on an unknown id gets 404`, {
       tag: [Tags.partner],
     }),
-    async ({ partnerA, requires, verdict }) => {
+    async ({ partnerA, requires, session, verdict }) => {
       requires('stateful');
-      const exchange = await partnerA.send(requestFor(op, unknownId()));
-      verdict.expectStatus(exchange, 404);
+      verdict.expectStatus(await observedOnUnknownId(session, partnerA, op), 404);
     },
   );
 }

@@ -321,6 +321,8 @@ interface InvalidBody {
   label: string;
   json?: unknown;
   raw?: string;
+  /** What makes it invalid (the rule, where, and the offending value): bodies of one kind are sent once. */
+  kind: string;
 }
 
 /** Bodies that are not JSON at all, or JSON but not an object. */
@@ -332,7 +334,14 @@ const notTheBody: InvalidBody[] = [
   { label: 'a JSON string', raw: '"COLLECTED"' },
   { label: 'a JSON number', raw: '42' },
   { label: 'JSON true', raw: 'true' },
-];
+].map((body) => ({ ...body, kind: body.raw }));
+
+/** The value at a JSON pointer of `value` (the pointers of generated invalid cases hold no escapes). */
+const valueAt = (value: unknown, pointer: string): unknown =>
+  pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], value);
 
 /** Invalid bodies of an operation: generated from its request schema, plus bodies that are not an object. */
 function invalidBodies(op: Operation, status: string): fc.Arbitrary<InvalidBody> {
@@ -347,7 +356,8 @@ function invalidBodies(op: Operation, status: string): fc.Arbitrary<InvalidBody>
         !('task_business_status' in value)
           ? { ...value, task_business_status: status }
           : value;
-      return { label: `${rule} at ${pointer || '/'} (${description})`, json };
+      const label = `${rule} at ${pointer || '/'} (${description})`;
+      return { label, json, kind: `${label}: ${JSON.stringify(valueAt(value, pointer))}` };
     },
   );
   return fc.oneof(
@@ -374,6 +384,7 @@ for (const op of updateOperations) {
       let sent = 0;
       const departures: string[] = [];
       let refused = 0;
+      const kinds = new Set<string>();
       // A status update's effect is read back: its state before (earlier checks of the session may have
       // changed it), again after each body the service took (2xx), and once at the end, which shows a refused
       // body that was applied all the same.
@@ -387,6 +398,9 @@ for (const op of updateOperations) {
       };
       await assertProperty(
         fc.asyncProperty(invalidBodies(op, status), async (body) => {
+          // A body of a kind already sent differs only in its valid fields: the service was asked that already.
+          if (kinds.has(body.kind)) return;
+          kinds.add(body.kind);
           const exchange = await partnerA.send({
             method: op.method,
             path: buildPath(op, { id: addressed }),
@@ -421,7 +435,7 @@ for (const op of updateOperations) {
           `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
         );
       evidence(NO_5XX_ON_CLIENT_INPUT, `${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
-      verdict.evidence(`${op.method} ${op.path}: ${sent} invalid bodies sent`);
+      verdict.evidence(`${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind`);
     },
   );
 }

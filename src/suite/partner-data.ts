@@ -1,7 +1,9 @@
 // The partner suite's shared helpers: the partner operations of the catalogue, the requisitions to work on
 // (generated with add-test-data on a non-production target; on production, the ids configured in
-// CONFORMANCE_PARTNER_REQUISITION_IDS), read-backs of task business statuses and valid request bodies. The
-// sandbox-only administration calls (seeded requisitions, webhook receivers) are in sandbox-admin.ts.
+// CONFORMANCE_PARTNER_REQUISITION_IDS), what the checks observe once per worker session and judge many times
+// (generated test data, first reads, token answers), fresh read-backs of task business statuses and valid
+// request bodies. The sandbox-only administration calls (seeded requisitions, webhook receivers) are in
+// sandbox-admin.ts.
 import { randomUUID } from 'node:crypto';
 import type { PartnerClient } from '../auth/partner-client.ts';
 import type { SuiteConfig } from '../config/config.ts';
@@ -9,8 +11,11 @@ import type { Operation } from '../contract/operation-model.ts';
 import { operationById, operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import { requirements } from '../contract/requirements.ts';
+import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { claimRequisition } from './requisition-claims.ts';
+import { sandboxRequisitionIds } from './sandbox-admin.ts';
+import type { TargetSession } from './target-session.ts';
 import { ConformanceFailure, expectStatus, expectThat, note as noteFor, notVerified } from './verdicts.ts';
 
 // ------------------------------------------------------------------------------------ the catalogue
@@ -172,28 +177,46 @@ export function requestFor(op: Operation, id: string, body: unknown = validBodyF
 
 // ------------------------------------------------------------------------------------ reads
 
+/** The requisition a GET answered, or a failure of `requirement` naming the request. */
+export function requisitionIn(exchange: Exchange, requirement: string): RequisitionData {
+  expectStatus(requirement, exchange, getRequisitionOperation.successStatus);
+  const requisition = parseJson<RequisitionData>(requirement, exchange);
+  expectThat(requirement, isObject(requisition), 'the requisition is not a JSON object', exchange);
+  return requisition;
+}
+
+/** The service request a GET answered, or a failure of `requirement` naming the request. */
+export function serviceRequestIn(exchange: Exchange, requirement: string): ServiceRequestData {
+  expectStatus(requirement, exchange, getServiceRequestOperation.successStatus);
+  const serviceRequest = parseJson<ServiceRequestData>(requirement, exchange);
+  expectThat(requirement, isObject(serviceRequest), 'the service request is not a JSON object', exchange);
+  return serviceRequest;
+}
+
+const getRequisition = (partner: PartnerClient, id: string): Promise<Exchange> =>
+  partner.send({ path: buildPath(getRequisitionOperation, { id }) });
+
+const getServiceRequest = (partner: PartnerClient, id: string): Promise<Exchange> =>
+  partner.send({ path: buildPath(getServiceRequestOperation, { id }) });
+
+/** A requisition as it is now (after a change): read afresh, never from the session's observations. */
 export async function readRequisition(
   partner: PartnerClient,
   id: string,
   requirement: string,
 ): Promise<{ exchange: Exchange; requisition: RequisitionData }> {
-  const exchange = await partner.send({ path: buildPath(getRequisitionOperation, { id }) });
-  expectStatus(requirement, exchange, getRequisitionOperation.successStatus);
-  const requisition = parseJson<RequisitionData>(requirement, exchange);
-  expectThat(requirement, isObject(requisition), 'the requisition is not a JSON object', exchange);
-  return { exchange, requisition };
+  const exchange = await getRequisition(partner, id);
+  return { exchange, requisition: requisitionIn(exchange, requirement) };
 }
 
+/** A service request as it is now (after a change): read afresh. */
 export async function readServiceRequest(
   partner: PartnerClient,
   id: string,
   requirement: string,
 ): Promise<{ exchange: Exchange; serviceRequest: ServiceRequestData }> {
-  const exchange = await partner.send({ path: buildPath(getServiceRequestOperation, { id }) });
-  expectStatus(requirement, exchange, getServiceRequestOperation.successStatus);
-  const serviceRequest = parseJson<ServiceRequestData>(requirement, exchange);
-  expectThat(requirement, isObject(serviceRequest), 'the service request is not a JSON object', exchange);
-  return { exchange, serviceRequest };
+  const exchange = await getServiceRequest(partner, id);
+  return { exchange, serviceRequest: serviceRequestIn(exchange, requirement) };
 }
 
 /** The body as JSON, or a failure of `requirement` naming the request. */
@@ -207,6 +230,103 @@ export function parseJson<T>(requirement: string, exchange: Exchange): T {
     );
   }
 }
+
+// ------------------------------------------------------------------------------------ observed once
+
+/**
+ * What the partner checks observe once per worker session with a target and judge many times: answers, never
+ * verdicts, so that each check judges what it needs under its own requirement (a status fault of the GET fails
+ * OP-GET-REQUISITION, not the check that happened to send it first). Every observation is kept under the key
+ * built here alone (the partner, what was asked, of what), so the memo can be shared more widely without
+ * touching a check. A request without an answer stays the observation's outcome for every later asker.
+ */
+function observedOnce<T>(
+  session: TargetSession,
+  partner: PartnerClient,
+  what: readonly string[],
+  observe: () => Promise<T>,
+): Promise<T> {
+  return session.shared(['partner', partner.credentials.clientId, ...what].join(' '), observe);
+}
+
+/** add-test-data's answer for `appointmentType` (undefined: the parameter omitted, the default). */
+export const observedTestData = (
+  session: TargetSession,
+  partner: PartnerClient,
+  appointmentType?: string,
+): Promise<Exchange> =>
+  observedOnce(session, partner, ['add-test-data', appointmentType ?? '(default)'], () =>
+    requestTestData(partner, appointmentType),
+  );
+
+/** The partner's request of `op` on an id no partner owns, with a valid body (only the id is at issue). */
+export const observedOnUnknownId = (
+  session: TargetSession,
+  partner: PartnerClient,
+  op: Operation,
+): Promise<Exchange> =>
+  observedOnce(session, partner, ['unknown id', op.operationId], () =>
+    partner.send(requestFor(op, unknownId())),
+  );
+
+/** A token request of the partner, with `overrides` merged into its body (none: the configured request). */
+export const observedTokenRequest = (
+  session: TargetSession,
+  partner: PartnerClient,
+  overrides: Record<string, unknown> = {},
+): Promise<Exchange> =>
+  observedOnce(session, partner, ['token', JSON.stringify(overrides)], () => partner.requestToken(overrides));
+
+/** GET of a requisition, as this session first sent it. */
+export const observedRequisition = (
+  session: TargetSession,
+  partner: PartnerClient,
+  id: string,
+): Promise<Exchange> =>
+  observedOnce(session, partner, ['requisition', id], () => getRequisition(partner, id));
+
+/** GET of a service request alone, as this session first sent it. */
+export const observedServiceRequest = (
+  session: TargetSession,
+  partner: PartnerClient,
+  id: string,
+): Promise<Exchange> =>
+  observedOnce(session, partner, ['service request', id], () => getServiceRequest(partner, id));
+
+/**
+ * A requisition as this session first read it, shared by the checks that judge what it was. A check that
+ * reads the effect of a change reads afresh (readRequisition).
+ */
+export async function sharedRequisition(
+  session: TargetSession,
+  partner: PartnerClient,
+  id: string,
+  requirement: string,
+): Promise<{ exchange: Exchange; requisition: RequisitionData }> {
+  const exchange = await observedRequisition(session, partner, id);
+  return { exchange, requisition: requisitionIn(exchange, requirement) };
+}
+
+/** A service request as this session first read it alone. */
+export async function sharedServiceRequest(
+  session: TargetSession,
+  partner: PartnerClient,
+  id: string,
+  requirement: string,
+): Promise<{ exchange: Exchange; serviceRequest: ServiceRequestData }> {
+  const exchange = await observedServiceRequest(session, partner, id);
+  return { exchange, serviceRequest: serviceRequestIn(exchange, requirement) };
+}
+
+/** The sandbox's seeded requisitions of the partner (sandbox administration, the 'sandbox-admin' capability). */
+export const seededRequisitionIds = (
+  session: TargetSession,
+  api: ApiClient,
+  partner: PartnerClient,
+): Promise<string[]> =>
+  observedOnce(session, partner, ['seeded requisitions'], () =>
+    sandboxRequisitionIds(api, session.config, partner.credentials.clientId),
+  );
 
 // ------------------------------------------------------------------------------------ test data
 
@@ -255,36 +375,107 @@ export function generatedId(exchange: Exchange, requirement: string, note: Note)
 }
 
 /**
- * Generates a requisition with add-test-data (partner A, non-production) and reads it back: the
- * requisition a test works on alone. `requirement` is failed when generation or the read fails.
+ * The requisition add-test-data generated for `appointmentType` in this session (partner A, non-production),
+ * as first read back. `requirement` is failed when generation fails, TD-GENERATES-REQUISITION when the read does.
  */
-export async function generateRequisition(
+export async function generatedRequisition(
+  session: TargetSession,
   partner: PartnerClient,
   note: Note,
-  {
-    appointmentType,
-    requirement = 'TD-GENERATES-REQUISITION',
-  }: { appointmentType?: string; requirement?: string } = {},
+  appointmentType: string,
+  requirement = 'TD-GENERATES-REQUISITION',
 ): Promise<GeneratedRequisition> {
-  const generated = await requestTestData(partner, appointmentType);
+  const generated = await observedTestData(session, partner, appointmentType);
   const id = generatedId(generated, requirement, note);
   if (id === undefined) notVerified(NO_ID_ON_204);
-  const { exchange: read, requisition } = await readRequisition(partner, id, 'TD-GENERATES-REQUISITION');
+  const { exchange: read, requisition } = await sharedRequisition(
+    session,
+    partner,
+    id,
+    'TD-GENERATES-REQUISITION',
+  );
   return { id, requisition, generated, read };
 }
 
 const CONFIGURE_IDS = 'set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns';
 
+const noRequisition = (config: SuiteConfig): never =>
+  notVerified(
+    `${config.environment === 'production' ? 'production target: no test data is generated' : NO_ID_ON_204}; ${CONFIGURE_IDS}`,
+  );
+
 /**
- * A requisition of partner A for a check to work on alone: generated with add-test-data where the target
- * names what it generated (non-production, a 200 answer), otherwise one of the configured ids, claimed for
- * the rest of the test. Not verified when neither is available.
+ * Requisitions of partner A to check: on a non-production target the one generated in this session per
+ * appointment type (plus any configured ids); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or
+ * the test is skipped with the reason.
+ */
+export async function partnerRequisitionIds(
+  session: TargetSession,
+  partner: PartnerClient,
+  note: Note,
+  types: readonly string[] = APPOINTMENT_TYPES,
+): Promise<string[]> {
+  const { config } = session;
+  if (!config.capabilities.has('stateful'))
+    notVerified(`target ${config.target} keeps no requisitions (needs a target that keeps state)`);
+  const generated: string[] = [];
+  if (config.environment !== 'production') {
+    for (const appointmentType of types) {
+      const id = generatedId(
+        await observedTestData(session, partner, appointmentType),
+        'OP-ADD-TEST-DATA',
+        note,
+      );
+      if (id !== undefined) generated.push(id);
+    }
+  }
+  const ids = [...generated, ...(config.partnerRequisitionIds ?? [])];
+  if (ids.length === 0) noRequisition(config);
+  return ids;
+}
+
+/**
+ * A requisition of partner A for a check that changes it, claimed for the rest of the test (no other test
+ * works on it meanwhile): the one this session generated with add-test-data where the target names it
+ * (non-production, a 200 answer), else one of the configured ids. The requisition is as the session first read
+ * it: its ids hold, its statuses may have changed since (a check that compares states reads it afresh).
+ * Writes never need a requisition of their own: each sets a status no other test uses and reads what it
+ * compares against. Not verified when no requisition is available.
  */
 export async function workingRequisition(
-  config: SuiteConfig,
+  session: TargetSession,
   partner: PartnerClient,
 ): Promise<{ id: string; requisition: RequisitionData }> {
-  if (config.environment !== 'production') {
+  const { config } = session;
+  const generated =
+    config.environment === 'production'
+      ? undefined
+      : generatedId(
+          await observedTestData(session, partner, DEFAULT_APPOINTMENT_TYPE),
+          'OP-ADD-TEST-DATA',
+          noteFor,
+        );
+  const candidates = [
+    ...(generated === undefined ? [] : [generated]),
+    ...(config.partnerRequisitionIds ?? []),
+  ];
+  if (candidates.length === 0) noRequisition(config);
+  const id = claimRequisition(config.baseUrl, candidates);
+  if (id === undefined)
+    notVerified(`every requisition (${candidates.length}) is in use by another test; configure more`);
+  const requirement = id === generated ? 'TD-GENERATES-REQUISITION' : 'OP-GET-REQUISITION';
+  return { id, requisition: (await sharedRequisition(session, partner, id, requirement)).requisition };
+}
+
+/**
+ * A requisition generated for the calling check alone, for a check that observes the generation itself (the
+ * webhooks a creation sends); where the target names none (a 204, production), the working requisition.
+ */
+export async function freshRequisition(
+  session: TargetSession,
+  partner: PartnerClient,
+): Promise<{ id: string; requisition: RequisitionData }> {
+  if (session.config.environment !== 'production') {
     const id = generatedId(await requestTestData(partner), 'OP-ADD-TEST-DATA', noteFor);
     if (id !== undefined)
       return {
@@ -292,44 +483,5 @@ export async function workingRequisition(
         requisition: (await readRequisition(partner, id, 'TD-GENERATES-REQUISITION')).requisition,
       };
   }
-  const configured = config.partnerRequisitionIds ?? [];
-  if (configured.length === 0)
-    notVerified(
-      `${config.environment === 'production' ? 'production target: no test data is generated' : NO_ID_ON_204}; ${CONFIGURE_IDS}`,
-    );
-  const id = claimRequisition(config.baseUrl, configured);
-  if (id === undefined)
-    notVerified(
-      `every configured requisition (${configured.length}) is in use by another test; configure more`,
-    );
-  return { id, requisition: (await readRequisition(partner, id, 'OP-GET-REQUISITION')).requisition };
-}
-
-/**
- * Requisitions of partner A to check: on a non-production target one generated per appointment type
- * (plus any configured ids); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the test
- * is skipped with the reason.
- */
-export async function partnerRequisitionIds(
-  config: SuiteConfig,
-  partner: PartnerClient,
-  note: Note,
-  types: readonly string[] = APPOINTMENT_TYPES,
-): Promise<string[]> {
-  const configured = config.partnerRequisitionIds ?? [];
-  if (!config.capabilities.has('stateful'))
-    notVerified(`target ${config.target} keeps no requisitions (needs a target that keeps state)`);
-  const generated: string[] = [];
-  if (config.environment !== 'production') {
-    for (const appointmentType of types) {
-      const id = generatedId(await requestTestData(partner, appointmentType), 'OP-ADD-TEST-DATA', note);
-      if (id !== undefined) generated.push(id);
-    }
-  }
-  const ids = [...generated, ...configured];
-  if (ids.length === 0)
-    notVerified(
-      `${config.environment === 'production' ? 'production target: no test data is generated' : NO_ID_ON_204}; ${CONFIGURE_IDS}`,
-    );
-  return ids;
+  return workingRequisition(session, partner);
 }

@@ -18,11 +18,15 @@ import {
   addTestDataOperation,
   catalogueRequirement,
   getRequisitionOperation,
+  observedOnUnknownId,
+  observedTestData,
+  observedTokenRequest,
   parseJson,
   partnerOperations,
   requestFor,
   unknownId,
 } from '../../src/suite/partner-data.ts';
+import type { TargetSession } from '../../src/suite/target-session.ts';
 import { test } from '../../src/suite/test.ts';
 import {
   expectJsonContentType,
@@ -48,18 +52,33 @@ function sendAs(api: ApiClient, op: Operation, token: string | undefined): Promi
   return api.send({ ...request, token });
 }
 
+/**
+ * `op` sent by the partner with its valid token: add-test-data (on a server that lets it in, it generates), or
+ * an unknown id with a valid body. The same request other checks judge, observed once per worker session.
+ */
+const withValidToken = (session: TargetSession, partner: PartnerClient, op: Operation): Promise<Exchange> =>
+  op.operationId === addTestDataOperation.operationId
+    ? observedTestData(session, partner)
+    : observedOnUnknownId(session, partner, op);
+
 interface TokenResponse {
   access_token?: unknown;
   token_type?: unknown;
   expires_in?: unknown;
 }
 
-/** Mints a token of partner A whose lifetime the sandbox sets (sandbox-only token body field). */
-async function sandboxToken(
-  partner: { requestToken(overrides: Record<string, unknown>): Promise<Exchange> },
-  lifetimeSeconds: number,
+/**
+ * An expired token of partner A: the configured or stored one, else the sandbox's (sandbox-only token body
+ * field sandbox_expires_in 0), minted once per worker session.
+ */
+async function expiredToken(
+  config: SuiteConfig,
+  session: TargetSession,
+  partner: PartnerClient,
 ): Promise<string> {
-  const exchange = await partner.requestToken({ sandbox_expires_in: lifetimeSeconds });
+  const supplied = suppliedExpiredToken(config, 'partner');
+  if (supplied) return supplied;
+  const exchange = await observedTokenRequest(session, partner, { sandbox_expires_in: 0 });
   expectStatus('OP-PARTNER-TOKEN', exchange, 200);
   const token = parseJson<TokenResponse | null>('OP-PARTNER-TOKEN', exchange)?.access_token;
   expectThat('OP-PARTNER-TOKEN', typeof token === 'string', 'no access_token in the response', exchange);
@@ -67,21 +86,20 @@ async function sandboxToken(
   return token as string;
 }
 
-/** An expired token of partner A: the configured or stored one, else the sandbox's (sandbox_expires_in 0). */
-const expiredToken = (config: SuiteConfig, partner: PartnerClient): Promise<string> => {
-  const supplied = suppliedExpiredToken(config, 'partner');
-  return supplied ? Promise.resolve(supplied) : sandboxToken(partner, 0);
-};
-
 // ------------------------------------------------------------------------------------ the token endpoint
 
-/** A token request with valid credentials, for the checks of its body (its token kept out of every report). */
-async function requestValidToken(
+/**
+ * The answer to a token request with valid credentials, sent once per worker session and judged by each check
+ * of its body (its token kept out of every report).
+ */
+async function validTokenAnswer(
+  session: TargetSession,
   partner: PartnerClient,
+  requirement: string,
 ): Promise<{ exchange: Exchange; body: TokenResponse }> {
-  const exchange = await partner.requestToken();
-  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
-  const body = parseJson<TokenResponse>('OP-PARTNER-TOKEN', exchange);
+  const exchange = await observedTokenRequest(session, partner);
+  expectStatus(requirement, exchange, 200);
+  const body = parseJson<TokenResponse>(requirement, exchange);
   if (typeof body?.access_token === 'string') registerSecret(body.access_token);
   return { exchange, body };
 }
@@ -95,8 +113,8 @@ test(
     also: [TOKEN_RESPONSE_SCHEMA, JSON_BODIES],
     tag: [Tags.partner, Tags.smoke],
   }),
-  async ({ partnerA, verdict }) => {
-    const exchange = await partnerA.requestToken();
+  async ({ partnerA, session, verdict }) => {
+    const exchange = await observedTokenRequest(session, partnerA);
     verdict.expectStatus(exchange, 200);
     expectJsonContentType(JSON_BODIES, exchange);
     const body = parseJson<TokenResponse>(verdict.requirement, exchange);
@@ -127,9 +145,9 @@ test(
 
 test(
   ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', { tag: [Tags.partner] }),
-  async ({ partnerA, requires, verdict }) => {
+  async ({ partnerA, requires, session, verdict }) => {
     requires('real-auth');
-    const { exchange, body } = await requestValidToken(partnerA);
+    const { exchange, body } = await validTokenAnswer(session, partnerA, 'OP-PARTNER-TOKEN');
     verdict.expectThat(
       typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
       `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
@@ -142,9 +160,9 @@ test(
   ...verifies('PAUTH-EXPIRES-IN', 'the token response gives expires_in as a positive integer of seconds', {
     tag: [Tags.partner],
   }),
-  async ({ partnerA, requires, verdict }) => {
+  async ({ partnerA, requires, session, verdict }) => {
     requires('real-auth');
-    const { exchange, body } = await requestValidToken(partnerA);
+    const { exchange, body } = await validTokenAnswer(session, partnerA, 'OP-PARTNER-TOKEN');
     verdict.expectThat(
       Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
       `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
@@ -221,9 +239,8 @@ for (const op of partnerOperations) {
       `${op.method} ${op.path} accepts a partner token as Authorization Bearer`,
       { tag: tagsFor(op) },
     ),
-    async ({ api, partnerA, verdict }) => {
-      const token = await partnerA.accessToken();
-      const exchange = await sendAs(api, op, token);
+    async ({ partnerA, session, verdict }) => {
+      const exchange = await withValidToken(session, partnerA, op);
       verdict.expectThat(
         exchange.status !== 401 && exchange.status !== 403,
         `a valid partner token was refused with ${exchange.status}`,
@@ -254,9 +271,9 @@ for (const op of partnerOperations) {
     ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
       tag: tagsFor(op),
     }),
-    async ({ api, config, partnerA, requires, verdict }) => {
+    async ({ api, config, partnerA, requires, session, verdict }) => {
       requires('expired-partner-token');
-      const expired = await expiredToken(config, partnerA);
+      const expired = await expiredToken(config, session, partnerA);
       const exchange = await sendAs(api, op, expired);
       verdict.expectStatus(exchange, 401);
     },
@@ -269,7 +286,7 @@ const renewals: {
   requirement: string;
   kind: string;
   capability: Capability;
-  stale: (partner: PartnerClient, config: SuiteConfig) => Promise<string>;
+  stale: (partner: PartnerClient, config: SuiteConfig, session: TargetSession) => Promise<string>;
 }[] = [
   {
     requirement: 'PAUTH-INVALID-TOKEN',
@@ -281,7 +298,7 @@ const renewals: {
     requirement: 'PAUTH-EXPIRED-TOKEN',
     kind: 'expired',
     capability: 'expired-partner-token',
-    stale: (partner, config) => expiredToken(config, partner),
+    stale: (partner, config, session) => expiredToken(config, session, partner),
   },
 ];
 
@@ -292,9 +309,9 @@ for (const { requirement, kind, capability, stale } of renewals) {
       `after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`,
       { tag: [Tags.partner] },
     ),
-    async ({ config, partnerA, requires, verdict }) => {
+    async ({ config, partnerA, requires, session, verdict }) => {
       requires(capability);
-      partnerA.useToken(await stale(partnerA, config));
+      partnerA.useToken(await stale(partnerA, config, session));
       const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
       verdict.expectThat(
         partnerA.renewals === 1,

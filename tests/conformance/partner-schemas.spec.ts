@@ -5,11 +5,10 @@
 //
 // Requisitions checked: on a non-production target one generated per appointment type with add-test-data
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
-// lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped.
+// lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
+// read once per worker session and judged by every check here (src/suite/partner-data.ts).
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementAt, requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
@@ -21,14 +20,17 @@ import {
   firstServiceRequestId,
   getRequisitionOperation,
   getServiceRequestOperation,
+  observedRequisition,
+  observedServiceRequest,
   parseJson,
   partnerRequisitionIds,
   type RequisitionData,
-  readRequisition,
-  readServiceRequest,
-  serviceRequestIdsOf,
+  seededRequisitionIds,
+  serviceRequestsOf,
+  sharedRequisition,
+  sharedServiceRequest,
 } from '../../src/suite/partner-data.ts';
-import { sandboxRequisitionIds } from '../../src/suite/sandbox-admin.ts';
+import type { TargetSession } from '../../src/suite/target-session.ts';
 import { test } from '../../src/suite/test.ts';
 import { expectJsonContentType } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -50,24 +52,47 @@ interface Loaded {
   requisition: RequisitionData;
 }
 
+/** The requisitions to check, as the worker session first read them (each read once, for every check). */
 async function loadRequisitions(
   api: ApiClient,
-  config: SuiteConfig,
+  session: TargetSession,
   partnerA: PartnerClient,
   note: Note,
 ): Promise<Loaded[]> {
-  const ids = await partnerRequisitionIds(config, partnerA, note, APPOINTMENT_TYPES);
-  if (config.capabilities.has('sandbox-admin') && config.partnerA) {
+  const ids = await partnerRequisitionIds(session, partnerA, note, APPOINTMENT_TYPES);
+  if (session.config.capabilities.has('sandbox-admin')) {
     // Sandbox administration (the 'sandbox-admin' capability): the seeded data, with both PatientCore variants.
-    const seeded = await sandboxRequisitionIds(api, config, config.partnerA.clientId);
+    const seeded = await seededRequisitionIds(session, api, partnerA);
     ids.push(...seeded.slice(0, SANDBOX_SEEDED));
   }
   const loaded: Loaded[] = [];
   for (const id of new Set(ids)) {
-    const { exchange, requisition } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const { exchange, requisition } = await sharedRequisition(session, partnerA, id, 'OP-GET-REQUISITION');
     loaded.push({ id, exchange, requisition });
   }
   return loaded;
+}
+
+/** A JSON value's type, as a schema tells them apart. */
+const jsonType = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+
+/**
+ * One service request of each kind the requisitions hold (its fields and their JSON types), to read alone:
+ * what a schema check finds depends on those, so reading every one alone would repeat the same checks.
+ */
+function oneOfEachKind(loaded: Loaded[]): string[] {
+  const byKind = new Map<string, string>();
+  for (const { requisition } of loaded) {
+    for (const serviceRequest of serviceRequestsOf(requisition)) {
+      const kind = Object.entries(serviceRequest)
+        .map(([field, value]) => `${field}:${jsonType(value)}`)
+        .sort()
+        .join(',');
+      if (typeof serviceRequest.id === 'string' && !byKind.has(kind)) byKind.set(kind, serviceRequest.id);
+    }
+  }
+  return [...byKind.values()];
 }
 
 /**
@@ -101,8 +126,8 @@ function violationsOf(requirement: string, loaded: Loaded[]): { problems: string
 
 test(
   ...verifies('SCH-LAB-REQUISITION', 'partner requisitions carry every LabRequisition field', { tag: TAGS }),
-  async ({ api, config, partnerA, note, verdict }) => {
-    const loaded = await loadRequisitions(api, config, partnerA, note);
+  async ({ api, partnerA, note, session, verdict }) => {
+    const loaded = await loadRequisitions(api, session, partnerA, note);
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
   },
@@ -116,22 +141,24 @@ test(
       tag: TAGS,
     },
   ),
-  async ({ api, config, partnerA, note, verdict }) => {
-    const loaded = await loadRequisitions(api, config, partnerA, note);
+  async ({ api, partnerA, note, session, verdict }) => {
+    const loaded = await loadRequisitions(api, session, partnerA, note);
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     let alone: Exchange | undefined;
-    for (const { requisition } of loaded) {
-      for (const id of serviceRequestIdsOf(requisition)) {
-        const read = await readServiceRequest(partnerA, id, 'OP-GET-SERVICE-REQUEST');
-        for (const violation of validate('service-request', read.serviceRequest).errors) {
-          alone ??= read.exchange;
-          problems.push(
-            `GET service request ${id}: ${formatViolation(violation)} → ${requirementOf(violation).requirement}`,
-          );
-        }
+    const kinds = oneOfEachKind(loaded);
+    for (const id of kinds) {
+      const read = await sharedServiceRequest(session, partnerA, id, 'OP-GET-SERVICE-REQUEST');
+      for (const violation of validate('service-request', read.serviceRequest).errors) {
+        alone ??= read.exchange;
+        problems.push(
+          `GET service request ${id}: ${formatViolation(violation)} → ${requirementOf(violation).requirement}`,
+        );
       }
     }
     verdict.expectNone(problems, exchange ?? alone);
+    verdict.evidence(
+      `the service requests of ${loaded.length} requisitions, and one of each of their ${kinds.length} kinds read alone`,
+    );
   },
 );
 
@@ -139,8 +166,8 @@ test(
   ...verifies('SCH-PATIENT-CORE', 'requisition patients are a Patient or an extended lab patient', {
     tag: TAGS,
   }),
-  async ({ api, config, partnerA, note, verdict }) => {
-    const loaded = await loadRequisitions(api, config, partnerA, note);
+  async ({ api, config, partnerA, note, session, verdict }) => {
+    const loaded = await loadRequisitions(api, session, partnerA, note);
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     const variants = new Map<string, number>();
     for (const { requisition } of loaded) {
@@ -168,8 +195,8 @@ test(
   ...verifies('SCH-APPOINTMENT', 'requisition appointments are Appointments of the lab variant', {
     tag: TAGS,
   }),
-  async ({ api, config, partnerA, note, verdict }) => {
-    const loaded = await loadRequisitions(api, config, partnerA, note);
+  async ({ api, partnerA, note, session, verdict }) => {
+    const loaded = await loadRequisitions(api, session, partnerA, note);
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     const appointments = loaded.flatMap(({ requisition }) => appointmentsOf(requisition));
     const withSlot = appointments.filter((appointment) => 'slot_id' in appointment).length;
@@ -189,9 +216,9 @@ test(
     'GET /v2/partner/requisition/{id} answers 200 with a JSON LabRequisition to its owner',
     { also: [JSON_BODIES], tag: TAGS },
   ),
-  async ({ config, partnerA, note, verdict }) => {
-    const [id] = await partnerRequisitionIds(config, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
-    const exchange = await partnerA.send({ path: buildPath(getRequisitionOperation, { id: id as string }) });
+  async ({ partnerA, note, session, verdict }) => {
+    const [id] = await partnerRequisitionIds(session, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
+    const exchange = await observedRequisition(session, partnerA, id as string);
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
     expectJsonContentType(JSON_BODIES, exchange);
     const body = parseJson<RequisitionData>(verdict.requirement, exchange);
@@ -209,13 +236,11 @@ test(
     'GET /v2/partner/service-request/{id} answers 200 with a JSON ServiceRequest to its owner',
     { also: [JSON_BODIES], tag: TAGS },
   ),
-  async ({ config, partnerA, note, verdict }) => {
-    const [id] = await partnerRequisitionIds(config, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
-    const { requisition } = await readRequisition(partnerA, id as string, 'OP-GET-REQUISITION');
+  async ({ partnerA, note, session, verdict }) => {
+    const [id] = await partnerRequisitionIds(session, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
+    const { requisition } = await sharedRequisition(session, partnerA, id as string, 'OP-GET-REQUISITION');
     const serviceRequestId = firstServiceRequestId(requisition);
-    const exchange = await partnerA.send({
-      path: buildPath(getServiceRequestOperation, { id: serviceRequestId }),
-    });
+    const exchange = await observedServiceRequest(session, partnerA, serviceRequestId);
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
     expectJsonContentType(JSON_BODIES, exchange);
     const body = parseJson<{ id?: unknown }>(verdict.requirement, exchange);

@@ -6,7 +6,9 @@
 //
 // The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
 // samples: both are accepted. After a 204 the generated requisition cannot be found, so the follow-up
-// checks are skipped with a note.
+// checks are skipped with a note. Each call (without the parameter, and per type) is sent once per worker
+// session, and its requisition read back once: every check here judges that one observation
+// (src/suite/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
@@ -16,11 +18,12 @@ import {
   appointmentsOf,
   DEFAULT_APPOINTMENT_TYPE,
   generatedId,
-  generateRequisition,
+  generatedRequisition,
+  observedTestData,
   parseJson,
-  readRequisition,
   requestTestData,
   serviceRequestIdsOf,
+  sharedRequisition,
 } from '../../src/suite/partner-data.ts';
 import { test } from '../../src/suite/test.ts';
 import { expectJsonContentType, expectSchema, expectStatus, notVerified } from '../../src/suite/verdicts.ts';
@@ -55,8 +58,8 @@ for (const { label, appointmentType } of calls) {
       `add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`,
       { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: GENERATES },
     ),
-    async ({ partnerA, note, verdict }) => {
-      const generated = await requestTestData(partnerA, appointmentType);
+    async ({ partnerA, note, session, verdict }) => {
+      const generated = await observedTestData(session, partnerA, appointmentType);
       const accepted = requirementFor(generated.status);
       expectStatus(accepted, generated, addTestDataOperation.successStatuses);
       if (generated.status !== 204) {
@@ -74,7 +77,7 @@ for (const { label, appointmentType } of calls) {
         verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
         return;
       }
-      const { exchange, requisition } = await readRequisition(partnerA, id, verdict.requirement);
+      const { exchange, requisition } = await sharedRequisition(session, partnerA, id, verdict.requirement);
       verdict.expectThat(
         requisition.id === id,
         `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
@@ -103,8 +106,8 @@ for (const appointmentType of APPOINTMENT_TYPES) {
       `a generated ${appointmentType} requisition has a booked appointment for its own service requests`,
       { tag: GENERATES },
     ),
-    async ({ partnerA, note, verdict }) => {
-      const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType });
+    async ({ partnerA, note, session, verdict }) => {
+      const { requisition, read } = await generatedRequisition(session, partnerA, note, appointmentType);
       const own = new Set(serviceRequestIdsOf(requisition));
       const appointments = appointmentsOf(requisition);
       const problems: string[] = [];
@@ -135,8 +138,8 @@ test(
     'a generated MOBILE appointment includes a collection_address with building, area and emirate',
     { tag: GENERATES },
   ),
-  async ({ partnerA, note, verdict }) => {
-    const { requisition, read } = await generateRequisition(partnerA, note, { appointmentType: 'MOBILE' });
+  async ({ partnerA, note, session, verdict }) => {
+    const { requisition, read } = await generatedRequisition(session, partnerA, note, 'MOBILE');
     const appointments = appointmentsOf(requisition);
     verdict.expectThat(appointments.length > 0, 'the requisition has no appointment', read);
     const problems = appointments.flatMap((appointment, index) => {

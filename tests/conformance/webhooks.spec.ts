@@ -7,14 +7,15 @@
 //
 // Needs a receiver the target delivers to ('webhooks', src/suite/webhook-inbox.ts): on the embedded sandbox
 // one per check, registered through its administration API; elsewhere the run's receiver, which the team
-// registered (CONFORMANCE_WEBHOOK_PUBLIC_URL). Partner webhooks follow a status update of a requisition;
+// registered (CONFORMANCE_WEBHOOK_PUBLIC_URL). Partner webhooks follow the generation of a requisition (one
+// of the check's own, so that its creation is announced while the receiver listens) and its status update;
 // user-data webhooks follow a change of user A's data (simulated by the sandbox; on another target, the
 // user's own activity: the seed gives a client no way to cause one).
 import type { SuiteConfig } from '../../src/config/config.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { serviceRequestIdsOf, uniqueStatus, workingRequisition } from '../../src/suite/partner-data.ts';
+import { freshRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';
 import { test } from '../../src/suite/test.ts';
 import { note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -82,14 +83,14 @@ test(
       tag: [Tags.partner, Tags.nonProduction, Tags.write],
     },
   ),
-  async ({ api, config, partnerA, requires, verdict }) => {
+  async ({ api, config, partnerA, requires, session, verdict }) => {
     requires('webhooks');
     const secret = config.signingSecret;
     if (!secret) notVerified('no signing secret configured (CONFORMANCE_PARTNER_SIGNING_SECRET)');
     const scheme = config.webhooks.signature;
     const inbox = await openWebhookInbox(api, config, partnerA.credentials.clientId, '/webhooks/partner');
     try {
-      const { id, requisition } = await workingRequisition(config, partnerA);
+      const { id, requisition } = await freshRequisition(session, partnerA);
       const ids = [id, ...serviceRequestIdsOf(requisition)];
       const op = operationById('updateRequisitionStatus');
       const status = uniqueStatus('WEBHOOK');

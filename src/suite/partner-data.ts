@@ -14,6 +14,8 @@ import { requirements } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { claimRequisition } from './requisition-claims.ts';
+import { type Codec, exchangeCodec, jsonCodec } from './run-memo.ts';
+import { extendTestTimeout } from './run-waits.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
 import type { TargetSession } from './target-session.ts';
 import { ConformanceFailure, expectStatus, expectThat, note as noteFor, notVerified } from './verdicts.ts';
@@ -240,13 +242,16 @@ export function parseJson<T>(requirement: string, exchange: Exchange): T {
  * built here alone (the partner, what was asked, of what), so the memo can be shared more widely without
  * touching a check. A request without an answer stays the observation's outcome for every later asker.
  */
-function observedOnce<T>(
+function observedOnce<T = Exchange>(
   session: TargetSession,
   partner: PartnerClient,
   what: readonly string[],
   observe: () => Promise<T>,
+  codec: Codec<T> = exchangeCodec as unknown as Codec<T>,
 ): Promise<T> {
-  return session.shared(['partner', partner.credentials.clientId, ...what].join(' '), observe);
+  const key = ['partner', partner.credentials.clientId, ...what].join(' ');
+  // Once per run (the memo), and once per worker the coordinator is asked (the session).
+  return session.shared(key, () => session.memo.remember(key, observe, codec));
 }
 
 /** add-test-data's answer for `appointmentType` (undefined: the parameter omitted, the default). */
@@ -324,8 +329,12 @@ export const seededRequisitionIds = (
   api: ApiClient,
   partner: PartnerClient,
 ): Promise<string[]> =>
-  observedOnce(session, partner, ['seeded requisitions'], () =>
-    sandboxRequisitionIds(api, session.config, partner.credentials.clientId),
+  observedOnce(
+    session,
+    partner,
+    ['seeded requisitions'],
+    () => sandboxRequisitionIds(api, session.config, partner.credentials.clientId),
+    jsonCodec<string[]>(),
   );
 
 // ------------------------------------------------------------------------------------ test data
@@ -442,6 +451,20 @@ export async function partnerRequisitionIds(
  * Writes never need a requisition of their own: each sets a status no other test uses and reads what it
  * compares against. Not verified when no requisition is available.
  */
+/** How long a writer waits for another worker's test to release a requisition (the run shares them). */
+const CLAIM_WAIT_MS = 60_000;
+const CLAIM_POLL_MS = 100;
+
+/** A claim on one of `candidates`, waiting while every one is held by a test of another worker. */
+async function claimWhenFree(baseUrl: string, candidates: readonly string[]): Promise<string | undefined> {
+  for (let waited = 0; ; waited += CLAIM_POLL_MS) {
+    const id = claimRequisition(baseUrl, candidates);
+    if (id !== undefined || waited >= CLAIM_WAIT_MS) return id;
+    extendTestTimeout(CLAIM_POLL_MS);
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+  }
+}
+
 export async function workingRequisition(
   session: TargetSession,
   partner: PartnerClient,
@@ -460,7 +483,7 @@ export async function workingRequisition(
     ...(config.partnerRequisitionIds ?? []),
   ];
   if (candidates.length === 0) noRequisition(config);
-  const id = claimRequisition(config.baseUrl, candidates);
+  const id = await claimWhenFree(config.baseUrl, candidates);
   if (id === undefined)
     notVerified(`every requisition (${candidates.length}) is in use by another test; configure more`);
   const requirement = id === generated ? 'TD-GENERATES-REQUISITION' : 'OP-GET-REQUISITION';

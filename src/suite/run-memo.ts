@@ -6,7 +6,7 @@
 import type { UserToken } from '../auth/user-oauth.ts';
 import type { CoordinatorCall } from '../http/coordinator-client.ts';
 import { createExchange, type Exchange } from '../http/exchange.ts';
-import { registerSecret } from '../http/redact.ts';
+import { registerIssuedTokens, registerSecret } from '../http/redact.ts';
 import type { MemoClaim } from '../run/run-coordinator.ts';
 import type { CollectionWalk, Page } from './collections.ts';
 import { extendTestTimeout } from './run-waits.ts';
@@ -57,8 +57,17 @@ const exchangeData = ({ request, status, headers, text, timing }: Exchange): Exc
   text,
   timing,
 });
-const exchangeOf = (data: ExchangeData): Exchange =>
-  createExchange(data.request, data.status, data.headers, data.text, data.timing);
+/** An exchange as it arrives: a token its body carries is a secret here too, before anything could print it. */
+const exchangeOf = (data: ExchangeData): Exchange => {
+  registerIssuedTokens(data.text);
+  return createExchange(data.request, data.status, data.headers, data.text, data.timing);
+};
+
+/** One exchange (a single read, a token request, a generation of test data). */
+export const exchangeCodec: Codec<Exchange> = {
+  encode: exchangeData,
+  decode: (data) => exchangeOf(data as ExchangeData),
+};
 
 /** A user token: JSON as it is, registered for redaction where it arrives. */
 export const secretTokenCodec: Codec<UserToken> = {

@@ -44,7 +44,15 @@ export function createContext(
       now: options.now,
     }),
     credentials,
+    ...rateLimitOf(options),
+  };
+}
+
+/** The instance's limiter and header style: the options', or those of a rate-limit variant. */
+function rateLimitOf(options: SandboxOptions): Pick<SandboxContext, 'rateLimiter' | 'rateLimitStyle'> {
+  return {
     rateLimiter: new FixedWindowRateLimiter(options.rateLimit, options.now),
+    rateLimitStyle: options.variants.has('ietf-rate-limit-headers') ? 'ietf' : options.rateLimitHeaders,
   };
 }
 

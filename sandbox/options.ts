@@ -1,33 +1,42 @@
 // Default options of a sandbox instance and the parsing of option values given as text (CLI flags).
 import type { Environment, SandboxOptions } from './context.ts';
 import { type FaultName, faults } from './faults/index.ts';
+import type { RateLimitPolicy } from './rate-limit.ts';
 import { type VariantName, variants } from './variants.ts';
 
-export const defaultRateLimit = { limit: 2000, windowSeconds: 60 } as const;
+export const defaultRateLimit: RateLimitPolicy = { limit: 2000, windowSeconds: 60 };
 
-/** Options as callers give them: any subset; faults and variants by name (validated, unknown names throw). */
-export type SandboxInput = Omit<Partial<SandboxOptions>, 'faults' | 'variants'> & {
+/**
+ * Options as callers give them: any subset; faults and variants by name (validated, unknown names throw);
+ * the rate limit as one policy or a list of them.
+ */
+export type SandboxInput = Omit<Partial<SandboxOptions>, 'faults' | 'variants' | 'rateLimit'> & {
   faults?: Iterable<string>;
   variants?: Iterable<string>;
+  rateLimit?: RateLimitPolicy | readonly RateLimitPolicy[];
 };
 
 export function resolveOptions({
   faults: names,
   variants: variantNames,
+  rateLimit = defaultRateLimit,
   ...options
 }: SandboxInput = {}): SandboxOptions {
+  const policies = 'limit' in rateLimit ? [rateLimit] : rateLimit;
+  if (policies.length === 0) throw new Error('rateLimit needs at least one policy');
   return {
     host: '127.0.0.1',
     port: 0,
     environment: 'non-production',
     seed: 1,
-    rateLimit: { ...defaultRateLimit },
+    rateLimitHeaders: 'default',
     logRequests: false,
     now: () => new Date(),
     realisticLogin: false,
     tokenLifetimeSeconds: 3600,
     userActivityMs: 0,
     ...options,
+    rateLimit: policies.map((policy) => ({ ...policy })),
     faults: faultSet(names ?? []),
     variants: variantSet(variantNames ?? []),
   };
@@ -71,14 +80,25 @@ export const parseFaultList = (text: string): Set<FaultName> => faultSet(splitLi
 /** Parses `a,b,c` (see variantSet). */
 export const parseVariantList = (text: string): Set<VariantName> => variantSet(splitList(text));
 
-/** Parses `N/SECONDS` (e.g. 2000/60). */
-export function parseRateLimit(text: string): SandboxOptions['rateLimit'] {
-  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const limit = Number(match?.[1]);
-  const windowSeconds = Number(match?.[2]);
-  if (!match || limit < 1 || windowSeconds < 1)
-    throw new Error(`--rate-limit expects N/SECONDS, got '${text}'`);
-  return { limit, windowSeconds };
+/** Parses `N/SECONDS[,N/SECONDS...]` (e.g. 2000/60, or 100/60,10000/86400): one policy each. */
+export function parseRateLimit(text: string): RateLimitPolicy[] {
+  const policies = text.split(',').map((item) => {
+    const match = /^(\d+)\/(\d+)$/.exec(item.trim());
+    const limit = Number(match?.[1]);
+    const windowSeconds = Number(match?.[2]);
+    if (!match || limit < 1 || windowSeconds < 1)
+      throw new Error(`--rate-limit expects N/SECONDS[,N/SECONDS...], got '${text}'`);
+    return { limit, windowSeconds };
+  });
+  const windows = policies.map((policy) => policy.windowSeconds);
+  if (new Set(windows).size < windows.length)
+    throw new Error(`--rate-limit expects one policy per window, got '${text}'`);
+  return policies;
+}
+
+export function parseRateLimitHeaders(text: string): SandboxOptions['rateLimitHeaders'] {
+  if (text === 'default' || text === 'production') return text;
+  throw new Error(`--rate-limit-headers expects default or production, got '${text}'`);
 }
 
 export function parseEnvironment(text: string): Environment {

@@ -34,13 +34,59 @@ test.describe('announced rate limits', () => {
     expect(announcedRateLimit({ 'content-type': 'application/json' })).toBeUndefined();
   });
 
+  test('X-RateLimit-Limit listing the policies after the governing limit (window= or w=)', () => {
+    const production = [
+      { limit: 100, windowSeconds: 60 },
+      { limit: 10_000, windowSeconds: 86_400 },
+    ];
+    expect(
+      announcedRateLimit({
+        'x-ratelimit-limit': '100, 100;window=60, 10000;window=86400',
+        'x-ratelimit-remaining': '98',
+        'x-ratelimit-reset': '3',
+      }),
+    ).toEqual({
+      limit: 100,
+      windowSeconds: 60,
+      policies: production,
+      remaining: 98,
+      resetSeconds: 3,
+      retryAfterSeconds: undefined,
+      sources: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    });
+    // The day's policy governing, in the w= spelling.
+    expect(announcedRateLimit({ 'x-ratelimit-limit': '10000, 100;w=60, 10000;w=86400' })).toMatchObject({
+      limit: 10_000,
+      windowSeconds: 86_400,
+      policies: production,
+    });
+    // Two policies with the governing limit: the smaller window.
+    expect(announcedRateLimit({ 'x-ratelimit-limit': '50,50;window=3600,50;window=10' })).toMatchObject({
+      limit: 50,
+      windowSeconds: 10,
+    });
+    expect(announcedRateLimit({ 'x-ratelimit-limit': '20;w=1' })).toEqual(
+      expect.objectContaining({ limit: 20, windowSeconds: 1, policies: [{ limit: 20, windowSeconds: 1 }] }),
+    );
+    expect(announcedRateLimit({ 'x-ratelimit-limit': 'many' })?.limit).toBeUndefined();
+  });
+
   test('the IETF fields: the current draft (named policies, the first to run out) and the earlier ones', () => {
     expect(
       announcedRateLimit({
         'ratelimit-policy': '"burst";q=100;w=60, "daily";q=1000;w=86400',
         ratelimit: '"daily";r=900;t=3600, "burst";r=0;t=12',
       }),
-    ).toMatchObject({ limit: 100, windowSeconds: 60, remaining: 0, resetSeconds: 12 });
+    ).toMatchObject({
+      limit: 100,
+      windowSeconds: 60,
+      remaining: 0,
+      resetSeconds: 12,
+      policies: [
+        { limit: 100, windowSeconds: 60 },
+        { limit: 1000, windowSeconds: 86_400 },
+      ],
+    });
     expect(announcedRateLimit({ 'ratelimit-policy': '10;w=1, 100;w=60' })).toMatchObject({
       limit: 10,
       windowSeconds: 1,

@@ -13,7 +13,7 @@ export interface SandboxOptions {
   environment: Environment;
   /** Seed of the deterministic data generator. */
   seed: number;
-  /** The policies every client is limited by (rate-limit.ts). */
+  /** The policies every client is limited by (rate-limit.ts; the variant production-rate-limits sets its own). */
   rateLimit: readonly RateLimitPolicy[];
   /** How the limit is announced: X-RateLimit-* with Retry-After on a 429, or production's (rate-limit.ts). */
   rateLimitHeaders: Exclude<RateLimitHeaderStyle, 'ietf'>;

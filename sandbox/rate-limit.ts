@@ -21,6 +21,15 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
+/**
+ * The variant production-rate-limits: production's two policies, the short one scaled to 50 per 10 s so a
+ * test run meets it (and waits out its windows) within minutes.
+ */
+export const SCALED_PRODUCTION_RATE_LIMITS: readonly RateLimitPolicy[] = [
+  { limit: 50, windowSeconds: 10 },
+  { limit: 10_000, windowSeconds: 86_400 },
+];
+
 export type RateLimitHeaderStyle = 'default' | 'production' | 'ietf';
 
 export interface RateLimitDecision {

@@ -1,13 +1,14 @@
 // Rate limits without a number: what the suite reads from the headers targets announce their limit in
 // (src/http/rate-limit-headers.ts), the client honouring Retry-After on a 429 outside the burst
-// (src/http/throttle.ts through the ApiClient), the sandbox's variant ietf-rate-limit-headers, and RL-429
-// against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT: verified from the IETF fields,
-// failed when the limit is not enforced, not verified with the numbers when the budget cannot reach it.
+// (src/http/throttle.ts through the ApiClient), the sandbox's variants ietf-rate-limit-headers and
+// production-rate-limits, and RL-429 against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT:
+// verified from the IETF fields, failed when the limit is not enforced, not verified with the numbers when
+// the budget cannot reach it.
 import { expect, test } from '@playwright/test';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import type { Transport, TransportResponse } from '../../src/http/transport.ts';
-import { api, login, start } from './sandbox-client.ts';
+import { api, login, rateLimitHeadersOf, start, TestClock } from './sandbox-client.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
 test.describe('announced rate limits', () => {
@@ -156,6 +157,49 @@ test.describe('variant ietf-rate-limit-headers', () => {
       expect(answers[2]?.headers.get('retry-after')).toMatch(/^\d+$/);
       const read = announcedRateLimit(Object.fromEntries(answers[2]?.headers ?? []));
       expect(read).toMatchObject({ limit: 2, windowSeconds: 60, remaining: 0 });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+test.describe('variant production-rate-limits', () => {
+  test('50 per 10 s and 10,000 per day per client, in production headers; a 429 without Retry-After', async () => {
+    const clock = new TestClock();
+    const sandbox = await start({
+      now: clock.now,
+      variants: ['production-rate-limits'],
+      // The variant's limits, whatever the instance's.
+      rateLimit: { limit: 2, windowSeconds: 60 },
+    });
+    try {
+      const { access_token } = await login(sandbox);
+      const answers = [];
+      for (let i = 0; i < 51; i += 1)
+        answers.push(await api(sandbox, '/v2/user/profile/basic', access_token));
+      expect(answers.map((answer) => answer.status)).toEqual([...Array(50).fill(200), 429]);
+      const announced = (remaining: number) => ({
+        'x-ratelimit-limit': '50, 50;window=10, 10000;window=86400',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': '10',
+      });
+      const [first, last] = [answers[0], answers[50]].map((answer) => answer && rateLimitHeadersOf(answer));
+      expect(first).toEqual(announced(49));
+      expect(last).toEqual(announced(0));
+      expect(announcedRateLimit(last ?? {})).toMatchObject({
+        limit: 50,
+        windowSeconds: 10,
+        remaining: 0,
+        resetSeconds: 10,
+        policies: [
+          { limit: 50, windowSeconds: 10 },
+          { limit: 10_000, windowSeconds: 86_400 },
+        ],
+      });
+      clock.advance(10_000);
+      const next = await api(sandbox, '/v2/user/profile/basic', access_token);
+      expect(next.status).toBe(200);
+      expect(rateLimitHeadersOf(next)).toEqual(announced(49));
     } finally {
       await sandbox.close();
     }

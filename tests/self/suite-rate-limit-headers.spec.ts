@@ -2,8 +2,8 @@
 // (src/http/rate-limit-headers.ts), the client honouring Retry-After on a 429 outside the burst
 // (src/http/throttle.ts through the ApiClient), the sandbox's variants ietf-rate-limit-headers and
 // production-rate-limits, and RL-429 against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT:
-// verified from the IETF fields, failed when the limit is not enforced, not verified with the numbers when
-// the budget cannot reach it.
+// verified from the IETF fields or production's multi-policy X-RateLimit-Limit (a 429 without Retry-After),
+// failed when the limit is not enforced, not verified with the numbers when the budget cannot reach it.
 import { expect, test } from '@playwright/test';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
@@ -163,6 +163,9 @@ test.describe('variant ietf-rate-limit-headers', () => {
   });
 });
 
+/** The headers production documents on a 429 (and every response): no Retry-After. */
+const PRODUCTION_HEADERS = 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset';
+
 test.describe('variant production-rate-limits', () => {
   test('50 per 10 s and 10,000 per day per client, in production headers; a 429 without Retry-After', async () => {
     const clock = new TestClock();
@@ -207,19 +210,29 @@ test.describe('variant production-rate-limits', () => {
 });
 
 test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started on its own', () => {
-  const burst = async (options: { faults?: string[]; budget?: string }) => {
-    const sandbox = await start({
-      variants: ['ietf-rate-limit-headers'],
-      faults: options.faults ?? [],
-      rateLimit: { limit: 30, windowSeconds: 2 },
-    });
+  const limit = { limit: 30, windowSeconds: 2 };
+  const styles = {
+    // The IETF fields, a 429 with Retry-After.
+    ietf: { options: { variants: ['ietf-rate-limit-headers'], rateLimit: limit }, headers: 'Retry-After' },
+    // Production's multi-policy X-RateLimit-Limit, a 429 without Retry-After.
+    production: {
+      options: {
+        rateLimit: [limit, { limit: 10_000, windowSeconds: 86_400 }],
+        rateLimitHeaders: 'production',
+      },
+      headers: PRODUCTION_HEADERS,
+    },
+  } as const;
+  const burst = async (options: { faults?: string[]; budget?: string; style?: keyof typeof styles }) => {
+    const style = styles[options.style ?? 'ietf'];
+    const sandbox = await start({ ...style.options, faults: options.faults ?? [] });
     try {
       const { report } = await runSuiteAgainst(sandbox, {
         CONFORMANCE_TARGET: 'remote',
         CONFORMANCE_SIGN_IN: 'form',
         CONFORMANCE_GREP: '@RL-429(?=\\s|$)',
         CONFORMANCE_RATE_LIMIT: '',
-        CONFORMANCE_RATE_LIMIT_HEADERS: 'Retry-After',
+        CONFORMANCE_RATE_LIMIT_HEADERS: style.headers,
         CONFORMANCE_RATE_LIMIT_BUDGET: options.budget ?? '',
         CONFORMANCE_ALLOW_INCOMPLETE: '1',
       });
@@ -235,6 +248,12 @@ test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started 
     const check = await burst({});
     expect(check.status, check.error).toBe('passed');
     expect(check.evidence.join('\n')).toMatch(/limit 30 requests per 2 s \(ratelimit, ratelimit-policy/);
+  });
+
+  test("verified from production's X-RateLimit-Limit (the governing per-window policy), no Retry-After", async () => {
+    const check = await burst({ style: 'production' });
+    expect(check.status, check.error).toBe('passed');
+    expect(check.evidence.join('\n')).toMatch(/limit 30 requests per 2 s \(x-ratelimit-limit, /);
   });
 
   test('fails when the announced limit is not enforced', async () => {

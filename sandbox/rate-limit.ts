@@ -21,6 +21,12 @@ export interface RateLimitPolicy {
   windowSeconds: number;
 }
 
+/** A production deployment's limits per client: 100 requests per minute and 10,000 per day. */
+export const PRODUCTION_RATE_LIMITS: readonly RateLimitPolicy[] = [
+  { limit: 100, windowSeconds: 60 },
+  { limit: 10_000, windowSeconds: 86_400 },
+];
+
 /**
  * The variant production-rate-limits: production's two policies, the short one scaled to 50 per 10 s so a
  * test run meets it (and waits out its windows) within minutes.

@@ -22,8 +22,6 @@ export function resolveOptions({
   rateLimit = defaultRateLimit,
   ...options
 }: SandboxInput = {}): SandboxOptions {
-  const policies = 'limit' in rateLimit ? [rateLimit] : rateLimit;
-  if (policies.length === 0) throw new Error('rateLimit needs at least one policy');
   return {
     host: '127.0.0.1',
     port: 0,
@@ -36,7 +34,7 @@ export function resolveOptions({
     tokenLifetimeSeconds: 3600,
     userActivityMs: 0,
     ...options,
-    rateLimit: policies.map((policy) => ({ ...policy })),
+    rateLimit: 'limit' in rateLimit ? [rateLimit] : [...rateLimit],
     faults: faultSet(names ?? []),
     variants: variantSet(variantNames ?? []),
   };
@@ -82,7 +80,7 @@ export const parseVariantList = (text: string): Set<VariantName> => variantSet(s
 
 /** Parses `N/SECONDS[,N/SECONDS...]` (e.g. 2000/60, or 100/60,10000/86400): one policy each. */
 export function parseRateLimit(text: string): RateLimitPolicy[] {
-  const policies = text.split(',').map((item) => {
+  return text.split(',').map((item) => {
     const match = /^(\d+)\/(\d+)$/.exec(item.trim());
     const limit = Number(match?.[1]);
     const windowSeconds = Number(match?.[2]);
@@ -90,10 +88,6 @@ export function parseRateLimit(text: string): RateLimitPolicy[] {
       throw new Error(`--rate-limit expects N/SECONDS[,N/SECONDS...], got '${text}'`);
     return { limit, windowSeconds };
   });
-  const windows = policies.map((policy) => policy.windowSeconds);
-  if (new Set(windows).size < windows.length)
-    throw new Error(`--rate-limit expects one policy per window, got '${text}'`);
-  return policies;
 }
 
 export function parseRateLimitHeaders(text: string): SandboxOptions['rateLimitHeaders'] {

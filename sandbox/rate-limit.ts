@@ -107,17 +107,17 @@ export class FixedWindowRateLimiter {
 
 export function rateLimitHeaders(
   decision: RateLimitDecision,
-  style: RateLimitHeaderStyle = 'default',
+  style: RateLimitHeaderStyle,
 ): Record<string, string> {
   if (style === 'ietf')
     return {
       'ratelimit-policy': `"default";q=${decision.limit};w=${decision.windowSeconds}`,
       ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
     };
-  const policies = decision.policies.map((policy) => `${policy.limit};window=${policy.windowSeconds}`);
+  const listed = decision.policies.map((policy) => `${policy.limit};window=${policy.windowSeconds}`);
   return {
     'x-ratelimit-limit':
-      style === 'production' ? [decision.limit, ...policies].join(', ') : String(decision.limit),
+      style === 'production' ? [decision.limit, ...listed].join(', ') : String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(decision.resetSeconds),
   };

@@ -41,7 +41,11 @@ export async function registerAdminRoutes(app: FastifyInstance, services: UserSe
     seed: ctx.options.seed,
     faults: [...ctx.options.faults],
     variants: [...ctx.options.variants],
-    rate_limit: { limit: ctx.options.rateLimit.limit, window_seconds: ctx.options.rateLimit.windowSeconds },
+    rate_limit: ctx.rateLimiter.policies.map(({ limit, windowSeconds }) => ({
+      limit,
+      window_seconds: windowSeconds,
+    })),
+    rate_limit_headers: ctx.rateLimitStyle,
     users: accounts.map((account) => ({ user_id: account.userId, username: account.username })),
   }));
 

@@ -14,7 +14,7 @@ import { registerMethodNotAllowed, trackRoutes } from './method-not-allowed.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
 import { resolveOptions, type SandboxInput } from './options.ts';
 import { registerPartnerRoutes } from './partner/routes.ts';
-import { FixedWindowRateLimiter } from './rate-limit.ts';
+import { FixedWindowRateLimiter, SCALED_PRODUCTION_RATE_LIMITS } from './rate-limit.ts';
 import { registerRequestLog } from './request-log.ts';
 import { registerResponseRewrites } from './responses.ts';
 import { registerSuccessStatus } from './route-table.ts';
@@ -44,7 +44,21 @@ export function createContext(
       now: options.now,
     }),
     credentials,
-    rateLimiter: new FixedWindowRateLimiter(options.rateLimit, options.now),
+    ...rateLimitOf(options),
+  };
+}
+
+/** The instance's limiter and header style: the options', or those of a rate-limit variant. */
+function rateLimitOf(options: SandboxOptions): Pick<SandboxContext, 'rateLimiter' | 'rateLimitStyle'> {
+  const production = options.variants.has('production-rate-limits');
+  const policies = production ? SCALED_PRODUCTION_RATE_LIMITS : options.rateLimit;
+  return {
+    rateLimiter: new FixedWindowRateLimiter(policies, options.now),
+    rateLimitStyle: options.variants.has('ietf-rate-limit-headers')
+      ? 'ietf'
+      : production
+        ? 'production'
+        : options.rateLimitHeaders,
   };
 }
 

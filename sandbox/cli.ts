@@ -2,7 +2,13 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './app.ts';
 import { faults } from './faults/index.ts';
-import { parseEnvironment, parseFaultList, parseRateLimit, parseVariantList } from './options.ts';
+import {
+  parseEnvironment,
+  parseFaultList,
+  parseRateLimit,
+  parseRateLimitHeaders,
+  parseVariantList,
+} from './options.ts';
 import { variants } from './variants.ts';
 
 const usage = `Usage: npm run sandbox -- [options]
@@ -11,7 +17,13 @@ const usage = `Usage: npm run sandbox -- [options]
   --host HOST              interface to bind (default 127.0.0.1)
   --environment ENV        non-production (default) or production
   --seed N                 seed of the generated data (default 1)
-  --rate-limit N/SECONDS   requests per window per client (default 2000/60)
+  --rate-limit N/SECONDS[,N/SECONDS...]
+                           requests per window per client (default 2000/60); several fixed windows, e.g.
+                           100/60,10000/86400: a request is served only when every one allows it
+  --rate-limit-headers STYLE
+                           default: X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429;
+                           production: X-RateLimit-Limit lists every policy after the governing limit
+                           ("100, 100;window=60, 10000;window=86400"), and a 429 has no Retry-After
   --faults a,b,c           inject faults (see --list-faults)
   --list-faults            print every fault with the requirement it breaks, then exit
   --variants a,b,c         run conforming variants, behaviours the seed allows (see --list-variants)
@@ -62,6 +74,7 @@ async function main(): Promise<void> {
       environment: { type: 'string', default: 'non-production' },
       seed: { type: 'string', default: '1' },
       'rate-limit': { type: 'string' },
+      'rate-limit-headers': { type: 'string', default: 'default' },
       faults: { type: 'string', default: '' },
       'list-faults': { type: 'boolean', default: false },
       variants: { type: 'string', default: '' },
@@ -99,6 +112,7 @@ async function main(): Promise<void> {
     tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 86_400),
     userActivityMs: integer('user-activity', values['user-activity'], 0, 3_600_000),
     ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),
+    rateLimitHeaders: parseRateLimitHeaders(values['rate-limit-headers']),
   });
   const ms = (performance.now() - startedAt).toFixed(0);
   process.stdout.write(

@@ -2,7 +2,7 @@
 // and the partner side (sandbox/partner) both receive this object; nothing else is global.
 import type { SandboxCredentials } from './credentials.ts';
 import type { FaultName } from './faults/index.ts';
-import type { FixedWindowRateLimiter } from './rate-limit.ts';
+import type { FixedWindowRateLimiter, RateLimitHeaderStyle, RateLimitPolicy } from './rate-limit.ts';
 import type { VariantName } from './variants.ts';
 
 export type Environment = 'production' | 'non-production';
@@ -13,7 +13,10 @@ export interface SandboxOptions {
   environment: Environment;
   /** Seed of the deterministic data generator. */
   seed: number;
-  rateLimit: { limit: number; windowSeconds: number };
+  /** The policies every client is limited by (rate-limit.ts; the variant production-rate-limits sets its own). */
+  rateLimit: readonly RateLimitPolicy[];
+  /** How the limit is announced: X-RateLimit-* with Retry-After on a 429, or production's (rate-limit.ts). */
+  rateLimitHeaders: Exclude<RateLimitHeaderStyle, 'ietf'>;
   faults: ReadonlySet<FaultName>;
   /** Conforming variants (sandbox/variants.ts): behaviours the seed allows; combinable with faults. */
   variants: ReadonlySet<VariantName>;
@@ -59,4 +62,6 @@ export interface SandboxContext {
   credentials: SandboxCredentials;
   /** One fixed-window limiter per instance; keys are client ids (see rate-limit.ts `rateLimitHook`). */
   rateLimiter: FixedWindowRateLimiter;
+  /** The headers announcing the limit: the option's, unless a variant says otherwise. */
+  rateLimitStyle: RateLimitHeaderStyle;
 }

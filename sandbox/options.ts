@@ -1,19 +1,25 @@
 // Default options of a sandbox instance and the parsing of option values given as text (CLI flags).
 import type { Environment, SandboxOptions } from './context.ts';
 import { type FaultName, faults } from './faults/index.ts';
+import type { RateLimitPolicy } from './rate-limit.ts';
 import { type VariantName, variants } from './variants.ts';
 
-export const defaultRateLimit = { limit: 2000, windowSeconds: 60 } as const;
+export const defaultRateLimit: RateLimitPolicy = { limit: 2000, windowSeconds: 60 };
 
-/** Options as callers give them: any subset; faults and variants by name (validated, unknown names throw). */
-export type SandboxInput = Omit<Partial<SandboxOptions>, 'faults' | 'variants'> & {
+/**
+ * Options as callers give them: any subset; faults and variants by name (validated, unknown names throw);
+ * the rate limit as one policy or a list of them.
+ */
+export type SandboxInput = Omit<Partial<SandboxOptions>, 'faults' | 'variants' | 'rateLimit'> & {
   faults?: Iterable<string>;
   variants?: Iterable<string>;
+  rateLimit?: RateLimitPolicy | readonly RateLimitPolicy[];
 };
 
 export function resolveOptions({
   faults: names,
   variants: variantNames,
+  rateLimit = defaultRateLimit,
   ...options
 }: SandboxInput = {}): SandboxOptions {
   return {
@@ -21,13 +27,14 @@ export function resolveOptions({
     port: 0,
     environment: 'non-production',
     seed: 1,
-    rateLimit: { ...defaultRateLimit },
+    rateLimitHeaders: 'default',
     logRequests: false,
     now: () => new Date(),
     realisticLogin: false,
     tokenLifetimeSeconds: 3600,
     userActivityMs: 0,
     ...options,
+    rateLimit: 'limit' in rateLimit ? [rateLimit] : [...rateLimit],
     faults: faultSet(names ?? []),
     variants: variantSet(variantNames ?? []),
   };
@@ -71,14 +78,21 @@ export const parseFaultList = (text: string): Set<FaultName> => faultSet(splitLi
 /** Parses `a,b,c` (see variantSet). */
 export const parseVariantList = (text: string): Set<VariantName> => variantSet(splitList(text));
 
-/** Parses `N/SECONDS` (e.g. 2000/60). */
-export function parseRateLimit(text: string): SandboxOptions['rateLimit'] {
-  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const limit = Number(match?.[1]);
-  const windowSeconds = Number(match?.[2]);
-  if (!match || limit < 1 || windowSeconds < 1)
-    throw new Error(`--rate-limit expects N/SECONDS, got '${text}'`);
-  return { limit, windowSeconds };
+/** Parses `N/SECONDS[,N/SECONDS...]` (e.g. 2000/60, or 100/60,10000/86400): one policy each. */
+export function parseRateLimit(text: string): RateLimitPolicy[] {
+  return text.split(',').map((item) => {
+    const match = /^(\d+)\/(\d+)$/.exec(item.trim());
+    const limit = Number(match?.[1]);
+    const windowSeconds = Number(match?.[2]);
+    if (!match || limit < 1 || windowSeconds < 1)
+      throw new Error(`--rate-limit expects N/SECONDS[,N/SECONDS...], got '${text}'`);
+    return { limit, windowSeconds };
+  });
+}
+
+export function parseRateLimitHeaders(text: string): SandboxOptions['rateLimitHeaders'] {
+  if (text === 'default' || text === 'production') return text;
+  throw new Error(`--rate-limit-headers expects default or production, got '${text}'`);
 }
 
 export function parseEnvironment(text: string): Environment {

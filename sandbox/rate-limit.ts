@@ -1,25 +1,54 @@
 // Fixed-window rate limiting per client (OAuth client of the user API, partner client of the partner API).
 // The seed only says "Requests over the rate limit get 429" (values and windows not shown); the sandbox
-// defaults to 2000 requests per 60 s per client, configurable with --rate-limit N/SECONDS.
+// defaults to one policy, 2000 requests per 60 s per client, configurable with --rate-limit N/SECONDS[,...]:
+// with several policies (e.g. 100/60,10000/86400) a request is served only when every one allows it, a
+// refused request uses up none of them, and the policy with the fewest remaining requests governs what the
+// headers say.
 //
-// Every limited response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds
-// until the window resets); a 429 also carries Retry-After (seconds). Under the variant
-// ietf-rate-limit-headers they are the IETF fields instead (draft-ietf-httpapi-ratelimit-headers):
-// RateLimit-Policy: "default";q=<limit>;w=<window seconds> and RateLimit: "default";r=<remaining>;t=<reset>.
+// Header styles (RateLimitHeaderStyle):
+// - default: X-RateLimit-Limit (the governing limit), X-RateLimit-Remaining, X-RateLimit-Reset (seconds
+//   until the governing window resets) on every limited response; a 429 also carries Retry-After (seconds);
+// - production (--rate-limit-headers production), what a production deployment announces: the same but
+//   X-RateLimit-Limit lists every policy after the governing limit, `100, 100;window=60, 10000;window=86400`,
+//   and a 429 carries no Retry-After;
+// - ietf (variant ietf-rate-limit-headers), the IETF fields of draft-ietf-httpapi-ratelimit-headers for the
+//   governing policy: RateLimit-Policy: "default";q=<limit>;w=<window> and RateLimit: "default";r=<remaining>;
+//   t=<reset>, no X-RateLimit-*; a 429 still carries Retry-After.
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
-export interface RateLimitConfig {
+export interface RateLimitPolicy {
   limit: number;
   windowSeconds: number;
 }
 
+/** A production deployment's limits per client: 100 requests per minute and 10,000 per day. */
+export const PRODUCTION_RATE_LIMITS: readonly RateLimitPolicy[] = [
+  { limit: 100, windowSeconds: 60 },
+  { limit: 10_000, windowSeconds: 86_400 },
+];
+
+/**
+ * The variant production-rate-limits: production's two policies, the short one scaled to 50 per 10 s so a
+ * test run meets it (and waits out its windows) within minutes.
+ */
+export const SCALED_PRODUCTION_RATE_LIMITS: readonly RateLimitPolicy[] = [
+  { limit: 50, windowSeconds: 10 },
+  { limit: 10_000, windowSeconds: 86_400 },
+];
+
+export type RateLimitHeaderStyle = 'default' | 'production' | 'ietf';
+
 export interface RateLimitDecision {
   allowed: boolean;
+  /** The governing policy's limit and window: the policy with the fewest remaining requests. */
   limit: number;
-  remaining: number;
-  /** Whole seconds until the window of this key resets (at least 1). */
-  resetSeconds: number;
   windowSeconds: number;
+  /** What the governing policy has left in its window. */
+  remaining: number;
+  /** Whole seconds until the governing policy's window resets (at least 1). */
+  resetSeconds: number;
+  /** Every policy the request was counted against, in configured order. */
+  policies: readonly RateLimitPolicy[];
 }
 
 interface Window {
@@ -27,79 +56,103 @@ interface Window {
   count: number;
 }
 
-/** What a request is counted against: a key, and the limit of that key when it is not the instance's. */
-export type RateLimitKey = string | { key: string; config: RateLimitConfig };
+/** What a request is counted against: a key, and the policies of that key when they are not the instance's. */
+export type RateLimitKey = string | { key: string; policies: readonly RateLimitPolicy[] };
 
 export class FixedWindowRateLimiter {
   readonly #windows = new Map<string, Window>();
 
   constructor(
-    readonly config: RateLimitConfig,
+    readonly policies: readonly RateLimitPolicy[],
     private readonly now: () => Date,
-  ) {}
+  ) {
+    if (policies.length === 0) throw new Error('a rate limiter needs at least one policy');
+  }
 
-  /** Counts one request of `key` and says whether it is within the limit (the instance's, or the key's). */
-  take(key: string, config: RateLimitConfig = this.config): RateLimitDecision {
+  /** The current window of `key` under its `index`th policy, a new one once the last has closed. */
+  #window(key: string, index: number, policy: RateLimitPolicy, now: number): Window {
+    const id = `${key}\n${index}`;
+    const window = this.#windows.get(id);
+    if (window && now >= window.startedAt && now < window.startedAt + policy.windowSeconds * 1000)
+      return window;
+    const fresh = { startedAt: now, count: 0 };
+    this.#windows.set(id, fresh);
+    return fresh;
+  }
+
+  /** Counts one request of `key` when every policy (the instance's, or the key's) allows it. */
+  take(key: string, policies: readonly RateLimitPolicy[] = this.policies): RateLimitDecision {
     const now = this.now().getTime();
-    const windowMs = config.windowSeconds * 1000;
-    let window = this.#windows.get(key);
-    if (!window || now >= window.startedAt + windowMs || now < window.startedAt) {
-      window = { startedAt: now, count: 0 };
-      this.#windows.set(key, window);
-    }
-    window.count += 1;
-    const { limit } = config;
-    return {
-      allowed: window.count <= limit,
-      limit,
-      remaining: Math.max(0, limit - window.count),
-      resetSeconds: Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)),
-      windowSeconds: config.windowSeconds,
-    };
+    const windows = policies.map((policy, index) => ({
+      policy,
+      window: this.#window(key, index, policy, now),
+    }));
+    const allowed = windows.every(({ policy, window }) => window.count < policy.limit);
+    if (allowed) for (const { window } of windows) window.count += 1;
+    const states = windows.map(({ policy, window }) => ({
+      ...policy,
+      remaining: Math.max(0, policy.limit - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.startedAt + policy.windowSeconds * 1000 - now) / 1000)),
+    }));
+    // Fewest remaining governs; of equals, the later reset (a 429 lasts until every exhausted window resets).
+    const governing = states.reduce((best, state) =>
+      state.remaining < best.remaining ||
+      (state.remaining === best.remaining && state.resetSeconds > best.resetSeconds)
+        ? state
+        : best,
+    );
+    return { allowed, ...governing, policies };
   }
 }
 
-export interface RateLimitHookOptions {
-  /** Fault injection: never answer 429. */
-  never429?: boolean;
-  /** Variant ietf-rate-limit-headers: the IETF RateLimit and RateLimit-Policy fields instead of X-RateLimit-*. */
-  ietfHeaders?: boolean;
-}
-
-export function rateLimitHeaders(decision: RateLimitDecision, ietf = false): Record<string, string> {
-  if (ietf)
+export function rateLimitHeaders(
+  decision: RateLimitDecision,
+  style: RateLimitHeaderStyle,
+): Record<string, string> {
+  if (style === 'ietf')
     return {
       'ratelimit-policy': `"default";q=${decision.limit};w=${decision.windowSeconds}`,
       ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
     };
+  const listed = decision.policies.map((policy) => `${policy.limit};window=${policy.windowSeconds}`);
   return {
-    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-limit':
+      style === 'production' ? [decision.limit, ...listed].join(', ') : String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
     'x-ratelimit-reset': String(decision.resetSeconds),
   };
 }
 
+export interface RateLimitHookOptions {
+  /** The headers announcing the limit (see the top of this file). */
+  style: RateLimitHeaderStyle;
+  /** Fault injection: never answer 429. */
+  never429?: boolean;
+}
+
 /**
  * A Fastify hook (onRequest or preHandler) that counts the request in `limiter` (the instance's one, see
  * SandboxContext) against the key `keyOf` returns (the authenticated client id; undefined skips limiting,
- * e.g. for requests that failed authentication), sets the X-RateLimit-* headers and answers 429 over the
+ * e.g. for requests that failed authentication), sets the rate-limit headers and answers 429 over the
  * limit. Register it after the authentication hook.
  */
 export function rateLimitHook(
   limiter: FixedWindowRateLimiter,
   keyOf: (request: FastifyRequest) => RateLimitKey | undefined,
-  options: RateLimitHookOptions = {},
+  options: RateLimitHookOptions,
 ): onRequestAsyncHookHandler {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const key = keyOf(request);
     if (key === undefined) return;
-    const decision = typeof key === 'string' ? limiter.take(key) : limiter.take(key.key, key.config);
-    const headers = rateLimitHeaders(decision, options.ietfHeaders);
+    const decision = typeof key === 'string' ? limiter.take(key) : limiter.take(key.key, key.policies);
+    const headers = rateLimitHeaders(decision, options.style);
     if (decision.allowed || options.never429) {
       reply.headers(headers);
       return;
     }
-    reply.headers({ ...headers, 'retry-after': String(decision.resetSeconds) });
+    // Production announces the reset in X-RateLimit-Reset only.
+    const retryAfter = options.style === 'production' ? {} : { 'retry-after': String(decision.resetSeconds) };
+    reply.headers({ ...headers, ...retryAfter });
     reply
       .code(429)
       .send({ error: 'rate_limited', message: `Over the rate limit of ${decision.limit} requests` });

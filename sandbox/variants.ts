@@ -93,6 +93,12 @@ export const variants = {
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (no response header is named)',
     suite: { CONFORMANCE_RATE_LIMIT_HEADERS: 'Retry-After,RateLimit,RateLimit-Policy' },
   },
+  'production-rate-limits': {
+    description:
+      'a production deployment\'s limits, scaled for tests: every client is limited by two fixed windows, 50 requests per 10 s and 10,000 per 86,400 s (whatever --rate-limit says); X-RateLimit-Limit lists them after the governing limit ("50, 50;window=10, 10000;window=86400"), X-RateLimit-Remaining and -Reset are the policy\'s with the fewest remaining, and a 429 carries no Retry-After (sandbox/rate-limit.ts)',
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (neither the number of limits nor the headers of a 429 are stated)',
+    suite: { CONFORMANCE_RATE_LIMIT_HEADERS: 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset' },
+  },
 } as const satisfies Record<string, VariantDefinition>;
 
 export type VariantName = keyof typeof variants;

@@ -37,7 +37,7 @@ async function registerAuthenticatedRoutes(scope: FastifyInstance, runtime: Part
   scope.addHook(
     'onRequest',
     rateLimitHook(runtime.ctx.rateLimiter, (request) => rateLimitKey(request.partnerClientId), {
-      ietfHeaders: runtime.ctx.variant('ietf-rate-limit-headers'),
+      style: runtime.ctx.rateLimitStyle,
     }),
   );
   registerTestDataRoute(scope, runtime);

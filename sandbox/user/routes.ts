@@ -14,7 +14,7 @@ import { registerSingle } from './single.ts';
 function rateLimitKey(grant: Grant | null, authorization: string | undefined): RateLimitKey | undefined {
   if (!grant) return undefined;
   if (!grant.rateLimit) return grant.clientId;
-  return { key: `token ${authorization ?? ''}`, config: grant.rateLimit };
+  return { key: `token ${authorization ?? ''}`, policies: [grant.rateLimit] };
 }
 
 export async function registerUserRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
@@ -26,10 +26,7 @@ export async function registerUserRoutes(app: FastifyInstance, services: UserSer
     rateLimitHook(
       ctx.rateLimiter,
       (request) => rateLimitKey(request.userGrant, request.headers.authorization),
-      {
-        never429: ctx.fault('rate-limit-never-429'),
-        ietfHeaders: ctx.variant('ietf-rate-limit-headers'),
-      },
+      { style: ctx.rateLimitStyle, never429: ctx.fault('rate-limit-never-429') },
     ),
   );
   for (const operation of collectionOperations) registerCollection(app, services, operation);

@@ -11,6 +11,8 @@
 // webhooks flow, as a real test user's device makes them). The rate limit is not configured: the suite reads
 // it from the sandbox's response headers.
 //
+//   npm run remote-run [-- --production-limits]  (usage: see USAGE)
+//
 // The production deployment of the same service is a second sandbox, in production mode
 // (CONFORMANCE_PRODUCTION_BASE_URL), for add-test-data's 404 in production. What a first run cannot have yet
 // (expired tokens from the store) is out of reach: the run must end INCOMPLETE, never PASS, with
@@ -20,7 +22,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { startSandbox } from '../../sandbox/app.ts';
+import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
+import { suiteConfigurationOf } from '../../sandbox/variants.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { loadConfig } from '../config/config.ts';
 import { freePort } from '../run/prism.ts';
@@ -44,7 +49,37 @@ const WEBHOOK_WAIT_S = '3';
  */
 const RATE_LIMIT = { limit: 500, windowSeconds: 2 };
 
-/** A port free on 127.0.0.1 now (the receiver takes it when the run starts). */
+const USAGE = `Usage: npm run remote-run [-- options]
+
+  --production-limits  start the sandboxes with a production deployment's rate limits, per client 100
+                       requests per 60 s and 10,000 per 86,400 s, announced as production does
+                       (X-RateLimit-Limit: 100, 100;window=60, 10000;window=86400, and no Retry-After on a
+                       429), the team documenting X-RateLimit-Limit/-Remaining/-Reset on a 429
+                       (default: ${RATE_LIMIT.limit} per ${RATE_LIMIT.windowSeconds} s, X-RateLimit-* and Retry-After)
+  --help               this text`;
+
+function parsedArgs() {
+  try {
+    const options = {
+      'production-limits': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    } as const;
+    return parseArgs({ options, strict: true }).values;
+  } catch (error) {
+    console.error(`remote-run: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const args = parsedArgs();
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+/** What a team whose server announces production's limits tells the suite: the headers of its 429s. */
+const documentedLimits = args['production-limits'] ? suiteConfigurationOf('production-rate-limits') : {};
+
 /** What the team does once in its console: registers the receiver URL for an owner (a client id). */
 async function registerReceiver(authUrl: string, owner: string, url: string): Promise<void> {
   const response = await fetch(`${authUrl}/sandbox/webhooks`, {
@@ -59,7 +94,9 @@ const sandboxOptions = {
   port: 0,
   realisticLogin: true,
   userActivityMs: USER_ACTIVITY_MS,
-  rateLimit: RATE_LIMIT,
+  ...(args['production-limits']
+    ? { rateLimit: PRODUCTION_RATE_LIMITS, rateLimitHeaders: 'production' as const }
+    : { rateLimit: RATE_LIMIT }),
 };
 const sandbox = await startSandbox(sandboxOptions);
 // The same service's production deployment, for the one check that needs production.
@@ -79,6 +116,7 @@ try {
     CONFORMANCE_WEBHOOK_PUBLIC_URL: `http://127.0.0.1:${port}/webhooks`,
     CONFORMANCE_WEBHOOK_WAIT_S: WEBHOOK_WAIT_S,
     CONFORMANCE_ALLOW_INCOMPLETE: '1',
+    ...documentedLimits,
   };
   const config = loadConfig({ ...process.env, ...env });
   const owners = [config.userLogin?.clientId, config.partnerA?.clientId, config.partnerB?.clientId];

@@ -1,5 +1,7 @@
 // What a response says about the rate limit it was counted against, read from the headers targets use:
 // - X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (seconds until the reset, or its epoch time);
+//   X-RateLimit-Limit may list the policies after the governing limit: `100, 100;window=60, 10000;window=86400`
+//   (or `w=`), the window being that of the policy whose limit is the governing one;
 // - the IETF fields of draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy (`"name";q=LIMIT;w=WINDOW`,
 //   or the earlier drafts' `LIMIT;w=WINDOW`) and RateLimit (`"name";r=REMAINING;t=RESET`, or the earlier
 //   `limit=L, remaining=R, reset=T`), and the earlier drafts' RateLimit-Limit/-Remaining/-Reset;
@@ -7,9 +9,17 @@
 // Where a response names several policies, the one with the fewest remaining requests counts (the first
 // to run out), and the policy of the same name gives its limit and window.
 
+export interface RateLimitPolicy {
+  limit: number;
+  windowSeconds?: number;
+}
+
 export interface AnnouncedRateLimit {
+  /** The governing policy's limit and window. */
   limit?: number;
   windowSeconds?: number;
+  /** Every policy announced (X-RateLimit-Limit's list, or RateLimit-Policy), in the order given. */
+  policies?: RateLimitPolicy[];
   remaining?: number;
   /** Seconds until the window resets. */
   resetSeconds?: number;
@@ -80,22 +90,44 @@ function rateLimitField(field: string): Pick<AnnouncedRateLimit, 'limit' | 'rema
     : {};
 }
 
+type Policies = Pick<AnnouncedRateLimit, 'limit' | 'windowSeconds' | 'policies'>;
+
 /** RateLimit-Policy: `"name";q=L;w=W` items, or `L;w=W` (earlier drafts); the named one, else the smallest. */
-function policyField(
-  field: string,
-  name: string | undefined,
-): Pick<AnnouncedRateLimit, 'limit' | 'windowSeconds'> {
-  const policies = members(field)
-    .map((member) => ({
-      name: member.item,
-      limit: count(member.params.q) ?? count(member.item),
-      windowSeconds: count(member.params.w),
-    }))
-    .filter((policy) => policy.limit !== undefined);
+function policyField(field: string, name: string | undefined): Policies {
+  const named = members(field).flatMap((member) => {
+    const limit = count(member.params.q) ?? count(member.item);
+    return limit === undefined ? [] : [{ name: member.item, limit, windowSeconds: count(member.params.w) }];
+  });
   const chosen =
-    policies.find((policy) => name !== undefined && policy.name === name) ??
-    policies.sort((a, b) => (a.limit ?? 0) - (b.limit ?? 0))[0];
-  return chosen ? { limit: chosen.limit, windowSeconds: chosen.windowSeconds } : {};
+    named.find((policy) => name !== undefined && policy.name === name) ??
+    [...named].sort((a, b) => a.limit - b.limit)[0];
+  if (!chosen) return {};
+  const policies = named.map(({ limit, windowSeconds }) => ({ limit, windowSeconds }));
+  return { limit: chosen.limit, windowSeconds: chosen.windowSeconds, policies };
+}
+
+/**
+ * X-RateLimit-Limit: a number, or the governing limit followed by the policies, `L, L;window=W, ...` (also
+ * `L;w=W`): every item with a window is a policy; the governing window is the smallest of those whose limit
+ * is the governing one.
+ */
+function xLimitField(field: string): Policies {
+  const list = members(field);
+  const limit = count(list[0]?.item);
+  if (limit === undefined) return {};
+  const policies = list.flatMap((member) => {
+    const policyLimit = count(member.item);
+    const windowSeconds = count(member.params.window ?? member.params.w);
+    return policyLimit === undefined || windowSeconds === undefined
+      ? []
+      : [{ limit: policyLimit, windowSeconds }];
+  });
+  const windows = policies.filter((policy) => policy.limit === limit).map((policy) => policy.windowSeconds);
+  return {
+    limit,
+    windowSeconds: windows.length > 0 ? Math.min(...windows) : undefined,
+    ...(policies.length > 0 ? { policies } : {}),
+  };
 }
 
 /** The rate limit a response announces (lower-case header names), or undefined when it announces none. */
@@ -111,9 +143,14 @@ export function announcedRateLimit(
   };
   const ietf = read('ratelimit', rateLimitField) ?? {};
   const policy = read('ratelimit-policy', (value) => policyField(value, ietf.policy)) ?? {};
+  const ietfLimit = policy.limit ?? ietf.limit ?? read('ratelimit-limit', count);
+  // X-RateLimit-Limit only where no IETF field states the limit.
+  const x = ietfLimit === undefined ? (read('x-ratelimit-limit', xLimitField) ?? {}) : {};
+  const policies = policy.policies ?? x.policies;
   const announced: AnnouncedRateLimit = {
-    limit: policy.limit ?? ietf.limit ?? read('ratelimit-limit', count) ?? read('x-ratelimit-limit', count),
-    windowSeconds: policy.windowSeconds,
+    limit: ietfLimit ?? x.limit,
+    windowSeconds: policy.windowSeconds ?? x.windowSeconds,
+    ...(policies ? { policies } : {}),
     remaining: ietf.remaining ?? read('ratelimit-remaining', count) ?? read('x-ratelimit-remaining', count),
     resetSeconds:
       ietf.resetSeconds ?? read('ratelimit-reset', secondsFrom) ?? read('x-ratelimit-reset', secondsFrom),

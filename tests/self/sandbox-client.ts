@@ -137,6 +137,10 @@ export async function api(
   return { status: response.status, headers: response.headers, text, body };
 }
 
+/** The rate-limit headers of a response (X-RateLimit-*, the IETF fields, Retry-After), by lower-case name. */
+export const rateLimitHeadersOf = (response: ApiResponse): Record<string, string> =>
+  Object.fromEntries([...response.headers].filter(([name]) => /ratelimit|^retry-after$/.test(name)));
+
 /** Follows next_token to the end; returns every record in order. */
 export async function collectAll(
   sandbox: RunningSandbox,

@@ -3,8 +3,8 @@
 // gives it tokens and requests, and the builders cover the common kinds of probe.
 import assert from 'node:assert/strict';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import type { SandboxOptions } from '../../sandbox/context.ts';
 import type { userFaults } from '../../sandbox/faults/user.ts';
+import type { SandboxInput } from '../../sandbox/options.ts';
 import { validate } from '../../src/contract/validators.ts';
 import {
   type ApiResponse,
@@ -24,7 +24,7 @@ export type Probes = Partial<Record<UserFault, Probe>>;
 type Rec = Record<string, unknown> & { score?: Record<string, unknown> };
 
 export interface Probe {
-  options?: Partial<SandboxOptions>;
+  options?: SandboxInput;
   check(p: ProbeContext): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import type { RunningSandbox } from '../../sandbox/app.ts';
 import { faults } from '../../sandbox/faults/index.ts';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
 import { deliveryText, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
-import { api, credentials, login, start, TestClock } from './sandbox-client.ts';
+import { api, credentials, login, rateLimitHeadersOf, start, TestClock } from './sandbox-client.ts';
 
 const run = promisify(execFile);
 
@@ -44,6 +44,65 @@ test.describe('rate limiting', () => {
       await sandbox.close();
     }
   });
+});
+
+test.describe('several rate-limit policies per client', () => {
+  // 3 per 10 s and 5 per 60 s: the short window governs, then the long one runs out first.
+  const policies = [
+    { limit: 3, windowSeconds: 10 },
+    { limit: 5, windowSeconds: 60 },
+  ];
+  const styles = {
+    default: { list: (limit: number) => String(limit), retryAfter: true },
+    production: { list: (limit: number) => `${limit}, 3;window=10, 5;window=60`, retryAfter: false },
+  } as const;
+
+  for (const [style, { list, retryAfter }] of Object.entries(styles)) {
+    test(`served only while every policy allows; the fewest remaining governs (headers: ${style})`, async () => {
+      const clock = new TestClock();
+      const sandbox = await start({
+        now: clock.now,
+        rateLimit: policies,
+        rateLimitHeaders: style as keyof typeof styles,
+      });
+      try {
+        const { access_token } = await login(sandbox);
+        const call = () => api(sandbox, '/v2/user/profile/basic', access_token);
+        const expected = (limit: number, remaining: number, reset: number, status = 200) => ({
+          'x-ratelimit-limit': list(limit),
+          'x-ratelimit-remaining': String(remaining),
+          'x-ratelimit-reset': String(reset),
+          ...(status === 429 && retryAfter ? { 'retry-after': String(reset) } : {}),
+        });
+        const seen = async (status: number) => {
+          const response = await call();
+          expect(response.status).toBe(status);
+          return rateLimitHeadersOf(response);
+        };
+        expect(await seen(200)).toEqual(expected(3, 2, 10));
+        await seen(200);
+        expect(await seen(200)).toEqual(expected(3, 0, 10));
+        expect(await seen(429)).toEqual(expected(3, 0, 10, 429));
+        clock.advance(10_000);
+        // The short window is new; the long one has 2 left (the 429 used up neither).
+        expect(await seen(200)).toEqual(expected(5, 1, 50));
+        expect(await seen(200)).toEqual(expected(5, 0, 50));
+        expect(await seen(429)).toEqual(expected(5, 0, 50, 429));
+        clock.advance(50_000);
+        expect(await seen(200)).toEqual(expected(3, 2, 10));
+        const info = await (await fetch(`${sandbox.authUrl}/sandbox/info`)).json();
+        expect(info).toMatchObject({
+          rate_limit: [
+            { limit: 3, window_seconds: 10 },
+            { limit: 5, window_seconds: 60 },
+          ],
+          rate_limit_headers: style,
+        });
+      } finally {
+        await sandbox.close();
+      }
+    });
+  }
 });
 
 test.describe('rate limiting headers', () => {
@@ -216,7 +275,10 @@ test.describe('command line', () => {
   });
 
   test('serves base_url and auth_url on the given port', async () => {
-    const child = spawn(process.execPath, [...cli, '--port', '0', '--seed', '7', '--rate-limit', '5/1']);
+    const child = spawn(process.execPath, [
+      ...cli,
+      ...['--port', '0', '--seed', '7', '--rate-limit', '5/1,100/60', '--rate-limit-headers', 'production'],
+    ]);
     try {
       const output = await new Promise<string>((resolve, reject) => {
         let text = '';
@@ -230,7 +292,14 @@ test.describe('command line', () => {
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/developer$/);
       expect((await fetch(`${baseUrl}/v2/cycle`)).status).toBe(401);
       const info = await (await fetch(`${baseUrl.replace('/developer', '')}/sandbox/info`)).json();
-      expect(info).toMatchObject({ seed: 7, rate_limit: { limit: 5, window_seconds: 1 } });
+      expect(info).toMatchObject({
+        seed: 7,
+        rate_limit: [
+          { limit: 5, window_seconds: 1 },
+          { limit: 100, window_seconds: 60 },
+        ],
+        rate_limit_headers: 'production',
+      });
     } finally {
       child.kill();
     }

@@ -1,8 +1,8 @@
 // Shared helpers of the sandbox-partner*.spec.ts tests: an in-process sandbox on a free port, a small HTTP
 // client for the partner API (real HTTP via fetch), and a local webhook receiver.
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
-import type { SandboxOptions } from '../../sandbox/context.ts';
 import { loadSandboxCredentials, type PartnerCredential } from '../../sandbox/credentials.ts';
+import type { SandboxInput } from '../../sandbox/options.ts';
 
 export const [partnerA, partnerB] = loadSandboxCredentials().partners;
 
@@ -159,7 +159,7 @@ export class PartnerSandbox {
   }
 }
 
-export async function startPartnerSandbox(options: Partial<SandboxOptions> = {}): Promise<PartnerSandbox> {
+export async function startPartnerSandbox(options: SandboxInput = {}): Promise<PartnerSandbox> {
   return new PartnerSandbox(await startSandbox({ port: 0, ...options }));
 }
 

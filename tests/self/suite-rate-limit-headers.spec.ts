@@ -1,13 +1,14 @@
 // Rate limits without a number: what the suite reads from the headers targets announce their limit in
 // (src/http/rate-limit-headers.ts), the client honouring Retry-After on a 429 outside the burst
-// (src/http/throttle.ts through the ApiClient), the sandbox's variant ietf-rate-limit-headers, and RL-429
-// against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT: verified from the IETF fields,
+// (src/http/throttle.ts through the ApiClient), the sandbox's variants ietf-rate-limit-headers and
+// production-rate-limits, and RL-429 against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT:
+// verified from the IETF fields or production's multi-policy X-RateLimit-Limit (a 429 without Retry-After),
 // failed when the limit is not enforced, not verified with the numbers when the budget cannot reach it.
 import { expect, test } from '@playwright/test';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import type { Transport, TransportResponse } from '../../src/http/transport.ts';
-import { api, login, start } from './sandbox-client.ts';
+import { api, login, rateLimitHeadersOf, start, TestClock } from './sandbox-client.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
 test.describe('announced rate limits', () => {
@@ -34,13 +35,59 @@ test.describe('announced rate limits', () => {
     expect(announcedRateLimit({ 'content-type': 'application/json' })).toBeUndefined();
   });
 
+  test('X-RateLimit-Limit listing the policies after the governing limit (window= or w=)', () => {
+    const production = [
+      { limit: 100, windowSeconds: 60 },
+      { limit: 10_000, windowSeconds: 86_400 },
+    ];
+    expect(
+      announcedRateLimit({
+        'x-ratelimit-limit': '100, 100;window=60, 10000;window=86400',
+        'x-ratelimit-remaining': '98',
+        'x-ratelimit-reset': '3',
+      }),
+    ).toEqual({
+      limit: 100,
+      windowSeconds: 60,
+      policies: production,
+      remaining: 98,
+      resetSeconds: 3,
+      retryAfterSeconds: undefined,
+      sources: ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'],
+    });
+    // The day's policy governing, in the w= spelling.
+    expect(announcedRateLimit({ 'x-ratelimit-limit': '10000, 100;w=60, 10000;w=86400' })).toMatchObject({
+      limit: 10_000,
+      windowSeconds: 86_400,
+      policies: production,
+    });
+    // Two policies with the governing limit: the smaller window.
+    expect(announcedRateLimit({ 'x-ratelimit-limit': '50,50;window=3600,50;window=10' })).toMatchObject({
+      limit: 50,
+      windowSeconds: 10,
+    });
+    expect(announcedRateLimit({ 'x-ratelimit-limit': '20;w=1' })).toEqual(
+      expect.objectContaining({ limit: 20, windowSeconds: 1, policies: [{ limit: 20, windowSeconds: 1 }] }),
+    );
+    expect(announcedRateLimit({ 'x-ratelimit-limit': 'many' })?.limit).toBeUndefined();
+  });
+
   test('the IETF fields: the current draft (named policies, the first to run out) and the earlier ones', () => {
     expect(
       announcedRateLimit({
         'ratelimit-policy': '"burst";q=100;w=60, "daily";q=1000;w=86400',
         ratelimit: '"daily";r=900;t=3600, "burst";r=0;t=12',
       }),
-    ).toMatchObject({ limit: 100, windowSeconds: 60, remaining: 0, resetSeconds: 12 });
+    ).toMatchObject({
+      limit: 100,
+      windowSeconds: 60,
+      remaining: 0,
+      resetSeconds: 12,
+      policies: [
+        { limit: 100, windowSeconds: 60 },
+        { limit: 1000, windowSeconds: 86_400 },
+      ],
+    });
     expect(announcedRateLimit({ 'ratelimit-policy': '10;w=1, 100;w=60' })).toMatchObject({
       limit: 10,
       windowSeconds: 1,
@@ -116,20 +163,76 @@ test.describe('variant ietf-rate-limit-headers', () => {
   });
 });
 
-test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started on its own', () => {
-  const burst = async (options: { faults?: string[]; budget?: string }) => {
+/** The headers production documents on a 429 (and every response): no Retry-After. */
+const PRODUCTION_HEADERS = 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset';
+
+test.describe('variant production-rate-limits', () => {
+  test('50 per 10 s and 10,000 per day per client, in production headers; a 429 without Retry-After', async () => {
+    const clock = new TestClock();
     const sandbox = await start({
-      variants: ['ietf-rate-limit-headers'],
-      faults: options.faults ?? [],
-      rateLimit: { limit: 30, windowSeconds: 2 },
+      now: clock.now,
+      variants: ['production-rate-limits'],
+      // The variant's limits, whatever the instance's.
+      rateLimit: { limit: 2, windowSeconds: 60 },
     });
+    try {
+      const { access_token } = await login(sandbox);
+      const answers = [];
+      for (let i = 0; i < 51; i += 1)
+        answers.push(await api(sandbox, '/v2/user/profile/basic', access_token));
+      expect(answers.map((answer) => answer.status)).toEqual([...Array(50).fill(200), 429]);
+      const announced = (remaining: number) => ({
+        'x-ratelimit-limit': '50, 50;window=10, 10000;window=86400',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': '10',
+      });
+      const [first, last] = [answers[0], answers[50]].map((answer) => answer && rateLimitHeadersOf(answer));
+      expect(first).toEqual(announced(49));
+      expect(last).toEqual(announced(0));
+      expect(announcedRateLimit(last ?? {})).toMatchObject({
+        limit: 50,
+        windowSeconds: 10,
+        remaining: 0,
+        resetSeconds: 10,
+        policies: [
+          { limit: 50, windowSeconds: 10 },
+          { limit: 10_000, windowSeconds: 86_400 },
+        ],
+      });
+      clock.advance(10_000);
+      const next = await api(sandbox, '/v2/user/profile/basic', access_token);
+      expect(next.status).toBe(200);
+      expect(rateLimitHeadersOf(next)).toEqual(announced(49));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started on its own', () => {
+  const limit = { limit: 30, windowSeconds: 2 };
+  const styles = {
+    // The IETF fields, a 429 with Retry-After.
+    ietf: { options: { variants: ['ietf-rate-limit-headers'], rateLimit: limit }, headers: 'Retry-After' },
+    // Production's multi-policy X-RateLimit-Limit, a 429 without Retry-After.
+    production: {
+      options: {
+        rateLimit: [limit, { limit: 10_000, windowSeconds: 86_400 }],
+        rateLimitHeaders: 'production',
+      },
+      headers: PRODUCTION_HEADERS,
+    },
+  } as const;
+  const burst = async (options: { faults?: string[]; budget?: string; style?: keyof typeof styles }) => {
+    const style = styles[options.style ?? 'ietf'];
+    const sandbox = await start({ ...style.options, faults: options.faults ?? [] });
     try {
       const { report } = await runSuiteAgainst(sandbox, {
         CONFORMANCE_TARGET: 'remote',
         CONFORMANCE_SIGN_IN: 'form',
         CONFORMANCE_GREP: '@RL-429(?=\\s|$)',
         CONFORMANCE_RATE_LIMIT: '',
-        CONFORMANCE_RATE_LIMIT_HEADERS: 'Retry-After',
+        CONFORMANCE_RATE_LIMIT_HEADERS: style.headers,
         CONFORMANCE_RATE_LIMIT_BUDGET: options.budget ?? '',
         CONFORMANCE_ALLOW_INCOMPLETE: '1',
       });
@@ -145,6 +248,12 @@ test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started 
     const check = await burst({});
     expect(check.status, check.error).toBe('passed');
     expect(check.evidence.join('\n')).toMatch(/limit 30 requests per 2 s \(ratelimit, ratelimit-policy/);
+  });
+
+  test("verified from production's X-RateLimit-Limit (the governing per-window policy), no Retry-After", async () => {
+    const check = await burst({ style: 'production' });
+    expect(check.status, check.error).toBe('passed');
+    expect(check.evidence.join('\n')).toMatch(/limit 30 requests per 2 s \(x-ratelimit-limit, /);
   });
 
   test('fails when the announced limit is not enforced', async () => {

@@ -1,6 +1,6 @@
 // Rate limits without a number: what the suite reads from the headers targets announce their limit in
 // (src/http/rate-limit-headers.ts), the client honouring Retry-After on a 429 outside the burst
-// (src/http/throttle.ts through the ApiClient), the sandbox's variants ietf-rate-limit-headers and
+// (src/http/pacer.ts through the ApiClient), the sandbox's variants ietf-rate-limit-headers and
 // production-rate-limits, and RL-429 against a sandbox started on its own with no CONFORMANCE_RATE_LIMIT:
 // verified from the IETF fields or production's multi-policy X-RateLimit-Limit (a 429 without Retry-After),
 // failed when the limit is not enforced, not verified with the numbers when the budget cannot reach it.

@@ -7,7 +7,9 @@
 //     reads none); the other walks are small start-filtered windows, read through the asking test's client.
 //     A walk that cannot be read keeps its failure, which every later user of it gets;
 //   - one id per path parameter (knownIds), from the first records of the collections: the cheap way to
-//     build a valid request for any operation.
+//     build a valid request for any operation;
+//   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
+//     activity mapping): each sent once, its exchange judged by every check that reads it.
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
@@ -62,6 +64,7 @@ const walkKey = (token: string, op: Operation, limit: number | undefined, query:
 export class UserDataCache {
   private readonly walks = new Map<string, Promise<CollectionOutcome>>();
   private readonly ids = new Map<string, Promise<KnownIds>>();
+  private readonly singles = new Map<string, Promise<Exchange>>();
 
   constructor(
     private readonly workerApi: ApiClient,
@@ -136,6 +139,11 @@ export class UserDataCache {
       if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
       return known;
     });
+  }
+
+  /** The answer to a GET of `path` with the token, sent through `api` on first use. */
+  singleRead(api: ApiClient, token: string, path: string): Promise<Exchange> {
+    return this.remember(this.singles, JSON.stringify([token, path]), () => api.send({ path, token }));
   }
 
   /** A read kept for later askers unless it fails (the next asker then reads again). */
@@ -278,6 +286,12 @@ export class Dataset {
     const query = await this.windowQuery(op, window);
     const walk = await this.walk(op, { limit, query, requirement });
     return { what: `start=${query.start}, limit=${limit}`, query, walk };
+  }
+
+  /** User A's answer to `op` (a GET) with the path parameters, sent once per worker and target. */
+  async read(op: Operation, params: Record<string, string | number> = {}): Promise<Exchange> {
+    if (op.method !== 'GET') throw new Error(`${op.operationId}: only a GET is read once for every check`);
+    return this.cache.singleRead(this.api, await this.token(), buildPath(op, params));
   }
 
   /** One id per path parameter of the token's user (default: user A's). */

@@ -162,9 +162,9 @@ test(
       );
 
     // The token so obtained works on every read operation whose security is declared and whose path
-    // parameters the user's data can supply.
+    // parameters the user's data can supply (user A's ids, already known: the token is user A's).
     const token = body.access_token as string;
-    const ids = await dataset.knownIds(token);
+    const ids = await dataset.knownIds();
     const worked: string[] = [];
     for (const op of userDataOperations) {
       if (op.security.kind !== 'user' || !op.readOnly) continue;

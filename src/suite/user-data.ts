@@ -50,10 +50,10 @@ export const COMPLETE_WALK = `complete walk, limit=${COMPLETE_LIMIT}`;
 
 /**
  * Start-filtered windows of the newest records, by the position in the complete walk of the record whose
- * start bounds them (about 4 and 13 records): small enough that walks with small page sizes stay cheap,
+ * start bounds them (about 3 and 13 records): small enough that walks with small page sizes stay cheap,
  * and the same queries for the pagination and filter checks, which so share their walks.
  */
-export const WINDOWS = { narrow: 3, wide: 12 } as const;
+export const WINDOWS = { narrow: 2, wide: 12 } as const;
 export type WindowName = keyof typeof WINDOWS;
 
 /** The key of a walk: the token's user, the collection, the page size and the query. */

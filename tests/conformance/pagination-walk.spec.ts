@@ -4,7 +4,7 @@
 // without next_token.
 //
 // Reference data: the complete walk of each collection with limit 25 (memoised per worker and target, shared
-// with every other check), and walks of two start-filtered windows (src/suite/user-data.ts WINDOWS: ~4
+// with every other check), and walks of two start-filtered windows (src/suite/user-data.ts WINDOWS: ~3
 // records with limits 1 and 25, ~13 with limits 7 and 25), which bound the cost of small page sizes.
 // Comparisons between walks of the same query need no reading of the filter semantics.
 import { duplicateProblems } from '../../src/checks/invariants.ts';

@@ -224,7 +224,7 @@ const generated = userDataOperations.filter(
 );
 
 /** The requests the property tests of a run send, all together; each test gets an even share. */
-const REQUEST_BUDGET = 72;
+const REQUEST_BUDGET = 54;
 const RUNS_PER_TEST = Math.floor(REQUEST_BUDGET / generated.length);
 
 for (const op of generated) {

@@ -15,7 +15,14 @@ import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { type CollectionWalk, type Page, readPage, type WalkOptions, walkCollection } from './collections.ts';
+import {
+  type CollectionWalk,
+  type Page,
+  pageOf,
+  readPage,
+  type WalkOptions,
+  walkCollection,
+} from './collections.ts';
 import { coreTest, internal } from './fixtures.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import {
@@ -292,6 +299,11 @@ export class Dataset {
   async read(op: Operation, params: Record<string, string | number> = {}): Promise<Exchange> {
     if (op.method !== 'GET') throw new Error(`${op.operationId}: only a GET is read once for every check`);
     return this.cache.singleRead(this.api, await this.token(), buildPath(op, params));
+  }
+
+  /** A collection's first page without query (the default page size): the same read as `read(op)`. */
+  async firstPage(op: Operation): Promise<Page<DataRecord>> {
+    return pageOf<DataRecord>(await this.read(op), successRequirementOf(op));
   }
 
   /** One id per path parameter of the token's user (default: user A's). */

@@ -203,18 +203,14 @@ describeEachCollection((op, name) => {
 
   test(
     ...verifies('FLT-END-DEFAULT-NOW', `${name} without end returns the newest records up to now`),
-    async ({ api, userToken, verdict }) => {
+    async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
-      const withoutEnd = await readPage<DataRecord>(api, path, {
-        token,
-        limit: 10,
-        requirement: verdict.requirement,
-      });
+      // First pages of the default size: without end, the page the other checks of the collection read.
+      const withoutEnd = await dataset.firstPage(op);
       // An hour ahead of the local clock: every record up to now, whatever the clocks' skew.
       const end = iso(Date.now() + HOUR);
       const withEnd = await readPage<DataRecord>(api, path, {
         token,
-        limit: 10,
         query: { end },
         requirement: verdict.requirement,
       });

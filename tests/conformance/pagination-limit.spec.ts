@@ -33,9 +33,8 @@ describeEachCollection((op, name) => {
 
   test(
     ...verifies('PAG-LIMIT-DEFAULT', `${name} without limit returns ${byDefault} records when more exist`),
-    async ({ api, dataset, userToken, verdict }) => {
-      const token = await userToken();
-      const first = await readPage<DataRecord>(api, path, { token, requirement: verdict.requirement });
+    async ({ dataset, verdict }) => {
+      const first = await dataset.firstPage(op);
       const all = await dataset.referenceWalk(op);
       const count = first.records.length;
       verdict.expectThat(

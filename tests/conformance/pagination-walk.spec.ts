@@ -41,16 +41,12 @@ describeEachCollection((op, name) => {
         notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
       const problems: string[] = [];
 
-      // The first page is the head of the complete walk, and its first record is the newest of all.
-      const first = await readPage<DataRecord>(api, path, {
-        token,
-        limit: 10,
-        requirement: verdict.requirement,
-      });
+      // The first page (no limit: the default page size) is the head of the complete walk, and its first
+      // record is the newest of all.
+      const first = await dataset.firstPage(op);
       const head = identities(all.records).slice(0, first.records.length);
       const difference = sameSequence(identities(first.records), head);
-      if (difference)
-        problems.push(`the first page (limit=10) is not the head of the complete walk: ${difference}`);
+      if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
       const newest = first.records[0];
       if (newest) {
         const newer = all.records.filter((record) => key(record) > key(newest));

@@ -3,7 +3,7 @@
 // of the wrong type or below one, and no page larger than the limit asked for.
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
+import { type CollectionWalk, type Page, readPage } from '../../src/suite/collections.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
@@ -61,8 +61,12 @@ describeEachCollection((op, name) => {
       `${name} accepts limit=${maximum} and returns ${maximum} records when more exist`,
     ),
     async ({ api, dataset, userToken, verdict }) => {
-      const token = await userToken();
-      const exchange = await api.send({ path, token, query: { limit: maximum } });
+      // The complete walk's first page is this request; it is sent again when that walk failed (to see why).
+      const outcome = await dataset.outcome(op);
+      const exchange =
+        outcome.ok && maximum === COMPLETE_LIMIT
+          ? (outcome.value.pages[0] as Page<DataRecord>).exchange
+          : await api.send({ path, token: await userToken(), query: { limit: maximum } });
       verdict.expectStatus(exchange, 200);
       const records = exchange.json<{ records?: unknown[] }>().records ?? [];
       const all = await dataset.referenceWalk(op);

@@ -1,6 +1,7 @@
 // The user's data, read through the API and kept by the worker's session with the test's target
-// (`userDataCache`): each walk of a collection and each set of ids is read once per worker, target and token.
-// A test reads it through its `dataset` fixture, the view of user A's data (user A's token is fetched on first use). Two kinds of read:
+// (`userDataCache`): each walk of a collection, each set of ids and each single read is read once per worker,
+// target and token. A test reads it through its `dataset` fixture, the view of user A's data (user A's token
+// is fetched on first use). Three kinds of read:
 //   - walks of a collection with a page size and a query, one per key (walkKey). The complete walk (every
 //     page, limit 25, no query) is the one the schema, invariant, ordering, consistency, pagination and
 //     filter checks share, read through the worker's client on first use (a smoke test that needs none

@@ -42,11 +42,19 @@ export async function readPage<T>(
     token: options.token,
     query: { ...options.query, limit: options.limit, nextToken },
   });
+  return pageOf<T>(exchange, successRequirement(path) ?? options.requirement, nextToken);
+}
+
+/**
+ * The page an exchange served (`nextToken`: the cursor it followed); a first page that fails is charged to
+ * `requirement` (the collection's OP-* requirement).
+ */
+export function pageOf<T>(exchange: Exchange, requirement: string, nextToken?: string): Page<T> {
   if (exchange.status !== 200) {
     // A refused next_token is pagination's; a server error is the operation's, wherever it happens.
     const refusedCursor = nextToken !== undefined && exchange.status < 500;
     throw new ConformanceFailure(
-      refusedCursor ? 'PAG-LAST-PAGE' : (successRequirement(path) ?? options.requirement),
+      refusedCursor ? 'PAG-LAST-PAGE' : requirement,
       `${nextToken === undefined ? 'the first page' : 'the page a next_token leads to'} did not answer 200 (got ${exchange.status})\n${describeExchange(exchange)}`,
     );
   }

@@ -1,21 +1,31 @@
 // The user's data, read through the API and kept by the worker's session with the test's target
-// (`userDataCache`): each walk of a collection and each set of ids is read once per worker, target and token.
-// A test reads it through its `dataset` fixture, the view of user A's data (user A's token is fetched on first use). Three kinds of read:
-//   - the complete collections (every page, limit 25) that the schema, invariant, ordering and consistency
-//     checks share, read through the worker's client on first use (a smoke test that needs none reads none).
-//     A collection that cannot be read keeps its failure, which every later user of it gets;
-//   - walks of a given page size and query (the reference walks that pagination and filters compare
-//     against), recorded by the test that first asked; a walk that failed is read again by the next asker;
+// (`userDataCache`): each walk of a collection, each set of ids and each single read is read once per worker,
+// target and token. A test reads it through its `dataset` fixture, the view of user A's data (user A's token
+// is fetched on first use). Three kinds of read:
+//   - walks of a collection with a page size and a query, one per key (walkKey). The complete walk (every
+//     page, limit 25, no query) is the one the schema, invariant, ordering, consistency, pagination and
+//     filter checks share, read through the worker's client on first use (a smoke test that needs none
+//     reads none); the other walks are small start-filtered windows, read through the asking test's client.
+//     A walk that cannot be read keeps its failure, which every later user of it gets;
 //   - one id per path parameter (knownIds), from the first records of the collections: the cheap way to
-//     build a valid request for any operation.
+//     build a valid request for any operation;
+//   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
+//     activity mapping): each sent once, its exchange judged by every check that reads it.
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { type CollectionWalk, type Page, readPage, walkCollection } from './collections.ts';
+import {
+  type CollectionWalk,
+  type Page,
+  pageOf,
+  readPage,
+  type WalkOptions,
+  walkCollection,
+} from './collections.ts';
 import { coreTest, internal } from './fixtures.ts';
-import { type DataRecord, type ExtentOf, ownExtent, recoveryExtents } from './records.ts';
+import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import {
   collectionById,
   idSourceOf,
@@ -41,16 +51,28 @@ export interface WalkRequest {
   requirement: string;
 }
 
-/** The page size of the reference walks: valid on any conforming target and not the maximum (25). */
-export const REFERENCE_LIMIT = 20;
-/** How a problem names the reference walk. */
-export const REFERENCE_WALK = `complete walk, limit=${REFERENCE_LIMIT}`;
+/** The page size of the complete walk: the maximum, so that the walk every check shares takes the fewest pages. */
+export const COMPLETE_LIMIT = 25;
+/** How a problem names the complete walk. */
+export const COMPLETE_WALK = `complete walk, limit=${COMPLETE_LIMIT}`;
+
+/**
+ * Start-filtered windows of the newest records, by the position in the complete walk of the record whose
+ * start bounds them (about 3 and 13 records): small enough that walks with small page sizes stay cheap,
+ * and the same queries for the pagination and filter checks, which so share their walks.
+ */
+export const WINDOWS = { narrow: 2, wide: 12 } as const;
+export type WindowName = keyof typeof WINDOWS;
+
+/** The key of a walk: the token's user, the collection, the page size and the query. */
+const walkKey = (token: string, op: Operation, limit: number | undefined, query: object | undefined) =>
+  JSON.stringify([token, op.operationId, limit ?? null, query ?? {}]);
 
 /** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
 export class UserDataCache {
-  private readonly complete = new Map<string, Promise<CollectionOutcome>>();
-  private readonly walks = new Map<string, Promise<CollectionWalk<DataRecord>>>();
+  private readonly walks = new Map<string, Promise<CollectionOutcome>>();
   private readonly ids = new Map<string, Promise<KnownIds>>();
+  private readonly singles = new Map<string, Promise<Exchange>>();
 
   constructor(
     private readonly workerApi: ApiClient,
@@ -60,34 +82,42 @@ export class UserDataCache {
 
   /** The complete collection of the token's user, or the error that stopped it; never rejects. */
   completeWalk(token: string, op: Operation): Promise<CollectionOutcome> {
-    const key = `${token}|${op.operationId}`;
-    let outcome = this.complete.get(key);
-    if (!outcome) {
-      outcome = walkCollection<DataRecord>(this.workerApi, op.path, {
-        token,
-        limit: 25,
-        requirement: successRequirementOf(op),
-        samplePages: this.firstPageOnly ? 1 : undefined,
-      }).then(
-        (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
-        (error: unknown): CollectionOutcome => ({ ok: false, error }),
-      );
-      this.complete.set(key, outcome);
-    }
-    return outcome;
+    return this.read(this.workerApi, token, op, {
+      limit: COMPLETE_LIMIT,
+      requirement: successRequirementOf(op),
+      samplePages: this.firstPageOnly ? 1 : undefined,
+    });
   }
 
   /** A walk of the collection with the request's page size and query, read through `api` on first use. */
-  walk(
+  async walk(
     api: ApiClient,
     token: string,
     op: Operation,
     request: WalkRequest,
   ): Promise<CollectionWalk<DataRecord>> {
-    const key = JSON.stringify([token, op.operationId, request.limit ?? null, request.query ?? {}]);
-    return this.remember(this.walks, key, () =>
-      walkCollection<DataRecord>(api, buildPath(op), { token, ...request, maxPages: 200 }),
-    );
+    const outcome = await this.read(api, token, op, { ...request, maxPages: 200 });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** The outcome of the walk of its key, read on first use. */
+  private read(
+    api: ApiClient,
+    token: string,
+    op: Operation,
+    options: Omit<WalkOptions, 'token'>,
+  ): Promise<CollectionOutcome> {
+    const key = walkKey(token, op, options.limit, options.query);
+    let outcome = this.walks.get(key);
+    if (!outcome) {
+      outcome = walkCollection<DataRecord>(api, buildPath(op), { token, ...options }).then(
+        (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
+        (error: unknown): CollectionOutcome => ({ ok: false, error }),
+      );
+      this.walks.set(key, outcome);
+    }
+    return outcome;
   }
 
   /**
@@ -117,6 +147,11 @@ export class UserDataCache {
       if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
       return known;
     });
+  }
+
+  /** The answer to a GET of `path` with the token, sent through `api` on first use. */
+  singleRead(api: ApiClient, token: string, path: string): Promise<Exchange> {
+    return this.remember(this.singles, JSON.stringify([token, path]), () => api.send({ path, token }));
   }
 
   /** A read kept for later askers unless it fails (the next asker then reads again). */
@@ -214,12 +249,18 @@ export class Dataset {
     return this.cache.walk(this.api, await this.token(), op, request);
   }
 
-  /** The complete collection, newest first, as following next_token from the first page finds it. */
-  referenceWalk(op: Operation): Promise<CollectionWalk<DataRecord>> {
-    return this.walk(op, { limit: REFERENCE_LIMIT, requirement: 'PAG-NEXT-TOKEN' });
+  /**
+   * The complete collection, newest first, as following next_token from the first page finds it; rejects
+   * with the failure that stopped it (the pagination and filter checks fail on it, where `collection` is
+   * blocked).
+   */
+  async referenceWalk(op: Operation): Promise<CollectionWalk<DataRecord>> {
+    const outcome = await this.outcome(op);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
-  /** The extent function of a collection; a recovery's reads the reference walks of sleeps and cycles. */
+  /** The extent function of a collection; a recovery's reads the complete walks of sleeps and cycles. */
   async extents(op: Operation): Promise<ExtentOf> {
     if (op.operationId !== 'listRecoveries') return ownExtent;
     const [sleeps, cycles] = await Promise.all([
@@ -227,6 +268,43 @@ export class Dataset {
       this.referenceWalk(operationById('listCycles')),
     ]);
     return recoveryExtents(sleeps.records, cycles.records);
+  }
+
+  /**
+   * A window's query: start = the earliest time of its bounding record (a recovery: of its sleep or
+   * cycle), as the filter checks write it; when that cannot be told, its created_at (only walks of the
+   * same query are compared, so the exact window does not matter).
+   */
+  async windowQuery(op: Operation, window: WindowName): Promise<Record<string, string>> {
+    const all = (await this.referenceWalk(op)).records;
+    const record = all[Math.min(WINDOWS[window], all.length - 1)];
+    if (!record) return {};
+    const extent = (await this.extents(op))(record);
+    if (extent) return { start: iso(extent.earliest) };
+    return typeof record.created_at === 'string' ? { start: record.created_at } : {};
+  }
+
+  /** The walk of a window with a page size, and how a problem names it ("start=…, limit=7"). */
+  async windowWalk(
+    op: Operation,
+    window: WindowName,
+    limit: number,
+    requirement: string,
+  ): Promise<{ what: string; query: Record<string, string>; walk: CollectionWalk<DataRecord> }> {
+    const query = await this.windowQuery(op, window);
+    const walk = await this.walk(op, { limit, query, requirement });
+    return { what: `start=${query.start}, limit=${limit}`, query, walk };
+  }
+
+  /** User A's answer to `op` (a GET) with the path parameters, sent once per worker and target. */
+  async read(op: Operation, params: Record<string, string | number> = {}): Promise<Exchange> {
+    if (op.method !== 'GET') throw new Error(`${op.operationId}: only a GET is read once for every check`);
+    return this.cache.singleRead(this.api, await this.token(), buildPath(op, params));
+  }
+
+  /** A collection's first page without query (the default page size): the same read as `read(op)`. */
+  async firstPage(op: Operation): Promise<Page<DataRecord>> {
+    return pageOf<DataRecord>(await this.read(op), successRequirementOf(op));
   }
 
   /** One id per path parameter of the token's user (default: user A's). */

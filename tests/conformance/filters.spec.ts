@@ -13,8 +13,8 @@
 // its extent is the union of its sleep's and its cycle's (src/suite/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
 import { buildPath } from '../../src/contract/request-paths.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { readPage } from '../../src/suite/collections.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { type Page, readPage } from '../../src/suite/collections.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import {
   type DataRecord,
@@ -26,6 +26,7 @@ import {
   iso,
 } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
+import { WINDOWS } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
@@ -36,7 +37,8 @@ const HOUR = 3_600_000;
  * whose time lies beyond it are left out, and one exactly at it is included only against the suite's reading.
  */
 interface Bound {
-  read: { api: ApiClient; path: string; token: string };
+  /** The records served with the bound's query, and the exchange to show with a problem. */
+  read: (query: Record<string, string>) => Promise<{ records: DataRecord[]; exchange: Exchange }>;
   extentOf: ExtentOf;
   param: 'start' | 'end';
   /** Positions in the complete walk of the records whose earliest time is the bound. */
@@ -51,12 +53,11 @@ interface Bound {
 }
 
 /**
- * Reads the first page (limit 25) filtered at each anchor's time and fails with every record beyond the
- * bound (a warning for one exactly at it); returns how many records of the walk lie beyond some bound.
+ * Reads the records filtered at each anchor's time and fails with every record beyond the bound (a
+ * warning for one exactly at it); returns how many records of the walk lie beyond some bound.
  */
 async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bound: Bound): Promise<number> {
   const extent = (record: DataRecord) => extentOrFail(bound.extentOf, record, verdict.requirement);
-  const { api, path, token } = bound.read;
   const problems: string[] = [];
   let beyond = 0;
   for (const index of bound.anchors) {
@@ -64,12 +65,7 @@ async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bo
     if (!anchor) continue;
     const at = extent(anchor).earliest;
     beyond += all.filter((record) => bound.beyond(bound.timeOf(extent(record)), at)).length;
-    const page = await readPage<DataRecord>(api, path, {
-      token,
-      limit: 25,
-      query: { [bound.param]: iso(at) },
-      requirement: verdict.requirement,
-    });
+    const page = await bound.read({ [bound.param]: iso(at) });
     for (const record of page.records) {
       const time = bound.timeOf(extent(record));
       const which = `${bound.param}=${iso(at)}: record ${identityOf(record)}`;
@@ -80,6 +76,9 @@ async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bo
   verdict.expectNone(problems);
   return beyond;
 }
+
+/** The window anchors (src/suite/user-data.ts): filtered walks at these starts are the pagination checks' too. */
+const windowAnchors = Object.values(WINDOWS);
 
 describeEachCollection((op, name) => {
   const path = buildPath(op);
@@ -92,7 +91,7 @@ describeEachCollection((op, name) => {
       const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
       const problems: string[] = [];
       let checked = 0;
-      for (const index of [3, 12]) {
+      for (const index of windowAnchors) {
         const record = all.records[Math.min(index, all.records.length - 1)];
         if (!record) continue;
         const start = extent(record).earliest;
@@ -115,7 +114,7 @@ describeEachCollection((op, name) => {
       }
       verdict.expectNone(problems);
       if (checked === 0) notVerified(`${name} holds no record to filter (${all.records.length} records)`);
-      verdict.evidence(`${name}: ${checked} records at or after 2 start values found`);
+      verdict.evidence(`${name}: ${checked} records at or after ${windowAnchors.length} start values found`);
     },
   );
 
@@ -124,13 +123,17 @@ describeEachCollection((op, name) => {
       'FLT-START-EXCLUDES-EARLIER',
       `${name} with start never returns a record that ended before start`,
     ),
-    async ({ api, dataset, userToken, verdict }) => {
+    async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
       const earlier = await expectBoundHolds(verdict, all.records, {
-        read: { api, path, token: await userToken() },
+        // The start-filtered walks of the windows, which FLT-START-INCLUSIVE and the pagination checks read.
+        read: async (query) => {
+          const walk = await dataset.walk(op, { limit: 25, query, requirement: verdict.requirement });
+          return { records: walk.records, exchange: (walk.pages[0] as Page<DataRecord>).exchange };
+        },
         extentOf: await dataset.extents(op),
         param: 'start',
-        anchors: [10, 30],
+        anchors: windowAnchors,
         timeOf: (extent) => extent.finish,
         beyond: (finish, start) => finish < start,
         leaked: (finish) => `ended ${finish}, before start: it did not occur at or after start`,
@@ -179,8 +182,11 @@ describeEachCollection((op, name) => {
     ),
     async ({ api, dataset, userToken, verdict }) => {
       const all = await dataset.referenceWalk(op);
+      const token = await userToken();
       const later = await expectBoundHolds(verdict, all.records, {
-        read: { api, path, token: await userToken() },
+        // The first page (limit 25) before each end.
+        read: (query) =>
+          readPage<DataRecord>(api, path, { token, limit: 25, query, requirement: verdict.requirement }),
         extentOf: await dataset.extents(op),
         param: 'end',
         anchors: [5, 15],
@@ -197,18 +203,14 @@ describeEachCollection((op, name) => {
 
   test(
     ...verifies('FLT-END-DEFAULT-NOW', `${name} without end returns the newest records up to now`),
-    async ({ api, userToken, verdict }) => {
+    async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
-      const withoutEnd = await readPage<DataRecord>(api, path, {
-        token,
-        limit: 10,
-        requirement: verdict.requirement,
-      });
+      // First pages of the default size: without end, the page the other checks of the collection read.
+      const withoutEnd = await dataset.firstPage(op);
       // An hour ahead of the local clock: every record up to now, whatever the clocks' skew.
       const end = iso(Date.now() + HOUR);
       const withEnd = await readPage<DataRecord>(api, path, {
         token,
-        limit: 10,
         query: { end },
         requirement: verdict.requirement,
       });

@@ -8,7 +8,6 @@ import {
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirements } from '../../src/contract/requirements.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
@@ -89,8 +88,7 @@ test(
     'STATE-TRANSITIONS',
     'records the score states seen and whether an unscored record changes on re-reading (not shown by the contract)',
   ),
-  async ({ api, dataset, userToken, verdict }) => {
-    const token = await userToken();
+  async ({ dataset, verdict }) => {
     for (const { collection } of scoreRules) {
       const outcome = await dataset.outcome(collection);
       if (!outcome.ok) {
@@ -112,7 +110,7 @@ test(
       const param = single?.pathParams[0];
       if (!single || !record || !param || (typeof record.id !== 'string' && typeof record.id !== 'number'))
         continue;
-      const exchange = await api.send({ path: buildPath(single, { [param.name]: record.id }), token });
+      const exchange = await dataset.read(single, { [param.name]: record.id });
       expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
       let now: unknown;
       try {

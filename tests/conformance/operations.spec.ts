@@ -7,11 +7,9 @@
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { test } from '../../src/suite/test.ts';
 import { successRequirementOf } from '../../src/suite/user-catalogue.ts';
@@ -30,17 +28,14 @@ const covered = operations.filter(
 const appliesTo = (requirement: string, op: Operation): boolean =>
   requirementById(requirement)?.operations.includes(op.operationId) === true;
 
-/** The operation called as a client would on success: user A's token, a real id for its path parameter. */
-async function callWithRealIds(
-  op: Operation,
-  api: ApiClient,
-  dataset: Dataset,
-  userToken: () => Promise<string>,
-): Promise<Exchange> {
-  const token = await userToken();
+/**
+ * The operation called as a client would on success: user A's token, a real id for its path parameter; sent
+ * once per worker (Dataset.read), whichever of the operation's tests asks first.
+ */
+async function callWithRealIds(op: Operation, dataset: Dataset): Promise<Exchange> {
   const [params] = await dataset.paramSets(op, 1);
   if (params === undefined) notVerified(`user A has no record to supply ${op.path}'s path parameter`);
-  const exchange = await api.send({ method: op.method, path: buildPath(op, params), token });
+  const exchange = await dataset.read(op, params);
   // "404 no resource found" on an operation without parameters: the user has none (ERR-404-BODY-PROFILE).
   if (exchange.status === 404 && op.pathParams.length === 0 && op.statuses.includes(404))
     notVerified(
@@ -56,8 +51,8 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
       'ERR-404-BODY-PROFILE',
       `${op.method} ${op.path} answers 404 when user A has none, else ${op.successStatus}`,
     ),
-    async ({ api, userToken, verdict }) => {
-      const exchange = await api.send({ method: op.method, path: buildPath(op), token: await userToken() });
+    async ({ dataset, verdict }) => {
+      const exchange = await dataset.read(op);
       verdict.expectStatus(exchange, [op.successStatus, 404]);
       if (exchange.status !== 404)
         notVerified(`user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`);
@@ -77,8 +72,8 @@ for (const op of covered) {
         tag: SMOKE.has(op.operationId) ? [Tags.smoke] : [],
       },
     ),
-    async ({ api, userToken, dataset, verdict }) => {
-      const exchange = await callWithRealIds(op, api, dataset, userToken);
+    async ({ dataset, verdict }) => {
+      const exchange = await callWithRealIds(op, dataset);
       verdict.expectStatus(exchange, op.successStatus);
       if (op.responseSchema === null) {
         verdict.expectThat(
@@ -122,8 +117,8 @@ for (const op of covered) {
   if (op.responseSchema !== null && appliesTo('OP-JSON-BODIES', op)) {
     test(
       ...verifies('OP-JSON-BODIES', `${op.method} ${op.path} answers with an application/json body`),
-      async ({ api, userToken, dataset, verdict }) => {
-        const exchange = await callWithRealIds(op, api, dataset, userToken);
+      async ({ dataset, verdict }) => {
+        const exchange = await callWithRealIds(op, dataset);
         verdict.expectThat(exchange.text !== '', `no body (status ${exchange.status})`, exchange);
         verdict.expectJsonContentType(exchange);
         let parses = true;
@@ -144,8 +139,8 @@ for (const op of covered) {
         'VER-PATH-VERSION',
         `${op.method} ${op.path} is served under its versioned path /${version}/`,
       ),
-      async ({ api, userToken, dataset, verdict }) => {
-        const exchange = await callWithRealIds(op, api, dataset, userToken);
+      async ({ dataset, verdict }) => {
+        const exchange = await callWithRealIds(op, dataset);
         verdict.expectThat(
           exchange.status >= 200 && exchange.status < 300,
           `the versioned path answers ${exchange.status}, not a success`,

@@ -3,29 +3,19 @@
 // following next_token visits every record exactly once whatever the page size, and a walk ends on a page
 // without next_token.
 //
-// Reference data: the complete walk of each collection with limit 20 (memoised per worker and target), and walks of
-// one start-filtered window (~20 and ~60 records) with limits 1, 7 and 25, which bound the cost of small
-// page sizes. Comparisons between walks of the same query need no reading of the filter semantics.
+// Reference data: the complete walk of each collection with limit 25 (memoised per worker and target, shared
+// with every other check), and walks of two start-filtered windows (src/suite/user-data.ts WINDOWS: ~3
+// records with limits 1 and 25, ~13 with limits 7 and 25), which bound the cost of small page sizes.
+// Comparisons between walks of the same query need no reading of the filter semantics.
 import { duplicateProblems } from '../../src/checks/invariants.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { REFERENCE_WALK } from '../../src/suite/user-data.ts';
+import { COMPLETE_WALK, WINDOWS } from '../../src/suite/user-data.ts';
 import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
-
-/**
- * A start that selects roughly the newest `size` records: the time of the size-th record of the complete
- * walk (its start; a recovery, which has none, its created_at). Only walks of the same query are compared,
- * so the exact window does not matter.
- */
-function windowQuery(all: readonly DataRecord[], size: number): Record<string, string> {
-  const record = all[Math.min(size, all.length) - 1];
-  const time = record?.start ?? record?.created_at;
-  return typeof time === 'string' ? { start: time } : {};
-}
 
 const sameSequence = (a: readonly string[], b: readonly string[]): string | undefined => {
   const length = Math.max(a.length, b.length);
@@ -51,16 +41,12 @@ describeEachCollection((op, name) => {
         notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
       const problems: string[] = [];
 
-      // The first page is the head of the complete walk, and its first record is the newest of all.
-      const first = await readPage<DataRecord>(api, path, {
-        token,
-        limit: 10,
-        requirement: verdict.requirement,
-      });
+      // The first page (no limit: the default page size) is the head of the complete walk, and its first
+      // record is the newest of all.
+      const first = await dataset.firstPage(op);
       const head = identities(all.records).slice(0, first.records.length);
       const difference = sameSequence(identities(first.records), head);
-      if (difference)
-        problems.push(`the first page (limit=10) is not the head of the complete walk: ${difference}`);
+      if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
       const newest = first.records[0];
       if (newest) {
         const newer = all.records.filter((record) => key(record) > key(newest));
@@ -109,31 +95,21 @@ describeEachCollection((op, name) => {
   test(
     ...verifies(
       'PAG-NEXT-TOKEN',
-      `${name} following next_token visits every record exactly once (limits 1, 7, 20, 25)`,
+      `${name} following next_token visits every record exactly once (limits 1, 7, 25)`,
     ),
     async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
       const known = new Set(identities(all.records));
-      const wide = windowQuery(all.records, 60);
-      const narrow = windowQuery(all.records, 20);
+      const { requirement } = verdict;
+      const windows = [
+        await dataset.windowWalk(op, 'wide', 25, requirement),
+        await dataset.windowWalk(op, 'wide', 7, requirement),
+        await dataset.windowWalk(op, 'narrow', 25, requirement),
+        await dataset.windowWalk(op, 'narrow', 1, requirement),
+      ];
       const walks: [string, CollectionWalk<DataRecord>][] = [
-        [REFERENCE_WALK, all],
-        [
-          `start=${wide.start}, limit=25`,
-          await dataset.walk(op, { limit: 25, query: wide, requirement: verdict.requirement }),
-        ],
-        [
-          `start=${wide.start}, limit=7`,
-          await dataset.walk(op, { limit: 7, query: wide, requirement: verdict.requirement }),
-        ],
-        [
-          `start=${narrow.start}, limit=25`,
-          await dataset.walk(op, { limit: 25, query: narrow, requirement: verdict.requirement }),
-        ],
-        [
-          `start=${narrow.start}, limit=1`,
-          await dataset.walk(op, { limit: 1, query: narrow, requirement: verdict.requirement }),
-        ],
+        [COMPLETE_WALK, all],
+        ...windows.map(({ what, walk }): [string, CollectionWalk<DataRecord>] => [what, walk]),
       ];
       const problems: string[] = [];
       for (const [what, walk] of walks) {
@@ -176,33 +152,20 @@ describeEachCollection((op, name) => {
     async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
       const problems: string[] = [];
-      for (const [query, limits] of [
-        [windowQuery(all.records, 20), [1, 7, 25]],
-        [windowQuery(all.records, 60), [7, 25]],
+      // Each window walked with a small page size against one page of up to 25.
+      for (const [window, limit] of [
+        ['narrow', 1],
+        ['wide', 7],
       ] as const) {
-        const sequences: [number, string[]][] = [];
-        for (const limit of limits) {
-          const walk = await dataset.walk(op, {
-            limit,
-            query,
-            requirement: verdict.requirement,
-          });
-          sequences.push([limit, identities(walk.records)]);
-        }
-        const [reference, ...rest] = sequences;
-        for (const [limit, sequence] of rest) {
-          const difference = sameSequence(sequence, (reference as [number, string[]])[1]);
-          if (difference) {
-            problems.push(
-              `start=${query.start}: limit=${limit} vs limit=${(reference as [number, string[]])[0]}: ${difference}`,
-            );
-          }
-        }
+        const small = await dataset.windowWalk(op, window, limit, verdict.requirement);
+        const whole = await dataset.windowWalk(op, window, 25, verdict.requirement);
+        const difference = sameSequence(identities(small.walk.records), identities(whole.walk.records));
+        if (difference) problems.push(`${small.what} vs ${whole.what}: ${difference}`);
       }
       verdict.expectNone(problems);
       if (all.records.length < 2)
         notVerified(`${name} holds ${all.records.length} record(s): no order to compare`);
-      verdict.evidence(`${name}: windows of up to 60 of ${all.records.length} records`);
+      verdict.evidence(`${name}: windows of up to ${WINDOWS.wide + 1} of ${all.records.length} records`);
     },
   );
 
@@ -214,18 +177,17 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const all = await dataset.referenceWalk(op);
-      const narrow = windowQuery(all.records, 20);
-      const window = await dataset.walk(op, {
-        limit: 7,
-        query: narrow,
-        requirement: verdict.requirement,
-      });
+      const {
+        what: windowName,
+        query,
+        walk: window,
+      } = await dataset.windowWalk(op, 'wide', 7, verdict.requirement);
       // The walks themselves (collections.ts) fail PAG-LAST-PAGE on a next_token that cannot be followed
       // or that never ends. A next_token leading to an empty last page is a cursor that does not look
       // ahead: the seed does not forbid it, the suite's reading does.
       for (const [what, walk] of [
-        [REFERENCE_WALK, all],
-        [`start=${narrow.start}, limit=7`, window],
+        [COMPLETE_WALK, all],
+        [windowName, window],
       ] as const) {
         walk.pages.forEach((page, index) => {
           const next = walk.pages[index + 1];
@@ -242,18 +204,18 @@ describeEachCollection((op, name) => {
         const whole = await readPage<DataRecord>(api, path, {
           token,
           limit: count,
-          query: narrow,
+          query,
           requirement: verdict.requirement,
         });
         if (whole.records.length === count && whole.nextToken !== undefined) {
           verdict.warn(
-            `start=${narrow.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
+            `start=${query.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
             whole.exchange,
           );
           await readPage<DataRecord>(
             api,
             path,
-            { token, limit: count, query: narrow, requirement: verdict.requirement },
+            { token, limit: count, query, requirement: verdict.requirement },
             whole.nextToken,
           );
         }

@@ -8,8 +8,10 @@
 // generator's label: e.g. 2^53 is outside the JSON-safe integers but a valid int64. Where the seed leaves
 // the answer open (limit 0 or negative, an ISO 8601 date-time that is not RFC 3339) both 200 and 400 pass.
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
-// without parameters (nothing to generate). A failure names the requirement, the exchange with its curl
-// line, and fast-check's seed, path and counterexample (src/suite/properties.ts).
+// without parameters (nothing to generate). The run spends a fixed budget of requests, shared evenly by the
+// tests, with the run's seed (src/suite/properties.ts); a path parameter's boundary cases (the known id, an
+// int64 beyond 2^53, a malformed id) are always among them. A failure names the requirement, the exchange
+// with its curl line, and fast-check's seed, path and counterexample.
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
@@ -17,13 +19,11 @@ import type { Operation, ParameterSchema } from '../../src/contract/operation-mo
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { describeExchange } from '../../src/http/exchange.ts';
-import { assertProperty } from '../../src/suite/properties.ts';
+import { assertProperty, PROPERTY_SEED } from '../../src/suite/properties.ts';
 import { test } from '../../src/suite/test.ts';
 import { describeOperation, type KnownIds, userDataOperations } from '../../src/suite/user-catalogue.ts';
 import { ConformanceFailure, warn } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
-
-const NUM_RUNS = 25;
 
 interface RequestCase {
   label: string;
@@ -68,7 +68,13 @@ const malformedIds = (schema: ParameterSchema): string[] =>
     ? ['9223372036854775808', '-9223372036854775809', '1.0', '0x10', '1e3', 'null']
     : ['not-a-uuid', '123e4567-e89b-12d3-a456-42661417400g', '{123e4567-e89b-12d3-a456-426614174000}'];
 
-function pathCases(op: Operation, ids: KnownIds): fc.Arbitrary<RequestCase> {
+/** Generated requests and the boundary cases that go first. */
+interface Cases {
+  arbitrary: fc.Arbitrary<RequestCase>;
+  examples: RequestCase[];
+}
+
+function pathCases(op: Operation, ids: KnownIds): Cases {
   const [param] = op.pathParams;
   if (!param || op.pathParams.length !== 1) throw new Error(`${op.operationId}: expected one path parameter`);
   const schema = param.schema as unknown as JsonSchema;
@@ -89,15 +95,20 @@ function pathCases(op: Operation, ids: KnownIds): fc.Arbitrary<RequestCase> {
     ? invalid.map((found) => found.value).filter((value) => value !== '')
     : fc.constantFrom(...malformedIds(param.schema));
   const known = ids[param.name];
-  return fc
-    .oneof(
-      ...(known === undefined ? [] : [fc.constant(known)]),
-      validParameterValues(schema),
-      fc.constantFrom(...edgeIds(param.schema)),
-      generatedInvalid,
-      fc.constantFrom(...malformedIds(param.schema)),
-    )
-    .map(caseOf);
+  // The last edge id is outside ±2^53 (integer) or upper-case (uuid): what a careless parser gets wrong.
+  const boundary = [known, edgeIds(param.schema).at(-1), malformedIds(param.schema)[0]];
+  return {
+    arbitrary: fc
+      .oneof(
+        ...(known === undefined ? [] : [fc.constant(known)]),
+        validParameterValues(schema),
+        fc.constantFrom(...edgeIds(param.schema)),
+        generatedInvalid,
+        fc.constantFrom(...malformedIds(param.schema)),
+      )
+      .map(caseOf),
+    examples: boundary.filter((value): value is string => value !== undefined).map(caseOf),
+  };
 }
 
 /** An ISO 8601 date-time (calendar date, time, optional zone) with a real date: the seed's own word. */
@@ -136,7 +147,7 @@ function limitVerdict(value: string, maximum: number): Verdict {
   return [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
 }
 
-function collectionCases(op: Operation): fc.Arbitrary<RequestCase> {
+function collectionCases(op: Operation): Cases {
   const limitSchema = queryParam(op, 'limit');
   const maximum = op.queryParams.find((param) => param.name === 'limit')?.schema.maximum ?? 25;
   const validLimit = validParameterValues(limitSchema);
@@ -191,7 +202,7 @@ function collectionCases(op: Operation): fc.Arbitrary<RequestCase> {
     Object.fromEntries(
       Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
-  return fc
+  const arbitrary = fc
     .oneof(
       fc.record({ limit: optional(validLimit), start: optional(validStart), end: optional(validEnd) }),
       fc.record({ limit: invalidLimit, start: optional(validStart) }),
@@ -203,12 +214,20 @@ function collectionCases(op: Operation): fc.Arbitrary<RequestCase> {
         .map(([a, b]) => (Date.parse(a) > Date.parse(b) ? { start: a, end: b } : { start: b, end: a })),
     )
     .map((query) => classify(defined(query)));
+  return { arbitrary, examples: [] };
 }
 
-for (const op of userDataOperations) {
-  // With a valid token DELETE /v2/user/access revokes the grant; operations without parameters have
-  // nothing to generate.
-  if (!op.readOnly || (op.pathParams.length === 0 && op.queryParams.length === 0)) continue;
+// With a valid token DELETE /v2/user/access revokes the grant; operations without parameters have nothing
+// to generate.
+const generated = userDataOperations.filter(
+  (op) => op.readOnly && (op.pathParams.length > 0 || op.queryParams.length > 0),
+);
+
+/** The requests the property tests of a run send, all together; each test gets an even share. */
+const REQUEST_BUDGET = 54;
+const RUNS_PER_TEST = Math.floor(REQUEST_BUDGET / generated.length);
+
+for (const op of generated) {
   const name = describeOperation(op);
   // The requirements a generated request can break besides the test's own (see the verdicts above).
   const also = op.isCollection
@@ -230,7 +249,7 @@ for (const op of userDataOperations) {
       const departures = new Map<string, string>();
       let sent = 0;
       await assertProperty(
-        fc.asyncProperty(cases, async (request) => {
+        fc.asyncProperty(cases.arbitrary, async (request) => {
           const exchange = await api.send({
             method: op.method,
             path: buildPath(op, request.pathParams, request.query),
@@ -252,10 +271,10 @@ for (const op of userDataOperations) {
             );
           }
         }),
-        { numRuns: NUM_RUNS, endOnFailure: true },
+        { numRuns: RUNS_PER_TEST, examples: cases.examples.map((example) => [example]), endOnFailure: true },
       );
       for (const [requirement, departure] of departures) warn(requirement, departure);
-      verdict.evidence(`${name}: ${sent} generated requests, no 5xx`);
+      verdict.evidence(`${name}: ${sent} generated requests (fast-check seed ${PROPERTY_SEED}), no 5xx`);
     },
   );
 }

@@ -10,9 +10,7 @@ import { requirementById, requirements } from '../../src/contract/requirements.t
 import { requirementAt, requirementOf, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
@@ -20,8 +18,8 @@ import type { Dataset } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
-/** Single reads sampled per operation (spread over the history). */
-const SINGLE_READ_SAMPLE = 5;
+/** Single reads sampled per operation (spread over the history: newest, middle, oldest). */
+const SINGLE_READ_SAMPLE = 3;
 const singleReads = operations.filter(
   (op) =>
     (op.area === 'user-data' || op.area === 'utility') &&
@@ -139,7 +137,7 @@ function collect(
   }
 }
 
-async function check(api: ApiClient, dataset: Dataset, token: string): Promise<Findings> {
+async function check(dataset: Dataset): Promise<Findings> {
   const findings: Findings = {
     problems: [],
     notes: new Map(),
@@ -192,7 +190,7 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
     }
     const paramSets = await dataset.paramSets(op, SINGLE_READ_SAMPLE);
     for (const params of paramSets) {
-      const exchange = await api.send({ path: buildPath(op, params), token });
+      const exchange = await dataset.read(op, params);
       // Any 2xx with a body is checked; the exact success status is the operation test's business.
       if (exchange.status < 200 || exchange.status >= 300) {
         findings.unreadable.push(
@@ -225,10 +223,9 @@ async function check(api: ApiClient, dataset: Dataset, token: string): Promise<F
 for (const { requirement, witness } of checks) {
   test(
     ...verifies(requirement, "no schema violation attributed to it in user A's collections and single reads"),
-    async ({ api, dataset, session, userToken, verdict }) => {
-      const token = await userToken();
+    async ({ dataset, session, verdict }) => {
       // One check per worker and target: the findings are shared by the per-requirement tests.
-      const findings = await session.shared('schema findings', () => check(api, dataset, token));
+      const findings = await session.shared('schema findings', () => check(dataset));
       for (const text of findings.unreadable) verdict.note(text);
       if (requirement.startsWith('SCH-'))
         for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);
@@ -268,8 +265,7 @@ test(
     'records which workout, profile and cycle fields the target returns (not shown by the contract)',
     { also: [NOT_SHOWN.sports, NOT_SHOWN.profileFields, NOT_SHOWN.stepCount] },
   ),
-  async ({ api, dataset, userToken, verdict }) => {
-    const token = await userToken(ALL_READ_SCOPES);
+  async ({ dataset, verdict }) => {
     const workouts = await dataset.outcome('listWorkouts');
     if (workouts.ok) {
       const records = workouts.value.records;
@@ -298,7 +294,7 @@ test(
       );
     }
     const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
-    const exchange = await api.send({ path: buildPath(profileOp), token });
+    const exchange = await dataset.read(profileOp);
     expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
     let profile: unknown;
     try {

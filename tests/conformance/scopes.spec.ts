@@ -16,6 +16,9 @@ import {
 import { expectNo5xx } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
+// One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
+test.describe.configure({ mode: 'default' });
+
 /** The SCOPE-READ-* requirement that names the operation. */
 function scopeRequirement(operationId: string): string {
   const found = requirements.find(

@@ -98,7 +98,7 @@ export class ApiClient {
     for (;;) {
       if (!request.noRetry) await this.waitForTurn(sent, credential);
       this.refuseWhenUnanswered(sent);
-      this.options.requests.count(credential);
+      this.options.requests.count(credential, sent.url);
       const startedAt = new Date();
       const started = performance.now();
       const response = await this.roundTrip(sent, request.maxRedirects ?? 0);

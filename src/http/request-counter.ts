@@ -15,8 +15,9 @@ export interface RequestTally {
 /** What this process has sent (a worker runs one test at a time: a test's share is the difference). */
 export const processTally: RequestTally = { user: 0, partner: 0 };
 
-const kindOf = (credential: string): keyof RequestTally =>
-  credential.startsWith('partner') ? 'partner' : 'user';
+/** A partner's request: drawn on a partner's budget, or sent to the partner API without one (a refusal check). */
+const kindOf = (credential: string, url: string): keyof RequestTally =>
+  credential.startsWith('partner') || new URL(url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
 
 /** The requests the run has sent so far (0 without a log). */
 export function requestsSent(log: string | undefined): number {
@@ -37,14 +38,14 @@ export class RequestCounter {
     private readonly budget?: number,
   ) {}
 
-  /** Records one request drawing on `credential`'s budget, refusing it first if the run's budget is spent. */
-  count(credential: string): void {
+  /** Records one request to `url` drawing on `credential`'s budget, refusing it first if the run's budget is spent. */
+  count(credential: string, url: string): void {
     if (this.budget !== undefined && requestsSent(this.log) >= this.budget) {
       throw new RequestBudgetExceeded(
         `Request budget of ${this.budget} spent: the smoke profile sends no more requests (CONFORMANCE_REQUEST_BUDGET)`,
       );
     }
-    const kind = kindOf(credential);
+    const kind = kindOf(credential, url);
     processTally[kind] += 1;
     appendFileSync(this.log, kind[0] as string);
   }

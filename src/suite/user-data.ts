@@ -26,6 +26,7 @@ import {
 } from './collections.ts';
 import { coreTest, internal } from './fixtures.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
+import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
 import {
   collectionById,
   idSourceOf,
@@ -78,6 +79,8 @@ export class UserDataCache {
     private readonly workerApi: ApiClient,
     /** A stateless target (a mock) has no collection to walk to its end: its first page is the sample. */
     private readonly firstPageOnly: boolean,
+    /** The run's memo: a read one worker made serves every worker (user tokens are the run's too). */
+    private readonly memo: RunMemo,
   ) {}
 
   /** The complete collection of the token's user, or the error that stopped it; never rejects. */
@@ -111,7 +114,8 @@ export class UserDataCache {
     const key = walkKey(token, op, options.limit, options.query);
     let outcome = this.walks.get(key);
     if (!outcome) {
-      outcome = walkCollection<DataRecord>(api, buildPath(op), { token, ...options }).then(
+      const walk = () => walkCollection<DataRecord>(api, buildPath(op), { token, ...options });
+      outcome = this.memo.remember(`walk ${key}`, walk, walkCodec<DataRecord>()).then(
         (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
         (error: unknown): CollectionOutcome => ({ ok: false, error }),
       );
@@ -127,31 +131,38 @@ export class UserDataCache {
    * read:recovery, read:workout and read:sleep.
    */
   knownIds(api: ApiClient, token: string): Promise<KnownIds> {
-    return this.remember(this.ids, token, async () => {
-      const first = (id: OperationId, query: Record<string, string> = {}) =>
-        readPage<DataRecord>(api, buildPath(operationById(id)), {
-          token,
-          query,
-          limit: 1,
-          requirement: successRequirementOf(operationById(id)),
-        }).then((page) => page.records[0]);
-      const recovery = await first('listRecoveries');
-      const workout = await first('listWorkouts');
-      // An id the user's data cannot supply stays absent: a check that needs it is then not verified.
-      const known: KnownIds = Object.fromEntries(
-        Object.entries({ cycleId: recovery?.cycle_id, sleepId: recovery?.sleep_id, workoutId: workout?.id })
-          .filter(([, value]) => value !== undefined)
-          .map(([name, value]) => [name, String(value)]),
-      );
-      const oldSleep = await first('listSleeps', { end: '2025-09-01T00:00:00.000Z' }).catch(() => undefined);
-      if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
-      return known;
-    });
+    return this.remember(this.ids, token, () =>
+      this.memo.remember(`known ids ${token}`, () => this.readIds(api, token), jsonCodec()),
+    );
+  }
+
+  private async readIds(api: ApiClient, token: string): Promise<KnownIds> {
+    const first = (id: OperationId, query: Record<string, string> = {}) =>
+      readPage<DataRecord>(api, buildPath(operationById(id)), {
+        token,
+        query,
+        limit: 1,
+        requirement: successRequirementOf(operationById(id)),
+      }).then((page) => page.records[0]);
+    const recovery = await first('listRecoveries');
+    const workout = await first('listWorkouts');
+    // An id the user's data cannot supply stays absent: a check that needs it is then not verified.
+    const known: KnownIds = Object.fromEntries(
+      Object.entries({ cycleId: recovery?.cycle_id, sleepId: recovery?.sleep_id, workoutId: workout?.id })
+        .filter(([, value]) => value !== undefined)
+        .map(([name, value]) => [name, String(value)]),
+    );
+    const oldSleep = await first('listSleeps', { end: '2025-09-01T00:00:00.000Z' }).catch(() => undefined);
+    if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
+    return known;
   }
 
   /** The answer to a GET of `path` with the token, sent through `api` on first use. */
   singleRead(api: ApiClient, token: string, path: string): Promise<Exchange> {
-    return this.remember(this.singles, JSON.stringify([token, path]), () => api.send({ path, token }));
+    const key = JSON.stringify([token, path]);
+    return this.remember(this.singles, key, () =>
+      this.memo.remember(`single read ${key}`, () => api.send({ path, token }), exchangeCodec),
+    );
   }
 
   /** A read kept for later askers unless it fails (the next asker then reads again). */
@@ -359,7 +370,7 @@ export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; data
       use(
         session.shared(
           'user data',
-          () => new UserDataCache(session.api, !session.config.capabilities.has('stateful')),
+          () => new UserDataCache(session.api, !session.config.capabilities.has('stateful'), session.memo),
         ),
       ),
     internal,

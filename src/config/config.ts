@@ -107,6 +107,8 @@ export interface SuiteConfig {
   requestTimeoutMs: number;
   /** CONFORMANCE_UNANSWERED_BUDGET: requests of the run left unanswered before the run stops sending. */
   unansweredBudget: number;
+  /** CONFORMANCE_SEED: the fast-check seed of every property (fixed by default; `random`: drawn per run). */
+  propertySeed: number;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
   /** CONFORMANCE_RATE_LIMIT; undefined: the check reads the limit from the target's response headers. */
@@ -370,6 +372,22 @@ function rateLimit(env: Env): RateLimitConfig | undefined {
   return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
 
+/** The seed of every property unless CONFORMANCE_SEED says otherwise: a gate's verdict does not flip between runs. */
+export const FIXED_PROPERTY_SEED = 20_261_125;
+
+/** CONFORMANCE_SEED: an integer, or `random` (global setup draws it once, for every target of the run). */
+function propertySeed(env: Env): number {
+  const raw = env.CONFORMANCE_SEED;
+  if (raw === undefined || raw === '') return FIXED_PROPERTY_SEED;
+  if (raw === 'random') return drawnSeed();
+  if (!/^-?\d{1,10}$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw new ConfigError('CONFORMANCE_SEED', `must be an integer or "random"; got "${raw}"`);
+  return Number(raw);
+}
+
+/** A seed for CONFORMANCE_SEED=random. */
+export const drawnSeed = (): number => Math.floor(Math.random() * 2 ** 31);
+
 /** CONFORMANCE_RATE_LIMIT_HEADERS; unset: Retry-After where a limit is documented, else none. */
 const rateLimitHeaders = (env: Env): string[] =>
   (env.CONFORMANCE_RATE_LIMIT_HEADERS ?? (env.CONFORMANCE_RATE_LIMIT ? 'Retry-After' : ''))
@@ -561,6 +579,7 @@ export function configOf(env: Env): SuiteConfig {
     requestBudget: positiveInteger(env, 'CONFORMANCE_REQUEST_BUDGET', 60),
     requestTimeoutMs: positiveInteger(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS', 10_000),
     unansweredBudget: positiveInteger(env, 'CONFORMANCE_UNANSWERED_BUDGET', 5),
+    propertySeed: propertySeed(env),
     insufficientScopeStatuses: env.CONFORMANCE_ACCEPT_403 === '1' ? [401, 403] : [401],
     rateLimit: rateLimit(env),
     rateLimitHeaders: rateLimitHeaders(env),

@@ -25,6 +25,7 @@ export type RunMeta = Pick<
   | 'durationMs'
   | 'requestsSent'
   | 'stoppedSending'
+  | 'propertySeed'
 > & { interrupted: boolean; requestTally?: RequestTally };
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */

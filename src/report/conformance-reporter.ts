@@ -233,6 +233,7 @@ async function conformanceReport(
     durationMs: Math.round(result.duration),
     requestsSent: requestsSent(manifest?.requestLog),
     requestTally: requestTally(manifest?.requestLog),
+    propertySeed: config?.propertySeed,
     stoppedSending:
       config && manifest?.unansweredLog
         ? new UnansweredRequests(

@@ -84,6 +84,8 @@ export interface ConformanceReport {
   startedAt: string;
   durationMs: number;
   requestsSent: number;
+  /** The fast-check seed of every property of the run (CONFORMANCE_SEED): the same seed, the same requests. */
+  propertySeed?: number;
   /** Why the run stopped sending before its end (the target stopped answering), said before anything else. */
   stoppedSending?: string;
   /** The run's requests by kind of credential (whose rate budget they drew on), and by requirement family. */

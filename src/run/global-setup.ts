@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
-import { listOf, runOptions, runTargets, type SuiteConfig } from '../config/config.ts';
+import { drawnSeed, listOf, runOptions, runTargets, type SuiteConfig } from '../config/config.ts';
 import {
   environmentLayers,
   fileVariables,
@@ -199,7 +199,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   try {
     await timed('global setup', async () => {
       // The environment and its file, read once for every instance.
-      const runLayers = environmentLayers();
+      // CONFORMANCE_SEED=random is drawn here, once: every target of the run explores with the same seed.
+      const given = environmentLayers();
+      const runLayers =
+        merged(given).CONFORMANCE_SEED === 'random'
+          ? [{ variables: { CONFORMANCE_SEED: String(drawnSeed()) }, computed: true }, ...given]
+          : given;
       const environment = merged(runLayers);
       const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
       const coordinator = await startRunCoordinator(

@@ -9,18 +9,17 @@ import { TransportFailure } from '../http/transport-failure.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 /**
- * The run's seed of every property: fixed, so a run's generated requests (and its verdicts) are those of the
- * last run; a check records it with its evidence, and a failure's report names it.
+ * `fc.assert` for async properties with the run's seed (CONFORMANCE_SEED: fixed unless asked otherwise, so a
+ * run's generated requests and verdicts are those of the last run), rethrowing a ConformanceFailure that
+ * carries fast-check's report, the seed included.
  */
-export const PROPERTY_SEED = 20_261_125;
-
-/** `fc.assert` for async properties (with the run's seed), rethrowing a ConformanceFailure that carries fast-check's report. */
 export async function assertProperty<Ts>(
+  seed: number,
   property: fc.IAsyncPropertyWithHooks<Ts>,
   parameters: fc.Parameters<Ts> = {},
 ): Promise<void> {
   try {
-    await fc.assert(property, { seed: PROPERTY_SEED, ...parameters });
+    await fc.assert(property, { seed, ...parameters });
   } catch (error) {
     if (!(error instanceof Error) || error.cause === undefined) throw error;
     throw withPropertyReport(error.cause, redactText(error.message));

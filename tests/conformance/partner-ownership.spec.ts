@@ -117,11 +117,12 @@ for (const op of idAddressedOperations) {
       `${op.method} ${op.path} with a malformed id gets a client error`,
       { tag: [Tags.partner, Tags.property] },
     ),
-    async ({ partnerA, verdict }) => {
+    async ({ config, partnerA, verdict }) => {
       // The malformed ids are few: each is sent once, whatever number of runs draws it.
       const answers = new Map<string, Promise<Exchange>>();
       const seen = new Set<number>();
       await assertProperty(
+        config.propertySeed,
         // An empty id addresses another path (/v2/partner/requisition//status), not this operation: left out.
         fc.asyncProperty(
           malformed.filter(({ value }) => value !== ''),

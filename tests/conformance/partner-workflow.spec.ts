@@ -300,6 +300,7 @@ test(
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     let sent = 0;
     await assertProperty(
+      session.config.propertySeed,
       fc.asyncProperty(validArbitrary(postResults.requestSchema as string), async (report) => {
         const serviceRequestId = serviceRequestIds[sent++ % serviceRequestIds.length] as string;
         const exchange = await partnerA.send({
@@ -397,6 +398,7 @@ for (const op of updateOperations) {
         before = after;
       };
       await assertProperty(
+        session.config.propertySeed,
         fc.asyncProperty(invalidBodies(op, status), async (body) => {
           // A body of a kind already sent differs only in its valid fields: the service was asked that already.
           if (kinds.has(body.kind)) return;

@@ -19,7 +19,7 @@ import type { Operation, ParameterSchema } from '../../src/contract/operation-mo
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { describeExchange } from '../../src/http/exchange.ts';
-import { assertProperty, PROPERTY_SEED } from '../../src/suite/properties.ts';
+import { assertProperty } from '../../src/suite/properties.ts';
 import { test } from '../../src/suite/test.ts';
 import { describeOperation, type KnownIds, userDataOperations } from '../../src/suite/user-catalogue.ts';
 import { ConformanceFailure, warn } from '../../src/suite/verdicts.ts';
@@ -241,7 +241,7 @@ for (const op of generated) {
       `${name} answers generated ${what} as the seed says, never with a 5xx`,
       { also, tag: [Tags.property] },
     ),
-    async ({ api, dataset, userToken, requires, verdict }) => {
+    async ({ api, config, dataset, userToken, requires, verdict }) => {
       requires('stateful');
       const token = await userToken();
       const ids: KnownIds = (await dataset.idsFor(op)) ?? {};
@@ -249,6 +249,7 @@ for (const op of generated) {
       const departures = new Map<string, string>();
       let sent = 0;
       await assertProperty(
+        config.propertySeed,
         fc.asyncProperty(cases.arbitrary, async (request) => {
           const exchange = await api.send({
             method: op.method,
@@ -274,7 +275,9 @@ for (const op of generated) {
         { numRuns: RUNS_PER_TEST, examples: cases.examples.map((example) => [example]), endOnFailure: true },
       );
       for (const [requirement, departure] of departures) warn(requirement, departure);
-      verdict.evidence(`${name}: ${sent} generated requests (fast-check seed ${PROPERTY_SEED}), no 5xx`);
+      verdict.evidence(
+        `${name}: ${sent} generated requests (fast-check seed ${config.propertySeed}), no 5xx`,
+      );
     },
   );
 }

@@ -5,6 +5,7 @@ import { faults } from './faults/index.ts';
 import {
   parseEnvironment,
   parseFaultList,
+  parseLoginPage,
   parseRateLimit,
   parseRateLimitHeaders,
   parseVariantList,
@@ -30,6 +31,9 @@ const usage = `Usage: npm run sandbox -- [options]
   --list-variants          print every variant with what it changes and the seed text allowing it, then exit
   --realistic-login        a real server's sign-in: script-rendered login form with CSRF, consent step,
                            client authentication by HTTP Basic only (what npm run login drives)
+  --login-page NAME        the served sign-in page otherwise: plain (default; one form, "Allow access"),
+                           french, consent (a French login, then a consent page with an icon allow
+                           button, the refusal first), enter-only (a form with no button)
   --token-lifetime SECONDS lifetime of the access tokens issued (default 3600)
   --user-activity MS       every MS each user's data changes on its own: a webhook to each client with a
                            registered receiver, as a real user's activity causes (default 0: never)
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
       'list-variants': { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
       'realistic-login': { type: 'boolean', default: false },
+      'login-page': { type: 'string', default: 'plain' },
       'token-lifetime': { type: 'string', default: '3600' },
       'user-activity': { type: 'string', default: '0' },
       help: { type: 'boolean', default: false },
@@ -109,6 +114,7 @@ async function main(): Promise<void> {
     variants: parseVariantList(values.variants),
     logRequests: values.log,
     realisticLogin: values['realistic-login'],
+    loginPage: parseLoginPage(values['login-page']),
     tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 86_400),
     userActivityMs: integer('user-activity', values['user-activity'], 0, 3_600_000),
     ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),

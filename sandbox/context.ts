@@ -2,6 +2,7 @@
 // and the partner side (sandbox/partner) both receive this object; nothing else is global.
 import type { SandboxCredentials } from './credentials.ts';
 import type { FaultName } from './faults/index.ts';
+import type { LoginPage } from './oauth/login-pages.ts';
 import type { FixedWindowRateLimiter, RateLimitHeaderStyle, RateLimitPolicy } from './rate-limit.ts';
 import type { VariantName } from './variants.ts';
 
@@ -33,6 +34,11 @@ export interface SandboxOptions {
    * a consent step, and client authentication by HTTP Basic only. Off: the plain HTML form of the embedded run.
    */
   realisticLogin: boolean;
+  /**
+   * The served sign-in page otherwise (sandbox/oauth/login-pages.ts): plain (default), french, consent (a
+   * login, then a consent page with an icon allow button), enter-only (no button).
+   */
+  loginPage: LoginPage;
   /** Lifetime of the user and partner access tokens issued without sandbox_expires_in (default 3600 s). */
   tokenLifetimeSeconds: number;
   /** Every this many ms each user's data changes on its own (a webhook to each registered client); 0: never. */

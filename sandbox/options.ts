@@ -1,6 +1,7 @@
 // Default options of a sandbox instance and the parsing of option values given as text (CLI flags).
 import type { Environment, SandboxOptions } from './context.ts';
 import { type FaultName, faults } from './faults/index.ts';
+import { LOGIN_PAGES, type LoginPage } from './oauth/login-pages.ts';
 import type { RateLimitPolicy } from './rate-limit.ts';
 import { type VariantName, variants } from './variants.ts';
 
@@ -22,6 +23,9 @@ export function resolveOptions({
   rateLimit = defaultRateLimit,
   ...options
 }: SandboxInput = {}): SandboxOptions {
+  // The realistic sign-in has pages of its own.
+  if (options.realisticLogin && (options.loginPage ?? 'plain') !== 'plain')
+    throw new Error(`the realistic sign-in has its own pages: no login page ${options.loginPage} with it`);
   return {
     host: '127.0.0.1',
     port: 0,
@@ -31,6 +35,7 @@ export function resolveOptions({
     logRequests: false,
     now: () => new Date(),
     realisticLogin: false,
+    loginPage: 'plain',
     tokenLifetimeSeconds: 3600,
     userActivityMs: 0,
     ...options,
@@ -38,6 +43,13 @@ export function resolveOptions({
     faults: faultSet(names ?? []),
     variants: variantSet(variantNames ?? []),
   };
+}
+
+/** Parses a login page's name (sandbox/oauth/login-pages.ts). */
+export function parseLoginPage(text: string): LoginPage {
+  const found = LOGIN_PAGES.find((name) => name === text);
+  if (!found) throw new Error(`--login-page expects one of ${LOGIN_PAGES.join(', ')}, got '${text}'`);
+  return found;
 }
 
 export const faultNames = Object.keys(faults) as FaultName[];

@@ -1,54 +1,28 @@
-// HTML pages of the user OAuth flow: the plain login-and-consent form (the embedded run's), the realistic
-// sign-in (option realisticLogin: the login form, then the consent form, each built in the browser by an
-// inline script from a JSON description, like a single-page sign-in app, and each posting the session's CSRF
-// token; the served HTML carries no <form>, so only a client that runs scripts can sign in), an error page and
-// the callback page.
+// HTML pages of the user OAuth flow: the page skeleton and its parts (shared with the served sign-in pages
+// of sandbox/oauth/login-pages.ts), the realistic sign-in (option realisticLogin: the login form, then the
+// consent form, each built in the browser by an inline script from a JSON description, like a single-page
+// sign-in app, and each posting the session's CSRF token; the served HTML carries no <form>, so only a client
+// that runs scripts can sign in), an error page and the callback page.
 import type { AuthorizationRequest } from './authorize.ts';
 
 export const AUTHORIZE_PATH = '/oauth/oauth2/auth';
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const page = (title: string, body: string): string =>
-  `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body>\n${body}\n</body></html>\n`;
+export const page = (title: string, body: string, lang = 'en'): string =>
+  `<!doctype html>\n<html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body>\n${body}\n</body></html>\n`;
 
-const hidden = (name: string, value: string): string =>
+export const hidden = (name: string, value: string): string =>
   `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 
-const scopeList = (request: AuthorizationRequest): string =>
-  `<p><strong>${escapeHtml(request.client.clientId)}</strong> asks for access to:</p><ul id="scopes">${request.scopes
+export const scopeList = (request: AuthorizationRequest, asks = 'asks for access to:'): string =>
+  `<p><strong>${escapeHtml(request.client.clientId)}</strong> ${asks}</p><ul id="scopes">${request.scopes
     .map((scope) => `<li>${escapeHtml(scope)}</li>`)
     .join('')}</ul>`;
 
-const alert = (error: string | undefined): string =>
+export const alert = (error: string | undefined): string =>
   error ? `<p id="error" role="alert">${escapeHtml(error)}</p>` : '';
-
-/** The plain page: one HTML form that signs in and consents at once (the embedded run's). */
-export function loginPage(request: AuthorizationRequest, error?: string): string {
-  const pkce = request.pkce
-    ? [hidden('code_challenge', request.pkce.challenge), hidden('code_challenge_method', request.pkce.method)]
-    : [];
-  return page(
-    'Sign in',
-    [
-      '<h1>Sign in to the Physiology Data sandbox</h1>',
-      scopeList(request),
-      alert(error),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('client_id', request.client.clientId),
-      hidden('redirect_uri', request.redirectUri),
-      hidden('response_type', 'code'),
-      hidden('scope', request.scopes.join(' ')),
-      hidden('state', request.state),
-      ...pkce,
-      '<label>Username <input type="text" name="username" autocomplete="username"></label>',
-      '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
-      '<button type="submit" name="action" value="approve">Allow access</button>',
-      '<button type="submit" name="action" value="deny">Deny</button>',
-      '</form>',
-    ].join('\n'),
-  );
-}
 
 /** What the inline script of a realistic page turns into a form. */
 export interface FormSpec {

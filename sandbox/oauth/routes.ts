@@ -1,8 +1,10 @@
 // The user OAuth 2.0 authorization code flow at {auth_url}:
 //   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state,
-//                             optionally PKCE code_challenge and code_challenge_method S256|plain)
+//                             optionally PKCE code_challenge and code_challenge_method S256|plain); its shape
+//                             is option loginPage's (sandbox/oauth/login-pages.ts)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
-//                             (option realisticLogin: a login step, then a consent step; sandbox/oauth/sign-in.ts)
+//                             (option realisticLogin, or loginPage consent: a login step, then a consent step;
+//                             sandbox/oauth/sign-in.ts)
 //   POST /oauth/oauth2/token  grant_type authorization_code (code_verifier after PKCE) | refresh_token (RFC 6749
 //                             §4.1.3, §6; rotation: each refresh token works once, and the new one keeps the
 //                             scope of the old, RFC 6749 §6); client credentials in the form body or by HTTP
@@ -25,10 +27,11 @@ import {
   verifierMatches,
 } from './authorize.ts';
 import { authenticateClient, parseBasicAuthorization } from './clients.ts';
-import { AUTHORIZE_PATH, callbackPage, errorPage, loginPage } from './pages.ts';
+import { ONE_STEP_PAGES } from './login-pages.ts';
+import { AUTHORIZE_PATH, callbackPage, errorPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
 import { parseScope } from './scopes.ts';
-import { registerRealisticSignIn } from './sign-in.ts';
+import { ICON_CONSENT_PAGES, registerTwoStepSignIn, SCRIPTED_PAGES } from './sign-in.ts';
 import type { Grant, IssuedTokens } from './tokens.ts';
 
 const oauthError = (status: number, error: string, message: string, headers?: Record<string, string>) =>
@@ -96,24 +99,29 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     return onValid(check.request);
   };
 
-  // The realistic sign-in (two steps, CSRF, script-rendered forms), or the plain one-form page.
-  if (ctx.options.realisticLogin) registerRealisticSignIn(app, services, { showForm, redirectBack });
+  // A two-step sign-in (CSRF, a consent step; realistic: script-rendered forms), or a one-form page.
+  const { realisticLogin, loginPage } = ctx.options;
+  if (realisticLogin) registerTwoStepSignIn(app, services, { showForm, redirectBack }, SCRIPTED_PAGES);
+  else if (loginPage === 'consent')
+    registerTwoStepSignIn(app, services, { showForm, redirectBack }, ICON_CONSENT_PAGES);
   else {
+    const form = ONE_STEP_PAGES[loginPage];
     app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
-      showForm(reply, request.query as Fields, (valid) => html(reply, 200, loginPage(valid))),
+      showForm(reply, request.query as Fields, (valid) => html(reply, 200, form.render(valid))),
     );
 
     app.post(AUTHORIZE_PATH, { schema: { body: stringFields } }, (request, reply) => {
       const fields = (request.body ?? {}) as Fields;
       return showForm(reply, fields, (valid) => {
-        if (fields.action === 'deny') {
+        if (form.denied(fields)) {
           return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
         }
-        const username = (fields.username ?? '').trim().toLowerCase();
+        const given = form.credentials(fields);
+        const username = given.username.trim().toLowerCase();
         const account = accounts.find(
-          (a) => a.username.toLowerCase() === username && a.password === fields.password,
+          (a) => a.username.toLowerCase() === username && a.password === given.password,
         );
-        if (!account) return html(reply, 401, loginPage(valid, 'Wrong username or password.'));
+        if (!account) return html(reply, 401, form.render(valid, 'Wrong username or password.'));
         const grant: Grant = {
           userId: account.userId,
           clientId: valid.client.clientId,

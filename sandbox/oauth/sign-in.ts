@@ -1,11 +1,13 @@
-// The realistic sign-in at {auth_url}/oauth/oauth2/auth (option realisticLogin), as real authorization
-// servers have it: GET opens a sign-in session (a cookie names it) and serves a page whose login form a script
-// builds (no <form> in the served HTML), carrying the session's CSRF token; POST step=login checks the
-// password and answers the consent page; POST step=consent (decision allow or deny) ends the session with the
-// redirect to the redirect URI. Both posts need the session cookie and its CSRF token.
+// The two-step sign-ins at {auth_url}/oauth/oauth2/auth, as real authorization servers have them: GET opens a
+// sign-in session (a cookie names it) and serves the login page, carrying the session's CSRF token; POST
+// step=login checks the password and answers the consent page; POST step=consent ends the session with the
+// redirect to the redirect URI (a code, or access_denied). Both posts need the session cookie and its CSRF
+// token. The pages vary: the realistic sign-in's are built by script (option realisticLogin), the consent
+// variant's are served French forms (option loginPage consent, sandbox/oauth/login-pages.ts).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UserServices } from '../user/services.ts';
 import type { AuthorizationRequest } from './authorize.ts';
+import { frenchLoginPage, iconConsentAllowed, iconConsentPage } from './login-pages.ts';
 import { AUTHORIZE_PATH, consentPage, errorPage, scriptedLoginPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
 import { cookieValue, SESSION_COOKIE, SignInSessions } from './sessions.ts';
@@ -26,10 +28,35 @@ export interface SignInHelpers {
   ) => FastifyReply;
 }
 
-export function registerRealisticSignIn(
+/** The pages of a two-step sign-in, and how its consent form grants. */
+export interface TwoStepPages {
+  login(request: AuthorizationRequest, csrfToken: string, error?: string): string;
+  consent(request: AuthorizationRequest, csrfToken: string): string;
+  allowed(fields: Fields): boolean;
+  wrongPassword: string;
+}
+
+/** The realistic sign-in's pages, built by script. */
+export const SCRIPTED_PAGES: TwoStepPages = {
+  login: scriptedLoginPage,
+  consent: consentPage,
+  allowed: (fields) => fields.decision === 'allow',
+  wrongPassword: 'Wrong username or password.',
+};
+
+/** The consent variant's served French pages. */
+export const ICON_CONSENT_PAGES: TwoStepPages = {
+  login: frenchLoginPage,
+  consent: iconConsentPage,
+  allowed: iconConsentAllowed,
+  wrongPassword: 'Identifiant ou mot de passe incorrect.',
+};
+
+export function registerTwoStepSignIn(
   app: FastifyInstance,
   { accounts, tokens, ctx }: UserServices,
   { showForm, redirectBack }: SignInHelpers,
+  pages: TwoStepPages,
 ): void {
   const sessions = new SignInSessions(ctx.options.now);
   const sessionCookie = (id: string) => `${SESSION_COOKIE}=${id}; Path=/oauth; HttpOnly; SameSite=Lax`;
@@ -38,7 +65,7 @@ export function registerRealisticSignIn(
     showForm(reply, request.query as Fields, (valid) => {
       const { id, session } = sessions.open(valid);
       reply.header('set-cookie', sessionCookie(id));
-      return html(reply, 200, scriptedLoginPage(valid, session.csrfToken));
+      return html(reply, 200, pages.login(valid, session.csrfToken));
     }),
   );
 
@@ -56,15 +83,14 @@ export function registerRealisticSignIn(
       const account = accounts.find(
         (a) => a.username.toLowerCase() === username && a.password === fields.password,
       );
-      if (!account)
-        return html(reply, 401, scriptedLoginPage(valid, session.csrfToken, 'Wrong username or password.'));
+      if (!account) return html(reply, 401, pages.login(valid, session.csrfToken, pages.wrongPassword));
       session.userId = account.userId;
-      return html(reply, 200, consentPage(valid, session.csrfToken));
+      return html(reply, 200, pages.consent(valid, session.csrfToken));
     }
     if (fields.step !== 'consent' || session.userId === undefined)
       return html(reply, 400, errorPage('Sign in first.'));
     sessions.close(id);
-    if (fields.decision !== 'allow')
+    if (!pages.allowed(fields))
       return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
     const grant: Grant = { userId: session.userId, clientId: valid.client.clientId, scopes: valid.scopes };
     const code = tokens.issueCode(grant, valid.redirectUri, valid.pkce);

@@ -2,6 +2,7 @@
 // client, redirect URI, scope and a random state, plus PKCE S256 (RFC 7636) when asked for.
 import { createHash, randomBytes } from 'node:crypto';
 import type { UserLogin } from '../config/config.ts';
+import type { ConfiguredUser } from './sign-in-errors.ts';
 
 export interface AuthorizationRequest {
   url: string;
@@ -56,6 +57,8 @@ export interface SignInAccount {
   username: string;
   password: string;
   redirectUri: string;
+  /** Which configured user this is, for the message when the target refuses the password (default A). */
+  user?: ConfiguredUser;
 }
 
 /** A way to sign a user in: returns the authorization code the redirect carried (checked against the state). */

@@ -1,16 +1,25 @@
 // Signs a user in through a real browser (Chromium driven by Playwright), like a person would: it opens the
-// authorization URL, fills the login form it finds by role and label, presses the sign-in button, allows the
-// consent it is shown, and catches the redirect to the redirect URI (intercepted in the browser: nothing needs
-// to listen there). A page it cannot fill (a captcha, a second factor), or --headed, is left to a person:
-// `onManual` is told the URL and gives the redirect the person reached, however it learns it.
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from '@playwright/test';
+// authorization URL and, page after page, reads the rendered DOM (src/auth/html-form.ts) and does what
+// src/auth/sign-in-step.ts decides: fills the credential fields it finds by type, autocomplete and label and
+// presses Enter in the password field (or the affirmative button when the default one refuses), presses the
+// affirmative control of a consent page, never a refusal; it catches the redirect to the redirect URI
+// (intercepted in the browser: nothing needs to listen there). A page it cannot fill (a captcha, a second
+// factor), or --headed, is left to a person when `onManual` is given; otherwise it throws what it saw, with
+// a screenshot under the reports directory.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Browser, chromium, type Page, type Request } from '@playwright/test';
+import { reportPath } from '../run/reports-dir.ts';
 import {
   type AuthorizationRequest,
   type CodeSource,
   codeFromRedirect,
   type SignInAccount,
 } from './authorization-request.ts';
+import { type HtmlPage, parsePage } from './html-form.ts';
+import { describePage } from './page-description.ts';
+import { CredentialsRefused, SignInAutomationError } from './sign-in-errors.ts';
+import { type SignInStep, signInStep } from './sign-in-step.ts';
 
 /** Where Chromium is: CONFORMANCE_CHROMIUM, else Debian's package's binary; undefined when absent. */
 export function chromiumPath(env: Record<string, string | undefined> = process.env): string | undefined {
@@ -40,38 +49,11 @@ export interface BrowserSignInOptions {
   onManual?: (url: string, reason: string) => Promise<string>;
 }
 
-const MAX_STEPS = 6;
+/** A safety bound only: real flows (login, a second step, consent) take far fewer pages. */
+const MAX_STEPS = 20;
+/** How long a page built by script may take to show its first control. */
+const RENDER_TIMEOUT_MS = 3_000;
 const SIGNED_IN_PAGE = '<!doctype html><title>Signed in</title><p>Signed in. You may close this window.</p>';
-const USERNAME = /user|e-?mail|login|account/i;
-const PASSWORD = /password|passphrase/i;
-const SIGN_IN = /sign in|log ?in|continue|next|submit/i;
-const CONSENT = /^(allow|accept|authori[sz]e|approve|grant|consent|yes)/i;
-
-/** Fills what the page shows: a login form (password by label), else a consent button; undefined: neither. */
-async function fillStep(
-  page: Page,
-  account: { username: string; password: string },
-): Promise<'login' | 'consent' | undefined> {
-  await page
-    .locator('input:not([type=hidden]), button')
-    .first()
-    .waitFor({ timeout: 3_000 })
-    .catch(() => undefined);
-  const password = page.getByLabel(PASSWORD);
-  if ((await password.count()) === 1) {
-    const username = page.getByLabel(USERNAME);
-    if ((await username.count()) >= 1) await username.first().fill(account.username);
-    await password.fill(account.password);
-    await page.getByRole('button', { name: SIGN_IN }).first().click();
-    return 'login';
-  }
-  const consent = page.getByRole('button', { name: CONSENT });
-  if ((await consent.count()) >= 1) {
-    await consent.first().click();
-    return 'consent';
-  }
-  return undefined;
-}
 
 type Outcome = { code: string } | { error: string };
 
@@ -79,6 +61,59 @@ const codeOf = (outcome: Outcome): string => {
   if ('error' in outcome) throw new Error(`Authorization failed: ${outcome.error}`);
   return outcome.code;
 };
+
+const hasPasswordField = (page: HtmlPage): boolean =>
+  page.forms.some((form) => form.controls.some((control) => control.type === 'password'));
+
+/** The page's rendered DOM, read as the form filler reads a served page. */
+async function rendered(page: Page): Promise<HtmlPage> {
+  await page
+    .locator('input:not([type=hidden]), button')
+    .first()
+    .waitFor({ timeout: RENDER_TIMEOUT_MS })
+    .catch(() => undefined);
+  return parsePage(await page.content(), page.url());
+}
+
+/** The page's `input, button` element of rank `index` (html-form.ts counts them in the same order). */
+async function control(page: Page, index: number) {
+  const handle = await page.evaluateHandle(
+    (rank) => document.querySelectorAll('input, button')[rank] ?? null,
+    index,
+  );
+  const element = handle.asElement();
+  if (!element) throw new Error(`the page changed under the sign-in (control ${index} is gone)`);
+  return element;
+}
+
+/** Does a step in the page: fills and submits a login, or presses a control. */
+async function act(
+  page: Page,
+  step: Extract<SignInStep, { kind: 'login' | 'press' }>,
+  account: SignInAccount,
+) {
+  if (step.kind === 'press') return (await control(page, step.control.index)).click();
+  if (step.username) await (await control(page, step.username.index)).fill(account.username);
+  const password = await control(page, step.password.index);
+  await password.fill(account.password);
+  // As a person does: Enter in the password field submits with the form's default button.
+  if (step.byEnter || !step.submit) return password.press('Enter');
+  return (await control(page, step.submit.index)).click();
+}
+
+/** A screenshot of the page under the reports directory; undefined when it cannot be taken. */
+async function screenshot(page: Page): Promise<string | undefined> {
+  const path = reportPath(`sign-in/${new Date().toISOString().replace(/[:.]/g, '-')}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  return page.screenshot({ path, fullPage: true }).then(
+    () => path,
+    () => undefined,
+  );
+}
+
+/** A navigation's identity for loop detection: method, URL, body and the cookies it carried. */
+const requestKey = async (request: Request): Promise<string> =>
+  `${request.method()} ${request.url()} ${request.postData() ?? ''} ${(await request.headerValue('cookie')) ?? ''}`;
 
 /** Runs one sign-in in a new context of `browser`; returns the authorization code. */
 async function signIn(
@@ -100,7 +135,12 @@ async function signIn(
     };
     // Every request is watched (a redirect's target too, which routes do not see); one to the redirect URI
     // is answered here, so the redirect URI need not be served.
-    context.on('request', (sent) => observe(sent.url()));
+    const page = await context.newPage();
+    const navigations: Promise<string>[] = [];
+    context.on('request', (sent) => {
+      observe(sent.url());
+      if (sent.isNavigationRequest() && sent.frame() === page.mainFrame()) navigations.push(requestKey(sent));
+    });
     await context.route(
       (url) => codeFromRedirect(url.toString(), account.redirectUri, request.state) !== undefined,
       (route) => {
@@ -108,28 +148,53 @@ async function signIn(
         return route.fulfill({ status: 200, contentType: 'text/html', body: SIGNED_IN_PAGE });
       },
     );
-    const page = await context.newPage();
     const stepTimeout = options.stepTimeoutMs ?? 15_000;
     page.setDefaultTimeout(stepTimeout);
     await Promise.race([page.goto(request.url).catch(() => undefined), redirected]);
+    const seen = new Set<string>();
+    const stuck = async (reason: string, shown: HtmlPage) =>
+      new SignInAutomationError(reason, describePage(shown), await screenshot(page));
     let reason = options.headed ? 'a person signs in (--headed)' : '';
-    for (let step = 0; step < MAX_STEPS && !reason; step++) {
+    let passwordSent = false;
+    /** Whether the last action brought a new page, the redirect or an alert before the step's timeout. */
+    let changed = true;
+    for (let step = 0; !reason; step++) {
       if (outcome) return codeOf(outcome);
-      const loaded = page.waitForEvent('load', { timeout: stepTimeout });
-      loaded.catch(() => undefined);
-      const filled = await fillStep(page, account);
-      if (!filled) {
-        const { origin, pathname } = new URL(page.url());
-        reason = `the page at ${origin}${pathname} shows no login or consent form the sign-in can fill (MFA, a captcha?)`;
+      const shown = await rendered(page);
+      if (outcome) return codeOf(outcome);
+      if (passwordSent && hasPasswordField(shown)) {
+        if (!changed && shown.alerts.length === 0)
+          throw await stuck('submitting the login form changed nothing (no new page, no message)', shown);
+        throw new CredentialsRefused(account.user ?? 'A', `(${describePage(shown)})`);
+      }
+      // A loop: a navigation of this step sent before, the same.
+      const keys = await Promise.all(navigations.splice(0));
+      const repeated = keys.find((key) => seen.has(key));
+      if (repeated)
+        throw await stuck(`${repeated.split(' ', 2).join(' ')} was sent again, the same: a loop`, shown);
+      for (const key of keys) seen.add(key);
+      if (step >= MAX_STEPS)
+        throw await stuck(`no redirect to the redirect URI after ${MAX_STEPS} pages`, shown);
+      const next = signInStep(shown);
+      if (next.kind === 'scripted' || next.kind === 'stuck') {
+        reason = next.kind === 'stuck' ? next.reason : 'the page shows no control';
+        if (!options.onManual) throw await stuck(reason, shown);
+        reason = `${reason}; the page: ${describePage(shown)}`;
         break;
       }
-      await Promise.race([loaded, redirected]).catch(() => undefined);
-      if (outcome) return codeOf(outcome);
-      const alert = page.getByRole('alert');
-      if (filled === 'login' && (await alert.count().catch(() => 0)) > 0)
-        throw new Error(`Sign-in refused: ${((await alert.first().textContent()) ?? '').trim()}`);
+      const loaded = page.waitForEvent('load', { timeout: stepTimeout });
+      loaded.catch(() => undefined);
+      await act(page, next, account);
+      passwordSent = next.kind === 'login';
+      // A login refused without a new page shows an alert instead.
+      const alerted = passwordSent
+        ? page.getByRole('alert').first().waitFor({ timeout: stepTimeout })
+        : new Promise<never>(() => undefined);
+      changed = await Promise.race([loaded, redirected, alerted]).then(
+        () => true,
+        () => false,
+      );
     }
-    if (!reason) reason = `no redirect to the redirect URI after ${MAX_STEPS} steps`;
     if (!options.onManual) throw new Error(`Authorization did not complete: ${reason}`);
     const manual = options
       .onManual(request.url, reason)

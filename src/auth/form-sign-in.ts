@@ -1,65 +1,83 @@
-// Signs a user in over plain HTTP, for authorization pages that serve their forms as HTML (the embedded
-// sandbox's): it follows redirects, fills the first form of each page (src/auth/html-form.ts) like a person
-// would, and stops at the redirect to the redirect URI. A page whose form a script builds defeats it: that
-// takes a browser (src/auth/browser-sign-in.ts).
+// Signs a user in over plain HTTP, for authorization pages that serve their forms as HTML: it follows
+// redirects, keeps the server's cookies, and on each page does what src/auth/sign-in-step.ts decides (fill
+// the login form, press the affirmative control), until the redirect to the redirect URI. A flow may take
+// many pages (login, second step, consent); a loop shows as a request sent again the same (method, URL, body
+// and cookies), and a hard cap bounds the rest. A page whose form a script builds defeats it: PageBuiltByScript
+// says so, and the sign-in by the page's kind (src/auth/sign-in-method.ts) hands it to a browser.
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
+import { type Exchange, exchangeLine } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
-import { type CodeSource, codeFromRedirect, type SignInAccount } from './authorization-request.ts';
-import type { HtmlForm } from './html-form.ts';
-import { parseForm } from './html-form.ts';
+import { type CodeSource, codeFromRedirect } from './authorization-request.ts';
+import { CookieJar } from './cookie-jar.ts';
+import { type HtmlPage, parsePage } from './html-form.ts';
+import { describePage } from './page-description.ts';
+import { CredentialsRefused, PageBuiltByScript, SignInAutomationError } from './sign-in-errors.ts';
+import { type SignInStep, signInStep, submission } from './sign-in-step.ts';
 
-const MAX_FORM_STEPS = 4;
-const USERNAME = /user|e-?mail|login|account/i;
+/** A safety bound only: real flows (login, a second step, consent, their redirects) take far fewer. */
+const MAX_REQUESTS = 20;
 
-function location(exchange: Exchange): URL | undefined {
-  const value = exchange.headers.location;
-  return value ? new URL(value, exchange.request.url) : undefined;
-}
-
-/** The form's fields with the password and the username (the text or email field called so) filled in. */
-function fill(form: HtmlForm, account: SignInAccount): Record<string, string> {
-  const filled = { ...form.fields };
-  for (const [name, type] of Object.entries(form.types)) {
-    if (type === 'password') filled[name] = account.password;
-    else if ((type === 'text' || type === 'email') && USERNAME.test(`${form.labels[name]} ${name}`))
-      filled[name] = account.username;
-  }
-  return filled;
-}
-
-function submit(api: ApiClient, form: HtmlForm, fields: Record<string, string>): Promise<Exchange> {
-  const headers = { accept: 'text/html' };
-  return form.method === 'POST'
-    ? api.send({ method: 'POST', path: form.action, form: fields, headers })
-    : api.send({ path: form.action, query: fields, headers });
-}
+const hasPasswordField = (page: HtmlPage): boolean =>
+  page.forms.some((form) => form.controls.some((control) => control.type === 'password'));
 
 /** The HTTP form filler as a sign-in, its requests sent (and recorded) through `api`. */
 export const formSignIn =
   (api: ApiClient): CodeSource =>
   async (request, account) => {
-    let exchange = await api.send({ path: request.url, headers: { accept: 'text/html' } });
-    const chain = [exchange];
-    for (let step = 0; step < MAX_FORM_STEPS; step++) {
-      const redirect = location(exchange);
-      const outcome = redirect && codeFromRedirect(redirect.toString(), account.redirectUri, request.state);
-      if (outcome && 'code' in outcome) return outcome.code;
-      if (outcome) throw new Error(`Authorization failed: ${outcome.error}`);
-      if (redirect) {
-        exchange = await api.send({ path: redirect.toString(), headers: { accept: 'text/html' } });
-      } else {
-        const form = exchange.status === 200 ? parseForm(exchange.text, exchange.request.url) : undefined;
-        if (!form)
-          throw new Error(
-            `Authorization page did not offer a form or a redirect (a page built by script needs a browser: CONFORMANCE_SIGN_IN=browser): ${describeExchange(exchange)}`,
-          );
-        exchange = await submit(api, form, fill(form, account));
-      }
+    const jar = new CookieJar();
+    const sent = new Set<string>();
+    const chain: Exchange[] = [];
+    const send = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
+      const cookie = jar.header(url);
+      const key = `${method} ${url} ${new URLSearchParams(form)} ${cookie ?? ''}`;
+      const page = chain.at(-1);
+      if (sent.has(key))
+        throw new SignInAutomationError(
+          `it would send ${method} ${redactText(url)} again, the same: the sign-in goes round in a loop (requests: ${chain.map(exchangeLine).join(' | ')})`,
+          page ? describePage(parsePage(page.text, page.request.url), page.status) : '',
+        );
+      if (chain.length >= MAX_REQUESTS)
+        throw new SignInAutomationError(
+          `no redirect to the redirect URI after ${MAX_REQUESTS} requests (${chain.map(exchangeLine).join(' | ')})`,
+          page ? describePage(parsePage(page.text, page.request.url), page.status) : '',
+        );
+      sent.add(key);
+      const headers = { accept: 'text/html', ...(cookie ? { cookie } : {}) };
+      const exchange =
+        method === 'POST'
+          ? await api.send({ method, path: url, form, headers })
+          : await api.send({ path: url, query: form, headers });
+      jar.store(url, exchange.headers['set-cookie']);
       chain.push(exchange);
+      return exchange;
+    };
+    let exchange = await send('GET', request.url);
+    let passwordSent = false;
+    for (;;) {
+      const location = exchange.headers.location;
+      if (location && exchange.status >= 300 && exchange.status < 400) {
+        const target = new URL(location, exchange.request.url).toString();
+        const outcome = codeFromRedirect(target, account.redirectUri, request.state);
+        if (outcome && 'code' in outcome) return outcome.code;
+        if (outcome) throw new Error(`Authorization failed: ${outcome.error}`);
+        exchange = await send('GET', target);
+        continue;
+      }
+      const page = parsePage(exchange.text, exchange.request.url);
+      const described = () => describePage(page, exchange.status);
+      if (passwordSent && hasPasswordField(page))
+        throw new CredentialsRefused(account.user ?? 'A', `(${described()})`);
+      const step: SignInStep = signInStep(page);
+      if (step.kind === 'scripted') throw new PageBuiltByScript(described());
+      if (step.kind === 'stuck') throw new SignInAutomationError(step.reason, described());
+      const form = step.form;
+      // A control outside forms works by script: only a browser can press it.
+      if (!form) throw new PageBuiltByScript(described());
+      passwordSent = step.kind === 'login';
+      exchange = await send(
+        form.method === 'POST' ? 'POST' : 'GET',
+        form.action,
+        submission({ ...step, form }, account),
+      );
     }
-    const steps = chain.map((link, index) => `  ${index + 1}. ${exchangeLine(link)}`).join('\n');
-    throw new Error(
-      `Authorization did not reach the redirect URI ${redactText(account.redirectUri)} within ${MAX_FORM_STEPS} steps (a redirect loop?); the requests:\n${steps}\n  last: ${describeExchange(exchange)}`,
-    );
   };

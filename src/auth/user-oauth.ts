@@ -8,6 +8,7 @@ import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { authorizationRequest, type CodeSource } from './authorization-request.ts';
 import { formSignIn } from './form-sign-in.ts';
+import type { ConfiguredUser } from './sign-in-errors.ts';
 
 export interface UserToken {
   accessToken: string;
@@ -32,6 +33,8 @@ export interface UserOAuthOptions {
   pkce?: boolean;
   /** Signs the user in (default: the HTTP form filler, its requests sent through the client's api). */
   codeSource?: CodeSource;
+  /** Which configured user signs in (for the message when the target refuses the password; default A). */
+  user?: ConfiguredUser;
 }
 
 /** A token request the target refused: `error` is the RFC 6749 §5.2 code (invalid_grant: a dead refresh token). */
@@ -84,7 +87,7 @@ export class UserOAuthClient {
   /** The sign-in part: returns the authorization code delivered to the redirect URI. */
   async obtainCode(scopes: string): Promise<string> {
     const request = authorizationRequest(this.authUrl, this.login, scopes, this.options.pkce === true);
-    const code = await this.codeSource(request, this.login);
+    const code = await this.codeSource(request, { ...this.login, user: this.options.user });
     registerSecret(code);
     if (request.codeVerifier) this.verifiers.set(code, request.codeVerifier);
     return code;

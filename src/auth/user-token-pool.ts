@@ -2,7 +2,7 @@
 //   - pre-issued tokens (CONFORMANCE_USER_TOKENS), or Prism's stand-in;
 //   - the token store (CONFORMANCE_TOKEN_STORE): the refresh_token grant per scope set, from the grant
 //     `npm run login` stored; a dead grant is replaced by one sign-in;
-//   - otherwise a sign-in per scope set: the HTTP form filler, or a browser (CONFORMANCE_SIGN_IN=browser).
+//   - otherwise a sign-in per scope set, by the page's kind or CONFORMANCE_SIGN_IN (src/auth/sign-in-method.ts).
 // A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
 import { normaliseScopes, type SuiteConfig, suppliedExpiredToken, type UserLogin } from '../config/config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
@@ -10,6 +10,7 @@ import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { timed } from '../run/phase-log.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
+import { codeSourceFor } from './sign-in-method.ts';
 import { StoredGrants } from './stored-grants.ts';
 import { TokenStore } from './token-store.ts';
 import { type AuthorizationOptions, UserOAuthClient, type UserToken } from './user-oauth.ts';
@@ -32,7 +33,8 @@ export class UserTokenPool {
   private readonly replaced = new Map<string, string>();
   private readonly clients = new Map<UserName, UserOAuthClient>();
   private readonly grants: StoredGrants | undefined;
-  private readonly browser: BrowserSignIn | undefined;
+  /** Launched only when a sign-in needs it. */
+  private readonly browser = new BrowserSignIn();
   private expired: Promise<string> | undefined;
 
   constructor(
@@ -42,9 +44,8 @@ export class UserTokenPool {
     private readonly signInWithoutGrant = true,
     private readonly remember: RememberToken = (_key, mint) => mint(),
   ) {
-    const { tokenStore, signIn } = config.auth;
+    const { tokenStore } = config.auth;
     this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
-    this.browser = signIn === 'browser' ? new BrowserSignIn() : undefined;
   }
 
   private account(user: UserName): UserLogin | undefined {
@@ -60,11 +61,12 @@ export class UserTokenPool {
     if (!account) return undefined;
     const known = api === this.api ? this.clients.get(user) : undefined;
     if (known) return known;
-    const { clientAuth, pkce } = this.config.auth;
+    const { clientAuth, pkce, signIn } = this.config.auth;
     const client = new UserOAuthClient(api, this.config.authUrl, account, {
       clientAuth,
       pkce,
-      codeSource: this.browser?.codeSource,
+      user,
+      codeSource: codeSourceFor(signIn, api, this.browser),
     });
     if (api === this.api) this.clients.set(user, client);
     return client;
@@ -149,6 +151,6 @@ export class UserTokenPool {
   }
 
   close(): Promise<void> {
-    return this.browser?.close() ?? Promise.resolve();
+    return this.browser.close();
   }
 }

@@ -1,13 +1,15 @@
 // `npm run login [-- --headed] [--wait SECONDS]`: runs the authorization-code flow once per configured user
-// (user A, and user B when CONFORMANCE_USER_B is set) in headless Chromium, filling the login and consent
-// forms by role and label, with PKCE when CONFORMANCE_PKCE=1, and keeps each grant (its refresh token) in the
-// token store (CONFORMANCE_TOKEN_STORE) for later runs, which then need no browser. With --headed, or when
-// a page asks for what it cannot fill (MFA, a captcha), it prints the authorization URL and waits for a
-// person to finish (the code is caught on the loopback redirect URI). Prints no token.
+// (user A, and user B when CONFORMANCE_USER_B is set), signing in by the page's kind (a served form over
+// HTTP, a page built by script in headless Chromium; CONFORMANCE_SIGN_IN forces one), with PKCE when
+// CONFORMANCE_PKCE=1, and keeps each grant (its refresh token) in the token store (CONFORMANCE_TOKEN_STORE)
+// for later runs, which then need no browser. With --headed, or when a page asks for what it cannot fill
+// (MFA, a captcha), it prints the authorization URL and waits for a person to finish (the code is caught on
+// the loopback redirect URI); Ctrl-C or SIGTERM ends that wait at once. Prints no token.
 import { parseArgs } from 'node:util';
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
-import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { catchRedirect } from '../auth/loopback-redirect.ts';
+import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
 import { TokenStore } from '../auth/token-store.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
@@ -72,18 +74,33 @@ async function main(): Promise<void> {
     headed: values.headed,
     onManual: (url, reason) => byPerson(url, reason, login.redirectUri),
   });
+  // A person may be waited for: a signal ends the process at once (Playwright's exit handler kills Chromium).
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.once(signal, () => {
+      console.error(`login: stopped (${signal})`);
+      process.exit(code);
+    });
   const users: UserLogin[] = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
   const grants = new StoredGrants(new TokenStore(config.auth.tokenStore), config.authUrl);
   const transport = nodeTransport();
   const api = standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
   const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
+  const signIn = values.headed
+    ? display
+      ? browser.codeSource
+      : personOnly
+    : codeSourceFor(config.auth.signIn, api, browser);
   try {
-    for (const user of users) {
+    for (const [index, user] of users.entries()) {
       const started = performance.now();
       const client = new UserOAuthClient(api, config.authUrl, user, {
         clientAuth: config.auth.clientAuth,
         pkce: config.auth.pkce,
-        codeSource: values.headed && !display ? personOnly : browser.codeSource,
+        user: index === 0 ? 'A' : 'B',
+        codeSource: signIn,
       });
       const token = await client.authorize(scopes);
       await grants.save(user, token);
@@ -103,7 +120,6 @@ main().then(
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`login: ${redactText(message)}`);
-    if (!chromiumPath()) console.error('(no Chromium at /usr/bin/chromium: apt-get install chromium)');
     process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );

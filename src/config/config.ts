@@ -242,8 +242,11 @@ export type ClientAuthMethod = 'client_secret_post' | 'client_secret_basic';
 export interface AuthSettings {
   /** CONFORMANCE_TOKEN_STORE: the token store `npm run login` fills (outside reports/). */
   tokenStore?: string;
-  /** CONFORMANCE_SIGN_IN: how a user signs in: `browser` (Chromium; remote targets) or `form` (HTTP form filler). */
-  signIn: 'browser' | 'form';
+  /**
+   * CONFORMANCE_SIGN_IN: how a user signs in: `browser` (Chromium) or `form` (HTTP form filler); unset
+   * (`auto`): the page decides, a served form by the form filler, a page built by script in the browser.
+   */
+  signIn: 'auto' | 'browser' | 'form';
   /** CONFORMANCE_PKCE=1: authorization requests carry a PKCE S256 challenge (RFC 7636). */
   pkce: boolean;
   /** CONFORMANCE_CLIENT_AUTH: the client authentication tried first (the other after a refusal). */
@@ -322,16 +325,11 @@ function storeHasExpired(path: string | undefined, owners: TokenOwners): AuthSet
   }
 }
 
-function authSettings(env: Env, owners: TokenOwners & Pick<SuiteConfig, 'target'>): AuthSettings {
+function authSettings(env: Env, owners: TokenOwners): AuthSettings {
   const tokenStore = tokenStorePath(env);
   return {
     tokenStore,
-    signIn: oneOf(
-      env,
-      'CONFORMANCE_SIGN_IN',
-      ['browser', 'form'] as const,
-      owners.target === 'remote' ? 'browser' : 'form',
-    ),
+    signIn: oneOf(env, 'CONFORMANCE_SIGN_IN', ['auto', 'browser', 'form'] as const, 'auto'),
     pkce: flag(env, 'CONFORMANCE_PKCE'),
     clientAuth: oneOf(
       env,
@@ -594,7 +592,7 @@ export function configOf(env: Env): SuiteConfig {
     failOn: failOn(env),
     sandboxFaults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
     sandboxVariants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
-    auth: authSettings(env, { target, baseUrl, authUrl, userLogin: login, partnerA }),
+    auth: authSettings(env, { baseUrl, authUrl, userLogin: login, partnerA }),
   };
   return { ...config, capabilities: capabilitiesOf(target, config) };
 }

@@ -46,7 +46,7 @@ const writes = (byRoute: Record<string, number>): string[] =>
 test('on the sandbox: every check passes within 12 requests, none a write, and the family table says what is verified', async () => {
   const run = await doctor({ CONFORMANCE_TARGET: 'sandbox' });
   expect(run.code, run.output).toBe(0);
-  expect(run.output).toMatch(/✓ user A token: sign-in \(form\)/);
+  expect(run.output).toMatch(/✓ user A token: sign-in \(auto\)/);
   expect(run.output).toMatch(/✓ partner B token/);
   expect(run.output).toMatch(/^\| AUTH \| \d+ \| \d+ \| — \|$/m);
   expect(run.output).toMatch(/^\| RL \| 1 \| 1 \| — \|$/m);

@@ -1,6 +1,7 @@
 // `npm run login` against the realistic sandbox (a sign-in page built by script, CSRF, consent, Basic client
-// authentication): headless Chromium fills it and the token store gets the grants; --headed without a display
-// leaves it to a person, whose redirect is caught on the loopback redirect URI; and a second run, once the
+// authentication): headless Chromium fills it and the token store gets the grants; a served form is filled
+// over HTTP with no browser; --headed without a display leaves it to a person, whose redirect is caught on
+// the loopback redirect URI, and a signal ends that wait at once; and a second run, once the
 // tokens the first one stored have passed the expiry the server stated, verifies AUTH-EXPIRED-TOKEN and
 // PAUTH-EXPIRED-TOKEN from the store. Needs Chromium (/usr/bin/chromium).
 import { spawn } from 'node:child_process';
@@ -77,6 +78,22 @@ test('npm run login signs both users in headless and fills the store; it prints 
   }
 });
 
+test('npm run login signs in on a served form with no browser and no setting changed', async () => {
+  const sandbox = await start({ loginPage: 'consent' });
+  try {
+    const store = storePath();
+    const [command, args] = tsx('src/cli/login.ts');
+    // A Chromium that does not exist: the served form needs none.
+    const env = remoteEnv(sandbox, store, { CONFORMANCE_CHROMIUM: '/nonexistent/chromium' });
+    const login = await runCommand(command, args, env, true);
+    console.log(`npm run login (consent page, form filler): ${(login.durationMs / 1000).toFixed(1)} s`);
+    expect(login.code, login.output).toBe(0);
+    expect(Object.keys((JSON.parse(readFileSync(store, 'utf8')) as TokenStoreData).grants)).toHaveLength(2);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -120,6 +137,35 @@ test('--headed without a display prints the authorization URL and takes the code
     await sandbox.close();
   }
 });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  test(`a ${signal} ends the wait for a person at once`, async () => {
+    const sandbox = await start();
+    try {
+      const env = remoteEnv(sandbox, storePath(), {
+        CONFORMANCE_REDIRECT_URI: `http://127.0.0.1:${await freePort()}/callback`,
+        DISPLAY: '',
+        WAYLAND_DISPLAY: '',
+      });
+      const [command, args] = tsx('src/cli/login.ts', '--headed', '--wait', '120');
+      const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/waiting up to/.test(output)) resolve();
+        });
+        child.on('close', () => reject(new Error(`login ended before waiting:\n${output}`)));
+      });
+      const sent = performance.now();
+      child.kill(signal);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(performance.now() - sent).toBeLessThan(5_000);
+      expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
+    } finally {
+      await sandbox.close();
+    }
+  });
 
 test('a run after the stored tokens expired verifies AUTH-EXPIRED-TOKEN and PAUTH-EXPIRED-TOKEN from the store', async () => {
   // Tokens live 4 s: the first run's expire before the second, without an hour's wait.

@@ -7,6 +7,7 @@ import type { RunningSandbox } from '../../sandbox/app.ts';
 import { AUTHORIZE_PATH } from '../../sandbox/oauth/pages.ts';
 import { authorizationRequest } from '../../src/auth/authorization-request.ts';
 import { formSignIn } from '../../src/auth/form-sign-in.ts';
+import { PageBuiltByScript } from '../../src/auth/sign-in-errors.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { openSignIn, realisticSignIn } from './realistic-sign-in.ts';
@@ -37,7 +38,7 @@ test('the sign-in page carries no <form>: the HTTP form filler cannot sign in', 
       'read:cycles',
       false,
     );
-    await expect(formSignIn(api)(request, account)).rejects.toThrow(/did not offer a form or a redirect/);
+    await expect(formSignIn(api)(request, account)).rejects.toBeInstanceOf(PageBuiltByScript);
   } finally {
     transport.dispose();
   }

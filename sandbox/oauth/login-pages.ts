@@ -1,0 +1,158 @@
+// The served sign-in pages of the sandbox (option loginPage), real HTML forms with the OAuth semantics of the
+// plain flow, in the shapes real authorization servers take:
+//   plain       one English form that signs in and consents at once, "Allow access" then "Deny" (the default)
+//   french      the same form in French, field names too, the refusal ("Refuser") before "Autoriser l'accès"
+//   consent     a French login, then a separate consent page whose refusal comes first and whose allow
+//               control is an icon button with only an accessible name (aria-label "Autoriser");
+//               a sign-in session (cookie and CSRF token) carries the user from one to the other
+//   enter-only  a form with no button at all: a person presses Enter (a script submits it then)
+// The realistic sign-in (option realisticLogin) builds its pages by script instead (sandbox/oauth/pages.ts).
+import type { AuthorizationRequest } from './authorize.ts';
+import { AUTHORIZE_PATH, alert, escapeHtml, hidden, page, scopeList } from './pages.ts';
+import type { Fields } from './replies.ts';
+
+export const LOGIN_PAGES = ['plain', 'french', 'consent', 'enter-only'] as const;
+export type LoginPage = (typeof LOGIN_PAGES)[number];
+
+/** A page that signs in and consents in one form. */
+export interface OneStepPage {
+  render(request: AuthorizationRequest, error?: string): string;
+  /** The username and password the form posted. */
+  credentials(fields: Fields): { username: string; password: string };
+  /** Whether the user refused. */
+  denied(fields: Fields): boolean;
+}
+
+/** The authorization request's fields, carried by the one-step form. */
+function requestFields(request: AuthorizationRequest): string[] {
+  const pkce = request.pkce
+    ? [hidden('code_challenge', request.pkce.challenge), hidden('code_challenge_method', request.pkce.method)]
+    : [];
+  return [
+    hidden('client_id', request.client.clientId),
+    hidden('redirect_uri', request.redirectUri),
+    hidden('response_type', 'code'),
+    hidden('scope', request.scopes.join(' ')),
+    hidden('state', request.state),
+    ...pkce,
+  ];
+}
+
+const button = (label: string, name: string, value: string): string =>
+  `<button type="submit" name="${name}" value="${value}">${escapeHtml(label)}</button>`;
+
+const plain: OneStepPage = {
+  render: (request, error) =>
+    page(
+      'Sign in',
+      [
+        '<h1>Sign in to the Physiology Data sandbox</h1>',
+        scopeList(request),
+        alert(error),
+        `<form method="post" action="${AUTHORIZE_PATH}">`,
+        ...requestFields(request),
+        '<label>Username <input type="text" name="username" autocomplete="username"></label>',
+        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+        button('Allow access', 'action', 'approve'),
+        button('Deny', 'action', 'deny'),
+        '</form>',
+      ].join('\n'),
+    ),
+  credentials: (fields) => ({ username: fields.username ?? '', password: fields.password ?? '' }),
+  denied: (fields) => fields.action === 'deny',
+};
+
+const french: OneStepPage = {
+  render: (request, error) =>
+    page(
+      'Connexion',
+      [
+        '<h1>Connexion au bac à sable Physiology Data</h1>',
+        scopeList(request, 'demande l’accès à :'),
+        alert(error),
+        `<form method="post" action="${AUTHORIZE_PATH}">`,
+        ...requestFields(request),
+        '<p><label for="identifiant">Identifiant</label> <input type="text" id="identifiant" name="identifiant"></p>',
+        '<p><label for="mdp">Mot de passe</label> <input type="password" id="mdp" name="mot_de_passe"></p>',
+        button('Refuser', 'choix', '1'),
+        button('Autoriser l’accès', 'choix', '2'),
+        '</form>',
+      ].join('\n'),
+      'fr',
+    ),
+  credentials: (fields) => ({ username: fields.identifiant ?? '', password: fields.mot_de_passe ?? '' }),
+  denied: (fields) => fields.choix !== '2',
+};
+
+const SUBMIT_ON_ENTER = `document.querySelector('form').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') event.currentTarget.requestSubmit();
+});`;
+
+const enterOnly: OneStepPage = {
+  render: (request, error) =>
+    page(
+      'Sign in',
+      [
+        '<h1>Sign in</h1>',
+        scopeList(request),
+        alert(error),
+        `<form method="post" action="${AUTHORIZE_PATH}">`,
+        ...requestFields(request),
+        '<label>Email <input type="email" name="email" autocomplete="username"></label>',
+        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+        '<p>Press Enter to sign in and allow access.</p>',
+        '</form>',
+        // With two fields and no button, Enter submits nothing by itself (HTML implicit submission): a script does.
+        `<script>${SUBMIT_ON_ENTER}</script>`,
+      ].join('\n'),
+    ),
+  credentials: (fields) => ({ username: fields.email ?? '', password: fields.password ?? '' }),
+  denied: () => false,
+};
+
+export const ONE_STEP_PAGES: Record<Exclude<LoginPage, 'consent'>, OneStepPage> = {
+  plain,
+  french,
+  'enter-only': enterOnly,
+};
+
+/** The consent variant's first page: a French login posting the sign-in session's CSRF token. */
+export function frenchLoginPage(request: AuthorizationRequest, csrfToken: string, error?: string): string {
+  return page(
+    'Connexion',
+    [
+      '<h1>Connexion</h1>',
+      scopeList(request, 'demande l’accès à :'),
+      alert(error),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'login'),
+      hidden('csrf_token', csrfToken),
+      '<p><label>Adresse e-mail <input type="text" name="username" autocomplete="username"></label></p>',
+      '<p><label>Mot de passe <input type="password" name="password" autocomplete="current-password"></label></p>',
+      '<button type="submit">Se connecter</button>',
+      '</form>',
+    ].join('\n'),
+    'fr',
+  );
+}
+
+/** The consent variant's second page: the refusal first, the allow control an icon with only an accessible name. */
+export function iconConsentPage(request: AuthorizationRequest, csrfToken: string): string {
+  return page(
+    'Autorisation',
+    [
+      '<h1>Autoriser l’application ?</h1>',
+      scopeList(request, 'demande l’accès à :'),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'consent'),
+      hidden('csrf_token', csrfToken),
+      button('Refuser', 'choix', '1'),
+      '<button type="submit" name="choix" value="2" aria-label="Autoriser"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><path d="M2 8l4 4 8-8" stroke="currentColor" fill="none"/></svg></button>',
+      '</form>',
+    ].join('\n'),
+    'fr',
+  );
+}
+
+/** Whether the icon consent page's submission grants (the icon button's value). */
+export const iconConsentAllowed = (fields: Fields): boolean => fields.choix === '2';

@@ -1,0 +1,117 @@
+// What to do on one page of a sign-in, decided the same way by the HTTP form filler and the browser:
+//   - a form holding a password field is a login: fill the username (found by autocomplete, type, label or
+//     place) and the password, and submit it as a person pressing Enter does (its default button), unless
+//     that button means deny: then its affirmative button, never a deny;
+//   - otherwise press the affirmative control (src/auth/consent-words.ts): a button whose own words mean allow,
+//     else the submit of a form whose hidden fields carry the grant; a lone neutral button ("Continue") only
+//     on a page that offers no refusal;
+//   - a page with nothing of the kind, or one asking for what no configuration holds (a second factor), is
+//     stuck; one with no control at all that runs scripts may still build its form.
+import { decisionOf } from './consent-words.ts';
+import { type Control, formFields, type HtmlForm, type HtmlPage, isSubmit } from './html-form.ts';
+
+export type SignInStep =
+  | {
+      kind: 'login';
+      form: HtmlForm;
+      username?: Control;
+      password: Control;
+      /** The button to press; undefined: submitted without one (a form with no button). */
+      submit?: Control;
+      /** Whether pressing Enter in the password field submits it this way (the form's default button). */
+      byEnter: boolean;
+    }
+  /** Press this control (of `form`, or a button outside forms a script handles). */
+  | { kind: 'press'; control: Control; form?: HtmlForm }
+  /** No control yet, but scripts run: the page may build its form (a browser waits for it). */
+  | { kind: 'scripted' }
+  | { kind: 'stuck'; reason: string };
+
+const TEXTUAL = new Set(['text', 'email', 'tel', 'number', 'search', 'url']);
+/** Username in the labels and names of the common languages (user, e-mail, identifiant, Benutzer, usuario...). */
+const USERNAME_WORDS =
+  /user|e-?mail|login|account|ident|utilisat|courriel|benutzer|nutzer|anmelde|usuari|correo|utente|gebruiker/i;
+
+const fieldsOf = (form: HtmlForm): Control[] =>
+  form.controls.filter((control) => control.submitted && !isSubmit(control) && control.type !== 'button');
+
+const autocompletes = (control: Control, token: string): boolean =>
+  (control.autocomplete ?? '').toLowerCase().split(/\s+/).includes(token);
+
+/** The username field of a login form: by autocomplete, type email, label or name, else the one before the password. */
+function usernameField(form: HtmlForm, password: Control): Control | undefined {
+  const textual = fieldsOf(form).filter((control) => TEXTUAL.has(control.type));
+  return (
+    textual.find((control) => autocompletes(control, 'username') || autocompletes(control, 'email')) ??
+    textual.find((control) => control.type === 'email') ??
+    textual.find((control) => USERNAME_WORDS.test(`${control.label} ${control.name ?? ''}`)) ??
+    (textual.length === 1 ? textual[0] : textual.filter((control) => control.index < password.index).at(-1))
+  );
+}
+
+/** What a control's own words mean. */
+const meaning = (control: Control) => decisionOf([control.name, control.value, control.label]);
+
+/** What a form's hidden fields say (e.g. user_oauth_approval=true, consent=deny). */
+const formMeaning = (form: HtmlForm) =>
+  decisionOf(form.controls.filter((control) => control.type === 'hidden').flatMap((c) => [c.name, c.value]));
+
+function login(form: HtmlForm, password: Control): SignInStep {
+  const submits = form.controls.filter(isSubmit);
+  const submit =
+    submits.find((control) => meaning(control) === 'allow') ??
+    submits.find((control) => meaning(control) !== 'deny');
+  if (submits.length > 0 && !submit)
+    return { kind: 'stuck', reason: 'the login form offers only buttons that refuse' };
+  const username = usernameField(form, password);
+  return { kind: 'login', form, username, password, submit, byEnter: submit === submits[0] };
+}
+
+/** The step for `page` (its forms and buttons as parsed by src/auth/html-form.ts). */
+export function signInStep(page: HtmlPage): SignInStep {
+  for (const form of page.forms) {
+    const password = form.controls.find((control) => control.type === 'password' && control.submitted);
+    if (password) return login(form, password);
+  }
+  const candidates = [
+    ...page.forms.flatMap((form) =>
+      form.controls
+        .filter(isSubmit)
+        .map((control) => ({ control, form, says: meaning(control) ?? formMeaning(form) })),
+    ),
+    ...page.buttons.map((control) => ({ control, form: undefined, says: meaning(control) })),
+  ];
+  if (candidates.length === 0)
+    return page.scripted
+      ? { kind: 'scripted' }
+      : { kind: 'stuck', reason: 'the page offers no form and no button' };
+  const lone = candidates.length === 1 && candidates[0]?.says === undefined ? candidates[0] : undefined;
+  const chosen = candidates.find((candidate) => candidate.says === 'allow') ?? lone;
+  if (!chosen)
+    return {
+      kind: 'stuck',
+      reason: 'no control means allow, and the sign-in never presses one that refuses or cancels',
+    };
+  const asked = chosen.form && fieldsOf(chosen.form).find((c) => TEXTUAL.has(c.type) && c.value === '');
+  if (asked)
+    return {
+      kind: 'stuck',
+      reason: `the page asks for ${JSON.stringify(asked.label || asked.name)}, which no configuration holds (a second factor?)`,
+    };
+  return { kind: 'press', control: chosen.control, form: chosen.form };
+}
+
+/** The fields a form filler posts for a step: the form's, the credentials, and the pressed button's. */
+export function submission(
+  step: Extract<SignInStep, { kind: 'login' | 'press' }> & { form: HtmlForm },
+  account: { username: string; password: string },
+): Record<string, string> {
+  const fields = formFields(step.form);
+  const button = step.kind === 'login' ? step.submit : step.control;
+  if (button?.name) fields[button.name] = button.value;
+  if (step.kind === 'login') {
+    if (step.password.name) fields[step.password.name] = account.password;
+    if (step.username?.name) fields[step.username.name] = account.username;
+  }
+  return fields;
+}

@@ -1,0 +1,113 @@
+// Every sign-in page of the sandbox (option loginPage, and the realistic one) × {HTTP form filler, browser,
+// by the page's kind}: each signs in with no setting changed and gets a token (PKCE and all), the form filler
+// where the page is a served form, the browser where it is built by script; the form filler never posts a
+// refusal; a wrong password is CredentialsRefused, for user A or B by their variables. Browser cases need
+// Chromium (/usr/bin/chromium, or CONFORMANCE_CHROMIUM) and are skipped without it.
+import { expect, test } from '@playwright/test';
+import type { RunningSandbox } from '../../sandbox/app.ts';
+import { LOGIN_PAGES } from '../../sandbox/oauth/login-pages.ts';
+import type { SandboxInput } from '../../sandbox/options.ts';
+import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { CredentialsRefused, PageBuiltByScript } from '../../src/auth/sign-in-errors.ts';
+import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
+import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
+import type { Exchange } from '../../src/http/exchange.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
+import { nodeTransport } from '../../src/http/transport.ts';
+import { credentials, redirectUriFor, start } from './sandbox-client.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+const VARIANTS: { name: string; options: SandboxInput; scripted: boolean }[] = [
+  ...LOGIN_PAGES.map((loginPage) => ({ name: loginPage, options: { loginPage }, scripted: false })),
+  { name: 'realistic', options: { realisticLogin: true }, scripted: true },
+];
+const METHODS = ['form', 'browser', 'auto'] as const;
+const hasChromium = chromiumPath() !== undefined;
+
+/** Signs user A (or B) in on `sandbox` by `method` and exchanges the code; the exchanges the api sent. */
+async function signIn(
+  sandbox: RunningSandbox,
+  method: (typeof METHODS)[number],
+  options: { user?: 'A' | 'B'; password?: string; browser?: BrowserSignIn } = {},
+): Promise<{ accessToken: string; exchanges: Exchange[]; ms: number }> {
+  const transport = nodeTransport();
+  const exchanges: Exchange[] = [];
+  const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl, onExchange: (e) => exchanges.push(e) });
+  const browser = options.browser ?? new BrowserSignIn();
+  const user = credentials.users[options.user === 'B' ? 1 : 0] ?? { username: '', password: '' };
+  const started = performance.now();
+  try {
+    const client = new UserOAuthClient(
+      api,
+      sandbox.authUrl,
+      {
+        clientId: credentials.client.clientId,
+        clientSecret: credentials.client.clientSecret,
+        redirectUri: redirectUriFor(sandbox),
+        username: user.username,
+        password: options.password ?? user.password,
+      },
+      { pkce: true, user: options.user, codeSource: codeSourceFor(method, api, browser) },
+    );
+    const token = await client.authorize('read:cycles offline');
+    return { accessToken: token.accessToken, exchanges, ms: performance.now() - started };
+  } finally {
+    await browser.close();
+    transport.dispose();
+  }
+}
+
+/** A browser that must not be launched: its Chromium does not exist. */
+const noBrowser = () => new BrowserSignIn({ executablePath: '/nonexistent/chromium' });
+
+for (const variant of VARIANTS) {
+  test.describe(`sign-in page ${variant.name}`, () => {
+    let sandbox: RunningSandbox;
+    test.beforeAll(async () => {
+      sandbox = await start(variant.options);
+    });
+    test.afterAll(async () => sandbox.close());
+
+    if (variant.scripted)
+      test('the form filler hands it over: the page is built by script', async () => {
+        await expect(signIn(sandbox, 'form')).rejects.toBeInstanceOf(PageBuiltByScript);
+      });
+    else
+      test('the form filler signs in, never posting a refusal, with no browser', async () => {
+        const { accessToken, exchanges, ms } = await signIn(sandbox, 'auto', { browser: noBrowser() });
+        console.log(`${variant.name} × form filler: ${ms.toFixed(0)} ms, ${exchanges.length} requests`);
+        expect(accessToken).toBeTruthy();
+        const posted = exchanges.flatMap((e) =>
+          e.request.body ? [new URLSearchParams(e.request.body)] : [],
+        );
+        for (const body of posted) {
+          expect(body.get('action')).not.toBe('deny');
+          // choix=1 is the French pages' Refuser.
+          expect(body.get('choix')).not.toBe('1');
+        }
+      });
+
+    test('the browser signs in', async () => {
+      test.skip(!hasChromium, 'no Chromium (apt-get install chromium, or CONFORMANCE_CHROMIUM)');
+      const { accessToken, ms } = await signIn(sandbox, variant.scripted ? 'auto' : 'browser');
+      console.log(`${variant.name} × browser: ${ms.toFixed(0)} ms`);
+      expect(accessToken).toBeTruthy();
+    });
+
+    test('a wrong password is CredentialsRefused, naming the variables of the user', async () => {
+      const methods = variant.scripted ? (['browser'] as const) : (['form', 'browser'] as const);
+      for (const method of methods) {
+        if (method === 'browser' && !hasChromium) continue;
+        const refused = await signIn(sandbox, method, { user: 'B', password: 'not-the-password' }).catch(
+          (error: unknown) => error,
+        );
+        expect(refused, String(refused)).toBeInstanceOf(CredentialsRefused);
+        expect((refused as Error).message).toContain(
+          'the target refused the password of CONFORMANCE_USER_B (CONFORMANCE_PASSWORD_B)',
+        );
+        expect((refused as Error).message).not.toContain('not-the-password');
+      }
+    });
+  });
+}

@@ -5,9 +5,9 @@ import type { Profile } from '../config/config.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 
 export const REQUEST_PLAN: Readonly<Record<Profile, RequestTally>> = {
-  'ci-gate': { user: 1570, partner: 432 },
-  certification: { user: 1500, partner: 420 },
-  smoke: { user: 40, partner: 0 },
+  'ci-gate': { user: 575, partner: 188 },
+  certification: { user: 542, partner: 188 },
+  smoke: { user: 8, partner: 1 },
 };
 
 /** A limit a credential's responses announced: `limit` requests per `windowSeconds`. */

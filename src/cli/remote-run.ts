@@ -142,13 +142,15 @@ try {
     verdict: report.verdict,
     failed,
     notVerified: report.incomplete,
+    requestsSent: report.requestsSent,
+    requests: report.requests,
     loginSeconds: Number((login.durationMs / 1000).toFixed(1)),
     wallSeconds: Number((run.wallMs / 1000).toFixed(1)),
   };
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('remote.json'), `${JSON.stringify(summary, null, 2)}\n`);
   console.log(
-    `Remote run: npm run login ${summary.loginSeconds} s, then ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed, ${unverified.length} MUST not verified`,
+    `Remote run: npm run login ${summary.loginSeconds} s, then ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed, ${unverified.length} MUST not verified; ${report.requestsSent} requests (user data ${report.requests?.byCredential.user}, partner ${report.requests?.byCredential.partner}, ${report.requests?.rateLimitedAnswers} answered 429)`,
   );
   for (const { id, reasons } of report.incomplete)
     console.log(`  not verified: ${id}: ${FIRST_RUN_UNVERIFIED[id] ?? reasons[0] ?? ''}`);

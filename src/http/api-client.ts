@@ -110,6 +110,7 @@ export class ApiClient {
         observationOf(exchange.status, announcedRateLimit(exchange.headers)),
       );
       if (exchange.status !== 429 || request.noRetry) return this.renewed(request, exchange);
+      this.options.requests.rateLimited();
     }
   }
 

@@ -1,8 +1,9 @@
 // Counts the requests a run sends, across Playwright workers: each request appends one byte to the run's
-// request log (appends of one byte are atomic), so the count is the file's size, and the byte says whose
-// rate budget it drew on: `u` the user OAuth client's, `p` a partner's. Global setup names the file in the
-// run manifest; each worker counts through its own RequestCounter (src/suite/fixtures.ts).
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+// request log (appends of one byte are atomic), and the byte says whose rate budget it drew on: `u` the user
+// OAuth client's, `p` a partner's; a paced request answered 429 adds an `r` (a 429 should be rare). Global
+// setup names the file in the run manifest; each worker counts through its own RequestCounter
+// (src/suite/fixtures.ts).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
 export class RequestBudgetExceeded extends Error {}
 
@@ -19,17 +20,24 @@ export const processTally: RequestTally = { user: 0, partner: 0 };
 const kindOf = (credential: string, url: string): keyof RequestTally =>
   credential.startsWith('partner') || new URL(url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
 
-/** The requests the run has sent so far (0 without a log). */
-export function requestsSent(log: string | undefined): number {
-  return log && existsSync(log) ? statSync(log).size : 0;
-}
+const logText = (log: string | undefined): string =>
+  log && existsSync(log) ? readFileSync(log, 'latin1') : '';
+const occurrences = (text: string, byte: string): number => text.split(byte).length - 1;
 
 /** The run's requests by kind of credential, from its log. */
 export function requestTally(log: string | undefined): RequestTally {
-  const text = log && existsSync(log) ? readFileSync(log, 'latin1') : '';
-  const partner = text.split('p').length - 1;
-  return { user: text.length - partner, partner };
+  const text = logText(log);
+  return { user: occurrences(text, 'u'), partner: occurrences(text, 'p') };
 }
+
+/** The requests the run has sent so far (0 without a log). */
+export function requestsSent(log: string | undefined): number {
+  const { user, partner } = requestTally(log);
+  return user + partner;
+}
+
+/** The paced requests of the run that were answered 429 all the same (each was sent again later). */
+export const rateLimitedAnswers = (log: string | undefined): number => occurrences(logText(log), 'r');
 
 export class RequestCounter {
   /** `budget`: the most requests the whole run may send (undefined: no limit). */
@@ -48,6 +56,11 @@ export class RequestCounter {
     const kind = kindOf(credential, url);
     processTally[kind] += 1;
     appendFileSync(this.log, kind[0] as string);
+  }
+
+  /** Records that a paced request was answered 429. */
+  rateLimited(): void {
+    appendFileSync(this.log, 'r');
   }
 }
 

@@ -26,7 +26,7 @@ export type RunMeta = Pick<
   | 'requestsSent'
   | 'stoppedSending'
   | 'propertySeed'
-> & { interrupted: boolean; requestTally?: RequestTally };
+> & { interrupted: boolean; requestTally?: RequestTally; rateLimitedAnswers?: number };
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */
 const familyOf = (id: string): string => id.split('-')[0] ?? id;
@@ -151,13 +151,15 @@ export function buildReport(
   const incomplete = requirements
     .filter((r) => r.level === 'MUST' && r.verifiable && r.status === 'not-verified')
     .map((r) => ({ id: r.id, reasons: r.notVerified }));
-  const { interrupted, requestTally, ...run } = meta;
+  const { interrupted, requestTally, rateLimitedAnswers = 0, ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const verdict: RunVerdict = failed ? 'fail' : incomplete.length > 0 || interrupted ? 'incomplete' : 'pass';
   return {
     ...run,
-    ...(requestTally ? { requests: { byCredential: requestTally, byFamily: requestsByFamily(tests) } } : {}),
+    ...(requestTally
+      ? { requests: { byCredential: requestTally, byFamily: requestsByFamily(tests), rateLimitedAnswers } }
+      : {}),
     totals: {
       passed: tests.filter((test) => test.status === 'passed').length,
       failed: tests.filter((test) => test.status === 'failed').length,

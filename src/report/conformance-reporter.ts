@@ -13,6 +13,7 @@ import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
   type RequestTally,
+  rateLimitedAnswers,
   requestsSent,
   requestTally,
   UnansweredRequests,
@@ -233,6 +234,7 @@ async function conformanceReport(
     durationMs: Math.round(result.duration),
     requestsSent: requestsSent(manifest?.requestLog),
     requestTally: requestTally(manifest?.requestLog),
+    rateLimitedAnswers: rateLimitedAnswers(manifest?.requestLog),
     propertySeed: config?.propertySeed,
     stoppedSending:
       config && manifest?.unansweredLog

@@ -88,8 +88,15 @@ export interface ConformanceReport {
   propertySeed?: number;
   /** Why the run stopped sending before its end (the target stopped answering), said before anything else. */
   stoppedSending?: string;
-  /** The run's requests by kind of credential (whose rate budget they drew on), and by requirement family. */
-  requests?: { byCredential: RequestTally; byFamily: Record<string, RequestTally> };
+  /**
+   * The run's requests by kind of credential (whose rate budget they drew on) and by requirement family, and
+   * how many paced requests were answered 429 (each was sent again after the reset).
+   */
+  requests?: {
+    byCredential: RequestTally;
+    byFamily: Record<string, RequestTally>;
+    rateLimitedAnswers: number;
+  };
   totals: { passed: number; failed: number; skipped: number };
   /** Requirements by status. */
   requirementTotals: Record<RequirementStatus, number>;

@@ -2,10 +2,10 @@
 // once, in global setup, into its run manifest (src/config/run-manifest.ts); everything else takes the
 // manifest, or an Env handed to it. Secrets never enter the manifest: it names the variable and where it
 // was read (the environment, or a file of variables), and whoever needs the value reads it here again.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseEnv } from 'node:util';
 import { ConfigError } from './config-error.ts';
+import { fileVariables } from './env-file.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,9 +33,6 @@ export const processVariable = (name: ProcessVariable): string | undefined => pr
 export function handManifestToWorkers(path: string): void {
   process.env.CONFORMANCE_RUN_MANIFEST = path;
 }
-
-/** The variables of a file (KEY=VALUE lines and # comments). */
-export const fileVariables = (path: string): Env => parseEnv(readFileSync(path, 'utf8'));
 
 /** The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first. */
 export function environmentLayers(env: Env = process.env): VariableLayer[] {

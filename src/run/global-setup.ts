@@ -8,9 +8,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
 import { listOf, runOptions, runTargets, type SuiteConfig } from '../config/config.ts';
+import { fileVariables } from '../config/env-file.ts';
 import {
   environmentLayers,
-  fileVariables,
   handManifestToWorkers,
   merged,
   type VariableLayer,

@@ -190,6 +190,51 @@ test('an env file supplies variables; the process environment wins over it', () 
   expect(config.profile).toBe('certification');
 });
 
+/** An env file of these lines, as written. */
+function envFileOf(lines: string[]): string {
+  const file = join(scratchDir(), 'lines.env');
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+test('an env file line that is not KEY=value is a configuration error naming the file and line', () => {
+  const file = envFileOf([
+    'FOO',
+    'CONFORMANCE_PROFILE=smoke',
+    ...Object.entries(remote).map(([k, v]) => `${k}=${v}`),
+  ]);
+  expect(() => loadConfig({ CONFORMANCE_ENV_FILE: file })).toThrow(ConfigError);
+  expect(() => loadConfig({ CONFORMANCE_ENV_FILE: file })).toThrow(
+    `Configuration error: ${file}:1 is not KEY=value, a # comment or a blank line`,
+  );
+});
+
+test('an unterminated quote is a configuration error naming its line, not a value that swallows the next', () => {
+  const file = envFileOf([
+    '# the client',
+    ...Object.entries(remote).map(([k, v]) => `${k}=${v}`),
+    'CONFORMANCE_CLIENT_SECRET="abc',
+    'CONFORMANCE_PROFILE=smoke',
+    'CONFORMANCE_USER_B="ben"',
+  ]);
+  expect(() => loadConfig({ CONFORMANCE_ENV_FILE: file })).toThrow(
+    `Configuration error: ${file}:8 opens a quote it does not close (CONFORMANCE_CLIENT_SECRET)`,
+  );
+});
+
+test('env files read as dotenv reads them: quotes, comments, export', () => {
+  const file = envFileOf([
+    ...Object.entries(remote).map(([k, v]) => `export ${k}=${v}`),
+    "CONFORMANCE_PROFILE='smoke' # read-only",
+    'CONFORMANCE_PARTNER_A_CLIENT_ID="a # not a comment"',
+    'CONFORMANCE_PARTNER_A_CLIENT_SECRET=s',
+    '',
+  ]);
+  const config = loadConfig({ CONFORMANCE_ENV_FILE: file });
+  expect(config.profile).toBe('smoke');
+  expect(config.partnerA?.clientId).toBe('a # not a comment');
+});
+
 /** A file of variables, as CONFORMANCE_ENV_FILE names one. */
 function envFile(variables: Record<string, string>): string {
   const file = join(scratchDir(), 'target.env');

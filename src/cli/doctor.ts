@@ -5,11 +5,15 @@
 // it prints, per requirement family, what this configuration will verify, what it will not and why, and the
 // variable that would enable it (from the capabilities the suite itself uses). One line per problem; exit 1
 // when a check failed, 2 when the configuration cannot be read. Prints no secret.
+import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
-import { ConfigError, configOf, runOptions, type SuiteConfig, secretsOf } from '../config/config.ts';
+import { configOf, runOptions } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
 import { resolveEnvironment } from '../config/environment.ts';
+import { secretsOf } from '../config/secrets.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -180,7 +184,7 @@ async function main(): Promise<number> {
   let runTimeoutSeconds: number;
   try {
     const environment = resolveEnvironment();
-    config = configOf(environment);
+    config = configOf(environment, storeExpiries);
     ({ runTimeoutSeconds } = runOptions(environment));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -38,6 +38,9 @@ export function readEnvFile(path: string): EnvFileEntry[] {
   });
 }
 
+/** The variables of entries. */
+export const variablesOf = (entries: readonly EnvFileEntry[]): Record<string, string> =>
+  Object.fromEntries(entries.map(({ name, value }) => [name, value]));
+
 /** The variables of an env file. */
-export const fileVariables = (path: string): Record<string, string> =>
-  Object.fromEntries(readEnvFile(path).map(({ name, value }) => [name, value]));
+export const fileVariables = (path: string): Record<string, string> => variablesOf(readEnvFile(path));

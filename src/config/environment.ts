@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.ts';
-import { fileVariables } from './env-file.ts';
-
-export type Env = Readonly<Record<string, string | undefined>>;
+import { fileVariables, readEnvFile, variablesOf } from './env-file.ts';
+import { assertKnown } from './unknown-variables.ts';
+import type { Env } from './variables.ts';
 
 /**
  * Variables from one source. A value is read again from its source (a secret, by a worker), so a layer is
@@ -34,14 +34,20 @@ export function handManifestToWorkers(path: string): void {
   process.env.CONFORMANCE_RUN_MANIFEST = path;
 }
 
-/** The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first. */
+/**
+ * The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first; a
+ * CONFORMANCE_* name the suite does not know, in either, is a ConfigError.
+ */
 export function environmentLayers(env: Env = process.env): VariableLayer[] {
+  for (const name of Object.keys(env)) assertKnown(name, 'the environment');
   const file = env.CONFORMANCE_ENV_FILE;
   if (!file) return [{ variables: env }];
   const path = resolve(file);
   if (!existsSync(path))
     throw new ConfigError('CONFORMANCE_ENV_FILE', `names a file that does not exist: ${path}`);
-  return [{ variables: env }, { variables: fileVariables(path), file: path }];
+  const entries = readEnvFile(path);
+  for (const { name, line } of entries) assertKnown(name, `${path}:${line}`);
+  return [{ variables: env }, { variables: variablesOf(entries), file: path }];
 }
 
 /** The layer that gives a variable its value: the first where it is set and not empty. */

@@ -8,6 +8,7 @@
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
+import { variablesSupplying } from '../config/capabilities.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { configOf, runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
@@ -95,9 +96,9 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
     });
   await pool.close();
 
-  for (const [name, credentials] of [
-    ['A', config.partnerA],
-    ['B', config.partnerB],
+  for (const [name, credentials, capability] of [
+    ['A', config.partnerA, 'partner'],
+    ['B', config.partnerB, 'second-partner'],
   ] as const) {
     if (!credentials) continue;
     await check(`partner ${name} token`, async () => {
@@ -110,7 +111,7 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
         return `client credentials with scope "${scope}", grant_type "${grantType}": 200`;
       const hint =
         exchange.status === 401
-          ? `check CONFORMANCE_PARTNER_${name}_CLIENT_ID and CONFORMANCE_PARTNER_${name}_CLIENT_SECRET`
+          ? `check ${variablesSupplying(capability).join(' and ')}`
           : 'check CONFORMANCE_PARTNER_SCOPE and CONFORMANCE_PARTNER_GRANT_TYPE';
       throw new Error(`the token request answered ${briefly(exchange)}: ${hint}`);
     });

@@ -1,10 +1,10 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig, type Project } from '@playwright/test';
-import { runOptions, runTargets } from './src/config/config.ts';
+import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, Tags } from './src/config/profiles.ts';
-import { type PlannedProject, runPlan } from './src/config/run-plan.ts';
+import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
 /**

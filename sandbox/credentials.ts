@@ -1,9 +1,8 @@
 // The sandbox's fixed credentials, read from sandbox/sandbox.env (the single source: the suite loads the
-// same file as its environment when it targets the sandbox). KEY=VALUE lines and # comments, parsed with
-// node's util.parseEnv.
+// same file as its environment when it targets the sandbox). Parsed with dotenv, as the suite reads it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseEnv } from 'node:util';
+import { parse } from 'dotenv';
 
 export const credentialsPath = fileURLToPath(new URL('./sandbox.env', import.meta.url));
 
@@ -61,6 +60,6 @@ let cached: SandboxCredentials | undefined;
 
 /** The credentials of sandbox/sandbox.env (read once). */
 export function loadSandboxCredentials(): SandboxCredentials {
-  cached ??= credentialsFromEnv(parseEnv(readFileSync(credentialsPath, 'utf8')));
+  cached ??= credentialsFromEnv(parse(readFileSync(credentialsPath, 'utf8')));
   return cached;
 }

@@ -1,7 +1,7 @@
 // The authorization request of the user flow (RFC 6749 §4.1.1): {auth_url}/oauth/oauth2/auth with the
 // client, redirect URI, scope and a random state, plus PKCE S256 (RFC 7636) when asked for.
 import { createHash, randomBytes } from 'node:crypto';
-import type { UserLogin } from '../config/config.ts';
+import type { UserLogin } from '../config/suite-config.ts';
 import type { ConfiguredUser } from './sign-in-errors.ts';
 
 export interface AuthorizationRequest {

@@ -1,6 +1,7 @@
 // A partner's server-to-server client: client credentials for a bearer token, sent on every request;
 // on a 401 it requests a new token and retries once, as the seed tells partners to do.
-import { type ClientCredentials, SEED_PARTNER_TOKEN_REQUEST } from '../config/config.ts';
+import type { ClientCredentials } from '../config/suite-config.ts';
+import { SEED_PARTNER_TOKEN_REQUEST } from '../config/variables.ts';
 import type { ApiClient, ApiRequest } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';

@@ -2,7 +2,7 @@
 // only; by default the page decides: a served HTML form is filled over HTTP, with no browser, and a page that
 // builds its form by script goes to the browser (from then on, for this source: the target's pages are all
 // of a kind).
-import type { AuthSettings } from '../config/config.ts';
+import type { AuthSettings } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { CodeSource } from './authorization-request.ts';
 import type { BrowserSignIn } from './browser-sign-in.ts';

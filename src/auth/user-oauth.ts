@@ -2,7 +2,7 @@
 // browser) gets the code from the authorization page's redirect, the code is exchanged at the token
 // endpoint, with PKCE (S256) when configured; refresh tokens are redeemed (for a scope set, RFC 6749 §6) at
 // the same endpoint. The client authenticates in the form body or by HTTP Basic (RFC 6749 §2.3.1).
-import type { ClientAuthMethod, UserLogin } from '../config/config.ts';
+import type { ClientAuthMethod, UserLogin } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';

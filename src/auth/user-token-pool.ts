@@ -4,7 +4,10 @@
 //     `npm run login` stored; a dead grant is replaced by one sign-in;
 //   - otherwise a sign-in per scope set, by the page's kind or CONFORMANCE_SIGN_IN (src/auth/sign-in-method.ts).
 // A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
-import { normaliseScopes, type SuiteConfig, suppliedExpiredToken, type UserLogin } from '../config/config.ts';
+
+import { suppliedExpiredToken } from '../auth/expired-tokens.ts';
+import { normaliseScopes } from '../config/scope-set.ts';
+import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';

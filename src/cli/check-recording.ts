@@ -1,8 +1,11 @@
 // `npm run check-recording -- FILE...`: checks recorded exchanges (HAR 1.2 or NDJSON files, streamed)
 // against the contract, sends nothing, writes reports/conformance.json and conformance.md, and exits with
 // the run verdict: PASS 0, FAIL 1, INCOMPLETE 3 (2 for a usage error).
-import { baselinePath, type FailOn, failOn, type LatencyBudgets, latencyBudgets } from '../config/config.ts';
+
 import { resolveEnvironment } from '../config/environment.ts';
+import type { FailOn } from '../config/suite-config.ts';
+import type { LatencyBudgets } from '../config/variable-parsers.ts';
+import { read } from '../config/variables.ts';
 import { requirements } from '../contract/requirements.ts';
 import { checkRecordings } from '../recording/check-recordings.ts';
 import { gateVerdict, withBaseline } from '../report/baseline.ts';
@@ -22,7 +25,11 @@ if (files.length === 0) {
 let settings: { budgets: LatencyBudgets; baseline?: string; failOn: FailOn };
 try {
   const env = resolveEnvironment();
-  settings = { budgets: latencyBudgets(env), baseline: baselinePath(env), failOn: failOn(env) };
+  settings = {
+    budgets: read(env, 'CONFORMANCE_LATENCY_BUDGET'),
+    baseline: read(env, 'CONFORMANCE_BASELINE'),
+    failOn: read(env, 'CONFORMANCE_FAIL_ON'),
+  };
 } catch (error) {
   console.error(`check-recording: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);

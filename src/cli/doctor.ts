@@ -5,11 +5,16 @@
 // it prints, per requirement family, what this configuration will verify, what it will not and why, and the
 // variable that would enable it (from the capabilities the suite itself uses). One line per problem; exit 1
 // when a check failed, 2 when the configuration cannot be read. Prints no secret.
+import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
+import { variablesSupplying } from '../config/capabilities.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
-import { ConfigError, configOf, runOptions, type SuiteConfig, secretsOf } from '../config/config.ts';
+import { configOf, runOptions } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
 import { resolveEnvironment } from '../config/environment.ts';
+import { secretsOf } from '../config/secrets.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
@@ -91,9 +96,9 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
     });
   await pool.close();
 
-  for (const [name, credentials] of [
-    ['A', config.partnerA],
-    ['B', config.partnerB],
+  for (const [name, credentials, capability] of [
+    ['A', config.partnerA, 'partner'],
+    ['B', config.partnerB, 'second-partner'],
   ] as const) {
     if (!credentials) continue;
     await check(`partner ${name} token`, async () => {
@@ -106,7 +111,7 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
         return `client credentials with scope "${scope}", grant_type "${grantType}": 200`;
       const hint =
         exchange.status === 401
-          ? `check CONFORMANCE_PARTNER_${name}_CLIENT_ID and CONFORMANCE_PARTNER_${name}_CLIENT_SECRET`
+          ? `check ${variablesSupplying(capability).join(' and ')}`
           : 'check CONFORMANCE_PARTNER_SCOPE and CONFORMANCE_PARTNER_GRANT_TYPE';
       throw new Error(`the token request answered ${briefly(exchange)}: ${hint}`);
     });
@@ -180,7 +185,7 @@ async function main(): Promise<number> {
   let runTimeoutSeconds: number;
   try {
     const environment = resolveEnvironment();
-    config = configOf(environment);
+    config = configOf(environment, storeExpiries);
     ({ runTimeoutSeconds } = runOptions(environment));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

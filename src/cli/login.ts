@@ -8,12 +8,17 @@
 import { parseArgs } from 'node:util';
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
+import { storeExpiries } from '../auth/expired-tokens.ts';
 import { catchRedirect } from '../auth/loopback-redirect.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
 import { TokenStore } from '../auth/token-store.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
-import { ConfigError, loadConfig, normaliseScopes, secretsOf, type UserLogin } from '../config/config.ts';
+import { loadConfig } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { normaliseScopes } from '../config/scope-set.ts';
+import { secretsOf } from '../config/secrets.ts';
+import type { UserLogin } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
@@ -58,7 +63,7 @@ const personOnly: CodeSource = async (request, account) => {
 };
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(undefined, storeExpiries);
   for (const secret of secretsOf(config)) registerSecret(secret);
   const login = config.userLogin;
   if (!login)

@@ -19,6 +19,7 @@
 // zero failures, leaving unverified only FIRST_RUN_UNVERIFIED, and exactly the MUST requirements
 // `npm run doctor` predicts for the same configuration (src/config/capability-needs.ts).
 // Writes reports/remote.json; exits 1 otherwise.
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
+import { storeExpiries } from '../auth/expired-tokens.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { loadConfig } from '../config/config.ts';
 import { freePort } from '../run/prism.ts';
@@ -118,7 +120,7 @@ try {
     CONFORMANCE_ALLOW_INCOMPLETE: '1',
     ...documentedLimits,
   };
-  const config = loadConfig({ ...process.env, ...env });
+  const config = loadConfig({ ...process.env, ...env }, storeExpiries);
   const owners = [config.userLogin?.clientId, config.partnerA?.clientId, config.partnerB?.clientId];
   for (const owner of owners.filter((id): id is string => id !== undefined))
     await registerReceiver(sandbox.authUrl, owner, env.CONFORMANCE_WEBHOOK_PUBLIC_URL);

@@ -14,8 +14,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { signatureScheme } from '../config/config.ts';
 import { resolveEnvironment } from '../config/environment.ts';
+import { signatureScheme } from '../config/webhook-settings.ts';
 import {
   describeScheme,
   SIGNATURE_ENCODINGS,

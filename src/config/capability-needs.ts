@@ -8,7 +8,9 @@
 // announce): whether the service then sends a webhook, or announces a limit, only the run can tell.
 import { operations } from '../contract/operations.ts';
 import { type Requirement, requirements } from '../contract/requirements.ts';
-import { type Capability, capabilitySource, type SuiteConfig } from './config.ts';
+import { capabilitySource } from './capabilities.ts';
+import type { Capability } from './capability.ts';
+import type { SuiteConfig } from './suite-config.ts';
 
 const extraNeeds: Readonly<Record<string, readonly Capability[]>> = {
   'AUTH-EXPIRED-TOKEN': ['real-auth', 'expired-user-token'],

@@ -2,12 +2,12 @@
 // once, in global setup, into its run manifest (src/config/run-manifest.ts); everything else takes the
 // manifest, or an Env handed to it. Secrets never enter the manifest: it names the variable and where it
 // was read (the environment, or a file of variables), and whoever needs the value reads it here again.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseEnv } from 'node:util';
 import { ConfigError } from './config-error.ts';
-
-export type Env = Readonly<Record<string, string | undefined>>;
+import { fileVariables, readEnvFile, variablesOf } from './env-file.ts';
+import { assertKnown } from './unknown-variables.ts';
+import type { Env } from './variables.ts';
 
 /**
  * Variables from one source. A value is read again from its source (a secret, by a worker), so a layer is
@@ -34,17 +34,20 @@ export function handManifestToWorkers(path: string): void {
   process.env.CONFORMANCE_RUN_MANIFEST = path;
 }
 
-/** The variables of a file (KEY=VALUE lines and # comments). */
-export const fileVariables = (path: string): Env => parseEnv(readFileSync(path, 'utf8'));
-
-/** The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first. */
+/**
+ * The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first; a
+ * CONFORMANCE_* name the suite does not know, in either, is a ConfigError.
+ */
 export function environmentLayers(env: Env = process.env): VariableLayer[] {
+  for (const name of Object.keys(env)) assertKnown(name, 'the environment');
   const file = env.CONFORMANCE_ENV_FILE;
   if (!file) return [{ variables: env }];
   const path = resolve(file);
   if (!existsSync(path))
     throw new ConfigError('CONFORMANCE_ENV_FILE', `names a file that does not exist: ${path}`);
-  return [{ variables: env }, { variables: fileVariables(path), file: path }];
+  const entries = readEnvFile(path);
+  for (const { name, line } of entries) assertKnown(name, `${path}:${line}`);
+  return [{ variables: env }, { variables: variablesOf(entries), file: path }];
 }
 
 /** The layer that gives a variable its value: the first where it is set and not empty. */

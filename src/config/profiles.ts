@@ -1,7 +1,7 @@
 // What each profile may run, enforced in code: a test whose tags its profile forbids is skipped with
 // the reason (whatever --grep asked for), and the HTTP guard refuses requests the profile forbids.
 import type { RequestGuard } from '../http/api-client.ts';
-import type { Environment, Profile, SuiteConfig } from './config.ts';
+import type { Environment, Profile, SuiteConfig } from './suite-config.ts';
 
 /** Tags that say what a test does; requirement IDs are the upper-case tags. */
 export const Tags = {

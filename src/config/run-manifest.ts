@@ -5,14 +5,8 @@
 // is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import {
-  type Capability,
-  configOf,
-  type RunOptions,
-  runOptions,
-  type SuiteConfig,
-  secretsOf,
-} from './config.ts';
+import type { Capability } from './capability.ts';
+import { configOf, runOptions } from './config.ts';
 import {
   merged,
   processVariable,
@@ -21,6 +15,8 @@ import {
   secretValue,
   type VariableLayer,
 } from './environment.ts';
+import { secretsOf } from './secrets.ts';
+import type { ReadStoreExpiries, RunOptions, SuiteConfig } from './suite-config.ts';
 
 export interface RunManifest {
   /** When the run started (its global setup). */
@@ -59,9 +55,13 @@ export const instanceManifestPath = (runManifestPath: string, instance: number):
       );
 
 /** Resolves a run from its variables, first layer first (global setup; the target's layers on top). */
-export function resolveRun(layers: readonly VariableLayer[], facts: RunFacts): RunManifest {
+export function resolveRun(
+  layers: readonly VariableLayer[],
+  facts: RunFacts,
+  readStore: ReadStoreExpiries,
+): RunManifest {
   const env = merged(layers);
-  return { ...facts, options: runOptions(env), config: configOf(env) };
+  return { ...facts, options: runOptions(env), config: configOf(env, readStore) };
 }
 
 /** The manifest as JSON: every secret replaced by a reference to where the layers hold it. */

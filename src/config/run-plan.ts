@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
 import { ConfigError } from './config-error.ts';
-import type { Env } from './environment.ts';
+import { type Env, read } from './variables.ts';
 
 /** A target of the run: on the embedded sandbox, an instance with these faults and variants. */
 export interface TargetSpec {
@@ -136,14 +136,14 @@ export const ownTitle = (title: string, target: string): string => {
 };
 
 /** CONFORMANCE_MATRIX: a JSON file listing the run's targets; without it, one target from the variables. */
-export function targetsOf(env: Env, list: (variable: string) => string[]): TargetSpec[] {
-  const file = env.CONFORMANCE_MATRIX;
+export function runTargets(env: Env): TargetSpec[] {
+  const file = read(env, 'CONFORMANCE_MATRIX');
   if (!file)
     return [
       {
         name: '',
-        faults: list('CONFORMANCE_SANDBOX_FAULTS'),
-        variants: list('CONFORMANCE_SANDBOX_VARIANTS'),
+        faults: read(env, 'CONFORMANCE_SANDBOX_FAULTS'),
+        variants: read(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
         env: {},
       },
     ];

@@ -3,7 +3,7 @@
 // counts their evidence states, e.g. "182 records", add up to less than before). With
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
 import { readFileSync } from 'node:fs';
-import type { FailOn } from '../config/config.ts';
+import type { FailOn } from '../config/suite-config.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RequirementResult, RunVerdict, SinceLastRun } from './model.ts';
 

@@ -6,9 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { loadConfig, secretsOf } from '../config/config.ts';
+import { storeExpiries } from '../auth/expired-tokens.ts';
+import { loadConfig } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
+import { secretsOf } from '../config/secrets.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
@@ -101,7 +103,7 @@ function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunMa
   const manifest = currentRunManifest(instance);
   if (manifest) return manifest;
   try {
-    return { config: loadConfig() };
+    return { config: loadConfig(undefined, storeExpiries) };
   } catch {
     return undefined;
   }

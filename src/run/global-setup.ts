@@ -4,13 +4,15 @@
 // run's plan (src/config/run-plan.ts), the first being the run's own. The started target's URLs and
 // credentials are layers of that resolution, over or under the environment's; the process environment is
 // left as it was, but for the manifest's path.
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
-import { drawnSeed, listOf, runOptions, runTargets, type SuiteConfig } from '../config/config.ts';
+import { storeExpiries } from '../auth/expired-tokens.ts';
+import { runOptions } from '../config/config.ts';
+import { fileVariables } from '../config/env-file.ts';
 import {
   environmentLayers,
-  fileVariables,
   handManifestToWorkers,
   merged,
   type VariableLayer,
@@ -23,7 +25,10 @@ import {
   resolveRun,
   writeRunManifest,
 } from '../config/run-manifest.ts';
-import { type PlannedInstance, runPlan, type TargetSpec } from '../config/run-plan.ts';
+import { type PlannedInstance, runPlan, runTargets, type TargetSpec } from '../config/run-plan.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
+import { drawnSeed } from '../config/variable-parsers.ts';
+import { read } from '../config/variables.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
 import { timed } from './phase-log.ts';
@@ -105,8 +110,8 @@ async function startSandboxTarget(
     port: 0,
     rateLimit: EMBEDDED_RATE_LIMIT,
     dataEpoch,
-    faults: listOf(env, 'CONFORMANCE_SANDBOX_FAULTS'),
-    variants: listOf(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
+    faults: read(env, 'CONFORMANCE_SANDBOX_FAULTS'),
+    variants: read(env, 'CONFORMANCE_SANDBOX_VARIANTS'),
   };
   const sandbox = await startSandbox({
     ...options,
@@ -175,12 +180,12 @@ async function startInstance(
     layers = started.layers;
   }
   // Resolved (and so validated) before any request; again behind the proxy, which changes the URLs.
-  let manifest = resolveRun(layers, facts);
+  let manifest = resolveRun(layers, facts, storeExpiries);
   const proxy = await startValidatingProxy(manifest.config, layers);
   if (proxy) {
     stops.unshift(proxy.stop);
     layers = proxy.layers;
-    manifest = resolveRun(layers, facts);
+    manifest = resolveRun(layers, facts, storeExpiries);
   }
   const webhookReceiver = await startRunWebhookReceiver(manifest.config);
   if (webhookReceiver) stops.push(webhookReceiver);

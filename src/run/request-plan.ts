@@ -1,7 +1,7 @@
 // What a run of each profile is expected to send, per kind of credential, and how long that takes under
 // an announced rate limit. The counts were measured on the embedded sandbox (`npm run bench`, whose table
 // shows them beside each run's own): a target whose users have more records sends more pages.
-import type { Profile } from '../config/config.ts';
+import type { Profile } from '../config/suite-config.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 
 export const REQUEST_PLAN: Readonly<Record<Profile, RequestTally>> = {

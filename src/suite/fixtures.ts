@@ -6,15 +6,12 @@ import { _baseTest as base, expect, type TestInfo } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
-import {
-  type Capability,
-  type ClientCredentials,
-  capabilitySource,
-  normaliseScopes,
-  type SuiteConfig,
-} from '../config/config.ts';
+import { capabilitySource } from '../config/capabilities.ts';
+import type { Capability } from '../config/capability.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
 import { targetNameOf } from '../config/run-plan.ts';
+import { normaliseScopes } from '../config/scope-set.ts';
+import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';

@@ -6,7 +6,7 @@
 // sandbox-admin.ts.
 import { randomUUID } from 'node:crypto';
 import type { PartnerClient } from '../auth/partner-client.ts';
-import type { SuiteConfig } from '../config/config.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { operationById, operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';

@@ -10,7 +10,7 @@
 //
 // The /sandbox routes live beside /developer (at the base URL's origin); the partner inspection routes live
 // under the base URL. An answer other than the documented one throws an Error naming the exchange.
-import type { SuiteConfig } from '../config/config.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 

@@ -4,9 +4,10 @@
 // target of the run, so it keeps one session per instance, opened by the first test that needs it and
 // closed with the worker (src/suite/fixtures.ts).
 import { UserTokenPool } from '../auth/user-token-pool.ts';
-import { type SuiteConfig, secretsOf } from '../config/config.ts';
 import { requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
+import { secretsOf } from '../config/secrets.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../http/coordinator-client.ts';
 import { leasingPacer, type Pacer } from '../http/pacer.ts';

@@ -6,9 +6,8 @@
 // that selects it, named after the target and annotated with it, so that one worker serves every target:
 // the test's fixtures talk to that target's instance.
 import { mergeTests, type TestDetails } from '@playwright/test';
-import { runTargets } from '../config/config.ts';
 import { resolveEnvironment } from '../config/environment.ts';
-import { TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
+import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
 import { coreTest } from './fixtures.ts';
 import { userDataTest } from './user-data.ts';
 

@@ -7,7 +7,7 @@
 //   gives a client no way to cause a user-data webhook ("The event types: not shown"), so those come when
 //   the test user's data changes (a real user's device; the remote run's sandbox, --user-activity); partner
 //   webhooks follow the partner's own writes, where the service sends them.
-import type { SuiteConfig } from '../config/config.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';

@@ -6,9 +6,11 @@
 // unknown ids (with valid bodies, so only the token is at issue); add-test-data, which a broken server
 // would run, is tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
+import { suppliedExpiredToken } from '../../src/auth/expired-tokens.ts';
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import { type Capability, type SuiteConfig, suppliedExpiredToken } from '../../src/config/config.ts';
+import type { Capability } from '../../src/config/capability.ts';
 import { Tags } from '../../src/config/profiles.ts';
+import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';

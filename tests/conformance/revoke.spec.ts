@@ -3,8 +3,9 @@
 // REVOKE-WEBHOOKS-STOP). Every test revokes a grant minted for it alone; revocation ends every token of
 // that user for this OAuth client, so the tests run on user B when a second user is configured (user A's
 // cached tokens stay valid for the rest of the run), isolated and after everything else.
-import type { SuiteConfig } from '../../src/config/config.ts';
+
 import { Tags } from '../../src/config/profiles.ts';
+import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { ALL_READ_SCOPES, type UserName } from '../../src/suite/fixtures.ts';

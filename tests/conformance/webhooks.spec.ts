@@ -11,8 +11,9 @@
 // of the check's own, so that its creation is announced while the receiver listens) and its status update;
 // user-data webhooks follow a change of user A's data (simulated by the sandbox; on another target, the
 // user's own activity: the seed gives a client no way to cause one).
-import type { SuiteConfig } from '../../src/config/config.ts';
+
 import { Tags } from '../../src/config/profiles.ts';
+import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { freshRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';

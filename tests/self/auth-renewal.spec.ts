@@ -1,6 +1,8 @@
 // Renewal once on a 401 during a run: the suite's HTTP client sends a request again with the token the pool
 // renews, once; the pool renews only a token it handed out, and never for a missing scope.
+
 import { expect, test } from '@playwright/test';
+import { storeExpiries } from '../../src/auth/expired-tokens.ts';
 import { UserTokenPool } from '../../src/auth/user-token-pool.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
@@ -55,13 +57,16 @@ test('the pool renews a cached token the target stopped accepting, once, and han
   const sandbox = await start({ now: clock.now });
   const transport = nodeTransport();
   try {
-    const config = loadConfig({
-      ...sandboxEnv,
-      CONFORMANCE_ENV_FILE: '',
-      CONFORMANCE_TARGET: 'sandbox',
-      CONFORMANCE_BASE_URL: sandbox.baseUrl,
-      CONFORMANCE_AUTH_URL: sandbox.authUrl,
-    });
+    const config = loadConfig(
+      {
+        ...sandboxEnv,
+        CONFORMANCE_ENV_FILE: '',
+        CONFORMANCE_TARGET: 'sandbox',
+        CONFORMANCE_BASE_URL: sandbox.baseUrl,
+        CONFORMANCE_AUTH_URL: sandbox.authUrl,
+      },
+      storeExpiries,
+    );
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     const pool = new UserTokenPool(api, config);
     const cached = (await pool.cached(['read:cycles']))?.accessToken ?? '';

@@ -1,15 +1,18 @@
 // The token store (CONFORMANCE_TOKEN_STORE): a 0600 file written atomically under a lock, so that concurrent
 // refreshers never lose a rotated refresh token; it keeps the access tokens it replaces with their expiry;
 // it never lives under reports/.
+
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
+import { storeExpiries } from '../../src/auth/expired-tokens.ts';
 import { StoredGrants } from '../../src/auth/stored-grants.ts';
 import { recordAccessToken, TokenStore, type TokenStoreData } from '../../src/auth/token-store.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { reportsDir } from '../../src/run/reports-dir.ts';
@@ -83,8 +86,8 @@ test('it keeps the access tokens it replaces with their expiry, and gives the mo
 
 test('CONFORMANCE_TOKEN_STORE under reports/ is refused', () => {
   const env = { ...sandboxEnv, CONFORMANCE_TOKEN_STORE: join(reportsDir, 'tokens.json') };
-  expect(() => loadConfig(env)).toThrow(ConfigError);
-  expect(() => loadConfig(env)).toThrow(/CONFORMANCE_TOKEN_STORE must be outside/);
+  expect(() => loadConfig(env, storeExpiries)).toThrow(ConfigError);
+  expect(() => loadConfig(env, storeExpiries)).toThrow(/CONFORMANCE_TOKEN_STORE must be outside/);
 });
 
 /** A process of its own refreshing three times through the store (another run). Returns its access tokens. */

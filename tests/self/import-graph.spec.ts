@@ -77,6 +77,10 @@ test('the suite reaches the sandbox only from the commands and the global setup 
   ).toEqual([]);
 });
 
+test('src/config/ imports nothing from src/auth/ (auth reads the configuration, never the reverse)', () => {
+  expect(importsAcross('src/config', 'src/auth')).toEqual([]);
+});
+
 test('no import circles in sandbox/ or src/', () => {
   expect(importCircles(graph).map((circle) => circle.join(' → '))).toEqual([]);
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
-import { ConfigError, latencyBudgets } from '../../src/config/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { read } from '../../src/config/variables.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import { withBaselineLatency } from '../../src/report/baseline.ts';
@@ -54,14 +55,20 @@ test('annotations: each latency annotation once, malformed ones ignored', () => 
 });
 
 test('CONFORMANCE_LATENCY_BUDGET: operationId=ms pairs and *; anything else names the variable', () => {
-  expect(latencyBudgets({ CONFORMANCE_LATENCY_BUDGET: 'listCycles=800, *=1500' })).toEqual({
+  expect(
+    read({ CONFORMANCE_LATENCY_BUDGET: 'listCycles=800, *=1500' }, 'CONFORMANCE_LATENCY_BUDGET'),
+  ).toEqual({
     listCycles: 800,
     '*': 1500,
   });
-  expect(latencyBudgets({})).toEqual({});
+  expect(read({}, 'CONFORMANCE_LATENCY_BUDGET')).toEqual({});
   for (const bad of ['listCycles', 'noSuchOperation=5', 'listCycles=0', 'listCycles=1.5', '*=fast'])
-    expect(() => latencyBudgets({ CONFORMANCE_LATENCY_BUDGET: bad }), bad).toThrow(ConfigError);
-  expect(() => latencyBudgets({ CONFORMANCE_LATENCY_BUDGET: 'x=1' })).toThrow(/CONFORMANCE_LATENCY_BUDGET/);
+    expect(() => read({ CONFORMANCE_LATENCY_BUDGET: bad }, 'CONFORMANCE_LATENCY_BUDGET'), bad).toThrow(
+      ConfigError,
+    );
+  expect(() => read({ CONFORMANCE_LATENCY_BUDGET: 'x=1' }, 'CONFORMANCE_LATENCY_BUDGET')).toThrow(
+    /CONFORMANCE_LATENCY_BUDGET/,
+  );
 });
 
 const latRequirement: RequirementResult = {

@@ -1,10 +1,13 @@
 // The suite's configuration: every problem is reported by variable name before any request is sent; a run
 // resolves it once into its run manifest, which holds no secret, and which its workers and reporter read.
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
-import { ConfigError, loadConfig, normaliseScopes, secretsOf } from '../../src/config/config.ts';
+import { storeExpiries } from '../../src/auth/expired-tokens.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
 import { environmentLayers, type VariableLayer } from '../../src/config/environment.ts';
 import {
   manifestJson,
@@ -13,8 +16,14 @@ import {
   resolveRun,
   writeRunManifest,
 } from '../../src/config/run-manifest.ts';
+import { normaliseScopes } from '../../src/config/scope-set.ts';
+import { secretsOf } from '../../src/config/secrets.ts';
+import { rows } from '../../src/config/variables.ts';
+import { variablesHelp, withVariableTables } from '../../src/config/variables-doc.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
+
+const load = (env: Record<string, string>) => loadConfig(env, storeExpiries);
 
 const login = {
   CONFORMANCE_CLIENT_ID: 'client',
@@ -101,13 +110,13 @@ const problems: [string, Record<string, string>, RegExp][] = [
 
 for (const [title, env, message] of problems) {
   test(`config error: ${title}`, () => {
-    expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(message);
+    expect(() => load(env)).toThrow(ConfigError);
+    expect(() => load(env)).toThrow(message);
   });
 }
 
 test('a remote target with a login: defaults and capabilities', () => {
-  const config = loadConfig(remote);
+  const config = load(remote);
   expect(config).toMatchObject({
     target: 'remote',
     authUrl: 'https://api.example.test',
@@ -129,7 +138,7 @@ test('a remote target with a login: defaults and capabilities', () => {
 });
 
 test("a remote target with the suite's webhook receiver: its address, the URL the team registered, the wait", () => {
-  const config = loadConfig({
+  const config = load({
     ...remote,
     CONFORMANCE_WEBHOOK_LISTEN: '0.0.0.0:8787',
     CONFORMANCE_WEBHOOK_PUBLIC_URL: 'https://hooks.example.test/conformance',
@@ -143,17 +152,17 @@ test("a remote target with the suite's webhook receiver: its address, the URL th
   expect(config.capabilities.has('webhooks')).toBe(true);
   expect(config.capabilities.has('sandbox-admin')).toBe(false);
   expect(
-    loadConfig({
+    load({
       ...remote,
       CONFORMANCE_WEBHOOK_LISTEN: '[::1]:9000',
       CONFORMANCE_WEBHOOK_PUBLIC_URL: 'http://x.test/',
     }).webhooks.listen,
   ).toEqual({ host: '::1', port: 9000 });
-  expect(() => loadConfig({ ...remote, CONFORMANCE_WEBHOOK_LISTEN: '0.0.0.0:8787' })).toThrow(
+  expect(() => load({ ...remote, CONFORMANCE_WEBHOOK_LISTEN: '0.0.0.0:8787' })).toThrow(
     /CONFORMANCE_WEBHOOK_PUBLIC_URL is required with CONFORMANCE_WEBHOOK_LISTEN/,
   );
   expect(() =>
-    loadConfig({
+    load({
       ...remote,
       CONFORMANCE_WEBHOOK_LISTEN: '8787',
       CONFORMANCE_WEBHOOK_PUBLIC_URL: 'http://x.test/',
@@ -162,7 +171,7 @@ test("a remote target with the suite's webhook receiver: its address, the URL th
 });
 
 test('pre-issued tokens are keyed by normalised scope set; 403 may be accepted', () => {
-  const config = loadConfig({
+  const config = load({
     CONFORMANCE_BASE_URL: remote.CONFORMANCE_BASE_URL,
     CONFORMANCE_USER_TOKENS: JSON.stringify({ 'read:sleep  read:cycles': 't1' }),
     CONFORMANCE_ACCEPT_403: '1',
@@ -173,7 +182,7 @@ test('pre-issued tokens are keyed by normalised scope set; 403 may be accepted',
 });
 
 test('the Prism target has no stateful or auth capabilities', () => {
-  const config = loadConfig({ CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: 'http://127.0.0.1:4010' });
+  const config = load({ CONFORMANCE_TARGET: 'prism', CONFORMANCE_BASE_URL: 'http://127.0.0.1:4010' });
   expect(config.capabilities.size).toBe(0);
 });
 
@@ -185,9 +194,67 @@ test('an env file supplies variables; the process environment wins over it', () 
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
   );
-  const config = loadConfig({ CONFORMANCE_ENV_FILE: file, CONFORMANCE_PROFILE: 'certification' });
+  const config = load({ CONFORMANCE_ENV_FILE: file, CONFORMANCE_PROFILE: 'certification' });
   expect(config.baseUrl).toBe(remote.CONFORMANCE_BASE_URL);
   expect(config.profile).toBe('certification');
+});
+
+/** An env file of these lines, as written. */
+function envFileOf(lines: string[]): string {
+  const file = join(scratchDir(), 'lines.env');
+  writeFileSync(file, lines.join('\n'));
+  return file;
+}
+
+test('an env file line that is not KEY=value is a configuration error naming the file and line', () => {
+  const file = envFileOf([
+    'FOO',
+    'CONFORMANCE_PROFILE=smoke',
+    ...Object.entries(remote).map(([k, v]) => `${k}=${v}`),
+  ]);
+  expect(() => load({ CONFORMANCE_ENV_FILE: file })).toThrow(ConfigError);
+  expect(() => load({ CONFORMANCE_ENV_FILE: file })).toThrow(
+    `Configuration error: ${file}:1 is not KEY=value, a # comment or a blank line`,
+  );
+});
+
+test('an unterminated quote is a configuration error naming its line, not a value that swallows the next', () => {
+  const file = envFileOf([
+    '# the client',
+    ...Object.entries(remote).map(([k, v]) => `${k}=${v}`),
+    'CONFORMANCE_CLIENT_SECRET="abc',
+    'CONFORMANCE_PROFILE=smoke',
+    'CONFORMANCE_USER_B="ben"',
+  ]);
+  expect(() => load({ CONFORMANCE_ENV_FILE: file })).toThrow(
+    `Configuration error: ${file}:8 opens a quote it does not close (CONFORMANCE_CLIENT_SECRET)`,
+  );
+});
+
+test('an unknown CONFORMANCE_* name is a configuration error suggesting the nearest known one', () => {
+  expect(() => load({ ...remote, CONFORMANCE_PROFIL: 'smoke' })).toThrow(
+    'Configuration error: CONFORMANCE_PROFIL (the environment) is not a variable of the suite: did you mean CONFORMANCE_PROFILE?',
+  );
+  const file = envFileOf([
+    ...Object.entries(remote).map(([k, v]) => `${k}=${v}`),
+    'CONFORMANCE_PROFIL=smoke',
+  ]);
+  expect(() => load({ CONFORMANCE_ENV_FILE: file })).toThrow(
+    `Configuration error: CONFORMANCE_PROFIL (${file}:7) is not a variable of the suite: did you mean CONFORMANCE_PROFILE?`,
+  );
+});
+
+test('env files read as dotenv reads them: quotes, comments, export', () => {
+  const file = envFileOf([
+    ...Object.entries(remote).map(([k, v]) => `export ${k}=${v}`),
+    "CONFORMANCE_PROFILE='smoke' # read-only",
+    'CONFORMANCE_PARTNER_A_CLIENT_ID="a # not a comment"',
+    'CONFORMANCE_PARTNER_A_CLIENT_SECRET=s',
+    '',
+  ]);
+  const config = load({ CONFORMANCE_ENV_FILE: file });
+  expect(config.profile).toBe('smoke');
+  expect(config.partnerA?.clientId).toBe('a # not a comment');
 });
 
 /** A file of variables, as CONFORMANCE_ENV_FILE names one. */
@@ -217,7 +284,7 @@ test('the run manifest refers to each secret by its variable and file, and reads
     CONFORMANCE_PARTNER_A_CLIENT_SECRET: 'partner-a-secret',
   });
   const layers = environmentLayers({ CONFORMANCE_ENV_FILE: file });
-  const manifest = resolveRun(layers, facts);
+  const manifest = resolveRun(layers, facts, storeExpiries);
   const json = manifestJson(manifest, layers);
   expect(secretsOf(manifest.config)).toHaveLength(4);
   for (const secret of secretsOf(manifest.config)) expect(json).not.toContain(secret);
@@ -232,11 +299,11 @@ test('the run manifest refers to each secret by its variable and file, and reads
 
 test('a secret gone from where the run read it is a configuration error; one only setup knew is never written', () => {
   const environment = environmentLayers({ ...remote, CONFORMANCE_PASSWORD: 'pw-not-in-this-process' });
-  const json = manifestJson(resolveRun(environment, facts), environment);
+  const json = manifestJson(resolveRun(environment, facts, storeExpiries), environment);
   expect(JSON.parse(json).config.userLogin.password).toEqual({ secret: 'CONFORMANCE_PASSWORD' });
   expect(() => parseRunManifest(json)).toThrow(/CONFORMANCE_\w+ is no longer set in the environment/);
   const computed: VariableLayer[] = [{ variables: remote, computed: true }];
-  expect(() => manifestJson(resolveRun(computed, facts), computed)).toThrow(
+  expect(() => manifestJson(resolveRun(computed, facts, storeExpiries), computed)).toThrow(
     /no variable the workers can read/,
   );
 });
@@ -244,7 +311,7 @@ test('a secret gone from where the run read it is a configuration error; one onl
 test('the run manifest is written once: a second write fails', () => {
   const layers = environmentLayers(remote);
   const path = join(scratchDir(), RUN_MANIFEST_FILE);
-  const manifest = resolveRun(layers, facts);
+  const manifest = resolveRun(layers, facts, storeExpiries);
   writeRunManifest(path, manifest, layers);
   expect(() => writeRunManifest(path, { ...manifest, startedAt: new Date().toISOString() }, layers)).toThrow(
     /EEXIST/,
@@ -300,4 +367,13 @@ test('target, credentials, profile and selection set only in the env file reach 
   } finally {
     await sandbox.close();
   }
+});
+
+test("the README's tables of variables are the table's (npm run docs:variables writes them)", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  expect(readme).toContain('<!-- variables:begin server -->');
+  expect(withVariableTables(readme)).toBe(readme);
+  const help = variablesHelp();
+  for (const [name] of rows()) expect(readme, name).toContain(`| \`${name}\` |`);
+  for (const [name] of rows()) expect(help, name).toContain(`  ${name}`);
 });

@@ -1,7 +1,7 @@
 // Profiles are enforced in code: what a profile forbids cannot run, whatever --grep asks for.
 import { expect, test } from '@playwright/test';
-import type { Environment, Profile } from '../../src/config/config.ts';
 import { ProfileViolation, refusal, requestGuard, Tags } from '../../src/config/profiles.ts';
+import type { Environment, Profile } from '../../src/config/suite-config.ts';
 
 const config = (profile: Profile, environment: Environment = 'non-production') => ({ profile, environment });
 

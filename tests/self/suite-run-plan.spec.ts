@@ -5,9 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runTargets } from '../../src/config/config.ts';
 import { isolatedShares, Tags } from '../../src/config/profiles.ts';
-import { runPlan, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
+import { runPlan, runTargets, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 
 const [target] = runTargets({});

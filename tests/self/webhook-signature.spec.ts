@@ -7,7 +7,8 @@ import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
-import { ConfigError, signatureScheme } from '../../src/config/config.ts';
+import { ConfigError } from '../../src/config/config-error.ts';
+import { signatureScheme } from '../../src/config/webhook-settings.ts';
 import { deliveryHeader, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
   DEFAULT_SIGNATURE_SCHEME,

@@ -1,0 +1,33 @@
+// A CONFORMANCE_* name that no row of ./variables.ts knows is a typo until shown otherwise: a run that
+// ignored CONFORMANCE_PROFIL=smoke would write to production. The error suggests the nearest known name.
+import { ConfigError } from './config-error.ts';
+import { isVariableName, rows } from './variables.ts';
+
+/** Edits (insertions, deletions, substitutions) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (const [i, charA] of [...a].entries()) {
+    const current = [i + 1];
+    for (const [j, charB] of [...b].entries())
+      current.push(
+        Math.min(
+          (previous[j + 1] ?? 0) + 1,
+          (current[j] ?? 0) + 1,
+          (previous[j] ?? 0) + (charA === charB ? 0 : 1),
+        ),
+      );
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** Throws when `name` is a CONFORMANCE_* variable the suite does not know; `source` says where it was set. */
+export function assertKnown(name: string, source: string): void {
+  if (!name.startsWith('CONFORMANCE_') || isVariableName(name)) return;
+  const [nearest] = rows()
+    .map(([known]) => ({ known, distance: editDistance(name, known) }))
+    .sort((a, b) => a.distance - b.distance);
+  const hint =
+    nearest && nearest.distance <= 4 ? `did you mean ${nearest.known}?` : 'the README lists every variable';
+  throw new ConfigError(name, `(${source}) is not a variable of the suite: ${hint}`);
+}

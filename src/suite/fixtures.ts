@@ -19,6 +19,7 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { processTally } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
+import { collectTestExchanges } from './exchange-sink.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
@@ -244,7 +245,9 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   exchanges: [
     async ({ config }, use, testInfo) => {
       const exchanges: Exchange[] = [];
+      collectTestExchanges(exchanges);
       await use(exchanges);
+      collectTestExchanges(undefined);
       if (config.recordHar) appendToRecording(exchanges);
       // The answer times go to the reporter, which builds the latency table from every test's.
       const latency = latencyAnnotation(exchanges);

@@ -15,6 +15,7 @@ import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
+import { runningTestExchanges } from './exchange-sink.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout, refusedRequest } from './run-waits.ts';
 
@@ -71,8 +72,13 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     onRefused: refusedRequest,
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
-    // Session-level reads (shared datasets, tokens) are recorded as they happen.
-    onExchange: config.recordHar ? (exchange) => appendToRecording([exchange]) : undefined,
+    // Session-level reads (shared datasets, tokens) belong to the test they are made for; outside a test
+    // they are recorded as they happen.
+    onExchange: (exchange) => {
+      const running = runningTestExchanges();
+      if (running) running.push(exchange);
+      else if (config.recordHar) appendToRecording([exchange]);
+    },
   });
   const memo = new RunMemo(call, config.baseUrl);
   // A token from another worker's sign-in is a secret here too, before anything could print it.

@@ -149,7 +149,9 @@ export class UserTokenPool {
     const configured = suppliedExpiredToken(this.config, 'user');
     this.expired ??= configured
       ? Promise.resolve(configured)
-      : this.fresh(USER_SCOPES, 'A', { sandboxExpiresIn: -60 }).then((token) => token.accessToken);
+      : this.remember('A|expired', () => this.fresh(USER_SCOPES, 'A', { sandboxExpiresIn: -60 })).then(
+          (token) => token.accessToken,
+        );
     return this.expired;
   }
 

@@ -92,6 +92,7 @@ async function profileBench(profile: string, runs: number) {
     requests: spread(timings.map((timing) => timing.requests)),
     userDataRequests: spread(timings.map((timing) => timing.requestTally?.byCredential.user ?? 0)),
     partnerRequests: spread(timings.map((timing) => timing.requestTally?.byCredential.partner ?? 0)),
+    otherRequests: spread(timings.map((timing) => timing.requestTally?.byCredential.other ?? 0)),
     requestsByFamily: timings[0]?.requestTally?.byFamily ?? {},
     requestsPerSecond: spread(timings.map((timing) => timing.requests / (timing.wallMs / 1000))),
     testMsPerFile: Object.fromEntries(
@@ -159,12 +160,13 @@ for (const [name, bench] of [
   console.log(row(`${name} (${bench.runs} runs): wall`, bench.wallSeconds, 's'));
   for (const [phase, value] of Object.entries(bench.phaseMs)) console.log(row(`  ${phase}`, value, 'ms'));
   console.log(row('  requests', bench.requests, ''));
-  console.log(row('    user data (the OAuth client)', bench.userDataRequests, ''));
+  console.log(row('    user-data operations', bench.userDataRequests, ''));
   console.log(row('    partner', bench.partnerRequests, ''));
+  console.log(row('    sign-in and administration', bench.otherRequests, ''));
   const families = Object.entries(bench.requestsByFamily).map(
-    ([family, tally]) => `${family} ${tally.user}+${tally.partner}`,
+    ([family, tally]) => `${family} ${tally.user}+${tally.partner}+${tally.other}`,
   );
-  console.log(`  requests by family (user+partner, first run): ${families.join(', ')}`);
+  console.log(`  requests by family (user data+partner+other, first run): ${families.join(', ')}`);
   console.log(row('  requests per second', bench.requestsPerSecond, '/s'));
 }
 for (const [name, gate] of [

@@ -152,7 +152,7 @@ try {
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('remote.json'), `${JSON.stringify(summary, null, 2)}\n`);
   console.log(
-    `Remote run: npm run login ${summary.loginSeconds} s, then ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed, ${unverified.length} MUST not verified; ${report.requestsSent} requests (user data ${report.requests?.byCredential.user}, partner ${report.requests?.byCredential.partner}, ${report.requests?.rateLimitedAnswers} answered 429)`,
+    `Remote run: npm run login ${summary.loginSeconds} s, then ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed, ${unverified.length} MUST not verified; ${report.requestsSent} requests (user-data operations ${report.requests?.byCredential.user}, partner ${report.requests?.byCredential.partner}, sign-in and administration ${report.requests?.byCredential.other}; ${report.requests?.rateLimitedAnswers} answered 429)`,
   );
   for (const { id, reasons } of report.incomplete)
     console.log(`  not verified: ${id}: ${FIRST_RUN_UNVERIFIED[id] ?? reasons[0] ?? ''}`);

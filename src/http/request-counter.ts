@@ -1,24 +1,43 @@
 // Counts the requests a run sends, across Playwright workers: each request appends one byte to the run's
-// request log (appends of one byte are atomic), and the byte says whose rate budget it drew on: `u` the user
-// OAuth client's, `p` a partner's; a paced request answered 429 adds an `r` (a 429 should be rare). Global
+// request log (appends of one byte are atomic), and the byte says what it was: `u` a user-data operation, `p`
+// a partner request, `o` another (the OAuth sign-in, the sandbox's administration: requests the seed's rate
+// limit of the user data operations does not count); a paced request answered 429 adds an `r`. Global
 // setup names the file in the run manifest; each worker counts through its own RequestCounter
 // (src/suite/fixtures.ts).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
 export class RequestBudgetExceeded extends Error {}
 
-/** Requests by the kind of credential whose budget they drew on. */
+/** Requests by kind: user-data operations, partner requests, and the rest (sign-in, administration). */
 export interface RequestTally {
   user: number;
   partner: number;
+  other: number;
 }
 
+const KINDS = { user: 'u', partner: 'p', other: 'o' } as const satisfies Record<keyof RequestTally, string>;
+
 /** What this process has sent (a worker runs one test at a time: a test's share is the difference). */
-export const processTally: RequestTally = { user: 0, partner: 0 };
+export const processTally: RequestTally = { user: 0, partner: 0, other: 0 };
 
 /** A partner's request: drawn on a partner's budget, or sent to the partner API without one (a refusal check). */
-const kindOf = (credential: string, url: string): keyof RequestTally =>
-  credential.startsWith('partner') || new URL(url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
+function kindOf(credential: string, url: string): keyof RequestTally {
+  const path = new URL(url).pathname;
+  if (credential.startsWith('partner') || path.includes('/v2/partner/')) return 'partner';
+  return /\/(oauth|sandbox)\//.test(path) ? 'other' : 'user';
+}
+
+const combined = (a: RequestTally, b: RequestTally, sign: 1 | -1): RequestTally => ({
+  user: a.user + sign * b.user,
+  partner: a.partner + sign * b.partner,
+  other: a.other + sign * b.other,
+});
+
+/** What was sent since `before`, kind by kind. */
+export const tallySince = (before: RequestTally, now: RequestTally): RequestTally =>
+  combined(now, before, -1);
+
+export const sumOfTallies = (a: RequestTally, b: RequestTally): RequestTally => combined(a, b, 1);
 
 const logText = (log: string | undefined): string =>
   log && existsSync(log) ? readFileSync(log, 'latin1') : '';
@@ -27,13 +46,17 @@ const occurrences = (text: string, byte: string): number => text.split(byte).len
 /** The run's requests by kind of credential, from its log. */
 export function requestTally(log: string | undefined): RequestTally {
   const text = logText(log);
-  return { user: occurrences(text, 'u'), partner: occurrences(text, 'p') };
+  return {
+    user: occurrences(text, KINDS.user),
+    partner: occurrences(text, KINDS.partner),
+    other: occurrences(text, KINDS.other),
+  };
 }
 
 /** The requests the run has sent so far (0 without a log). */
 export function requestsSent(log: string | undefined): number {
-  const { user, partner } = requestTally(log);
-  return user + partner;
+  const { user, partner, other } = requestTally(log);
+  return user + partner + other;
 }
 
 /** The paced requests of the run that were answered 429 all the same (each was sent again later). */
@@ -55,7 +78,7 @@ export class RequestCounter {
     }
     const kind = kindOf(credential, url);
     processTally[kind] += 1;
-    appendFileSync(this.log, kind[0] as string);
+    appendFileSync(this.log, KINDS[kind]);
   }
 
   /** Records that a paced request was answered 429. */

@@ -4,7 +4,7 @@
 // requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
 // counted), and INCOMPLETE otherwise.
 import type { Requirement } from '../contract/requirements.ts';
-import type { RequestTally } from '../http/request-counter.ts';
+import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
 import type {
   ConformanceReport,
@@ -37,8 +37,7 @@ function requestsByFamily(tests: readonly TestResultSummary[]): Record<string, R
   for (const { requests, requirements } of tests) {
     if (!requests) continue;
     const family = familyOf(requirements[0] ?? 'none');
-    const tally = families[family] ?? { user: 0, partner: 0 };
-    families[family] = { user: tally.user + requests.user, partner: tally.partner + requests.partner };
+    families[family] = sumOfTallies(families[family] ?? { user: 0, partner: 0, other: 0 }, requests);
   }
   return Object.fromEntries(Object.entries(families).sort(([a], [b]) => a.localeCompare(b)));
 }

@@ -157,7 +157,7 @@ export default class ConformanceReporter implements Reporter {
     const left =
       Date.parse(manifest.startedAt) / 1000 + manifest.options.runTimeoutSeconds - Date.now() / 1000;
     console.log(
-      `progress: ${this.testsEnded}/${this.suite.allTests().length} tests, ${progressLine(requestsSent(manifest.requestLog), planned.user + planned.partner, left)}`,
+      `progress: ${this.testsEnded}/${this.suite.allTests().length} tests, ${progressLine(requestsSent(manifest.requestLog), planned.user + planned.partner + planned.other, left)}`,
     );
   }
 

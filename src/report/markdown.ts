@@ -77,7 +77,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}${report.propertySeed === undefined ? '' : `; **fast-check seed:** ${report.propertySeed} (CONFORMANCE_SEED)`}`,
-    `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user data ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner}; ${report.requests.rateLimitedAnswers} answered 429 and sent again)` : ''}`,
+    `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user-data operations ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner}, sign-in and administration ${report.requests.byCredential.other}; ${report.requests.rateLimitedAnswers} answered 429 and sent again)` : ''}`,
     `- **Tests:** ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped`,
     `- **Requirements:** ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note, ${r.omitted} not in this run`,
   ];

@@ -16,7 +16,7 @@ import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
-import { processTally } from '../http/request-counter.ts';
+import { processTally, tallySince } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
@@ -220,7 +220,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use, testInfo) => {
       const before = { ...processTally };
       await use(undefined);
-      const sent = { user: processTally.user - before.user, partner: processTally.partner - before.partner };
+      const sent = tallySince(before, processTally);
       testInfo.annotations.push({ type: VerdictMark.requests, description: JSON.stringify(sent) });
       const refused = inheritedRefusal(testInfo);
       if (refused) testInfo.annotations.push({ type: 'skip', description: refused });

@@ -23,15 +23,15 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
   },
 };
 
-/** Whether `error` is one of the sign-in's errors that are the user's side (by name: see above). */
-export const isSignInRunError = (error: unknown): error is Error =>
-  error instanceof Error && error.name in SIGN_IN_ERRORS;
-
-/** The run error of a sign-in error (isSignInRunError), its message as the cause. */
-export function signInRunError(error: Error): RunError {
-  const known = SIGN_IN_ERRORS[error.name] ?? { kind: 'sign-in', remedy: '' };
-  return { ...known, cause: redactText(error.message) };
+/** The run error of a sign-in error class named `name` (src/auth/), or undefined for any other. */
+function signInError(name: string, message: string): RunError | undefined {
+  const known = Object.hasOwn(SIGN_IN_ERRORS, name) ? SIGN_IN_ERRORS[name] : undefined;
+  return known && { ...known, cause: firstLine(message) };
 }
+
+/** The run error of a thrown sign-in error that is the user's side, or undefined for any other error. */
+export const signInRunError = (error: unknown): RunError | undefined =>
+  error instanceof Error ? signInError(error.name, error.message) : undefined;
 
 const UNREACHABLE =
   /\bfailed: ((?:connect|getaddrinfo) (?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b.*)/;
@@ -52,11 +52,9 @@ const BY_WORDS: readonly { kind: RunErrorKind; words: RegExp; remedy: string }[]
  */
 export function runErrorOfTest(errors: readonly string[], targetAnswered: boolean): RunError | undefined {
   for (const error of errors) {
-    const name = /^(\w+): /.exec(error)?.[1];
-    if (name && name in SIGN_IN_ERRORS) {
-      const known = SIGN_IN_ERRORS[name];
-      if (known) return { ...known, cause: firstLine(error.slice(name.length + 2)) };
-    }
+    const [, name, message] = /^(\w+): (.*)/s.exec(error) ?? [];
+    const signIn = name && message !== undefined ? signInError(name, message) : undefined;
+    if (signIn) return signIn;
     const found = BY_WORDS.find(({ words }) => words.test(error));
     if (found) return { kind: found.kind, cause: firstLine(error), remedy: found.remedy };
     const refused = UNREACHABLE.exec(error);
@@ -96,7 +94,8 @@ export const configurationError = (error: ConfigError, layers: readonly Variable
 /** An error of global setup as a run error: the configuration, a local port in use, or the suite's own crash. */
 export function setupRunError(error: unknown, layers: readonly VariableLayer[]): RunError {
   if (error instanceof ConfigError) return configurationError(error, layers);
-  if (isSignInRunError(error)) return signInRunError(error);
+  const signIn = signInRunError(error);
+  if (signIn) return signIn;
   const message = redactText(error instanceof Error ? error.message : String(error));
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
     return {

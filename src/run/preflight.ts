@@ -17,7 +17,7 @@ import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
 import type { RunError } from '../report/model.ts';
-import { isSignInRunError, signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
+import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;
 
@@ -119,7 +119,8 @@ async function targetProblem(
   try {
     await client.obtainCode('read:profile');
   } catch (error) {
-    if (isSignInRunError(error)) return signInRunError(error);
+    // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
+    return signInRunError(error);
   }
   return undefined;
 }

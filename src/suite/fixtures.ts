@@ -23,7 +23,7 @@ import { processTally } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import type { RunError } from '../report/model.ts';
-import { isSignInRunError, signInRunError } from '../report/run-errors.ts';
+import { signInRunError } from '../report/run-errors.ts';
 import { blockedByRunError, RUN_ERROR_ANNOTATION, recordedRunError } from '../run/run-error-file.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
@@ -326,7 +326,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
           // The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check that merely
           // needs a token is blocked, and a blocked check costs no worker restart.
           // A sign-in that failed on the user's side (src/auth/) is a run error, not the target's.
-          if (isSignInRunError(error)) stoppedByRunError(test.info(), signInRunError(error));
+          const signIn = signInRunError(error);
+          if (signIn) stoppedByRunError(test.info(), signIn);
           const reason = error instanceof Error ? error.message : String(error);
           blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
         }

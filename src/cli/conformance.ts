@@ -61,7 +61,8 @@ process.exit(exitCode(suite.code));
  * targets): a configuration error there would end Playwright's start with a stack trace.
  */
 function playwrightConfigProblem(): RunError | undefined {
-  let layers: VariableLayer[] = [];
+  // Until the env file is read, the environment alone.
+  let layers: VariableLayer[] = [{ variables: process.env }];
   try {
     layers = environmentLayers();
     const environment = merged(layers);

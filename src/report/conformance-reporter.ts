@@ -114,13 +114,22 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   };
 }
 
+/** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
+function writtenManifest(instance: number): RunManifest | undefined {
+  try {
+    return currentRunManifest(instance);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The manifest of the run (or of one of its target instances), written by its global setup in this process.
  * Without one (`playwright merge-reports` on another machine, or a run that failed in setup) the
  * configuration is resolved from the environment, or undefined when it cannot be.
  */
 function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
-  const manifest = currentRunManifest(instance);
+  const manifest = writtenManifest(instance);
   if (manifest) return manifest;
   try {
     return { config: loadConfig() };
@@ -171,7 +180,7 @@ export default class ConformanceReporter implements Reporter {
     this.testsEnded += 1;
     if (Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = Date.now();
-    const manifest = currentRunManifest(0);
+    const manifest = writtenManifest(0);
     if (!manifest || !this.suite) return;
     const planned = REQUEST_PLAN[manifest.config.profile];
     const left =

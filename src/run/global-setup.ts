@@ -219,7 +219,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   const stopAll = async () => {
     for (const stop of stops) await stop();
   };
-  let runLayers: VariableLayer[] = [];
+  // Until the env file is read, the environment alone (where a configuration error is then set).
+  let runLayers: VariableLayer[] = [{ variables: process.env }];
   try {
     await timed('global setup', async () => {
       // The environment and its file, read once for every instance.

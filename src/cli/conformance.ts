@@ -1,14 +1,31 @@
 // `npm run conformance [-- playwright args]`: runs the conformance suite (playwright.config.ts), then
 // renders the Allure report, and exits with the suite's verdict. Playwright runs in its own process group:
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
-// (exit status 130 or 143 then).
-import { existsSync, readFileSync } from 'node:fs';
+// (exit status 130 or 143 then). The exit status is this run's alone: the reports of an earlier run are
+// removed first, and a configuration Playwright's own would stop on is refused here, in one line.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { runOptions } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
+import { runTargets } from '../config/run-plan.ts';
 import { gateVerdict } from '../report/baseline.ts';
-import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
+import { type ConformanceReport, EXIT_CODES, type RunError } from '../report/model.ts';
+import { configurationError, runErrorLine } from '../report/run-errors.ts';
+import { MATRIX_REPORT } from '../report/write-report.ts';
 import { allureCli, playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
+
+// An earlier run's verdict must never become this run's exit status.
+for (const name of ['conformance.json', 'conformance.md', 'junit.xml', MATRIX_REPORT])
+  rmSync(reportPath(name), { force: true });
+
+const configProblem = playwrightConfigProblem();
+if (configProblem) {
+  console.error(`Conformance: ERROR: ${runErrorLine(configProblem)}`);
+  process.exit(EXIT_CODES.configuration);
+}
 
 const stopFile = newStopFile();
 const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
@@ -41,15 +58,42 @@ if (existsSync(reportPath('allure-results'))) {
 process.exit(exitCode(suite.code));
 
 /**
- * The run verdict as the exit status: PASS 0, FAIL 1, INCOMPLETE 3 (0 with CONFORMANCE_ALLOW_INCOMPLETE=1,
- * which the reporter already applied to Playwright's status). A signal's status, or a run that wrote no
- * report, is passed through.
+ * What playwright.config.ts resolves before global setup (the env file, the profile, the workers, the
+ * targets): a configuration error there would end Playwright's start with a stack trace.
+ */
+function playwrightConfigProblem(): RunError | undefined {
+  // Until the env file is read, the environment alone.
+  let layers: VariableLayer[] = [{ variables: process.env }];
+  try {
+    layers = environmentLayers();
+    const environment = merged(layers);
+    runOptions(environment);
+    runTargets(environment);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return configurationError(error, layers);
+    throw error;
+  }
+}
+
+/**
+ * The run verdict as the exit status (README): PASS 0, FAIL 1, INCOMPLETE 3 (0 with
+ * CONFORMANCE_ALLOW_INCOMPLETE=1, which the reporter already applied to Playwright's status), ERROR 4, or 2
+ * when the run error is the configuration. A signal's status is passed through; a run that failed without
+ * writing a report crashed on the suite's side: ERROR.
  */
 function exitCode(playwrightCode: number): number {
-  if (playwrightCode > 128 || !existsSync(reportPath('conformance.json'))) return playwrightCode;
-  const verdict = gateVerdict(
-    JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport,
-  );
-  if (verdict === 'incomplete') return playwrightCode === 0 ? 0 : INCOMPLETE_EXIT_CODE;
-  return verdict === 'pass' ? 0 : 1;
+  if (playwrightCode > 128 || playwrightCode === 0) return playwrightCode;
+  if (!existsSync(reportPath('conformance.json'))) {
+    console.error(
+      `Conformance: ERROR: the run ended (status ${playwrightCode}) without a report: the suite's own trouble, see above`,
+    );
+    return EXIT_CODES.error;
+  }
+  const report = JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport;
+  const verdict = gateVerdict(report);
+  if (verdict === 'error')
+    return report.runError?.kind === 'configuration' ? EXIT_CODES.configuration : EXIT_CODES.error;
+  if (verdict === 'incomplete') return playwrightCode === 0 ? EXIT_CODES.pass : EXIT_CODES.incomplete;
+  return EXIT_CODES[verdict];
 }

@@ -30,8 +30,16 @@ const PROFILE_PATH = operationById('getBasicProfile').path;
 
 interface Check {
   name: string;
-  ok: boolean;
+  /** `untried`: the doctor did not try it (never ticked, never a problem). */
+  outcome: 'ok' | 'failed' | 'untried';
   detail: string;
+}
+
+const MARK: Record<Check['outcome'], string> = { ok: '✓', failed: '✗', untried: '–' };
+
+/** A check the doctor does not run here: its reason says why, and what does run it. */
+class Untried {
+  constructor(readonly reason: string) {}
 }
 
 const briefly = (exchange: Exchange): string => {
@@ -50,13 +58,18 @@ const briefly = (exchange: Exchange): string => {
 /** The checks, in order; each catches its own failure, so every problem gets its line. */
 async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> {
   const checks: Check[] = [];
-  const check = async (name: string, run: () => Promise<string>) => {
+  const check = async (name: string, run: () => Promise<string | Untried>) => {
     try {
-      checks.push({ name, ok: true, detail: await run() });
+      const done = await run();
+      checks.push(
+        done instanceof Untried
+          ? { name, outcome: 'untried', detail: done.reason }
+          : { name, outcome: 'ok', detail: done },
+      );
     } catch (error) {
       checks.push({
         name,
-        ok: false,
+        outcome: 'failed',
         detail: redactText(error instanceof Error ? error.message : String(error)),
       });
     }
@@ -67,7 +80,7 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
       throw new Error(`GET ${PROFILE_PATH} without a token answered ${briefly(exchange)}`);
     return `GET ${PROFILE_PATH} without a token answered ${exchange.status}`;
   });
-  if (checks.some((done) => !done.ok)) return checks;
+  if (checks.some((done) => done.outcome === 'failed')) return checks;
 
   const pool = new UserTokenPool(api, config, false);
   const users: UserName[] = config.userLogin ? ['A', ...(config.secondUser ? (['B'] as const) : [])] : [];
@@ -77,7 +90,9 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
         ? 'refresh grant of the token store'
         : `sign-in (${config.auth.signIn})`;
       if (!config.auth.tokenStore && config.auth.signIn === 'browser')
-        return 'not tried here (a browser sign-in): `npm run login` fills a token store (CONFORMANCE_TOKEN_STORE)';
+        return new Untried(
+          'not tried here (a browser sign-in): `npm run login` fills a token store (CONFORMANCE_TOKEN_STORE)',
+        );
       const token = await pool.fresh(['read:profile'], user).catch((error: unknown) => {
         throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
       });
@@ -217,12 +232,12 @@ async function main(): Promise<number> {
       `Doctor: ${config.target} target ${config.baseUrl} (auth ${config.authUrl}), ${config.environment}, profile ${config.profile}`,
     );
     const checks = await runChecks(config, api);
-    for (const { name, ok, detail } of checks) console.log(`  ${ok ? '✓' : '✗'} ${name}: ${detail}`);
+    for (const { name, outcome, detail } of checks) console.log(`  ${MARK[outcome]} ${name}: ${detail}`);
     console.log(`  ${Math.min(sent, MAX_REQUESTS)} requests, none a write\n`);
     for (const line of planLines(config, runTimeoutSeconds, limits)) console.log(line);
     console.log('');
     for (const line of familyTable(config)) console.log(line);
-    const problems = checks.filter((done) => !done.ok).length;
+    const problems = checks.filter((done) => done.outcome === 'failed').length;
     console.log(problems ? `\n✗ ${problems} problem(s): the run would fail on them` : '\n✓ ready to run');
     return problems ? 1 : 0;
   } finally {

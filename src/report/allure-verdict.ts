@@ -1,11 +1,12 @@
 // The run in Allure: one result of its own ("Conformance run verdict"), at the top of the report, with the
-// gate failures and the incomplete list as its message, and the summary (requirement counts per area) and
+// run error, the gate failures and the incomplete list as its message, and the summary (requirement counts per area) and
 // the latency table as CSV attachments, which Allure shows as tables.
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { redactText } from '../http/redact.ts';
 import { reportPath } from '../run/reports-dir.ts';
-import type { ConformanceReport } from './model.ts';
+import type { ConformanceReport, RunVerdict } from './model.ts';
+import { runErrorLine } from './run-errors.ts';
 import { areaCounts, overBudget, p95Change } from './summary.ts';
 
 const csv = (rows: readonly (readonly (string | number | undefined)[])[]): string =>
@@ -41,12 +42,21 @@ const latencyCsv = (report: ConformanceReport): string =>
     ]),
   ]);
 
+/** Allure's own "broken" says what ERROR does: the run, not the target, went wrong. */
+const ALLURE_STATUS: Record<RunVerdict, string> = {
+  pass: 'passed',
+  fail: 'failed',
+  incomplete: 'skipped',
+  error: 'broken',
+};
+
 export function markAllure(report: ConformanceReport): void {
   const dir = reportPath('allure-results');
   if (!existsSync(dir)) return;
   const uuid = randomUUID();
   const now = Date.now();
   const details = [
+    ...(report.runError ? [`run error (${report.runError.kind}): ${runErrorLine(report.runError)}`] : []),
     ...report.gateFailures,
     ...report.incomplete.map((r) => `not verified: ${r.id}: ${r.reasons.join('; ')}`),
   ].join('\n');
@@ -65,7 +75,7 @@ export function markAllure(report: ConformanceReport): void {
       name: `Conformance run verdict: ${report.verdict.toUpperCase()}`,
       fullName: 'conformance run verdict',
       historyId: 'conformance-run-verdict',
-      status: report.verdict === 'pass' ? 'passed' : report.verdict === 'fail' ? 'failed' : 'skipped',
+      status: ALLURE_STATUS[report.verdict],
       statusDetails: { message: redactText(details) },
       stage: 'finished',
       labels: [{ name: 'suite', value: 'run verdict' }],

@@ -65,9 +65,12 @@ export function withBaseline<T extends ConformanceReport>(
   };
 }
 
-/** The verdict the gate acts on: the run verdict, or with CONFORMANCE_FAIL_ON=new only new failures. */
+/**
+ * The verdict the gate acts on: the run verdict, or with CONFORMANCE_FAIL_ON=new only new failures (a run
+ * error stays one: it judged nothing).
+ */
 export function gateVerdict(report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun'>): RunVerdict {
   const since = report.sinceLastRun;
-  if (since?.failOn !== 'new') return report.verdict;
+  if (since?.failOn !== 'new' || report.verdict === 'error') return report.verdict;
   return since.newFailures.length > 0 ? 'fail' : 'pass';
 }

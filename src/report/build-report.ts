@@ -2,7 +2,8 @@
 // name it: the failures that name it (`[ID] …`), the tests that declare it (passed, not verified, blocked,
 // omitted), and the warnings and evidence they recorded. The run verdict is PASS when every MUST
 // requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
-// counted), and INCOMPLETE otherwise.
+// counted), INCOMPLETE otherwise, and ERROR whatever the rest when a run error (the suite's or the user's
+// side: global setup's, or a test's) stopped the run from judging the target.
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
@@ -26,6 +27,7 @@ export type RunMeta = Pick<
   | 'requestsSent'
   | 'stoppedSending'
   | 'propertySeed'
+  | 'runError'
 > & { interrupted: boolean; requestTally?: RequestTally; rateLimitedAnswers?: number };
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */
@@ -59,7 +61,7 @@ function resultOf(
   const related = unique([...declaring, ...failing]);
   const notVerified = unique(
     declaring.flatMap((test) => {
-      if (test.outcome === 'not-verified' || test.outcome === 'blocked')
+      if (test.outcome === 'not-verified' || test.outcome === 'blocked' || test.outcome === 'error')
         return [`${test.title}: ${test.skipReason ?? 'did not run'}`];
       // A test that failed on another requirement never reached this one.
       if (test.outcome === 'failed' && !test.failedRequirements.includes(id))
@@ -153,9 +155,18 @@ export function buildReport(
   const { interrupted, requestTally, rateLimitedAnswers = 0, ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
-  const verdict: RunVerdict = failed ? 'fail' : incomplete.length > 0 || interrupted ? 'incomplete' : 'pass';
+  // The run's own error first; else the first a test met.
+  const runError = meta.runError ?? tests.find((test) => test.runError)?.runError;
+  const verdict: RunVerdict = runError
+    ? 'error'
+    : failed
+      ? 'fail'
+      : incomplete.length > 0 || interrupted
+        ? 'incomplete'
+        : 'pass';
   return {
     ...run,
+    ...(runError ? { runError } : {}),
     ...(requestTally
       ? { requests: { byCredential: requestTally, byFamily: requestsByFamily(tests), rateLimitedAnswers } }
       : {}),

@@ -1,5 +1,5 @@
 // Playwright reporter that turns test results into the conformance report (reports/conformance.json and
-// reports/conformance.md) and decides the run verdict (PASS, FAIL or INCOMPLETE), which it also writes
+// reports/conformance.md) and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR), which it also writes
 // into the JUnit file and the Allure results, and which becomes the run's exit status. A matrix run
 // (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
@@ -23,6 +23,7 @@ import {
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
+import { blockedByRunError, RUN_ERROR_ANNOTATION, recordedRunError } from '../run/run-error-file.ts';
 import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
@@ -32,7 +33,8 @@ import { loadExpectations } from './expectations.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
-import type { ConformanceReport, TestOutcome, TestResultSummary } from './model.ts';
+import type { ConformanceReport, RunError, TestOutcome, TestResultSummary } from './model.ts';
+import { runErrorOfTest } from './run-errors.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
@@ -50,7 +52,23 @@ function specFileOf(test: TestCase): string {
   return suite?.location?.file ?? test.location.file;
 }
 
-export function summarise(test: TestCase): TestResultSummary {
+/** The run error that stopped a test: its guard's annotation, or its error's cause (src/report/run-errors.ts). */
+function runErrorOf(
+  status: TestResultSummary['status'],
+  annotations: readonly { type: string; description?: string }[],
+  errors: readonly string[],
+  targetAnswered: boolean,
+): RunError | undefined {
+  const marked = annotations.find((a) => a.type === RUN_ERROR_ANNOTATION)?.description;
+  if (marked) return JSON.parse(marked) as RunError;
+  return status === 'failed' ? runErrorOfTest(errors, targetAnswered) : undefined;
+}
+
+/**
+ * A test's result in the verdict model's terms. `targetAnswered`: whether the target answered any request
+ * of the run (a refused connection is a failure of a target that did, the user's side on one that did not).
+ */
+export function summarise(test: TestCase, targetAnswered = true): TestResultSummary {
   const result = test.results.at(-1);
   const outcome = test.outcome();
   // Runtime annotations appear on both the test and its result: keep each once.
@@ -65,10 +83,14 @@ export function summarise(test: TestCase): TestResultSummary {
   const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
   // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
   // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
-  const status = outcome === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
+  const ran = outcome === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
+  const runError = runErrorOf(ran, annotations, errors, targetAnswered);
+  // What the run error stopped is not verified, never failed.
+  const status = runError ? 'skipped' : ran;
   const named = [...new Set(errors.map(namedRequirement).filter((id) => id !== undefined))];
-  const skipReason =
-    status === 'skipped'
+  const skipReason = runError
+    ? blockedByRunError(runError)
+    : status === 'skipped'
       ? (ofType('skip')[0] ?? `${VerdictMark.notVerified}did not run (the run ended first)`)
       : undefined;
   const error = errors.join('\n');
@@ -79,7 +101,7 @@ export function summarise(test: TestCase): TestResultSummary {
     ),
     file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
     status,
-    outcome: status === 'skipped' ? skipOutcome(skipReason) : status,
+    outcome: runError ? 'error' : status === 'skipped' ? skipOutcome(skipReason) : status,
     requirements: declared,
     failedRequirements: status === 'failed' ? (named.length > 0 ? named : declared) : [],
     tags: test.tags.filter((tag) => !REQUIREMENT_TAG.test(tag)),
@@ -91,7 +113,17 @@ export function summarise(test: TestCase): TestResultSummary {
     prismViolations: ofType('prism-violation'),
     requests: ofType(VerdictMark.requests).map((json) => JSON.parse(json) as RequestTally)[0],
     error: error ? redactText(error).slice(0, 3000) : undefined,
+    runError,
   };
+}
+
+/** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
+function writtenManifest(instance: number): RunManifest | undefined {
+  try {
+    return currentRunManifest(instance);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -100,7 +132,7 @@ export function summarise(test: TestCase): TestResultSummary {
  * configuration is resolved from the environment, or undefined when it cannot be.
  */
 function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
-  const manifest = currentRunManifest(instance);
+  const manifest = writtenManifest(instance);
   if (manifest) return manifest;
   try {
     return { config: loadConfig(undefined, storeExpiries) };
@@ -151,7 +183,7 @@ export default class ConformanceReporter implements Reporter {
     this.testsEnded += 1;
     if (Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = Date.now();
-    const manifest = currentRunManifest(0);
+    const manifest = writtenManifest(0);
     if (!manifest || !this.suite) return;
     const planned = REQUEST_PLAN[manifest.config.profile];
     const left =
@@ -187,10 +219,16 @@ export default class ConformanceReporter implements Reporter {
     const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
-    for (const { id, reasons } of report.incomplete)
+    // Under a run error, what it stopped is one line, not one per requirement.
+    if (report.runError)
       console.log(
-        `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
+        `  not verified: ${report.incomplete.length} MUST requirement(s), blocked by the run error`,
       );
+    else
+      for (const { id, reasons } of report.incomplete)
+        console.log(
+          `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
+        );
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
     // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).
@@ -226,28 +264,37 @@ async function conformanceReport(
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
   for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
-  const built = buildReport(tests.map(summarise), requirements, loadExpectations(config?.expectationsFile), {
-    target: config?.target ?? 'unknown',
-    baseUrl: redactText(config?.baseUrl ?? ''),
-    profile: config?.profile ?? 'ci-gate',
-    environment: config?.environment ?? 'non-production',
-    strict: config?.strict ?? false,
-    startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
-    durationMs: Math.round(result.duration),
-    requestsSent: requestsSent(manifest?.requestLog),
-    requestTally: requestTally(manifest?.requestLog),
-    rateLimitedAnswers: rateLimitedAnswers(manifest?.requestLog),
-    propertySeed: config?.propertySeed,
-    stoppedSending:
-      config && manifest?.unansweredLog
-        ? new UnansweredRequests(
-            manifest.unansweredLog,
-            config.unansweredBudget,
-            config.requestTimeoutMs,
-          ).spent()
-        : undefined,
-    interrupted: result.status === 'interrupted' || result.status === 'timedout',
-  });
+  const targetAnswered = tests.some(
+    (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
+  );
+  const built = buildReport(
+    tests.map((test) => summarise(test, targetAnswered)),
+    requirements,
+    loadExpectations(config?.expectationsFile),
+    {
+      target: config?.target ?? 'unknown',
+      baseUrl: redactText(config?.baseUrl ?? ''),
+      profile: config?.profile ?? 'ci-gate',
+      environment: config?.environment ?? 'non-production',
+      strict: config?.strict ?? false,
+      startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
+      durationMs: Math.round(result.duration),
+      requestsSent: requestsSent(manifest?.requestLog),
+      requestTally: requestTally(manifest?.requestLog),
+      rateLimitedAnswers: rateLimitedAnswers(manifest?.requestLog),
+      propertySeed: config?.propertySeed,
+      stoppedSending:
+        config && manifest?.unansweredLog
+          ? new UnansweredRequests(
+              manifest.unansweredLog,
+              config.unansweredBudget,
+              config.requestTimeoutMs,
+            ).spent()
+          : undefined,
+      interrupted: result.status === 'interrupted' || result.status === 'timedout',
+      runError: recordedRunError(),
+    },
+  );
   const timed = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});
   return withBaseline(
     timed.profile === 'certification' ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,

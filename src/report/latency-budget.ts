@@ -66,6 +66,7 @@ export function withLatency<T extends ConformanceReport>(
     requirements,
     requirementTotals: requirementTotalsOf(requirements),
     gateFailures,
-    verdict: failed ? 'fail' : report.verdict,
+    // A run error outranks a failure (src/report/build-report.ts).
+    verdict: failed && report.verdict !== 'error' ? 'fail' : report.verdict,
   };
 }

@@ -1,6 +1,7 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification.
 import { summaryLines } from './markdown-summary.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
+import { runErrorLine } from './run-errors.ts';
 import { areaOf } from './summary.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
@@ -73,6 +74,11 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     '# Conformance report — Physiology Data and Partner Lab Service',
     '',
+    ...(report.runError
+      ? [
+          `- **Run error (${report.runError.kind}):** ${cell(runErrorLine(report.runError))}. The target was not judged: what the error stopped is not verified, never failed.`,
+        ]
+      : []),
     ...(report.stoppedSending ? [`- **Run stopped sending:** ${report.stoppedSending}`] : []),
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
@@ -90,7 +96,13 @@ export function renderMarkdown(report: ConformanceReport): string {
   for (const deviation of report.deviations)
     lines.push(`- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}`);
   if (report.incomplete.length > 0) {
-    lines.push('', '## Not verified (why the run is INCOMPLETE)', '');
+    lines.push(
+      '',
+      report.runError
+        ? '## Not verified (blocked by the run error)'
+        : '## Not verified (why the run is INCOMPLETE)',
+      '',
+    );
     for (const { id, reasons } of report.incomplete) lines.push(`- **${id}**: ${cell(reasons.join('; '))}`);
   }
   const warned = report.requirements.filter((requirement) => requirement.warnings.length > 0);

@@ -13,7 +13,9 @@ export type TestOutcome =
   /** a prerequisite failed */
   | 'blocked'
   /** outside the profile or environment (e.g. smoke runs no write) */
-  | 'omitted';
+  | 'omitted'
+  /** not verified: the run error (the suite's or the user's side, `runError`) stopped it; never a failure */
+  | 'error';
 
 export interface TestResultSummary {
   title: string;
@@ -37,6 +39,26 @@ export interface TestResultSummary {
   /** The requests the test sent (shared reads count for the test that made them). */
   requests?: RequestTally;
   error?: string;
+  /** Outcome 'error': what on the suite's or the user's side stopped the test. */
+  runError?: RunError;
+}
+
+/** What stopped a run from judging the target, on the suite's or the user's side (verdict ERROR). */
+export type RunErrorKind =
+  | 'configuration'
+  | 'unreachable'
+  | 'credentials'
+  | 'browser'
+  | 'sign-in'
+  | 'port'
+  | 'suite';
+
+export interface RunError {
+  kind: RunErrorKind;
+  /** What went wrong, redacted: "the target cannot be reached: connect ECONNREFUSED 127.0.0.1:9". */
+  cause: string;
+  /** What to do about it: "check CONFORMANCE_BASE_URL". */
+  remedy: string;
 }
 
 /** A requirement's verdict: the five classes of the verdict model, plus what no test of the run reached. */
@@ -69,11 +91,18 @@ export interface RequirementResult {
   deviation?: string;
 }
 
-/** `npm run conformance`'s exit status for an INCOMPLETE run (PASS 0, FAIL 1). */
-export const INCOMPLETE_EXIT_CODE = 3;
+/**
+ * `npm run conformance`'s exit status by verdict (README, "Run verdict and exit code"); a configuration
+ * error is an ERROR of its own code, as `npm run doctor` exits.
+ */
+export const EXIT_CODES = { pass: 0, fail: 1, configuration: 2, incomplete: 3, error: 4 } as const;
+export const INCOMPLETE_EXIT_CODE = EXIT_CODES.incomplete;
 
-/** PASS: every MUST requirement in the profile passed; FAIL: one failed; otherwise INCOMPLETE. */
-export type RunVerdict = 'pass' | 'fail' | 'incomplete';
+/**
+ * PASS: every MUST requirement in the profile passed; FAIL: one failed; INCOMPLETE: neither; ERROR: the run
+ * could not judge the target (its `runError`, on the suite's or the user's side).
+ */
+export type RunVerdict = 'pass' | 'fail' | 'incomplete' | 'error';
 
 export interface ConformanceReport {
   target: string;
@@ -88,6 +117,8 @@ export interface ConformanceReport {
   propertySeed?: number;
   /** Why the run stopped sending before its end (the target stopped answering), said before anything else. */
   stoppedSending?: string;
+  /** Verdict ERROR: what stopped the run from judging the target, said before anything else. */
+  runError?: RunError;
   /**
    * The run's requests by kind of credential (whose rate budget they drew on) and by requirement family, and
    * how many paced requests were answered 429 (each was sent again after the reset).

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
+import { runErrorLine } from './run-errors.ts';
 
 export function writeReport(report: ConformanceReport): void {
   mkdirSync(reportsDir, { recursive: true });
@@ -23,6 +24,7 @@ export function verdictLine(report: ConformanceReport): string {
   const { passed, failed, skipped } = report.totals;
   const r = report.requirementTotals;
   return (
+    (report.runError ? `Run error (${report.runError.kind}): ${runErrorLine(report.runError)}\n` : '') +
     (report.stoppedSending ? `Run stopped sending: ${report.stoppedSending}\n` : '') +
     `Conformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
     `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +

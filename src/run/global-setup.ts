@@ -3,8 +3,9 @@
 // (src/config/run-manifest.ts) that the workers and the reporter read: one per target instance of the
 // run's plan (src/config/run-plan.ts), the first being the run's own. The started target's URLs and
 // credentials are layers of that resolution, over or under the environment's; the process environment is
-// left as it was, but for the manifest's path.
-
+// left as it was, but for the manifest's path. Then the preflight (src/run/preflight.ts): a problem it
+// finds, or an error of the setup itself, is the run error (src/run/run-error-file.ts), which stops every
+// test at once and makes the verdict ERROR, the reports still written.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
@@ -29,12 +30,16 @@ import { type PlannedInstance, runPlan, runTargets, type TargetSpec } from '../c
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { drawnSeed } from '../config/variable-parsers.ts';
 import { read } from '../config/variables.ts';
+import type { RunError } from '../report/model.ts';
+import { setupRunError } from '../report/run-errors.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
 import { timed } from './phase-log.ts';
+import { preflight } from './preflight.ts';
 import { startPrism } from './prism.ts';
 import { reportPath } from './reports-dir.ts';
 import { startRunCoordinator } from './run-coordinator.ts';
+import { recordRunError } from './run-error-file.ts';
 
 /**
  * The embedded sandbox's rate limit, per client, high enough that the run never waits on it: the workers
@@ -160,6 +165,13 @@ async function startValidatingProxy(
   return { layers: [{ variables: target, computed: true }, ...layers], stop: proxy.close };
 }
 
+/** An instance as started: its configuration, the layers it was resolved from, and who started its target. */
+interface StartedInstance {
+  config: SuiteConfig;
+  layers: VariableLayer[];
+  startedByRun: boolean;
+}
+
 /** Starts (off the sandbox: resolves) one instance of the plan and writes its manifest. */
 async function startInstance(
   index: number,
@@ -167,7 +179,7 @@ async function startInstance(
   runLayers: readonly VariableLayer[],
   facts: RunFacts,
   stops: (() => Promise<void>)[],
-): Promise<void> {
+): Promise<StartedInstance> {
   let layers = targetLayers(target, runLayers);
   const env = merged(layers);
   const started = env.CONFORMANCE_BASE_URL
@@ -190,9 +202,19 @@ async function startInstance(
   const webhookReceiver = await startRunWebhookReceiver(manifest.config);
   if (webhookReceiver) stops.push(webhookReceiver);
   writeRunManifest(instanceManifestPath(reportPath(RUN_MANIFEST_FILE), index), manifest, layers);
+  return { config: manifest.config, layers, startedByRun: started !== undefined };
 }
 
-export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+/**
+ * Records the run error: every test then stops at its first fixture, not verified. One worker is enough for
+ * that, and each more costs its start (seconds of CPU): Playwright reads `workers` when it starts them.
+ */
+function stopRun(config: FullConfig, runError: RunError): void {
+  recordRunError(runError);
+  config.workers = 1;
+}
+
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
   const startedAt = new Date();
   // Named before it is written, so that the phases of the setup are the run's too.
@@ -201,12 +223,14 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const stopAll = async () => {
     for (const stop of stops) await stop();
   };
+  // Until the env file is read, the environment alone (where a configuration error is then set).
+  let runLayers: VariableLayer[] = [{ variables: process.env }];
   try {
     await timed('global setup', async () => {
       // The environment and its file, read once for every instance.
       // CONFORMANCE_SEED=random is drawn here, once: every target of the run explores with the same seed.
       const given = environmentLayers();
-      const runLayers =
+      runLayers =
         merged(given).CONFORMANCE_SEED === 'random'
           ? [{ variables: { CONFORMANCE_SEED: String(drawnSeed()) }, computed: true }, ...given]
           : given;
@@ -223,12 +247,21 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
         coordinatorUrl: coordinator.url,
       };
       const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
+      const started: StartedInstance[] = [];
       for (const [index, instance] of instances.entries())
-        await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));
+        started.push(
+          await timed('target start', () => startInstance(index, instance, runLayers, facts, stops)),
+        );
+      // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
+      const [own] = started;
+      const problem = own && (await preflight(own.config, own.layers, own.startedByRun));
+      if (problem) stopRun(config, problem);
     });
   } catch (error) {
     await stopAll();
-    throw error;
+    // The tests see the run error and stop at once; the reporter writes the reports with verdict ERROR.
+    stopRun(config, setupRunError(error, runLayers));
+    return async () => undefined;
   }
   return () => timed('teardown', stopAll);
 }

@@ -2,7 +2,7 @@
 // user tokens minted through the real authorization code flow (once per scope set, worker and target, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { stripVTControlCharacters } from 'node:util';
-import { _baseTest as base, expect, type TestInfo } from '@playwright/test';
+import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
@@ -19,6 +19,9 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { processTally, tallySince } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
+import type { RunError } from '../report/model.ts';
+import { signInRunError } from '../report/run-errors.ts';
+import { blockedByRunError, RUN_ERROR_ANNOTATION, recordedRunError } from '../run/run-error-file.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
@@ -75,6 +78,8 @@ interface TestFixtures {
   /** The suite's configuration for the test's target, with its secrets (never written: the manifest refers to them). */
   config: SuiteConfig;
   tokenPool: UserTokenPool;
+  /** Skips the test, not verified, when global setup recorded a run error (auto, first). */
+  runErrorGuard: undefined;
   /** With `failureKeepsWorker`: marks a check's failure expected once it happened (auto, torn down last). */
   checkFailureExpected: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
@@ -148,6 +153,13 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
   );
 }
 
+/** Ends the test as not verified, marked with the run error that stopped it (the reporter reads the mark). */
+function stoppedByRunError(testInfo: TestInfo, runError: RunError): never {
+  testInfo.annotations.push({ type: RUN_ERROR_ANNOTATION, description: JSON.stringify(runError) });
+  testInfo.skip(true, blockedByRunError(runError));
+  throw new Error('unreachable: testInfo.skip throws');
+}
+
 /**
  * The suite's fixtures are not test steps (`box: 'self'`): a step costs the worker a captured stack and two
  * messages to the runner, a test sets up a dozen fixtures, and the reports would hide them anyway.
@@ -179,7 +191,18 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   config: [async ({ session }, use) => use(session.config), internal],
   tokenPool: [async ({ session }, use) => use(session.tokenPool), internal],
 
-  // First of the auto fixtures, so torn down after the others (a strict-mode failure happens in one).
+  // Before any other: a run error (src/run/run-error-file.ts) leaves nothing to judge, and no test may
+  // send a request or open a session.
+  runErrorGuard: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use, testInfo) => {
+      const runError = recordedRunError();
+      if (runError) stoppedByRunError(testInfo, runError);
+      await use(undefined);
+    },
+    { auto: true, ...internal },
+  ],
+  // First of the other auto fixtures, so torn down after them (a strict-mode failure happens in one).
   checkFailureExpected: [
     async ({ failureKeepsWorker }, use, testInfo) => {
       await use(undefined);
@@ -302,6 +325,9 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         } catch (error) {
           // The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check that merely
           // needs a token is blocked, and a blocked check costs no worker restart.
+          // A sign-in that failed on the user's side (src/auth/) is a run error, not the target's.
+          const signIn = signInRunError(error);
+          if (signIn) stoppedByRunError(test.info(), signIn);
           const reason = error instanceof Error ? error.message : String(error);
           blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
         }

@@ -81,3 +81,9 @@ test('a configuration that cannot be read: one message naming the variable, exit
     /^✗ Configuration error: CONFORMANCE_CLIENT_AUTH must be one of client_secret_post, client_secret_basic; got "client_secret_jwt"$/m,
   );
 });
+
+test('a browser sign-in the doctor does not try is shown untried, never ticked', async () => {
+  const run = await doctor({ CONFORMANCE_TARGET: 'remote', CONFORMANCE_SIGN_IN: 'browser' });
+  expect(run.output).toMatch(/^ {2}– user A token: not tried here/m);
+  expect(run.output).not.toMatch(/✓ user A token/);
+});

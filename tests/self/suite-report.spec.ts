@@ -8,6 +8,7 @@ import { certifiedResults, computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
+import { runErrorOfTest } from '../../src/report/run-errors.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST', verifiable = true): Requirement => ({
@@ -135,6 +136,61 @@ test('an interrupted run is INCOMPLETE, never PASS', () => {
     interrupted: true,
   });
   expect(report.verdict).toBe('incomplete');
+});
+
+test('a run error makes the verdict ERROR: what it stopped is not verified, never failed, and it is said first', () => {
+  const runError = {
+    kind: 'unreachable' as const,
+    cause: 'the target cannot be reached: x',
+    remedy: 'check y',
+  };
+  const report = buildReport(
+    [
+      result('t1', 'passed', ['PAG-A']),
+      result('t2', 'error', ['PAG-B'], {
+        runError,
+        skipReason: 'not verified (blocked by the run error): x',
+      }),
+    ],
+    catalogue,
+    [],
+    meta,
+  );
+  expect(report.verdict).toBe('error');
+  expect(report.runError).toEqual(runError);
+  expect(statuses(report)).toMatchObject({ 'PAG-A': 'pass', 'PAG-B': 'not-verified' });
+  expect(report.totals.failed).toBe(0);
+  expect(renderMarkdown({ ...report }).split('\n')[2]).toBe(
+    '- **Run error (unreachable):** the target cannot be reached: x; check y. The target was not judged: what the error stopped is not verified, never failed.',
+  );
+  // global setup's run error outranks whatever the tests did
+  expect(buildReport([result('t1', 'failed', ['PAG-A'])], catalogue, [], { ...meta, runError }).verdict).toBe(
+    'error',
+  );
+});
+
+test("a test's error is the run's only when it is not the target's doing", () => {
+  const refused =
+    'TransportFailure: GET http://x/v2/cycle failed: connect ECONNREFUSED 127.0.0.1:9\n  reproduce: curl';
+  expect(runErrorOfTest([refused], false)?.kind).toBe('unreachable');
+  // a target that answered before refusing connections has failed
+  expect(runErrorOfTest([refused], true)).toBeUndefined();
+  expect(runErrorOfTest(['CredentialsRefused: the login form refused ada'], true)).toMatchObject({
+    kind: 'credentials',
+    cause: 'the login form refused ada',
+  });
+  expect(runErrorOfTest(['SignInAutomationError: no form on the page'], true)?.kind).toBe('sign-in');
+  expect(runErrorOfTest(['Error: signing in on a page built by script needs Chromium: …'], true)?.kind).toBe(
+    'browser',
+  );
+  // the server's own: a refused code it just issued, a 5xx of the authorization endpoint
+  expect(
+    runErrorOfTest(
+      ['ConformanceFailure: [AUTH-CODE-FLOW] expected status 200, got 400 invalid_grant'],
+      false,
+    ),
+  ).toBeUndefined();
+  expect(runErrorOfTest(['ConformanceFailure: [AUTH-CODE-FLOW] … answered 503'], false)).toBeUndefined();
 });
 
 test('a documented deviation does not fail the gate, and a stale one does', () => {

@@ -1,0 +1,114 @@
+// What stops a run from judging the target on the suite's or the user's side (verdict ERROR, README): an
+// error of global setup or of the preflight (src/run/preflight.ts), and a test's error that is not the
+// target's doing. A test's error reaches the reporter as text (Playwright serialises it in the worker), so
+// it is recognised here by its class name (the sign-in's SignInAutomationError and CredentialsRefused) or
+// by the words of the few causes that have no class of their own.
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config/config-error.ts';
+import { layerOf, type VariableLayer } from '../config/environment.ts';
+import { redactText } from '../http/redact.ts';
+import type { RunError, RunErrorKind } from './model.ts';
+
+/** The sign-in's error classes (src/auth/) whose errors are the user's side: by name, across processes. */
+const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
+  SignInAutomationError: {
+    kind: 'sign-in',
+    remedy:
+      'the sign-in could not find its way through the login pages: try CONFORMANCE_SIGN_IN=browser, or `npm run login` and CONFORMANCE_TOKEN_STORE',
+  },
+  CredentialsRefused: {
+    kind: 'credentials',
+    remedy:
+      'check CONFORMANCE_USER and CONFORMANCE_PASSWORD (and CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET)',
+  },
+};
+
+/** The run error of a sign-in error class named `name` (src/auth/), or undefined for any other. */
+function signInError(name: string, message: string): RunError | undefined {
+  const known = Object.hasOwn(SIGN_IN_ERRORS, name) ? SIGN_IN_ERRORS[name] : undefined;
+  return known && { ...known, cause: firstLine(message) };
+}
+
+/** The run error of a thrown sign-in error that is the user's side, or undefined for any other error. */
+export const signInRunError = (error: unknown): RunError | undefined =>
+  error instanceof Error ? signInError(error.name, error.message) : undefined;
+
+const UNREACHABLE =
+  /\bfailed: ((?:connect|getaddrinfo) (?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b.*)/;
+
+/** Causes without a class of their own, by their words; `unreachable` only on a target that answered nothing. */
+const BY_WORDS: readonly { kind: RunErrorKind; words: RegExp; remedy: string }[] = [
+  {
+    kind: 'browser',
+    words: /needs Chromium|browserType\.launch|Browser closed|browser has been closed|Target crashed/,
+    remedy: 'install Chromium (apt-get install chromium) or name it in CONFORMANCE_CHROMIUM',
+  },
+];
+
+/**
+ * The run error a failed test's errors show, or undefined when they are the target's doing (a failure).
+ * A connection the target refused is the user's side only when the target answered nothing in the whole
+ * run (`targetAnswered`): a target that stops answering mid-run has failed.
+ */
+export function runErrorOfTest(errors: readonly string[], targetAnswered: boolean): RunError | undefined {
+  for (const error of errors) {
+    const [, name, message] = /^(\w+): (.*)/s.exec(error) ?? [];
+    const signIn = name && message !== undefined ? signInError(name, message) : undefined;
+    if (signIn) return signIn;
+    const found = BY_WORDS.find(({ words }) => words.test(error));
+    if (found) return { kind: found.kind, cause: firstLine(error), remedy: found.remedy };
+    const refused = UNREACHABLE.exec(error);
+    if (refused && !targetAnswered) return unreachable(refused[1] ?? error, 'CONFORMANCE_BASE_URL');
+  }
+  return undefined;
+}
+
+/** The target (or its authorization server, `variable`) answered no request. */
+export const unreachable = (reason: string, variable: string): RunError => ({
+  kind: 'unreachable',
+  cause: `the target cannot be reached: ${firstLine(reason)}`,
+  remedy: `check ${variable}`,
+});
+
+const firstLine = (text: string): string => redactText(text.split('\n')[0] ?? '').trim();
+
+/** Where a variable got its value: "set in the environment", or the file of variables and the line. */
+export function sourceOf(variable: string, layers: readonly VariableLayer[]): string {
+  const layer = layerOf(layers, variable);
+  if (!layer) return 'not set';
+  if (layer.computed) return 'set by the run';
+  if (!layer.file) return 'set in the environment';
+  const line = readFileSync(layer.file, 'utf8')
+    .split('\n')
+    .findIndex((text) => new RegExp(`^\\s*(?:export\\s+)?${variable}\\s*=`).test(text));
+  return `set in ${layer.file}${line < 0 ? '' : `, line ${line + 1}`}`;
+}
+
+/** A configuration error as a run error: the variable, the problem, and where the variable was set. */
+export const configurationError = (error: ConfigError, layers: readonly VariableLayer[]): RunError => ({
+  kind: 'configuration',
+  cause: redactText(`${error.message} (${sourceOf(error.variable, layers)})`),
+  remedy: `correct ${error.variable}`,
+});
+
+/** An error of global setup as a run error: the configuration, a local port in use, or the suite's own crash. */
+export function setupRunError(error: unknown, layers: readonly VariableLayer[]): RunError {
+  if (error instanceof ConfigError) return configurationError(error, layers);
+  const signIn = signInRunError(error);
+  if (signIn) return signIn;
+  const message = redactText(error instanceof Error ? error.message : String(error));
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    return {
+      kind: 'port',
+      cause: `a local port is in use: ${message}`,
+      remedy: 'free the port, or choose another (e.g. CONFORMANCE_WEBHOOK_LISTEN)',
+    };
+  return {
+    kind: 'suite',
+    cause: `the suite crashed in its setup: ${firstLine(message)}`,
+    remedy: 'report it to the suite maintainers, with reports/ and the console output',
+  };
+}
+
+/** The run error in one line: cause, then what to do. */
+export const runErrorLine = (runError: RunError): string => `${runError.cause}; ${runError.remedy}`;

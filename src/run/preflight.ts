@@ -1,0 +1,148 @@
+// What would stop the run from judging the target, found before its first test (global setup, once the
+// manifest is resolved) with a handful of requests, none a write: the browser the sign-in needs, a target
+// that cannot be reached, and credentials the target refuses (each partner's, the user OAuth client's, the
+// user's at one sign-in). A target the run started itself is reachable by construction and answers to the
+// suite's own credentials: whatever it refuses is for the tests to judge (the mutation gate's faults), so
+// there only the local checks run. The requests go through the standalone client: counted nowhere, redacted.
+import { randomBytes } from 'node:crypto';
+import { chromiumPath } from '../auth/browser-sign-in.ts';
+import { PartnerClient } from '../auth/partner-client.ts';
+import { UserOAuthClient } from '../auth/user-oauth.ts';
+import type { VariableLayer } from '../config/environment.ts';
+import { secretsOf } from '../config/secrets.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
+import { operationById } from '../contract/operations.ts';
+import type { ApiClient } from '../http/api-client.ts';
+import { registerSecret } from '../http/redact.ts';
+import { standaloneClient } from '../http/standalone-client.ts';
+import { nodeTransport } from '../http/transport.ts';
+import { TransportFailure } from '../http/transport-failure.ts';
+import type { RunError } from '../report/model.ts';
+import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
+
+const PROFILE_PATH = operationById('getBasicProfile').path;
+
+/** The error code of an OAuth error answer (RFC 6749 §5.2), if it has one. */
+const oauthError = (text: string): string | undefined => {
+  try {
+    const { error } = JSON.parse(text) as { error?: unknown };
+    return typeof error === 'string' ? error : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Credentials the target refused: the variables that hold them, and where each was set. */
+const refused = (
+  what: string,
+  answer: string,
+  variables: readonly string[],
+  layers: readonly VariableLayer[],
+) => ({
+  kind: 'credentials' as const,
+  cause: `the target refuses ${what}: ${answer}`,
+  remedy: `check ${variables.map((variable) => `${variable} (${sourceOf(variable, layers)})`).join(' and ')}`,
+});
+
+/** Chromium, where the chosen sign-in needs one. */
+function browserProblem(config: SuiteConfig): RunError | undefined {
+  const needsBrowser = config.userLogin && config.auth.signIn === 'browser' && !config.auth.tokenStore;
+  if (!needsBrowser || chromiumPath()) return undefined;
+  return {
+    kind: 'browser',
+    cause: `the sign-in (CONFORMANCE_SIGN_IN=browser) needs Chromium, and there is none at ${process.env.CONFORMANCE_CHROMIUM || '/usr/bin/chromium'}`,
+    remedy:
+      'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)',
+  };
+}
+
+/** One request, a transport failure as the target's (`variable` names its URL) being unreachable. */
+async function reaching<T>(variable: string, send: () => Promise<T>): Promise<T | RunError> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof TransportFailure)
+      return unreachable(`${error.request.url}: ${error.reason}`, variable);
+    throw error;
+  }
+}
+
+const isRunError = (value: unknown): value is RunError =>
+  typeof value === 'object' && value !== null && 'kind' in value && 'remedy' in value;
+
+/** The checks against the target, in order; the first problem ends them. */
+async function targetProblem(
+  config: SuiteConfig,
+  layers: readonly VariableLayer[],
+  api: ApiClient,
+): Promise<RunError | undefined> {
+  const answer = await reaching('CONFORMANCE_BASE_URL', () => api.send({ path: PROFILE_PATH }));
+  if (isRunError(answer)) return answer;
+
+  const { partnerScope: scope, partnerGrantType: grantType } = config.auth;
+  for (const [name, credentials] of [
+    ['A', config.partnerA],
+    ['B', config.partnerB],
+  ] as const) {
+    if (!credentials) continue;
+    const partner = new PartnerClient(api, credentials, new Map(), { scope, grantType });
+    const token = await reaching('CONFORMANCE_BASE_URL', () => partner.requestToken());
+    if (isRunError(token)) return token;
+    if (token.status === 401)
+      return refused(
+        `partner ${name}'s client credentials`,
+        `POST /v2/partner/token answered 401${oauthError(token.text) ? ` ${oauthError(token.text)}` : ''}`,
+        [`CONFORMANCE_PARTNER_${name}_CLIENT_ID`, `CONFORMANCE_PARTNER_${name}_CLIENT_SECRET`],
+        layers,
+      );
+  }
+
+  const login = config.userLogin;
+  if (!login) return undefined;
+  const client = new UserOAuthClient(api, config.authUrl, login, { clientAuth: config.auth.clientAuth });
+  // A code the target never issued: a client it knows gets invalid_grant, one it does not invalid_client.
+  const grant = {
+    grant_type: 'authorization_code',
+    code: randomBytes(16).toString('hex'),
+    redirect_uri: login.redirectUri,
+  };
+  const token = await reaching('CONFORMANCE_AUTH_URL', () => client.tokenRequest(grant));
+  if (isRunError(token)) return token;
+  if (token.status === 401 || oauthError(token.text) === 'invalid_client')
+    return refused(
+      'the user OAuth client',
+      `a token request answered ${token.status} ${oauthError(token.text) ?? ''}`.trim(),
+      ['CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'],
+      layers,
+    );
+  // One sign-in, where the HTTP form filler signs in: its own errors tell the user's side (src/auth/).
+  if (config.auth.signIn !== 'form' || config.auth.tokenStore || config.userTokens) return undefined;
+  try {
+    await client.obtainCode('read:profile');
+  } catch (error) {
+    // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
+    return signInRunError(error);
+  }
+  return undefined;
+}
+
+/** The first problem that would stop the run from judging the target, or undefined. */
+export async function preflight(
+  config: SuiteConfig,
+  layers: readonly VariableLayer[],
+  startedByRun: boolean,
+): Promise<RunError | undefined> {
+  const local = browserProblem(config);
+  if (local || startedByRun) return local;
+  for (const secret of secretsOf(config)) registerSecret(secret);
+  const transport = nodeTransport();
+  try {
+    return await targetProblem(
+      config,
+      layers,
+      standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs }),
+    );
+  } finally {
+    transport.dispose();
+  }
+}

@@ -1,0 +1,95 @@
+// Trouble on the user's side is never a failure: an unreachable base URL, a client secret or a partner secret
+// the target refuses end the conformance CLI with verdict ERROR, the cause named, exit 4, within seconds, every
+// test not verified; a configuration error exits 2 in one line naming the variable, whatever an earlier run
+// left in the reports directory.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { RunningSandbox } from '../../sandbox/app.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { conformanceReportIn } from '../../src/run/suite-run.ts';
+import { start } from './sandbox-client.ts';
+import { scratchDir } from './scratch.ts';
+import { sandboxEnv } from './suite-against.ts';
+import { startCli } from './suite-hostile-support.ts';
+
+/** A run error is found before the first test: the run is its start and its reports. */
+const ERROR_WITHIN_MS = 15_000;
+
+// One run at a time: the bound is a run's, not two runs' sharing the machine's two cores.
+test.describe.configure({ mode: 'default' });
+
+let sandbox: RunningSandbox;
+test.beforeAll(async () => {
+  sandbox = await start();
+});
+test.afterAll(async () => sandbox.close());
+
+/** The CLI against a target of the test's choosing, with the sandbox's credentials unless `env` says otherwise. */
+async function cliRun(env: Record<string, string>) {
+  const reports = scratchDir();
+  const started = Date.now();
+  const { code, output } = await startCli({
+    ...sandboxEnv,
+    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_SANDBOX_FAULTS: '',
+    CONFORMANCE_TARGET: 'sandbox',
+    CONFORMANCE_BASE_URL: sandbox.baseUrl,
+    CONFORMANCE_AUTH_URL: sandbox.authUrl,
+    CONFORMANCE_REPORTS_DIR: reports,
+    ...env,
+  }).exit;
+  return { code, output, ms: Date.now() - started, reports };
+}
+
+function expectError(run: Awaited<ReturnType<typeof cliRun>>, cause: RegExp): ConformanceReport {
+  expect(run.code, run.output).toBe(4);
+  expect(run.ms, 'the run error is found before the first test').toBeLessThan(ERROR_WITHIN_MS);
+  expect(run.output).toMatch(cause);
+  const report = conformanceReportIn(run.reports);
+  expect(report.verdict).toBe('error');
+  expect(report.runError?.cause).toMatch(cause);
+  expect(report.totals.failed).toBe(0);
+  expect(report.tests.length).toBeGreaterThan(0);
+  expect(report.tests.filter((t) => t.outcome !== 'error')).toEqual([]);
+  expect(report.requirementTotals.fail).toBe(0);
+  return report;
+}
+
+test('an unreachable base URL: ERROR, the target cannot be reached, exit 4', async () => {
+  const report = expectError(
+    await cliRun({ CONFORMANCE_BASE_URL: 'http://127.0.0.1:9/developer' }),
+    /the target cannot be reached: .*ECONNREFUSED/,
+  );
+  expect(report.runError?.remedy).toMatch(/CONFORMANCE_BASE_URL/);
+});
+
+test('a user OAuth client secret the target refuses: ERROR naming CONFORMANCE_CLIENT_SECRET, exit 4', async () => {
+  const report = expectError(
+    await cliRun({ CONFORMANCE_CLIENT_SECRET: 'not-the-secret' }),
+    /the target refuses the user OAuth client/,
+  );
+  expect(report.runError?.remedy).toMatch(/CONFORMANCE_CLIENT_SECRET \(set in the environment\)/);
+});
+
+test("a partner secret the target refuses: ERROR naming partner B's variables, exit 4", async () => {
+  const report = expectError(
+    await cliRun({ CONFORMANCE_PARTNER_B_CLIENT_SECRET: 'not-the-secret' }),
+    /the target refuses partner B's client credentials/,
+  );
+  expect(report.runError?.remedy).toMatch(/CONFORMANCE_PARTNER_B_CLIENT_SECRET/);
+});
+
+test('a configuration error, with a PASS report of an earlier run left behind: exit 2, one line, no stack', async () => {
+  const reports = scratchDir();
+  writeFileSync(join(reports, 'conformance.json'), JSON.stringify({ verdict: 'pass' }));
+  const { code, output } = await startCli({
+    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_REPORTS_DIR: reports,
+    CONFORMANCE_WORKERS: 'abc',
+  }).exit;
+  expect(code, output).toBe(2);
+  expect(output.trim().split('\n')).toEqual([
+    'Conformance: ERROR: Configuration error: CONFORMANCE_WORKERS must be a positive integer; got "abc" (set in the environment); correct CONFORMANCE_WORKERS',
+  ]);
+});

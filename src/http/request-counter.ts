@@ -105,7 +105,7 @@ export class UnansweredRequests {
 
   /** The reason to send nothing more, once the budget is spent. */
   spent(): string | undefined {
-    const count = requestsSent(this.log);
+    const count = logText(this.log).length;
     return count >= this.budget
       ? `blocked: the target stopped answering; ${count} requests unanswered after ${this.timeoutMs} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`
       : undefined;

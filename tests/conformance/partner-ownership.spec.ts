@@ -78,12 +78,13 @@ for (const op of statusUpdateOperations) {
     async ({ partnerA, partnerB, requires, session, verdict }) => {
       requires('second-partner');
       const owned = await workingRequisition(session, partnerA);
+      const readOwned = () => readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
       // A's data as it is now: earlier checks of the session may have changed it.
-      const { requisition: current } = await readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
+      const { requisition: current } = await readOwned();
       const before = statusesOf(current);
       const status = uniqueStatus('NON_OWNER');
       const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
-      const { exchange, requisition } = await readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
+      const { exchange, requisition } = await readOwned();
       const changes = statusChanges(before, statusesOf(requisition));
       verdict.expectNone(
         changes.map(

@@ -190,8 +190,9 @@ test(
     const [target, ...siblings] = serviceRequestIdsOf(requisition);
     if (target === undefined || siblings.length === 0)
       notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
+    const readWorking = () => readRequisition(partnerA, id, 'OP-GET-REQUISITION');
     // The siblings as they are now: earlier checks of the session may have changed them.
-    const before = statusesOf((await readRequisition(partnerA, id, 'OP-GET-REQUISITION')).requisition);
+    const before = statusesOf((await readWorking()).requisition);
     const update = await partnerA.send(
       statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
     );
@@ -205,7 +206,7 @@ test(
           `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
         );
     }
-    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const { exchange, requisition: after } = await readWorking();
     const afterStatuses = statusesOf(after);
     afterStatuses.delete(target as string);
     before.delete(target as string);

@@ -154,7 +154,7 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
 }
 
 /** Ends the test as not verified, marked with the run error that stopped it (the reporter reads the mark). */
-function stoppedByRunError(testInfo: TestInfo, runError: RunError): never {
+export function stoppedByRunError(testInfo: TestInfo, runError: RunError): never {
   testInfo.annotations.push({ type: RUN_ERROR_ANNOTATION, description: JSON.stringify(runError) });
   testInfo.skip(true, blockedByRunError(runError));
   throw new Error('unreachable: testInfo.skip throws');

@@ -10,7 +10,8 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import { ALL_READ_SCOPES, type UserTokenPool } from '../../src/suite/fixtures.ts';
+import { signInRunError } from '../../src/report/run-errors.ts';
+import { ALL_READ_SCOPES, stoppedByRunError, type UserTokenPool } from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
@@ -135,6 +136,9 @@ test(
     try {
       code = await client.obtainCode(scopes);
     } catch (error) {
+      // Sign-in automation that lost its way, or a refused password, is the run's trouble, not the server's.
+      const signIn = signInRunError(error);
+      if (signIn) stoppedByRunError(test.info(), signIn);
       throw new ConformanceFailure(
         verdict.requirement,
         `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,

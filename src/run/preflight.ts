@@ -5,8 +5,9 @@
 // suite's own credentials: whatever it refuses is for the tests to judge (the mutation gate's faults), so
 // there only the local checks run. The requests go through the standalone client: counted nowhere, redacted.
 import { randomBytes } from 'node:crypto';
-import { chromiumPath } from '../auth/browser-sign-in.ts';
+import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
+import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
 import type { VariableLayer } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
@@ -115,15 +116,27 @@ async function targetProblem(
       ['CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'],
       layers,
     );
-  // One sign-in, where the HTTP form filler signs in: its own errors tell the user's side (src/auth/).
-  if (config.auth.signIn !== 'form' || config.auth.tokenStore || config.userTokens) return undefined;
+  // One sign-in per user, by the method the run will use: its own errors tell the user's side (src/auth/).
+  if (config.auth.tokenStore || config.userTokens) return undefined;
+  const browser = new BrowserSignIn();
   try {
-    await client.obtainCode('read:profile');
-  } catch (error) {
-    // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
-    return signInRunError(error);
+    for (const account of [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])]) {
+      const user = new UserOAuthClient(api, config.authUrl, account, {
+        clientAuth: config.auth.clientAuth,
+        pkce: config.auth.pkce,
+        codeSource: codeSourceFor(config.auth.signIn, api, browser),
+      });
+      // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
+      const problem = await user.obtainCode('read:profile').then(
+        () => undefined,
+        (error: unknown) => signInRunError(error),
+      );
+      if (problem) return problem;
+    }
+    return undefined;
+  } finally {
+    await browser.close();
   }
-  return undefined;
 }
 
 /** The first problem that would stop the run from judging the target, or undefined. */

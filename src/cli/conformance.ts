@@ -3,6 +3,7 @@
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then).
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { gateVerdict } from '../report/baseline.ts';
 import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
 import { allureCli, playwrightCli } from '../run/playwright.ts';
@@ -10,35 +11,38 @@ import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
 
-const stopFile = newStopFile();
-const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
-  env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
-  beforeStop: () => requestStop(stopFile),
-});
-clearStop(stopFile);
+/** The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status. */
+export async function runConformance(playwrightArgs: readonly string[]): Promise<number> {
+  const stopFile = newStopFile();
+  const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...playwrightArgs], {
+    env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
+    beforeStop: () => requestStop(stopFile),
+  });
+  clearStop(stopFile);
 
-if (existsSync(reportPath('allure-results'))) {
-  const allure = await runInProcessGroup(
-    process.execPath,
-    [
-      allureCli(),
-      'generate',
-      reportPath('allure-results'),
-      '-o',
-      reportPath('allure'),
-      '-c',
-      'src/report/allurerc.ts',
-    ],
-    { stdout: 'pipe' },
-  );
-  console.log(
-    allure.code === 0
-      ? `Allure report: ${reportPath('allure/index.html')}`
-      : `Allure report not rendered:\n${allure.output}`,
-  );
+  if (existsSync(reportPath('allure-results'))) {
+    const allure = await runInProcessGroup(
+      process.execPath,
+      [
+        allureCli(),
+        'generate',
+        reportPath('allure-results'),
+        '-o',
+        reportPath('allure'),
+        '-c',
+        fileURLToPath(new URL('../report/allurerc.ts', import.meta.url)),
+      ],
+      { stdout: 'pipe' },
+    );
+    console.log(
+      allure.code === 0
+        ? `Allure report: ${reportPath('allure/index.html')}`
+        : `Allure report not rendered:\n${allure.output}`,
+    );
+  }
+
+  return exitCode(suite.code);
 }
-
-process.exit(exitCode(suite.code));
 
 /**
  * The run verdict as the exit status: PASS 0, FAIL 1, INCOMPLETE 3 (0 with CONFORMANCE_ALLOW_INCOMPLETE=1,

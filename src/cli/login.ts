@@ -4,7 +4,6 @@
 // token store (CONFORMANCE_TOKEN_STORE) for later runs, which then need no browser. With --headed, or when
 // a page asks for what it cannot fill (MFA, a captcha), it prints the authorization URL and waits for a
 // person to finish (the code is caught on the loopback redirect URI). Prints no token.
-import { parseArgs } from 'node:util';
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
 import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
 import { catchRedirect } from '../auth/loopback-redirect.ts';
@@ -17,16 +16,19 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 
-const { values } = parseArgs({
-  options: {
-    headed: { type: 'boolean', default: false },
-    wait: { type: 'string', default: '300' },
-  },
-});
-const waitSeconds = Number(values.wait);
+export interface LoginOptions {
+  headed: boolean;
+  /** How long a person may take to finish a sign-in (--wait). */
+  waitSeconds: number;
+}
 
 /** A person finishes the sign-in: the URL is printed, the redirect caught; bounded by --wait. */
-async function byPerson(url: string, reason: string, redirectUri: string): Promise<string> {
+async function byPerson(
+  url: string,
+  reason: string,
+  redirectUri: string,
+  waitSeconds: number,
+): Promise<string> {
   const catcher = await catchRedirect(redirectUri);
   console.log(
     `\nA person must finish this sign-in (${reason}). Open, in any browser:\n\n  ${url}\n\n${catcher.how}; waiting up to ${waitSeconds} s.`,
@@ -47,15 +49,22 @@ async function byPerson(url: string, reason: string, redirectUri: string): Promi
 }
 
 /** --headed without a display: no browser here, the person signs in with their own. */
-const personOnly: CodeSource = async (request, account) => {
-  const reached = await byPerson(request.url, 'a person signs in (--headed)', account.redirectUri);
-  const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
-  if (!outcome || 'error' in outcome)
-    throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
-  return outcome.code;
-};
+const personOnly =
+  (waitSeconds: number): CodeSource =>
+  async (request, account) => {
+    const reached = await byPerson(
+      request.url,
+      'a person signs in (--headed)',
+      account.redirectUri,
+      waitSeconds,
+    );
+    const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
+    if (!outcome || 'error' in outcome)
+      throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
+    return outcome.code;
+  };
 
-async function main(): Promise<void> {
+async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
   const config = loadConfig();
   for (const secret of secretsOf(config)) registerSecret(secret);
   const login = config.userLogin;
@@ -69,8 +78,8 @@ async function main(): Promise<void> {
   // Headed without a display: no browser at all, the person signs in with their own.
   const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
   const browser = new BrowserSignIn({
-    headed: values.headed,
-    onManual: (url, reason) => byPerson(url, reason, login.redirectUri),
+    headed,
+    onManual: (url, reason) => byPerson(url, reason, login.redirectUri, waitSeconds),
   });
   const users: UserLogin[] = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
   const grants = new StoredGrants(new TokenStore(config.auth.tokenStore), config.authUrl);
@@ -83,7 +92,7 @@ async function main(): Promise<void> {
       const client = new UserOAuthClient(api, config.authUrl, user, {
         clientAuth: config.auth.clientAuth,
         pkce: config.auth.pkce,
-        codeSource: values.headed && !display ? personOnly : browser.codeSource,
+        codeSource: headed && !display ? personOnly(waitSeconds) : browser.codeSource,
       });
       const token = await client.authorize(scopes);
       await grants.save(user, token);
@@ -98,12 +107,15 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`login: ${redactText(message)}`);
-    if (!chromiumPath()) console.error('(no Chromium at /usr/bin/chromium: apt-get install chromium)');
-    process.exit(error instanceof ConfigError ? 2 : 1);
-  },
-);
+/** The sign-in (`physiology-conformance login`): its exit status, 2 for a configuration error. */
+export function login(options: LoginOptions): Promise<number> {
+  return main(options).then(
+    () => 0,
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`login: ${redactText(message)}`);
+      if (!chromiumPath()) console.error('(no Chromium at /usr/bin/chromium: apt-get install chromium)');
+      return error instanceof ConfigError ? 2 : 1;
+    },
+  );
+}

@@ -4,10 +4,10 @@
 // on what the sandbox sends (plain, and its variant timestamped-webhook-signatures).
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
 import { ConfigError, signatureScheme } from '../../src/config/config.ts';
+import { cli } from '../../src/run/run-step.ts';
 import { deliveryHeader, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
   DEFAULT_SIGNATURE_SCHEME,
@@ -93,9 +93,8 @@ test.describe('verifyWebhook', () => {
 });
 
 test.describe('verify-webhook command', () => {
-  const cli = fileURLToPath(new URL('../../src/cli/verify-webhook.ts', import.meta.url));
   const run = (args: string[], input: string, env: Record<string, string> = { SIGNING_SECRET: secret }) => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+    const result = spawnSync(...cli('verify-webhook', ...args), {
       input,
       encoding: 'utf8',
       env: { ...process.env, ...env },
@@ -229,7 +228,6 @@ test.describe('signature scheme', () => {
 });
 
 test.describe("verify-webhook command, configured by the suite's variables", () => {
-  const cli = fileURLToPath(new URL('../../src/cli/verify-webhook.ts', import.meta.url));
   const timestamp = '1767225600';
   const signature = signWebhook(`${timestamp}${body}`, secret, 'sha256', 'base64');
   const scheme = {
@@ -240,9 +238,12 @@ test.describe("verify-webhook command, configured by the suite's variables", () 
   };
   const run = (args: string[], env: Record<string, string> = scheme) => {
     const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', cli, '--secret-env', 'SIGNING_SECRET', '--signature', signature, ...args],
-      { input: body, encoding: 'utf8', env: { ...process.env, ...env } },
+      ...cli('verify-webhook', '--secret-env', 'SIGNING_SECRET', '--signature', signature, ...args),
+      {
+        input: body,
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      },
     );
     return { status: result.status, output: `${result.stdout}${result.stderr}` };
   };

@@ -1,5 +1,5 @@
-// Command line of the sandbox: `npm run sandbox -- --port 4010 [options]`.
-import { parseArgs } from 'node:util';
+// The sandbox as a command (`physiology-conformance sandbox`, `npm run sandbox -- --port 4010 [options]`):
+// its options as the command line gives them (src/cli/commands/sandbox.ts declares them).
 import { startSandbox } from './app.ts';
 import { faults } from './faults/index.ts';
 import {
@@ -11,34 +11,6 @@ import {
   parseVariantList,
 } from './options.ts';
 import { variants } from './variants.ts';
-
-const usage = `Usage: npm run sandbox -- [options]
-
-  --port N                 port to listen on (default 4010; 0 picks a free port)
-  --host HOST              interface to bind (default 127.0.0.1)
-  --environment ENV        non-production (default) or production
-  --seed N                 seed of the generated data (default 1)
-  --rate-limit N/SECONDS[,N/SECONDS...]
-                           requests per window per client (default 2000/60); several fixed windows, e.g.
-                           100/60,10000/86400: a request is served only when every one allows it
-  --rate-limit-headers STYLE
-                           default: X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429;
-                           production: X-RateLimit-Limit lists every policy after the governing limit
-                           ("100, 100;window=60, 10000;window=86400"), and a 429 has no Retry-After
-  --faults a,b,c           inject faults (see --list-faults)
-  --list-faults            print every fault with the requirement it breaks, then exit
-  --variants a,b,c         run conforming variants, behaviours the seed allows (see --list-variants)
-  --list-variants          print every variant with what it changes and the seed text allowing it, then exit
-  --realistic-login        a real server's sign-in: script-rendered login form with CSRF, consent step,
-                           client authentication by HTTP Basic only (what npm run login drives)
-  --login-page NAME        the served sign-in page otherwise: plain (default; one form, "Allow access"),
-                           french, consent (a French login, then a consent page with an icon allow
-                           button, the refusal first), enter-only (a form with no button)
-  --token-lifetime SECONDS lifetime of the access tokens issued (default 3600)
-  --user-activity MS       every MS each user's data changes on its own: a webhook to each client with a
-                           registered receiver, as a real user's activity causes (default 0: never)
-  --log                    print one line per request
-  --help                   this text`;
 
 /** Rows as aligned columns (every column but the last padded to its widest cell). */
 function table(rows: readonly (readonly string[])[]): string {
@@ -70,39 +42,33 @@ function integer(name: string, text: string, min: number, max: number): number {
   return value;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      environment: { type: 'string', default: 'non-production' },
-      seed: { type: 'string', default: '1' },
-      'rate-limit': { type: 'string' },
-      'rate-limit-headers': { type: 'string', default: 'default' },
-      faults: { type: 'string', default: '' },
-      'list-faults': { type: 'boolean', default: false },
-      variants: { type: 'string', default: '' },
-      'list-variants': { type: 'boolean', default: false },
-      log: { type: 'boolean', default: false },
-      'realistic-login': { type: 'boolean', default: false },
-      'login-page': { type: 'string', default: 'plain' },
-      'token-lifetime': { type: 'string', default: '3600' },
-      'user-activity': { type: 'string', default: '0' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    return;
-  }
-  if (values['list-faults']) {
+export interface SandboxOptions {
+  port: string;
+  host: string;
+  environment: string;
+  seed: string;
+  rateLimit?: string;
+  rateLimitHeaders: string;
+  faults: string;
+  listFaults: boolean;
+  variants: string;
+  listVariants: boolean;
+  log: boolean;
+  realisticLogin: boolean;
+  loginPage: string;
+  tokenLifetime: string;
+  userActivity: string;
+}
+
+/** Lists, or starts the sandbox and serves until SIGINT or SIGTERM: the exit status. */
+export async function serveSandbox(values: SandboxOptions): Promise<number> {
+  if (values.listFaults) {
     process.stdout.write(`${listFaults()}\n`);
-    return;
+    return 0;
   }
-  if (values['list-variants']) {
+  if (values.listVariants) {
     process.stdout.write(`${listVariants()}\n`);
-    return;
+    return 0;
   }
   const startedAt = performance.now();
   const sandbox = await startSandbox({
@@ -113,12 +79,12 @@ async function main(): Promise<void> {
     faults: parseFaultList(values.faults),
     variants: parseVariantList(values.variants),
     logRequests: values.log,
-    realisticLogin: values['realistic-login'],
-    loginPage: parseLoginPage(values['login-page']),
-    tokenLifetimeSeconds: integer('token-lifetime', values['token-lifetime'], 1, 86_400),
-    userActivityMs: integer('user-activity', values['user-activity'], 0, 3_600_000),
-    ...(values['rate-limit'] ? { rateLimit: parseRateLimit(values['rate-limit']) } : {}),
-    rateLimitHeaders: parseRateLimitHeaders(values['rate-limit-headers']),
+    realisticLogin: values.realisticLogin,
+    loginPage: parseLoginPage(values.loginPage),
+    tokenLifetimeSeconds: integer('token-lifetime', values.tokenLifetime, 1, 86_400),
+    userActivityMs: integer('user-activity', values.userActivity, 0, 3_600_000),
+    ...(values.rateLimit ? { rateLimit: parseRateLimit(values.rateLimit) } : {}),
+    rateLimitHeaders: parseRateLimitHeaders(values.rateLimitHeaders),
   });
   const ms = (performance.now() - startedAt).toFixed(0);
   process.stdout.write(
@@ -126,17 +92,14 @@ async function main(): Promise<void> {
       (values.faults ? `  faults    ${values.faults}\n` : '') +
       (values.variants ? `  variants  ${values.variants}\n` : ''),
   );
-  const stop = () => {
-    sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  return new Promise((resolve) => {
+    const stop = () => {
+      sandbox.close().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }
-
-main().catch((error: unknown) => {
-  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
-  process.exit(2);
-});

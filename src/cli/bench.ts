@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { runCommand, tsx } from '../run/run-step.ts';
+import { cli, runCommand, tsx } from '../run/run-step.ts';
 import { type RunTiming, timedRun } from '../run/timed-run.ts';
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
@@ -31,7 +31,7 @@ async function recordingBench() {
     const body = validBody(op);
     await writeLargeHar(file, RECORDING_EXCHANGES, (i) => harEntry(op, { body, time: i % 97 }));
     const { code, durationMs, output } = await runCommand(
-      ...tsx('src/cli/check-recording.ts', file),
+      ...cli('check-recording', file),
       {
         CONFORMANCE_REPORTS_DIR: join(dir, 'reports'),
         NODE_OPTIONS: `--max-old-space-size=${RECORDING_HEAP_MB}`,

@@ -4,6 +4,7 @@
 // (exit status 130 or 143 then). The exit status is this run's alone: the reports of an earlier run are
 // removed first, and a configuration Playwright's own would stop on is refused here, in one line.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
@@ -17,45 +18,48 @@ import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
 
-// An earlier run's verdict must never become this run's exit status.
-for (const name of ['conformance.json', 'conformance.md', 'junit.xml', MATRIX_REPORT])
-  rmSync(reportPath(name), { force: true });
+/** The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status. */
+export async function runConformance(playwrightArgs: readonly string[]): Promise<number> {
+  // An earlier run's verdict must never become this run's exit status.
+  for (const name of ['conformance.json', 'conformance.md', 'junit.xml', MATRIX_REPORT])
+    rmSync(reportPath(name), { force: true });
 
-const configProblem = playwrightConfigProblem();
-if (configProblem) {
-  console.error(`Conformance: ERROR: ${runErrorLine(configProblem)}`);
-  process.exit(EXIT_CODES.configuration);
+  const configProblem = playwrightConfigProblem();
+  if (configProblem) {
+    console.error(`Conformance: ERROR: ${runErrorLine(configProblem)}`);
+    return EXIT_CODES.configuration;
+  }
+
+  const stopFile = newStopFile();
+  const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...playwrightArgs], {
+    env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
+    beforeStop: () => requestStop(stopFile),
+  });
+  clearStop(stopFile);
+
+  if (existsSync(reportPath('allure-results'))) {
+    const allure = await runInProcessGroup(
+      process.execPath,
+      [
+        allureCli(),
+        'generate',
+        reportPath('allure-results'),
+        '-o',
+        reportPath('allure'),
+        '-c',
+        fileURLToPath(new URL('../report/allurerc.ts', import.meta.url)),
+      ],
+      { stdout: 'pipe' },
+    );
+    console.log(
+      allure.code === 0
+        ? `Allure report: ${reportPath('allure/index.html')}`
+        : `Allure report not rendered:\n${allure.output}`,
+    );
+  }
+
+  return exitCode(suite.code);
 }
-
-const stopFile = newStopFile();
-const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...process.argv.slice(2)], {
-  env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
-  beforeStop: () => requestStop(stopFile),
-});
-clearStop(stopFile);
-
-if (existsSync(reportPath('allure-results'))) {
-  const allure = await runInProcessGroup(
-    process.execPath,
-    [
-      allureCli(),
-      'generate',
-      reportPath('allure-results'),
-      '-o',
-      reportPath('allure'),
-      '-c',
-      'src/report/allurerc.ts',
-    ],
-    { stdout: 'pipe' },
-  );
-  console.log(
-    allure.code === 0
-      ? `Allure report: ${reportPath('allure/index.html')}`
-      : `Allure report not rendered:\n${allure.output}`,
-  );
-}
-
-process.exit(exitCode(suite.code));
 
 /**
  * What playwright.config.ts resolves before global setup (the env file, the profile, the workers, the

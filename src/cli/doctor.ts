@@ -245,10 +245,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
+/** The preflight (`physiology-conformance doctor`): its exit status; an unexpected error is a 2 too. */
+export function doctor(): Promise<number> {
+  return main().catch((error: unknown) => {
     console.error(`doctor: ${redactText(error instanceof Error ? error.message : String(error))}`);
-    process.exit(2);
-  },
-);
+    return 2;
+  });
+}

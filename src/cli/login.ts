@@ -5,7 +5,6 @@
 // for later runs, which then need no browser. With --headed, or when a page asks for what it cannot fill
 // (MFA, a captcha), it prints the authorization URL and waits for a person to finish (the code is caught on
 // the loopback redirect URI); Ctrl-C or SIGTERM ends that wait at once. Prints no token.
-import { parseArgs } from 'node:util';
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
@@ -24,16 +23,19 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 
-const { values } = parseArgs({
-  options: {
-    headed: { type: 'boolean', default: false },
-    wait: { type: 'string', default: '300' },
-  },
-});
-const waitSeconds = Number(values.wait);
+export interface LoginOptions {
+  headed: boolean;
+  /** How long a person may take to finish a sign-in (--wait). */
+  waitSeconds: number;
+}
 
 /** A person finishes the sign-in: the URL is printed, the redirect caught; bounded by --wait. */
-async function byPerson(url: string, reason: string, redirectUri: string): Promise<string> {
+async function byPerson(
+  url: string,
+  reason: string,
+  redirectUri: string,
+  waitSeconds: number,
+): Promise<string> {
   const catcher = await catchRedirect(redirectUri);
   console.log(
     `\nA person must finish this sign-in (${reason}). Open, in any browser:\n\n  ${url}\n\n${catcher.how}; waiting up to ${waitSeconds} s.`,
@@ -54,15 +56,22 @@ async function byPerson(url: string, reason: string, redirectUri: string): Promi
 }
 
 /** --headed without a display: no browser here, the person signs in with their own. */
-const personOnly: CodeSource = async (request, account) => {
-  const reached = await byPerson(request.url, 'a person signs in (--headed)', account.redirectUri);
-  const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
-  if (!outcome || 'error' in outcome)
-    throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
-  return outcome.code;
-};
+const personOnly =
+  (waitSeconds: number): CodeSource =>
+  async (request, account) => {
+    const reached = await byPerson(
+      request.url,
+      'a person signs in (--headed)',
+      account.redirectUri,
+      waitSeconds,
+    );
+    const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
+    if (!outcome || 'error' in outcome)
+      throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
+    return outcome.code;
+  };
 
-async function main(): Promise<void> {
+async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
   const config = loadConfig(undefined, storeExpiries);
   for (const secret of secretsOf(config)) registerSecret(secret);
   const login = config.userLogin;
@@ -76,8 +85,8 @@ async function main(): Promise<void> {
   // Headed without a display: no browser at all, the person signs in with their own.
   const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
   const browser = new BrowserSignIn({
-    headed: values.headed,
-    onManual: (url, reason) => byPerson(url, reason, login.redirectUri),
+    headed,
+    onManual: (url, reason) => byPerson(url, reason, login.redirectUri, waitSeconds),
   });
   // A person may be waited for: a signal ends the process at once (Playwright's exit handler kills Chromium).
   for (const [signal, code] of [
@@ -93,10 +102,10 @@ async function main(): Promise<void> {
   const transport = nodeTransport();
   const api = standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
   const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
-  const signIn = values.headed
+  const signIn = headed
     ? display
       ? browser.codeSource
-      : personOnly
+      : personOnly(waitSeconds)
     : codeSourceFor(config.auth.signIn, api, browser);
   try {
     for (const [index, user] of users.entries()) {
@@ -120,11 +129,14 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`login: ${redactText(message)}`);
-    process.exit(error instanceof ConfigError ? 2 : 1);
-  },
-);
+/** The sign-in (`physiology-conformance login`): its exit status, 2 for a configuration error. */
+export function login(options: LoginOptions): Promise<number> {
+  return main(options).then(
+    () => 0,
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`login: ${redactText(message)}`);
+      return error instanceof ConfigError ? 2 : 1;
+    },
+  );
+}

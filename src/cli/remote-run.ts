@@ -32,7 +32,7 @@ import { mustRequirements, reasonsUnverifiable } from '../config/capability-need
 import { loadConfig } from '../config/config.ts';
 import { freePort } from '../run/prism.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
-import { runCommand, tsx } from '../run/run-step.ts';
+import { cli, runCommand } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
 
 /** The MUST requirements a first run against a non-production target may leave unverified, and why. */
@@ -124,7 +124,7 @@ try {
   const owners = [config.userLogin?.clientId, config.partnerA?.clientId, config.partnerB?.clientId];
   for (const owner of owners.filter((id): id is string => id !== undefined))
     await registerReceiver(sandbox.authUrl, owner, env.CONFORMANCE_WEBHOOK_PUBLIC_URL);
-  const login = await runCommand(...tsx('src/cli/login.ts'), env, true);
+  const login = await runCommand(...cli('login'), env, true);
   if (login.code !== 0) throw new Error(`npm run login failed (exit ${login.code}):\n${login.output}`);
   const predicted = mustRequirements()
     .filter((requirement) => reasonsUnverifiable(config, requirement).length > 0)

@@ -4,38 +4,36 @@ import { readFileSync } from 'node:fs';
 import { certifiedResults, computeDigest } from '../report/digest.ts';
 import type { ConformanceReport } from '../report/model.ts';
 
-const file = process.argv[2];
-if (!file) {
-  console.error('usage: npm run verify-report -- <conformance.json>');
-  process.exit(2);
-}
-const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-if (!report.digest) {
-  console.error(`${file} has no digest (only the certification profile writes one)`);
-  process.exit(2);
-}
-const expected = computeDigest(certifiedResults(report));
-const mismatches = (['spec', 'suiteVersion', 'results', 'combined'] as const).filter(
-  (key) => expected[key] !== report.digest?.[key],
-);
-if (mismatches.length === 0) {
-  console.log(
-    `digest ${report.digest.combined} matches this spec, these schemas, suite ${expected.suiteVersion} and the report's results`,
+/** `physiology-conformance verify-report FILE`: its exit status. */
+export function verifyReport(file: string): number {
+  const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  if (!report.digest) {
+    console.error(`${file} has no digest (only the certification profile writes one)`);
+    return 2;
+  }
+  const expected = computeDigest(certifiedResults(report));
+  const mismatches = (['spec', 'suiteVersion', 'results', 'combined'] as const).filter(
+    (key) => expected[key] !== report.digest?.[key],
   );
-  // The digest covers the verdict and its completeness: only a PASS is a certificate.
-  if (report.verdict === 'pass') {
-    console.log('verdict PASS: every MUST requirement in the profile was verified and passed');
-    process.exit(0);
+  if (mismatches.length === 0) {
+    console.log(
+      `digest ${report.digest.combined} matches this spec, these schemas, suite ${expected.suiteVersion} and the report's results`,
+    );
+    // The digest covers the verdict and its completeness: only a PASS is a certificate.
+    if (report.verdict === 'pass') {
+      console.log('verdict PASS: every MUST requirement in the profile was verified and passed');
+      return 0;
+    }
+    console.log(
+      `verdict ${String(report.verdict).toUpperCase()}: not a certificate` +
+        (report.incomplete?.length
+          ? ` (${report.incomplete.length} MUST requirement(s) not verified: ${report.incomplete.map((r) => r.id).join(', ')})`
+          : ''),
+    );
+    return 1;
   }
   console.log(
-    `verdict ${String(report.verdict).toUpperCase()}: not a certificate` +
-      (report.incomplete?.length
-        ? ` (${report.incomplete.length} MUST requirement(s) not verified: ${report.incomplete.map((r) => r.id).join(', ')})`
-        : ''),
+    `digest does not match: ${mismatches.map((key) => `${key} (report ${report.digest?.[key]}, here ${expected[key]})`).join('; ')}`,
   );
-  process.exit(1);
+  return 1;
 }
-console.log(
-  `digest does not match: ${mismatches.map((key) => `${key} (report ${report.digest?.[key]}, here ${expected[key]})`).join('; ')}`,
-);
-process.exit(1);

@@ -1,6 +1,6 @@
 // Checks a webhook's Service-Signed header against its raw body, for partners certifying their receiver:
 //
-//   npx tsx src/cli/verify-webhook.ts --secret-env CONFORMANCE_PARTNER_SIGNING_SECRET \
+//   physiology-conformance verify-webhook --secret-env CONFORMANCE_PARTNER_SIGNING_SECRET \
 //     --signature '<Service-Signed header>' [--timestamp '<timestamp header>'] \
 //     [--algorithm sha256] [--encoding hex|base64] < body.json
 //
@@ -11,9 +11,7 @@
 // exact bytes received).
 // The signing secret is read from the environment variable named by --secret-env, never from the command
 // line (shell history) and never printed. Exit status: 0 valid, 1 invalid, 2 usage error.
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+
 import { resolveEnvironment } from '../config/environment.ts';
 import { signatureScheme } from '../config/webhook-settings.ts';
 import {
@@ -25,77 +23,44 @@ import {
   verifyWebhook,
 } from '../webhooks/signature.ts';
 
-const USAGE =
-  'usage: verify-webhook --secret-env NAME --signature HEADER [--timestamp VALUE] [--algorithm sha256] [--encoding hex|base64] < body';
-
 async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
 }
 
-function usageError(message: string): number {
-  process.stderr.write(`verify-webhook: ${message}\n${USAGE}\n`);
-  return 2;
+export interface VerifyWebhookOptions {
+  /** The variable holding the signing secret (never the secret itself: shell history). */
+  secretEnv: string;
+  signature: string;
+  timestamp?: string;
+  algorithm?: string;
+  encoding?: string;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'secret-env': { type: 'string' },
-        signature: { type: 'string' },
-        timestamp: { type: 'string' },
-        algorithm: { type: 'string' },
-        encoding: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+/** `physiology-conformance verify-webhook`: its exit status. */
+export async function verifyWebhookCommand(values: VerifyWebhookOptions): Promise<number> {
   // The environment over CONFORMANCE_ENV_FILE: the scheme, and the secret's variable, as a run reads them.
   const env = resolveEnvironment();
-  let configured: SignatureScheme;
-  try {
-    configured = signatureScheme(env);
-  } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
-  }
-  const secretEnv = values['secret-env'];
-  const signature = values.signature;
-  const timestamp = typeof values.timestamp === 'string' ? values.timestamp : undefined;
-  const encoding = String(values.encoding ?? configured.encoding) as SignatureEncoding;
+  // A problem with the scheme, the options or the secret's variable ends the command with status 2.
+  const configured = signatureScheme(env);
+  const { secretEnv, signature, timestamp } = values;
+  const encoding = (values.encoding ?? configured.encoding) as SignatureEncoding;
   const scheme: SignatureScheme = {
     ...configured,
-    algorithm: String(values.algorithm ?? configured.algorithm),
+    algorithm: values.algorithm ?? configured.algorithm,
     encoding,
     timestampHeader: timestamp === undefined ? undefined : (configured.timestampHeader ?? '--timestamp'),
   };
-  if (typeof secretEnv !== 'string' || secretEnv === '') return usageError('--secret-env is required');
-  if (typeof signature !== 'string') return usageError('--signature is required');
-  if (!SIGNATURE_ENCODINGS.includes(encoding)) return usageError(`--encoding must be hex or base64`);
+  if (!SIGNATURE_ENCODINGS.includes(encoding)) throw new Error('--encoding must be hex or base64');
   if (configured.timestampHeader !== undefined && timestamp === undefined)
-    return usageError(
+    throw new Error(
       `the scheme signs ${configured.timestampHeader} before the body (CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER): give its value with --timestamp`,
     );
   const secret = env[secretEnv];
-  if (!secret) return usageError(`the environment variable ${secretEnv} is not set`);
+  if (!secret) throw new Error(`the environment variable ${secretEnv} is not set`);
   const body = await readStdin();
-  let valid: boolean;
-  try {
-    valid = verifyWebhook(signedMessage(body, timestamp), signature, secret, scheme);
-  } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
-  }
-  if (valid) {
+  if (verifyWebhook(signedMessage(body, timestamp), signature, secret, scheme)) {
     process.stdout.write(`valid: ${describeScheme(scheme)} (${body.length} body bytes) matches\n`);
     return 0;
   }
@@ -104,8 +69,3 @@ export async function main(argv: string[]): Promise<number> {
   );
   return 1;
 }
-
-const invokedDirectly =
-  process.argv[1] !== undefined &&
-  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-if (invokedDirectly) process.exitCode = await main(process.argv.slice(2));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run/reports-dir.ts';
-import { runCommand, type StepResult, tsx } from '../run/run-step.ts';
+import { cli, runCommand, type StepResult, tsx } from '../run/run-step.ts';
 
 const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
@@ -46,7 +46,7 @@ const selfTests: Step = {
 const runs: Step[] = [
   {
     name: 'conformance (ci-gate, sandbox)',
-    command: tsx('src/cli/conformance.ts'),
+    command: cli('run'),
     env: { CONFORMANCE_BASE_URL: '', CONFORMANCE_PROFILE: 'ci-gate' },
     check: () => conformanceVerdict(reportPath(''), ['pass']),
   },

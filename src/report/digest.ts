@@ -2,9 +2,7 @@
 // shared report can be checked later against the same spec, schemas and suite.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
+import { packageVersion, packageRoot as root } from '../run/package.ts';
 
 function contractFiles(): string[] {
   const schemas = readdirSync(`${root}schemas`)
@@ -27,8 +25,7 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 export function computeDigest(results: unknown): Digest {
   const spec = createHash('sha256');
   for (const file of contractFiles()) spec.update(file).update(readFileSync(root + file));
-  const suiteVersion = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string })
-    .version;
+  const suiteVersion = packageVersion();
   const specHash = spec.digest('hex');
   const resultsHash = sha256(JSON.stringify(results));
   return {

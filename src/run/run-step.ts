@@ -1,5 +1,7 @@
 // Runs a command as a child process with its output streamed, and times it.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from './package.ts';
 
 export interface StepResult {
   name: string;
@@ -36,3 +38,7 @@ export const tsx = (script: string, ...args: string[]): [string, string[]] => [
   process.execPath,
   ['--import', 'tsx', script, ...args],
 ];
+
+/** The suite's command (`physiology-conformance`, src/cli/main.ts) with its arguments, for a child process. */
+export const cli = (...args: string[]): [string, string[]] =>
+  tsx(join(packageRoot, 'src/cli/main.ts'), ...args);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
-import { runCommand, tsx } from '../../src/run/run-step.ts';
+import { cli, runCommand } from '../../src/run/run-step.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
 import { start } from './sandbox-client.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
@@ -62,7 +62,7 @@ test('npm run login signs both users in headless and fills the store; it prints 
   const sandbox = await start({ realisticLogin: true });
   try {
     const store = storePath();
-    const [command, args] = tsx('src/cli/login.ts');
+    const [command, args] = cli('login');
     const login = await runCommand(command, args, remoteEnv(sandbox, store), true);
     console.log(
       `npm run login (two users, headless Chromium): ${(login.durationMs / 1000).toFixed(1)} s\n${login.output}`,
@@ -82,7 +82,7 @@ test('npm run login signs in on a served form with no browser and no setting cha
   const sandbox = await start({ loginPage: 'consent' });
   try {
     const store = storePath();
-    const [command, args] = tsx('src/cli/login.ts');
+    const [command, args] = cli('login');
     // A Chromium that does not exist: the served form needs none.
     const env = remoteEnv(sandbox, store, { CONFORMANCE_CHROMIUM: '/nonexistent/chromium' });
     const login = await runCommand(command, args, env, true);
@@ -116,7 +116,7 @@ test('--headed without a display prints the authorization URL and takes the code
       DISPLAY: '',
       WAYLAND_DISPLAY: '',
     });
-    const [command, args] = tsx('src/cli/login.ts', '--headed', '--wait', '60');
+    const [command, args] = cli('login', '--headed', '--wait', '60');
     const child = spawn(command, args, { env: oneUser, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -147,7 +147,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
         DISPLAY: '',
         WAYLAND_DISPLAY: '',
       });
-      const [command, args] = tsx('src/cli/login.ts', '--headed', '--wait', '120');
+      const [command, args] = cli('login', '--headed', '--wait', '120');
       const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       await new Promise<void>((resolve, reject) => {
@@ -172,7 +172,7 @@ test('a run after the stored tokens expired verifies AUTH-EXPIRED-TOKEN and PAUT
   const sandbox = await start({ realisticLogin: true, tokenLifetimeSeconds: 4 });
   try {
     const store = storePath();
-    const [command, args] = tsx('src/cli/login.ts');
+    const [command, args] = cli('login');
     const login = await runCommand(command, args, remoteEnv(sandbox, store), true);
     expect(login.code, login.output).toBe(0);
     const expired = 'AUTH-EXPIRED-TOKEN|PAUTH-EXPIRED-TOKEN';

@@ -8,7 +8,7 @@ import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.
 import { compareWithBaseline, evidenceWeight, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { runCommand, tsx } from '../../src/run/run-step.ts';
+import { cli, runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (
@@ -100,7 +100,7 @@ test('end to end: a second check-recording run against the first one as baseline
   const faulty = join(dir, 'faulty.har');
   writeFileSync(faulty, harText([harEntry(op, { status: 201, body: validBody(op) })]));
   const run = async (file: string, out: string, env: Record<string, string> = {}) => {
-    const [command, args] = tsx('src/cli/check-recording.ts', file);
+    const [command, args] = cli('check-recording', file);
     const { code } = await runCommand(
       command,
       args,

@@ -1,7 +1,7 @@
 // Import boundaries and circles, read from the import statements of sandbox/ and src/ (import-graph.ts):
 // the sandbox is independent of the suite (issue 12: the oracle shares no code with the checker), the
 // suite reaches the sandbox only where it starts it, no module imports itself back through others, and
-// nothing imports a command.
+// nothing but the command line (src/cli/main.ts and its src/cli/commands/) imports a command.
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { importCircles, importGraph, importsOf } from './import-graph.ts';
@@ -85,11 +85,14 @@ test('no import circles in sandbox/ or src/', () => {
   expect(importCircles(graph).map((circle) => circle.join(' → '))).toEqual([]);
 });
 
-test('src/cli/ holds only commands: no module, test or other command imports one', () => {
+test('src/cli/ holds only commands: nothing but the command line imports one', () => {
   const everywhere = importGraph(root, ['sandbox', 'src', 'tests']);
-  const intoCommands = [...everywhere].flatMap(([file, targets]) =>
-    targets.filter((target) => target.startsWith('src/cli/')).map((target) => `${file} → ${target}`),
-  );
+  const commandLine = (file: string) => file === 'src/cli/main.ts' || file.startsWith('src/cli/commands/');
+  const intoCommands = [...everywhere]
+    .filter(([file]) => !commandLine(file))
+    .flatMap(([file, targets]) =>
+      targets.filter((target) => target.startsWith('src/cli/')).map((target) => `${file} → ${target}`),
+    );
   expect(everywhere.size).toBeGreaterThan(200);
   expect(intoCommands).toEqual([]);
 });

@@ -15,7 +15,13 @@ const isRelative = (specifier: string): boolean => specifier.startsWith('./') ||
  * through types is still a circle of modules), and dynamic `import()` of a string literal.
  */
 export function importsOf(fileName: string, source: string): string[] {
-  const program = parse(source, { sourceType: 'module', plugins: ['typescript'], sourceFilename: fileName });
+  const program = parse(source, {
+    sourceType: 'module',
+    plugins: ['typescript'],
+    sourceFilename: fileName,
+    // Babel 7 (Node 20): import() as an ImportExpression, as Babel 8 parses it.
+    createImportExpressions: true,
+  });
   const specifiers = [...nodesOf(program.program)].flatMap((node) => {
     if (
       node.type === 'ImportDeclaration' ||

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody, writeLargeHar } from '../../src/recording/synthetic-har.ts';
-import { runCommand, tsx } from '../../src/run/run-step.ts';
+import { cli, runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test.setTimeout(180_000);
@@ -16,7 +16,7 @@ const MB = 1024 * 1024;
 const HEAP_LIMIT_MB = 48;
 
 async function checkInChild(file: string) {
-  const [command, args] = tsx('src/cli/check-recording.ts', file);
+  const [command, args] = cli('check-recording', file);
   const { code, output } = await runCommand(
     command,
     args,

@@ -9,14 +9,14 @@ import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirementFor } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { runCommand, tsx } from '../../src/run/run-step.ts';
+import { cli, runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 const checked = operations.filter((op) => op.area === 'user-data' || op.area === 'partner');
 
 async function checkRecording(...files: string[]) {
   const reports = scratchDir();
-  const [command, args] = tsx('src/cli/check-recording.ts', ...files);
+  const [command, args] = cli('check-recording', ...files);
   const { code, output } = await runCommand(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
   const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
   const written = readdirSync(reports)

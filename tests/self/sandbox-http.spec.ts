@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { faults } from '../../sandbox/faults/index.ts';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
+import { cli } from '../../src/run/run-step.ts';
 import { deliveryText, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import { api, credentials, login, rateLimitHeadersOf, start, TestClock } from './sandbox-client.ts';
 
@@ -258,14 +259,14 @@ test.describe('bad input', () => {
 });
 
 test.describe('command line', () => {
-  const cli = ['--import', 'tsx', 'sandbox/cli.ts'];
+  const [, sandboxCli] = cli('sandbox');
 
   test('--list-faults prints every fault with its requirement; an unknown fault exits non-zero listing them', async () => {
-    const { stdout } = await run(process.execPath, [...cli, '--list-faults']);
+    const { stdout } = await run(process.execPath, [...sandboxCli, '--list-faults']);
     for (const [name, fault] of Object.entries(faults))
       expect(stdout).toMatch(new RegExp(`^${name} +${fault.requirement} `, 'm'));
     const failure = await run(process.execPath, [
-      ...cli,
+      ...sandboxCli,
       '--faults',
       'cycle-order-ascending,no-such-fault',
     ]).catch((error) => error);
@@ -276,7 +277,7 @@ test.describe('command line', () => {
 
   test('serves base_url and auth_url on the given port', async () => {
     const child = spawn(process.execPath, [
-      ...cli,
+      ...sandboxCli,
       ...['--port', '0', '--seed', '7', '--rate-limit', '5/1,100/60', '--rate-limit-headers', 'production'],
     ]);
     try {

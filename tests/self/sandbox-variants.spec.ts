@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { variants } from '../../sandbox/variants.ts';
 import { assertValid } from '../../src/contract/validators.ts';
+import { cli } from '../../src/run/run-step.ts';
 import { api, collectAll, collections, login, start, tokenRequest } from './sandbox-client.ts';
 import { partnerA, partnerB, paths } from './sandbox-partner-support.ts';
 import {
@@ -59,13 +60,13 @@ test.describe('variant catalogue', () => {
 
   test('--list-variants prints each variant with its seed text; an unknown variant exits 2', async () => {
     const run = promisify(execFile);
-    const cli = ['--import', 'tsx', 'sandbox/cli.ts'];
-    const { stdout } = await run(process.execPath, [...cli, '--list-variants']);
+    const [, sandboxCli] = cli('sandbox');
+    const { stdout } = await run(process.execPath, [...sandboxCli, '--list-variants']);
     for (const [name, variant] of Object.entries(variants)) {
       expect(stdout).toMatch(new RegExp(`^${name}$`, 'm'));
       expect(stdout).toContain(variant.seed);
     }
-    const failure = await run(process.execPath, [...cli, '--variants', 'sparse-user,nope']).catch(
+    const failure = await run(process.execPath, [...sandboxCli, '--variants', 'sparse-user,nope']).catch(
       (error) => error,
     );
     expect(failure.code).toBe(2);

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import AdmZip from 'adm-zip';
+import { cli } from '../../src/run/run-step.ts';
 
 // ------------------------------------------------------------------------------------ the run
 
@@ -16,9 +17,10 @@ export interface CliRun {
   exit: Promise<{ code: number; output: string }>;
 }
 
-/** Starts `src/cli/conformance.ts` (as `npm run conformance` does) in a process group of its own. */
+/** Starts the run (`physiology-conformance run`, as `npm run conformance` does) in a process group of its own. */
 export function startCli(env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/conformance.ts'], {
+  const [command, args] = cli('run');
+  const child = spawn(command, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },

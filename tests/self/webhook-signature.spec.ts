@@ -4,11 +4,11 @@
 // on what the sandbox sends (plain, and its variant timestamped-webhook-signatures).
 import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { signatureScheme } from '../../src/config/webhook-settings.ts';
+import { cli } from '../../src/run/run-step.ts';
 import { deliveryHeader, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
 import {
   DEFAULT_SIGNATURE_SCHEME,
@@ -94,9 +94,8 @@ test.describe('verifyWebhook', () => {
 });
 
 test.describe('verify-webhook command', () => {
-  const cli = fileURLToPath(new URL('../../src/cli/verify-webhook.ts', import.meta.url));
   const run = (args: string[], input: string, env: Record<string, string> = { SIGNING_SECRET: secret }) => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], {
+    const result = spawnSync(...cli('verify-webhook', ...args), {
       input,
       encoding: 'utf8',
       env: { ...process.env, ...env },
@@ -230,7 +229,6 @@ test.describe('signature scheme', () => {
 });
 
 test.describe("verify-webhook command, configured by the suite's variables", () => {
-  const cli = fileURLToPath(new URL('../../src/cli/verify-webhook.ts', import.meta.url));
   const timestamp = '1767225600';
   const signature = signWebhook(`${timestamp}${body}`, secret, 'sha256', 'base64');
   const scheme = {
@@ -241,9 +239,12 @@ test.describe("verify-webhook command, configured by the suite's variables", () 
   };
   const run = (args: string[], env: Record<string, string> = scheme) => {
     const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', cli, '--secret-env', 'SIGNING_SECRET', '--signature', signature, ...args],
-      { input: body, encoding: 'utf8', env: { ...process.env, ...env } },
+      ...cli('verify-webhook', '--secret-env', 'SIGNING_SECRET', '--signature', signature, ...args),
+      {
+        input: body,
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      },
     );
     return { status: result.status, output: `${result.stdout}${result.stderr}` };
   };

@@ -1,0 +1,43 @@
+// `physiology-conformance run`: the conformance run (src/cli/conformance.ts). Options it does not know, and
+// everything after `--`, go to Playwright test.
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { variablesHelp } from '../../config/variables-doc.ts';
+import { packageRoot, typeScriptNodeOptions } from '../../run/package.ts';
+import { exitWith, subcommand, withEnvFile } from './common.ts';
+
+/** Asked of Playwright, help would still render the last run's Allure report: the run's help answers it. */
+const HELP = new Set(['--help', '-h']);
+
+export function runCommand(): Command {
+  const command = withEnvFile(
+    subcommand(
+      'run',
+      'Run the conformance suite against CONFORMANCE_BASE_URL, or against the embedded sandbox when unset.',
+      [
+        [0, 'PASS (or INCOMPLETE with CONFORMANCE_ALLOW_INCOMPLETE=1)'],
+        [1, 'FAIL: the server broke a stated rule'],
+        [2, 'a configuration error (the variable and where it was set are named)'],
+        [3, 'INCOMPLETE: a MUST requirement of the profile was not verified'],
+        [
+          4,
+          "ERROR: the run could not judge the target (the suite's or the user's side: no browser, an unreachable target, refused credentials...)",
+        ],
+        ['130/143', 'stopped by SIGINT/SIGTERM (every report still written)'],
+      ],
+    ),
+  )
+    .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')
+    .argument('[playwright-options...]', 'options for Playwright test, after --, e.g. -- --workers 4')
+    .allowUnknownOption()
+    .addHelpText('after', () => `\nVariables (the environment wins over --env-file):\n\n${variablesHelp()}`)
+    .action(async (playwrightOptions: string[], options: { profile?: string }) => {
+      if (playwrightOptions.some((option) => HELP.has(option))) command.help();
+      if (options.profile) process.env.CONFORMANCE_PROFILE = options.profile;
+      process.env.NODE_OPTIONS = typeScriptNodeOptions();
+      const { runConformance } = await import('../conformance.ts');
+      const config = join(packageRoot, 'playwright.config.ts');
+      await exitWith('run', () => runConformance(['-c', config, ...playwrightOptions]));
+    });
+  return command;
+}

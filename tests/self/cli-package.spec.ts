@@ -1,0 +1,39 @@
+// The package partners install (slow, about 30 s): `npm pack`, an offline install into an empty folder
+// (the npm cache holds every dependency after `npm ci`), then the installed command: --help, and a run
+// against the embedded sandbox that passes and writes its reports in the user's folder.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { packageRoot } from '../../src/run/package.ts';
+
+const run = promisify(execFile);
+const folder = mkdtempSync(join(tmpdir(), 'conformance-package-'));
+test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+test('the packed suite installs offline and its command runs from the user folder', {
+  tag: '@slow',
+}, async () => {
+  test.setTimeout(180_000);
+  await run('npm', ['pack', '--pack-destination', folder], { cwd: packageRoot });
+  const [tarball] = readdirSync(folder).filter((name) => name.endsWith('.tgz'));
+  expect(tarball).toBeDefined();
+  const user = join(folder, 'user');
+  mkdirSync(user);
+  const install = await run(
+    'npm',
+    ['install', '--offline', '--no-audit', '--no-fund', join(folder, tarball ?? '')],
+    { cwd: user },
+  );
+  expect(install.stderr).not.toContain('EBADENGINE');
+
+  const help = await run('npx', ['physiology-conformance', '--help'], { cwd: user });
+  expect(help.stdout).toContain('Usage: physiology-conformance');
+
+  const env = { ...process.env, CONFORMANCE_ENV_FILE: '', CONFORMANCE_REPORTS_DIR: '' };
+  await run('npx', ['physiology-conformance', 'run'], { cwd: user, env });
+  const report = JSON.parse(readFileSync(join(user, 'reports', 'conformance.json'), 'utf8'));
+  expect(report.verdict).toBe('pass');
+});

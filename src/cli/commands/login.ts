@@ -11,7 +11,7 @@ export const loginCommand = (): Command =>
   withEnvFile(
     subcommand(
       'login',
-      'Sign the test users in (headless Chromium) and keep their grants in the token store (CONFORMANCE_TOKEN_STORE).',
+      'Sign the test users in (a served form over HTTP, a page built by script in headless Chromium) and keep their grants in the token store (CONFORMANCE_TOKEN_STORE).',
       [
         [0, 'every configured user signed in'],
         [1, 'a sign-in failed'],

@@ -17,7 +17,6 @@ export function runCommand(): Command {
       [
         [0, 'PASS (or INCOMPLETE with CONFORMANCE_ALLOW_INCOMPLETE=1)'],
         [1, 'FAIL: the server broke a stated rule'],
-        [2, 'a configuration error (the variable and where it was set are named)'],
         [3, 'INCOMPLETE: a MUST requirement of the profile was not verified'],
         [
           4,

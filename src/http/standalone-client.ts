@@ -1,5 +1,5 @@
-// The suite's HTTP client outside a conformance run (`npm run login`, `npm run doctor`, self tests): rate
-// budgets of its own, and its requests counted nowhere (a run's request log belongs to the run).
+// The suite's HTTP client outside the run's workers (`npm run login`, `npm run doctor`, the run's preflight,
+// self tests): rate budgets of its own, and its requests counted nowhere unless a run's log is given.
 import { devNull } from 'node:os';
 import { ApiClient, type ApiClientOptions } from './api-client.ts';
 import { leasingPacer, localTurns } from './pacer.ts';
@@ -9,9 +9,11 @@ import type { Transport } from './transport.ts';
 export const standaloneClient = (
   transport: Transport,
   options: Omit<ApiClientOptions, 'pacer' | 'requests'>,
+  /** A run's request log to count in (the run's preflight), else none. */
+  requestLog: string = devNull,
 ): ApiClient =>
   new ApiClient(transport, {
     ...options,
     pacer: leasingPacer(localTurns().source),
-    requests: new RequestCounter(devNull),
+    requests: new RequestCounter(requestLog),
   });

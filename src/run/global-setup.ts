@@ -254,7 +254,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
         );
       // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
       const [own] = started;
-      const problem = own && (await preflight(own.config, own.layers, own.startedByRun));
+      const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
       if (problem) stopRun(config, problem);
     });
   } catch (error) {

@@ -57,14 +57,18 @@ function browserProblem(config: SuiteConfig): RunError | undefined {
   };
 }
 
-/** One request, a transport failure as the target's (`variable` names its URL) being unreachable. */
-async function reaching<T>(variable: string, send: () => Promise<T>): Promise<T | RunError> {
+/**
+ * One request, a transport failure as the target's (`variable` names its URL) being unreachable. A request
+ * left unanswered is sent once more: one lost answer is a flaky target (the run's unanswered budget judges
+ * that), not one that cannot be reached at all.
+ */
+async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2): Promise<T | RunError> {
   try {
     return await send();
   } catch (error) {
-    if (error instanceof TransportFailure)
-      return unreachable(`${error.request.url}: ${error.reason}`, variable);
-    throw error;
+    if (!(error instanceof TransportFailure)) throw error;
+    if (tries > 1 && /timed out/.test(error.reason)) return reaching(variable, send, tries - 1);
+    return unreachable(`${error.request.url}: ${error.reason}`, variable);
   }
 }
 
@@ -144,6 +148,8 @@ export async function preflight(
   config: SuiteConfig,
   layers: readonly VariableLayer[],
   startedByRun: boolean,
+  /** The run's request log (src/http/request-counter.ts). */
+  requestLog: string,
 ): Promise<RunError | undefined> {
   const local = browserProblem(config);
   if (local || startedByRun) return local;
@@ -153,7 +159,12 @@ export async function preflight(
     return await targetProblem(
       config,
       layers,
-      standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs }),
+      // Counted in the run's request log: a smoke run's budget covers them too.
+      standaloneClient(
+        transport,
+        { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs },
+        requestLog,
+      ),
     );
   } finally {
     transport.dispose();

@@ -1,4 +1,4 @@
-// The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (README);
+// The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (docs/variables.md);
 // without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
 import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';

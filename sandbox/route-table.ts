@@ -64,7 +64,7 @@ export type OperationId = keyof typeof routeTable;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The contract's operationId of the route (README, Conventions). */
+    /** The contract's operationId of the route (docs/layout.md, Conventions). */
     operationId?: OperationId;
     /** The status the route answers on success (set before its handler runs: registerSuccessStatus). */
     successStatus?: number;

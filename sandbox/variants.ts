@@ -10,7 +10,7 @@ export interface VariantDefinition {
   /** The seed sentence(s) that allow the variant, quoted. */
   seed: string;
   /**
-   * What a team whose server behaves so tells the suite (variables of its README, "Running against your
+   * What a team whose server behaves so tells the suite (variables of docs/variables.md, "Running against your
    * server"): `npm run variants` runs the suite with them. Absent: the suite's defaults.
    */
   suite?: Readonly<Record<string, string>>;

@@ -45,7 +45,7 @@ export interface SuiteConfig {
   /** Requisitions owned by partner A, for partner checks where test data cannot be generated (production). */
   partnerRequisitionIds?: string[];
   signingSecret?: string;
-  /** The suite's webhook receiver and the signature scheme (README, "Running against your server"). */
+  /** The suite's webhook receiver and the signature scheme (docs/sign-in.md, "Webhooks"). */
   webhooks: WebhookSettings;
   requestBudget: number;
   /** CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response. */
@@ -80,7 +80,7 @@ export interface SuiteConfig {
   sandboxFaults: readonly string[];
   /** CONFORMANCE_SANDBOX_VARIANTS: the conforming variants the embedded sandbox runs as. */
   sandboxVariants: readonly string[];
-  /** How the suite gets and keeps tokens on a real target (README, "Running against your server"). */
+  /** How the suite gets and keeps tokens on a real target (docs/sign-in.md). */
   auth: AuthSettings;
   capabilities: ReadonlySet<Capability>;
 }

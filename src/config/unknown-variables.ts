@@ -28,6 +28,8 @@ export function assertKnown(name: string, source: string): void {
     .map(([known]) => ({ known, distance: editDistance(name, known) }))
     .sort((a, b) => a.distance - b.distance);
   const hint =
-    nearest && nearest.distance <= 4 ? `did you mean ${nearest.known}?` : 'the README lists every variable';
+    nearest && nearest.distance <= 4
+      ? `did you mean ${nearest.known}?`
+      : 'docs/variables.md lists every variable';
   throw new ConfigError(name, `(${source}) is not a variable of the suite: ${hint}`);
 }

@@ -1,4 +1,4 @@
-// The variables' documentation, generated from ./variables.ts: the README's tables (one per section,
+// The variables' documentation, generated from ./variables.ts: docs/variables.md's tables (one per section,
 // between `<!-- variables:begin SECTION -->` and `<!-- variables:end -->`) and the text of --help.
 import { rows, SECTIONS, type Section } from './variables.ts';
 
@@ -24,10 +24,11 @@ export function variablesTable(section: Section): string {
 
 const MARKED = /(<!-- variables:begin ([\w-]+) -->\n)[\s\S]*?(<!-- variables:end -->)/g;
 
-/** The README with each marked table generated again. */
-export const withVariableTables = (readme: string): string =>
-  readme.replace(MARKED, (_all, begin: string, section: string, end: string) => {
-    if (!Object.hasOwn(SECTIONS, section)) throw new Error(`README: no section "${section}" of variables`);
+/** A document (docs/variables.md) with each marked table generated again. */
+export const withVariableTables = (doc: string): string =>
+  doc.replace(MARKED, (_all, begin: string, section: string, end: string) => {
+    if (!Object.hasOwn(SECTIONS, section))
+      throw new Error(`docs/variables.md: no section "${section}" of variables`);
     return `${begin}${variablesTable(section as Section)}\n${end}`;
   });
 

@@ -1,6 +1,6 @@
 // Every CONFORMANCE_* variable, one row each: its parser, default, one line of documentation, whether it
 // holds a secret and the capabilities it supplies. The configuration reads variables through read() only;
-// the secrets to redact, the reports' reasons, doctor's hints, the README's tables and --help come from here.
+// the secrets to redact, the reports' reasons, doctor's hints, the tables of docs/variables.md and --help come from here.
 import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../webhooks/signature.ts';
 import type { Capability } from './capability.ts';
 import type { Parser } from './variable-parsers.ts';
@@ -9,7 +9,7 @@ import * as parse from './variable-parsers.ts';
 /** Variables by name, as the environment or a file gives them. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Where the README documents a variable: one table per section. */
+/** Where docs/variables.md documents a variable: one table per section. */
 export const SECTIONS = {
   server: 'Running against a server',
   'your-server': 'Running against your server: sign-in and tokens',
@@ -133,7 +133,7 @@ export const variables = {
   },
   CONFORMANCE_PARTNER_SIGNING_SECRET: {
     section: 'server',
-    doc: 'partner A\'s webhook signing secret; the signature scheme: `CONFORMANCE_SIGNATURE_*` (see "Running against your server")',
+    doc: 'partner A\'s webhook signing secret; the signature scheme: `CONFORMANCE_SIGNATURE_*` (docs/sign-in.md, "Webhooks")',
     parse: parse.text,
     secret: true,
   },
@@ -240,7 +240,7 @@ export const variables = {
   },
   CONFORMANCE_EXPECTATIONS: {
     section: 'server',
-    doc: 'known deviations file (below)',
+    doc: 'known deviations file (docs/profiles-and-targets.md, "Known deviations")',
     parse: parse.text,
   },
   CONFORMANCE_PRISM_PROXY: {

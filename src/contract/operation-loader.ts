@@ -1,7 +1,7 @@
 /**
  * Builds the catalogue of operations from `specs/openapi.yaml` (or another OpenAPI document).
  *
- * Loading fails loudly (throws) when the document and the fixed operation ids of the README disagree,
+ * Loading fails loudly (throws) when the document and the fixed operation ids of docs/layout.md disagree,
  * or when an operation uses a construct this loader does not understand; a silently partial
  * catalogue would make table-driven tests vacuous.
  */
@@ -141,7 +141,7 @@ function buildOperation(
 ): Operation {
   const where = `${method} ${path}`;
   const operationId = asString(raw.operationId, `${where}.operationId`);
-  if (!isOperationId(operationId)) fail(where, `operationId ${operationId} is not one of the README's`);
+  if (!isOperationId(operationId)) fail(where, `operationId ${operationId} is not one of docs/layout.md's`);
 
   const tags = Array.isArray(raw.tags) ? raw.tags : [];
   const area = tags.find(
@@ -248,6 +248,6 @@ export function loadOperations(file: string = OPENAPI_PATH): readonly Operation[
   if (duplicated.length > 0 || missing.length > 0) {
     fail('paths', `duplicated operationIds [${duplicated.join(', ')}], missing [${missing.join(', ')}]`);
   }
-  // Catalogue order = README order, independent of the document's path order.
+  // Catalogue order = docs/layout.md order, independent of the document's path order.
   return OPERATION_IDS.map((id) => found.find((op) => op.operationId === id) as Operation);
 }

@@ -1,9 +1,9 @@
 /**
- * The model of the contract's operations: the fixed operation ids of the README, the user scopes and
+ * The model of the contract's operations: the fixed operation ids of docs/layout.md, the user scopes and
  * areas, and the shape of one operation as the catalogue (operations.ts) holds it.
  */
 
-/** The fixed operation ids (README, "Conventions"), in the order of the contract's tables. */
+/** The fixed operation ids (docs/layout.md, "Conventions"), in the order of the contract's tables. */
 export const OPERATION_IDS = [
   'getCycleById',
   'listCycles',

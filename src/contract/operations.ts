@@ -5,7 +5,7 @@
 import { loadOperations } from './operation-loader.ts';
 import type { Operation, OperationId } from './operation-model.ts';
 
-/** The 20 operations, in the README's order. */
+/** The 20 operations, in docs/layout.md's order. */
 export const operations: readonly Operation[] = loadOperations();
 
 const byId: ReadonlyMap<OperationId, Operation> = new Map(operations.map((op) => [op.operationId, op]));

@@ -162,9 +162,7 @@ test(
       if (before.length === 0) {
         const reason = `no webhook for user ${user} (user_id ${userId}) arrived within ${waitSeconds} s before the revocation, so their stopping cannot be observed`;
         if (!config.capabilities.has('sandbox-admin'))
-          notVerified(
-            `${reason}; they come when the user's data changes (README, "Running against your server")`,
-          );
+          notVerified(`${reason}; they come when the user's data changes (docs/sign-in.md, "Webhooks")`);
         throw new ConformanceFailure(verdict.requirement, reason);
       }
 

@@ -179,7 +179,7 @@ test(
       const missing = `no webhook naming user A (user_id ${userId}) reached the receiver registered for the OAuth client within ${config.webhooks.waitSeconds} s`;
       if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
         notVerified(
-          `${missing}: the seed gives a client no way to cause one; they come when the user's data changes (README, "Running against your server")`,
+          `${missing}: the seed gives a client no way to cause one; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
         );
       verdict.expectThat(deliveries.length > 0, `${missing} of a change of the user's data`);
 

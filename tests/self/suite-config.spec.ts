@@ -18,7 +18,7 @@ import {
 } from '../../src/config/run-manifest.ts';
 import { normaliseScopes } from '../../src/config/scope-set.ts';
 import { secretsOf } from '../../src/config/secrets.ts';
-import { rows } from '../../src/config/variables.ts';
+import { rows, SECTIONS } from '../../src/config/variables.ts';
 import { variablesHelp, withVariableTables } from '../../src/config/variables-doc.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
@@ -369,11 +369,11 @@ test('target, credentials, profile and selection set only in the env file reach 
   }
 });
 
-test("the README's tables of variables are the table's (npm run docs:variables writes them)", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  expect(readme).toContain('<!-- variables:begin server -->');
-  expect(withVariableTables(readme)).toBe(readme);
+test("docs/variables.md's tables of variables are the table's (npm run docs:variables writes them)", () => {
+  const doc = readFileSync(new URL('../../docs/variables.md', import.meta.url), 'utf8');
+  for (const section of Object.keys(SECTIONS)) expect(doc).toContain(`<!-- variables:begin ${section} -->`);
+  expect(withVariableTables(doc)).toBe(doc);
   const help = variablesHelp();
-  for (const [name] of rows()) expect(readme, name).toContain(`| \`${name}\` |`);
+  for (const [name] of rows()) expect(doc, name).toContain(`| \`${name}\` |`);
   for (const [name] of rows()) expect(help, name).toContain(`  ${name}`);
 });

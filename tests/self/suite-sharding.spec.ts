@@ -1,6 +1,6 @@
 // Sharding splits the run and never repeats it: the isolated tests (revocation, the 429 burst) run in the
 // last shard only, the target sees one revocation sequence, and the merged report holds each test once,
-// with the same verdicts as an unsharded run. The commands are the README's.
+// with the same verdicts as an unsharded run. The commands are docs/sharding.md's.
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';

@@ -4,7 +4,7 @@
 // limit of the user data operations does not count); a paced request answered 429 adds an `r`. Global
 // setup names the file in the run manifest; each worker counts through its own RequestCounter
 // (src/suite/fixtures.ts).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 
 export class RequestBudgetExceeded extends Error {}
 
@@ -105,7 +105,7 @@ export class UnansweredRequests {
 
   /** The reason to send nothing more, once the budget is spent. */
   spent(): string | undefined {
-    const count = logText(this.log).length;
+    const count = existsSync(this.log) ? statSync(this.log).size : 0;
     return count >= this.budget
       ? `blocked: the target stopped answering; ${count} requests unanswered after ${this.timeoutMs} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`
       : undefined;

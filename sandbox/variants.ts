@@ -51,6 +51,21 @@ export const variants = {
       'limit=0, a negative limit and an empty limit= are served with the default page of 10; abc, 1.5 and values over 25 still get 400',
     seed: '"| limit | integer int32 | maximum 25, default 10 |" (no minimum is stated)',
   },
+  'limit-capped': {
+    description:
+      'an integer limit over 25 (up to the int32 maximum) is served capped at the maximum: a page of at most 25 records; abc, 1.5 and a limit beyond int32 still get 400',
+    seed: '"| limit | integer int32 | maximum 25, default 10 |"; "| limit query parameter, maximum | 25 |" (the seed states the maximum, not whether a larger value is refused or capped)',
+  },
+  'int64-overflow-404': {
+    description:
+      'an all-digit path id beyond the int64 range (cycleId=9223372036854775808, activityV1Id likewise) names no record and gets 404; a non-integer id (abc, 1.0) still gets 400',
+    seed: '"| GET /v2/cycle/{cycleId} | cycleId integer int64 |"; "| 404 | no resource found, or requested resource not found | single-record reads, cycle sleep, cycle recovery, ... |" (an integer beyond the range is not stated to be malformed rather than not found)',
+  },
+  'empty-filter-absent': {
+    description:
+      'an empty start= or end= is served as if absent (no lower bound; end now); a malformed date-time (yesterday, 2025-13-45T00:00:00Z) still gets 400',
+    seed: '"| start | date-time | ... without it there is no lower bound |"; "| end | date-time | ... defaults to now |" (an empty value is not stated to be a malformed date-time rather than no value)',
+  },
   'token-400': {
     description:
       'a partner token request missing client_id or client_secret gets 400 instead of 401; wrong credentials still get 401',

@@ -13,6 +13,7 @@ import type { CollectionName, Entry } from './store.ts';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 25;
+const INT32_MAX = 2 ** 31 - 1;
 const DAY = 86_400_000;
 
 export interface CollectionOperation {
@@ -60,17 +61,26 @@ function querySchema(ctx: SandboxContext) {
 /**
  * Ajv's type coercion takes '1e1', '0x10', ' 5' and even '1e400' (Infinity) for integers; limit must be
  * plain decimal digits before the schema coerces and range-checks it. Variant lenient-limits: an empty,
- * zero or negative integer limit is dropped, so the default applies.
+ * zero or negative integer limit is dropped, so the default applies. Variant limit-capped: an int32 limit
+ * over the maximum is served as the maximum. Variant empty-filter-absent: an empty start or end is dropped.
  */
-function limitDigitsHook(ctx: SandboxContext) {
+function queryHook(ctx: SandboxContext) {
   const digits = ctx.fault('pagination-limit-fraction-accepted') ? /^[0-9]+(\.[0-9]+)?$/ : /^[0-9]+$/;
   const lenient = ctx.variant('lenient-limits');
+  const capped = ctx.variant('limit-capped');
+  const emptyFilterAbsent = ctx.variant('empty-filter-absent');
   return async (request: FastifyRequest) => {
     const query = request.query as Record<string, unknown>;
+    if (emptyFilterAbsent) {
+      if (query.start === '') delete query.start;
+      if (query.end === '') delete query.end;
+    }
     const raw = query.limit;
     if (lenient && typeof raw === 'string' && /^(-[0-9]+|0*)$/.test(raw)) delete query.limit;
     else if (typeof raw === 'string' && !digits.test(raw))
       throw badRequest('querystring/limit must be integer');
+    else if (capped && typeof raw === 'string' && Number(raw) > MAX_LIMIT && Number(raw) <= INT32_MAX)
+      query.limit = String(MAX_LIMIT);
   };
 }
 
@@ -164,7 +174,7 @@ export function registerCollection(
   app.route({
     ...route,
     schema: { querystring: querySchema(ctx) },
-    preValidation: limitDigitsHook(ctx),
+    preValidation: queryHook(ctx),
     // The `slow` variant (sandbox/variants.ts): the answer leaves SLOW_VARIANT_DELAY_MS late.
     onSend: ctx.variant('slow') ? delayed : undefined,
     config: { ...route.config, userScopeFault: operation.scopeFault },

@@ -37,7 +37,11 @@ function normalise(ctx: SandboxContext, kind: IdKind, raw: string): string | und
   if (kind === 'uuid') return raw.toLowerCase();
   if (!/^-?[0-9]+$/.test(raw)) return undefined; // reachable only when the pattern check is faulted away
   const value = BigInt(raw);
-  if (value < INT64_MIN || value > INT64_MAX) throw badRequest('The id is not an int64');
+  if (value < INT64_MIN || value > INT64_MAX) {
+    // Variant int64-overflow-404: an integer beyond the range names no record.
+    if (ctx.variant('int64-overflow-404')) return undefined;
+    throw badRequest('The id is not an int64');
+  }
   if (ctx.fault('server-error-on-large-cycle-id') && !Number.isSafeInteger(Number(value))) {
     throw new Error('Injected fault: id beyond 2^53');
   }
@@ -59,7 +63,14 @@ export function registerSingle(
     properties: {
       [param.name]: ctx.fault('malformed-id-404')
         ? { type: 'string' }
-        : { type: 'string', pattern: patterns[param.kind] },
+        : {
+            type: 'string',
+            // Variant int64-overflow-404: any run of digits passes; normalise() answers those beyond int64.
+            pattern:
+              param.kind === 'int64' && ctx.variant('int64-overflow-404')
+                ? '^-?[0-9]+$'
+                : patterns[param.kind],
+          },
     },
     required: [param.name],
   };

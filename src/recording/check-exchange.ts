@@ -88,11 +88,46 @@ function recordsOf(op: Operation, body: unknown): Record<string, unknown>[] {
     : [];
 }
 
+/**
+ * Why the request itself may not be one the operation accepts (its JSON body is not JSON or breaks the
+ * request schema; a 401 to credentials the recording cannot judge), or undefined when nothing shows it.
+ * Such requests are the negative ones a suite builds on purpose: a 4xx answers them as the live suite
+ * judges them (a client error, PTN-INVALID-BODY's reading), whatever statuses the operation lists.
+ */
+function invalidRequest(op: Operation, exchange: RecordedExchange): string | undefined {
+  // The live suite sends missing, malformed and revoked tokens on purpose; a recording redacts them, so a
+  // 401 of an operation that needs credentials cannot be told from the answer to a bad token.
+  if (op.security.kind !== 'none' && exchange.status === 401)
+    return exchange.requestHeaders.authorization === undefined
+      ? 'the request carries no credentials'
+      : 'the recording cannot show whether its credentials were valid';
+  if (op.requestSchema === null || exchange.requestBody === undefined) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(exchange.requestBody);
+  } catch {
+    return 'the request body is not JSON';
+  }
+  const { errors } = validate(op.requestSchema, body);
+  return errors.length > 0
+    ? `the request body breaks ${op.requestSchema} (${formatViolation(errors[0] as (typeof errors)[number])})`
+    : undefined;
+}
+
 export function checkExchange(op: Operation, exchange: RecordedExchange): Observation[] {
   const out: Observation[] = [];
   const add = (requirement: string, kind: ObservationKind, text: string) =>
     out.push({ requirement, kind, text });
   const statusRule = successRequirement(op);
+  const invalid =
+    exchange.status >= 400 && exchange.status < 500 && !op.statuses.includes(exchange.status)
+      ? invalidRequest(op, exchange)
+      : undefined;
+  if (invalid !== undefined) {
+    // Not a departure from the documented statuses: the request was not one the operation accepts.
+    add(statusRule, 'note', `status ${exchange.status} to an invalid request (${invalid})`);
+    return out;
+  }
   if (!op.statuses.includes(exchange.status)) {
     add(
       statusRule,
@@ -143,7 +178,14 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Observ
   if (scoreId) for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', problem);
   if (op.isCollection) {
     const limit = limitOf(op, exchange.url);
-    if (limit !== undefined && records.length > limit)
+    const maximum = op.queryParams.find((p) => p.name === 'limit')?.schema.maximum;
+    if (limit !== undefined && maximum !== undefined && limit > maximum && records.length > maximum)
+      add(
+        'PAG-LIMIT-OVER-MAX',
+        'fail',
+        `the page holds ${records.length} records for limit ${limit}, more than the maximum ${maximum}`,
+      );
+    else if (limit !== undefined && records.length > limit)
       add(
         'PAG-PAGE-WITHIN-LIMIT',
         'fail',

@@ -87,11 +87,29 @@ describeEachCollection((op, name) => {
   );
 
   test(
-    ...verifies('PAG-LIMIT-OVER-MAX', `${name} answers 400 to limit=${maximum + 1} and limit=${maximum * 4}`),
+    ...verifies(
+      'PAG-LIMIT-OVER-MAX',
+      `${name} never serves more than ${maximum} records to limit=${maximum + 1} and limit=${maximum * 4} (by the suite's reading, 400)`,
+    ),
     async ({ api, userToken, verdict }) => {
       const token = await userToken();
       for (const limit of [maximum + 1, maximum * 4]) {
-        verdict.expectStatus(await api.send({ path, token, query: { limit } }), 400);
+        const exchange = await api.send({ path, token, query: { limit } });
+        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+        if (exchange.status === 400) continue;
+        // The seed states the maximum ("maximum 25"), not that a larger limit is refused: a page beyond the
+        // maximum breaks it; a page capped at the maximum departs from the suite's reading only.
+        const served =
+          exchange.status === 200 ? (exchange.json<{ records?: unknown[] }>().records ?? []).length : 0;
+        verdict.expectThat(
+          served <= maximum,
+          `limit=${limit} returned ${served} records, more than the maximum ${maximum}`,
+          exchange,
+        );
+        verdict.warn(
+          `limit=${limit} answered ${exchange.status}${exchange.status === 200 ? ` with ${served} records` : ''}, not 400`,
+          exchange,
+        );
       }
     },
   );

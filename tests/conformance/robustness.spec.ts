@@ -6,12 +6,15 @@
 //   and never a 5xx.
 // Each value is classified by the seed's types (int64, int32, uuid, ISO 8601 date-time), not by the
 // generator's label: e.g. 2^53 is outside the JSON-safe integers but a valid int64. Where the seed leaves
-// the answer open (limit 0 or negative, an ISO 8601 date-time that is not RFC 3339) both 200 and 400 pass.
+// the answer open (limit 0 or negative, an ISO 8601 date-time that is not RFC 3339) both 200 and 400 pass;
+// where the suite reads a loose point (an empty limit, start or end; a limit over the maximum, served capped;
+// an integer id beyond int64; start after end) another non-5xx answer is a warning.
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
 // without parameters (nothing to generate). The run spends a fixed budget of requests, shared evenly by the
 // tests, with the run's seed (src/suite/properties.ts); a path parameter's boundary cases (the known id, an
-// int64 beyond 2^53, a malformed id) are always among them. A failure names the requirement, the exchange
-// with its curl line, and fast-check's seed, path and counterexample.
+// int64 beyond 2^53, a malformed id, an integer beyond int64) and an empty end are always among them. A
+// failure names the requirement, the exchange with its curl line, and fast-check's seed, path and
+// counterexample.
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
@@ -35,6 +38,8 @@ interface RequestCase {
   requirement: string;
   /** `expected` is the suite's reading, not the seed's word: another (non-5xx) status is a warning. */
   reading?: boolean;
+  /** The most records a 200 may hold, whatever the reading (limit over the maximum: the maximum). */
+  maxRecords?: number;
 }
 
 /** A verdict on a request: allowed statuses, the requirement, and whether they are only a reading. */
@@ -65,7 +70,7 @@ const edgeIds = (schema: ParameterSchema): string[] =>
 /** Malformed ids beyond the generated ones. */
 const malformedIds = (schema: ParameterSchema): string[] =>
   schema.type === 'integer'
-    ? ['9223372036854775808', '-9223372036854775809', '1.0', '0x10', '1e3', 'null']
+    ? ['abc', '1.0', '0x10', '1e3', 'null', '9223372036854775808', '-9223372036854775809']
     : ['not-a-uuid', '123e4567-e89b-12d3-a456-42661417400g', '{123e4567-e89b-12d3-a456-426614174000}'];
 
 /** Generated requests and the boundary cases that go first. */
@@ -81,12 +86,16 @@ function pathCases(op: Operation, ids: KnownIds): Cases {
   const caseOf = (value: string): RequestCase => {
     const known = value === ids[param.name];
     const wellFormed = wellFormedId(param.schema, value);
+    // An integer beyond the int64 range: malformed (400) by the suite's reading; the seed also lets a
+    // server read it as an id that names no record (404), a warning (ERR-400-MALFORMED-PARAMETER).
+    const overflow = !wellFormed && param.schema.type === 'integer' && /^-?\d+$/.test(value);
     return {
-      label: `${param.name}=${JSON.stringify(value)} (${known ? 'a known id' : wellFormed ? 'a well-formed id' : 'a malformed id'})`,
+      label: `${param.name}=${JSON.stringify(value)} (${known ? 'a known id' : wellFormed ? 'a well-formed id' : overflow ? 'an integer beyond int64' : 'a malformed id'})`,
       pathParams: { [param.name]: value },
       query: {},
       expected: known ? [200] : wellFormed ? [200, 404] : [400],
       requirement: wellFormed ? 'ERR-NO-5XX-ON-CLIENT-INPUT' : 'ERR-400-MALFORMED-PARAMETER',
+      reading: overflow || undefined,
     };
   };
   const invalid = invalidParameterValues(schema);
@@ -95,8 +104,14 @@ function pathCases(op: Operation, ids: KnownIds): Cases {
     ? invalid.map((found) => found.value).filter((value) => value !== '')
     : fc.constantFrom(...malformedIds(param.schema));
   const known = ids[param.name];
-  // The last edge id is outside ±2^53 (integer) or upper-case (uuid): what a careless parser gets wrong.
-  const boundary = [known, edgeIds(param.schema).at(-1), malformedIds(param.schema)[0]];
+  // The last edge id is outside ±2^53 (integer) or upper-case (uuid): what a careless parser gets wrong;
+  // an integer beyond int64 (malformed by the suite's reading) goes with them.
+  const boundary = [
+    known,
+    edgeIds(param.schema).at(-1),
+    malformedIds(param.schema)[0],
+    ...(param.schema.type === 'integer' ? ['9223372036854775808'] : []),
+  ];
   return {
     arbitrary: fc
       .oneof(
@@ -143,7 +158,9 @@ function limitVerdict(value: string, maximum: number): Verdict {
   // served (as the default page) or refused.
   if (limit < 1) return [[200, 400], 'PAG-LIMIT-MINIMUM'];
   if (limit > INT32_MAX) return [[400], 'PAG-LIMIT-TYPE'];
-  if (limit > maximum) return [[400], 'PAG-LIMIT-OVER-MAX'];
+  // Over the maximum: 400 is the suite's reading; a page capped at the maximum also conforms (a page
+  // beyond it fails PAG-LIMIT-OVER-MAX, see maxRecords).
+  if (limit > maximum) return [[400], 'PAG-LIMIT-OVER-MAX', true];
   return [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
 }
 
@@ -166,7 +183,9 @@ function collectionCases(op: Operation): Cases {
     for (const name of ['start', 'end'] as const) {
       const value = query[name];
       if (value === undefined) continue;
-      if (Number.isNaN(Date.parse(value)) || !iso8601DateTime(value))
+      // An empty value may be read as a malformed date-time or as no value (absent): 400 is the reading.
+      if (value === '') verdicts.push([[400], 'FLT-MALFORMED-DATE', true]);
+      else if (Number.isNaN(Date.parse(value)) || !iso8601DateTime(value))
         verdicts.push([[400], 'FLT-MALFORMED-DATE']);
       // ISO 8601 but not RFC 3339 (no seconds, no zone): the seed does not say; either answer passes.
       else if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value))
@@ -183,10 +202,13 @@ function collectionCases(op: Operation): Cases {
       // The seed is silent on start after end: 400 is the suite's reading (FLT-START-AFTER-END).
       verdicts.push([[400], 'FLT-START-AFTER-END', true]);
     }
-    // A definite refusal wins; otherwise the narrowest verdict that is not plain success.
-    const refusal = verdicts.find(([statuses]) => statuses.length === 1 && statuses[0] === 400);
+    // A definite refusal wins (the seed's over a reading's); otherwise the narrowest verdict that is not
+    // plain success.
+    const refusals = verdicts.filter(([statuses]) => statuses.length === 1 && statuses[0] === 400);
+    const refusal = refusals.find(([, , reading]) => !reading) ?? refusals[0];
     const open = verdicts.find(([statuses]) => statuses.length > 1);
     const [expected, requirement, reading] = refusal ?? open ?? [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
+    const over = query.limit !== undefined && /^\d+$/.test(query.limit) && Number(query.limit) > maximum;
     return {
       label: `query ${JSON.stringify(query)}`,
       pathParams: {},
@@ -194,6 +216,7 @@ function collectionCases(op: Operation): Cases {
       expected,
       requirement,
       reading,
+      maxRecords: over ? maximum : undefined,
     };
   };
 
@@ -214,7 +237,8 @@ function collectionCases(op: Operation): Cases {
         .map(([a, b]) => (Date.parse(a) > Date.parse(b) ? { start: a, end: b } : { start: b, end: a })),
     )
     .map((query) => classify(defined(query)));
-  return { arbitrary, examples: [] };
+  // An empty end (malformed by the suite's reading, absent by another) goes first.
+  return { arbitrary, examples: [classify({ end: '' })] };
 }
 
 // With a valid token DELETE /v2/user/access revokes the grant; operations without parameters have nothing
@@ -258,6 +282,14 @@ for (const op of generated) {
           });
           verdict.expectNo5xx(exchange);
           sent++;
+          if (request.maxRecords !== undefined && exchange.status === 200) {
+            const served = (exchange.json<{ records?: unknown[] }>().records ?? []).length;
+            if (served > request.maxRecords)
+              throw new ConformanceFailure(
+                'PAG-LIMIT-OVER-MAX',
+                `${request.label}: ${served} records, more than the maximum ${request.maxRecords}\n${describeExchange(exchange)}`,
+              );
+          }
           if (!request.expected.includes(exchange.status) && request.reading) {
             departures.set(
               request.requirement,

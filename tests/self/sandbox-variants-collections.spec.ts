@@ -172,6 +172,49 @@ test.describe('variant lenient-limits', () => {
   });
 });
 
+// ---------------------------------------------------------------- limit-capped
+test.describe('variant limit-capped', () => {
+  const run = userSandbox(['limit-capped']);
+
+  test('an int32 limit over 25 is served as 25; abc, 1.5 and a limit beyond int32 stay 400', async () => {
+    const { sandbox, tokenA } = run();
+    for (const [name, path] of collectionEntries) {
+      for (const limit of ['26', '100', '2147483647']) {
+        const response = await api(sandbox, `${path}?limit=${limit}`, tokenA);
+        expect(response.status, `limit=${limit}`).toBe(200);
+        expect(response.body.records).toHaveLength(25);
+        conforms(pageSchemas[name], response.body);
+      }
+      for (const limit of ['abc', '1.5', '2147483648', '0']) {
+        expect((await api(sandbox, `${path}?limit=${limit}`, tokenA)).status, `limit=${limit}`).toBe(400);
+      }
+    }
+  });
+});
+
+// ---------------------------------------------------------------- empty-filter-absent
+test.describe('variant empty-filter-absent', () => {
+  const run = userSandbox(['empty-filter-absent']);
+
+  test('an empty start or end is served as absent; malformed date-times stay 400', async () => {
+    const { sandbox, tokenA } = run();
+    for (const [name, path] of collectionEntries) {
+      const plain = await api(sandbox, `${path}?limit=5`, tokenA);
+      for (const query of ['start=', 'end=', 'start=&end=']) {
+        const response = await api(sandbox, `${path}?limit=5&${query}`, tokenA);
+        expect(response.status, query).toBe(200);
+        expect((response.body.records as Rec[]).map(idOf), query).toEqual(
+          (plain.body.records as Rec[]).map(idOf),
+        );
+        conforms(pageSchemas[name], response.body);
+      }
+      for (const query of ['start=yesterday', 'end=2025-13-45T00:00:00Z']) {
+        expect((await api(sandbox, `${path}?${query}`, tokenA)).status, query).toBe(400);
+      }
+    }
+  });
+});
+
 // ---------------------------------------------------------------- sparse-user
 test.describe('variant sparse-user', () => {
   const run = userSandbox(['sparse-user']);

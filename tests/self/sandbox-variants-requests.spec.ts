@@ -2,7 +2,7 @@
 // OAuth client authentication): each one changes what it says (see sandbox-variants.spec.ts).
 import { expect, test } from '@playwright/test';
 import { assertValid } from '../../src/contract/validators.ts';
-import { api, credentials, start, tokenRequest } from './sandbox-client.ts';
+import { api, collections, credentials, start, tokenRequest } from './sandbox-client.ts';
 import { partnerA, partnerB, paths, validTokenRequest } from './sandbox-partner-support.ts';
 import { codeGrant, partnerSandbox, userSandbox } from './sandbox-variant-support.ts';
 
@@ -89,6 +89,29 @@ test.describe('variant basic-client-auth', () => {
       expect(mixed.status).toBe(200);
     } finally {
       await sandbox.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- int64-overflow-404
+test.describe('variant int64-overflow-404', () => {
+  const run = userSandbox(['int64-overflow-404']);
+
+  test('an all-digit cycleId beyond int64 gets 404; a non-integer id still 400; a known id 200', async () => {
+    const { sandbox, tokenA } = run();
+    const known = (
+      (await api(sandbox, `${collections.cycle}?limit=1`, tokenA)).body.records as { id: number }[]
+    )[0]?.id;
+    expect((await api(sandbox, `${collections.cycle}/${known}`, tokenA)).status).toBe(200);
+    for (const id of ['9223372036854775808', '-9223372036854775809', '123456789012345678901234']) {
+      for (const suffix of ['', '/sleep', '/recovery']) {
+        expect((await api(sandbox, `${collections.cycle}/${id}${suffix}`, tokenA)).status, id + suffix).toBe(
+          404,
+        );
+      }
+    }
+    for (const id of ['abc', '1.0', '0x10']) {
+      expect((await api(sandbox, `${collections.cycle}/${id}`, tokenA)).status, id).toBe(400);
     }
   });
 });

@@ -33,7 +33,14 @@ import { loadExpectations } from './expectations.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
-import type { ConformanceReport, RunError, TestOutcome, TestResultSummary } from './model.ts';
+import {
+  type ConformanceReport,
+  EXIT_CODES,
+  type RunError,
+  type RunVerdict,
+  type TestOutcome,
+  type TestResultSummary,
+} from './model.ts';
 import { runErrorOfTest } from './run-errors.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
@@ -166,6 +173,44 @@ function markJunit(report: ConformanceReport): void {
   );
 }
 
+/** The findings the console shows at the end, worst first; conformance.md has them all. */
+const CONSOLE_FINDINGS = 20;
+
+/** What each verdict's exit status says (src/cli/conformance.ts gives it). */
+const EXIT_MEANINGS: Record<RunVerdict, string> = {
+  pass: `exit ${EXIT_CODES.pass}: every MUST requirement of the profile passed`,
+  fail: `exit ${EXIT_CODES.fail}: the server broke a stated rule`,
+  incomplete: `exit ${EXIT_CODES.incomplete}: nothing failed, but a MUST requirement was not verified`,
+  error: `exit ${EXIT_CODES.error}: the run could not judge the target (the suite's or the user's side)`,
+};
+
+/** The console's end: at most CONSOLE_FINDINGS findings, then the verdict, its exit status and the reports. */
+function printEnding(report: ConformanceReport, allowIncomplete: boolean): void {
+  const findings = [
+    ...report.gateFailures.map((reason) => `  gate: ${reason}`),
+    // Under a run error, what it stopped is one line, not one per requirement.
+    ...(report.runError
+      ? [`  not verified: ${report.incomplete.length} MUST requirement(s), blocked by the run error`]
+      : report.incomplete.map(
+          ({ id, reasons }) =>
+            `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
+        )),
+  ];
+  for (const line of findings.slice(0, CONSOLE_FINDINGS)) console.log(line);
+  if (findings.length > CONSOLE_FINDINGS)
+    console.log(`  … and ${findings.length - CONSOLE_FINDINGS} more in conformance.md`);
+  console.log(`\n${verdictLine(report)}`);
+  const verdict = gateVerdict(report);
+  console.log(
+    verdict === 'incomplete' && allowIncomplete
+      ? `exit ${EXIT_CODES.pass}: INCOMPLETE allowed (CONFORMANCE_ALLOW_INCOMPLETE=1)`
+      : verdict === 'error' && report.runError?.kind === 'configuration'
+        ? `exit ${EXIT_CODES.configuration}: a configuration error`
+        : EXIT_MEANINGS[verdict],
+  );
+  for (const file of ['conformance.md', 'html/index.html', 'junit.xml']) console.log(`  ${reportPath(file)}`);
+}
+
 /** How often the console shows the run's progress against its plan. */
 const PROGRESS_EVERY_MS = 30_000;
 
@@ -216,20 +261,9 @@ export default class ConformanceReporter implements Reporter {
     writeReport(report);
     markJunit(report);
     markAllure(report);
-    console.log(`\n${verdictLine(report)}`);
     const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
-    for (const reason of report.gateFailures) console.log(`  gate: ${reason}`);
-    // Under a run error, what it stopped is one line, not one per requirement.
-    if (report.runError)
-      console.log(
-        `  not verified: ${report.incomplete.length} MUST requirement(s), blocked by the run error`,
-      );
-    else
-      for (const { id, reasons } of report.incomplete)
-        console.log(
-          `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
-        );
+    printEnding(report, manifest?.config.allowIncomplete === true);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
     // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).

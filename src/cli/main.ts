@@ -5,14 +5,14 @@ import { checkRecordingCommand } from './commands/check-recording.ts';
 import { withUsageErrors } from './commands/common.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { loginCommand } from './commands/login.ts';
-import { runCommand } from './commands/run.ts';
+import { runCommand, variablesHelpText } from './commands/run.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
 import { verifyReportCommand } from './commands/verify-report.ts';
 import { verifyWebhookCommand } from './commands/verify-webhook.ts';
 
-const program = withUsageErrors(new Command('physiology-conformance')).description(
-  'Contract-conformance suite of the Physiology Data and Partner Lab Service.',
-);
+const program = withUsageErrors(new Command('physiology-conformance'))
+  .description('Contract-conformance suite of the Physiology Data and Partner Lab Service.')
+  .addHelpText('after', variablesHelpText);
 
 for (const command of [
   runCommand(),

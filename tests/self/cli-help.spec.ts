@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { rows } from '../../src/config/variables.ts';
 import { packageVersion } from '../../src/run/package.ts';
 import { cli } from '../../src/run/run-step.ts';
 
@@ -37,11 +38,15 @@ async function physiologyConformance(...args: string[]): Promise<{ code: number;
   );
 }
 
-test('the command lists exactly its subcommands', async () => {
+test('the command lists exactly its subcommands, and every variable of the table', async () => {
   const { code, output } = await physiologyConformance('--help');
   expect(code, output).toBe(0);
   const listed = [...output.matchAll(/^ {2}([a-z-]+) /gm)].map(([, name]) => name);
   expect(listed.filter((name) => name !== 'help')).toEqual(SUBCOMMANDS);
+  const unlisted = rows()
+    .map(([name]) => name)
+    .filter((name) => !new RegExp(`^ {2}${name}\\b`, 'm').test(output));
+  expect(unlisted).toEqual([]);
 });
 
 for (const name of SUBCOMMANDS)

@@ -6,6 +6,10 @@ import { variablesHelp } from '../../config/variables-doc.ts';
 import { packageRoot, typeScriptNodeOptions } from '../../run/package.ts';
 import { exitWith, subcommand, withEnvFile } from './common.ts';
 
+/** Every CONFORMANCE_* variable, from the table (src/config/variables.ts): the run's and the command's help. */
+export const variablesHelpText = (): string =>
+  `\nVariables (the environment wins over --env-file):\n\n${variablesHelp()}`;
+
 /** Asked of Playwright, help would still render the last run's Allure report: the run's help answers it. */
 const HELP = new Set(['--help', '-h']);
 
@@ -29,7 +33,7 @@ export function runCommand(): Command {
     .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')
     .argument('[playwright-options...]', 'options for Playwright test, after --, e.g. -- --workers 4')
     .allowUnknownOption()
-    .addHelpText('after', () => `\nVariables (the environment wins over --env-file):\n\n${variablesHelp()}`)
+    .addHelpText('after', variablesHelpText)
     .action(async (playwrightOptions: string[], options: { profile?: string }) => {
       if (playwrightOptions.some((option) => HELP.has(option))) command.help();
       if (options.profile) process.env.CONFORMANCE_PROFILE = options.profile;

@@ -13,6 +13,17 @@ import { scratchDir } from './scratch.ts';
 /** The sandbox's fixed credentials, in the suite's variable names. */
 export const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
 
+/** The variables of a run against `sandbox`, a target the run did not start, with its reports in `reports`. */
+export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): Record<string, string> => ({
+  ...(sandboxEnv as Record<string, string>),
+  CONFORMANCE_ENV_FILE: '',
+  CONFORMANCE_SANDBOX_FAULTS: '',
+  CONFORMANCE_TARGET: 'sandbox',
+  CONFORMANCE_BASE_URL: sandbox.baseUrl,
+  CONFORMANCE_AUTH_URL: sandbox.authUrl,
+  CONFORMANCE_REPORTS_DIR: reports,
+});
+
 /**
  * Runs the suite (the tests CONFORMANCE_GREP selects, given in `env`); with `allReporters` the configured
  * reporters (HTML, JUnit, Allure...) write to the scratch dir too.
@@ -32,13 +43,7 @@ export async function runSuiteAgainst(
       ...(allReporters ? [] : ['--reporter', 'dot,./src/report/conformance-reporter.ts']),
     ],
     {
-      ...sandboxEnv,
-      CONFORMANCE_ENV_FILE: '',
-      CONFORMANCE_SANDBOX_FAULTS: '',
-      CONFORMANCE_TARGET: 'sandbox',
-      CONFORMANCE_BASE_URL: sandbox.baseUrl,
-      CONFORMANCE_AUTH_URL: sandbox.authUrl,
-      CONFORMANCE_REPORTS_DIR: reports,
+      ...sandboxTargetEnv(sandbox, reports),
       // A selection of a few tests: a second worker would cost more CPU to start than it saves.
       CONFORMANCE_WORKERS: '1',
       ...env,

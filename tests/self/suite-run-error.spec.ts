@@ -10,7 +10,7 @@ import type { ConformanceReport } from '../../src/report/model.ts';
 import { conformanceReportIn } from '../../src/run/suite-run.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
-import { sandboxEnv } from './suite-against.ts';
+import { sandboxTargetEnv } from './suite-against.ts';
 import { startCli } from './suite-hostile-support.ts';
 
 // One run at a time: the time each takes is recorded as a run's, not two runs' sharing the machine's cores.
@@ -26,16 +26,7 @@ test.afterAll(async () => sandbox.close());
 async function cliRun(env: Record<string, string>) {
   const reports = scratchDir();
   const started = Date.now();
-  const { code, output } = await startCli({
-    ...sandboxEnv,
-    CONFORMANCE_ENV_FILE: '',
-    CONFORMANCE_SANDBOX_FAULTS: '',
-    CONFORMANCE_TARGET: 'sandbox',
-    CONFORMANCE_BASE_URL: sandbox.baseUrl,
-    CONFORMANCE_AUTH_URL: sandbox.authUrl,
-    CONFORMANCE_REPORTS_DIR: reports,
-    ...env,
-  }).exit;
+  const { code, output } = await startCli({ ...sandboxTargetEnv(sandbox, reports), ...env }).exit;
   return { code, output, ms: Date.now() - started, reports };
 }
 

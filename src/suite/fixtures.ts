@@ -84,7 +84,7 @@ interface TestFixtures {
   checkFailureExpected: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
   exchanges: Exchange[];
-  /** The HTTP client of the current test: recorded, counted, throttled and guarded by the profile. */
+  /** The HTTP client of the current test: recorded, counted, paced and guarded by the profile. */
   api: ApiClient;
   /** Skips the test, with the reason, when the target lacks a capability. */
   requires: (...capabilities: Capability[]) => void;

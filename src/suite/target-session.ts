@@ -1,5 +1,5 @@
 // What a worker keeps for a target instance its tests talk to: the instance's run manifest and configuration,
-// one HTTP client (throttled by the target's rate-limit headers, counted in the run's request log), the user
+// one HTTP client (paced by the run's rate budgets, counted in the run's request log), the user
 // tokens and the partner tokens. A worker of a matrix run (the mutation and variant gates) serves every
 // target of the run, so it keeps one session per instance, opened by the first test that needs it and
 // closed with the worker (src/suite/fixtures.ts).

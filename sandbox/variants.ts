@@ -71,6 +71,11 @@ export const variants = {
       'a partner token request missing client_id or client_secret gets 400 instead of 401; wrong credentials still get 401',
     seed: '"| PartnerTokenRequest | client_id | string | yes |"; "400 | client error constructing the request"; "POST /v2/partner/token | JSON PartnerTokenRequest | 200 PartnerTokenResponse; 401 invalid client credentials"',
   },
+  'other-refusal-statuses': {
+    description:
+      'refusals whose status the seed does not name get other 4xx: a user token lacking the scope 403 (RFC 6750 insufficient_scope), a partner request without Authorization 403, a partner token request whose body is not a JSON object 422; invalid tokens and invalid client credentials still get 401',
+    seed: '"A request with a missing, expired or invalid token gets 401." (a token lacking a scope is none of these); "4. An expired or invalid token gets 401." (no status for a missing partner token); "POST /v2/partner/token | JSON PartnerTokenRequest | 200 PartnerTokenResponse; 401 invalid client credentials" (no status for a malformed body)',
+  },
   'lenient-results': {
     description:
       'POST /v2/partner/service-request/{id}/results with unexpected field types (status: 5, observations: "x") answers 201; ownership 404s unchanged',

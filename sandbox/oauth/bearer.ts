@@ -5,9 +5,10 @@
 //   no Authorization header               401  WWW-Authenticate: Bearer
 //   malformed, unknown, expired, revoked  401  WWW-Authenticate: Bearer error="invalid_token"
 //   valid token without the scope         401  WWW-Authenticate: Bearer error="insufficient_scope", scope="…"
+//                                         (403, RFC 6750's status, with variant other-refusal-statuses)
 //
 // The seed lists 401 (not RFC 6750's 403) as the only authorization failure status, so a missing scope
-// is a 401 too.
+// is a 401 too by default.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { HttpError } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
@@ -31,8 +32,8 @@ const invalidToken = (description: string): HttpError =>
     'www-authenticate': `Bearer error="invalid_token", error_description="${description}"`,
   });
 
-const insufficientScope = (scope: string): HttpError =>
-  new HttpError(401, 'insufficient_scope', `This operation requires the scope ${scope}`, {
+const insufficientScope = (scope: string, status: 401 | 403): HttpError =>
+  new HttpError(status, 'insufficient_scope', `This operation requires the scope ${scope}`, {
     'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
   });
 
@@ -77,7 +78,7 @@ export function bearerAuthHook(services: UserServices): onRequestAsyncHookHandle
     request.userGrant = grant;
     const { userScope, userScopeFault } = request.routeOptions.config;
     if (userScope && !grant.scopes.includes(userScope) && !(userScopeFault && ctx.fault(userScopeFault))) {
-      throw insufficientScope(userScope);
+      throw insufficientScope(userScope, ctx.variant('other-refusal-statuses') ? 403 : 401);
     }
   };
 }

@@ -1,6 +1,8 @@
 // Partner bearer authentication (onRequest hook): `Authorization: Bearer <token>` with a token issued by
-// POST /v2/partner/token and not expired; otherwise 401. Sets request.partnerClientId.
+// POST /v2/partner/token and not expired; otherwise 401 (no token at all: 403, as API gateways answer, with
+// variant other-refusal-statuses). Sets request.partnerClientId.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.ts';
 import { invalidToken } from './errors.ts';
 import type { PartnerRuntime } from './runtime.ts';
 
@@ -27,7 +29,11 @@ export function callerOf(request: FastifyRequest): string {
 function authenticate({ ctx, tokens, partners }: PartnerRuntime, header: string | undefined): string {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
   const token = match?.[1];
-  if (token === undefined) throw invalidToken('Missing bearer token');
+  if (token === undefined) {
+    if (header === undefined && ctx.variant('other-refusal-statuses'))
+      throw new HttpError(403, 'forbidden', 'Missing Authentication Token');
+    throw invalidToken('Missing bearer token');
+  }
   const grant = tokens.lookup(token);
   if (!grant) {
     if (ctx.fault('partner-garbage-token-accepted')) return partners.first.clientId;

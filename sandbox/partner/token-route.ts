@@ -1,7 +1,8 @@
 // POST /v2/partner/token: OAuth 2.0 client credentials for trusted partners. Invalid client credentials
 // (wrong secret, unknown client, missing client_id/client_secret) get 401 invalid_client; a body that is
 // not a JSON object, or a wrong grant_type/scope, gets 400. grant_type and scope may be omitted.
-// Variant token-400: a missing client_id or client_secret gets 400.
+// Variant token-400: a missing client_id or client_secret gets 400. Variant other-refusal-statuses: a body
+// that is not a JSON object gets 422.
 //
 // Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
 // an already-expired token (expires_in 0) for expired-token tests. Default lifetime: the option tokenLifetimeSeconds.
@@ -24,7 +25,11 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
     attachValidation: true,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (request.validationError) throw rejection(request.body, runtime.ctx.variant('token-400'));
+      if (request.validationError)
+        throw rejection(request.body, {
+          missingIs400: runtime.ctx.variant('token-400'),
+          notAnObjectIs422: runtime.ctx.variant('other-refusal-statuses'),
+        });
       const body = request.body;
       const partner = authenticateClient(runtime, body);
       if (body.grant_type !== undefined && body.grant_type !== partnerGrantType) {
@@ -47,9 +52,14 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
  * Why a body that failed the schema is refused: missing or non-string credentials are invalid_client;
  * with variant token-400 a missing one is a malformed request (400).
  */
-function rejection(body: unknown, missingIs400: boolean): HttpError {
+function rejection(
+  body: unknown,
+  { missingIs400, notAnObjectIs422 }: { missingIs400: boolean; notAnObjectIs422: boolean },
+): HttpError {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return badRequest('The body must be a JSON object');
+    return notAnObjectIs422
+      ? new HttpError(422, 'invalid_request', 'The body must be a JSON object')
+      : badRequest('The body must be a JSON object');
   }
   const { client_id, client_secret } = body as Record<string, unknown>;
   if (missingIs400 && (client_id === undefined || client_secret === undefined)) {

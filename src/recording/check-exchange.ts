@@ -90,14 +90,15 @@ function recordsOf(op: Operation, body: unknown): Record<string, unknown>[] {
 
 /**
  * Why the request itself may not be one the operation accepts (its JSON body is not JSON or breaks the
- * request schema; a 401 to credentials the recording cannot judge), or undefined when nothing shows it.
+ * request schema; a 401 or 403 to credentials the recording cannot judge), or undefined when nothing shows it.
  * Such requests are the negative ones a suite builds on purpose: a 4xx answers them as the live suite
  * judges them (a client error, PTN-INVALID-BODY's reading), whatever statuses the operation lists.
  */
 function invalidRequest(op: Operation, exchange: RecordedExchange): string | undefined {
   // The live suite sends missing, malformed and revoked tokens on purpose; a recording redacts them, so a
-  // 401 of an operation that needs credentials cannot be told from the answer to a bad token.
-  if (op.security.kind !== 'none' && exchange.status === 401)
+  // 401 (or a 403, which the seed does not name) of an operation that needs credentials cannot be told from
+  // the answer to a bad token or to one lacking the scope.
+  if (op.security.kind !== 'none' && (exchange.status === 401 || exchange.status === 403))
     return exchange.requestHeaders.authorization === undefined
       ? 'the request carries no credentials'
       : 'the recording cannot show whether its credentials were valid';

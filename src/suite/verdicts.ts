@@ -147,6 +147,22 @@ export function expectNo5xx(requirement: string, exchange: Exchange): void {
   expectThat(requirement, exchange.status < 500, `server error ${exchange.status}`, exchange);
 }
 
+/**
+ * A refusal whose status the seed does not name: served (below 400) fails `requirement`, a 5xx fails
+ * ERR-NO-5XX-ON-CLIENT-INPUT, and a 4xx other than the suite's reading (`expected`) is a warning.
+ */
+export function expectRefusal(requirement: string, exchange: Exchange, expected: readonly number[]): void {
+  expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+  expectThat(
+    requirement,
+    exchange.status >= 400,
+    `served with status ${exchange.status}, not refused`,
+    exchange,
+  );
+  if (!expected.includes(exchange.status))
+    warn(requirement, `refused with ${exchange.status}, not ${expected.join(' or ')}`, exchange);
+}
+
 /** The assertions and verdicts above, each bound to one requirement (a check's own). */
 const requirementVerdicts = {
   evidence,
@@ -159,6 +175,7 @@ const requirementVerdicts = {
   expectJsonContentType,
   expectSchema,
   expectNo5xx,
+  expectRefusal,
 };
 
 type WithoutRequirement<F> = F extends (requirement: string, ...rest: infer A) => infer R

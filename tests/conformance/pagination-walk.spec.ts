@@ -27,6 +27,17 @@ const sameSequence = (a: readonly string[], b: readonly string[]): string | unde
   return undefined;
 };
 
+/** The records as runs of one start time ("time: ids", the ids sorted): the sequence up to the order of ties. */
+function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord) => number): string[] {
+  const runs: { key: number; ids: string[] }[] = [];
+  for (const record of records) {
+    const last = runs.at(-1);
+    if (last?.key === keyOf(record)) last.ids.push(identityOf(record));
+    else runs.push({ key: keyOf(record), ids: [identityOf(record)] });
+  }
+  return runs.map(({ key, ids }) => `${iso(key)}: ${ids.sort().join(', ')}`);
+}
+
 describeEachCollection((op, name) => {
   const path = buildPath(op);
 
@@ -148,9 +159,14 @@ describeEachCollection((op, name) => {
   );
 
   test(
-    ...verifies('PAG-PAGE-SIZE-INDEPENDENT', `${name} gives the same sequence for limits 1, 7 and 25`),
+    ...verifies(
+      'PAG-PAGE-SIZE-INDEPENDENT',
+      `${name} gives the same sequence for limits 1, 7 and 25 (records with equal start times, by the suite's reading)`,
+    ),
     async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
+      const extentOf = await dataset.extents(op);
+      const keyOf = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
       const problems: string[] = [];
       // Each window walked with a small page size against one page of up to 25.
       for (const [window, limit] of [
@@ -160,7 +176,17 @@ describeEachCollection((op, name) => {
         const small = await dataset.windowWalk(op, window, limit, verdict.requirement);
         const whole = await dataset.windowWalk(op, window, 25, verdict.requirement);
         const difference = sameSequence(identities(small.walk.records), identities(whole.walk.records));
-        if (difference) problems.push(`${small.what} vs ${whole.what}: ${difference}`);
+        if (!difference) continue;
+        // The seed orders by start time alone: records that share one may come in either order.
+        const byStart = sameSequence(
+          byStartTime(small.walk.records, keyOf),
+          byStartTime(whole.walk.records, keyOf),
+        );
+        if (byStart) problems.push(`${small.what} vs ${whole.what}: ${byStart}`);
+        else
+          verdict.warn(
+            `${small.what} vs ${whole.what}: records with equal start times change places: ${difference}`,
+          );
       }
       verdict.expectNone(problems);
       if (all.records.length < 2)

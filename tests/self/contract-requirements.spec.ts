@@ -28,6 +28,23 @@ test('every requirement has a level, a seed section, text and known operations',
   }
 });
 
+test('every quotation in the catalogue is in the seed, word for word', () => {
+  // A failure rests on a sentence of the seed (README): what the catalogue quotes must be in it. An
+  // ellipsis (…) leaves words out; the table pipes and punctuation at a fragment's ends are not compared.
+  const misquoted = requirements.flatMap((requirement) =>
+    [requirement.text, requirement.derived, requirement.reading].flatMap((field) =>
+      [...(field ?? '').matchAll(/"([^"]{8,})"/g)].flatMap(([, quoted]) =>
+        (quoted ?? '')
+          .split('…')
+          .map((fragment) => fragment.trim().replace(/^[|,; ]+|[|,; ]+$/g, ''))
+          .filter((fragment) => fragment !== '' && !seed.includes(fragment))
+          .map((fragment) => `${requirement.id}: "${fragment}"`),
+      ),
+    ),
+  );
+  expect(misquoted).toEqual([]);
+});
+
 test('every seed section has entries', () => {
   expect(seedSections.length).toBe(9);
   const missing = seedSections.filter((section) => !requirements.some((r) => r.section.includes(section)));

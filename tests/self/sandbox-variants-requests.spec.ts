@@ -2,7 +2,7 @@
 // OAuth client authentication): each one changes what it says (see sandbox-variants.spec.ts).
 import { expect, test } from '@playwright/test';
 import { assertValid } from '../../src/contract/validators.ts';
-import { api, collections, credentials, start, tokenRequest } from './sandbox-client.ts';
+import { api, collections, credentials, login, start, tokenRequest } from './sandbox-client.ts';
 import { partnerA, partnerB, paths, validTokenRequest } from './sandbox-partner-support.ts';
 import { codeGrant, partnerSandbox, userSandbox } from './sandbox-variant-support.ts';
 
@@ -25,6 +25,40 @@ test.describe('variant token-400', () => {
     const issued = await sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA) });
     expect(issued.status).toBe(200);
     assertValid('partner-token-response', issued.body);
+  });
+});
+
+// ---------------------------------------------------------------- other-refusal-statuses
+test.describe('variant other-refusal-statuses', () => {
+  const run = userSandbox(['other-refusal-statuses']);
+  const partner = partnerSandbox(['other-refusal-statuses']);
+
+  test('a token lacking the scope gets 403 insufficient_scope; a missing or invalid token still 401', async () => {
+    const { sandbox } = run();
+    const { access_token } = await login(sandbox, { scopes: ['read:profile'], basic: true });
+    const refused = await api(sandbox, collections.cycle, access_token);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
+    expect((await api(sandbox, '/v2/user/profile/basic', access_token)).status).toBe(200);
+    expect((await api(sandbox, collections.cycle, undefined)).status).toBe(401);
+    expect((await api(sandbox, collections.cycle, 'never-issued')).status).toBe(401);
+  });
+
+  test('a partner request without Authorization gets 403, an invalid token 401; a body that is not an object 422', async () => {
+    const sandbox = partner();
+    const { id } = await sandbox.firstRequisition(partnerA);
+    expect((await sandbox.call('GET', paths.requisition(id))).status).toBe(403);
+    const invalid = await sandbox.call('GET', paths.requisition(id), {
+      headers: { authorization: 'Bearer never-issued' },
+    });
+    expect(invalid.status).toBe(401);
+    for (const json of [[], 'client_credentials']) {
+      expect((await sandbox.call('POST', paths.token, { json })).status, JSON.stringify(json)).toBe(422);
+    }
+    const wrong = await sandbox.call('POST', paths.token, {
+      json: validTokenRequest(partnerA, { client_secret: 'wrong' }),
+    });
+    expect(wrong.status).toBe(401);
   });
 });
 

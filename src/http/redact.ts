@@ -45,7 +45,8 @@ export function registerIssuedTokens(text: string): void {
 
 export function redactText(text: string): string {
   let result = text
-    .replace(/(Bearer|Basic)\s+[^\s"'<>,;]+/gi, `$1 ${REDACTED}`)
+    // A scheme word, not the end of a path such as /v2/user/profile/basic.
+    .replace(/(?<![\w/.-])(Bearer|Basic)\s+[^\s"'<>,;]+/gi, `$1 ${REDACTED}`)
     // Header lines (call logs, raw dumps) with another scheme or none.
     .replace(/^(\s*(?:-\s*)?(?:proxy-)?authorization:[ \t]*)(?!(?:Bearer|Basic)\s)\S.*$/gim, `$1${REDACTED}`)
     .replace(JSON_VALUE, `$1"${REDACTED}"`)

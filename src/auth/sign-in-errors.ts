@@ -1,7 +1,7 @@
 // How a sign-in fails, told apart for whoever maps failures to verdicts: the automation could not find its
 // way through the pages (SignInAutomationError: a page it cannot read, a loop, a page built by script for the
-// HTTP form filler), or the target refused the configured password (CredentialsRefused: a configuration
-// problem, not the automation's).
+// HTTP form filler), the runner has no browser for a page that needs one (BrowserUnavailable), or the target
+// refused the configured password (CredentialsRefused: a configuration problem, not the automation's).
 
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
 export class SignInAutomationError extends Error {
@@ -27,6 +27,14 @@ export class PageBuiltByScript extends SignInAutomationError {
       page,
     );
     this.name = 'PageBuiltByScript';
+  }
+}
+
+/** The sign-in needs a browser, and there is no Chromium, or it would not start: the runner's side. */
+export class BrowserUnavailable extends Error {
+  constructor(reason: string) {
+    super(`signing in on a page built by script needs Chromium: ${reason}`);
+    this.name = 'BrowserUnavailable';
   }
 }
 

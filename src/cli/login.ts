@@ -22,6 +22,7 @@ import { USER_SCOPES } from '../contract/operation-model.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
+import { runErrorLine, signInRunError } from '../report/run-errors.ts';
 
 export interface LoginOptions {
   headed: boolean;
@@ -134,8 +135,10 @@ export function login(options: LoginOptions): Promise<number> {
   return main(options).then(
     () => 0,
     (error: unknown) => {
+      // The runner's or the user's trouble says what to do about it, as a run error does.
+      const runError = signInRunError(error);
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`login: ${redactText(message)}`);
+      console.error(`login: ${runError ? runErrorLine(runError) : redactText(message)}`);
       return error instanceof ConfigError ? 2 : 1;
     },
   );

@@ -11,6 +11,11 @@ import type { RunError, RunErrorKind } from './model.ts';
 
 /** The sign-in's error classes (src/auth/) whose errors are the user's side: by name, across processes. */
 const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
+  BrowserUnavailable: {
+    kind: 'browser',
+    remedy:
+      'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)',
+  },
   SignInAutomationError: {
     kind: 'sign-in',
     remedy:

@@ -1,5 +1,5 @@
 // Trouble on the user's side is never a failure: an unreachable base URL, a client secret or a partner secret
-// the target refuses end the conformance CLI with verdict ERROR, the cause named, exit 4, found before the
+// the target refuses, no Chromium for a login page built by script end the conformance CLI with verdict ERROR, the cause named, exit 4, found before the
 // first test (no test request sent; the time is recorded, never asserted), every test not verified; a configuration error exits 2 in one line naming the variable, whatever an earlier run
 // left in the reports directory.
 import { writeFileSync } from 'node:fs';
@@ -23,10 +23,10 @@ test.beforeAll(async () => {
 test.afterAll(async () => sandbox.close());
 
 /** The CLI against a target of the test's choosing, with the sandbox's credentials unless `env` says otherwise. */
-async function cliRun(env: Record<string, string>) {
+async function cliRun(env: Record<string, string>, target = sandbox) {
   const reports = scratchDir();
   const started = Date.now();
-  const { code, output } = await startCli({ ...sandboxTargetEnv(sandbox, reports), ...env }).exit;
+  const { code, output } = await startCli({ ...sandboxTargetEnv(target, reports), ...env }).exit;
   return { code, output, ms: Date.now() - started, reports };
 }
 
@@ -69,6 +69,20 @@ test("a partner secret the target refuses: ERROR naming partner B's variables, e
     /the target refuses partner B's client credentials/,
   );
   expect(report.runError?.remedy).toMatch(/CONFORMANCE_PARTNER_B_CLIENT_SECRET/);
+});
+
+test('no Chromium, and a login page built by script: ERROR before any test, naming the fix, exit 4', async () => {
+  const scripted = await start({ realisticLogin: true });
+  try {
+    const report = expectError(
+      await cliRun({ CONFORMANCE_CHROMIUM: '/nonexistent/chromium' }, scripted),
+      /needs Chromium: there is none at \/nonexistent\/chromium/,
+    );
+    expect(report.runError?.kind).toBe('browser');
+    expect(report.runError?.remedy).toMatch(/apt-get install chromium/);
+  } finally {
+    await scripted.close();
+  }
 });
 
 test('a configuration error, with a PASS report of an earlier run left behind: exit 2, one line, no stack', async () => {

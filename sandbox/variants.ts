@@ -46,6 +46,11 @@ export const variants = {
       'start and end select the records intersecting the closed interval [start, end]: record.start <= end and record.end >= start (a record without end counts as ongoing)',
     seed: '"| start | date-time | include records that occurred after or during (inclusive) this time"; "| end | date-time | include records that intersect this time or ended before (exclusive) it; defaults to now |"',
   },
+  'start-ties': {
+    description:
+      "a day's second workout starts when its first does (two workouts share a start time), and pages of fewer than 10 records list records of equal start time in the reverse order of larger pages (sandbox/user/collection.ts)",
+    seed: '"cycles, sleeps and workouts are sorted by start time, descending." (nothing orders records of equal start time, nor says that two workouts cannot start together)',
+  },
   'lenient-limits': {
     description:
       'limit=0, a negative limit and an empty limit= are served with the default page of 10; abc, 1.5 and values over 25 still get 400',

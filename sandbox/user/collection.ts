@@ -152,6 +152,17 @@ function swapPairs(window: Entry[]): Entry[] {
   );
 }
 
+/** The records with each run of equal keys in reverse order (variant start-ties, on small pages). */
+function tiesReversed(window: Entry[]): Entry[] {
+  const runs: Entry[][] = [];
+  for (const entry of window) {
+    const last = runs.at(-1);
+    if (last?.[0]?.key === entry.key) last.push(entry);
+    else runs.push([entry]);
+  }
+  return runs.flatMap((run) => run.reverse());
+}
+
 /** How late the `slow` variant sends every collection response. */
 export const SLOW_VARIANT_DELAY_MS = 60;
 
@@ -198,11 +209,14 @@ export function registerCollection(
       const { from, to } = window(ctx, list, start, end);
       const size = ctx.fault('pagination-page-exceeds-limit') ? limit + 1 : limit;
       const pairsSwapped = limit < DEFAULT_LIMIT && ctx.fault('pagination-small-pages-reordered');
+      // Like a database whose plan for a small LIMIT returns rows of equal start in another order.
+      const tiesSwapped = limit < DEFAULT_LIMIT && ctx.variant('start-ties');
       let page: Entry[];
-      if (reorder || pairsSwapped) {
+      if (reorder || pairsSwapped || tiesSwapped) {
         let sequence = list.slice(from, to);
         if (reorder) sequence = reorder(sequence);
         if (pairsSwapped) sequence = swapPairs(sequence);
+        if (tiesSwapped) sequence = tiesReversed(sequence);
         page = sequence.slice(offset, offset + size);
       } else {
         page = list.slice(from + offset, Math.min(to, from + offset + size));

@@ -166,7 +166,16 @@ function cycleStarts(rng: Prng, now: number): number[] {
   return starts.reverse();
 }
 
-export function generateUserRecords(account: Account, seed: number, now: number): UserRecords {
+/**
+ * The user's records. `simultaneousWorkouts` (variant start-ties): a day's second workout starts when its
+ * first does, so the two share a start time.
+ */
+export function generateUserRecords(
+  account: Account,
+  seed: number,
+  now: number,
+  { simultaneousWorkouts = false } = {},
+): UserRecords {
   const { userId } = account;
   const rng = createPrng(deriveSeed(seed, `user:${userId}`));
   const idBase = (userId * 1000 + (seed % 1000)) * 10_000;
@@ -282,7 +291,10 @@ export function generateUserRecords(account: Account, seed: number, now: number)
     // Workouts and an occasional nap, between the end of the main sleep and the next cycle.
     let cursor = sleepEnd + rng.int(60, 240) * MINUTE;
     const workoutCount = rng.next() < 0.2 ? 0 : rng.next() < 0.8 ? 1 : 2;
+    let firstStart: number | undefined;
     for (let w = 0; w < workoutCount; w += 1) {
+      if (simultaneousWorkouts && firstStart !== undefined) cursor = firstStart;
+      firstStart ??= cursor;
       const duration = rng.int(20, 110) * MINUTE;
       const sport = rng.pick(sports);
       const score = workoutScore(rng, account, sport, duration);

@@ -32,7 +32,8 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const { seed, now, dataEpoch } = ctx.options;
   const epoch = dataEpoch ?? now().getTime();
   const sparse = ctx.variant('sparse-user');
-  const key = JSON.stringify([seed, epoch, sparse, recordFaults(ctx), accounts]);
+  const simultaneousWorkouts = ctx.variant('start-ties');
+  const key = JSON.stringify([seed, epoch, sparse, simultaneousWorkouts, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);
   builtStores.delete(key);
   const store = known ?? build(ctx, accounts, epoch, sparse);
@@ -43,7 +44,9 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
 
 function build(ctx: SandboxContext, accounts: readonly Account[], epoch: number, sparse: boolean): DataStore {
   const records = accounts.map((account, index) => {
-    const generated = generateUserRecords(account, ctx.options.seed, epoch);
+    const generated = generateUserRecords(account, ctx.options.seed, epoch, {
+      simultaneousWorkouts: ctx.variant('start-ties'),
+    });
     if (sparse) makeSparse(generated, index);
     applyRecordFaults(generated, ctx);
     return generated;

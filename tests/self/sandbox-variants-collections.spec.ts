@@ -192,6 +192,25 @@ test.describe('variant limit-capped', () => {
   });
 });
 
+// ---------------------------------------------------------------- start-ties
+test.describe('variant start-ties', () => {
+  const run = userSandbox(['start-ties']);
+
+  test('workouts share start times; pages under 10 list equal starts in the other order, the same records in start order', async () => {
+    const current = run();
+    const small = recordsOf(await pages(current, collections.workout, { limit: '5' }));
+    const large = recordsOf(await pages(current, collections.workout, { limit: '25' }));
+    const starts = (records: Rec[]) => records.map((record) => ms(record.start));
+    expect(new Set(starts(large)).size, 'some workouts share a start').toBeLessThan(large.length);
+    expect(starts(small)).toEqual(starts(large));
+    expect(starts(large)).toEqual([...starts(large)].sort((x, y) => y - x));
+    expect(new Set(small.map(idOf))).toEqual(new Set(large.map(idOf)));
+    expect(small.map(idOf)).not.toEqual(large.map(idOf));
+    for (const page of await pages(current, collections.workout, { limit: '25' }))
+      conforms(pageSchemas.workout, page);
+  });
+});
+
 // ---------------------------------------------------------------- empty-filter-absent
 test.describe('variant empty-filter-absent', () => {
   const run = userSandbox(['empty-filter-absent']);

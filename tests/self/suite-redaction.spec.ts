@@ -6,7 +6,9 @@ import { redactHeaders, redactText, registerSecret } from '../../src/http/redact
 test('bearer and basic credentials, secret JSON fields, form fields and query parameters are redacted', () => {
   expect(redactText('Authorization: Bearer abc.def-123')).toBe('Authorization: Bearer <redacted>');
   // A path that ends in a scheme's name is no credential.
-  expect(redactText('GET http://t/v2/user/profile/basic → 403')).toBe('GET http://t/v2/user/profile/basic → 403');
+  expect(redactText('GET http://t/v2/user/profile/basic → 403')).toBe(
+    'GET http://t/v2/user/profile/basic → 403',
+  );
   expect(redactText('{"access_token":"t0k3n","expires_in":3600}')).toBe(
     '{"access_token":"<redacted>","expires_in":3600}',
   );

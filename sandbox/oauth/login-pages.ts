@@ -6,12 +6,14 @@
 //               control is an icon button with only an accessible name (aria-label "Autoriser");
 //               a sign-in session (cookie and CSRF token) carries the user from one to the other
 //   enter-only  a form with no button at all: a person presses Enter (a script submits it then)
+//   identifier-first  the e-mail alone ("Next"), then the password on a page of its own, then a consent page
+//               whose "Cancel" comes before "Accept"; a sign-in session carries the user through them
 // The realistic sign-in (option realisticLogin) builds its pages by script instead (sandbox/oauth/pages.ts).
 import type { AuthorizationRequest } from './authorize.ts';
 import { AUTHORIZE_PATH, alert, escapeHtml, hidden, page, scopeList } from './pages.ts';
 import type { Fields } from './replies.ts';
 
-export const LOGIN_PAGES = ['plain', 'french', 'consent', 'enter-only'] as const;
+export const LOGIN_PAGES = ['plain', 'french', 'consent', 'enter-only', 'identifier-first'] as const;
 export type LoginPage = (typeof LOGIN_PAGES)[number];
 
 /** A page that signs in and consents in one form. */
@@ -110,7 +112,7 @@ const enterOnly: OneStepPage = {
   denied: () => false,
 };
 
-export const ONE_STEP_PAGES: Record<Exclude<LoginPage, 'consent'>, OneStepPage> = {
+export const ONE_STEP_PAGES: Record<Exclude<LoginPage, 'consent' | 'identifier-first'>, OneStepPage> = {
   plain,
   french,
   'enter-only': enterOnly,
@@ -156,3 +158,60 @@ export function iconConsentPage(request: AuthorizationRequest, csrfToken: string
 
 /** Whether the icon consent page's submission grants (the icon button's value). */
 export const iconConsentAllowed = (fields: Fields): boolean => fields.choix === '2';
+
+/** The identifier-first variant's first page: the e-mail alone, under a button "Next". */
+export function identifierPage(request: AuthorizationRequest, csrfToken: string, error?: string): string {
+  return page(
+    'Sign in',
+    [
+      '<h1>Sign in</h1>',
+      scopeList(request),
+      alert(error),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'identify'),
+      hidden('csrf_token', csrfToken),
+      '<label>Email, phone or Skype <input type="email" name="loginfmt" autocomplete="username"></label>',
+      '<button type="submit">Next</button>',
+      '</form>',
+    ].join('\n'),
+  );
+}
+
+/** The identifier-first variant's second page: the password of the user named on the first. */
+export function passwordPage(
+  _request: AuthorizationRequest,
+  csrfToken: string,
+  error?: string,
+  username = '',
+): string {
+  return page(
+    'Enter password',
+    [
+      `<h1>Enter password</h1><p>${escapeHtml(username)}</p>`,
+      alert(error),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'login'),
+      hidden('csrf_token', csrfToken),
+      '<label>Password <input type="password" name="passwd" autocomplete="current-password"></label>',
+      '<button type="submit">Sign in</button>',
+      '</form>',
+    ].join('\n'),
+  );
+}
+
+/** The identifier-first variant's consent page: "Cancel" before "Accept". */
+export function acceptConsentPage(request: AuthorizationRequest, csrfToken: string): string {
+  return page(
+    'Permissions requested',
+    [
+      '<h1>Permissions requested</h1>',
+      scopeList(request),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'consent'),
+      hidden('csrf_token', csrfToken),
+      button('Cancel', 'consent', 'cancel'),
+      button('Accept', 'consent', 'accept'),
+      '</form>',
+    ].join('\n'),
+  );
+}

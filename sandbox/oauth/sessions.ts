@@ -11,6 +11,8 @@ export interface SignInSession {
   request: AuthorizationRequest;
   csrfToken: string;
   expiresAt: number;
+  /** The username an identifier-first sign-in was given on its first page. */
+  username?: string;
   /** Set once the user has signed in: the consent step follows. */
   userId?: number;
 }

@@ -7,7 +7,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UserServices } from '../user/services.ts';
 import type { AuthorizationRequest } from './authorize.ts';
-import { frenchLoginPage, iconConsentAllowed, iconConsentPage } from './login-pages.ts';
+import {
+  acceptConsentPage,
+  frenchLoginPage,
+  iconConsentAllowed,
+  iconConsentPage,
+  identifierPage,
+  passwordPage,
+} from './login-pages.ts';
 import { AUTHORIZE_PATH, consentPage, errorPage, scriptedLoginPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
 import { cookieValue, SESSION_COOKIE, SignInSessions } from './sessions.ts';
@@ -30,7 +37,9 @@ export interface SignInHelpers {
 
 /** The pages of a two-step sign-in, and how its consent form grants. */
 export interface TwoStepPages {
-  login(request: AuthorizationRequest, csrfToken: string, error?: string): string;
+  /** An identifier-first sign-in's first page (step=identify), the username alone; login then asks the password. */
+  identify?(request: AuthorizationRequest, csrfToken: string, error?: string): string;
+  login(request: AuthorizationRequest, csrfToken: string, error?: string, username?: string): string;
   consent(request: AuthorizationRequest, csrfToken: string): string;
   allowed(fields: Fields): boolean;
   wrongPassword: string;
@@ -42,6 +51,15 @@ export const SCRIPTED_PAGES: TwoStepPages = {
   consent: consentPage,
   allowed: (fields) => fields.decision === 'allow',
   wrongPassword: 'Wrong username or password.',
+};
+
+/** The identifier-first variant's served pages. */
+export const IDENTIFIER_FIRST_PAGES: TwoStepPages = {
+  identify: identifierPage,
+  login: passwordPage,
+  consent: acceptConsentPage,
+  allowed: (fields) => fields.consent === 'accept',
+  wrongPassword: 'Your account or password is incorrect.',
 };
 
 /** The consent variant's served French pages. */
@@ -65,7 +83,7 @@ export function registerTwoStepSignIn(
     showForm(reply, request.query as Fields, (valid) => {
       const { id, session } = sessions.open(valid);
       reply.header('set-cookie', sessionCookie(id));
-      return html(reply, 200, pages.login(valid, session.csrfToken));
+      return html(reply, 200, (pages.identify ?? pages.login)(valid, session.csrfToken));
     }),
   );
 
@@ -78,12 +96,16 @@ export function registerTwoStepSignIn(
       return html(reply, 400, errorPage('The sign-in session is missing or expired: start again.'));
     const { session, id } = lookup;
     const valid = session.request;
+    if (fields.step === 'identify' && pages.identify) {
+      session.username = (fields.loginfmt ?? '').trim();
+      return html(reply, 200, pages.login(valid, session.csrfToken, undefined, session.username));
+    }
     if (fields.step === 'login') {
-      const username = (fields.username ?? '').trim().toLowerCase();
-      const account = accounts.find(
-        (a) => a.username.toLowerCase() === username && a.password === fields.password,
-      );
-      if (!account) return html(reply, 401, pages.login(valid, session.csrfToken, pages.wrongPassword));
+      const username = (fields.username ?? session.username ?? '').trim().toLowerCase();
+      const password = fields.password ?? fields.passwd;
+      const account = accounts.find((a) => a.username.toLowerCase() === username && a.password === password);
+      if (!account)
+        return html(reply, 401, pages.login(valid, session.csrfToken, pages.wrongPassword, session.username));
       session.userId = account.userId;
       return html(reply, 200, pages.consent(valid, session.csrfToken));
     }

@@ -93,11 +93,14 @@ async function act(
   account: SignInAccount,
 ) {
   if (step.kind === 'press') return (await control(page, step.control.index)).click();
-  if (step.username) await (await control(page, step.username.index)).fill(account.username);
-  const password = await control(page, step.password.index);
-  await password.fill(account.password);
-  // As a person does: Enter in the password field submits with the form's default button.
-  if (step.byEnter || !step.submit) return password.press('Enter');
+  const username = step.username && (await control(page, step.username.index));
+  if (username) await username.fill(account.username);
+  const password = step.password && (await control(page, step.password.index));
+  if (password) await password.fill(account.password);
+  // As a person does: Enter in the last field filled submits with the form's default button.
+  const last = password ?? username;
+  if (last && (step.byEnter || !step.submit)) return last.press('Enter');
+  if (!step.submit) throw new Error('a login step with no field and no button');
   return (await control(page, step.submit.index)).click();
 }
 
@@ -185,7 +188,7 @@ async function signIn(
       const loaded = page.waitForEvent('load', { timeout: stepTimeout });
       loaded.catch(() => undefined);
       await act(page, next, account);
-      passwordSent = next.kind === 'login';
+      passwordSent = next.kind === 'login' && next.password !== undefined;
       // A login refused without a new page shows an alert instead.
       const alerted = passwordSent
         ? page.getByRole('alert').first().waitFor({ timeout: stepTimeout })

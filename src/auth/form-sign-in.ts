@@ -73,7 +73,7 @@ export const formSignIn =
       const form = step.form;
       // A control outside forms works by script: only a browser can press it.
       if (!form) throw new PageBuiltByScript(described());
-      passwordSent = step.kind === 'login';
+      passwordSent = step.kind === 'login' && step.password !== undefined;
       exchange = await send(
         form.method === 'POST' ? 'POST' : 'GET',
         form.action,

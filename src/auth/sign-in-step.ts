@@ -2,6 +2,8 @@
 //   - a form holding a password field is a login: fill the username (found by autocomplete, type, label or
 //     place) and the password, and submit it as a person pressing Enter does (its default button), unless
 //     that button means deny: then its affirmative button, never a deny;
+//   - a form whose only field to fill is a username (by autocomplete, type email or label) is the first page
+//     of an identifier-first login: fill it and submit it the same way (the password comes next);
 //   - otherwise press the affirmative control (src/auth/consent-words.ts): a button whose own words mean allow,
 //     else the submit of a form whose hidden fields carry the grant; a lone neutral button ("Continue") only
 //     on a page that offers no refusal;
@@ -15,7 +17,8 @@ export type SignInStep =
       kind: 'login';
       form: HtmlForm;
       username?: Control;
-      password: Control;
+      /** Undefined on the first page of an identifier-first login, which asks for the username alone. */
+      password?: Control;
       /** The button to press; undefined: submitted without one (a form with no button). */
       submit?: Control;
       /** Whether pressing Enter in the password field submits it this way (the form's default button). */
@@ -38,15 +41,30 @@ const fieldsOf = (form: HtmlForm): Control[] =>
 const autocompletes = (control: Control, token: string): boolean =>
   (control.autocomplete ?? '').toLowerCase().split(/\s+/).includes(token);
 
-/** The username field of a login form: by autocomplete, type email, label or name, else the one before the password. */
-function usernameField(form: HtmlForm, password: Control): Control | undefined {
+/** The field of a form that plainly asks for a username: by autocomplete, type email, label or name. */
+function namedUsernameField(form: HtmlForm): Control | undefined {
   const textual = fieldsOf(form).filter((control) => TEXTUAL.has(control.type));
   return (
     textual.find((control) => autocompletes(control, 'username') || autocompletes(control, 'email')) ??
     textual.find((control) => control.type === 'email') ??
-    textual.find((control) => USERNAME_WORDS.test(`${control.label} ${control.name ?? ''}`)) ??
+    textual.find((control) => USERNAME_WORDS.test(`${control.label} ${control.name ?? ''}`))
+  );
+}
+
+/** The username field of a login form: a named one, else the only text field, else the one before the password. */
+function usernameField(form: HtmlForm, password: Control): Control | undefined {
+  const textual = fieldsOf(form).filter((control) => TEXTUAL.has(control.type));
+  return (
+    namedUsernameField(form) ??
     (textual.length === 1 ? textual[0] : textual.filter((control) => control.index < password.index).at(-1))
   );
+}
+
+/** The username field of a form that asks for nothing else (identifier-first), if it is one. */
+function identifierField(form: HtmlForm): Control | undefined {
+  const username = namedUsernameField(form);
+  const empty = fieldsOf(form).filter((control) => TEXTUAL.has(control.type) && control.value === '');
+  return username?.value === '' && empty.every((control) => control === username) ? username : undefined;
 }
 
 /** What a control's own words mean. */
@@ -56,22 +74,25 @@ const meaning = (control: Control) => decisionOf([control.name, control.value, c
 const formMeaning = (form: HtmlForm) =>
   decisionOf(form.controls.filter((control) => control.type === 'hidden').flatMap((c) => [c.name, c.value]));
 
-function login(form: HtmlForm, password: Control): SignInStep {
+function login(form: HtmlForm, fields: { username?: Control; password?: Control }): SignInStep {
   const submits = form.controls.filter(isSubmit);
   const submit =
     submits.find((control) => meaning(control) === 'allow') ??
     submits.find((control) => meaning(control) !== 'deny');
   if (submits.length > 0 && !submit)
     return { kind: 'stuck', reason: 'the login form offers only buttons that refuse' };
-  const username = usernameField(form, password);
-  return { kind: 'login', form, username, password, submit, byEnter: submit === submits[0] };
+  return { kind: 'login', form, ...fields, submit, byEnter: submit === submits[0] };
 }
 
 /** The step for `page` (its forms and buttons as parsed by src/auth/html-form.ts). */
 export function signInStep(page: HtmlPage): SignInStep {
   for (const form of page.forms) {
     const password = form.controls.find((control) => control.type === 'password' && control.submitted);
-    if (password) return login(form, password);
+    if (password) return login(form, { username: usernameField(form, password), password });
+  }
+  for (const form of page.forms) {
+    const username = identifierField(form);
+    if (username) return login(form, { username });
   }
   const candidates = [
     ...page.forms.flatMap((form) =>
@@ -110,7 +131,7 @@ export function submission(
   const button = step.kind === 'login' ? step.submit : step.control;
   if (button?.name) fields[button.name] = button.value;
   if (step.kind === 'login') {
-    if (step.password.name) fields[step.password.name] = account.password;
+    if (step.password?.name) fields[step.password.name] = account.password;
     if (step.username?.name) fields[step.username.name] = account.username;
   }
   return fields;

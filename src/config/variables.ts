@@ -234,7 +234,7 @@ export const variables = {
   },
   CONFORMANCE_ACCEPT_403: {
     section: 'server',
-    doc: "`1` to accept 403 as well as the seed's 401 for a token lacking a scope",
+    doc: "`1`: a 403 to a token lacking a scope is no warning (the seed names no status for it; the suite's reading is 401, and any refusal passes)",
     parse: parse.one,
     default: false,
   },

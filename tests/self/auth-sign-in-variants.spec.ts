@@ -83,8 +83,9 @@ for (const variant of VARIANTS) {
         );
         for (const body of posted) {
           expect(body.get('action')).not.toBe('deny');
-          // choix=1 is the French pages' Refuser.
+          // choix=1 is the French pages' Refuser; consent=cancel the identifier-first consent's Cancel.
           expect(body.get('choix')).not.toBe('1');
+          expect(body.get('consent')).not.toBe('cancel');
         }
       });
 

@@ -28,10 +28,13 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
   },
 };
 
-/** The run error of a sign-in error class named `name` (src/auth/), or undefined for any other. */
+/**
+ * The run error of a sign-in error class named `name` (src/auth/), or undefined for any other; its cause is
+ * the whole message on one line, with what the page showed and where its screenshot is.
+ */
 function signInError(name: string, message: string): RunError | undefined {
   const known = Object.hasOwn(SIGN_IN_ERRORS, name) ? SIGN_IN_ERRORS[name] : undefined;
-  return known && { ...known, cause: firstLine(message) };
+  return known && { ...known, cause: redactText(message.replace(/\s*\n\s*/g, ' ')).trim() };
 }
 
 /** The run error of a thrown sign-in error that is the user's side, or undefined for any other error. */

@@ -1,8 +1,10 @@
-// Trouble on the user's side is never a failure: an unreachable base URL, a client secret or a partner secret
-// the target refuses, no Chromium for a login page built by script end the conformance CLI with verdict ERROR, the cause named, exit 4, found before the
-// first test (no test request sent; the time is recorded, never asserted), every test not verified; a configuration error exits 2 in one line naming the variable, whatever an earlier run
-// left in the reports directory.
+// Trouble on the user's side is never a failure: an unreachable base URL, refused credentials (client secret,
+// partner secret, password), a login page with nothing to fill, no Chromium for a page built by script: each
+// ends the CLI ERROR, the cause named, exit 4, before the first test (no test request; the time is recorded,
+// never asserted). A configuration error exits 2 in one line naming the variable, whatever reports/ holds.
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
@@ -69,6 +71,40 @@ test("a partner secret the target refuses: ERROR naming partner B's variables, e
     /the target refuses partner B's client credentials/,
   );
   expect(report.runError?.remedy).toMatch(/CONFORMANCE_PARTNER_B_CLIENT_SECRET/);
+});
+
+test('a password the target refuses: ERROR naming CONFORMANCE_PASSWORD, exit 4', async () => {
+  const report = expectError(
+    await cliRun({ CONFORMANCE_PASSWORD: 'not-the-password' }),
+    /the target refused the password of CONFORMANCE_USER \(CONFORMANCE_PASSWORD\)/,
+  );
+  expect(report.runError?.kind).toBe('credentials');
+  expect(JSON.stringify(report)).not.toContain('not-the-password');
+});
+
+test('a login page with no usable form: ERROR with the page described (address, title), exit 4', async () => {
+  // An authorization server in maintenance: its token endpoint knows the client (invalid_grant), its
+  // authorization page offers nothing to fill or press.
+  const maintenance = createServer((request, response) => {
+    if (request.method === 'POST') {
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end('{"error":"invalid_grant"}');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end('<!doctype html><title>Sign in unavailable</title><h1>Back soon</h1><p>Maintenance.</p>');
+  });
+  await new Promise<void>((resolve) => maintenance.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = maintenance.address() as AddressInfo;
+    const report = expectError(
+      await cliRun({ CONFORMANCE_AUTH_URL: `http://127.0.0.1:${port}` }),
+      /could not find its way: the page offers no form and no button\. The page: .*Sign in unavailable/,
+    );
+    expect(report.runError?.kind).toBe('sign-in');
+  } finally {
+    maintenance.close();
+  }
 });
 
 test('no Chromium, and a login page built by script: ERROR before any test, naming the fix, exit 4', async () => {

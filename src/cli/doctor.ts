@@ -238,7 +238,11 @@ async function main(): Promise<number> {
     console.log('');
     for (const line of familyTable(config)) console.log(line);
     const problems = checks.filter((done) => done.outcome === 'failed').length;
-    console.log(problems ? `\n✗ ${problems} problem(s): the run would fail on them` : '\n✓ ready to run');
+    console.log(
+      problems
+        ? `\n✗ ${problems} problem(s): the run would end ERROR on them (exit 4), charging the server nothing`
+        : '\n✓ ready to run',
+    );
     return problems ? 1 : 0;
   } finally {
     transport.dispose();

@@ -240,7 +240,7 @@ async function main(): Promise<number> {
     const problems = checks.filter((done) => done.outcome === 'failed').length;
     console.log(
       problems
-        ? `\n✗ ${problems} problem(s): the run would end ERROR on them (exit 4), charging the server nothing`
+        ? `\n✗ ${problems} problem(s): the run would end ERROR on them (exit 2 or 4), charging the server nothing`
         : '\n✓ ready to run',
     );
     return problems ? 1 : 0;

@@ -3,7 +3,7 @@
 // is "not found"), pre-serialised JSON answer.
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, HttpError, notFound } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
 import { grantOf } from '../oauth/bearer.ts';
 import { type OperationId, routeOptions, routeTable } from '../route-table.ts';
@@ -93,8 +93,11 @@ export function registerSingle(
         key = normalised;
       }
       const found = operation.find(services, key, grant.userId);
-      if (!found || (found.userId !== grant.userId && !ctx.fault('foreign-records-visible')))
-        throw notFound();
+      if (!found) throw notFound();
+      if (found.userId !== grant.userId && !ctx.fault('foreign-records-visible'))
+        throw ctx.variant('other-refusal-statuses')
+          ? new HttpError(403, 'forbidden', 'The record belongs to another user')
+          : notFound();
       return reply.type('application/json; charset=utf-8').send(found.json);
     },
   });

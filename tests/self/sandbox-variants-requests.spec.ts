@@ -41,6 +41,12 @@ test.describe('variant other-refusal-statuses', () => {
     expect(refused.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
     expect((await api(sandbox, '/v2/user/profile/basic', access_token)).status).toBe(200);
     expect((await api(sandbox, collections.cycle, undefined)).status).toBe(401);
+    const { tokenB } = run();
+    const [cycleOfA] = (await api(sandbox, `${collections.cycle}?limit=1`, run().tokenA)).body.records as {
+      id: number;
+    }[];
+    expect((await api(sandbox, `${collections.cycle}/${cycleOfA?.id}`, tokenB)).status).toBe(403);
+    expect((await api(sandbox, `${collections.cycle}/1`, tokenB)).status).toBe(404);
     expect((await api(sandbox, collections.cycle, 'never-issued')).status).toBe(401);
   });
 

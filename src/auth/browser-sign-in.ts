@@ -18,7 +18,7 @@ import {
 } from './authorization-request.ts';
 import { type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
-import { CredentialsRefused, SignInAutomationError } from './sign-in-errors.ts';
+import { BrowserUnavailable, CredentialsRefused, SignInAutomationError } from './sign-in-errors.ts';
 import { type SignInStep, signInStep } from './sign-in-step.ts';
 
 /** Where Chromium is: CONFORMANCE_CHROMIUM, else Debian's package's binary; undefined when absent. */
@@ -216,17 +216,23 @@ export class BrowserSignIn {
     const executablePath = this.options.executablePath ?? chromiumPath();
     if (!executablePath)
       return Promise.reject(
-        new Error(
+        new BrowserUnavailable(
           'signing in on a page built by script needs Chromium: apt-get install chromium (or CONFORMANCE_CHROMIUM=<path>), or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)',
         ),
       );
     if (!this.#browser) {
       const headed = this.options.headed === true;
-      this.#browser = chromium.launch({
-        executablePath,
-        headless: !headed,
-        args: headed ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--headless'],
-      });
+      this.#browser = chromium
+        .launch({
+          executablePath,
+          headless: !headed,
+          args: headed ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--headless'],
+        })
+        .catch((error: unknown) => {
+          throw new BrowserUnavailable(
+            `Chromium at ${executablePath} would not start: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
       this.#browser.catch(() => {
         this.#browser = undefined;
       });

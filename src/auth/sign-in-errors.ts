@@ -1,7 +1,7 @@
 // How a sign-in fails, told apart for whoever maps failures to verdicts: the automation could not find its
 // way through the pages (SignInAutomationError: a page it cannot read, a loop, a page built by script for the
-// HTTP form filler), or the target refused the configured password (CredentialsRefused: a configuration
-// problem, not the automation's).
+// HTTP form filler), the target refused the configured password (CredentialsRefused: a configuration
+// problem, not the automation's), or the browser the sign-in needs is missing (BrowserUnavailable).
 
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
 export class SignInAutomationError extends Error {
@@ -45,5 +45,13 @@ export class CredentialsRefused extends Error {
       `Sign-in refused: the target refused the password of CONFORMANCE_USER${suffix} (CONFORMANCE_PASSWORD${suffix}): the login page came back with the password field again ${detail}`,
     );
     this.name = 'CredentialsRefused';
+  }
+}
+
+/** The sign-in needs Chromium, and there is none, or it would not start. */
+export class BrowserUnavailable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'BrowserUnavailable';
   }
 }

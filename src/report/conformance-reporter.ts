@@ -4,17 +4,15 @@
 // (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
-import { ownTitle, targetNameOf } from '../config/run-plan.ts';
+import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
-  type RequestTally,
   rateLimitedAnswers,
   requestsSent,
   requestTally,
@@ -23,8 +21,7 @@ import {
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
-import { blockedByRunError, RUN_ERROR_ANNOTATION, recordedRunError } from '../run/run-error-file.ts';
-import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
+import { recordedRunError } from '../run/run-error-file.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -33,96 +30,9 @@ import { loadExpectations } from './expectations.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
-import {
-  type ConformanceReport,
-  EXIT_CODES,
-  type RunError,
-  type RunVerdict,
-  type TestOutcome,
-  type TestResultSummary,
-} from './model.ts';
-import { runErrorOfTest } from './run-errors.ts';
+import { type ConformanceReport, EXIT_CODES, type RunVerdict } from './model.ts';
+import { summarise } from './summarise.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
-
-const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
-
-function skipOutcome(reason: string | undefined): TestOutcome {
-  if (reason?.startsWith(VerdictMark.omitted)) return 'omitted';
-  if (reason?.startsWith(VerdictMark.blocked)) return 'blocked';
-  return 'not-verified';
-}
-
-/** The spec file that declares a test (a matrix run's registrations are located where they are made). */
-function specFileOf(test: TestCase): string {
-  let suite: Suite | undefined = test.parent;
-  while (suite && suite.type !== 'file') suite = suite.parent;
-  return suite?.location?.file ?? test.location.file;
-}
-
-/** The run error that stopped a test: its guard's annotation, or its error's cause (src/report/run-errors.ts). */
-function runErrorOf(
-  status: TestResultSummary['status'],
-  annotations: readonly { type: string; description?: string }[],
-  errors: readonly string[],
-  targetAnswered: boolean,
-): RunError | undefined {
-  const marked = annotations.find((a) => a.type === RUN_ERROR_ANNOTATION)?.description;
-  if (marked) return JSON.parse(marked) as RunError;
-  return status === 'failed' ? runErrorOfTest(errors, targetAnswered) : undefined;
-}
-
-/**
- * A test's result in the verdict model's terms. `targetAnswered`: whether the target answered any request
- * of the run (a refused connection is a failure of a target that did, the user's side on one that did not).
- */
-export function summarise(test: TestCase, targetAnswered = true): TestResultSummary {
-  const result = test.results.at(-1);
-  const outcome = test.outcome();
-  // Runtime annotations appear on both the test and its result: keep each once.
-  const annotations = [
-    ...new Map(
-      [...test.annotations, ...(result?.annotations ?? [])].map((a) => [`${a.type}|${a.description}`, a]),
-    ).values(),
-  ];
-  const ofType = (type: string) =>
-    annotations.filter((a) => a.type === type).map((a) => redactText(a.description ?? ''));
-  const errors = (result?.errors ?? []).map((e) => stripVTControlCharacters(e.message ?? ''));
-  const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
-  // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
-  // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
-  const ran = outcome === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
-  const runError = runErrorOf(ran, annotations, errors, targetAnswered);
-  // What the run error stopped is not verified, never failed.
-  const status = runError ? 'skipped' : ran;
-  const named = [...new Set(errors.map(namedRequirement).filter((id) => id !== undefined))];
-  const skipReason = runError
-    ? blockedByRunError(runError)
-    : status === 'skipped'
-      ? (ofType('skip')[0] ?? `${VerdictMark.notVerified}did not run (the run ended first)`)
-      : undefined;
-  const error = errors.join('\n');
-  return {
-    // A matrix run names each registration after its target: the target's report has the test's own title.
-    title: [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
-      ' › ',
-    ),
-    file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
-    status,
-    outcome: runError ? 'error' : status === 'skipped' ? skipOutcome(skipReason) : status,
-    requirements: declared,
-    failedRequirements: status === 'failed' ? (named.length > 0 ? named : declared) : [],
-    tags: test.tags.filter((tag) => !REQUIREMENT_TAG.test(tag)),
-    skipReason,
-    evidence: ofType(VerdictMark.evidence),
-    warnings: ofType(VerdictMark.warning),
-    notVerified: ofType(VerdictMark.requirementNotVerified),
-    notes: ofType(VerdictMark.note),
-    prismViolations: ofType('prism-violation'),
-    requests: ofType(VerdictMark.requests).map((json) => JSON.parse(json) as RequestTally)[0],
-    error: error ? redactText(error).slice(0, 3000) : undefined,
-    runError,
-  };
-}
 
 /** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
 function writtenManifest(instance: number): RunManifest | undefined {

@@ -34,8 +34,8 @@ export async function assertProperty<Ts>(
 /** The property's own failure, with fast-check's report (seed, path, counterexample) appended. */
 function withPropertyReport(cause: unknown, report: string): Error {
   if (cause instanceof ConformanceFailure) {
-    const violation = cause.message.replace(/^\[[^\]]+\]\s*/, '');
-    return new ConformanceFailure(cause.requirement, `${violation}\n${report}`);
+    const { requirement, message, evidence } = cause.finding;
+    return new ConformanceFailure(requirement, message, evidence ? `${evidence}\n${report}` : report);
   }
   if (cause instanceof TransportFailure) {
     const failure = new TransportFailure(cause.request, cause.reason, report);

@@ -1,9 +1,9 @@
 // Playwright reporter that turns test results into the conformance report (reports/conformance.json and
-// reports/conformance.md) and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR), which it also writes
-// into the JUnit file and the Allure results, and which becomes the run's exit status. A matrix run
+// reports/conformance.md) and the JUnit file, and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR),
+// which it also writes into the Allure results, and which becomes the run's exit status. A matrix run
 // (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
@@ -27,6 +27,7 @@ import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { loadExpectations } from './expectations.ts';
+import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
@@ -68,20 +69,6 @@ function targetOf(test: TestCase): { name: string; instance: number } {
 /** The answer times a test's worker handed over (its latency annotations, of every attempt). */
 const testSamples = (test: TestCase) =>
   test.results.flatMap((result) => samplesFromAnnotations([...result.annotations]));
-
-/** The verdict in the JUnit file: the root element's name, read by every CI that shows JUnit. */
-function markJunit(report: ConformanceReport): void {
-  const file = reportPath('junit.xml');
-  if (!existsSync(file)) return;
-  const xml = readFileSync(file, 'utf8');
-  writeFileSync(
-    file,
-    xml.replace(
-      /<testsuites\b([^>]*?)\sname="[^"]*"/,
-      `<testsuites$1 name="Conformance ${report.verdict.toUpperCase()}"`,
-    ),
-  );
-}
 
 /** The findings the console shows at the end, worst first; conformance.md has them all. */
 const CONSOLE_FINDINGS = 20;
@@ -169,7 +156,7 @@ export default class ConformanceReporter implements Reporter {
     const manifest = runManifest();
     const report = await conformanceReport(tests, manifest, result);
     writeReport(report);
-    markJunit(report);
+    writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
     const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);

@@ -4,7 +4,7 @@
 // (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
 import { writeFileSync } from 'node:fs';
-import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
@@ -22,6 +22,7 @@ import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
 import { recordedRunError } from '../run/run-error-file.ts';
+import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -113,11 +114,13 @@ const PROGRESS_EVERY_MS = 30_000;
 
 export default class ConformanceReporter implements Reporter {
   private suite: Suite | undefined;
+  private rootDir = '';
   private lastProgress = Date.now();
   private testsEnded = 0;
 
-  onBegin(_config: unknown, suite: Suite): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
+    this.rootDir = config.rootDir;
   }
 
   /** Every half minute: tests done, requests sent against the profile's plan, and the time left. */
@@ -158,6 +161,7 @@ export default class ConformanceReporter implements Reporter {
     writeReport(report);
     writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
+    markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
     const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     printEnding(report, manifest?.config.allowIncomplete === true);
@@ -167,6 +171,17 @@ export default class ConformanceReporter implements Reporter {
     const verdict = gateVerdict(report);
     const ok = verdict === 'pass' || (verdict === 'incomplete' && manifest?.config.allowIncomplete === true);
     return { status: ok ? 'passed' : 'failed' };
+  }
+
+  /** The tests the run error stopped, by Allure name, with the reason (the report keeps the tests' order). */
+  private stoppedAfterThrowing(tests: readonly TestCase[], report: ConformanceReport): Map<string, string> {
+    const stopped = new Map<string, string>();
+    tests.forEach((test, index) => {
+      const summary = report.tests[index];
+      if (summary?.outcome === 'error')
+        stopped.set(allureFullName(this.rootDir, test), summary.skipReason ?? '');
+    });
+    return stopped;
   }
 
   /**

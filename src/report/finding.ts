@@ -89,7 +89,7 @@ export function stopReason(finding: Finding): string {
     case 'omitted':
       return `omitted: ${finding.message}`;
     case 'error':
-      return `not verified (blocked by the run error): ${finding.runError?.cause ?? finding.message}`;
+      return `not verified (blocked by the run error): ${finding.message}`;
     default:
       return `not verified: ${finding.message}`;
   }

@@ -9,26 +9,26 @@ interface Raised extends Error {
   readonly finding: Finding;
 }
 
-const raised = new Map<string, WeakRef<Raised>>();
+/** By text: the finding, and how many failures of that text may still be thrown (are not collected). */
+const raised = new Map<string, { finding: Finding; live: number }>();
 const collected = new FinalizationRegistry<string>((key) => {
-  if (!raised.get(key)?.deref()) raised.delete(key);
+  const entry = raised.get(key);
+  if (entry && --entry.live === 0) raised.delete(key);
 });
 /** Held until the running test ends: once thrown, nothing else need hold them. */
 const ofRunningTest = new Set<Raised>();
 
-const keyOf = (error: { name: string; message: string }): string => `${error.name}: ${error.message}`;
-
 /** Called by a failure once constructed. */
 export function keepRaised(failure: Raised): void {
-  const key = keyOf(failure);
-  raised.set(key, new WeakRef(failure));
+  const key = `${failure.name}: ${failure.message}`;
+  raised.set(key, { finding: failure.finding, live: (raised.get(key)?.live ?? 0) + 1 });
   collected.register(failure, key);
   ofRunningTest.add(failure);
 }
 
 /** The finding of each error that ended the test (undefined: no check raised it); ends the test's hold. */
 export function endingFindings(errors: readonly { message?: string }[]): (Finding | undefined)[] {
-  const findings = errors.map((error) => raised.get(error.message ?? '')?.deref()?.finding);
+  const findings = errors.map((error) => raised.get(error.message ?? '')?.finding);
   ofRunningTest.clear();
   return findings;
 }

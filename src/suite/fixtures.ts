@@ -207,6 +207,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   failureFindings: [
     async ({ failureKeepsWorker }, use, testInfo) => {
       await use(undefined);
+      // A check's failure is its finding where it ended the test (src/suite/raised-failures.ts).
       const findings = endingFindings(testInfo.errors);
       for (const finding of findings) if (finding) recordFinding(testInfo, finding);
       // Only failures the checks raised: a crash or a timeout still replaces the worker. The reporter takes

@@ -17,6 +17,9 @@ export interface RequestTally {
 
 const KINDS = { user: 'u', partner: 'p', other: 'o' } as const satisfies Record<keyof RequestTally, string>;
 
+/** The annotation that carries a test's requests, as JSON `{"user":N,"partner":M,"other":K}`. */
+export const REQUESTS_ANNOTATION = 'requests';
+
 /** What this process has sent (a worker runs one test at a time: a test's share is the difference). */
 export const processTally: RequestTally = { user: 0, partner: 0, other: 0 };
 

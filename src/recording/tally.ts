@@ -2,6 +2,7 @@
 // memory: counts, plus the first few locations of each distinct finding. Turned into report entries
 // (TestResultSummary) only at the end, when every secret of the recording is known, so they are redacted.
 import { redactText } from '../http/redact.ts';
+import { type Finding, type FindingOutcome, findingLines, stopReason } from '../report/finding.ts';
 import type { TestResultSummary } from '../report/model.ts';
 import type { Observation, ObservationKind } from './check-exchange.ts';
 
@@ -10,7 +11,8 @@ const MAX_DISTINCT = 20;
 /** Locations kept per finding. */
 const MAX_LOCATIONS = 3;
 
-interface Finding {
+/** A distinct observation: how many exchanges showed it, and where the first few are. */
+interface Seen {
   count: number;
   locations: string[];
 }
@@ -20,7 +22,7 @@ interface Group {
   operation: string;
   checked: number;
   firstChecked?: string;
-  findings: Record<Exclude<ObservationKind, 'checked'>, Map<string, Finding>>;
+  seen: Record<Exclude<ObservationKind, 'checked'>, Map<string, Seen>>;
   dropped: number;
 }
 
@@ -36,12 +38,12 @@ export class Tally {
         group.firstChecked ??= location;
         continue;
       }
-      const findings = group.findings[kind];
-      const finding = findings.get(text);
-      if (finding) {
-        finding.count += 1;
-        if (finding.locations.length < MAX_LOCATIONS) finding.locations.push(location);
-      } else if (findings.size < MAX_DISTINCT) findings.set(text, { count: 1, locations: [location] });
+      const seen = group.seen[kind];
+      const earlier = seen.get(text);
+      if (earlier) {
+        earlier.count += 1;
+        if (earlier.locations.length < MAX_LOCATIONS) earlier.locations.push(location);
+      } else if (seen.size < MAX_DISTINCT) seen.set(text, { count: 1, locations: [location] });
       else group.dropped += 1;
     }
   }
@@ -54,7 +56,7 @@ export class Tally {
         requirement,
         operation,
         checked: 0,
-        findings: { fail: new Map(), 'not-verified': new Map(), warning: new Map(), note: new Map() },
+        seen: { fail: new Map(), 'not-verified': new Map(), warning: new Map(), note: new Map() },
         dropped: 0,
       };
       this.groups.set(key, group);
@@ -70,19 +72,35 @@ export class Tally {
   }
 }
 
-const lines = (findings: Map<string, Finding>): string[] =>
-  [...findings].map(
+const lines = (seen: Map<string, Seen>): string[] =>
+  [...seen].map(
     ([text, { count, locations }]) =>
       `${text} (${count} exchange(s); ${locations.join(', ')}${count > locations.length ? ', …' : ''})`,
   );
 
 function summaryOf(group: Group): TestResultSummary {
-  const { requirement: id, operation, checked, findings } = group;
-  const failed = findings.fail.size > 0;
-  const unverifiedOnly = !failed && checked === 0 && findings['not-verified'].size > 0;
-  const prefixed = (list: string[]) => list.map((line) => redactText(`${id}: ${line}`));
-  const errors = lines(findings.fail);
+  const { requirement: id, operation, checked, seen } = group;
+  const failed = seen.fail.size > 0;
+  const unverifiedOnly = !failed && checked === 0 && seen['not-verified'].size > 0;
+  const errors = lines(seen.fail);
   if (group.dropped > 0) errors.push(`… and ${group.dropped} more finding(s) not listed`);
+  const findingsOf = (outcome: FindingOutcome, messages: string[]): Finding[] =>
+    messages.map((message) => ({ requirement: id, outcome, message: redactText(message) }));
+  const stop = unverifiedOnly
+    ? findingsOf('not-verified', [lines(seen['not-verified']).join('; ')])[0]
+    : undefined;
+  const findings = [
+    ...findingsOf(
+      'pass',
+      checked > 0
+        ? [`${checked} recorded exchange(s) of ${operation} checked (first: ${group.firstChecked})`]
+        : [],
+    ),
+    ...findingsOf('fail', errors),
+    ...findingsOf('warning', lines(seen.warning)),
+    ...(stop ? [stop] : findingsOf('not-verified', lines(seen['not-verified']))),
+    ...findingsOf('note', lines(seen.note)),
+  ];
   return {
     title: `${operation}: ${id} in recorded exchanges`,
     file: 'recording',
@@ -91,14 +109,9 @@ function summaryOf(group: Group): TestResultSummary {
     requirements: [id],
     failedRequirements: failed ? [id] : [],
     tags: ['@recording'],
-    skipReason: unverifiedOnly ? redactText(lines(findings['not-verified']).join('; ')) : undefined,
-    evidence:
-      checked > 0
-        ? prefixed([`${checked} recorded exchange(s) of ${operation} checked (first: ${group.firstChecked})`])
-        : [],
-    warnings: prefixed(lines(findings.warning)),
-    notVerified: unverifiedOnly ? [] : prefixed(lines(findings['not-verified'])),
-    notes: prefixed(lines(findings.note)),
+    skipReason: stop && stopReason(stop),
+    findings,
+    ...findingLines(findings, stop),
     prismViolations: [],
     error: failed
       ? redactText(`[${id}] ${operation}:\n${errors.map((e) => `  - ${e}`).join('\n')}`)

@@ -1,12 +1,13 @@
 // Builds the conformance report from test results. A requirement's status comes from the verdicts that
-// name it: the failures that name it (`[ID] …`), the tests that declare it (passed, not verified, blocked,
-// omitted), and the warnings and evidence they recorded. The run verdict is PASS when every MUST
+// name it: the failures that name it (`fail` findings), the tests that declare it (passed, not verified,
+// blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict is PASS when every MUST
 // requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
 // counted), INCOMPLETE otherwise, and ERROR whatever the rest when a run error (the suite's or the user's
 // side: global setup's, or a test's) stopped the run from judging the target.
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
+import type { FindingOutcome } from './finding.ts';
 import type {
   ConformanceReport,
   RequirementResult,
@@ -44,9 +45,11 @@ function requestsByFamily(tests: readonly TestResultSummary[]): Record<string, R
   return Object.fromEntries(Object.entries(families).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** The lines of `lines` ("ID: text") about `id`, without the prefix. */
-const about = (id: string, lines: readonly string[]): string[] =>
-  lines.filter((line) => line.startsWith(`${id}: `)).map((line) => line.slice(id.length + 2));
+/** The messages of the test's findings of `outcome` about `id`. */
+const stated = (test: TestResultSummary, outcome: FindingOutcome, id: string): string[] =>
+  test.findings
+    .filter((finding) => finding.outcome === outcome && finding.requirement === id)
+    .map((finding) => finding.message);
 
 const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
 
@@ -66,18 +69,18 @@ function resultOf(
       // A test that failed on another requirement never reached this one.
       if (test.outcome === 'failed' && !test.failedRequirements.includes(id))
         return [`${test.title}: blocked by ${test.failedRequirements.join(', ')}`];
-      return about(id, test.notVerified).map((reason) => `${test.title}: ${reason}`);
+      return stated(test, 'not-verified', id).map((reason) => `${test.title}: ${reason}`);
     }),
   );
   // Any check may warn or note about any requirement (a null seen by a schema check, say).
-  const warnings = unique(tests.flatMap((test) => about(id, test.warnings)));
+  const warnings = unique(tests.flatMap((test) => stated(test, 'warning', id)));
   const passed = declaring.filter(
-    (test) => test.outcome === 'passed' && about(id, test.notVerified).length === 0,
+    (test) => test.outcome === 'passed' && stated(test, 'not-verified', id).length === 0,
   );
   const evidence = unique(
     passed.flatMap((test) => {
-      const stated = about(id, test.evidence);
-      return stated.length > 0 ? stated : [`${test.title}: passed`];
+      const rested = stated(test, 'pass', id);
+      return rested.length > 0 ? rested : [`${test.title}: passed`];
     }),
   );
   let status: RequirementStatus;
@@ -100,7 +103,7 @@ function resultOf(
     evidence,
     warnings,
     notVerified,
-    notes: unique(tests.flatMap((test) => about(id, test.notes))),
+    notes: unique(tests.flatMap((test) => stated(test, 'note', id))),
     deviation,
   };
 }

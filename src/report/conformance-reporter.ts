@@ -1,20 +1,18 @@
 // Playwright reporter that turns test results into the conformance report (reports/conformance.json and
-// reports/conformance.md) and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR), which it also writes
-// into the JUnit file and the Allure results, and which becomes the run's exit status. A matrix run
+// reports/conformance.md) and the JUnit file, and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR),
+// which it also writes into the Allure results, and which becomes the run's exit status. A matrix run
 // (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { stripVTControlCharacters } from 'node:util';
-import type { FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { writeFileSync } from 'node:fs';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
-import { ownTitle, targetNameOf } from '../config/run-plan.ts';
+import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
-  type RequestTally,
   rateLimitedAnswers,
   requestsSent,
   requestTally,
@@ -23,106 +21,20 @@ import {
 import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
-import { blockedByRunError, RUN_ERROR_ANNOTATION, recordedRunError } from '../run/run-error-file.ts';
-import { namedRequirement, VerdictMark } from '../suite/verdicts.ts';
+import { recordedRunError } from '../run/run-error-file.ts';
+import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { loadExpectations } from './expectations.ts';
+import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
-import {
-  type ConformanceReport,
-  EXIT_CODES,
-  type RunError,
-  type RunVerdict,
-  type TestOutcome,
-  type TestResultSummary,
-} from './model.ts';
-import { runErrorOfTest } from './run-errors.ts';
+import { type ConformanceReport, EXIT_CODES, type RunVerdict } from './model.ts';
+import { summarise } from './summarise.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
-
-const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
-
-function skipOutcome(reason: string | undefined): TestOutcome {
-  if (reason?.startsWith(VerdictMark.omitted)) return 'omitted';
-  if (reason?.startsWith(VerdictMark.blocked)) return 'blocked';
-  return 'not-verified';
-}
-
-/** The spec file that declares a test (a matrix run's registrations are located where they are made). */
-function specFileOf(test: TestCase): string {
-  let suite: Suite | undefined = test.parent;
-  while (suite && suite.type !== 'file') suite = suite.parent;
-  return suite?.location?.file ?? test.location.file;
-}
-
-/** The run error that stopped a test: its guard's annotation, or its error's cause (src/report/run-errors.ts). */
-function runErrorOf(
-  status: TestResultSummary['status'],
-  annotations: readonly { type: string; description?: string }[],
-  errors: readonly string[],
-  targetAnswered: boolean,
-): RunError | undefined {
-  const marked = annotations.find((a) => a.type === RUN_ERROR_ANNOTATION)?.description;
-  if (marked) return JSON.parse(marked) as RunError;
-  return status === 'failed' ? runErrorOfTest(errors, targetAnswered) : undefined;
-}
-
-/**
- * A test's result in the verdict model's terms. `targetAnswered`: whether the target answered any request
- * of the run (a refused connection is a failure of a target that did, the user's side on one that did not).
- */
-export function summarise(test: TestCase, targetAnswered = true): TestResultSummary {
-  const result = test.results.at(-1);
-  const outcome = test.outcome();
-  // Runtime annotations appear on both the test and its result: keep each once.
-  const annotations = [
-    ...new Map(
-      [...test.annotations, ...(result?.annotations ?? [])].map((a) => [`${a.type}|${a.description}`, a]),
-    ).values(),
-  ];
-  const ofType = (type: string) =>
-    annotations.filter((a) => a.type === type).map((a) => redactText(a.description ?? ''));
-  const errors = (result?.errors ?? []).map((e) => stripVTControlCharacters(e.message ?? ''));
-  const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
-  // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
-  // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
-  const ran = outcome === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
-  const runError = runErrorOf(ran, annotations, errors, targetAnswered);
-  // What the run error stopped is not verified, never failed.
-  const status = runError ? 'skipped' : ran;
-  const named = [...new Set(errors.map(namedRequirement).filter((id) => id !== undefined))];
-  const skipReason = runError
-    ? blockedByRunError(runError)
-    : status === 'skipped'
-      ? (ofType('skip')[0] ?? `${VerdictMark.notVerified}did not run (the run ended first)`)
-      : undefined;
-  const error = errors.join('\n');
-  return {
-    // A matrix run names each registration after its target: the target's report has the test's own title.
-    title: [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
-      ' › ',
-    ),
-    file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
-    status,
-    outcome: runError ? 'error' : status === 'skipped' ? skipOutcome(skipReason) : status,
-    requirements: declared,
-    failedRequirements: status === 'failed' ? (named.length > 0 ? named : declared) : [],
-    tags: test.tags.filter((tag) => !REQUIREMENT_TAG.test(tag)),
-    skipReason,
-    evidence: ofType(VerdictMark.evidence),
-    warnings: ofType(VerdictMark.warning),
-    notVerified: ofType(VerdictMark.requirementNotVerified),
-    notes: ofType(VerdictMark.note),
-    prismViolations: ofType('prism-violation'),
-    requests: ofType(VerdictMark.requests).map((json) => JSON.parse(json) as RequestTally)[0],
-    error: error ? redactText(error).slice(0, 3000) : undefined,
-    runError,
-  };
-}
 
 /** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
 function writtenManifest(instance: number): RunManifest | undefined {
@@ -158,20 +70,6 @@ function targetOf(test: TestCase): { name: string; instance: number } {
 /** The answer times a test's worker handed over (its latency annotations, of every attempt). */
 const testSamples = (test: TestCase) =>
   test.results.flatMap((result) => samplesFromAnnotations([...result.annotations]));
-
-/** The verdict in the JUnit file: the root element's name, read by every CI that shows JUnit. */
-function markJunit(report: ConformanceReport): void {
-  const file = reportPath('junit.xml');
-  if (!existsSync(file)) return;
-  const xml = readFileSync(file, 'utf8');
-  writeFileSync(
-    file,
-    xml.replace(
-      /<testsuites\b([^>]*?)\sname="[^"]*"/,
-      `<testsuites$1 name="Conformance ${report.verdict.toUpperCase()}"`,
-    ),
-  );
-}
 
 /** The findings the console shows at the end, worst first; conformance.md has them all. */
 const CONSOLE_FINDINGS = 20;
@@ -216,11 +114,13 @@ const PROGRESS_EVERY_MS = 30_000;
 
 export default class ConformanceReporter implements Reporter {
   private suite: Suite | undefined;
+  private rootDir = '';
   private lastProgress = Date.now();
   private testsEnded = 0;
 
-  onBegin(_config: unknown, suite: Suite): void {
+  onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
+    this.rootDir = config.rootDir;
   }
 
   /** Every half minute: tests done, requests sent against the profile's plan, and the time left. */
@@ -259,8 +159,9 @@ export default class ConformanceReporter implements Reporter {
     const manifest = runManifest();
     const report = await conformanceReport(tests, manifest, result);
     writeReport(report);
-    markJunit(report);
+    writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
+    markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
     const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     printEnding(report, manifest?.config.allowIncomplete === true);
@@ -270,6 +171,17 @@ export default class ConformanceReporter implements Reporter {
     const verdict = gateVerdict(report);
     const ok = verdict === 'pass' || (verdict === 'incomplete' && manifest?.config.allowIncomplete === true);
     return { status: ok ? 'passed' : 'failed' };
+  }
+
+  /** The tests the run error stopped, by Allure name, with the reason (the report keeps the tests' order). */
+  private stoppedAfterThrowing(tests: readonly TestCase[], report: ConformanceReport): Map<string, string> {
+    const stopped = new Map<string, string>();
+    tests.forEach((test, index) => {
+      const summary = report.tests[index];
+      if (summary?.outcome === 'error')
+        stopped.set(allureFullName(this.rootDir, test), summary.skipReason ?? '');
+    });
+    return stopped;
   }
 
   /**

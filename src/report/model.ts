@@ -2,7 +2,9 @@
 import type { RequirementLevel } from '../contract/requirements.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import type { Digest } from './digest.ts';
+import type { Finding } from './finding.ts';
 import type { LatencyRow } from './latency.ts';
+import type { RunError } from './run-error.ts';
 
 /** How a test ended, in the verdict model's terms (src/suite/verdicts.ts). */
 export type TestOutcome =
@@ -24,11 +26,13 @@ export interface TestResultSummary {
   outcome: TestOutcome;
   /** The requirement IDs the test declares (its tags). */
   requirements: string[];
-  /** The requirement IDs its failure names (`[ID] …`); the declared ones when the failure names none. */
+  /** The requirements of its `fail` findings; the declared ones when it failed without one. */
   failedRequirements: string[];
   tags: string[];
   skipReason?: string;
-  /** "ID: text" lines, by kind. */
+  /** What the test found (src/report/finding.ts): the report's requirement results are built from these. */
+  findings: Finding[];
+  /** "ID: text" lines of its findings, by kind, for readers of conformance.json. */
   evidence: string[];
   warnings: string[];
   /** Requirements the test could not verify although it ran ("ID: reason"). */
@@ -41,24 +45,7 @@ export interface TestResultSummary {
   error?: string;
   /** Outcome 'error': what on the suite's or the user's side stopped the test. */
   runError?: RunError;
-}
-
-/** What stopped a run from judging the target, on the suite's or the user's side (verdict ERROR). */
-export type RunErrorKind =
-  | 'configuration'
-  | 'unreachable'
-  | 'credentials'
-  | 'browser'
-  | 'sign-in'
-  | 'port'
-  | 'suite';
-
-export interface RunError {
-  kind: RunErrorKind;
-  /** What went wrong, redacted: "the target cannot be reached: connect ECONNREFUSED 127.0.0.1:9". */
-  cause: string;
-  /** What to do about it: "check CONFORMANCE_BASE_URL". */
-  remedy: string;
+  durationMs?: number;
 }
 
 /** A requirement's verdict: the five classes of the verdict model, plus what no test of the run reached. */

@@ -1,31 +1,35 @@
 // What stops a run from judging the target on the suite's or the user's side (verdict ERROR, README): an
 // error of global setup or of the preflight (src/run/preflight.ts), and a test's error that is not the
-// target's doing. A test's error reaches the reporter as text (Playwright serialises it in the worker), so
-// it is recognised here by its class name (the sign-in's SignInAutomationError and CredentialsRefused) or
-// by the words of the few causes that have no class of their own.
+// target's doing. A check that meets one stops with an `error` finding (src/suite/fixtures.ts
+// stoppedByRunError); an error that escaped a test untyped reaches the reporter only as text, so it is
+// recognised there by its class name (src/auth/sign-in-errors.ts) or by the words of a browser crash, and a
+// refused connection counts when the target answered nothing in the whole run.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/config-error.ts';
 import { layerOf, type VariableLayer } from '../config/environment.ts';
 import { redactText } from '../http/redact.ts';
-import type { RunError, RunErrorKind } from './model.ts';
+import type { RunError } from './run-error.ts';
+
+const BROWSER_REMEDY =
+  'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)';
+const SIGN_IN_REMEDY =
+  'the sign-in could not find its way through the login pages: try CONFORMANCE_SIGN_IN=browser, or `npm run login` and CONFORMANCE_TOKEN_STORE';
 
 /** The sign-in's error classes (src/auth/) whose errors are the user's side: by name, across processes. */
 const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
-  BrowserUnavailable: {
-    kind: 'browser',
-    remedy:
-      'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)',
-  },
-  SignInAutomationError: {
+  SignInAutomationError: { kind: 'sign-in', remedy: SIGN_IN_REMEDY },
+  // Its own name (a subclass): the form filler met a page built by script, with CONFORMANCE_SIGN_IN=form.
+  PageBuiltByScript: {
     kind: 'sign-in',
     remedy:
-      'the sign-in could not find its way through the login pages: try CONFORMANCE_SIGN_IN=browser, or `npm run login` and CONFORMANCE_TOKEN_STORE',
+      'the login page is built by script: CONFORMANCE_SIGN_IN=auto or browser (with Chromium) signs in there',
   },
   CredentialsRefused: {
     kind: 'credentials',
     remedy:
       'check CONFORMANCE_USER and CONFORMANCE_PASSWORD (and CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET)',
   },
+  BrowserUnavailable: { kind: 'browser', remedy: BROWSER_REMEDY },
 };
 
 /**
@@ -44,14 +48,8 @@ export const signInRunError = (error: unknown): RunError | undefined =>
 const UNREACHABLE =
   /\bfailed: ((?:connect|getaddrinfo) (?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b.*)/;
 
-/** Causes without a class of their own, by their words; `unreachable` only on a target that answered nothing. */
-const BY_WORDS: readonly { kind: RunErrorKind; words: RegExp; remedy: string }[] = [
-  {
-    kind: 'browser',
-    words: /needs Chromium|browserType\.launch|Browser closed|browser has been closed|Target crashed/,
-    remedy: 'install Chromium (apt-get install chromium) or name it in CONFORMANCE_CHROMIUM',
-  },
-];
+/** A browser that crashed or closed under the sign-in: Playwright's words, no class of their own. */
+const BROWSER_CRASH = /Browser closed|browser has been closed|Target crashed/;
 
 /**
  * The run error a failed test's errors show, or undefined when they are the target's doing (a failure).
@@ -63,8 +61,8 @@ export function runErrorOfTest(errors: readonly string[], targetAnswered: boolea
     const [, name, message] = /^(\w+): (.*)/s.exec(error) ?? [];
     const signIn = name && message !== undefined ? signInError(name, message) : undefined;
     if (signIn) return signIn;
-    const found = BY_WORDS.find(({ words }) => words.test(error));
-    if (found) return { kind: found.kind, cause: firstLine(error), remedy: found.remedy };
+    if (BROWSER_CRASH.test(error))
+      return { kind: 'browser', cause: firstLine(error), remedy: BROWSER_REMEDY };
     const refused = UNREACHABLE.exec(error);
     if (refused && !targetAnswered) return unreachable(refused[1] ?? error, 'CONFORMANCE_BASE_URL');
   }

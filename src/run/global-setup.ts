@@ -30,7 +30,7 @@ import { type PlannedInstance, runPlan, runTargets, type TargetSpec } from '../c
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { drawnSeed } from '../config/variable-parsers.ts';
 import { read } from '../config/variables.ts';
-import type { RunError } from '../report/model.ts';
+import type { RunError } from '../report/run-error.ts';
 import { setupRunError } from '../report/run-errors.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';

@@ -18,7 +18,7 @@ import { registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
-import type { RunError } from '../report/model.ts';
+import type { RunError } from '../report/run-error.ts';
 import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;

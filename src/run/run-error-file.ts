@@ -2,20 +2,13 @@
 // run's directory: the tests' guard (src/suite/fixtures.ts) skips every test as blocked by it, so the run
 // ends in seconds with its reports, and the reporter makes it the run's verdict (ERROR).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { RunError } from '../report/model.ts';
+import type { RunError } from '../report/run-error.ts';
 import { reportPath } from './reports-dir.ts';
 
 const file = (): string => reportPath('.run/run-error.json');
-
-/** The annotation that marks a test the run error stopped, with the run error as JSON. */
-export const RUN_ERROR_ANNOTATION = 'run-error';
 
 export const recordRunError = (runError: RunError): void => writeFileSync(file(), JSON.stringify(runError));
 
 /** The run error global setup recorded, if any. */
 export const recordedRunError = (): RunError | undefined =>
   existsSync(file()) ? (JSON.parse(readFileSync(file(), 'utf8')) as RunError) : undefined;
-
-/** A test's skip reason when the run error stopped it. */
-export const blockedByRunError = (runError: RunError): string =>
-  `not verified (blocked by the run error): ${runError.cause}`;

@@ -55,20 +55,18 @@ export function pageOf<T>(exchange: Exchange, requirement: string, nextToken?: s
     const refusedCursor = nextToken !== undefined && exchange.status < 500;
     throw new ConformanceFailure(
       refusedCursor ? 'PAG-LAST-PAGE' : requirement,
-      `${nextToken === undefined ? 'the first page' : 'the page a next_token leads to'} did not answer 200 (got ${exchange.status})\n${describeExchange(exchange)}`,
+      `${nextToken === undefined ? 'the first page' : 'the page a next_token leads to'} did not answer 200 (got ${exchange.status})`,
+      describeExchange(exchange),
     );
   }
   let body: { records?: unknown; next_token?: unknown };
   try {
     body = exchange.json();
   } catch {
-    throw new ConformanceFailure('OP-JSON-BODIES', `a page is not JSON\n${describeExchange(exchange)}`);
+    throw new ConformanceFailure('OP-JSON-BODIES', 'a page is not JSON', describeExchange(exchange));
   }
   if (!Array.isArray(body?.records))
-    throw new ConformanceFailure(
-      'SCH-ENVELOPE',
-      `the page has no records array\n${describeExchange(exchange)}`,
-    );
+    throw new ConformanceFailure('SCH-ENVELOPE', 'the page has no records array', describeExchange(exchange));
   return {
     exchange,
     records: body.records as T[],

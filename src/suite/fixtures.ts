@@ -1,7 +1,6 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set, worker and target, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { stripVTControlCharacters } from 'node:util';
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
@@ -16,25 +15,27 @@ import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
-import { processTally, tallySince } from '../http/request-counter.ts';
+import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
+import { findingsOf, recordFinding } from '../report/finding.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
-import type { RunError } from '../report/model.ts';
+import type { RunError } from '../report/run-error.ts';
 import { signInRunError } from '../report/run-errors.ts';
-import { blockedByRunError, RUN_ERROR_ANNOTATION, recordedRunError } from '../run/run-error-file.ts';
+import { recordedRunError } from '../run/run-error-file.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
+import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
 import {
   blockedBy,
   ConformanceFailure,
+  declaredRequirement,
   declaredVerdict,
-  namedRequirement,
   note,
   notVerified,
+  stopWith,
   type Verdict,
-  VerdictMark,
   warn,
 } from './verdicts.ts';
 
@@ -80,8 +81,11 @@ interface TestFixtures {
   tokenPool: UserTokenPool;
   /** Skips the test, not verified, when global setup recorded a run error (auto, first). */
   runErrorGuard: undefined;
-  /** With `failureKeepsWorker`: marks a check's failure expected once it happened (auto, torn down last). */
-  checkFailureExpected: undefined;
+  /**
+   * Records the finding of each check failure that ended the test; with `failureKeepsWorker`, marks such a
+   * failure expected (auto, torn down last).
+   */
+  failureFindings: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
   exchanges: Exchange[];
   /** The HTTP client of the current test: recorded, counted, paced and guarded by the profile. */
@@ -153,12 +157,9 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
   );
 }
 
-/** Ends the test as not verified, marked with the run error that stopped it (the reporter reads the mark). */
-export function stoppedByRunError(testInfo: TestInfo, runError: RunError): never {
-  testInfo.annotations.push({ type: RUN_ERROR_ANNOTATION, description: JSON.stringify(runError) });
-  testInfo.skip(true, blockedByRunError(runError));
-  throw new Error('unreachable: testInfo.skip throws');
-}
+/** Ends the test as not verified, its finding carrying the run error that stopped it. */
+export const stoppedByRunError = (testInfo: TestInfo, runError: RunError): never =>
+  stopWith(testInfo, { outcome: 'error', message: runError.cause, runError });
 
 /**
  * The suite's fixtures are not test steps (`box: 'self'`): a step costs the worker a captured stack and two
@@ -203,17 +204,16 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true, ...internal },
   ],
   // First of the other auto fixtures, so torn down after them (a strict-mode failure happens in one).
-  checkFailureExpected: [
+  failureFindings: [
     async ({ failureKeepsWorker }, use, testInfo) => {
       await use(undefined);
-      // Only failures the checks raised, each naming its requirement: a crash or a timeout still replaces
-      // the worker. The reporter takes the status from the result, so the failure stays a failure.
+      // A check's failure is its finding where it ended the test (src/suite/raised-failures.ts).
+      const findings = endingFindings(testInfo.errors);
+      for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      // Only failures the checks raised: a crash or a timeout still replaces the worker. The reporter takes
+      // the status from the result, so the failure stays a failure.
       const checkFailure =
-        testInfo.status === 'failed' &&
-        testInfo.errors.length > 0 &&
-        testInfo.errors.every(
-          (error) => namedRequirement(stripVTControlCharacters(error.message ?? '')) !== undefined,
-        );
+        testInfo.status === 'failed' && findings.length > 0 && findings.every((finding) => finding);
       if (failureKeepsWorker && checkFailure) testInfo.expectedStatus = 'failed';
     },
     { auto: true, ...internal },
@@ -221,7 +221,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   profileGuard: [
     async ({ config }, use, testInfo) => {
       const reason = refusal(config, testInfo.tags);
-      testInfo.skip(reason !== undefined, `${VerdictMark.omitted}${reason}`);
+      if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
       // A test that writes or generates data reads its effect back: it needs a target that keeps state.
       const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
       if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))
@@ -244,9 +244,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       const before = { ...processTally };
       await use(undefined);
       const sent = tallySince(before, processTally);
-      testInfo.annotations.push({ type: VerdictMark.requests, description: JSON.stringify(sent) });
+      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: JSON.stringify(sent) });
       const refused = inheritedRefusal(testInfo);
-      if (refused) testInfo.annotations.push({ type: 'skip', description: refused });
+      if (refused)
+        recordFinding(testInfo, {
+          requirement: declaredRequirement(testInfo),
+          outcome: 'not-verified',
+          message: refused,
+        });
     },
     { auto: true, ...internal },
   ],
@@ -254,13 +259,12 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config }, use, testInfo) => {
       await use(undefined);
       // Strict mode: the suite's readings become the team's rules, so a warning fails the test.
-      const warnings = testInfo.annotations.filter((a) => a.type === VerdictMark.warning);
+      const warnings = findingsOf(testInfo.annotations).filter((finding) => finding.outcome === 'warning');
       const [first] = warnings;
-      if (!config.strict || !first?.description || testInfo.status !== 'passed') return;
-      const requirement = first.description.split(':')[0] ?? 'SCH-NULL-FOR-ABSENT';
+      if (!config.strict || !first || testInfo.status !== 'passed') return;
       throw new ConformanceFailure(
-        requirement,
-        `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.description}`).join('\n')}`,
+        first.requirement,
+        `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.requirement}: ${w.message}`).join('\n')}`,
       );
     },
     { auto: true, ...internal },

@@ -228,7 +228,8 @@ export function parseJson<T>(requirement: string, exchange: Exchange): T {
   } catch {
     throw new ConformanceFailure(
       requirement,
-      `the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}\n${describeExchange(exchange)}`,
+      `the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`,
+      describeExchange(exchange),
     );
   }
 }

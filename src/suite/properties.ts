@@ -1,6 +1,6 @@
-// fast-check in conformance tests: a failing property reports the requirement it breaks first (so the
-// failure is attributed like any other), then the failing exchange with its curl reproduction (from the
-// ConformanceFailure thrown inside the property), then fast-check's seed, path and counterexample.
+// fast-check in conformance tests: a failing property fails as the ConformanceFailure thrown inside it (its
+// requirement and finding), the failing exchange with its curl reproduction followed by fast-check's seed,
+// path and counterexample as its evidence.
 // Any other error inside the property (a TransportFailure: timeout, connection reset…) keeps its message
 // too, so the report names the request and the cause rather than only "Property failed after 1 tests".
 import { test } from '@playwright/test';
@@ -34,8 +34,8 @@ export async function assertProperty<Ts>(
 /** The property's own failure, with fast-check's report (seed, path, counterexample) appended. */
 function withPropertyReport(cause: unknown, report: string): Error {
   if (cause instanceof ConformanceFailure) {
-    const violation = cause.message.replace(/^\[[^\]]+\]\s*/, '');
-    return new ConformanceFailure(cause.requirement, `${violation}\n${report}`);
+    const { requirement, message, evidence } = cause.finding;
+    return new ConformanceFailure(requirement, message, evidence ? `${evidence}\n${report}` : report);
   }
   if (cause instanceof TransportFailure) {
     const failure = new TransportFailure(cause.request, cause.reason, report);

@@ -3,7 +3,7 @@
 // cannot afford ends the test as not verified, naming the request and why, never as a failure.
 import { test } from '@playwright/test';
 import type { RequestRefused } from '../http/request-refused.ts';
-import { notVerified, VerdictMark } from './verdicts.ts';
+import { notVerified } from './verdicts.ts';
 
 /** The test running in this worker, if any (a worker-scoped read runs inside the test that asked for it). */
 function currentTest(): ReturnType<typeof test.info> | undefined {
@@ -27,10 +27,8 @@ export function refusedRequest(refusal: RequestRefused): void {
   if (currentTest()) notVerified(refusal.message);
 }
 
-/** The reason of a test that was skipped by a refusal rethrown from a read another test shared (no reason of its own). */
+/** The reason of a test that was skipped by a refusal rethrown from a read another test shared (no skip of its own). */
 export function inheritedRefusal(info: ReturnType<typeof test.info>): string | undefined {
-  const ownReason = info.annotations.some((annotation) => annotation.type === 'skip');
-  return info.status === 'skipped' && !ownReason && lastRefusal
-    ? `${VerdictMark.notVerified}${lastRefusal}`
-    : undefined;
+  const ownSkip = info.annotations.some((annotation) => annotation.type === 'skip');
+  return info.status === 'skipped' && !ownSkip ? lastRefusal : undefined;
 }

@@ -1,86 +1,102 @@
 // Assertions that speak the contract's language, and the other verdicts a check can reach. Every failure
 // names the requirement, the request (with a curl reproduction, credentials redacted) and the offending
-// field or value. Besides failing, a check can:
-//   - record its evidence (what it saw, e.g. "182 records of 8 pages"), so a pass says how much it rests on;
-//   - warn: the target departs from the suite's reading of a point the seed states loosely (a READING
-//     requirement); never a failure unless strict mode (CONFORMANCE_STRICT=1) is on;
-//   - stop as not verified (too little data, a capability the configuration lacks) or blocked (a
-//     prerequisite failed): a skip whose reason the reporter classifies, never a pass;
-//   - note what the target does where the seed says "not shown".
-// The reporter (src/report/) reads these as test annotations and skip reasons; the prefixes are below.
+// field or value. Besides failing, a check can record its evidence (what a pass rests on), warn (the target
+// departs from the suite's reading of a loosely stated point), note what the target does where the seed
+// says "not shown", or stop as not verified or blocked (a skip, never a pass). Each is a Finding
+// (src/report/finding.ts) the reporter reads; a failure becomes one where it ends the test.
 import { type TestInfo, test } from '@playwright/test';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { isJsonContentType } from '../http/content-type.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
+import { type Finding, recordFinding, stopReason } from '../report/finding.ts';
+import { keepRaised } from './raised-failures.ts';
+import { REQUIREMENT_ANNOTATION } from './verifies.ts';
 
-/** Annotation types and skip-reason prefixes of the verdict model (shared with the reporter). */
-export const VerdictMark = {
-  /** annotation: the one requirement a check declares (src/suite/verifies.ts) */
-  requirement: 'requirement',
-  evidence: 'evidence',
-  warning: 'warning',
-  note: 'note',
-  /** annotation: one requirement of a test that otherwise ran could not be verified */
-  requirementNotVerified: 'not-verified',
-  notVerified: 'not verified: ',
-  blocked: 'blocked by ',
-  omitted: 'omitted: ',
-  /** annotation: the requests the test sent, as JSON `{"user":N,"partner":M}` */
-  requests: 'requests',
-} as const;
+/** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
+function record(testInfo: TestInfo, finding: Finding): void {
+  const { message, evidence } = finding;
+  recordFinding(testInfo, {
+    ...finding,
+    message: redactText(message),
+    ...(evidence === undefined ? {} : { evidence: redactText(evidence) }),
+  });
+}
 
-const annotate = (type: string, requirement: string, text: string) =>
-  test.info().annotations.push({ type, description: `${requirement}: ${text}` });
+/** The one requirement the test declared through verifies(). */
+export function declaredRequirement(testInfo: TestInfo): string {
+  const requirement = testInfo.annotations.find((a) => a.type === REQUIREMENT_ANNOTATION)?.description;
+  if (!requirement) throw new Error(`"${testInfo.title}" is not declared with verifies()`);
+  return requirement;
+}
+
+/** Ends the check without a verdict (not verified, blocked, omitted, a run error): a skip, never a pass. */
+export function stopWith(testInfo: TestInfo, stop: Omit<Finding, 'requirement'>): never {
+  const finding = { requirement: declaredRequirement(testInfo), ...stop };
+  record(testInfo, finding);
+  testInfo.skip(true, stopReason(finding));
+  throw new Error('unreachable: testInfo.skip throws');
+}
 
 /** What a passing check of `requirement` rested on, e.g. "182 records of 8 pages, 140 SCORED". */
 export function evidence(requirement: string, text: string): void {
-  annotate(VerdictMark.evidence, requirement, text);
+  record(test.info(), { requirement, outcome: 'pass', message: text });
 }
 
 /** The target departs from the suite's reading of a loosely stated point (see `reading` in the catalogue). */
 export function warn(requirement: string, observed: string, context?: Exchange): void {
-  annotate(VerdictMark.warning, requirement, context ? `${observed} (${firstLine(context)})` : observed);
+  record(test.info(), {
+    requirement,
+    outcome: 'warning',
+    message: context ? `${observed} (${firstLine(context)})` : observed,
+    ...(context ? { evidence: describeExchange(context) } : {}),
+  });
 }
 
 /** Records what the target does on a point the seed leaves open ("not shown"). */
 export function note(requirement: string, text: string): void {
-  annotate(VerdictMark.note, requirement, text);
+  record(test.info(), { requirement, outcome: 'note', message: text });
 }
 
 /** One requirement of a check that goes on could not be verified (the others keep their verdict). */
 export function notVerifiedHere(requirement: string, reason: string): void {
-  annotate(VerdictMark.requirementNotVerified, requirement, reason);
+  record(test.info(), { requirement, outcome: 'not-verified', message: reason });
 }
 
 /** Ends the check as not verified: what was missing, and what would supply it. */
 export function notVerified(reason: string): never {
-  test.skip(true, `${VerdictMark.notVerified}${reason}`);
-  throw new Error('unreachable: test.skip throws');
+  return stopWith(test.info(), { outcome: 'not-verified', message: reason });
 }
 
 /** Ends the check as not verified because the prerequisite `requirement` failed. */
 export function blockedBy(requirement: string, reason: string): never {
-  test.skip(true, `${VerdictMark.blocked}${requirement}: ${reason}`);
-  throw new Error('unreachable: test.skip throws');
+  return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite: requirement });
 }
 
 /** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
 const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
 
-/** The requirement a ConformanceFailure's message names: `[ID] …`, possibly after the error class name. */
-export function namedRequirement(message: string): string | undefined {
-  return /^(?:\w*Error: |ConformanceFailure: )?\[([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)\]/.exec(message)?.[1];
-}
-
+/** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
 export class ConformanceFailure extends Error {
+  readonly finding: Finding;
+
   constructor(
     readonly requirement: string,
     message: string,
+    /** The request behind the failure (describeExchange: with its curl line), or other context. */
+    evidence?: string,
   ) {
     // Redacted here, before Playwright sees it: a quoted body may carry a token the service just issued.
-    super(redactText(`[${requirement}] ${message}`));
+    const finding: Finding = {
+      requirement,
+      outcome: 'fail',
+      message: redactText(message),
+      ...(evidence ? { evidence: redactText(evidence) } : {}),
+    };
+    super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
     this.name = 'ConformanceFailure';
+    this.finding = finding;
+    keepRaised(this);
   }
 }
 
@@ -89,8 +105,11 @@ export function expectNone(requirement: string, problems: readonly string[], con
   if (problems.length === 0) return;
   const shown = problems.slice(0, 15).map((problem) => `  - ${problem}`);
   if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
-  const where = context ? `\n${describeExchange(context)}` : '';
-  throw new ConformanceFailure(requirement, `${problems.length} violation(s):\n${shown.join('\n')}${where}`);
+  throw new ConformanceFailure(
+    requirement,
+    `${problems.length} violation(s):\n${shown.join('\n')}`,
+    context && describeExchange(context),
+  );
 }
 
 export function expectThat(
@@ -112,7 +131,8 @@ export function expectStatus(
   const body = exchange.text.length > 300 ? `${exchange.text.slice(0, 300)}…` : exchange.text;
   throw new ConformanceFailure(
     requirement,
-    `expected status ${allowed.join(' or ')}, got ${exchange.status}${body ? ` (body: ${body})` : ''}\n${describeExchange(exchange)}`,
+    `expected status ${allowed.join(' or ')}, got ${exchange.status}${body ? ` (body: ${body})` : ''}`,
+    describeExchange(exchange),
   );
 }
 
@@ -188,12 +208,7 @@ export type Verdict = { readonly requirement: string } & {
 };
 
 /** The verdicts of the requirement the running test declared through verifies(). */
-export function declaredVerdict(testInfo: TestInfo): Verdict {
-  const requirement = testInfo.annotations.find((a) => a.type === VerdictMark.requirement)?.description;
-  if (!requirement)
-    throw new Error(`"${testInfo.title}" uses the verdict fixture but is not declared with verifies()`);
-  return verdictFor(requirement);
-}
+export const declaredVerdict = (testInfo: TestInfo): Verdict => verdictFor(declaredRequirement(testInfo));
 
 function verdictFor(requirement: string): Verdict {
   const bound = Object.entries(requirementVerdicts).map(([name, verdict]) => [

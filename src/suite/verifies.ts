@@ -5,7 +5,9 @@
 // It returns test()'s arguments rather than calling test(), so Playwright records the spec file's line.
 // Requirements the test also reports on the way (a schema, JSON bodies) are declared in `also`.
 import type { TestDetails } from '@playwright/test';
-import { VerdictMark } from './verdicts.ts';
+
+/** The annotation that carries the one requirement a check declares. */
+export const REQUIREMENT_ANNOTATION = 'requirement';
 
 export interface VerifiesOptions {
   /** Further requirements whose failures this test may report (each tagged, so selection finds it). */
@@ -23,7 +25,7 @@ export function verifies(
     `${requirement}: ${title}`,
     {
       tag: [requirement, ...(options.also ?? [])].map((id) => `@${id}`).concat(options.tag ?? []),
-      annotation: { type: VerdictMark.requirement, description: requirement },
+      annotation: { type: REQUIREMENT_ANNOTATION, description: requirement },
     },
   ];
 }

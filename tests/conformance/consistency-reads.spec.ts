@@ -96,7 +96,7 @@ for (const collection of userCollections) {
         loaded.records.map((_, index) => index),
         SINGLE_SAMPLE,
       );
-      test.skip(indexes.length === 0, `${collection.path} holds no record`);
+      if (indexes.length === 0) notVerified(`${collection.path} holds no record`);
       const problems: string[] = [];
       const updated: string[] = [];
       let first: Exchange | undefined;
@@ -140,7 +140,7 @@ test(
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
     const paramSets = await dataset.paramSets(op, SUBRESOURCE_SAMPLE);
-    test.skip(paramSets.length === 0, 'no cycle of user A has a recovery (hence a sleep) to read');
+    if (paramSets.length === 0) notVerified('no cycle of user A has a recovery (hence a sleep) to read');
     const problems: string[] = [];
     let first: Exchange | undefined;
     for (const params of paramSets) {
@@ -165,7 +165,7 @@ test(
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
     const paramSets = await dataset.paramSets(op, SUBRESOURCE_SAMPLE);
-    test.skip(paramSets.length === 0, 'no cycle of user A has a recovery');
+    if (paramSets.length === 0) notVerified('no cycle of user A has a recovery');
     const sleeps = idSet(await dataset.records('listSleeps'));
     const getSleep = operationById('getSleepById');
     const problems: string[] = [];
@@ -203,7 +203,7 @@ test(
         .filter((record) => typeof record.v1_id === 'number')
         .map((record) => [record.v1_id, record]),
     );
-    test.skip(byV1.size === 0, 'no sleep or workout of user A carries a v1_id');
+    if (byV1.size === 0) notVerified('no sleep or workout of user A carries a v1_id');
     const problems: string[] = [];
     let first: Exchange | undefined;
     // The v1_ids the schema checks sample too (oldest first, spread).

@@ -10,6 +10,7 @@ import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
 import { onPages } from '../../src/suite/user-data.ts';
+import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
@@ -71,10 +72,8 @@ for (const { requirement, collection, bySleep } of orderRules) {
           `${unordered} of ${keyed.length} record(s) left out: no readable ${what} (the related sleep not found or no start)`,
         );
       }
-      test.skip(
-        keyed.length - unordered < 2,
-        `fewer than two records with a readable ${what}: no order to observe`,
-      );
+      if (keyed.length - unordered < 2)
+        notVerified(`fewer than two records with a readable ${what}: no order to observe`);
       // Compared without the unreadable ones; problems are renumbered to the index in the walk, to name the page.
       const readable = keyed.flatMap((record, index) => (parses(record.sort_key) ? [{ record, index }] : []));
       const problems = descendingProblems(

@@ -6,6 +6,7 @@ import type { Requirement } from '../../src/contract/requirements.ts';
 import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
 import { certifiedResults, computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
+import type { Finding } from '../../src/report/finding.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
 import { runErrorOfTest } from '../../src/report/run-errors.ts';
@@ -40,12 +41,18 @@ const result = (
   requirements,
   failedRequirements: outcome === 'failed' ? requirements : [],
   tags: [],
+  findings: [],
   evidence: [],
   warnings: [],
   notVerified: [],
   notes: [],
   prismViolations: [],
   ...extra,
+});
+const finding = (requirement: string, outcome: Finding['outcome'], message: string): Finding => ({
+  requirement,
+  outcome,
+  message,
 });
 const meta: RunMeta = {
   target: 'sandbox',
@@ -64,10 +71,10 @@ const statuses = (report: ReturnType<typeof buildReport>) =>
 test('requirement statuses: a failure counts for the requirement it names, not for the test tags', () => {
   const report = buildReport(
     [
-      result('t1', 'passed', ['PAG-A'], { evidence: ['PAG-A: 182 records of 8 pages'] }),
+      result('t1', 'passed', ['PAG-A'], { findings: [finding('PAG-A', 'pass', '182 records of 8 pages')] }),
       // t2 declares PAG-B but its failure names PAG-C: PAG-C fails, PAG-B is blocked, never passed.
       result('t2', 'failed', ['PAG-B'], { failedRequirements: ['PAG-C'] }),
-      result('t4', 'passed', ['PAG-OPEN'], { notes: ['PAG-OPEN: answered 200'] }),
+      result('t4', 'passed', ['PAG-OPEN'], { findings: [finding('PAG-OPEN', 'note', 'answered 200')] }),
     ],
     catalogue,
     [],
@@ -118,7 +125,11 @@ test('run verdict: PASS only when every MUST passed; INCOMPLETE lists what was n
 
 test('warnings: a reading departure is shown with its reading and never fails the run', () => {
   const report = buildReport(
-    [result('t1', 'passed', ['PAG-A', 'PAG-READ'], { warnings: ['PAG-READ: limit=0 served 10 records'] })],
+    [
+      result('t1', 'passed', ['PAG-A', 'PAG-READ'], {
+        findings: [finding('PAG-READ', 'warning', 'limit=0 served 10 records')],
+      }),
+    ],
     catalogue,
     [],
     meta,
@@ -180,9 +191,8 @@ test("a test's error is the run's only when it is not the target's doing", () =>
     cause: 'the login form refused ada',
   });
   expect(runErrorOfTest(['SignInAutomationError: no form on the page'], true)?.kind).toBe('sign-in');
-  expect(runErrorOfTest(['Error: signing in on a page built by script needs Chromium: …'], true)?.kind).toBe(
-    'browser',
-  );
+  expect(runErrorOfTest(['BrowserUnavailable: signing in … needs Chromium: …'], true)?.kind).toBe('browser');
+  expect(runErrorOfTest(['Error: browserType.launch: Target crashed'], true)?.kind).toBe('browser');
   // the server's own: a refused code it just issued, a 5xx of the authorization endpoint
   expect(
     runErrorOfTest(

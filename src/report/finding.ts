@@ -1,0 +1,110 @@
+// A check's outcome as data, from the worker to the reporter: one `finding` annotation per outcome, its
+// description the Finding as JSON. The outcomes are a closed list; the reporter refuses any other.
+import type { RunError } from './run-error.ts';
+
+export const FINDING_OUTCOMES = [
+  'pass',
+  'fail',
+  'warning',
+  'not-verified',
+  'blocked',
+  'omitted',
+  'note',
+  'error',
+] as const;
+
+export type FindingOutcome = (typeof FINDING_OUTCOMES)[number];
+
+export interface Finding {
+  requirement: string;
+  outcome: FindingOutcome;
+  message: string;
+  /** The request behind it, e.g. with its curl reproduction (redacted). */
+  evidence?: string;
+  /** Outcome blocked: the requirement that failed first. */
+  prerequisite?: string;
+  /** Outcome error: what on the suite's or the user's side stopped the check. */
+  runError?: RunError;
+}
+
+export const FINDING_ANNOTATION = 'finding';
+
+type Annotation = { type: string; description?: string };
+
+export function recordFinding(testInfo: { annotations: Annotation[] }, finding: Finding): void {
+  testInfo.annotations.push({ type: FINDING_ANNOTATION, description: JSON.stringify(finding) });
+}
+
+const isOutcome = (value: unknown): value is FindingOutcome =>
+  (FINDING_OUTCOMES as readonly unknown[]).includes(value);
+
+const optionalText = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+function validFinding(data: unknown): Finding {
+  const finding = data as Partial<Finding> | null;
+  if (typeof finding !== 'object' || finding === null) throw new Error('a finding must be an object');
+  if (!isOutcome(finding.outcome))
+    throw new Error(
+      `unknown finding outcome ${JSON.stringify(finding.outcome)}: one of ${FINDING_OUTCOMES.join(', ')}`,
+    );
+  if (typeof finding.requirement !== 'string' || typeof finding.message !== 'string')
+    throw new Error('a finding needs a requirement and a message');
+  if (!optionalText(finding.evidence) || !optionalText(finding.prerequisite))
+    throw new Error('the evidence and prerequisite of a finding are text');
+  if (finding.outcome === 'blocked' && !finding.prerequisite)
+    throw new Error('a blocked finding names its prerequisite');
+  if (finding.outcome === 'error' && typeof finding.runError?.cause !== 'string')
+    throw new Error('an error finding carries its run error');
+  return finding as Finding;
+}
+
+/** The findings a test's annotations carry, in the order recorded; throws on one that is not a Finding. */
+export function findingsOf(annotations: readonly Annotation[]): Finding[] {
+  return annotations
+    .filter((annotation) => annotation.type === FINDING_ANNOTATION)
+    .map((annotation) => {
+      try {
+        return validFinding(JSON.parse(annotation.description ?? ''));
+      } catch (error) {
+        throw new Error(
+          `malformed finding ${annotation.description}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    });
+}
+
+/** The outcomes that end a check without a verdict of its own (a skip). */
+const STOPPING_OUTCOMES = ['not-verified', 'blocked', 'omitted', 'error'] as const satisfies FindingOutcome[];
+
+export type Stop = Finding & { outcome: (typeof STOPPING_OUTCOMES)[number] };
+
+export const isStop = (finding: Finding): finding is Stop =>
+  (STOPPING_OUTCOMES as readonly FindingOutcome[]).includes(finding.outcome);
+
+/** Why a check stopped, as the reports say it: "blocked by OP-LIST-CYCLES: …". */
+export function stopReason(finding: Finding): string {
+  switch (finding.outcome) {
+    case 'blocked':
+      return `blocked by ${finding.prerequisite}: ${finding.message}`;
+    case 'omitted':
+      return `omitted: ${finding.message}`;
+    case 'error':
+      return `not verified (blocked by the run error): ${finding.message}`;
+    default:
+      return `not verified: ${finding.message}`;
+  }
+}
+
+/** The findings as conformance.json's "ID: message" lists of a test, by kind; `stop` (its skip) left out. */
+export function findingLines(findings: readonly Finding[], stop?: Finding) {
+  const lines = (outcome: FindingOutcome) =>
+    findings
+      .filter((finding) => finding.outcome === outcome && finding !== stop)
+      .map((finding) => `${finding.requirement}: ${finding.message}`);
+  return {
+    evidence: lines('pass'),
+    warnings: lines('warning'),
+    notVerified: lines('not-verified'),
+    notes: lines('note'),
+  };
+}

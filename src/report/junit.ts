@@ -1,0 +1,82 @@
+// reports/junit.xml, from the report's test summaries: the root names the run verdict (what a CI's JUnit view
+// shows first), one testsuite per spec file, a failure names its requirement, and what the run did not
+// verify (not verified, blocked, omitted, stopped by the run error) is <skipped>, never <failure>.
+import type { ConformanceReport, TestResultSummary } from './model.ts';
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/** Text as XML character data or an attribute value; characters XML 1.0 cannot carry become U+FFFD. */
+export const xmlText = (text: string): string =>
+  text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+const attributes = (values: Record<string, string | number>): string =>
+  Object.entries(values)
+    .map(([name, value]) => ` ${name}="${xmlText(String(value))}"`)
+    .join('');
+
+const firstLine = (text: string): string => text.split('\n')[0] ?? '';
+
+function outcomeElement(test: TestResultSummary): string {
+  if (test.status === 'skipped') return `<skipped${attributes({ message: test.skipReason ?? '' })}/>`;
+  if (test.status === 'passed') return '';
+  const failures = test.findings.filter((finding) => finding.outcome === 'fail');
+  const first = failures[0];
+  const message = first ? `[${first.requirement}] ${firstLine(first.message)}` : firstLine(test.error ?? '');
+  const full =
+    test.error ??
+    failures.map((f) => [`[${f.requirement}] ${f.message}`, f.evidence ?? ''].join('\n')).join('\n');
+  return `<failure${attributes({ message, type: test.failedRequirements.join(' ') })}>${xmlText(full)}</failure>`;
+}
+
+/** Warnings, notes and what the test could not verify although it ran. */
+function systemOut(test: TestResultSummary): string {
+  const lines = [
+    ...test.warnings.map((line) => `warning: ${line}`),
+    ...test.notes.map((line) => `note: ${line}`),
+    ...test.notVerified.map((line) => `not verified: ${line}`),
+  ];
+  return lines.length > 0 ? `<system-out>${xmlText(lines.join('\n'))}</system-out>` : '';
+}
+
+const testcase = (test: TestResultSummary): string =>
+  `    <testcase${attributes({ classname: test.file, name: test.title, time: seconds(test.durationMs ?? 0) })}>` +
+  `${outcomeElement(test)}${systemOut(test)}</testcase>`;
+
+const counts = (tests: readonly TestResultSummary[]) => ({
+  tests: tests.length,
+  failures: tests.filter((test) => test.status === 'failed').length,
+  skipped: tests.filter((test) => test.status === 'skipped').length,
+  errors: 0,
+});
+
+function byFile(tests: readonly TestResultSummary[]): Map<string, TestResultSummary[]> {
+  const files = new Map<string, TestResultSummary[]>();
+  for (const test of tests) files.set(test.file, [...(files.get(test.file) ?? []), test]);
+  return files;
+}
+
+export function junitXml(report: ConformanceReport): string {
+  const suites = [...byFile(report.tests)]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([file, tests]) =>
+        `  <testsuite${attributes({ name: file, ...counts(tests), time: seconds(tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0)) })}>\n` +
+        `${tests.map(testcase).join('\n')}\n  </testsuite>`,
+    );
+  const root = attributes({
+    name: `Conformance ${report.verdict.toUpperCase()}`,
+    ...counts(report.tests),
+    time: seconds(report.durationMs),
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,18 @@
+// What stops a run from judging the target, on the suite's or the user's side (verdict ERROR).
+
+export type RunErrorKind =
+  | 'configuration'
+  | 'unreachable'
+  | 'credentials'
+  | 'browser'
+  | 'sign-in'
+  | 'port'
+  | 'suite';
+
+export interface RunError {
+  kind: RunErrorKind;
+  /** What went wrong, redacted: "the target cannot be reached: connect ECONNREFUSED 127.0.0.1:9". */
+  cause: string;
+  /** What to do about it: "check CONFORMANCE_BASE_URL". */
+  remedy: string;
+}

@@ -1,0 +1,56 @@
+// Stand-ins for what Playwright hands the worker and the reporter: a TestInfo that a check may stop (its
+// skip throws `Skipped`), and the TestCase of a finished test with its result's annotations and errors.
+import type { TestInfo } from '@playwright/test';
+import type { TestCase } from '@playwright/test/reporter';
+
+export class Skipped extends Error {}
+
+/** A test declared with verifies(`requirement`), whose skip throws Skipped with the reason. */
+export const stoppableInfo = (requirement = 'PAG-A'): TestInfo =>
+  ({
+    title: `${requirement}: a check`,
+    annotations: [{ type: 'requirement', description: requirement }],
+    skip: (_condition: boolean, reason: string) => {
+      throw new Skipped(reason);
+    },
+  }) as unknown as TestInfo;
+
+/** Runs `stop` (a check that stops the test) and returns the skip reason it gave. */
+export function skipReasonOf(stop: () => unknown): string {
+  try {
+    stop();
+  } catch (error) {
+    if (error instanceof Skipped) return error.message;
+    throw error;
+  }
+  throw new Error('the check did not stop');
+}
+
+export interface Ended {
+  status: 'passed' | 'failed' | 'skipped';
+  annotations?: { type: string; description?: string }[];
+  errors?: string[];
+  tags?: string[];
+  title?: string;
+}
+
+const FILE = `${process.cwd()}/tests/conformance/x.spec.ts`;
+
+/** A finished test of tests/conformance/x.spec.ts (by default "PAG-A: t", tagged @PAG-A). */
+export const endedTest = ({
+  status,
+  annotations = [],
+  errors = [],
+  tags = ['@PAG-A'],
+  title = 'PAG-A: t',
+}: Ended): TestCase =>
+  ({
+    title,
+    tags,
+    annotations: [],
+    results: [{ status, annotations, errors: errors.map((message) => ({ message })), duration: 1500 }],
+    location: { file: FILE, line: 3, column: 1 },
+    parent: { type: 'file', location: { file: FILE } },
+    outcome: () => (status === 'skipped' ? 'skipped' : status === 'passed' ? 'expected' : 'unexpected'),
+    titlePath: () => ['', 'conformance', 'x.spec.ts', title],
+  }) as unknown as TestCase;

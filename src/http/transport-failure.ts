@@ -4,8 +4,6 @@ import { curl, type SentRequest } from './exchange.ts';
 import { redactText } from './redact.ts';
 
 export class TransportFailure extends Error {
-  /** The requirement a check attributes the failure to, when it knows it. */
-  requirement?: string;
   /** Why the request failed (`timed out after 1000 ms`, `read ECONNRESET`, …), redacted. */
   readonly reason: string;
 

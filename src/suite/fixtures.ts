@@ -4,6 +4,7 @@
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
+import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { capabilitySource } from '../config/capabilities.ts';
 import type { Capability } from '../config/capability.ts';
@@ -94,6 +95,12 @@ interface TestFixtures {
   requires: (...capabilities: Capability[]) => void;
   /** A user token for the scope set (default: all six read scopes), cached per worker and target. */
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
+  /** A newly minted user token (a grant of its own, e.g. to revoke), stopped like userToken's on a failed sign-in. */
+  freshToken: (
+    scopes: readonly string[],
+    user?: UserName,
+    options?: AuthorizationOptions,
+  ) => Promise<UserToken>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;
   /** The assertions and verdicts of the requirement the check declares (src/suite/verifies.ts). */
@@ -155,6 +162,26 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
     'SCH-NULL-FOR-ABSENT',
     `${exchange.request.method} ${path} sends null for ${fields.join(', ')}: read as absent`,
   );
+}
+
+/**
+ * The token a sign-in gives. The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check
+ * that merely needs a token is blocked (no worker restart), and a sign-in that failed on the user's side
+ * (src/auth/) stops it with the run error, not the target's.
+ */
+async function signedIn(
+  token: Promise<UserToken>,
+  scopes: readonly string[],
+  user: UserName,
+): Promise<UserToken> {
+  try {
+    return await token;
+  } catch (error) {
+    const signIn = signInRunError(error);
+    if (signIn) stoppedByRunError(test.info(), signIn);
+    const reason = error instanceof Error ? error.message : String(error);
+    blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
+  }
 }
 
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
@@ -324,18 +351,16 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
               ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
               : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
           );
-        try {
-          return (await token).accessToken;
-        } catch (error) {
-          // The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check that merely
-          // needs a token is blocked, and a blocked check costs no worker restart.
-          // A sign-in that failed on the user's side (src/auth/) is a run error, not the target's.
-          const signIn = signInRunError(error);
-          if (signIn) stoppedByRunError(test.info(), signIn);
-          const reason = error instanceof Error ? error.message : String(error);
-          blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
-        }
+        return (await signedIn(token, scopes, user)).accessToken;
       });
+    },
+    internal,
+  ],
+  freshToken: [
+    async ({ tokenPool }, use) => {
+      await use((scopes, user = 'A', options = {}) =>
+        signedIn(tokenPool.fresh(scopes, user, options), scopes, user),
+      );
     },
     internal,
   ],

@@ -37,11 +37,7 @@ function withPropertyReport(cause: unknown, report: string): Error {
     const { requirement, message, evidence } = cause.finding;
     return new ConformanceFailure(requirement, message, evidence ? `${evidence}\n${report}` : report);
   }
-  if (cause instanceof TransportFailure) {
-    const failure = new TransportFailure(cause.request, cause.reason, report);
-    failure.requirement = cause.requirement;
-    return failure;
-  }
+  if (cause instanceof TransportFailure) return new TransportFailure(cause.request, cause.reason, report);
   const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return new Error(`${redactText(message)}\n${report}`);
 }

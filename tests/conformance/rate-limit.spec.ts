@@ -44,14 +44,14 @@ test(
     'a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
     { tag: [Tags.isolated, Tags.rateLimit] },
   ),
-  async ({ api, config, userToken, tokenPool, requires, verdict }, testInfo) => {
+  async ({ api, config, userToken, freshToken, requires, verdict }, testInfo) => {
     requires('rate-limit');
     if (!cheap) throw new Error('the catalogue has no user-data read without parameters');
     const configured = config.rateLimit;
     const ownLimit = configured !== undefined && config.capabilities.has('own-rate-limit');
     const token = ownLimit
       ? (
-          await tokenPool.fresh(ALL_READ_SCOPES, 'A', {
+          await freshToken(ALL_READ_SCOPES, 'A', {
             sandboxRateLimit: `${configured.limit}/${configured.windowSeconds}`,
           })
         ).accessToken

@@ -51,11 +51,11 @@ test(
       tag: TAGS,
     },
   ),
-  async ({ api, config, tokenPool, requires, verdict }) => {
+  async ({ api, config, freshToken, requires, verdict }) => {
     requires('stateful', 'user-login');
     const user = revokedUser(config);
     if (user === 'A') verdict.note("no second user configured: user A's grant was revoked");
-    const grant = await tokenPool.fresh(ALL_READ_SCOPES, user);
+    const grant = await freshToken(ALL_READ_SCOPES, user);
     const exchange = await revokeWith(api, grant.accessToken);
     verdict.expectStatus(exchange, revoke.successStatus);
     verdict.expectThat(
@@ -72,11 +72,11 @@ test(
     `after ${describeOperation(revoke)} the grant's token gets 401 on every user-data operation`,
     { tag: TAGS },
   ),
-  async ({ api, dataset, config, tokenPool, requires, verdict }) => {
+  async ({ api, dataset, config, freshToken, requires, verdict }) => {
     requires('stateful', 'real-auth', 'user-login');
     const user = revokedUser(config);
-    const grant = await tokenPool.fresh(ALL_READ_SCOPES, user);
-    const other = await tokenPool.fresh(ALL_READ_SCOPES, user);
+    const grant = await freshToken(ALL_READ_SCOPES, user);
+    const other = await freshToken(ALL_READ_SCOPES, user);
     // The user's own ids, read while the grant is valid: every request below is otherwise a valid one.
     const ids: KnownIds = await dataset.knownIds(grant.accessToken);
     const reads = userDataOperations.filter((op) => op.readOnly);
@@ -120,9 +120,9 @@ for (const scope of ALL_READ_SCOPES) {
         tag: TAGS,
       },
     ),
-    async ({ api, config, tokenPool, requires, verdict }) => {
+    async ({ api, config, freshToken, requires, verdict }) => {
       requires('stateful', 'user-login', 'scopes');
-      const grant = await tokenPool.fresh([scope], revokedUser(config));
+      const grant = await freshToken([scope], revokedUser(config));
       const exchange = await revokeWith(api, grant.accessToken);
       verdict.expectThat(
         succeeded(exchange),
@@ -145,14 +145,14 @@ test(
     `after ${describeOperation(revoke)} the OAuth client receives no more webhooks for the user`,
     { tag: TAGS },
   ),
-  async ({ api, config, tokenPool, requires, verdict }) => {
+  async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
     requires('stateful', 'user-login', 'webhooks');
     const login = config.userLogin;
     if (!login) throw new Error('unreachable: user-login capability without userLogin');
     const user = revokedUser(config);
     const { waitSeconds } = config.webhooks;
     // A grant of the user's (granting access again also resumes webhooks after an earlier revocation).
-    const grant = await tokenPool.fresh(['read:profile'], user);
+    const grant = await freshToken(['read:profile'], user);
     const userId = await userIdOf(api, grant.accessToken);
     const forUser = aboutUser(userId);
     const inbox = await openWebhookInbox(api, config, login.clientId, '/webhooks/revoke');

@@ -2,6 +2,7 @@
 // skip throws `Skipped`), and the TestCase of a finished test with its result's annotations and errors.
 import type { TestInfo } from '@playwright/test';
 import type { TestCase } from '@playwright/test/reporter';
+import type { RunMeta } from '../../src/report/build-report.ts';
 
 export class Skipped extends Error {}
 
@@ -54,3 +55,16 @@ export const endedTest = ({
     outcome: () => (status === 'skipped' ? 'skipped' : status === 'passed' ? 'expected' : 'unexpected'),
     titlePath: () => ['', 'conformance', 'x.spec.ts', title],
   }) as unknown as TestCase;
+
+/** The run a report of these stand-ins describes: the sandbox, ci-gate, three requests. */
+export const sandboxRunMeta: RunMeta = {
+  target: 'sandbox',
+  baseUrl: 'http://x',
+  profile: 'ci-gate',
+  environment: 'non-production',
+  strict: false,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1,
+  requestsSent: 3,
+  interrupted: false,
+};

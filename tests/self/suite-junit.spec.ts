@@ -8,7 +8,7 @@ import type { Requirement } from '../../src/contract/requirements.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { junitXml } from '../../src/report/junit.ts';
 import { summarise } from '../../src/report/summarise.ts';
-import { endedTest } from './findings-support.ts';
+import { endedTest, sandboxRunMeta } from './findings-support.ts';
 
 const finding = (requirement: string, outcome: string, message: string) => ({
   type: 'finding',
@@ -46,17 +46,7 @@ function runWithEachOutcome() {
     }),
     endedTest({ status: 'skipped', title: 'PAG-A: <not run>' }),
   ].map((test) => summarise(test));
-  return buildReport(tests, catalogue, [], {
-    target: 'sandbox',
-    baseUrl: 'http://x',
-    profile: 'ci-gate',
-    environment: 'non-production',
-    strict: false,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    durationMs: 4200,
-    requestsSent: 3,
-    interrupted: false,
-  });
+  return buildReport(tests, catalogue, [], { ...sandboxRunMeta, durationMs: 4200 });
 }
 
 const parser = new XMLParser({

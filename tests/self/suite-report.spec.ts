@@ -3,13 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Requirement } from '../../src/contract/requirements.ts';
-import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
+import { buildReport } from '../../src/report/build-report.ts';
 import { certifiedResults, computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
 import type { Finding } from '../../src/report/finding.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
 import { runErrorOfTest } from '../../src/report/run-errors.ts';
+import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST', verifiable = true): Requirement => ({
@@ -54,17 +55,7 @@ const finding = (requirement: string, outcome: Finding['outcome'], message: stri
   outcome,
   message,
 });
-const meta: RunMeta = {
-  target: 'sandbox',
-  baseUrl: 'http://x',
-  profile: 'ci-gate',
-  environment: 'non-production',
-  strict: false,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  durationMs: 1,
-  requestsSent: 3,
-  interrupted: false,
-};
+const meta = sandboxRunMeta;
 const statuses = (report: ReturnType<typeof buildReport>) =>
   Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
 

@@ -55,7 +55,8 @@ async function listedNow(
   requirement: string,
 ): Promise<DataRecord | undefined> {
   const start = Date.parse(String(record.start));
-  const end = record.end === undefined ? Date.now() : Date.parse(String(record.end));
+  // An ongoing cycle has no end (absent, or null as many servers send it): it extends to now.
+  const end = typeof record.end === 'string' ? Date.parse(record.end) : Date.now();
   const page = await readPage<DataRecord>(api, buildPath(collection), {
     token,
     limit: 25,

@@ -36,17 +36,20 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const key = JSON.stringify([seed, epoch, sparse, simultaneousWorkouts, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);
   builtStores.delete(key);
-  const store = known ?? build(ctx, accounts, epoch, sparse);
+  const store = known ?? build(ctx, accounts, epoch, { sparse, simultaneousWorkouts });
   builtStores.set(key, store);
   if (builtStores.size > KEPT_STORES) builtStores.delete(builtStores.keys().next().value as string);
   return store;
 }
 
-function build(ctx: SandboxContext, accounts: readonly Account[], epoch: number, sparse: boolean): DataStore {
+function build(
+  ctx: SandboxContext,
+  accounts: readonly Account[],
+  epoch: number,
+  { sparse, simultaneousWorkouts }: { sparse: boolean; simultaneousWorkouts: boolean },
+): DataStore {
   const records = accounts.map((account, index) => {
-    const generated = generateUserRecords(account, ctx.options.seed, epoch, {
-      simultaneousWorkouts: ctx.variant('start-ties'),
-    });
+    const generated = generateUserRecords(account, ctx.options.seed, epoch, { simultaneousWorkouts });
     if (sparse) makeSparse(generated, index);
     applyRecordFaults(generated, ctx);
     return generated;

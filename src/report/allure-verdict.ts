@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { redactText } from '../http/redact.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import type { ConformanceReport, RunVerdict } from './model.ts';
-import { runErrorLine } from './run-errors.ts';
+import { runSideLines } from './run-side.ts';
 import { areaCounts, overBudget, p95Change } from './summary.ts';
 
 const csv = (rows: readonly (readonly (string | number | undefined)[])[]): string =>
@@ -55,9 +55,12 @@ export function markAllure(report: ConformanceReport): void {
   if (!existsSync(dir)) return;
   const uuid = randomUUID();
   const now = Date.now();
+  // An ERROR's cause first; a FAIL's failures first, then what cut the run short.
+  const runSide = runSideLines(report);
   const details = [
-    ...(report.runError ? [`run error (${report.runError.kind}): ${runErrorLine(report.runError)}`] : []),
+    ...(report.verdict === 'error' ? runSide : []),
     ...report.gateFailures,
+    ...(report.verdict === 'error' ? [] : runSide),
     ...report.incomplete.map((r) => `not verified: ${r.id}: ${r.reasons.join('; ')}`),
   ].join('\n');
   const attachments = [

@@ -67,10 +67,13 @@ export function withBaseline<T extends ConformanceReport>(
 
 /**
  * The verdict the gate acts on: the run verdict, or with CONFORMANCE_FAIL_ON=new only new failures (a run
- * error stays one: it judged nothing).
+ * error stays one where no new failure outranks it).
  */
-export function gateVerdict(report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun'>): RunVerdict {
+export function gateVerdict(
+  report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun' | 'runError'>,
+): RunVerdict {
   const since = report.sinceLastRun;
-  if (since?.failOn !== 'new' || report.verdict === 'error') return report.verdict;
-  return since.newFailures.length > 0 ? 'fail' : 'pass';
+  if (since?.failOn !== 'new') return report.verdict;
+  if (since.newFailures.length > 0) return 'fail';
+  return report.runError ? 'error' : 'pass';
 }

@@ -1,9 +1,9 @@
 // Builds the conformance report from test results. A requirement's status comes from the verdicts that
 // name it: the failures that name it (`fail` findings), the tests that declare it (passed, not verified,
-// blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict is PASS when every MUST
-// requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
-// counted), INCOMPLETE otherwise, and ERROR whatever the rest when a run error (the suite's or the user's
-// side: global setup's, or a test's) stopped the run from judging the target.
+// blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict:
+// FAIL when a stated rule failed (documented deviations aside, stale ones counted), whatever else happened;
+// else ERROR when a run-wide error (the suite's or the user's side) stopped the run from judging the target;
+// else INCOMPLETE when a MUST requirement of the profile was not verified; else PASS.
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
@@ -12,9 +12,11 @@ import type {
   ConformanceReport,
   RequirementResult,
   RequirementStatus,
+  RunSideStop,
   RunVerdict,
   TestResultSummary,
 } from './model.ts';
+import type { RunError, RunErrorKind } from './run-error.ts';
 
 export type RunMeta = Pick<
   ConformanceReport,
@@ -119,6 +121,32 @@ export const requirementTotalsOf = (
     ]),
   ) as Record<RequirementStatus, number>;
 
+/**
+ * Run errors a check meets that stop that check alone (a page that needs a person, a browser for one
+ * sign-in): the rest of the run still judges the target. Any other kind stops the whole run.
+ */
+const CHECK_SCOPED: readonly RunErrorKind[] = ['sign-in', 'person', 'browser'];
+
+/**
+ * The run-wide error (global setup's, or the first of a run-wide kind a test met), and the run-side causes
+ * that stopped only some checks, each with how many.
+ */
+function runSide(
+  setupError: RunError | undefined,
+  tests: readonly TestResultSummary[],
+): { runError?: RunError; runSideStops: RunSideStop[] } {
+  const met = tests.flatMap((test) => (test.runError ? [test.runError] : []));
+  const runError = setupError ?? met.find((error) => !CHECK_SCOPED.includes(error.kind));
+  const stops = new Map<string, RunSideStop>();
+  for (const error of met) {
+    if (error === runError || !CHECK_SCOPED.includes(error.kind)) continue;
+    const known = stops.get(error.cause);
+    if (known) known.checks += 1;
+    else stops.set(error.cause, { ...error, checks: 1 });
+  }
+  return { runError, runSideStops: [...stops.values()] };
+}
+
 export function buildReport(
   tests: TestResultSummary[],
   catalogue: readonly Requirement[],
@@ -158,18 +186,19 @@ export function buildReport(
   const { interrupted, requestTally, rateLimitedAnswers = 0, ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
-  // The run's own error first; else the first a test met.
-  const runError = meta.runError ?? tests.find((test) => test.runError)?.runError;
-  const verdict: RunVerdict = runError
-    ? 'error'
-    : failed
-      ? 'fail'
+  const { runError, runSideStops } = runSide(meta.runError, tests);
+  // A failure seen stays a failure, whatever else went wrong: FAIL, then ERROR, INCOMPLETE, PASS.
+  const verdict: RunVerdict = failed
+    ? 'fail'
+    : runError
+      ? 'error'
       : incomplete.length > 0 || interrupted
         ? 'incomplete'
         : 'pass';
   return {
     ...run,
     ...(runError ? { runError } : {}),
+    ...(runSideStops.length > 0 ? { runSideStops } : {}),
     ...(requestTally
       ? { requests: { byCredential: requestTally, byFamily: requestsByFamily(tests), rateLimitedAnswers } }
       : {}),

@@ -22,6 +22,7 @@ import { assembleHar } from '../recording/har-writer.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
 import { recordedRunError } from '../run/run-error-file.ts';
+import { recordedRunFindings } from '../run/run-findings.ts';
 import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
@@ -32,8 +33,8 @@ import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
-import { type ConformanceReport, EXIT_CODES, type RunVerdict } from './model.ts';
-import { summarise } from './summarise.ts';
+import { type ConformanceReport, EXIT_CODES, type RunVerdict, type TestResultSummary } from './model.ts';
+import { summarise, summariseRunFinding } from './summarise.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 /** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
@@ -157,7 +158,12 @@ export default class ConformanceReporter implements Reporter {
     // No test at all (global setup never ended): the run's own report, which says why.
     if (targets.size > 0 && !targets.has('')) return this.writeMatrix(targets, result);
     const manifest = runManifest();
-    const report = await conformanceReport(tests, manifest, result);
+    const report = await conformanceReport(
+      tests,
+      manifest,
+      result,
+      recordedRunFindings().map(summariseRunFinding),
+    );
     writeReport(report);
     writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
@@ -203,11 +209,15 @@ export default class ConformanceReporter implements Reporter {
   }
 }
 
-/** The conformance report of some tests of the run, against the target described by `manifest`. */
+/**
+ * The conformance report of some tests of the run, against the target described by `manifest`, and of what
+ * the run met outside them (the run's own report only: the preflight judges the run's own target).
+ */
 async function conformanceReport(
   tests: readonly TestCase[],
   manifest: ReturnType<typeof runManifest>,
   result: FullResult,
+  outsideTests: readonly TestResultSummary[] = [],
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
   for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
@@ -215,7 +225,8 @@ async function conformanceReport(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
   const built = buildReport(
-    tests.map((test) => summarise(test, targetAnswered)),
+    // After the tests: the reporter finds a test's summary at the test's own index.
+    [...tests.map((test) => summarise(test, targetAnswered)), ...outsideTests],
     requirements,
     loadExpectations(config?.expectationsFile),
     {

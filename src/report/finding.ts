@@ -40,7 +40,8 @@ const isOutcome = (value: unknown): value is FindingOutcome =>
 
 const optionalText = (value: unknown): boolean => value === undefined || typeof value === 'string';
 
-function validFinding(data: unknown): Finding {
+/** `data` as a Finding; throws naming what is wrong with it. */
+export function validFinding(data: unknown): Finding {
   const finding = data as Partial<Finding> | null;
   if (typeof finding !== 'object' || finding === null) throw new Error('a finding must be an object');
   if (!isOutcome(finding.outcome))

@@ -2,6 +2,7 @@
 import { summaryLines } from './markdown-summary.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
 import { runErrorLine } from './run-errors.ts';
+import { runSideLines } from './run-side.ts';
 import { areaOf } from './summary.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
@@ -74,13 +75,17 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     '# Conformance report — Physiology Data and Partner Lab Service',
     '',
-    ...(report.runError
+    ...(report.runError && report.verdict === 'error'
       ? [
           `- **Run error (${report.runError.kind}):** ${cell(runErrorLine(report.runError))}. The target was not judged: what the error stopped is not verified, never failed.`,
         ]
       : []),
     ...(report.stoppedSending ? [`- **Run stopped sending:** ${report.stoppedSending}`] : []),
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
+    // A FAIL stands whatever else went wrong: what cut the run short comes after it.
+    ...runSideLines(report)
+      .slice(report.verdict === 'error' ? 1 : 0)
+      .map((line) => `- **${cell(line)}**`),
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}${report.propertySeed === undefined ? '' : `; **fast-check seed:** ${report.propertySeed} (CONFORMANCE_SEED)`}`,
     `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user-data operations ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner}, sign-in and administration ${report.requests.byCredential.other}; ${report.requests.rateLimitedAnswers} answered 429 and sent again)` : ''}`,

@@ -86,8 +86,9 @@ export const EXIT_CODES = { pass: 0, fail: 1, configuration: 2, incomplete: 3, e
 export const INCOMPLETE_EXIT_CODE = EXIT_CODES.incomplete;
 
 /**
- * PASS: every MUST requirement in the profile passed; FAIL: one failed; INCOMPLETE: neither; ERROR: the run
- * could not judge the target (its `runError`, on the suite's or the user's side).
+ * FAIL: a stated rule failed, whatever else happened; ERROR: otherwise, the run could not judge the target
+ * (its `runError`, on the suite's or the user's side); INCOMPLETE: a MUST requirement of the profile was not
+ * verified; PASS: every one passed.
  */
 export type RunVerdict = 'pass' | 'fail' | 'incomplete' | 'error';
 
@@ -104,8 +105,13 @@ export interface ConformanceReport {
   propertySeed?: number;
   /** Why the run stopped sending before its end (the target stopped answering), said before anything else. */
   stoppedSending?: string;
-  /** Verdict ERROR: what stopped the run from judging the target, said before anything else. */
+  /**
+   * What on the run's side stopped the whole run (verdict ERROR, unless a failure makes it FAIL: then the
+   * run was cut short), said before anything else.
+   */
   runError?: RunError;
+  /** What on the run's side stopped only some checks (a page that needs a person), each with how many. */
+  runSideStops?: RunSideStop[];
   /**
    * The run's requests by kind of credential (whose rate budget they drew on) and by requirement family, and
    * how many paced requests were answered 429 (each was sent again after the reset).
@@ -134,6 +140,9 @@ export interface ConformanceReport {
   /** Per operation: count, p50, p95, max of the target's answer times (ms), budget and baseline p95. */
   latency?: LatencyRow[];
 }
+
+/** A run-side cause that stopped some checks (not verified), and how many. */
+export type RunSideStop = RunError & { checks: number };
 
 /** Requirement IDs by how they changed since the baseline run. */
 export interface SinceLastRun {

@@ -6,6 +6,8 @@ export type RunErrorKind =
   | 'credentials'
   | 'browser'
   | 'sign-in'
+  /** A sign-in page asks for what no configuration holds (a captcha, a second factor): a person must sign in. */
+  | 'person'
   | 'port'
   | 'suite';
 

@@ -7,6 +7,7 @@ import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
+import type { RunFinding } from '../run/run-findings.ts';
 import { type Finding, findingLines, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
 import { runErrorOfTest } from './run-errors.ts';
@@ -103,5 +104,26 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
     error: error ? redactText(error).slice(0, 3000) : undefined,
     runError: stoppedByError?.runError,
     durationMs: result?.duration,
+  };
+}
+
+/** A finding the run met outside any test (src/run/run-findings.ts), as an entry of the report of its own. */
+export function summariseRunFinding({ where, finding }: RunFinding): TestResultSummary {
+  const failed = finding.outcome === 'fail';
+  const recorded = redacted(finding);
+  return {
+    title: where,
+    file: 'global setup',
+    status: failed ? 'failed' : 'passed',
+    outcome: failed ? 'failed' : 'passed',
+    requirements: [],
+    failedRequirements: failed ? [finding.requirement] : [],
+    tags: [],
+    findings: [recorded],
+    ...findingLines([recorded]),
+    prismViolations: [],
+    error: failed
+      ? [`[${recorded.requirement}] ${recorded.message}`, recorded.evidence ?? ''].join('\n').trim()
+      : undefined,
   };
 }

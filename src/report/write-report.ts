@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
-import { runErrorLine } from './run-errors.ts';
+import { runSideLines } from './run-side.ts';
 
 export function writeReport(report: ConformanceReport): void {
   mkdirSync(reportsDir, { recursive: true });
@@ -19,15 +19,18 @@ export function writeMatrixReport(reports: Record<string, ConformanceReport>): v
   writeFileSync(reportPath(MATRIX_REPORT), `${JSON.stringify(reports)}\n`);
 }
 
-/** The one-line verdict the console shows. */
+/** The verdict the console shows: a FAIL first, then what cut the run short; an ERROR's cause first. */
 export function verdictLine(report: ConformanceReport): string {
   const { passed, failed, skipped } = report.totals;
   const r = report.requirementTotals;
-  return (
-    (report.runError ? `Run error (${report.runError.kind}): ${runErrorLine(report.runError)}\n` : '') +
-    (report.stoppedSending ? `Run stopped sending: ${report.stoppedSending}\n` : '') +
+  const verdict =
     `Conformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
     `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
-    `${report.requestsSent} requests; ${reportPath('conformance.md')}`
-  );
+    `${report.requestsSent} requests; ${reportPath('conformance.md')}`;
+  const stopped = report.stoppedSending ? [`Run stopped sending: ${report.stoppedSending}`] : [];
+  const lines =
+    report.verdict === 'error'
+      ? [...runSideLines(report), ...stopped, verdict]
+      : [verdict, ...runSideLines(report), ...stopped];
+  return lines.join('\n');
 }

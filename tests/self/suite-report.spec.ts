@@ -10,6 +10,7 @@ import type { Finding } from '../../src/report/finding.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
 import { runErrorOfTest } from '../../src/report/run-errors.ts';
+import { summariseRunFinding } from '../../src/report/summarise.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -140,7 +141,7 @@ test('an interrupted run is INCOMPLETE, never PASS', () => {
   expect(report.verdict).toBe('incomplete');
 });
 
-test('a run error makes the verdict ERROR: what it stopped is not verified, never failed, and it is said first', () => {
+test('a run error with no failure makes the verdict ERROR: what it stopped is not verified, never failed, and it is said first', () => {
   const runError = {
     kind: 'unreachable' as const,
     cause: 'the target cannot be reached: x',
@@ -165,10 +166,60 @@ test('a run error makes the verdict ERROR: what it stopped is not verified, neve
   expect(renderMarkdown({ ...report }).split('\n')[2]).toBe(
     '- **Run error (unreachable):** the target cannot be reached: x; check y. The target was not judged: what the error stopped is not verified, never failed.',
   );
-  // global setup's run error outranks whatever the tests did
-  expect(buildReport([result('t1', 'failed', ['PAG-A'])], catalogue, [], { ...meta, runError }).verdict).toBe(
-    'error',
+});
+
+test('a failure outranks a run error: FAIL, said first, then what cut the run short', () => {
+  const runError = {
+    kind: 'unreachable' as const,
+    cause: 'the target cannot be reached: x',
+    remedy: 'check y',
+  };
+  const stopped = result('t2', 'error', ['PAG-B'], { runError, skipReason: 'x' });
+  const report = buildReport([result('t1', 'failed', ['PAG-A']), stopped], catalogue, [], {
+    ...meta,
+    runError,
+  });
+  expect(report.verdict).toBe('fail');
+  expect(report.runError).toEqual(runError);
+  const lines = renderMarkdown(report).split('\n');
+  const verdictAt = lines.indexOf('- **Verdict:** FAIL');
+  expect(verdictAt).toBeGreaterThan(0);
+  expect(lines[verdictAt + 1]).toBe(
+    '- **The run was cut short (unreachable): the target cannot be reached: x; check y; 1 check(s) not verified**',
   );
+  expect(lines.some((line) => line.startsWith('- **Run error'))).toBe(false);
+});
+
+test('a run-side cause met by some checks stops them alone: INCOMPLETE, the cause listed beside', () => {
+  const person = { kind: 'person' as const, cause: 'the page asks for "Code"', remedy: 'sign in by hand' };
+  const stops = ['t2', 't3'].map((title) => result(title, 'error', ['PAG-B'], { runError: person }));
+  const report = buildReport([result('t1', 'passed', ['PAG-A']), ...stops], catalogue, [], meta);
+  expect(report.verdict).toBe('incomplete');
+  expect(report.runError).toBeUndefined();
+  expect(report.runSideStops).toEqual([{ ...person, checks: 2 }]);
+  expect(statuses(report)).toMatchObject({ 'PAG-A': 'pass', 'PAG-B': 'not-verified' });
+  // with a failure beside it, FAIL
+  const failing = buildReport([result('t1', 'failed', ['PAG-A']), ...stops], catalogue, [], meta);
+  expect(failing.verdict).toBe('fail');
+  expect(renderMarkdown(failing)).toContain(
+    '- **Not verified on the run\'s side (person): the page asks for "Code"; sign in by hand; 2 check(s)**',
+  );
+});
+
+test('a failure the run met outside any test (the preflight) is charged like any other', () => {
+  const seen = summariseRunFinding({
+    where: 'preflight: sign-in of user A',
+    finding: {
+      requirement: 'PAG-C',
+      outcome: 'fail',
+      message: 'GET /oauth/oauth2/auth answered 500',
+      evidence: 'reproduce: curl …',
+    },
+  });
+  const report = buildReport([result('t1', 'passed', ['PAG-A', 'PAG-C']), seen], catalogue, [], meta);
+  expect(report.verdict).toBe('fail');
+  expect(statuses(report)).toMatchObject({ 'PAG-A': 'pass', 'PAG-C': 'fail' });
+  expect(report.gateFailures).toEqual(['failed: preflight: sign-in of user A (PAG-C)']);
 });
 
 test("a test's error is the run's only when it is not the target's doing", () => {

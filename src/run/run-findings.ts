@@ -1,0 +1,29 @@
+// What the run observed outside any test (the preflight of global setup): each finding with where it was
+// seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
+// server's failure met before the tests is charged like any other (src/report/summarise.ts).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { type Finding, validFinding } from '../report/finding.ts';
+import { reportPath } from './reports-dir.ts';
+
+export interface RunFinding {
+  /** Where the run saw it: "preflight: sign-in of user A". */
+  where: string;
+  finding: Finding;
+}
+
+const file = (): string => reportPath('.run/run-findings.jsonl');
+
+export const recordRunFinding = (where: string, finding: Finding): void =>
+  appendFileSync(file(), `${JSON.stringify({ where, finding } satisfies RunFinding)}\n`);
+
+/** The findings recorded so far, in order. */
+export const recordedRunFindings = (): RunFinding[] =>
+  existsSync(file())
+    ? readFileSync(file(), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => {
+          const { where, finding } = JSON.parse(line) as RunFinding;
+          return { where, finding: validFinding(finding) };
+        })
+    : [];

@@ -9,6 +9,8 @@ export interface StepResult {
   code: number | null;
   durationMs: number;
   detail?: string;
+  /** Why the step did not run on this machine (it is then neither passed nor failed). */
+  skipped?: string;
 }
 
 export function runCommand(

@@ -3,7 +3,7 @@
 // over HTTP with no browser; --headed without a display leaves it to a person, whose redirect is caught on
 // the loopback redirect URI, and a signal ends that wait at once; and a second run, once the
 // tokens the first one stored have passed the expiry the server stated, verifies AUTH-EXPIRED-TOKEN and
-// PAUTH-EXPIRED-TOKEN from the store. Needs Chromium (/usr/bin/chromium).
+// PAUTH-EXPIRED-TOKEN from the store. The headless sign-ins need Chromium (skipped without one: chromium.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,6 +13,7 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
 import { cli, runCommand } from '../../src/run/run-step.ts';
+import { needsChromium } from './chromium.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
 import { start } from './sandbox-client.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
@@ -59,6 +60,7 @@ const filesUnder = (dir: string): string[] =>
   );
 
 test('npm run login signs both users in headless and fills the store; it prints no secret', async () => {
+  needsChromium();
   const sandbox = await start({ realisticLogin: true });
   try {
     const store = storePath();
@@ -168,6 +170,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 
 test('a run after the stored tokens expired verifies AUTH-EXPIRED-TOKEN and PAUTH-EXPIRED-TOKEN from the store', async () => {
+  needsChromium();
   // Tokens live 4 s: the first run's expire before the second, without an hour's wait.
   const sandbox = await start({ realisticLogin: true, tokenLifetimeSeconds: 4 });
   try {

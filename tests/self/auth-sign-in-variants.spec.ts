@@ -7,13 +7,14 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { LOGIN_PAGES } from '../../sandbox/oauth/login-pages.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
-import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { CredentialsRefused, PageBuiltByScript } from '../../src/auth/sign-in-errors.ts';
 import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import { hasChromium, needsChromium } from './chromium.ts';
 import { credentials, redirectUriFor, start } from './sandbox-client.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -23,7 +24,6 @@ const VARIANTS: { name: string; options: SandboxInput; scripted: boolean }[] = [
   { name: 'realistic', options: { realisticLogin: true }, scripted: true },
 ];
 const METHODS = ['form', 'browser', 'auto'] as const;
-const hasChromium = chromiumPath() !== undefined;
 
 /** Signs user A (or B) in on `sandbox` by `method` and exchanges the code; the exchanges the api sent. */
 async function signIn(
@@ -90,7 +90,7 @@ for (const variant of VARIANTS) {
       });
 
     test('the browser signs in', async () => {
-      test.skip(!hasChromium, 'no Chromium (apt-get install chromium, or CONFORMANCE_CHROMIUM)');
+      needsChromium();
       const { accessToken, ms } = await signIn(sandbox, variant.scripted ? 'auto' : 'browser');
       console.log(`${variant.name} × browser: ${ms.toFixed(0)} ms`);
       expect(accessToken).toBeTruthy();
@@ -99,7 +99,7 @@ for (const variant of VARIANTS) {
     test('a wrong password is CredentialsRefused, naming the variables of the user', async () => {
       const methods = variant.scripted ? (['browser'] as const) : (['form', 'browser'] as const);
       for (const method of methods) {
-        if (method === 'browser' && !hasChromium) continue;
+        if (method === 'browser' && !hasChromium()) continue;
         const refused = await signIn(sandbox, method, { user: 'B', password: 'not-the-password' }).catch(
           (error: unknown) => error,
         );

@@ -57,6 +57,9 @@ export function markAllure(report: ConformanceReport): void {
   const now = Date.now();
   const details = [
     ...(report.runError ? [`run error (${report.runError.kind}): ${runErrorLine(report.runError)}`] : []),
+    ...(report.selection.length > 0
+      ? [`narrowed to part of the profile: ${report.selection.join('; ')}`]
+      : []),
     ...report.gateFailures,
     ...report.incomplete.map((r) => `not verified: ${r.id}: ${r.reasons.join('; ')}`),
   ].join('\n');

@@ -1,7 +1,7 @@
 // Builds the conformance report from test results. A requirement's status comes from the verdicts that
 // name it: the failures that name it (`fail` findings), the tests that declare it (passed, not verified,
 // blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict is PASS when every MUST
-// requirement in the profile passed, FAIL when one failed (documented deviations aside, stale ones
+// requirement in the profile passed and the whole profile ran, FAIL when one failed (documented deviations aside, stale ones
 // counted), INCOMPLETE otherwise, and ERROR whatever the rest when a run error (the suite's or the user's
 // side: global setup's, or a test's) stopped the run from judging the target.
 import type { Requirement } from '../contract/requirements.ts';
@@ -29,6 +29,7 @@ export type RunMeta = Pick<
   | 'stoppedSending'
   | 'propertySeed'
   | 'runError'
+  | 'selection'
 > & { interrupted: boolean; requestTally?: RequestTally; rateLimitedAnswers?: number };
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */
@@ -152,9 +153,18 @@ export function buildReport(
   const requirements = catalogue.map((requirement) =>
     resultOf(requirement, tests, deviations.find((deviation) => deviation.key === requirement.id)?.reason),
   );
+  // A narrowed run ran part of its profile (the smoke profile is a selection by design): what no test of it
+  // declared was not run, and the run is never a PASS, even where every requirement it ran passed.
+  const narrowed = meta.selection.length > 0 && meta.profile !== 'smoke';
+  const notRun = `not in this run: the run was narrowed (${meta.selection.join('; ')})`;
   const incomplete = requirements
-    .filter((r) => r.level === 'MUST' && r.verifiable && r.status === 'not-verified')
-    .map((r) => ({ id: r.id, reasons: r.notVerified }));
+    .filter((r) => r.level === 'MUST' && r.verifiable)
+    .flatMap((r) => {
+      if (r.status === 'not-verified') return [{ id: r.id, reasons: r.notVerified }];
+      return narrowed && r.status === 'omitted' && r.tests.length === 0
+        ? [{ id: r.id, reasons: [notRun] }]
+        : [];
+    });
   const { interrupted, requestTally, rateLimitedAnswers = 0, ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
@@ -164,7 +174,7 @@ export function buildReport(
     ? 'error'
     : failed
       ? 'fail'
-      : incomplete.length > 0 || interrupted
+      : incomplete.length > 0 || interrupted || narrowed
         ? 'incomplete'
         : 'pass';
   return {

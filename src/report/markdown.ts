@@ -80,6 +80,9 @@ export function renderMarkdown(report: ConformanceReport): string {
         ]
       : []),
     ...(report.stoppedSending ? [`- **Run stopped sending:** ${report.stoppedSending}`] : []),
+    ...(report.selection.length > 0
+      ? [`- **Narrowed to part of the profile:** ${cell(report.selection.join('; '))}`]
+      : []),
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}${report.propertySeed === undefined ? '' : `; **fast-check seed:** ${report.propertySeed} (CONFORMANCE_SEED)`}`,

@@ -107,6 +107,11 @@ export interface ConformanceReport {
   /** Verdict ERROR: what stopped the run from judging the target, said before anything else. */
   runError?: RunError;
   /**
+   * What narrowed the run to part of its profile (src/config/selection.ts: CONFORMANCE_GREP, --grep, a test
+   * filter, a shard judged alone...); empty: the whole profile ran. A narrowed run is never a PASS.
+   */
+  selection: string[];
+  /**
    * The run's requests by kind of credential (whose rate budget they drew on) and by requirement family, and
    * how many paced requests were answered 429 (each was sent again after the reset).
    */

@@ -26,6 +26,9 @@ export function verdictLine(report: ConformanceReport): string {
   return (
     (report.runError ? `Run error (${report.runError.kind}): ${runErrorLine(report.runError)}\n` : '') +
     (report.stoppedSending ? `Run stopped sending: ${report.stoppedSending}\n` : '') +
+    (report.selection.length > 0
+      ? `Run narrowed to part of the profile: ${report.selection.join('; ')}\n`
+      : '') +
     `Conformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
     `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
     `${report.requestsSent} requests; ${reportPath('conformance.md')}`

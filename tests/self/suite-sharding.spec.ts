@@ -16,10 +16,10 @@ test.describe.configure({ timeout: 240_000 });
 
 const REVOKE = 'DELETE /developer/v2/user/access';
 
-function envFor(sandbox: RunningSandbox, reports: string): Record<string, string> {
+function envFor(sandbox: RunningSandbox, reports: string): NodeJS.ProcessEnv {
   return {
     ...(parseEnv(readFileSync(credentialsPath, 'utf8')) as Record<string, string>),
-    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_ENV_FILE: undefined,
     CONFORMANCE_TARGET: 'sandbox',
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,

@@ -5,6 +5,7 @@ import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
+import { partMetadata, runPart } from './src/config/selection.ts';
 import { reportPath } from './src/run/reports-dir.ts';
 
 /**
@@ -18,16 +19,13 @@ const isolated = new RegExp(Tags.isolated);
 const targets = runTargets(environment);
 const matrix = targets.some((target) => target.name !== '');
 const plan = runPlan(targets, embeddedSandbox, isolatedShares(profile));
+/** What this run selects (CONFORMANCE_GREP, --grep, test filters...) and its shard: recorded for the reporter. */
+const part = runPart(environment, process.argv);
 /**
  * `--shard=I/N`: Playwright runs a teardown project in full in every shard, so the isolated tests (a 429
  * burst, revoking the grant) would run N times against the same target. They run in the last shard only.
  */
-const shard = /^(\d+)\/(\d+)$/.exec(
-  process.argv
-    .find((arg, index, all) => arg.startsWith('--shard=') || all[index - 1] === '--shard')
-    ?.replace('--shard=', '') ?? '',
-);
-const isolatedHere = !shard || shard[1] === shard[2];
+const isolatedHere = !part.shard || part.shard.current === part.shard.total;
 // Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project
 // ignores it, so the isolated tests would always run after the selection), and the smoke profile's @smoke
 // tests only (the profile guard in src/suite/fixtures.ts refuses the rest anyway; filtering here saves
@@ -67,6 +65,8 @@ export default defineConfig<object, WorkerOptions>({
   ],
   // Traces and videos would carry tokens: off.
   use: { trace: 'off', video: 'off', screenshot: 'off' },
+  // A narrowed run is never a PASS: the reporter reads the selection here, a merge from each shard's blob.
+  metadata: partMetadata(part),
   projects: plan.projects.map(project),
 });
 

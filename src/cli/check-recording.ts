@@ -38,6 +38,8 @@ export async function checkRecording(files: readonly string[]): Promise<number> 
         durationMs: Math.round(performance.now() - started),
         requestsSent: 0,
         interrupted: false,
+        // The recording is judged as it is: what it holds is not a selection of the suite's tests.
+        selection: [],
       }),
       recording: checked.recording,
     },

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { EMBEDDED_TARGET } from '../config/environment.ts';
 import { requirements } from '../contract/requirements.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
 import { playwrightCli } from '../run/playwright.ts';
@@ -30,7 +31,7 @@ export function listTests(): ListedTest[] {
   const listing = spawnSync(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json'], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, CONFORMANCE_BASE_URL: '' },
+    env: { ...process.env, ...EMBEDDED_TARGET },
   });
   if (listing.status !== 0) throw new Error(`playwright --list failed:\n${listing.stderr}`);
   const report = JSON.parse(listing.stdout.slice(listing.stdout.indexOf('{'))) as { suites: JsonSuite[] };

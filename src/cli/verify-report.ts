@@ -4,6 +4,15 @@ import { readFileSync } from 'node:fs';
 import { certifiedResults, computeDigest } from '../report/digest.ts';
 import type { ConformanceReport } from '../report/model.ts';
 
+/** Why a report is not of its whole profile, if it is not (its run's selection, src/config/selection.ts). */
+function narrowing(report: Partial<Pick<ConformanceReport, 'selection'>>): string | undefined {
+  if (!Array.isArray(report.selection))
+    return 'the report does not record whether its run was narrowed (written by an older suite)';
+  if (report.selection.length > 0)
+    return `the run was narrowed to part of the profile (${report.selection.join('; ')})`;
+  return undefined;
+}
+
 /** `physiology-conformance verify-report FILE`: its exit status. */
 export function verifyReport(file: string): number {
   const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
@@ -19,6 +28,12 @@ export function verifyReport(file: string): number {
     console.log(
       `digest ${report.digest.combined} matches this spec, these schemas, suite ${expected.suiteVersion} and the report's results`,
     );
+    // The digest covers the selection: a report of part of the profile, or one that does not say, certifies nothing.
+    const narrowed = narrowing(report);
+    if (narrowed) {
+      console.log(`not a certificate: ${narrowed}`);
+      return 1;
+    }
     // The digest covers the verdict and its completeness: only a PASS is a certificate.
     if (report.verdict === 'pass') {
       console.log('verdict PASS: every MUST requirement in the profile was verified and passed');

@@ -5,6 +5,7 @@
 // conformance runs and gates go beside the self tests, in a second lane.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
 import { missingChromium } from '../run/chromium-need.ts';
 import { playwrightCli } from '../run/playwright.ts';
@@ -50,7 +51,7 @@ const runs: Step[] = [
   {
     name: 'conformance (ci-gate, sandbox)',
     command: cli('run'),
-    env: { CONFORMANCE_BASE_URL: '', CONFORMANCE_PROFILE: 'ci-gate' },
+    env: { ...EMBEDDED_TARGET, CONFORMANCE_PROFILE: 'ci-gate' },
     check: () => conformanceVerdict(reportPath(''), ['pass']),
   },
   {
@@ -58,7 +59,7 @@ const runs: Step[] = [
     command: [process.execPath, [playwrightCli(), 'test']],
     // A stateless mock cannot give what most checks need: INCOMPLETE, but never a failure.
     env: {
-      CONFORMANCE_BASE_URL: '',
+      ...EMBEDDED_TARGET,
       CONFORMANCE_TARGET: 'prism',
       CONFORMANCE_REPORTS_DIR: prismDir,
       CONFORMANCE_ALLOW_INCOMPLETE: '1',

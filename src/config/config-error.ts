@@ -3,8 +3,10 @@ export class ConfigError extends Error {
   constructor(
     readonly variable: string,
     problem: string,
+    /** Where the variable was set ("set in the environment"), when the error says it itself. */
+    readonly source?: string,
   ) {
-    super(`Configuration error: ${variable} ${problem}`);
+    super(`Configuration error: ${variable} ${problem}${source ? ` (${source})` : ''}`);
     this.name = 'ConfigError';
   }
 }

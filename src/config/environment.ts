@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.ts';
+import { assertNotEmpty } from './empty-values.ts';
 import { fileVariables, readEnvFile, variablesOf } from './env-file.ts';
 import { assertKnown } from './unknown-variables.ts';
 import type { Env } from './variables.ts';
@@ -29,6 +30,13 @@ export type ProcessVariable =
 
 export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
 
+/**
+ * What a command gives a process it starts against a target the run starts itself (the embedded sandbox, or
+ * Prism with CONFORMANCE_TARGET=prism): CONFORMANCE_BASE_URL unset (a child process does not inherit a
+ * variable given as undefined), never set empty, which a run refuses.
+ */
+export const EMBEDDED_TARGET: Env = { CONFORMANCE_BASE_URL: undefined };
+
 /** Hands the run manifest to the processes the run starts next (its workers): global setup only. */
 export function handManifestToWorkers(path: string): void {
   process.env.CONFORMANCE_RUN_MANIFEST = path;
@@ -36,17 +44,23 @@ export function handManifestToWorkers(path: string): void {
 
 /**
  * The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first; a
- * CONFORMANCE_* name the suite does not know, in either, is a ConfigError.
+ * CONFORMANCE_* name the suite does not know, or one set empty, in either, is a ConfigError.
  */
 export function environmentLayers(env: Env = process.env): VariableLayer[] {
-  for (const name of Object.keys(env)) assertKnown(name, 'the environment');
+  for (const [name, value] of Object.entries(env)) {
+    assertKnown(name, 'the environment');
+    assertNotEmpty(name, value, 'set in the environment');
+  }
   const file = env.CONFORMANCE_ENV_FILE;
-  if (!file) return [{ variables: env }];
+  if (file === undefined) return [{ variables: env }];
   const path = resolve(file);
   if (!existsSync(path))
     throw new ConfigError('CONFORMANCE_ENV_FILE', `names a file that does not exist: ${path}`);
   const entries = readEnvFile(path);
-  for (const { name, line } of entries) assertKnown(name, `${path}:${line}`);
+  for (const { name, value, line } of entries) {
+    assertKnown(name, `${path}:${line}`);
+    assertNotEmpty(name, value, `set in ${path}, line ${line}`);
+  }
   return [{ variables: env }, { variables: variablesOf(entries), file: path }];
 }
 

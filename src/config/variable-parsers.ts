@@ -46,10 +46,18 @@ export const positiveInteger: Parser<number> = (value, variable) => {
   return Number(value);
 };
 
+/** The values a switch takes, in any case; any other is refused, never read as off. */
+export const SWITCH_VALUES = { on: ['1', 'true', 'yes'], off: ['0', 'false', 'no'] } as const;
+
+/** A switch: on or off, one of SWITCH_VALUES. */
 export const flag: Parser<boolean> = (value, variable) => {
-  if (value === '0') return false;
-  if (value === '1') return true;
-  throw new ConfigError(variable, `must be 1 or 0; got "${value}"`);
+  const given = value.toLowerCase();
+  if ((SWITCH_VALUES.on as readonly string[]).includes(given)) return true;
+  if ((SWITCH_VALUES.off as readonly string[]).includes(given)) return false;
+  throw new ConfigError(
+    variable,
+    `is a switch: ${SWITCH_VALUES.on.join(', ')} for on, ${SWITCH_VALUES.off.join(', ')} for off; got "${value}"`,
+  );
 };
 
 /** The seed of every property unless CONFORMANCE_SEED says otherwise: a gate's verdict does not flip between runs. */
@@ -65,9 +73,6 @@ export const seed: Parser<number> = (value, variable) => {
     throw new ConfigError(variable, `must be an integer or "random"; got "${value}"`);
   return Number(value);
 };
-
-/** On with `1`, off with anything else (the older switches, never refused). */
-export const one: Parser<boolean> = (value) => value === '1';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

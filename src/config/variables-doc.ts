@@ -5,7 +5,7 @@ import { rows, SECTIONS, type Section } from './variables.ts';
 type Row = ReturnType<typeof rows>[number][1];
 
 /** The default as documented: stated, or the constant's (none for an empty list or map). */
-function shownDefault(row: Row): string {
+export function shownDefault(row: Row): string {
   if (row.shown !== undefined) return row.shown;
   if (typeof row.default === 'boolean') return row.default ? '`1`' : '`0`';
   if (typeof row.default === 'string' || typeof row.default === 'number') return `\`${row.default}\``;

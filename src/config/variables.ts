@@ -39,6 +39,7 @@ export const variables = {
     section: 'server',
     doc: 'the service root, with the `/developer` prefix; when set, no sandbox is started',
     parse: parse.url,
+    shown: 'none: the run starts the embedded sandbox',
   },
   CONFORMANCE_AUTH_URL: {
     section: 'server',
@@ -203,7 +204,7 @@ export const variables = {
   },
   CONFORMANCE_ALLOW_INCOMPLETE: {
     section: 'server',
-    doc: '`1`: an INCOMPLETE run exits 0',
+    doc: '`1`: an INCOMPLETE run exits 0, except a narrowed certification (a selection: `CONFORMANCE_GREP`, `--grep`...)',
     parse: parse.flag,
     default: false,
   },
@@ -235,7 +236,7 @@ export const variables = {
   CONFORMANCE_ACCEPT_403: {
     section: 'server',
     doc: "`1`: a 403 to a token lacking a scope is no warning (the seed names no status for it; the suite's reading is 401, and any refusal passes)",
-    parse: parse.one,
+    parse: parse.flag,
     default: false,
   },
   CONFORMANCE_EXPECTATIONS: {
@@ -246,7 +247,7 @@ export const variables = {
   CONFORMANCE_PRISM_PROXY: {
     section: 'server',
     doc: '`1`: every exchange with a real target also goes through Prism as a validating proxy',
-    parse: parse.one,
+    parse: parse.flag,
     default: false,
   },
   CONFORMANCE_ENV_FILE: {
@@ -264,7 +265,7 @@ export const variables = {
   },
   CONFORMANCE_GREP: {
     section: 'server',
-    doc: 'a regular expression selecting tests by title and tags, in both Playwright projects (e.g. `@PAG-LIMIT-MAX(?=\\s|$)`); prefer it to `--grep`, which the isolated project (429 burst, revocation) does not honour',
+    doc: 'a regular expression selecting tests by title and tags, in both Playwright projects (e.g. `@PAG-LIMIT-MAX(?=\\s|$)`); prefer it to `--grep`, which the isolated project (429 burst, revocation) does not honour. A narrowed run is INCOMPLETE at best, never PASS (except in the smoke profile)',
     parse: parse.text,
   },
   CONFORMANCE_TOKEN_STORE: {

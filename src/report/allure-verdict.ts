@@ -59,6 +59,9 @@ export function markAllure(report: ConformanceReport): void {
   const runSide = runSideLines(report);
   const details = [
     ...(report.verdict === 'error' ? runSide : []),
+    ...(report.selection.length > 0
+      ? [`narrowed to part of the profile: ${report.selection.join('; ')}`]
+      : []),
     ...report.gateFailures,
     ...(report.verdict === 'error' ? [] : runSide),
     ...report.incomplete.map((r) => `not verified: ${r.id}: ${r.reasons.join('; ')}`),

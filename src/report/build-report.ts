@@ -3,7 +3,7 @@
 // blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict:
 // FAIL when a stated rule failed (documented deviations aside, stale ones counted), whatever else happened;
 // else ERROR when a run-wide error (the suite's or the user's side) stopped the run from judging the target;
-// else INCOMPLETE when a MUST requirement of the profile was not verified; else PASS.
+// else INCOMPLETE when a MUST requirement of the profile was not verified or the run was narrowed; else PASS.
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
@@ -31,6 +31,7 @@ export type RunMeta = Pick<
   | 'stoppedSending'
   | 'propertySeed'
   | 'runError'
+  | 'selection'
 > & { interrupted: boolean; requestTally?: RequestTally; rateLimitedAnswers?: number };
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */
@@ -180,9 +181,18 @@ export function buildReport(
   const requirements = catalogue.map((requirement) =>
     resultOf(requirement, tests, deviations.find((deviation) => deviation.key === requirement.id)?.reason),
   );
+  // A narrowed run ran part of its profile (the smoke profile is a selection by design): what no test of it
+  // declared was not run, and the run is never a PASS, even where every requirement it ran passed.
+  const narrowed = meta.selection.length > 0 && meta.profile !== 'smoke';
+  const notRun = `not in this run: the run was narrowed (${meta.selection.join('; ')})`;
   const incomplete = requirements
-    .filter((r) => r.level === 'MUST' && r.verifiable && r.status === 'not-verified')
-    .map((r) => ({ id: r.id, reasons: r.notVerified }));
+    .filter((r) => r.level === 'MUST' && r.verifiable)
+    .flatMap((r) => {
+      if (r.status === 'not-verified') return [{ id: r.id, reasons: r.notVerified }];
+      return narrowed && r.status === 'omitted' && r.tests.length === 0
+        ? [{ id: r.id, reasons: [notRun] }]
+        : [];
+    });
   const { interrupted, requestTally, rateLimitedAnswers = 0, ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
@@ -192,7 +202,7 @@ export function buildReport(
     ? 'fail'
     : runError
       ? 'error'
-      : incomplete.length > 0 || interrupted
+      : incomplete.length > 0 || interrupted || narrowed
         ? 'incomplete'
         : 'pass';
   return {

@@ -10,6 +10,7 @@ import { loadConfig } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
+import { incompleteAllowed, judgedSelection } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
@@ -79,21 +80,29 @@ const CONSOLE_FINDINGS = 20;
 const EXIT_MEANINGS: Record<RunVerdict, string> = {
   pass: `exit ${EXIT_CODES.pass}: every MUST requirement of the profile passed`,
   fail: `exit ${EXIT_CODES.fail}: the server broke a stated rule`,
-  incomplete: `exit ${EXIT_CODES.incomplete}: nothing failed, but a MUST requirement was not verified`,
+  incomplete: `exit ${EXIT_CODES.incomplete}: nothing failed, but a MUST requirement was not verified, or the run was narrowed`,
   error: `exit ${EXIT_CODES.error}: the run could not judge the target (the suite's or the user's side)`,
 };
 
 /** The console's end: at most CONSOLE_FINDINGS findings, then the verdict, its exit status and the reports. */
 function printEnding(report: ConformanceReport, allowIncomplete: boolean): void {
+  // What a narrowed run left out is one line, not one per requirement.
+  const ran = report.incomplete.filter(
+    ({ id }) => report.requirements.find((r) => r.id === id)?.tests.length,
+  );
+  const notRun = report.incomplete.length - ran.length;
   const findings = [
     ...report.gateFailures.map((reason) => `  gate: ${reason}`),
     // Under a run error, what it stopped is one line, not one per requirement.
     ...(report.runError
       ? [`  not verified: ${report.incomplete.length} MUST requirement(s), blocked by the run error`]
-      : report.incomplete.map(
+      : ran.map(
           ({ id, reasons }) =>
             `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
         )),
+    ...(notRun > 0 && !report.runError
+      ? [`  not in this run: ${notRun} MUST requirement(s), the run was narrowed`]
+      : []),
   ];
   for (const line of findings.slice(0, CONSOLE_FINDINGS)) console.log(line);
   if (findings.length > CONSOLE_FINDINGS)
@@ -116,12 +125,15 @@ const PROGRESS_EVERY_MS = 30_000;
 export default class ConformanceReporter implements Reporter {
   private suite: Suite | undefined;
   private rootDir = '';
+  /** What narrowed the run (empty: the whole profile), recorded by playwright.config.ts. */
+  private selection: string[] = [];
   private lastProgress = Date.now();
   private testsEnded = 0;
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
     this.rootDir = config.rootDir;
+    this.selection = judgedSelection(config.metadata, config.shard);
   }
 
   /** Every half minute: tests done, requests sent against the profile's plan, and the time left. */
@@ -162,6 +174,7 @@ export default class ConformanceReporter implements Reporter {
       tests,
       manifest,
       result,
+      this.selection,
       recordedRunFindings().map(summariseRunFinding),
     );
     writeReport(report);
@@ -170,12 +183,13 @@ export default class ConformanceReporter implements Reporter {
     markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
     const har = manifest?.config.recordHar;
     if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
-    printEnding(report, manifest?.config.allowIncomplete === true);
+    const allowIncomplete = incompleteAllowed(manifest?.config.allowIncomplete === true, report);
+    printEnding(report, allowIncomplete);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
     // The run verdict decides the exit status: documented deviations do not fail the run, an INCOMPLETE
     // run fails it unless CONFORMANCE_ALLOW_INCOMPLETE=1 (src/cli/conformance.ts maps it to its own code).
     const verdict = gateVerdict(report);
-    const ok = verdict === 'pass' || (verdict === 'incomplete' && manifest?.config.allowIncomplete === true);
+    const ok = verdict === 'pass' || (verdict === 'incomplete' && allowIncomplete);
     return { status: ok ? 'passed' : 'failed' };
   }
 
@@ -202,6 +216,7 @@ export default class ConformanceReporter implements Reporter {
         tests,
         runManifest(first ? targetOf(first).instance : 0),
         result,
+        this.selection,
       );
     }
     writeMatrixReport(reports);
@@ -217,6 +232,7 @@ async function conformanceReport(
   tests: readonly TestCase[],
   manifest: ReturnType<typeof runManifest>,
   result: FullResult,
+  selection: string[],
   outsideTests: readonly TestResultSummary[] = [],
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
@@ -251,6 +267,7 @@ async function conformanceReport(
           : undefined,
       interrupted: result.status === 'interrupted' || result.status === 'timedout',
       runError: recordedRunError(),
+      selection,
     },
   );
   const timed = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});

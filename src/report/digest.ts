@@ -37,13 +37,18 @@ export function computeDigest(results: unknown): Digest {
   };
 }
 
-/** What a certification digest certifies: the verdict, its completeness and every requirement's result. */
+/**
+ * What a certification digest certifies: the verdict, its completeness, what narrowed the run (so that no
+ * selection can be edited out of a report) and every requirement's result.
+ */
 export const certifiedResults = (report: {
   verdict: unknown;
   incomplete: unknown;
+  selection?: unknown;
   requirements: unknown;
 }): unknown => ({
   verdict: report.verdict,
   incomplete: report.incomplete,
+  selection: report.selection,
   requirements: report.requirements,
 });

@@ -81,6 +81,9 @@ export function renderMarkdown(report: ConformanceReport): string {
         ]
       : []),
     ...(report.stoppedSending ? [`- **Run stopped sending:** ${report.stoppedSending}`] : []),
+    ...(report.selection.length > 0
+      ? [`- **Narrowed to part of the profile:** ${cell(report.selection.join('; '))}`]
+      : []),
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
     // A FAIL stands whatever else went wrong: what cut the run short comes after it.
     ...runSideLines(report)

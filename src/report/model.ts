@@ -113,6 +113,11 @@ export interface ConformanceReport {
   /** What on the run's side stopped only some checks (a page that needs a person), each with how many. */
   runSideStops?: RunSideStop[];
   /**
+   * What narrowed the run to part of its profile (src/config/selection.ts: CONFORMANCE_GREP, --grep, a test
+   * filter, a shard judged alone...); empty: the whole profile ran. A narrowed run is never a PASS.
+   */
+  selection: string[];
+  /**
    * The run's requests by kind of credential (whose rate budget they drew on) and by requirement family, and
    * how many paced requests were answered 429 (each was sent again after the reset).
    */

@@ -93,7 +93,7 @@ export function sourceOf(variable: string, layers: readonly VariableLayer[]): st
 /** A configuration error as a run error: the variable, the problem, and where the variable was set. */
 export const configurationError = (error: ConfigError, layers: readonly VariableLayer[]): RunError => ({
   kind: 'configuration',
-  cause: redactText(`${error.message} (${sourceOf(error.variable, layers)})`),
+  cause: redactText(error.source ? error.message : `${error.message} (${sourceOf(error.variable, layers)})`),
   remedy: `correct ${error.variable}`,
 });
 

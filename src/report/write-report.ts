@@ -27,7 +27,12 @@ export function verdictLine(report: ConformanceReport): string {
     `Conformance: ${report.verdict.toUpperCase()}: ${passed} passed, ${failed} failed, ${skipped} skipped; ` +
     `requirements: ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note; ` +
     `${report.requestsSent} requests; ${reportPath('conformance.md')}`;
-  const stopped = report.stoppedSending ? [`Run stopped sending: ${report.stoppedSending}`] : [];
+  const stopped = [
+    ...(report.stoppedSending ? [`Run stopped sending: ${report.stoppedSending}`] : []),
+    ...(report.selection.length > 0
+      ? [`Run narrowed to part of the profile: ${report.selection.join('; ')}`]
+      : []),
+  ];
   const lines =
     report.verdict === 'error'
       ? [...runSideLines(report), ...stopped, verdict]

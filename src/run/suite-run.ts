@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
@@ -47,7 +48,7 @@ export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<
     const { code, durationMs, output } = await runCommand(
       process.execPath,
       [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])],
-      { CONFORMANCE_BASE_URL: '', ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },
+      { ...EMBEDDED_TARGET, ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },
       spec.quiet,
     );
     let report: Report | undefined;

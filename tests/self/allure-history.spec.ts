@@ -36,7 +36,7 @@ test('each Allure report adds its run to the history file, which the next report
         '-c',
         'src/report/allurerc.ts',
       ],
-      { CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_ALLURE_HISTORY: '' },
+      { CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_ALLURE_HISTORY: undefined },
       true,
     );
     expect(code).toBe(0);

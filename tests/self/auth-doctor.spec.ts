@@ -24,7 +24,7 @@ async function doctor(env: Record<string, string>) {
     args,
     {
       ...sandboxEnv,
-      CONFORMANCE_ENV_FILE: '',
+      CONFORMANCE_ENV_FILE: undefined,
       CONFORMANCE_BASE_URL: sandbox.baseUrl,
       CONFORMANCE_AUTH_URL: sandbox.authUrl,
       ...env,

@@ -27,11 +27,11 @@ const storePath = (): string => join(mkdtempSync(join(tmpdir(), 'conformance-sto
 function remoteEnv(
   sandbox: RunningSandbox,
   store: string,
-  overrides: Record<string, string> = {},
-): Record<string, string> {
+  overrides: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   return {
     ...sandboxEnv,
-    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_ENV_FILE: undefined,
     CONFORMANCE_TARGET: 'remote',
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,

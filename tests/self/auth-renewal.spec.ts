@@ -60,7 +60,7 @@ test('the pool renews a cached token the target stopped accepting, once, and han
     const config = loadConfig(
       {
         ...sandboxEnv,
-        CONFORMANCE_ENV_FILE: '',
+        CONFORMANCE_ENV_FILE: undefined,
         CONFORMANCE_TARGET: 'sandbox',
         CONFORMANCE_BASE_URL: sandbox.baseUrl,
         CONFORMANCE_AUTH_URL: sandbox.authUrl,

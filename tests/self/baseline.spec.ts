@@ -81,6 +81,7 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
     requirementTotals: { pass: 0, fail: 0, warning: 0, 'not-verified': 0, note: 0, omitted: 0 },
     gateFailures: [],
     incomplete: [],
+    selection: [],
     deviations: [],
     unknownRequirementTags: [],
     requirements: current.requirements,

@@ -32,7 +32,7 @@ test('the packed suite installs offline and its command runs from the user folde
   const help = await run('npx', ['physiology-conformance', '--help'], { cwd: user });
   expect(help.stdout).toContain('Usage: physiology-conformance');
 
-  const env = { ...process.env, CONFORMANCE_ENV_FILE: '', CONFORMANCE_REPORTS_DIR: '' };
+  const env = { ...process.env, CONFORMANCE_ENV_FILE: undefined, CONFORMANCE_REPORTS_DIR: undefined };
   await run('npx', ['physiology-conformance', 'run'], { cwd: user, env });
   const report = JSON.parse(readFileSync(join(user, 'reports', 'conformance.json'), 'utf8'));
   expect(report.verdict).toBe('pass');

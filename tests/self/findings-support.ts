@@ -67,4 +67,5 @@ export const sandboxRunMeta: RunMeta = {
   durationMs: 1,
   requestsSent: 3,
   interrupted: false,
+  selection: [],
 };

@@ -100,6 +100,7 @@ const report = (strict: boolean): ConformanceReport => ({
   verdict: 'pass',
   gateFailures: [],
   incomplete: [],
+  selection: [],
   deviations: [],
   unknownRequirementTags: [],
   requirements: [latRequirement],
@@ -168,7 +169,7 @@ test('check-recording: the latency table from HAR times', async () => {
   expect(code).toBe(0);
 });
 
-test('live: against the slow variant, listCycles over a 20 ms budget is a warning and the run still passes', async () => {
+test('live: against the slow variant, listCycles over a 20 ms budget is a warning and nothing fails', async () => {
   test.setTimeout(120_000);
   const sandbox = await startSandbox({ port: 0, variants: ['slow'] });
   try {
@@ -178,6 +179,8 @@ test('live: against the slow variant, listCycles over a 20 ms budget is a warnin
       reports,
     } = await runSuiteAgainst(sandbox, {
       CONFORMANCE_GREP: '@PAG-LIMIT-MAX(?=\\s|$)',
+      // Narrowed to one requirement, the run is INCOMPLETE at best: allowed, so the status says "not failed".
+      CONFORMANCE_ALLOW_INCOMPLETE: '1',
       CONFORMANCE_LATENCY_BUDGET: 'listCycles=20,*=100000',
     });
     const cycles = live.latency?.find((row) => row.operationId === 'listCycles');
@@ -188,7 +191,8 @@ test('live: against the slow variant, listCycles over a 20 ms budget is a warnin
     expect(lat?.status).toBe('warning');
     expect(lat?.warnings).toHaveLength(1);
     expect(lat?.warnings[0]).toMatch(/^listCycles: p95 [\d.]+ ms over the budget of 20 ms/);
-    expect(live.verdict).toBe('pass');
+    expect(live.verdict).toBe('incomplete');
+    expect(live.totals.failed).toBe(0);
     expect(code).toBe(0);
     const markdown = readFileSync(join(reports, 'conformance.md'), 'utf8');
     expect(markdown).toMatch(/\| listCycles \| \d+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 20 ⚠️ over \|/);

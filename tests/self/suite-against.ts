@@ -14,10 +14,10 @@ import { scratchDir } from './scratch.ts';
 export const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
 
 /** The variables of a run against `sandbox`, a target the run did not start, with its reports in `reports`. */
-export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): Record<string, string> => ({
+export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): NodeJS.ProcessEnv => ({
   ...(sandboxEnv as Record<string, string>),
-  CONFORMANCE_ENV_FILE: '',
-  CONFORMANCE_SANDBOX_FAULTS: '',
+  CONFORMANCE_ENV_FILE: undefined,
+  CONFORMANCE_SANDBOX_FAULTS: undefined,
   CONFORMANCE_TARGET: 'sandbox',
   CONFORMANCE_BASE_URL: sandbox.baseUrl,
   CONFORMANCE_AUTH_URL: sandbox.authUrl,
@@ -28,11 +28,7 @@ export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): Reco
  * Runs the suite (the tests CONFORMANCE_GREP selects, given in `env`); with `allReporters` the configured
  * reporters (HTML, JUnit, Allure...) write to the scratch dir too.
  */
-export async function runSuiteAgainst(
-  sandbox: RunningSandbox,
-  env: Record<string, string>,
-  allReporters = false,
-) {
+export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv, allReporters = false) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const { code } = await runCommand(

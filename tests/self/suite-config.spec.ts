@@ -18,12 +18,13 @@ import {
 } from '../../src/config/run-manifest.ts';
 import { normaliseScopes } from '../../src/config/scope-set.ts';
 import { secretsOf } from '../../src/config/secrets.ts';
-import { rows, SECTIONS } from '../../src/config/variables.ts';
+import { flag, SWITCH_VALUES } from '../../src/config/variable-parsers.ts';
+import { type Env, rows, SECTIONS } from '../../src/config/variables.ts';
 import { variablesHelp, withVariableTables } from '../../src/config/variables-doc.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
-const load = (env: Record<string, string>) => loadConfig(env, storeExpiries);
+const load = (env: Env) => loadConfig(env, storeExpiries);
 
 const login = {
   CONFORMANCE_CLIENT_ID: 'client',
@@ -34,7 +35,7 @@ const login = {
 };
 const remote = { CONFORMANCE_BASE_URL: 'https://api.example.test/developer', ...login };
 
-const problems: [string, Record<string, string>, RegExp][] = [
+const problems: [string, Env, RegExp][] = [
   [
     'a remote target needs a base URL',
     { CONFORMANCE_TARGET: 'remote', ...login },
@@ -52,7 +53,7 @@ const problems: [string, Record<string, string>, RegExp][] = [
   ],
   [
     'a partial login names the missing variable',
-    { ...remote, CONFORMANCE_PASSWORD: '' },
+    { ...remote, CONFORMANCE_PASSWORD: undefined },
     /CONFORMANCE_PASSWORD is required/,
   ],
   [
@@ -106,6 +107,32 @@ const problems: [string, Record<string, string>, RegExp][] = [
     { CONFORMANCE_ENV_FILE: '/nonexistent/conformance.env' },
     /CONFORMANCE_ENV_FILE names a file that does not exist/,
   ],
+  [
+    'an empty env file name is not "no env file"',
+    { ...remote, CONFORMANCE_ENV_FILE: '' },
+    /CONFORMANCE_ENV_FILE is set but empty.*\(set in the environment\)$/,
+  ],
+  [
+    'a switch that is neither on nor off',
+    { ...remote, CONFORMANCE_ACCEPT_403: 'maybe' },
+    /CONFORMANCE_ACCEPT_403 is a switch: 1, true, yes for on, 0, false, no for off; got "maybe"/,
+  ],
+  [
+    "a switch's value no documented set holds",
+    { ...remote, CONFORMANCE_PRISM_PROXY: 'on' },
+    /CONFORMANCE_PRISM_PROXY is a switch/,
+  ],
+  // A pipeline's CONFORMANCE_BASE_URL=$UNSET: never the embedded sandbox in place of the server it meant.
+  ...(['ci-gate', 'certification', 'smoke'] as const).map((profile): [string, Env, RegExp] => [
+    `an empty base URL, profile ${profile}`,
+    { ...login, CONFORMANCE_BASE_URL: '', CONFORMANCE_PROFILE: profile },
+    /CONFORMANCE_BASE_URL is set but empty: give it a value, or unset it for its default \(none: the run starts the embedded sandbox\)/,
+  ]),
+  [
+    'an empty base URL in production',
+    { ...login, CONFORMANCE_BASE_URL: '', CONFORMANCE_ENVIRONMENT: 'production' },
+    /CONFORMANCE_BASE_URL is set but empty/,
+  ],
 ];
 
 for (const [title, env, message] of problems) {
@@ -114,6 +141,28 @@ for (const [title, env, message] of problems) {
     expect(() => load(env)).toThrow(message);
   });
 }
+
+test('every switch of the table takes the documented values, in any case, and refuses the rest', () => {
+  const switches = rows().filter(([, row]) => row.parse === flag);
+  expect(switches.map(([name]) => name)).toEqual(
+    expect.arrayContaining(['CONFORMANCE_STRICT', 'CONFORMANCE_ACCEPT_403', 'CONFORMANCE_PRISM_PROXY']),
+  );
+  for (const [name, row] of switches) {
+    for (const value of SWITCH_VALUES.on) expect(row.parse(value.toUpperCase(), name), name).toBe(true);
+    for (const value of SWITCH_VALUES.off) expect(row.parse(value, name), name).toBe(false);
+    for (const value of ['on', 'off', '2', 'y', ' 1'])
+      expect(() => row.parse(value, name)).toThrow(ConfigError);
+  }
+  expect(load({ ...remote, CONFORMANCE_ACCEPT_403: 'true' }).insufficientScopeStatuses).toEqual([401, 403]);
+  expect(load({ ...remote, CONFORMANCE_STRICT: 'No' }).strict).toBe(false);
+});
+
+test('an empty value in the env file is refused, naming the file and its line', () => {
+  const file = envFileOf([...Object.entries(remote).map(([k, v]) => `${k}=${v}`), 'CONFORMANCE_STRICT=']);
+  expect(() => load({ CONFORMANCE_ENV_FILE: file })).toThrow(
+    new RegExp(`^Configuration error: CONFORMANCE_STRICT is set but empty: .* \\(set in ${file}, line 7\\)$`),
+  );
+});
 
 test('a remote target with a login: defaults and capabilities', () => {
   const config = load(remote);
@@ -333,7 +382,7 @@ test('target, credentials, profile and selection set only in the env file reach 
     } as Record<string, string>;
     const file = envFile(variables);
     // The process environment sets none of them.
-    const unset = Object.fromEntries(Object.keys(variables).map((name) => [name, '']));
+    const unset = Object.fromEntries(Object.keys(variables).map((name) => [name, undefined]));
     const { report, served, reports } = await runSuiteAgainst(sandbox, {
       ...unset,
       CONFORMANCE_ENV_FILE: file,
@@ -350,9 +399,11 @@ test('target, credentials, profile and selection set only in the env file reach 
     // ...under its profile, which refuses the burst in the worker...
     expect(burst.map((t) => t.outcome)).toEqual(['omitted']);
     expect(burst[0]?.skipReason).toContain('certification does not load a shared environment');
-    // ...and the report names both.
+    // ...and the report names both, and the selection, which the digest covers: no certificate.
     expect(report).toMatchObject({ profile: 'certification', target: 'sandbox', baseUrl: sandbox.baseUrl });
+    expect(report.selection).toEqual([`CONFORMANCE_GREP=${JSON.stringify(variables.CONFORMANCE_GREP)}`]);
     expect(report.digest?.combined).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.verdict).toBe('incomplete');
 
     const text = readFileSync(join(reports, RUN_MANIFEST_FILE), 'utf8');
     const secrets = Object.entries(sandboxEnv)

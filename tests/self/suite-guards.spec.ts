@@ -1,11 +1,14 @@
 // The profile guards, end to end: the suite runs against a sandbox started here, and the sandbox counts,
-// server-side, what the run sent. Also: no configured secret reaches reports/.
+// server-side, what the run sent; a narrowed run is never a PASS, nor a certificate. Also: no configured
+// secret reaches reports/.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startSandbox } from '../../sandbox/app.ts';
+import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
+import { type ConformanceReport, EXIT_CODES } from '../../src/report/model.ts';
+import { cli, runCommand } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
-import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
+import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -58,19 +61,76 @@ test('a production environment never calls test-data generation except the 404 c
   }
 });
 
-test('a profile set in the env file reaches the report: certification, with a digest that states completeness', async () => {
+/** The suite's command against `sandbox`, its reports in a directory of their own. */
+async function runCommandAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv, ...args: string[]) {
+  const reports = scratchDir();
+  const [command, commandArgs] = cli(...args);
+  const { code, output } = await runCommand(
+    command,
+    commandArgs,
+    { ...sandboxTargetEnv(sandbox, reports), CONFORMANCE_WORKERS: '1', ...env },
+    true,
+  );
+  return { code, output, reports, file: join(reports, 'conformance.json') };
+}
+
+const readReport = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+
+test('a narrowed certification (its profile from the env file) never exits 0, and verify-report refuses its report', async () => {
   const sandbox = await startSandbox({ port: 0 });
   try {
     const envFile = join(scratchDir(), 'certification.env');
     writeFileSync(envFile, 'CONFORMANCE_PROFILE=certification\n');
-    const { report } = await runSuiteAgainst(sandbox, {
-      CONFORMANCE_ENV_FILE: envFile,
-      CONFORMANCE_PROFILE: '',
-      CONFORMANCE_GREP: '@PAG-LIMIT-MAX(?=\\s|$)',
-    });
+    const grep = '@PAG-LIMIT-MAX(?=\\s|$)';
+    const run = await runCommandAgainst(
+      sandbox,
+      { CONFORMANCE_ENV_FILE: envFile, CONFORMANCE_PROFILE: undefined, CONFORMANCE_ALLOW_INCOMPLETE: '1' },
+      'run',
+      '--',
+      '--grep',
+      grep,
+    );
+    const report = readReport(run.file);
     expect(report.profile).toBe('certification');
+    expect(report.selection).toEqual([`--grep ${JSON.stringify(grep)}`]);
+    expect(report.totals).toMatchObject({ failed: 0 });
+    expect(report.requirements.find((r) => r.id === 'PAG-LIMIT-MAX')?.status).toBe('pass');
+    // Everything else of the profile is listed as not run; CONFORMANCE_ALLOW_INCOMPLETE=1 does not cover it.
+    expect(report.verdict).toBe('incomplete');
+    expect(report.incomplete.length).toBeGreaterThan(50);
+    expect(report.incomplete.map((r) => r.id)).not.toContain('PAG-LIMIT-MAX');
+    expect(run.code, run.output).toBe(EXIT_CODES.incomplete);
+    expect(run.output).toContain('Run narrowed to part of the profile: --grep');
     expect(report.digest?.combined).toMatch(/^[0-9a-f]{64}$/);
-    expect(report.verdict).toBe('pass');
+
+    const verify = await runCommand(...cli('verify-report', run.file), {}, true);
+    expect(verify.code).toBe(1);
+    expect(verify.output).toContain('not a certificate: the run was narrowed to part of the profile (--grep');
+    // The digest covers the selection: edited out, and the verdict with it, the digest no longer matches.
+    writeFileSync(run.file, JSON.stringify({ ...report, selection: [], verdict: 'pass', incomplete: [] }));
+    const edited = await runCommand(...cli('verify-report', run.file), {}, true);
+    expect(edited.code).toBe(1);
+    expect(edited.output).toContain('digest does not match: results');
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('a narrowed ci-gate run (--grep after --) ends INCOMPLETE, exit 3, listing what it did not run', async () => {
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    const run = await runCommandAgainst(sandbox, {}, 'run', '--', '--grep', '@PAG-LIMIT-DEFAULT');
+    const report = readReport(run.file);
+    expect(report).toMatchObject({
+      profile: 'ci-gate',
+      verdict: 'incomplete',
+      selection: ['--grep @PAG-LIMIT-DEFAULT'],
+    });
+    expect(report.totals.failed).toBe(0);
+    expect(report.incomplete.find((r) => r.id === 'PAG-NEXT-TOKEN')?.reasons).toEqual([
+      'not in this run: the run was narrowed (--grep @PAG-LIMIT-DEFAULT)',
+    ]);
+    expect(run.code, run.output).toBe(EXIT_CODES.incomplete);
   } finally {
     await sandbox.close();
   }
@@ -80,12 +140,14 @@ test("a departure from the suite's reading is a warning; strict mode makes it a 
   // lenient-limits serves an empty limit with the default page: the seed's "default 10" allows it.
   const sandbox = await startSandbox({ port: 0, variants: ['lenient-limits'] });
   try {
-    const selection = { CONFORMANCE_GREP: '@PAG-LIMIT-TYPE(?=\\s|$)' };
+    // Narrowed to one requirement, the run is INCOMPLETE at best: allowed here, so the status says "not failed".
+    const selection = { CONFORMANCE_GREP: '@PAG-LIMIT-TYPE(?=\\s|$)', CONFORMANCE_ALLOW_INCOMPLETE: '1' };
     const lenient = await runSuiteAgainst(sandbox, selection);
     const limitType = lenient.report.requirements.find((r) => r.id === 'PAG-LIMIT-TYPE');
     expect(limitType?.status).toBe('warning');
     expect(limitType?.warnings.join('\n')).toContain('an empty limit answered 200, not 400');
-    expect(lenient.report.verdict).toBe('pass');
+    expect(lenient.report.verdict).toBe('incomplete');
+    expect(lenient.report.totals.failed).toBe(0);
     expect(lenient.code).toBe(0);
     const strict = await runSuiteAgainst(sandbox, { ...selection, CONFORMANCE_STRICT: '1' });
     expect(strict.report.requirements.find((r) => r.id === 'PAG-LIMIT-TYPE')?.status).toBe('fail');

@@ -18,7 +18,7 @@ export interface CliRun {
 }
 
 /** Starts the run (`physiology-conformance run`, as `npm run conformance` does) in a process group of its own. */
-export function startCli(env: Record<string, string>): CliRun {
+export function startCli(env: NodeJS.ProcessEnv): CliRun {
   const [command, args] = cli('run');
   const child = spawn(command, args, {
     detached: true,

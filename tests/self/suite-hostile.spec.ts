@@ -37,7 +37,7 @@ interface HostileRun {
  */
 async function runAgainstHostileTarget(
   plan: FaultPlan,
-  env: Record<string, string>,
+  env: NodeJS.ProcessEnv,
   atFirstFault?: (cliPid: number) => void,
 ): Promise<HostileRun> {
   const sandbox: RunningSandbox = await startSandbox({ port: 0 });
@@ -46,8 +46,8 @@ async function runAgainstHostileTarget(
   try {
     const cli = startCli({
       ...sandboxEnv,
-      CONFORMANCE_ENV_FILE: '',
-      CONFORMANCE_SANDBOX_FAULTS: '',
+      CONFORMANCE_ENV_FILE: undefined,
+      CONFORMANCE_SANDBOX_FAULTS: undefined,
       CONFORMANCE_TARGET: 'sandbox',
       CONFORMANCE_BASE_URL: proxy.origin + new URL(sandbox.baseUrl).pathname,
       CONFORMANCE_AUTH_URL: proxy.origin,

@@ -295,4 +295,33 @@ test('the certification digest is stable for the same results and changes with t
     digest.results,
   );
   expect(computeDigest(certifiedResults({ ...report, requirements: changed })).spec).toBe(digest.spec);
+  // ...and what narrowed the run: a selection cannot be edited out of a report.
+  expect(computeDigest(certifiedResults({ ...report, selection: ['--grep @X'] })).results).not.toBe(
+    digest.results,
+  );
+});
+
+test('a narrowed run is never a PASS: what it did not run is listed, a failure stays a failure; smoke is judged as before', () => {
+  const narrowed = { ...meta, selection: ['--grep @PAG-A'] };
+  const ran = [result('t1', 'passed', ['PAG-A'])];
+  const report = buildReport(ran, catalogue, [], narrowed);
+  expect(report.verdict).toBe('incomplete');
+  expect(report.selection).toEqual(['--grep @PAG-A']);
+  // The verifiable MUST requirements no test of the run declared; not PAG-HIDDEN (not verifiable).
+  expect(report.incomplete).toEqual(
+    ['PAG-B', 'PAG-C'].map((id) => ({
+      id,
+      reasons: ['not in this run: the run was narrowed (--grep @PAG-A)'],
+    })),
+  );
+  // A selection by title may leave out some of a requirement's tests: never a PASS, even with nothing left out.
+  expect(buildReport(ran, [requirement('PAG-A')], [], narrowed)).toMatchObject({
+    verdict: 'incomplete',
+    incomplete: [],
+  });
+  expect(buildReport([result('t1', 'failed', ['PAG-A'])], catalogue, [], narrowed).verdict).toBe('fail');
+  expect(buildReport(ran, [requirement('PAG-A')], [], { ...narrowed, profile: 'smoke' }).verdict).toBe(
+    'pass',
+  );
+  expect(renderMarkdown(report)).toContain('- **Narrowed to part of the profile:** --grep @PAG-A');
 });

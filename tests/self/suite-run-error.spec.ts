@@ -125,7 +125,7 @@ test('a configuration error, with a PASS report of an earlier run left behind: e
   const reports = scratchDir();
   writeFileSync(join(reports, 'conformance.json'), JSON.stringify({ verdict: 'pass' }));
   const { code, output } = await startCli({
-    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_ENV_FILE: undefined,
     CONFORMANCE_REPORTS_DIR: reports,
     CONFORMANCE_WORKERS: 'abc',
   }).exit;

@@ -110,7 +110,7 @@ interface ListedSuite {
 /** `playwright test --list` of the suite: each test as "project: title [tags] → target annotation". */
 function listed(env: Record<string, string>): string[] {
   const out = execFileSync(process.execPath, [playwrightCli(), 'test', '--list', '--reporter=json'], {
-    env: { ...process.env, CONFORMANCE_BASE_URL: '', CONFORMANCE_ENV_FILE: '', ...env },
+    env: { ...process.env, CONFORMANCE_BASE_URL: undefined, CONFORMANCE_ENV_FILE: undefined, ...env },
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });

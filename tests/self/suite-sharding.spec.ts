@@ -16,10 +16,10 @@ test.describe.configure({ timeout: 240_000 });
 
 const REVOKE = 'DELETE /developer/v2/user/access';
 
-function envFor(sandbox: RunningSandbox, reports: string): Record<string, string> {
+function envFor(sandbox: RunningSandbox, reports: string): NodeJS.ProcessEnv {
   return {
     ...(parseEnv(readFileSync(credentialsPath, 'utf8')) as Record<string, string>),
-    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_ENV_FILE: undefined,
     CONFORMANCE_TARGET: 'sandbox',
     CONFORMANCE_BASE_URL: sandbox.baseUrl,
     CONFORMANCE_AUTH_URL: sandbox.authUrl,
@@ -98,6 +98,23 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
     expect(new Set(merged.tests.map((t) => t.title)).size, 'each test once').toBe(merged.tests.length);
     expect(verdicts(merged), differences(merged, unsharded)).toEqual(verdicts(unsharded));
     expect(merged.verdict).toBe(unsharded.verdict);
+    // Every shard merged: the run's own selection, as unsharded (each shard's blob carried it); one shard
+    // merged alone is narrowed by the other.
+    expect(unsharded.selection).toEqual([expect.stringMatching(/^CONFORMANCE_GREP=/)]);
+    expect(merged.selection).toEqual(unsharded.selection);
+    const firstOnly = join(reports, 'first-shard-only');
+    cpSync(join(reports, 'blob-1-2'), firstOnly, { recursive: true });
+    const partialReports = join(reports, 'partial');
+    await runCommand(
+      process.execPath,
+      [playwrightCli(), 'merge-reports', '--reporter', './src/report/conformance-reporter.ts', firstOnly],
+      envFor(sandbox, partialReports),
+      true,
+    );
+    const partial = JSON.parse(
+      readFileSync(join(partialReports, 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    expect(partial.selection).toEqual([...unsharded.selection, '--shard 2/2 not merged']);
   } finally {
     await sandbox.close();
   }

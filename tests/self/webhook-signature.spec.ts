@@ -232,12 +232,12 @@ test.describe("verify-webhook command, configured by the suite's variables", () 
   const timestamp = '1767225600';
   const signature = signWebhook(`${timestamp}${body}`, secret, 'sha256', 'base64');
   const scheme = {
-    CONFORMANCE_ENV_FILE: '',
+    CONFORMANCE_ENV_FILE: undefined,
     CONFORMANCE_SIGNATURE_TIMESTAMP_HEADER: 'Service-Timestamp',
     CONFORMANCE_SIGNATURE_ENCODING: 'base64',
     SIGNING_SECRET: secret,
   };
-  const run = (args: string[], env: Record<string, string> = scheme) => {
+  const run = (args: string[], env: NodeJS.ProcessEnv = scheme) => {
     const result = spawnSync(
       ...cli('verify-webhook', '--secret-env', 'SIGNING_SECRET', '--signature', signature, ...args),
       {
@@ -267,7 +267,7 @@ test.describe("verify-webhook command, configured by the suite's variables", () 
   });
 
   test('without the scheme configured, the body alone is checked', () => {
-    const plain = { CONFORMANCE_ENV_FILE: '', SIGNING_SECRET: secret };
+    const plain = { CONFORMANCE_ENV_FILE: undefined, SIGNING_SECRET: secret };
     expect(run(['--timestamp', timestamp, '--encoding', 'base64'], plain).status).toBe(0);
     expect(run(['--encoding', 'base64'], plain).status).toBe(1);
   });

@@ -36,7 +36,7 @@ export const withEnvFile = (command: Command): Command =>
     .option('--env-file <file>', 'a file of CONFORMANCE_* variables (sets CONFORMANCE_ENV_FILE)')
     .hook('preAction', (self) => {
       const file = self.opts<{ envFile?: string }>().envFile;
-      if (file) process.env.CONFORMANCE_ENV_FILE = file;
+      if (file !== undefined) process.env.CONFORMANCE_ENV_FILE = file;
     });
 
 /** Runs a subcommand's work to its exit status; an error it did not handle ends in one line. */

@@ -10,6 +10,15 @@ import { exitWith, subcommand, withEnvFile } from './common.ts';
 export const variablesHelpText = (): string =>
   `\nVariables (the environment wins over --env-file):\n\n${variablesHelp()}`;
 
+/** What a selection does to the verdict (src/config/selection.ts, src/report/build-report.ts). */
+const NARROWED_HELP = `
+A narrowed run (CONFORMANCE_GREP, or after --: --grep, --grep-invert, --project, --last-failed,
+--only-changed, --test-list, --test-list-invert, test-file filters, --shard judged alone rather than merged
+with merge-reports) runs part of its profile: it ends INCOMPLETE (exit 3) at best, never PASS, in ci-gate as
+in certification; a failure it sees is still a FAIL. The report records the selection (the certification
+digest covers it), and verify-report refuses it. CONFORMANCE_ALLOW_INCOMPLETE=1 lets a narrowed ci-gate run
+exit 0, never a narrowed certification. The smoke profile is a selection by design, judged as before.`;
+
 /** Asked of Playwright, help would still render the last run's Allure report: the run's help answers it. */
 const HELP = new Set(['--help', '-h']);
 
@@ -19,9 +28,9 @@ export function runCommand(): Command {
       'run',
       'Run the conformance suite against CONFORMANCE_BASE_URL, or against the embedded sandbox when unset.',
       [
-        [0, 'PASS (or INCOMPLETE with CONFORMANCE_ALLOW_INCOMPLETE=1)'],
+        [0, 'PASS (or INCOMPLETE with CONFORMANCE_ALLOW_INCOMPLETE=1, unless a narrowed certification)'],
         [1, 'FAIL: the server broke a stated rule'],
-        [3, 'INCOMPLETE: a MUST requirement of the profile was not verified'],
+        [3, 'INCOMPLETE: a MUST requirement of the profile was not verified, or the run was narrowed'],
         [
           4,
           "ERROR: the run could not judge the target (the suite's or the user's side: no browser, an unreachable target, refused credentials...)",
@@ -33,10 +42,12 @@ export function runCommand(): Command {
     .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')
     .argument('[playwright-options...]', 'options for Playwright test, after --, e.g. -- --workers 4')
     .allowUnknownOption()
+    .addHelpText('after', NARROWED_HELP)
     .addHelpText('after', variablesHelpText)
     .action(async (playwrightOptions: string[], options: { profile?: string }) => {
       if (playwrightOptions.some((option) => HELP.has(option))) command.help();
-      if (options.profile) process.env.CONFORMANCE_PROFILE = options.profile;
+      // `--profile ""` too: an empty value is refused by name, never read as the default.
+      if (options.profile !== undefined) process.env.CONFORMANCE_PROFILE = options.profile;
       process.env.NODE_OPTIONS = typeScriptNodeOptions();
       const { runConformance } = await import('../conformance.ts');
       const config = join(packageRoot, 'playwright.config.ts');

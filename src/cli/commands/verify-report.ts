@@ -8,7 +8,10 @@ export const verifyReportCommand = (): Command =>
     "Check a certification report's digest against this suite's spec, schemas and version, and its results.",
     [
       [0, 'the digest matches and the verdict is PASS: a certificate'],
-      [1, 'the digest does not match, or the verdict is not PASS'],
+      [
+        1,
+        'the digest does not match, the run was narrowed (a selection, a shard), or the verdict is not PASS',
+      ],
     ],
   )
     .argument('<report>', 'a conformance.json of the certification profile')

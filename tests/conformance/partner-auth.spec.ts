@@ -2,9 +2,9 @@
 // client credentials for a bearer token; every partner operation refuses a missing, invalid or expired
 // token with 401; the suite's PartnerClient then requests a new token and retries.
 //
-// Requests that a broken server could let through never change data: id-addressed operations are sent on
-// unknown ids (with valid bodies, so only the token is at issue); add-test-data, which a broken server
-// would run, is tagged @nonprod @write.
+// A request that should be refused asks for what partner A owns, so that a served answer shows as served
+// (src/suite/partner-refusal-targets.ts): reads on one of its requisitions, updates and add-test-data (which a
+// broken server would run) on test data the run generated for these checks, tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
 import { suppliedExpiredToken } from '../../src/auth/expired-tokens.ts';
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
@@ -25,9 +25,8 @@ import {
   observedTokenRequest,
   parseJson,
   partnerOperations,
-  requestFor,
-  unknownId,
 } from '../../src/suite/partner-data.ts';
+import { refusalTags, refusalTarget } from '../../src/suite/partner-refusal-targets.ts';
 import type { TargetSession } from '../../src/suite/target-session.ts';
 import { test } from '../../src/suite/test.ts';
 import {
@@ -36,10 +35,16 @@ import {
   expectSchema,
   expectStatus,
   expectThat,
+  type RefusalReading,
 } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
+
+/** "An expired or invalid token gets 401": nothing else passes. */
+const STATED_401: RefusalReading = { expected: [401], tolerated: [] };
+/** The seed names no status for a missing partner token: 401 is the reading, another 4xx a warning. */
+const MISSING_TOKEN: RefusalReading = { expected: [401], tolerated: 'any 4xx' };
 
 /** Profile tags of a test that sends `op`: add-test-data would generate data on a server that lets the request in. */
 const tagsFor = (op: Operation): string[] => [
@@ -47,11 +52,16 @@ const tagsFor = (op: Operation): string[] => [
   ...(op.operationId === addTestDataOperation.operationId ? [Tags.nonProduction, Tags.write] : []),
 ];
 
-/** `op` sent with `token` (none when undefined): on an unknown id, with a valid body. */
-function sendAs(api: ApiClient, op: Operation, token: string | undefined): Promise<Exchange> {
-  const request =
-    op.pathParams.length > 0 ? requestFor(op, unknownId()) : { method: op.method, path: op.path };
-  return api.send({ ...request, token });
+/** `op` sent with `token` (none when undefined) on what partner A owns, and what it asked for. */
+async function sendAs(
+  api: ApiClient,
+  session: TargetSession,
+  partner: PartnerClient,
+  op: Operation,
+  token: string | undefined,
+): Promise<{ exchange: Exchange; asked: string }> {
+  const { request, asked } = await refusalTarget(session, partner, op);
+  return { exchange: await api.send({ ...request, token }), asked };
 }
 
 /**
@@ -208,8 +218,8 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
   { name: 'an empty body', body: { raw: '' }, stated: false },
 ];
 
-/** The reading's statuses for a malformed token request. */
-const MALFORMED_TOKEN_REQUEST = [400, 401];
+/** A malformed token request: 400 or 401 by the reading, another 4xx a warning. */
+const MALFORMED_TOKEN_REQUEST: RefusalReading = { expected: [400, 401], tolerated: 'any 4xx' };
 
 for (const { name, body, stated } of invalidTokenRequests) {
   test(
@@ -231,8 +241,11 @@ for (const { name, body, stated } of invalidTokenRequests) {
             });
       // A token issued on invalid credentials is a credential too: keep it out of every report.
       registerSecret(/"access_token"\s*:\s*"([^"]+)"/.exec(exchange.text)?.[1]);
-      if (stated) verdict.expectStatus(exchange, 401);
-      else verdict.expectRefusal(exchange, MALFORMED_TOKEN_REQUEST);
+      verdict.expectRefusal(
+        exchange,
+        stated ? STATED_401 : MALFORMED_TOKEN_REQUEST,
+        `a token for a request with ${name}`,
+      );
     },
   );
 }
@@ -273,26 +286,25 @@ for (const op of partnerOperations) {
       ...verifies(
         'PAUTH-INVALID-TOKEN',
         `${op.method} ${op.path} ${name} gets 401${stated ? '' : " (by the suite's reading; refused by the seed)"}`,
-        { tag: tagsFor(op) },
+        { tag: refusalTags(op) },
       ),
-      async ({ api, requires, verdict }) => {
+      async ({ api, partnerA, requires, session, verdict }) => {
         requires('partner', 'real-auth');
-        const exchange = await sendAs(api, op, token());
-        if (stated) verdict.expectStatus(exchange, 401);
-        else verdict.expectRefusal(exchange, [401]);
+        const { exchange, asked } = await sendAs(api, session, partnerA, op, token());
+        verdict.expectRefusal(exchange, stated ? STATED_401 : MISSING_TOKEN, asked);
       },
     );
   }
 
   test(
     ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
-      tag: tagsFor(op),
+      tag: refusalTags(op),
     }),
     async ({ api, config, partnerA, requires, session, verdict }) => {
       requires('expired-partner-token');
       const expired = await expiredToken(config, session, partnerA);
-      const exchange = await sendAs(api, op, expired);
-      verdict.expectStatus(exchange, 401);
+      const { exchange, asked } = await sendAs(api, session, partnerA, op, expired);
+      verdict.expectRefusal(exchange, STATED_401, asked);
     },
   );
 }
@@ -323,21 +335,26 @@ for (const { requirement, kind, capability, stale } of renewals) {
   test(
     ...verifies(
       requirement,
-      `after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`,
-      { tag: [Tags.partner] },
+      `after a 401 for an ${kind} token the client requests a new token, and the retry is served`,
+      { tag: refusalTags(getRequisitionOperation) },
     ),
     async ({ config, partnerA, requires, session, verdict }) => {
       requires(capability);
+      const { request, asked } = await refusalTarget(session, partnerA, getRequisitionOperation);
       partnerA.useToken(await stale(partnerA, config, session));
-      const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
+      const exchange = await partnerA.send(request);
       verdict.expectThat(
         partnerA.renewals === 1,
         `the ${kind} token was not refused with 401 (renewals: ${partnerA.renewals})`,
         exchange,
       );
       verdict.expectThat(
-        exchange.status !== 401,
-        'the retry with a newly requested token was refused too',
+        exchange.status === getRequisitionOperation.successStatus,
+        `the retry of ${asked} with a newly requested token answered ${exchange.status}`,
+        exchange,
+      );
+      verdict.evidence(
+        `${asked}: the ${kind} token refused with 401, the retry with a new token served`,
         exchange,
       );
     },

@@ -16,12 +16,11 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
+  addressedId,
   addressedResource,
   catalogueRequirement,
-  firstServiceRequestId,
   idAddressedOperations,
   observedOnUnknownId,
-  type RequisitionData,
   readRequisition,
   requestFor,
   statusChanges,
@@ -34,12 +33,6 @@ import {
 import { assertProperty } from '../../src/suite/properties.ts';
 import { test } from '../../src/suite/test.ts';
 import { verifies } from '../../src/suite/verifies.ts';
-
-/** The id `op` addresses in a requisition: the requisition's own, or its first service request's. */
-function addressedId(op: Operation, requisition: { id: string; requisition: RequisitionData }): string {
-  if (addressedResource(op) === 'requisition') return requisition.id;
-  return firstServiceRequestId(requisition.requisition);
-}
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [

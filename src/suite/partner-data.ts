@@ -272,15 +272,17 @@ export const observedTestData = (
   );
 
 /**
- * add-test-data's answer for the refusal checks alone (the default appointment type): the requisition they
- * send requests to that should be refused, so that one a lenient server lets in changes nothing another check
- * reads (src/suite/partner-refusal-targets.ts).
+ * add-test-data's answer for the partner authentication checks alone (the default appointment type): the
+ * requisition they send updates to, so that one a lenient server lets in without a valid token changes
+ * nothing another check reads (src/suite/partner-owned-targets.ts).
  */
-export const observedTestDataForRefusals = (
+export const observedTestDataForAuthentication = (
   session: TargetSession,
   partner: PartnerClient,
 ): Promise<Exchange> =>
-  observedOnce(session, partner, ['add-test-data', 'for the refusal checks'], () => requestTestData(partner));
+  observedOnce(session, partner, ['add-test-data', 'for the authentication checks'], () =>
+    requestTestData(partner),
+  );
 
 /** The partner's request of `op` on an id no partner owns, with a valid body (only the id is at issue). */
 export const observedOnUnknownId = (

@@ -175,9 +175,9 @@ export function expectNo5xx(requirement: string, exchange: Exchange): void {
 }
 
 /**
- * How a check reads the status of a refusal that the seed states loosely: `expected` (the suite's reading)
- * passes, `tolerated` (another reasonable refusal; 'any 4xx': every other client error) is a warning, and any
- * other status fails.
+ * How a check reads a refusal's status: `expected` (the seed's, or the suite's reading where the seed is
+ * loose) passes, `tolerated` (another reasonable refusal; 'any 4xx': every other client error) is a
+ * warning, and any other status fails.
  */
 export interface RefusalReading {
   expected: readonly number[];

@@ -78,8 +78,8 @@ export const variants = {
   },
   'other-refusal-statuses': {
     description:
-      "refusals whose status the seed does not name get other 4xx: a user token lacking the scope 403 (RFC 6750 insufficient_scope), another user's record id 403, a partner request without Authorization 403, a partner token request whose body is not a JSON object 422; invalid tokens and invalid client credentials still get 401",
-    seed: '"A request with a missing, expired or invalid token gets 401." (a token lacking a scope is none of these); "It returns one user\'s physiological data" (no status is named for another user\'s ids); "4. An expired or invalid token gets 401." (no status for a missing partner token); "POST /v2/partner/token | JSON PartnerTokenRequest | 200 PartnerTokenResponse; 401 invalid client credentials" (no status for a malformed body)',
+      "refusals whose status the seed states loosely or not at all get other 4xx: a user token lacking the scope 403 (RFC 6750 insufficient_scope), another user's record id 403, a partner request without Authorization 403, a partner token request whose body is not a JSON object 422; invalid tokens and invalid client credentials still get 401",
+    seed: '"| 401 | invalid authorization | all user data operations; ..." (RFC 6750 answers a token lacking the scope with 403 insufficient_scope, a reasonable reading of "invalid authorization": a warning); "It returns one user\'s physiological data" (no status is named for another user\'s ids); "4. An expired or invalid token gets 401." (no status for a missing partner token); "POST /v2/partner/token | JSON PartnerTokenRequest | 200 PartnerTokenResponse; 401 invalid client credentials" (no status for a malformed body)',
   },
   'lenient-results': {
     description:

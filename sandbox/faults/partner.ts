@@ -36,6 +36,10 @@ export const partnerFaults = {
     'PAUTH-EXPIRED-TOKEN',
     'An expired partner token still authorises partner operations.',
   ),
+  'partner-missing-token-accepted': partner(
+    'PAUTH-INVALID-TOKEN',
+    'A partner request without an Authorization header is served (as partner A).',
+  ),
   'partner-garbage-token-accepted': partner(
     'PAUTH-INVALID-TOKEN',
     'Any non-empty bearer token the sandbox never issued is accepted (as partner A).',

@@ -198,6 +198,10 @@ export const userFaults = {
     'SCOPE-READ-SLEEP',
     'GET /v2/activity/sleep/{id} does not check read:sleep',
   ),
+  'scope-missing-404-get-sleep': auth(
+    'SCOPE-READ-SLEEP',
+    'GET /v2/activity/sleep/{id} answers a token lacking read:sleep 404, as if no sleep were found',
+  ),
   'scope-unchecked-list-sleeps': auth('SCOPE-READ-SLEEP', 'GET /v2/activity/sleep does not check read:sleep'),
   'scope-unchecked-get-workout': auth(
     'SCOPE-READ-WORKOUT',

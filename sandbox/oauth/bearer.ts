@@ -1,6 +1,7 @@
 // Bearer-token authentication of the user data API (RFC 6750). A route declares what it needs in its
-// config: `userScope` (the OAuth scope, omitted for "any valid user token") and `userScopeFault` (the fault
-// that skips the scope check of that operation).
+// config: `userScope` (the OAuth scope, omitted for "any valid user token"), `userScopeFault` (the fault
+// that skips the scope check of that operation) and `userScopeNotFoundFault` (the fault that answers a
+// token lacking the scope 404).
 //
 //   no Authorization header               401  WWW-Authenticate: Bearer
 //   malformed, unknown, expired, revoked  401  WWW-Authenticate: Bearer error="invalid_token"
@@ -10,7 +11,7 @@
 // The seed lists 401 (not RFC 6750's 403) as the only authorization failure status, so a missing scope
 // is a 401 too by default.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { HttpError } from '../errors.ts';
+import { HttpError, notFound } from '../errors.ts';
 import type { FaultName } from '../faults/index.ts';
 import type { UserServices } from '../user/services.ts';
 import { READ_SCOPES } from './scopes.ts';
@@ -24,6 +25,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     userScope?: string;
     userScopeFault?: FaultName;
+    userScopeNotFoundFault?: FaultName;
   }
 }
 
@@ -76,8 +78,9 @@ export function bearerAuthHook(services: UserServices): onRequestAsyncHookHandle
   return async (request: FastifyRequest) => {
     const grant = authenticate(request.headers.authorization);
     request.userGrant = grant;
-    const { userScope, userScopeFault } = request.routeOptions.config;
+    const { userScope, userScopeFault, userScopeNotFoundFault } = request.routeOptions.config;
     if (userScope && !grant.scopes.includes(userScope) && !(userScopeFault && ctx.fault(userScopeFault))) {
+      if (userScopeNotFoundFault && ctx.fault(userScopeNotFoundFault)) throw notFound();
       throw insufficientScope(userScope, ctx.variant('other-refusal-statuses') ? 403 : 401);
     }
   };

@@ -68,6 +68,7 @@ export const singleOperations: readonly SingleOperation[] = [
   {
     operationId: 'getSleepById',
     scopeFault: 'scope-unchecked-get-sleep',
+    scopeNotFoundFault: 'scope-missing-404-get-sleep',
     idKind: 'uuid',
     find: ({ store }, id) => store.sleeps.get(id),
   },

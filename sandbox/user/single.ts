@@ -18,6 +18,8 @@ export interface SingleOperation {
   pathFaults?: Partial<Record<FaultName, string>>;
   /** The fault that skips this operation's scope check (when it has a scope). */
   scopeFault?: FaultName;
+  /** The fault that answers a token lacking this operation's scope 404 (as if nothing were found). */
+  scopeNotFoundFault?: FaultName;
   /** The kind of id the path parameter holds; omitted for per-user resources (body, profile). */
   idKind?: IdKind;
   /** The record for a normalised id (int64 as a decimal string, uuid in lower case). */
@@ -82,7 +84,11 @@ export function registerSingle(
   app.route({
     ...route,
     schema: paramsSchema ? { params: paramsSchema } : {},
-    config: { ...route.config, userScopeFault: operation.scopeFault },
+    config: {
+      ...route.config,
+      userScopeFault: operation.scopeFault,
+      userScopeNotFoundFault: operation.scopeNotFoundFault,
+    },
     handler: (request, reply) => {
       const grant = grantOf(request);
       let key = '';

@@ -235,7 +235,7 @@ export const variables = {
   },
   CONFORMANCE_ACCEPT_403: {
     section: 'server',
-    doc: "`1`: a 403 to a token lacking a scope is no warning (the seed names no status for it; the suite's reading is 401, and any refusal passes)",
+    doc: "`1`: a 403 (RFC 6750's insufficient_scope) to a token lacking a scope is no warning (the suite's reading is the Errors table's 401; any other status fails SCOPE-READ-*)",
     parse: parse.flag,
     default: false,
   },

@@ -147,8 +147,12 @@ function partnerTokenSettings(config: SuiteConfig, credentials: ClientCredential
 const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
   `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
 
-/** The reading behind SCH-NULL-FOR-ABSENT (specs/requirements.yaml): one warning per field and test. */
-function warnNulls(exchange: Exchange, seen: Set<string>): void {
+/**
+ * The reading behind SCH-NULL-FOR-ABSENT (specs/requirements.yaml), of the contract's answers (under
+ * `baseUrl`; not the sign-in's or the sandbox administration's): one warning per field and test.
+ */
+function warnNulls(exchange: Exchange, seen: Set<string>, baseUrl: string): void {
+  if (!exchange.request.url.startsWith(`${baseUrl.replace(/\/+$/, '')}/`)) return;
   // One warning per route and field: ids in the path become {id}.
   const path = new URL(exchange.request.url).pathname
     .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}(?=\/|$)/gi, '/{id}')
@@ -321,7 +325,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       const client = session.api.withOptions({
         onExchange: (exchange) => {
           exchanges.push(exchange);
-          warnNulls(exchange, nullFields);
+          warnNulls(exchange, nullFields, config.baseUrl);
           const violations = exchange.headers['sl-violations'];
           if (violations) recordPrismViolations(testInfo, exchange, violations);
         },

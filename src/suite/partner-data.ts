@@ -55,6 +55,12 @@ export function addressedResource(op: Operation): AddressedResource {
   throw new Error(`${op.operationId}: ${op.path} addresses neither a requisition nor a service request`);
 }
 
+/** The id `op` addresses in a requisition: the requisition's own, or its first service request's. */
+export function addressedId(op: Operation, owned: { id: string; requisition: RequisitionData }): string {
+  if (addressedResource(op) === 'requisition') return owned.id;
+  return firstServiceRequestId(owned.requisition);
+}
+
 /** The one requirement of the catalogue with this prefix stated for exactly this operation (`OP-`, `PTN-OWNER-`). */
 export function catalogueRequirement(prefix: string, op: Operation): string {
   const found = requirements.filter(
@@ -263,6 +269,19 @@ export const observedTestData = (
 ): Promise<Exchange> =>
   observedOnce(session, partner, ['add-test-data', appointmentType ?? '(default)'], () =>
     requestTestData(partner, appointmentType),
+  );
+
+/**
+ * add-test-data's answer for the partner authentication checks alone (the default appointment type): the
+ * requisition they send updates to, so that one a lenient server lets in without a valid token changes
+ * nothing another check reads (src/suite/partner-owned-targets.ts).
+ */
+export const observedTestDataForAuthentication = (
+  session: TargetSession,
+  partner: PartnerClient,
+): Promise<Exchange> =>
+  observedOnce(session, partner, ['add-test-data', 'for the authentication checks'], () =>
+    requestTestData(partner),
   );
 
 /** The partner's request of `op` on an id no partner owns, with a valid body (only the id is at issue). */

@@ -38,9 +38,16 @@ export function stopWith(testInfo: TestInfo, stop: Omit<Finding, 'requirement'>)
   throw new Error('unreachable: testInfo.skip throws');
 }
 
-/** What a passing check of `requirement` rested on, e.g. "182 records of 8 pages, 140 SCORED". */
-export function evidence(requirement: string, text: string): void {
-  record(test.info(), { requirement, outcome: 'pass', message: text });
+/**
+ * What a passing check of `requirement` rested on: what it observed that could have shown a violation, e.g.
+ * "182 records of 8 pages, 140 SCORED", with the request's line when one request says it.
+ */
+export function evidence(requirement: string, text: string, context?: Exchange): void {
+  record(test.info(), {
+    requirement,
+    outcome: 'pass',
+    message: context ? `${text} (${firstLine(context)})` : text,
+  });
 }
 
 /** The target departs from the suite's reading of a loosely stated point (see `reading` in the catalogue). */
@@ -168,19 +175,44 @@ export function expectNo5xx(requirement: string, exchange: Exchange): void {
 }
 
 /**
- * A refusal whose status the seed does not name: served (below 400) fails `requirement`, a 5xx fails
- * ERR-NO-5XX-ON-CLIENT-INPUT, and a 4xx other than the suite's reading (`expected`) is a warning.
+ * How a check reads a refusal's status: `expected` (the seed's, or the suite's reading where the seed is
+ * loose) passes, `tolerated` (another reasonable refusal; 'any 4xx': every other client error) is a
+ * warning, and any other status fails.
  */
-export function expectRefusal(requirement: string, exchange: Exchange, expected: readonly number[]): void {
+export interface RefusalReading {
+  expected: readonly number[];
+  tolerated: readonly number[] | 'any 4xx';
+}
+
+/**
+ * A request that must be refused. `asked` names what it asked for, which must exist and be the caller's own
+ * (e.g. "user A's own cycle 1234"), so that an answer served where it should be refused shows as served: a
+ * 404 for an id nobody owns is no evidence of a refusal. Served fails `requirement`, a 5xx fails
+ * ERR-NO-5XX-ON-CLIENT-INPUT, and the refusal's status is judged by `reading`; what was refused, and how, is
+ * the pass's evidence.
+ */
+export function expectRefusal(
+  requirement: string,
+  exchange: Exchange,
+  reading: RefusalReading,
+  asked: string,
+): void {
+  const { status } = exchange;
   expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-  expectThat(
-    requirement,
-    exchange.status >= 400,
-    `served with status ${exchange.status}, not refused`,
-    exchange,
-  );
-  if (!expected.includes(exchange.status))
-    warn(requirement, `refused with ${exchange.status}, not ${expected.join(' or ')}`, exchange);
+  expectThat(requirement, status >= 400, `${asked} was served with status ${status}, not refused`, exchange);
+  const { expected, tolerated } = reading;
+  if (!expected.includes(status)) {
+    const allowed = tolerated === 'any 4xx' ? status < 500 : tolerated.includes(status);
+    const statuses = [...expected, ...(tolerated === 'any 4xx' ? ['another 4xx'] : tolerated)];
+    expectThat(
+      requirement,
+      allowed,
+      `${asked} was refused with ${status}, not ${statuses.join(' or ')}`,
+      exchange,
+    );
+    warn(requirement, `${asked} was refused with ${status}, not ${expected.join(' or ')}`, exchange);
+  }
+  evidence(requirement, `${asked} refused`, exchange);
 }
 
 /** The assertions and verdicts above, each bound to one requirement (a check's own). */

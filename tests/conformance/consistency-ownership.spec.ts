@@ -71,6 +71,7 @@ test(
       token,
     });
     verdict.expectStatus(exchange, 404);
+    verdict.evidence(`a V1 id none of user A's ${known.length} sleeps and workouts carries`, exchange);
   },
 );
 
@@ -93,9 +94,13 @@ for (const { requirement, op } of notFoundRules) {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const [param] = op.pathParams as [Operation['pathParams'][number]];
-      const value = unknownValue(op, await allIds(dataset, op));
-      const exchange = await api.send({ path: buildPath(op, { [param.name]: value }), token });
+      const ids = await allIds(dataset, op);
+      const exchange = await api.send({
+        path: buildPath(op, { [param.name]: unknownValue(op, ids) }),
+        token,
+      });
       verdict.expectStatus(exchange, 404);
+      verdict.evidence(`an id none of user A's ${ids.length} records carries`, exchange);
     },
   );
 }

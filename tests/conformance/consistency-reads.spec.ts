@@ -155,6 +155,7 @@ test(
       );
     }
     verdict.expectNone(problems, first);
+    verdict.evidence(`the sleeps of ${paramSets.length} cycles name their cycle`);
   },
 );
 
@@ -190,6 +191,7 @@ test(
       );
     }
     verdict.expectNone(problems, first);
+    verdict.evidence(`the recoveries of ${paramSets.length} cycles name their cycle and a sleep`);
   },
 );
 
@@ -208,7 +210,8 @@ test(
     const problems: string[] = [];
     let first: Exchange | undefined;
     // The v1_ids the schema checks sample too (oldest first, spread).
-    for (const params of await dataset.paramSets(op, MAPPING_SAMPLE)) {
+    const paramSets = await dataset.paramSets(op, MAPPING_SAMPLE);
+    for (const params of paramSets) {
       const record = byV1.get(params.activityV1Id) as DataRecord;
       const exchange = await dataset.read(op, params);
       expectServed(verdict, exchange);
@@ -218,5 +221,6 @@ test(
       problems.push(`v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`);
     }
     verdict.expectNone(problems, first);
+    verdict.evidence(`${paramSets.length} v1_ids mapped to their records' uuids`);
   },
 );

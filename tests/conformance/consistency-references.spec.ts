@@ -9,7 +9,7 @@ import { idSet } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { singleReadOf, successRequirementOf } from '../../src/suite/user-catalogue.ts';
 import { type LoadedCollection, locate } from '../../src/suite/user-data.ts';
-import { expectNo5xx } from '../../src/suite/verdicts.ts';
+import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 /** References missing from the collections that are looked up by id, per test. */
@@ -19,7 +19,7 @@ const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchan
 
 /**
  * References (`field` of each record) that are neither ids of `known` records nor resolve with a GET of
- * `read` (at most MAX_LOOKUPS looked up); also returns how many were not looked up.
+ * `read` (at most MAX_LOOKUPS looked up); also returns how many there were and how many were not looked up.
  */
 async function unresolved(
   api: ApiClient,
@@ -28,11 +28,13 @@ async function unresolved(
   field: string,
   known: ReadonlySet<string>,
   read: Operation,
-): Promise<{ problems: string[]; notLookedUp: number; exchange?: Exchange }> {
+): Promise<{ problems: string[]; references: number; notLookedUp: number; exchange?: Exchange }> {
   const missing = new Map<string, number>(); // reference → index of the first record naming it
+  let references = 0;
   from.records.forEach((record, index) => {
     // A missing reference is a schema violation (the schema tests report it), not a dangling one.
     if (record[field] === undefined || record[field] === null) return;
+    references++;
     const value = String(record[field]);
     if (!known.has(value.toLowerCase()) && !missing.has(value)) missing.set(value, index);
   });
@@ -53,7 +55,7 @@ async function unresolved(
       `record ${index} (page ${where.page}, #${where.onPage}) of ${from.operation.path}: ${field} ${value} is in no record of the collection and ${read.path.replace(`{${param.name}}`, value)} answers ${answer.status}`,
     );
   }
-  return { problems, notLookedUp: missing.size - lookedUp, exchange };
+  return { problems, references, notLookedUp: missing.size - lookedUp, exchange };
 }
 
 // These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
@@ -78,7 +80,14 @@ for (const { requirement, from, field, to } of references) {
       const token = await userToken();
       const referring = await dataset.collection(source);
       const known = idSet(await dataset.records(target));
-      const { problems, notLookedUp, exchange } = await unresolved(api, token, referring, field, known, read);
+      const { problems, references, notLookedUp, exchange } = await unresolved(
+        api,
+        token,
+        referring,
+        field,
+        known,
+        read,
+      );
       if (notLookedUp > 0) {
         if (problems.length > 0)
           problems.push(`… and ${notLookedUp} more ${field}(s) missing from the collection, not looked up`);
@@ -88,6 +97,8 @@ for (const { requirement, from, field, to } of references) {
           );
       }
       verdict.expectNone(problems, exchange);
+      if (references === 0) notVerified(`no record of ${source.path} carries a ${field}`);
+      verdict.evidence(`${references} ${field}s of ${source.path} checked, none dangling`);
     },
   );
 }

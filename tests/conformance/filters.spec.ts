@@ -232,7 +232,9 @@ describeEachCollection((op, name) => {
     async ({ api, userToken, verdict }) => {
       const token = await userToken();
       for (const query of [{ start: 'yesterday' }, { end: '2025-13-45T00:00:00Z' }]) {
-        verdict.expectStatus(await api.send({ path, token, query }), 400);
+        const exchange = await api.send({ path, token, query });
+        verdict.expectStatus(exchange, 400);
+        verdict.evidence('a malformed date-time refused', exchange);
       }
     },
   );

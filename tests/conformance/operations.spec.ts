@@ -81,6 +81,7 @@ for (const op of covered) {
           `expected an empty body, got ${exchange.text.length} bytes`,
           exchange,
         );
+        verdict.evidence('no body', exchange);
         return;
       }
       let body: unknown;
@@ -94,6 +95,7 @@ for (const op of covered) {
         errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
         exchange,
       );
+      verdict.evidence(`a valid ${op.responseSchema}`, exchange);
     },
   );
 
@@ -109,7 +111,9 @@ for (const op of covered) {
         // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
         const outcome = await dataset.outcome(op);
         if (!outcome.ok) throw outcome.error;
-        verdict.expectThat(outcome.value.pages.length > 0, 'the walk read no page');
+        const { pages, records } = outcome.value;
+        verdict.expectThat(pages.length > 0, 'the walk read no page');
+        verdict.evidence(`${pages.length} page(s), ${records.length} records, each page ${op.successStatus}`);
       },
     );
   }
@@ -128,6 +132,7 @@ for (const op of covered) {
           parses = false;
         }
         verdict.expectThat(parses, 'the body is not JSON', exchange);
+        verdict.evidence('an application/json body', exchange);
       },
     );
   }
@@ -146,6 +151,7 @@ for (const op of covered) {
           `the versioned path answers ${exchange.status}, not a success`,
           exchange,
         );
+        verdict.evidence(`served under /${version}/`, exchange);
       },
     );
   }

@@ -85,6 +85,7 @@ for (const { requirement, collection, bySleep } of orderRules) {
       );
       const located = onPages(loaded, problems);
       verdict.expectNone(located.problems, located.exchange);
+      verdict.evidence(`${readable.length} records in order over ${loaded.pages.length} page(s)`);
     },
   );
 }

@@ -27,6 +27,14 @@ const pageProblems = (walk: CollectionWalk<DataRecord>, limit: number, what: str
       : [],
   );
 
+/** A read with a page size, and how many records its query selects: more than the limit, or none can break it. */
+interface SizedRead {
+  what: string;
+  limit: number;
+  walk: CollectionWalk<DataRecord>;
+  selected: number;
+}
+
 describeEachCollection((op, name) => {
   const path = buildPath(op);
   const { byDefault, maximum } = limitRules(op);
@@ -91,7 +99,7 @@ describeEachCollection((op, name) => {
       'PAG-LIMIT-OVER-MAX',
       `${name} never serves more than ${maximum} records to limit=${maximum + 1} and limit=${maximum * 4} (by the suite's reading, 400)`,
     ),
-    async ({ api, userToken, verdict }) => {
+    async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       for (const limit of [maximum + 1, maximum * 4]) {
         const exchange = await api.send({ path, token, query: { limit } });
@@ -111,6 +119,13 @@ describeEachCollection((op, name) => {
           exchange,
         );
       }
+      // A page over the maximum can be served only from a collection that holds more.
+      const held = (await dataset.referenceWalk(op)).records.length;
+      if (held <= maximum)
+        notVerified(
+          `${name} holds ${held} records: no answer to limit=${maximum + 1} could hold more than ${maximum}`,
+        );
+      verdict.evidence(`${name}: ${held} records, never more than ${maximum} on a page for a larger limit`);
     },
   );
 
@@ -122,7 +137,9 @@ describeEachCollection((op, name) => {
     async ({ api, userToken, verdict }) => {
       const token = await userToken();
       for (const limit of ['1.5', 'abc']) {
-        verdict.expectStatus(await api.send({ path, token, query: { limit } }), 400);
+        const exchange = await api.send({ path, token, query: { limit } });
+        verdict.expectStatus(exchange, 400);
+        verdict.evidence('a limit that is no int32 refused', exchange);
       }
       const empty = await api.send({ path, token, query: { limit: '' } });
       expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', empty);
@@ -153,7 +170,11 @@ describeEachCollection((op, name) => {
     ...verifies('PAG-PAGE-WITHIN-LIMIT', `${name} never returns more records than the limit asked for`),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
-      const problems: string[] = [];
+      const complete = await dataset.referenceWalk(op);
+      const held = complete.records.length;
+      const reads: SizedRead[] = [
+        { what: COMPLETE_WALK, limit: COMPLETE_LIMIT, walk: complete, selected: held },
+      ];
       // Limits 1, 7 and 25: every page of the walks the other checks share; 3 and 13: a first page each.
       for (const limit of [3, 13]) {
         const first = await readPage<DataRecord>(api, path, {
@@ -161,18 +182,24 @@ describeEachCollection((op, name) => {
           limit,
           requirement: verdict.requirement,
         });
-        problems.push(...pageProblems({ pages: [first], records: first.records }, limit, `limit=${limit}`));
+        const walk = { pages: [first], records: first.records };
+        reads.push({ what: `limit=${limit}`, limit, walk, selected: held });
       }
-      problems.push(...pageProblems(await dataset.referenceWalk(op), COMPLETE_LIMIT, COMPLETE_WALK));
       for (const [window, limit] of [
         ['narrow', 1],
         ['wide', 7],
         ['wide', maximum],
       ] as const) {
         const { what, walk } = await dataset.windowWalk(op, window, limit, verdict.requirement);
-        problems.push(...pageProblems(walk, limit, what));
+        reads.push({ what, limit, walk, selected: walk.records.length });
       }
-      verdict.expectNone(problems);
+      verdict.expectNone(reads.flatMap(({ what, limit, walk }) => pageProblems(walk, limit, what)));
+      const telling = reads.filter(({ limit, selected }) => selected > limit);
+      if (telling.length === 0)
+        notVerified(`${name} holds ${held} record(s): no read selected more records than its limit`);
+      verdict.evidence(
+        `${name}: ${telling.map(({ what, selected }) => `${what} over ${selected} records`).join('; ')}`,
+      );
     },
   );
 });

@@ -2,9 +2,10 @@
 // client credentials for a bearer token; every partner operation refuses a missing, invalid or expired
 // token with 401; the suite's PartnerClient then requests a new token and retries.
 //
-// Requests that a broken server could let through never change data: id-addressed operations are sent on
-// unknown ids (with valid bodies, so only the token is at issue); add-test-data, which a broken server
-// would run, is tagged @nonprod @write.
+// Every request asks for what partner A owns, so that a served answer shows as served and a refused one as
+// refused (src/suite/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
+// (which a broken server would run without a valid token) on test data the run generated for these checks,
+// tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
 import { suppliedExpiredToken } from '../../src/auth/expired-tokens.ts';
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
@@ -20,48 +21,58 @@ import {
   addTestDataOperation,
   catalogueRequirement,
   getRequisitionOperation,
-  observedOnUnknownId,
   observedTestData,
   observedTokenRequest,
   parseJson,
   partnerOperations,
-  requestFor,
-  unknownId,
 } from '../../src/suite/partner-data.ts';
+import { ownedTarget, ownedTargetTags } from '../../src/suite/partner-owned-targets.ts';
 import type { TargetSession } from '../../src/suite/target-session.ts';
 import { test } from '../../src/suite/test.ts';
 import {
+  evidence,
   expectJsonContentType,
   expectNo5xx,
   expectSchema,
   expectStatus,
   expectThat,
+  type RefusalReading,
 } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
-/** Profile tags of a test that sends `op`: add-test-data would generate data on a server that lets the request in. */
-const tagsFor = (op: Operation): string[] => [
-  Tags.partner,
-  ...(op.operationId === addTestDataOperation.operationId ? [Tags.nonProduction, Tags.write] : []),
-];
+/** "An expired or invalid token gets 401": nothing else passes. */
+const STATED_401: RefusalReading = { expected: [401], tolerated: [] };
+/** The seed names no status for a missing partner token: 401 is the reading, another 4xx a warning. */
+const MISSING_TOKEN: RefusalReading = { expected: [401], tolerated: 'any 4xx' };
 
-/** `op` sent with `token` (none when undefined): on an unknown id, with a valid body. */
-function sendAs(api: ApiClient, op: Operation, token: string | undefined): Promise<Exchange> {
-  const request =
-    op.pathParams.length > 0 ? requestFor(op, unknownId()) : { method: op.method, path: op.path };
-  return api.send({ ...request, token });
+/** `op` sent with `token` (none when undefined) on what partner A owns, and what it asked for. */
+async function sendAs(
+  api: ApiClient,
+  session: TargetSession,
+  partner: PartnerClient,
+  op: Operation,
+  token: string | undefined,
+): Promise<{ exchange: Exchange; asked: string }> {
+  const { request, asked } = await ownedTarget(session, partner, op);
+  return { exchange: await api.send({ ...request, token }), asked };
 }
 
 /**
- * `op` sent by the partner with its valid token: add-test-data (on a server that lets it in, it generates), or
- * an unknown id with a valid body. The same request other checks judge, observed once per worker session.
+ * `op` sent by partner A with its valid token on what it owns, and what it asked for: add-test-data as the
+ * other checks first sent it (the same request, observed once per worker session).
  */
-const withValidToken = (session: TargetSession, partner: PartnerClient, op: Operation): Promise<Exchange> =>
-  op.operationId === addTestDataOperation.operationId
-    ? observedTestData(session, partner)
-    : observedOnUnknownId(session, partner, op);
+async function withValidToken(
+  session: TargetSession,
+  partner: PartnerClient,
+  op: Operation,
+): Promise<{ exchange: Exchange; asked: string }> {
+  if (op.operationId === addTestDataOperation.operationId)
+    return { exchange: await observedTestData(session, partner), asked: `${op.method} ${op.path}` };
+  const { request, asked } = await ownedTarget(session, partner, op);
+  return { exchange: await partner.send(request), asked };
+}
 
 interface TokenResponse {
   access_token?: unknown;
@@ -119,9 +130,12 @@ test(
     const exchange = await observedTokenRequest(session, partnerA);
     verdict.expectStatus(exchange, 200);
     expectJsonContentType(JSON_BODIES, exchange);
+    evidence(JSON_BODIES, 'the partner token response is application/json', exchange);
     const body = parseJson<TokenResponse>(verdict.requirement, exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
     expectSchema(TOKEN_RESPONSE_SCHEMA, 'partner-token-response', body, exchange);
+    evidence(TOKEN_RESPONSE_SCHEMA, 'the token response is a PartnerTokenResponse', exchange);
+    verdict.evidence('valid client credentials got a token', exchange);
   },
 );
 
@@ -155,6 +169,7 @@ test(
       `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
       exchange,
     );
+    verdict.evidence(`token_type ${JSON.stringify(body.token_type)}`, exchange);
   },
 );
 
@@ -170,6 +185,7 @@ test(
       `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
       exchange,
     );
+    verdict.evidence(`expires_in ${JSON.stringify(body.expires_in)}`, exchange);
   },
 );
 
@@ -208,8 +224,8 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
   { name: 'an empty body', body: { raw: '' }, stated: false },
 ];
 
-/** The reading's statuses for a malformed token request. */
-const MALFORMED_TOKEN_REQUEST = [400, 401];
+/** A malformed token request: 400 or 401 by the reading, another 4xx a warning. */
+const MALFORMED_TOKEN_REQUEST: RefusalReading = { expected: [400, 401], tolerated: 'any 4xx' };
 
 for (const { name, body, stated } of invalidTokenRequests) {
   test(
@@ -231,8 +247,11 @@ for (const { name, body, stated } of invalidTokenRequests) {
             });
       // A token issued on invalid credentials is a credential too: keep it out of every report.
       registerSecret(/"access_token"\s*:\s*"([^"]+)"/.exec(exchange.text)?.[1]);
-      if (stated) verdict.expectStatus(exchange, 401);
-      else verdict.expectRefusal(exchange, MALFORMED_TOKEN_REQUEST);
+      verdict.expectRefusal(
+        exchange,
+        stated ? STATED_401 : MALFORMED_TOKEN_REQUEST,
+        `a token for a request with ${name}`,
+      );
     },
   );
 }
@@ -244,18 +263,20 @@ for (const op of partnerOperations) {
     ...verifies(
       'PAUTH-BEARER-ACCEPTED',
       `${op.method} ${op.path} accepts a partner token as Authorization Bearer`,
-      { tag: tagsFor(op) },
+      { tag: ownedTargetTags(op) },
     ),
     async ({ partnerA, session, verdict }) => {
-      const exchange = await withValidToken(session, partnerA, op);
+      const { exchange, asked } = await withValidToken(session, partnerA, op);
+      // On partner A's own requisition a 404 refuses the token too ("not found or caller not an owner").
+      const refusals = op.pathParams.length > 0 ? [401, 403, 404] : [401, 403];
       verdict.expectThat(
-        exchange.status !== 401 && exchange.status !== 403,
-        `a valid partner token was refused with ${exchange.status}`,
+        !refusals.includes(exchange.status),
+        `${asked} with partner A's valid token was refused with ${exchange.status}`,
         exchange,
       );
       // A 5xx says nothing about the token: the operation failed (its own success requirement).
       expectNo5xx(catalogueRequirement('OP-', op), exchange);
-      verdict.evidence(`${op.method} ${op.path} answered ${exchange.status}`);
+      verdict.evidence(`${asked} with partner A's token`, exchange);
     },
   );
 
@@ -273,26 +294,25 @@ for (const op of partnerOperations) {
       ...verifies(
         'PAUTH-INVALID-TOKEN',
         `${op.method} ${op.path} ${name} gets 401${stated ? '' : " (by the suite's reading; refused by the seed)"}`,
-        { tag: tagsFor(op) },
+        { tag: ownedTargetTags(op) },
       ),
-      async ({ api, requires, verdict }) => {
+      async ({ api, partnerA, requires, session, verdict }) => {
         requires('partner', 'real-auth');
-        const exchange = await sendAs(api, op, token());
-        if (stated) verdict.expectStatus(exchange, 401);
-        else verdict.expectRefusal(exchange, [401]);
+        const { exchange, asked } = await sendAs(api, session, partnerA, op, token());
+        verdict.expectRefusal(exchange, stated ? STATED_401 : MISSING_TOKEN, asked);
       },
     );
   }
 
   test(
     ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
-      tag: tagsFor(op),
+      tag: ownedTargetTags(op),
     }),
     async ({ api, config, partnerA, requires, session, verdict }) => {
       requires('expired-partner-token');
       const expired = await expiredToken(config, session, partnerA);
-      const exchange = await sendAs(api, op, expired);
-      verdict.expectStatus(exchange, 401);
+      const { exchange, asked } = await sendAs(api, session, partnerA, op, expired);
+      verdict.expectRefusal(exchange, STATED_401, asked);
     },
   );
 }
@@ -323,21 +343,26 @@ for (const { requirement, kind, capability, stale } of renewals) {
   test(
     ...verifies(
       requirement,
-      `after a 401 for an ${kind} token the client requests a new token, and the retry is authorised`,
-      { tag: [Tags.partner] },
+      `after a 401 for an ${kind} token the client requests a new token, and the retry is served`,
+      { tag: ownedTargetTags(getRequisitionOperation) },
     ),
     async ({ config, partnerA, requires, session, verdict }) => {
       requires(capability);
+      const { request, asked } = await ownedTarget(session, partnerA, getRequisitionOperation);
       partnerA.useToken(await stale(partnerA, config, session));
-      const exchange = await partnerA.send({ path: requestFor(getRequisitionOperation, unknownId()).path });
+      const exchange = await partnerA.send(request);
       verdict.expectThat(
         partnerA.renewals === 1,
         `the ${kind} token was not refused with 401 (renewals: ${partnerA.renewals})`,
         exchange,
       );
       verdict.expectThat(
-        exchange.status !== 401,
-        'the retry with a newly requested token was refused too',
+        exchange.status === getRequisitionOperation.successStatus,
+        `the retry of ${asked} with a newly requested token answered ${exchange.status}`,
+        exchange,
+      );
+      verdict.evidence(
+        `${asked}: the ${kind} token refused with 401, the retry with a new token served`,
         exchange,
       );
     },

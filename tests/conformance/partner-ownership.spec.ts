@@ -6,8 +6,7 @@
 //
 // A's requisition: the one the worker session generated with add-test-data on a non-production target, claimed
 // by each test for its duration; on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the
-// updates do not run. A request on an unknown id is sent once per operation and worker session, and judged
-// here and by the partner authentication checks (a valid token accepted).
+// updates do not run. A request on an unknown id is sent once per operation and worker session.
 
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
@@ -16,12 +15,11 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
+  addressedId,
   addressedResource,
   catalogueRequirement,
-  firstServiceRequestId,
   idAddressedOperations,
   observedOnUnknownId,
-  type RequisitionData,
   readRequisition,
   requestFor,
   statusChanges,
@@ -33,13 +31,8 @@ import {
 } from '../../src/suite/partner-data.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
 import { test } from '../../src/suite/test.ts';
+import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
-
-/** The id `op` addresses in a requisition: the requisition's own, or its first service request's. */
-function addressedId(op: Operation, requisition: { id: string; requisition: RequisitionData }): string {
-  if (addressedResource(op) === 'requisition') return requisition.id;
-  return firstServiceRequestId(requisition.requisition);
-}
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [
@@ -59,10 +52,13 @@ for (const op of idAddressedOperations) {
     async ({ partnerA, partnerB, requires, session, verdict }) => {
       requires('second-partner');
       const owned = await workingRequisition(session, partnerA);
-      const exchange = await partnerB.send(
-        requestFor(op, addressedId(op, owned), validBodyFor(op, uniqueStatus('NON_OWNER'))),
-      );
+      const id = addressedId(op, owned);
+      const exchange = await partnerB.send(requestFor(op, id, validBodyFor(op, uniqueStatus('NON_OWNER'))));
       verdict.expectStatus(exchange, 404);
+      verdict.evidence(
+        `partner A's ${resource.replace('-', ' ')} ${id}, which A reads, refused to B`,
+        exchange,
+      );
     },
   );
 }
@@ -82,6 +78,8 @@ for (const op of statusUpdateOperations) {
       // A's data as it is now: earlier checks of the session may have changed it.
       const { requisition: current } = await readOwned();
       const before = statusesOf(current);
+      if (before.size === 0)
+        notVerified(`requisition ${owned.id} has no service request whose status could change`);
       const status = uniqueStatus('NON_OWNER');
       const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
       const { exchange, requisition } = await readOwned();
@@ -91,6 +89,9 @@ for (const op of statusUpdateOperations) {
           (change) => `after partner B's update (answered ${refused.status}), partner A reads ${change}`,
         ),
         exchange,
+      );
+      verdict.evidence(
+        `partner B's update to ${status} (answered ${refused.status}) left ${before.size} service request statuses of A's as they were`,
       );
     },
   );
@@ -103,7 +104,9 @@ for (const op of idAddressedOperations) {
     }),
     async ({ partnerA, requires, session, verdict }) => {
       requires('stateful');
-      verdict.expectStatus(await observedOnUnknownId(session, partnerA, op), 404);
+      const exchange = await observedOnUnknownId(session, partnerA, op);
+      verdict.expectStatus(exchange, 404);
+      verdict.evidence("an id nobody owns, with partner A's valid token", exchange);
     },
   );
 }
@@ -140,7 +143,7 @@ for (const op of idAddressedOperations) {
         ),
         { numRuns: 10, endOnFailure: true },
       );
-      verdict.note(
+      verdict.evidence(
         `${op.method} ${op.path}, ${answers.size} malformed ids: statuses ${[...seen].sort().join(', ')}`,
       );
     },

@@ -32,7 +32,7 @@ import {
 } from '../../src/suite/partner-data.ts';
 import type { TargetSession } from '../../src/suite/target-session.ts';
 import { test } from '../../src/suite/test.ts';
-import { expectJsonContentType } from '../../src/suite/verdicts.ts';
+import { evidence, expectJsonContentType, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
@@ -130,6 +130,7 @@ test(
     const loaded = await loadRequisitions(api, session, partnerA, note);
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
+    verdict.evidence(`${loaded.length} requisitions validated`);
   },
 );
 
@@ -182,6 +183,7 @@ test(
     const seen = [...variants].map(([variant, count]) => `${variant} ×${count}`).join(', ');
     verdict.note(`PatientCore variants seen across ${loaded.length} requisitions: ${seen}`);
     verdict.expectNone(problems, exchange);
+    verdict.evidence(`${loaded.length} patients validated: ${seen}`);
     if (config.target === 'sandbox' && variants.size < 2) {
       // Not a verdict on the target: the check itself did not reach both variants.
       throw new Error(
@@ -205,6 +207,8 @@ test(
       `${appointments.length} appointments checked: ${withSlot} with slot_id, ${withAddress} with collection_address (lab variant fields)`,
     );
     verdict.expectNone(problems, exchange);
+    if (appointments.length === 0) notVerified(`the ${loaded.length} requisitions hold no appointment`);
+    verdict.evidence(`${appointments.length} appointments of ${loaded.length} requisitions validated`);
   },
 );
 
@@ -221,12 +225,14 @@ test(
     const exchange = await observedRequisition(session, partnerA, id as string);
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
     expectJsonContentType(JSON_BODIES, exchange);
+    evidence(JSON_BODIES, 'the requisition is application/json', exchange);
     const body = parseJson<RequisitionData>(verdict.requirement, exchange);
     verdict.expectThat(
       body?.id === id,
       `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
       exchange,
     );
+    verdict.evidence(`requisition ${id} served to its owner`, exchange);
   },
 );
 
@@ -243,11 +249,13 @@ test(
     const exchange = await observedServiceRequest(session, partnerA, serviceRequestId);
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
     expectJsonContentType(JSON_BODIES, exchange);
+    evidence(JSON_BODIES, 'the service request is application/json', exchange);
     const body = parseJson<{ id?: unknown }>(verdict.requirement, exchange);
     verdict.expectThat(
       body?.id === serviceRequestId,
       `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,
       exchange,
     );
+    verdict.evidence(`service request ${serviceRequestId} served to its owner`, exchange);
   },
 );

@@ -26,7 +26,13 @@ import {
   sharedRequisition,
 } from '../../src/suite/partner-data.ts';
 import { test } from '../../src/suite/test.ts';
-import { expectJsonContentType, expectSchema, expectStatus, notVerified } from '../../src/suite/verdicts.ts';
+import {
+  evidence,
+  expectJsonContentType,
+  expectSchema,
+  expectStatus,
+  notVerified,
+} from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
@@ -72,6 +78,9 @@ for (const { label, appointmentType } of calls) {
         );
       }
       const id = generatedId(generated, accepted, note);
+      evidence(ADD_TEST_DATA_ANSWER, `${label}: ${generated.status}`, generated);
+      if (appointmentType !== undefined)
+        evidence(APPOINTMENT_TYPES_ACCEPTED, `${label} accepted (${generated.status})`, generated);
       if (id === undefined) {
         // The documented 204 names no requisition: the answer is verified, what it generated cannot be.
         verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
@@ -95,6 +104,7 @@ for (const { label, appointmentType } of calls) {
         APPOINTMENT_TYPES_ACCEPTED,
         `${label}: the generated appointment's type field is ${JSON.stringify(types)} (the field's values are not shown in the seed)`,
       );
+      verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, exchange);
     },
   );
 }
@@ -128,6 +138,9 @@ for (const appointmentType of APPOINTMENT_TYPES) {
         }
       });
       verdict.expectNone(problems, read);
+      verdict.evidence(
+        `${appointments.length} appointment(s) booking ${own.size} service request(s) of requisition ${String(requisition.id)}`,
+      );
     },
   );
 }
@@ -153,6 +166,7 @@ test(
         );
     });
     verdict.expectNone(problems, read);
+    verdict.evidence(`${appointments.length} MOBILE appointment(s), each with a collection_address`, read);
   },
 );
 
@@ -164,6 +178,7 @@ test(
     if (config.environment === 'production') {
       const exchange = await requestTestData(partnerA);
       verdict.expectStatus(exchange, 404);
+      verdict.evidence('the production target does not generate test data', exchange);
       return;
     }
     const productionBaseUrl =
@@ -176,6 +191,8 @@ test(
       api.withOptions({ baseUrl: productionBaseUrl }),
       partnerA.credentials,
     );
-    verdict.expectStatus(await requestTestData(production), 404);
+    const exchange = await requestTestData(production);
+    verdict.expectStatus(exchange, 404);
+    verdict.evidence('the production deployment does not generate test data', exchange);
   },
 );

@@ -89,6 +89,7 @@ test(
     );
     verdict.expectStatus(exchange, patchRequisition.successStatus);
     expectEmptyBody(verdict, exchange);
+    verdict.evidence(`requisition ${id} updated, no body`, exchange);
   },
 );
 
@@ -157,12 +158,14 @@ test(
       STATUS_VALUES,
       `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
     );
+    evidence(JSON_BODIES, 'the updated service request is application/json', exchange);
     const { errors } = validate('service-request', body);
     expectNone(
       SERVICE_REQUEST_SCHEMA,
       errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
       exchange,
     );
+    evidence(SERVICE_REQUEST_SCHEMA, 'the updated service request is a ServiceRequest', exchange);
     verdict.expectNone(
       [
         ...(body.id === serviceRequestId
@@ -176,6 +179,7 @@ test(
       ],
       exchange,
     );
+    verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, exchange);
   },
 );
 
@@ -212,6 +216,10 @@ test(
     before.delete(target as string);
     problems.push(...statusChanges(before, afterStatuses).map((change) => `GET requisition: ${change}`));
     verdict.expectNone(problems, exchange);
+    verdict.evidence(
+      `${siblings.length} sibling(s) of service request ${target} kept their status`,
+      exchange,
+    );
   },
 );
 
@@ -263,6 +271,7 @@ for (const op of statusUpdateOperations) {
           ),
         exchange,
       );
+      verdict.evidence(`${reached.length} service request(s) replaced ${first} with ${second}`, exchange);
     },
   );
 }
@@ -285,6 +294,7 @@ test(
     });
     verdict.expectStatus(exchange, postResults.successStatus);
     expectEmptyBody(verdict, exchange);
+    verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, exchange);
   },
 );
 
@@ -314,6 +324,7 @@ test(
       }),
       { numRuns: 20, endOnFailure: true },
     );
+    verdict.evidence(`${sent} generated reports stored (fast-check seed ${session.config.propertySeed})`);
   },
 );
 

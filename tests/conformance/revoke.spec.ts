@@ -63,6 +63,7 @@ test(
       `the ${exchange.status} carries a body (${exchange.text.slice(0, 200)})`,
       exchange,
     );
+    verdict.evidence(`user ${user}'s grant revoked, no body`, exchange);
   },
 );
 
@@ -77,8 +78,10 @@ test(
     const user = revokedUser(config);
     const grant = await freshToken(ALL_READ_SCOPES, user);
     const other = await freshToken(ALL_READ_SCOPES, user);
-    // The user's own ids, read while the grant is valid: every request below is otherwise a valid one.
+    // The user's own ids, read while the grant is valid: every request below is otherwise a valid one (not
+    // verified before the revocation when the user's data cannot supply one).
     const ids: KnownIds = await dataset.knownIds(grant.accessToken);
+    const requests = userDataOperations.map((op) => ({ op, request: requestFor(op, ids) }));
     const reads = userDataOperations.filter((op) => op.readOnly);
     const probe = reads.find((op) => op.security.kind === 'user' && !needsIds(op)) ?? reads[0];
     if (!probe) throw new Error('the catalogue has no user-data read');
@@ -88,8 +91,8 @@ test(
     verdict.expectThat(succeeded(revoked), `the revocation itself failed (${revoked.status})`, revoked);
 
     const problems: string[] = [];
-    for (const op of userDataOperations) {
-      const exchange = await api.send({ ...requestFor(op, ids), token: grant.accessToken });
+    for (const { op, request } of requests) {
+      const exchange = await api.send({ ...request, token: grant.accessToken });
       if (op.security.kind !== 'user') {
         verdict.expectNo5xx(exchange);
         note(
@@ -101,6 +104,9 @@ test(
       }
     }
     verdict.expectNone(problems);
+    verdict.evidence(
+      `the revoked token, served before, refused 401 on ${requests.filter(({ op }) => op.security.kind === 'user').length} operations`,
+    );
 
     // "Revokes the access granted by the user": another token of the same user and client, observed.
     const otherRead = await api.send({ ...requestFor(probe, ids), token: other.accessToken });
@@ -129,6 +135,7 @@ for (const scope of ALL_READ_SCOPES) {
         `a token holding only ${scope} was refused (${exchange.status}); the operation requires OAuth with no scope`,
         exchange,
       );
+      verdict.evidence(`served to a token holding only ${scope}`, exchange);
     },
   );
 }

@@ -10,22 +10,25 @@
 // where the suite reads a loose point (an empty limit, start or end; a limit over the maximum, served capped;
 // an integer id beyond int64; start after end) another non-5xx answer is a warning.
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
-// without parameters (nothing to generate). The run spends a fixed budget of requests, shared evenly by the
-// tests, with the run's seed (src/suite/properties.ts); a path parameter's boundary cases (the known id, an
-// int64 beyond 2^53, a malformed id, an integer beyond int64) and an empty end are always among them. A
-// failure names the requirement, the exchange with its curl line, and fast-check's seed, path and
-// counterexample.
+// without parameters (nothing to generate). The run spends a fixed budget of generated requests, shared
+// evenly by the tests, with the run's seed (src/suite/properties.ts), after each test's boundary cases: a
+// path parameter's (the known id, an int64 beyond 2^53, a malformed id, an integer beyond int64) and one per
+// rule of the collection queries (an empty end, a limit beyond int32 and over the maximum, an impossible
+// date, start after end), so that every requirement a test declares is exercised in every run. A failure
+// names the requirement, the exchange with its curl line, and fast-check's seed, path and counterexample.
 import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation, ParameterSchema } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { requirementById } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { describeExchange } from '../../src/http/exchange.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
 import { test } from '../../src/suite/test.ts';
 import { describeOperation, type KnownIds, userDataOperations } from '../../src/suite/user-catalogue.ts';
-import { ConformanceFailure, warn } from '../../src/suite/verdicts.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
+import { ConformanceFailure, evidence, warn } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
 interface RequestCase {
@@ -148,6 +151,22 @@ function queryParam(op: Operation, name: string): JsonSchema {
   return param.schema as unknown as JsonSchema;
 }
 
+/**
+ * Whether a request's answer could have broken the stated part of its requirement: any answer to a rule the
+ * seed states or to a requirement that is a reading as a whole; to another reading, only a page for a limit
+ * over the maximum, from a collection holding more (`held` records).
+ */
+function couldFail(request: RequestCase, held: number): boolean {
+  if (!request.reading || requirementById(request.requirement)?.level === 'READING') return true;
+  return request.maxRecords !== undefined && held > request.maxRecords;
+}
+
+/** How many records the collection holds (its complete walk; 0 when that walk failed, reported elsewhere). */
+async function collectionSize(dataset: Dataset, op: Operation): Promise<number> {
+  const outcome = await dataset.outcome(op);
+  return outcome.ok ? outcome.value.records.length : 0;
+}
+
 /** What the seed says about a limit value: [allowed statuses, requirement, reading only]. */
 function limitVerdict(value: string, maximum: number): Verdict {
   // An empty limit may be read as a malformed int32 or as no limit (the default): 400 is the reading.
@@ -237,8 +256,15 @@ function collectionCases(op: Operation): Cases {
         .map(([a, b]) => (Date.parse(a) > Date.parse(b) ? { start: a, end: b } : { start: b, end: a })),
     )
     .map((query) => classify(defined(query)));
-  // An empty end (malformed by the suite's reading, absent by another) goes first.
-  return { arbitrary, examples: [classify({ end: '' })] };
+  // An empty end (malformed by the suite's reading, absent by another) goes first, then a case of each rule.
+  const examples: Record<string, string>[] = [
+    { end: '' },
+    { limit: String(INT32_MAX + 1) },
+    { limit: String(maximum * 2) },
+    { start: '2025-02-30T00:00:00Z' },
+    { start: '2024-03-01T12:00:00Z', end: '2024-02-29T12:00:00Z' },
+  ];
+  return { arbitrary, examples: examples.map(classify) };
 }
 
 // With a valid token DELETE /v2/user/access revokes the grant; operations without parameters have nothing
@@ -247,7 +273,7 @@ const generated = userDataOperations.filter(
   (op) => op.readOnly && (op.pathParams.length > 0 || op.queryParams.length > 0),
 );
 
-/** The requests the property tests of a run send, all together; each test gets an even share. */
+/** The generated requests the property tests of a run send, all together; each test gets an even share. */
 const REQUEST_BUDGET = 54;
 const RUNS_PER_TEST = Math.floor(REQUEST_BUDGET / generated.length);
 
@@ -270,7 +296,10 @@ for (const op of generated) {
       const token = await userToken();
       const ids: KnownIds = (await dataset.idsFor(op)) ?? {};
       const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids);
+      // A page over the maximum can be served only from a collection that holds more.
+      const held = op.isCollection ? await collectionSize(dataset, op) : 0;
       const departures = new Map<string, string>();
+      const governed = new Map<string, number>();
       let sent = 0;
       await assertProperty(
         config.propertySeed,
@@ -303,10 +332,21 @@ for (const op of generated) {
               `${request.label}: expected ${request.expected.join(' or ')}, got ${exchange.status}\n${describeExchange(exchange)}`,
             );
           }
+          if (couldFail(request, held))
+            governed.set(request.requirement, (governed.get(request.requirement) ?? 0) + 1);
         }),
-        { numRuns: RUNS_PER_TEST, examples: cases.examples.map((example) => [example]), endOnFailure: true },
+        {
+          numRuns: RUNS_PER_TEST + cases.examples.length,
+          examples: cases.examples.map((example) => [example]),
+          endOnFailure: true,
+        },
       );
       for (const [requirement, departure] of departures) warn(requirement, departure);
+      for (const requirement of also) {
+        const count = governed.get(requirement) ?? 0;
+        if (count > 0)
+          evidence(requirement, `${name}: ${count} generated request(s) answered as the seed says`);
+      }
       verdict.evidence(
         `${name}: ${sent} generated requests (fast-check seed ${config.propertySeed}), no 5xx`,
       );

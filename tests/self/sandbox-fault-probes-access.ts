@@ -67,6 +67,9 @@ export const accessProbes = {
   'scope-unchecked-get-sleep': scopeChecked(
     async (p) => `/v2/activity/sleep/${await newestId(p, collections.sleep)}`,
   ),
+  'scope-missing-404-get-sleep': scopeChecked(
+    async (p) => `/v2/activity/sleep/${await newestId(p, collections.sleep)}`,
+  ),
   'scope-unchecked-list-sleeps': scopeChecked(collections.sleep),
   'scope-unchecked-get-workout': scopeChecked(
     async (p) => `/v2/activity/workout/${await newestId(p, collections.workout)}`,

@@ -146,6 +146,12 @@ const probes: Record<PartnerFault, Probe> = {
       expect((await sandbox.call('GET', paths.requisition(id), { token })).status).toBe(401);
     },
   },
+  'partner-missing-token-accepted': {
+    async check(sandbox) {
+      const { id } = await firstOfA(sandbox);
+      expect((await sandbox.call('GET', paths.requisition(id))).status).toBe(401);
+    },
+  },
   'partner-garbage-token-accepted': {
     async check(sandbox) {
       const { id } = await firstOfA(sandbox);

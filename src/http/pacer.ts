@@ -21,6 +21,9 @@ export type TurnSource = (credential: string, seen: RateObservation | undefined)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The budget a credential's requests draw on at a target: instances of a matrix run are servers of their own. */
+export const budgetKey = (baseUrl: string, credential: string): string => `${baseUrl} ${credential}`;
+
 /** The budgets of a process of its own (a standalone client, or the coordinator's). */
 export function localTurns(deadline = Number.POSITIVE_INFINITY): {
   source: TurnSource;

@@ -91,12 +91,13 @@ export class RateLimitConsole {
     if (now - (this.lastLine.get(key) ?? Number.NEGATIVE_INFINITY) < PERIOD_MS) return;
     this.lastLine.set(key, now);
     const limit = describedLimit(budget?.limit, budget?.windowSeconds);
-    const account =
+    const seconds = Math.max(1, Math.round((until - now) / 1000));
+    const why =
       turn.cause === '429'
-        ? 'the target answered 429'
-        : `the run paces itself: the budget the target announced (${limit}) is spent`;
+        ? `the target answered 429 (${limit}), on its account`
+        : `the budget the target announced (${limit}) is spent: the run paces itself`;
     this.write(
-      `${this.label(key)} waits ${Math.ceil((until - now) / 1000)} s for the reset of its rate limit (${limit}): ${account}; ${budget?.rejected ?? 0} answer(s) 429 in this run`,
+      `${this.label(key)} waits ${seconds} s for its rate limit's reset: ${why}; ${budget?.rejected ?? 0} answer(s) 429 in this run`,
     );
   }
 

@@ -37,21 +37,20 @@ type Listing =
 
 const opName = (op: Operation) => `${op.method} ${op.path} (${op.operationId})`;
 
-/** The user OAuth endpoints: the seed lists no status for them, 429 included. */
-const OAUTH_ENDPOINTS = { auth: 'the authorization endpoint', token: 'the user token endpoint' } as const;
-
 function listingOf(config: SuiteConfig, method: string, url: string): Listing {
-  const oauth = /\/oauth\/oauth2\/(auth|token)$/.exec(pathOf(url));
-  if (oauth && url.startsWith(config.authUrl))
+  const path = pathOf(url);
+  // The user OAuth endpoints: the seed lists no status for them, 429 included.
+  const oauth = /\/oauth\/oauth2\/(auth|token)$/.exec(path)?.[1];
+  if (oauth && path.startsWith(pathOf(config.authUrl)))
     return {
       kind: 'unlisted',
-      name: OAUTH_ENDPOINTS[oauth[1] as keyof typeof OAUTH_ENDPOINTS],
+      name: oauth === 'token' ? 'the user token endpoint' : 'the authorization endpoint',
       requirement: 'AUTH-CODE-FLOW',
     };
-  const op = url.startsWith(config.baseUrl)
-    ? matchOperation(method, url.slice(config.baseUrl.length))
-    : undefined;
-  if (!op) return { kind: 'outside', name: `${method} ${pathOf(url)}` };
+  // The operation's path is under the base URL's (`/developer`, or whatever prefix the target serves).
+  const base = pathOf(config.baseUrl).replace(/\/$/, '');
+  const op = path.startsWith(base) ? matchOperation(method, path.slice(base.length)) : undefined;
+  if (!op) return { kind: 'outside', name: `${method} ${path}` };
   return op.statuses.includes(429)
     ? { kind: 'listed', name: opName(op) }
     : { kind: 'unlisted', name: opName(op), requirement: successRequirementOf(op) };

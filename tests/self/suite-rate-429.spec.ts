@@ -64,7 +64,7 @@ test('a partner operation that always answers 429: FAIL on its success requireme
   // Each partner client waited out one 429, then stopped sending the operation.
   expect(report?.requests?.rateLimitedAnswers).toBeLessThanOrEqual(2);
   expect(output).toMatch(
-    /rate limit: partner A's client waits \d+ s for the reset of its rate limit .*: the target answered 429/,
+    /rate limit: partner A's client waits \d+ s for its rate limit's reset: the target answered 429 .*, on its account; \d+ answer\(s\) 429 in this run/,
   );
   expect(output).toMatch(
     /rate limit: partner A's client: POST \/v2\/partner\/service-request\/\{id\}\/results .*no longer sent again/,

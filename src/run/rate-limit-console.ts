@@ -21,7 +21,10 @@ interface Hold {
 }
 
 /** The clients of a target's configuration by budget key: "the user OAuth client", "partner A's client". */
-export function clientLabels(config: SuiteConfig, target: string): Map<string, string> {
+export function clientLabels(
+  config: Pick<SuiteConfig, 'baseUrl' | 'partnerA' | 'partnerB'>,
+  target: string,
+): Map<string, string> {
   const of = target === '' ? '' : ` (target ${target})`;
   const labels = new Map([[budgetKey(config.baseUrl, USER_CREDENTIAL), `the user OAuth client${of}`]]);
   for (const [name, partner] of [

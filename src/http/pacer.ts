@@ -42,6 +42,9 @@ export function localTurns(deadline = Number.POSITIVE_INFINITY): {
   return { source, budgets };
 }
 
+/** A 429 the budget must wait for (not one a request ended on: rate-budget.ts `judged`). */
+const holds = (seen: RateObservation): boolean => seen.status === 429 && !seen.judged;
+
 /** A client's pacer: leases granted by `source`, the latest observation handed back with the next question. */
 export function leasingPacer(source: TurnSource): Pacer {
   const leases = new Map<string, number>();
@@ -68,11 +71,11 @@ export function leasingPacer(source: TurnSource): Pacer {
     },
     observe(credential, seen) {
       const lease = leases.get(credential) ?? 0;
-      // A 429, or less left than this lease holds: the lease is void, and the budget hears it at once.
-      if (seen.status === 429) leases.set(credential, 0);
+      // A 429 that holds, or less left than this lease holds: the lease is void, and the budget hears it at once.
+      if (holds(seen)) leases.set(credential, 0);
       else if (seen.remaining !== undefined && seen.remaining < lease) leases.set(credential, seen.remaining);
       const previous = unreported.get(credential);
-      if (previous?.status !== 429 || seen.status === 429) unreported.set(credential, seen);
+      if (!previous || !holds(previous) || holds(seen)) unreported.set(credential, seen);
     },
   };
 }

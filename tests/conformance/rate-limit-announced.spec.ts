@@ -25,13 +25,14 @@ test(
     const ids = await dataset.knownIds();
     // The target's refusals come back to this check (the judge has warned); the run's own still stop it.
     const client = api.withOptions({ onRefused: undefined });
-    const served: string[] = [];
+    const answered: string[] = [];
     const refused: string[] = [];
     let announcing = 0;
-    for (const op of reads) {
+    // A read whose path needs an id user A's data does not supply is left out (a sparse account).
+    for (const op of reads.filter((read) => read.pathParams.every(({ name }) => ids[name] !== undefined))) {
       try {
         const exchange = await client.send({ ...requestFor(op, ids), token });
-        served.push(op.operationId);
+        answered.push(op.operationId);
         if (announcedRateLimit(exchange.headers)) announcing += 1;
       } catch (error) {
         if (!(error instanceof RequestRefused)) throw error;
@@ -41,10 +42,10 @@ test(
     }
     if (announcing === 0 && refused.length === 0)
       notVerified(
-        `none of the ${reads.length} user data reads announced a rate limit (no X-RateLimit-*, RateLimit or Retry-After header): a limit the target does not announce cannot be kept`,
+        `none of the ${answered.length} user data reads sent announced a rate limit (no X-RateLimit-*, RateLimit or Retry-After header): a limit the target does not announce cannot be kept`,
       );
     verdict.evidence(
-      `${served.length} of ${reads.length} user data reads served (${announcing} announcing the limit)${refused.length > 0 ? `; refused by the target: ${refused.join(', ')}` : ''}`,
+      `${answered.length} of ${reads.length} user data reads answered without a 429 that outlasted its reset (${announcing} announcing the limit)${refused.length > 0 ? `; refused by the target: ${refused.join(', ')}` : ''}`,
     );
   },
 );

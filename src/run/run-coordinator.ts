@@ -33,12 +33,9 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
 }
 
 /** Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends. */
-export async function startRunCoordinator(
-  deadline: number,
-  print?: (line: string) => void,
-): Promise<RunCoordinator> {
+export async function startRunCoordinator(deadline: number): Promise<RunCoordinator> {
   const turns = localTurns(deadline);
-  const waits = new RateLimitConsole(print);
+  const waits = new RateLimitConsole();
   const memo = new Map<string, MemoEntry>();
   /** The first stop of each request the target kept refusing, by credential and operation. */
   const stops = new Map<string, string>();

@@ -14,6 +14,9 @@
 // - ietf (variant ietf-rate-limit-headers), the IETF fields of draft-ietf-httpapi-ratelimit-headers for the
 //   governing policy: RateLimit-Policy: "default";q=<limit>;w=<window> and RateLimit: "default";r=<remaining>;
 //   t=<reset>, no X-RateLimit-*; a 429 still carries Retry-After.
+// Fault injection: `never429` serves every request; `refuses` answers some 429 whatever the window holds,
+// with Retry-After: 1 and the headers still announcing the window's room (a limiter that does not keep
+// the limit it announces).
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
 export interface RateLimitPolicy {
@@ -128,6 +131,20 @@ export interface RateLimitHookOptions {
   style: RateLimitHeaderStyle;
   /** Fault injection: never answer 429. */
   never429?: boolean;
+  /** Fault injection: the requests answered 429 whatever the window holds (Retry-After: 1). */
+  refuses?: (request: FastifyRequest) => boolean;
+}
+
+/** What the sandbox's refusals answer: a 429 with the body of any, ready again in a second by its word. */
+function refuse(
+  reply: FastifyReply,
+  decision: RateLimitDecision,
+  headers: Readonly<Record<string, string | undefined>>,
+) {
+  reply.headers(headers);
+  return reply
+    .code(429)
+    .send({ error: 'rate_limited', message: `Over the rate limit of ${decision.limit} requests` });
 }
 
 /**
@@ -146,16 +163,13 @@ export function rateLimitHook(
     if (key === undefined) return;
     const decision = typeof key === 'string' ? limiter.take(key) : limiter.take(key.key, key.policies);
     const headers = rateLimitHeaders(decision, options.style);
+    if (options.refuses?.(request)) return refuse(reply, decision, { ...headers, 'retry-after': '1' });
     if (decision.allowed || options.never429) {
       reply.headers(headers);
       return;
     }
     // Production announces the reset in X-RateLimit-Reset only.
     const retryAfter = options.style === 'production' ? {} : { 'retry-after': String(decision.resetSeconds) };
-    reply.headers({ ...headers, ...retryAfter });
-    reply
-      .code(429)
-      .send({ error: 'rate_limited', message: `Over the rate limit of ${decision.limit} requests` });
-    return reply;
+    return refuse(reply, decision, { ...headers, ...retryAfter });
   };
 }

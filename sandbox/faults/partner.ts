@@ -98,6 +98,10 @@ export const partnerFaults = {
     'OP-POST-RESULTS',
     'POST /v2/partner/service-request/{id}/results answers 200 with a JSON body instead of 201 without one.',
   ),
+  'partner-results-429-forever': partner(
+    'OP-POST-RESULTS',
+    'POST /v2/partner/service-request/{id}/results always answers 429 with Retry-After: 1, a status the contract lists for user data operations only.',
+  ),
   // Request bodies
   'partner-invalid-body-server-error': partner(
     'ERR-NO-5XX-ON-CLIENT-INPUT',

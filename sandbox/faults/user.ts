@@ -173,6 +173,10 @@ export const userFaults = {
     'RL-429',
     'a 429 carries neither Retry-After nor X-RateLimit-* (the headers the sandbox documents)',
   ),
+  'rate-limit-429-within-budget': data(
+    'RL-ANNOUNCED-LIMIT',
+    'GET /v2/user/profile/basic always answers 429 with Retry-After: 1, its X-RateLimit-Remaining announcing room',
+  ),
   // ---------------------------------------------------------------- authentication, scopes, revocation
   'oauth-state-not-returned': auth(
     'AUTH-CODE-FLOW',

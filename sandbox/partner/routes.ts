@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import { rateLimitHook } from '../rate-limit.ts';
+import { operationOf } from '../response-rewrite.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { addPartnerAuthentication } from './auth.ts';
 import { partnerErrorHandler } from './errors.ts';
@@ -38,6 +39,9 @@ async function registerAuthenticatedRoutes(scope: FastifyInstance, runtime: Part
     'onRequest',
     rateLimitHook(runtime.ctx.rateLimiter, (request) => rateLimitKey(request.partnerClientId), {
       style: runtime.ctx.rateLimitStyle,
+      refuses: (request) =>
+        runtime.ctx.fault('partner-results-429-forever') &&
+        operationOf(request) === 'createServiceRequestResults',
     }),
   );
   registerTestDataRoute(scope, runtime);

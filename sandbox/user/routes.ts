@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { bearerAuthHook } from '../oauth/bearer.ts';
 import type { Grant } from '../oauth/tokens.ts';
 import { type RateLimitKey, rateLimitHook } from '../rate-limit.ts';
+import { operationOf } from '../response-rewrite.ts';
 import { registerCollection } from './collection.ts';
 import { collectionOperations, singleOperations } from './operations.ts';
 import { registerRevoke } from './revoke.ts';
@@ -26,7 +27,12 @@ export async function registerUserRoutes(app: FastifyInstance, services: UserSer
     rateLimitHook(
       ctx.rateLimiter,
       (request) => rateLimitKey(request.userGrant, request.headers.authorization),
-      { style: ctx.rateLimitStyle, never429: ctx.fault('rate-limit-never-429') },
+      {
+        style: ctx.rateLimitStyle,
+        never429: ctx.fault('rate-limit-never-429'),
+        refuses: (request) =>
+          ctx.fault('rate-limit-429-within-budget') && operationOf(request) === 'getBasicProfile',
+      },
     ),
   );
   for (const operation of collectionOperations) registerCollection(app, services, operation);

@@ -2,7 +2,7 @@
 // on a 401 it requests a new token and retries once, as the seed tells partners to do.
 import type { ClientCredentials } from '../config/suite-config.ts';
 import { SEED_PARTNER_TOKEN_REQUEST } from '../config/variables.ts';
-import type { ApiClient, ApiRequest } from '../http/api-client.ts';
+import { type ApiClient, type ApiRequest, partnerCredential } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { timed } from '../run/phase-log.ts';
@@ -41,7 +41,7 @@ export class PartnerClient {
 
   /** The rate budget the partner's requests draw on: the target limits each partner client apart. */
   private get credential(): string {
-    return `partner ${this.credentials.clientId}`;
+    return partnerCredential(this.credentials.clientId);
   }
 
   /** The token request of the seed's partner flow, step 1 (extra fields are merged into the body). */

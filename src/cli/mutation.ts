@@ -1,6 +1,7 @@
 // Mutation analysis of the suite: for every sandbox fault, the tests that declare the fault's requirement
 // run against a sandbox instance with that fault alone, and a failure must name the fault's own requirement
-// (a failure charged to another requirement does not kill it). All the faults' instances run in one
+// (a failure charged to another requirement does not kill it). A fault that departs from a reading (a
+// READING requirement) is judged in strict mode, where readings fail. All the faults' instances run in one
 // Playwright run, one target each (src/config/run-plan.ts). Writes reports/mutation.json and prints the
 // mutation score; exits 1 if any fault survives.
 //
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
 import { tagGrep } from '../config/profiles.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
+import { requirementById } from '../contract/requirements.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
 import { reportPath, reportsDir } from '../run/reports-dir.ts';
@@ -43,13 +45,18 @@ export async function runMutation(
   const catalogue = faults as Record<string, FaultDefinition>;
   const unknown = names.filter((name) => !catalogue[name]);
   if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')}`);
-  const targets: TargetSpec[] = names.map((name) => ({
-    name,
-    faults: [name],
-    variants: [],
-    grep: tagGrep(`@${(catalogue[name] as FaultDefinition).requirement}`),
-    env: {},
-  }));
+  const targets = names.map((name): TargetSpec => {
+    const { requirement } = catalogue[name] as FaultDefinition;
+    const reading = requirementById(requirement)?.level === 'READING';
+    const env: Record<string, string> = reading ? { CONFORMANCE_STRICT: '1' } : {};
+    return {
+      name,
+      faults: [name],
+      variants: [],
+      grep: tagGrep(`@${requirement}`),
+      env,
+    };
+  });
   const run = await runMatrix(targets);
   const reports = reportOf(run);
   const results = names.map((name) => mutantResult(name, catalogue[name] as FaultDefinition, reports[name]));

@@ -1,12 +1,13 @@
 // The suite's HTTP client: every request of every test goes through it, so that requests are counted
 // (and budgeted), paced by the rate budget of their credential, guarded by the profile, and recorded for
-// the report. A 429 means "later": the request is sent again once the announced reset has passed, however
-// long that is; a request the run cannot afford (a wait past its deadline, a target that stopped answering)
-// is refused with a RequestRefused, never sent.
+// the report. A 429 means "later": the request is sent again once the announced reset has passed, until the
+// judge of 429s (rate-limited.ts) ends it; a request the run cannot afford (a wait past its deadline, a
+// target that stopped answering) is refused with a RequestRefused, never sent.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
 import type { Pacer } from './pacer.ts';
 import { observationOf } from './rate-budget.ts';
 import { announcedRateLimit } from './rate-limit-headers.ts';
+import { boundedRetries, type RateLimitedAnswer, type RateLimitJudge } from './rate-limited.ts';
 import { registerIssuedTokens } from './redact.ts';
 import type { RequestCounter, UnansweredRequests } from './request-counter.ts';
 import { RequestRefused } from './request-refused.ts';
@@ -48,6 +49,8 @@ export interface ApiClientOptions {
   onWait?: (waitMs: number, reason: string) => void;
   /** Told of a request refused before it is thrown (a test is then not verified). */
   onRefused?: (refusal: RequestRefused) => void;
+  /** Decides, after each 429 of a request, whether to send it again (default: boundedRetries). */
+  rateLimited?: RateLimitJudge;
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
@@ -59,6 +62,9 @@ export interface ApiClientOptions {
 
 /** The rate budget of the user OAuth client's requests: every request that names no other credential. */
 export const USER_CREDENTIAL = 'user';
+
+/** The rate budget of a partner client's requests: the target limits each partner client apart. */
+export const partnerCredential = (clientId: string): string => `partner ${clientId}`;
 
 export class ApiClient {
   constructor(
@@ -95,8 +101,9 @@ export class ApiClient {
     }
     const sent: SentRequest = { method, url: url.toString(), headers, body };
     const credential = request.credential ?? USER_CREDENTIAL;
+    const answers: RateLimitedAnswer[] = [];
     for (;;) {
-      if (!request.noRetry) await this.waitForTurn(sent, credential);
+      if (!request.noRetry) await this.waitForTurn(sent, credential, answers);
       this.refuseWhenUnanswered(sent);
       this.options.requests.count(credential, sent.url);
       const startedAt = new Date();
@@ -105,20 +112,37 @@ export class ApiClient {
       const timing = { startedAt: startedAt.toISOString(), durationMs: performance.now() - started };
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
-      this.options.pacer.observe(
-        credential,
-        observationOf(exchange.status, announcedRateLimit(exchange.headers)),
-      );
-      if (exchange.status !== 429 || request.noRetry) return this.renewed(request, exchange);
+      const announced = announcedRateLimit(exchange.headers);
+      const seen = observationOf(exchange.status, announced);
+      if (exchange.status !== 429 || request.noRetry) {
+        this.options.pacer.observe(credential, seen);
+        return this.renewed(request, exchange);
+      }
+      answers.push({ exchange, announced, at: Date.now() });
+      const stop = await this.judge(credential, answers);
+      // A 429 the request ends on is no sign of the budget: the others do not wait for it.
+      this.options.pacer.observe(credential, stop ? { ...seen, judged: true } : seen);
+      if (stop) this.end(stop);
       this.options.requests.rateLimited();
     }
   }
 
-  private async waitForTurn(sent: SentRequest, credential: string): Promise<void> {
+  private judge(credential: string, answers: readonly RateLimitedAnswer[], cannotWait?: string) {
+    return (this.options.rateLimited ?? boundedRetries)(credential, answers, cannotWait);
+  }
+
+  /** Waits for the credential's turn; a wait the run cannot make ends the request (after a 429, as judged). */
+  private async waitForTurn(
+    sent: SentRequest,
+    credential: string,
+    answers: readonly RateLimitedAnswer[],
+  ): Promise<void> {
     const refusal = await this.options.pacer.turn(credential, (waitMs, reason) =>
       this.options.onWait?.(waitMs, `${reason} (${sent.method} ${new URL(sent.url).pathname})`),
     );
-    if (refusal) this.refuse(new RequestRefused(sent, refusal.reason));
+    if (!refusal) return;
+    const stop = answers.length > 0 ? await this.judge(credential, answers, refusal.reason) : undefined;
+    this.end(stop ?? new RequestRefused(sent, refusal.reason));
   }
 
   private refuseWhenUnanswered(sent: SentRequest): void {
@@ -129,6 +153,12 @@ export class ApiClient {
   private refuse(refusal: RequestRefused): never {
     this.options.onRefused?.(refusal);
     throw refusal;
+  }
+
+  /** Ends a request the judge of 429s stopped: a refusal as any, a failure of the target thrown as it is. */
+  private end(error: Error): never {
+    if (error instanceof RequestRefused) this.refuse(error);
+    throw error;
   }
 
   /** The exchange, or after a 401 the request sent again with a renewed token (see renewToken). */

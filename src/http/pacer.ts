@@ -21,6 +21,9 @@ export type TurnSource = (credential: string, seen: RateObservation | undefined)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The budget a credential's requests draw on at a target: instances of a matrix run are servers of their own. */
+export const budgetKey = (baseUrl: string, credential: string): string => `${baseUrl} ${credential}`;
+
 /** The budgets of a process of its own (a standalone client, or the coordinator's). */
 export function localTurns(deadline = Number.POSITIVE_INFINITY): {
   source: TurnSource;
@@ -38,6 +41,9 @@ export function localTurns(deadline = Number.POSITIVE_INFINITY): {
   };
   return { source, budgets };
 }
+
+/** A 429 the budget must wait for (not one a request ended on: rate-budget.ts `judged`). */
+const holds = (seen: RateObservation): boolean => seen.status === 429 && !seen.judged;
 
 /** A client's pacer: leases granted by `source`, the latest observation handed back with the next question. */
 export function leasingPacer(source: TurnSource): Pacer {
@@ -65,11 +71,11 @@ export function leasingPacer(source: TurnSource): Pacer {
     },
     observe(credential, seen) {
       const lease = leases.get(credential) ?? 0;
-      // A 429, or less left than this lease holds: the lease is void, and the budget hears it at once.
-      if (seen.status === 429) leases.set(credential, 0);
+      // A 429 that holds, or less left than this lease holds: the lease is void, and the budget hears it at once.
+      if (holds(seen)) leases.set(credential, 0);
       else if (seen.remaining !== undefined && seen.remaining < lease) leases.set(credential, seen.remaining);
       const previous = unreported.get(credential);
-      if (previous?.status !== 429 || seen.status === 429) unreported.set(credential, seen);
+      if (!previous || !holds(previous) || holds(seen)) unreported.set(credential, seen);
     },
   };
 }

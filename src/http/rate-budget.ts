@@ -3,7 +3,9 @@
 // instance per credential serves the whole run (src/run/run-coordinator.ts), so the run's workers draw on
 // one budget instead of each spending the same one. Grants are counted down locally between responses, so
 // concurrent requests do not overshoot what the last response said was left; a 429 or an exhausted window
-// holds every request until the announced reset, however long that is: only the run's deadline bounds it.
+// holds every request until the announced reset (a 429 that announces none: a window, or a backoff that
+// doubles), however long that is: only the run's deadline bounds a wait. How often one request may be
+// answered 429 is not the budget's to say (rate-limited.ts).
 import type { AnnouncedRateLimit } from './rate-limit-headers.ts';
 
 /** What a response told the budget (the parts of AnnouncedRateLimit it uses), and whether it was a 429. */
@@ -14,16 +16,23 @@ export interface RateObservation {
   remaining?: number;
   resetSeconds?: number;
   retryAfterSeconds?: number;
+  /** A 429 the run ended its request on (rate-limited.ts): counted, but no sign of the budget, so never waited for. */
+  judged?: boolean;
 }
+
+/** Why requests of a credential wait: its announced budget is spent, or the target answered 429. */
+export type HoldCause = 'spent' | '429';
 
 /** The answer to a request for a turn: go (with up to `grant` requests), wait, or give up. */
 export type Turn =
   | { kind: 'go'; grant: number }
-  | { kind: 'wait'; waitMs: number; reason: string }
+  | { kind: 'wait'; waitMs: number; reason: string; cause: HoldCause }
   | { kind: 'refused'; reason: string };
 
 /** Time added to an announced reset: servers round it to whole seconds, some down. */
 const RESET_MARGIN_MS = 250;
+/** A 429 that announces no reset, of a target whose window is unknown: 1 s, doubled on each in a row, up to this. */
+const MAX_BACKOFF_MS = 60_000;
 /** At most this share of what is left goes to one worker's lease, so that the others get some. */
 const LEASE_SHARE = 4;
 const MAX_LEASE = 100;
@@ -40,8 +49,8 @@ export const observationOf = (
   retryAfterSeconds: announced?.retryAfterSeconds,
 });
 
-/** `100 per 60 s`, or `a limit` when the target announced none. */
-const described = (limit?: number, windowSeconds?: number): string =>
+/** `100 per 60 s`, or `a rate limit` when the target announced none. */
+export const describedLimit = (limit?: number, windowSeconds?: number): string =>
   limit === undefined
     ? 'a rate limit'
     : `${limit} per ${windowSeconds === undefined ? 'window' : `${windowSeconds} s`}`;
@@ -51,8 +60,12 @@ export class RateBudget {
   private remaining?: number;
   /** When the current window resets (epoch ms); undefined: unknown. */
   private resetAt?: number;
-  private limit?: number;
-  private windowSeconds?: number;
+  /** Until when a 429 holds every request (epoch ms): no answer sent before it was known shortens it. */
+  private heldUntil?: number;
+  /** 429s in a row that announced no reset (the backoff's exponent). */
+  private unannounced = 0;
+  limit?: number;
+  windowSeconds?: number;
   /** Whether a response has told how much is left: until one has, requests go one at a time. */
   private announces = false;
   private responses = 0;
@@ -88,9 +101,14 @@ export class RateBudget {
     }
     const resetAt = this.resetAt ?? now + 1000;
     const waitMs = resetAt - now;
-    const reason = `rate limited: ${described(this.limit, this.windowSeconds)}, reset in ${Math.ceil(waitMs / 1000)} s`;
-    if (resetAt > this.deadline) return { kind: 'refused', reason: `${reason}, run budget spent` };
-    return { kind: 'wait', waitMs, reason };
+    const cause: HoldCause = this.heldUntil !== undefined && now < this.heldUntil ? '429' : 'spent';
+    const reason = `rate limited: ${describedLimit(this.limit, this.windowSeconds)}${cause === '429' ? ', answered 429' : ''}, reset in ${Math.ceil(waitMs / 1000)} s`;
+    if (resetAt > this.deadline)
+      return {
+        kind: 'refused',
+        reason: `${reason}, past the run's budget of time (CONFORMANCE_RUN_TIMEOUT_S): on the run's side`,
+      };
+    return { kind: 'wait', waitMs, reason, cause };
   }
 
   /** Learns from a response. */
@@ -104,12 +122,17 @@ export class RateBudget {
     const resetAt = resetSeconds === undefined ? undefined : now + resetSeconds * 1000 + RESET_MARGIN_MS;
     if (seen.status === 429) {
       this.rejected += 1;
+      if (seen.judged) return;
+      this.unannounced = resetAt === undefined ? this.unannounced + 1 : 0;
       this.remaining = 0;
-      // No announced reset: wait a window if one is known, else a second, and learn again.
-      this.resetAt = resetAt ?? now + (this.windowSeconds ?? 1) * 1000;
+      // No announced reset: wait a window if one is known, else a backoff, and learn again.
+      this.resetAt = resetAt ?? now + this.unannouncedWaitMs();
+      this.heldUntil = this.resetAt;
       return;
     }
-    if (seen.remaining === undefined) return;
+    this.unannounced = 0;
+    // Answered before the 429 that holds the budget was known: it cannot end the hold.
+    if (seen.remaining === undefined || (this.heldUntil !== undefined && now < this.heldUntil)) return;
     // A response of a later window replaces the count; one of the same window can only lower it (the
     // requests granted since were not yet counted by the target when it answered).
     const laterWindow =
@@ -117,5 +140,11 @@ export class RateBudget {
     this.remaining =
       laterWindow || this.remaining === undefined ? seen.remaining : Math.min(this.remaining, seen.remaining);
     if (resetAt !== undefined && (laterWindow || this.resetAt === undefined)) this.resetAt = resetAt;
+  }
+
+  /** The wait after a 429 that announced no reset: the window when known, else 1 s doubled per such 429 in a row. */
+  private unannouncedWaitMs(): number {
+    if (this.windowSeconds !== undefined) return this.windowSeconds * 1000;
+    return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.unannounced - 1));
   }
 }

@@ -248,10 +248,13 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       };
       const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
       const started: StartedInstance[] = [];
-      for (const [index, instance] of instances.entries())
-        started.push(
-          await timed('target start', () => startInstance(index, instance, runLayers, facts, stops)),
+      for (const [index, instance] of instances.entries()) {
+        const one = await timed('target start', () =>
+          startInstance(index, instance, runLayers, facts, stops),
         );
+        coordinator.nameClients(one.config, instance.target.name);
+        started.push(one);
+      }
       // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
       const [own] = started;
       const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));

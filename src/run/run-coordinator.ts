@@ -1,12 +1,17 @@
 // The run's coordinator, served by the runner process (global setup) on 127.0.0.1 for the run's workers:
 // - one rate budget per credential that the target limits, for every worker and project of the run
-//   (src/http/rate-budget.ts), bounded by the run's deadline;
+//   (src/http/rate-budget.ts), bounded by the run's deadline; what the run waits for is said on the console
+//   (rate-limit-console.ts);
+// - the requests the target kept refusing with 429, by operation, so that later ones stop at once
+//   (src/suite/rate-limit-judge.ts);
 // - a memo of what a check observes once for many (a walk of a collection, the run's test data): the first
 //   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import { localTurns } from '../http/pacer.ts';
 import type { RateObservation } from '../http/rate-budget.ts';
+import { clientLabels, RateLimitConsole } from './rate-limit-console.ts';
 
 /** A memo entry: being read by a worker, or read. */
 type MemoEntry = { kind: 'claimed' } | { kind: 'value'; value: unknown };
@@ -16,6 +21,8 @@ export type MemoClaim = { kind: 'value'; value: unknown } | { kind: 'yours' } | 
 
 export interface RunCoordinator {
   url: string;
+  /** Names the clients of a target instance for the console (`target`: its name in a matrix run, else ''). */
+  nameClients(config: SuiteConfig, target: string): void;
   close(): Promise<void>;
 }
 
@@ -28,9 +35,26 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
 /** Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends. */
 export async function startRunCoordinator(deadline: number): Promise<RunCoordinator> {
   const turns = localTurns(deadline);
+  const waits = new RateLimitConsole();
   const memo = new Map<string, MemoEntry>();
+  /** The first stop of each request the target kept refusing, by credential and operation. */
+  const stops = new Map<string, string>();
   const routes: Record<string, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
-    '/turn': (body) => turns.source(String(body.credential), body.seen as RateObservation | undefined),
+    '/turn': async (body) => {
+      const credential = String(body.credential);
+      const turn = await turns.source(credential, body.seen as RateObservation | undefined);
+      waits.turned(credential, turn, turns.budgets.get(credential));
+      return turn;
+    },
+    '/rate-limit/stop': (body) => {
+      const [credential, request] = [String(body.credential), String(body.request)];
+      const key = `${credential}\n${request}`;
+      if (typeof body.stop === 'string' && !stops.has(key)) {
+        stops.set(key, body.stop);
+        waits.stopped(credential, request, body.stop);
+      }
+      return { stop: stops.get(key) };
+    },
     '/memo/claim': (body): MemoClaim => {
       const key = String(body.key);
       const entry = memo.get(key);
@@ -67,8 +91,10 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    nameClients: (config, target) => waits.name(clientLabels(config, target)),
     close: () =>
       new Promise<void>((resolve) => {
+        waits.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

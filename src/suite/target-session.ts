@@ -10,12 +10,13 @@ import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { ApiClient } from '../http/api-client.ts';
 import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../http/coordinator-client.ts';
-import { leasingPacer, type Pacer } from '../http/pacer.ts';
+import { budgetKey, leasingPacer, type Pacer } from '../http/pacer.ts';
 import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
 import { runningTestExchanges } from './exchange-sink.ts';
+import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout, refusedRequest } from './run-waits.ts';
 
@@ -52,12 +53,13 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
   for (const secret of secretsOf(config)) registerSecret(secret);
   const transport = nodeTransport();
   const { pacer, call } = line(manifest.coordinatorUrl);
+  const judge = rateLimitJudge(config, call);
   const api = new ApiClient(transport, {
     baseUrl: config.baseUrl,
     // One budget per target and credential: instances of a matrix run are servers of their own.
     pacer: {
-      turn: (credential, onWait) => pacer.turn(`${config.baseUrl} ${credential}`, onWait),
-      observe: (credential, seen) => pacer.observe(`${config.baseUrl} ${credential}`, seen),
+      turn: (credential, onWait) => pacer.turn(budgetKey(config.baseUrl, credential), onWait),
+      observe: (credential, seen) => pacer.observe(budgetKey(config.baseUrl, credential), seen),
     },
     requests: new RequestCounter(
       manifest.requestLog,
@@ -70,6 +72,8 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     ),
     onWait: extendTestTimeout,
     onRefused: refusedRequest,
+    rateLimited: (credential, answers, cannotWait) =>
+      judge(budgetKey(config.baseUrl, credential), answers, cannotWait),
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
     // Session-level reads (shared datasets, tokens) belong to the test they are made for; outside a test

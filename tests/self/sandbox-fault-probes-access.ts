@@ -46,6 +46,15 @@ export const accessProbes = {
       assert.ok(limited.headers.get('x-ratelimit-reset'));
     },
   },
+  'rate-limit-429-within-budget': {
+    async check(p) {
+      const token = await p.token();
+      for (let i = 0; i < 2; i += 1) {
+        const response = await p.get('/v2/user/profile/basic', token);
+        assert.equal(response.status, 200, response.text);
+      }
+    },
+  },
   'oauth-state-not-returned': {
     async check(p) {
       const state = 'probe-state-0123456789';

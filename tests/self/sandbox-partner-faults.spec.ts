@@ -249,6 +249,17 @@ const probes: Record<PartnerFault, Probe> = {
       expect(answer.text).toBe('');
     },
   },
+  'partner-results-429-forever': {
+    async check(sandbox) {
+      const { serviceRequestId } = await firstOfA(sandbox);
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await sandbox.as(partnerA, 'POST', paths.results(serviceRequestId), {
+          json: { status: 'final' },
+        });
+        expect(answer.status).toBe(201);
+      }
+    },
+  },
   'partner-invalid-body-server-error': invalidStatusBody,
   'partner-requisition-missing-field': requisitionConforms,
   'partner-service-request-missing-code': {

@@ -1,9 +1,13 @@
 // The run's rate budgets (src/http/rate-budget.ts, src/http/pacer.ts): learned from what responses announce,
 // shared by every client that draws on them, a 429 waited out to the full announced reset with no cap, and a
-// wait past the run's deadline refused with the numbers, never sent. On a clock of the test's own.
+// wait past the run's deadline refused with the numbers, never sent. On a clock of the test's own. And the
+// client's bound on one request's 429s (src/http/rate-limited.ts).
 import { expect, test } from '@playwright/test';
 import { leasingPacer, localTurns } from '../../src/http/pacer.ts';
 import { RateBudget, type RateObservation } from '../../src/http/rate-budget.ts';
+import { RequestRefused } from '../../src/http/request-refused.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
+import type { TransportResponse } from '../../src/http/transport.ts';
 
 const HOUR = 3_600_000;
 
@@ -48,8 +52,41 @@ test.describe('a rate budget', () => {
     budget.observe(announced(0, 41, 429));
     expect(budget.turn()).toEqual({
       kind: 'refused',
-      reason: 'rate limited: 100 per 60 s, reset in 42 s, run budget spent',
+      reason:
+        "rate limited: 100 per 60 s, answered 429, reset in 42 s, past the run's budget of time (CONFORMANCE_RUN_TIMEOUT_S): on the run's side",
     });
+  });
+
+  test('a 429 holds every request until its reset: an answer sent before it was known does not end the hold', () => {
+    const { budget, clock } = budgetAt();
+    budget.observe({ ...announced(40, 50, 429), retryAfterSeconds: 5 });
+    clock.now = 1000;
+    budget.observe(announced(39, 49));
+    expect(budget.turn()).toMatchObject({ kind: 'wait', cause: '429', waitMs: 4250 });
+    clock.now = 5250;
+    expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });
+  });
+
+  test('a 429 that announces no reset: the window when known, else a backoff from 1 s doubling per 429 in a row', () => {
+    const { budget, clock } = budgetAt();
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      budget.observe({ status: 429 });
+      const turn = budget.turn();
+      waits.push(turn.kind === 'wait' ? turn.waitMs : -1);
+      clock.now += turn.kind === 'wait' ? turn.waitMs : 0;
+    }
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
+    budget.observe({ status: 200 });
+    budget.observe({ status: 429, limit: 10, windowSeconds: 30 });
+    expect(budget.turn()).toMatchObject({ kind: 'wait', waitMs: 30_000 });
+  });
+
+  test('a 429 a request ended on is counted, never waited for', () => {
+    const { budget } = budgetAt();
+    budget.observe({ ...announced(40, 50, 429), judged: true });
+    expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });
+    expect(budget.rejected).toBe(1);
   });
 
   test('a response of the same window only lowers the count; one of a later window replaces it', () => {
@@ -96,4 +133,27 @@ test('clients of one budget never overshoot what the target said was left', asyn
   };
   await Promise.all(pacers.map(sendUntilHeld));
   expect(sent).toBe(40);
+});
+
+test('a request answered 429 five times in a row, each after its reset, is not sent again, on the target side, with the numbers', async () => {
+  let sent = 0;
+  const refusing = {
+    send: async (): Promise<TransportResponse> => {
+      sent += 1;
+      return {
+        status: 429,
+        headers: { 'retry-after': '0', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '7' },
+        text: '',
+      };
+    },
+    dispose: () => {},
+  };
+  const client = standaloneClient(refusing, { baseUrl: 'http://target.invalid' });
+  const refusal = await client.send({ path: '/v2/cycle' }).catch((error: unknown) => error);
+  expect(refusal).toBeInstanceOf(RequestRefused);
+  expect((refusal as RequestRefused).side).toBe('target');
+  expect((refusal as RequestRefused).message).toMatch(
+    /^GET http:\/\/target\.invalid\/v2\/cycle was not sent again: the target answered 429 5 times in a row over \d+ s, each retry sent after the full reset the last 429 announced, although it announced requests remaining \(last: limit 10 per window, remaining 7, Retry-After 0 s\): on the target's side, not the run's budget$/,
+  );
+  expect(sent).toBe(5);
 });

@@ -1,0 +1,51 @@
+// RL-ANNOUNCED-LIMIT (a reading of "Requests over the rate limit get 429", whose values are not shown): the
+// target keeps the limit it announces. Every user data read, sent as a paced client sends it: a 429 is
+// waited out to the reset it announced, and a read the target still refuses after REFUSALS_BEFORE_STOP such
+// waits is refused within its own limit (src/suite/rate-limit-judge.ts warns, or fails in strict mode). One
+// request per read; a target that announces no limit cannot be seen departing from one.
+import { operations } from '../../src/contract/operations.ts';
+import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
+import { RequestRefused } from '../../src/http/request-refused.ts';
+import { refusedRequest } from '../../src/suite/run-waits.ts';
+import { test } from '../../src/suite/test.ts';
+import { requestFor } from '../../src/suite/user-catalogue.ts';
+import { notVerified } from '../../src/suite/verdicts.ts';
+import { verifies } from '../../src/suite/verifies.ts';
+
+/** The user data reads, those the contract lists 429 for. */
+const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));
+
+test(
+  ...verifies(
+    'RL-ANNOUNCED-LIMIT',
+    'every user data read is served within the rate limit the target announces, once any 429 has had its announced reset',
+  ),
+  async ({ api, dataset, userToken, verdict }) => {
+    const token = await userToken();
+    const ids = await dataset.knownIds();
+    // The target's refusals come back to this check (the judge has warned); the run's own still stop it.
+    const client = api.withOptions({ onRefused: undefined });
+    const answered: string[] = [];
+    const refused: string[] = [];
+    let announcing = 0;
+    // A read whose path needs an id user A's data does not supply is left out (a sparse account).
+    for (const op of reads.filter((read) => read.pathParams.every(({ name }) => ids[name] !== undefined))) {
+      try {
+        const exchange = await client.send({ ...requestFor(op, ids), token });
+        answered.push(op.operationId);
+        if (announcedRateLimit(exchange.headers)) announcing += 1;
+      } catch (error) {
+        if (!(error instanceof RequestRefused)) throw error;
+        if (error.side === 'run') refusedRequest(error);
+        refused.push(op.operationId);
+      }
+    }
+    if (announcing === 0 && refused.length === 0)
+      notVerified(
+        `none of the ${answered.length} user data reads sent announced a rate limit (no X-RateLimit-*, RateLimit or Retry-After header): a limit the target does not announce cannot be kept`,
+      );
+    verdict.evidence(
+      `${answered.length} of ${reads.length} user data reads answered without a 429 that outlasted its reset (${announcing} announcing the limit)${refused.length > 0 ? `; refused by the target: ${refused.join(', ')}` : ''}`,
+    );
+  },
+);

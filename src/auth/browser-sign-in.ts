@@ -16,7 +16,7 @@ import {
   codeFromRedirect,
   type SignInAccount,
 } from './authorization-request.ts';
-import { type HtmlPage, parsePage } from './html-form.ts';
+import { CONTROL_SELECTOR, type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
 import { BrowserUnavailable, CredentialsRefused, SignInAutomationError } from './sign-in-errors.ts';
 import { type SignInStep, signInStep } from './sign-in-step.ts';
@@ -75,11 +75,11 @@ async function rendered(page: Page): Promise<HtmlPage> {
   return parsePage(await page.content(), page.url());
 }
 
-/** The page's `input, button` element of rank `index` (html-form.ts counts them in the same order). */
+/** The page's control of rank `index` (html-form.ts counts them by the same selector, in the same order). */
 async function control(page: Page, index: number) {
   const handle = await page.evaluateHandle(
-    (rank) => document.querySelectorAll('input, button')[rank] ?? null,
-    index,
+    ([selector, rank]) => document.querySelectorAll(selector)[rank] ?? null,
+    [CONTROL_SELECTOR, index] as const,
   );
   const element = handle.asElement();
   if (!element) throw new Error(`the page changed under the sign-in (control ${index} is gone)`);

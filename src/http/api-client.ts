@@ -4,6 +4,7 @@
 // long that is; a request the run cannot afford (a wait past its deadline, a target that stopped answering)
 // is refused with a RequestRefused, never sent.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
+import { type FormFields, formBody } from './form-body.ts';
 import type { Pacer } from './pacer.ts';
 import { observationOf } from './rate-budget.ts';
 import { announcedRateLimit } from './rate-limit-headers.ts';
@@ -25,8 +26,8 @@ export interface ApiRequest {
   json?: unknown;
   /** Raw body, sent as is (with the content-type given in headers). */
   body?: string;
-  /** Form-encoded body. */
-  form?: Record<string, string>;
+  /** Form-encoded body: name/value pairs in order (names may repeat), or one value a name. */
+  form?: FormFields;
   /** Sent at once, unpaced, and a 429 is returned to the caller instead of being waited out (the 429 burst). */
   noRetry?: boolean;
   /** The credential whose rate budget the request draws on (default: the user OAuth client). */
@@ -90,7 +91,7 @@ export class ApiClient {
       body = JSON.stringify(request.json);
       headers['content-type'] ??= 'application/json';
     } else if (request.form) {
-      body = new URLSearchParams(request.form).toString();
+      body = formBody(request.form);
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
     const sent: SentRequest = { method, url: url.toString(), headers, body };

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from '@playwright/test';
 import { reportPath } from '../run/reports-dir.ts';
 import {
+  type AuthorizationCode,
   type AuthorizationRequest,
   type CodeSource,
   codeFromRedirect,
@@ -55,11 +56,11 @@ const MAX_STEPS = 20;
 const RENDER_TIMEOUT_MS = 3_000;
 const SIGNED_IN_PAGE = '<!doctype html><title>Signed in</title><p>Signed in. You may close this window.</p>';
 
-type Outcome = { code: string } | { error: string };
+type Outcome = AuthorizationCode | { error: string };
 
-const codeOf = (outcome: Outcome): string => {
+const codeOf = (outcome: Outcome): AuthorizationCode => {
   if ('error' in outcome) throw new Error(`Authorization failed: ${outcome.error}`);
-  return outcome.code;
+  return outcome;
 };
 
 const hasPasswordField = (page: HtmlPage): boolean =>
@@ -124,7 +125,7 @@ async function signIn(
   request: AuthorizationRequest,
   account: SignInAccount,
   options: BrowserSignInOptions,
-): Promise<string> {
+): Promise<AuthorizationCode> {
   const context = await browser.newContext();
   try {
     let outcome: Outcome | undefined;

@@ -57,7 +57,7 @@ export const formSignIn =
       if (location && exchange.status >= 300 && exchange.status < 400) {
         const target = new URL(location, exchange.request.url).toString();
         const outcome = codeFromRedirect(target, account.redirectUri, request.state);
-        if (outcome && 'code' in outcome) return outcome.code;
+        if (outcome && 'code' in outcome) return outcome;
         if (outcome) throw new Error(`Authorization failed: ${outcome.error}`);
         exchange = await send('GET', target);
         continue;

@@ -69,7 +69,7 @@ const personOnly =
     const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
     if (!outcome || 'error' in outcome)
       throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
-    return outcome.code;
+    return outcome;
   };
 
 async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {

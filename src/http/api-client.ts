@@ -35,8 +35,8 @@ export interface ApiRequest {
   maxRedirects?: number;
 }
 
-/** Decides whether a request may be sent; throws to refuse (profile guards). */
-export type RequestGuard = (method: string, url: URL) => void;
+/** Decides whether a request may be sent, with its bearer token; throws to refuse (profile guards). */
+export type RequestGuard = (method: string, url: URL, token?: string) => void;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -83,7 +83,7 @@ export class ApiClient {
   async send(request: ApiRequest): Promise<Exchange> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = this.url(request.path, request.query);
-    this.options.guard?.(method, url);
+    this.options.guard?.(method, url, request.token);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
     let body = request.body;

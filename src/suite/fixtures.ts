@@ -24,6 +24,7 @@ import type { RunError } from '../report/run-error.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import { recordedRunError } from '../run/run-error-file.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
+import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
@@ -325,7 +326,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
           const violations = exchange.headers['sl-violations'];
           if (violations) recordPrismViolations(testInfo, exchange, violations);
         },
-        guard: requestGuard(config.profile, config.environment, testInfo.tags),
+        guard: withGrantGuard(
+          requestGuard(config.profile, config.environment, testInfo.tags),
+          tokenPool,
+          config.baseUrl,
+        ),
         renewToken: (token, exchange) => tokenPool.renew(token, exchange),
       });
       await use(client);

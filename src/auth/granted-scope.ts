@@ -3,7 +3,9 @@
 // what was asked). A server may grant less (a user unticked a box) or more (§3.3): a check holding a token
 // whose grant disagrees with it on the scope a request needs cannot judge the answer, and is not verified,
 // naming the grant; never a failure of the server.
-import type { UserToken } from './user-oauth.ts';
+import { normaliseScopes } from '../config/scope-set.ts';
+import { USER_SCOPES } from '../contract/operation-model.ts';
+import type { UserOAuthClient, UserToken } from './user-oauth.ts';
 
 /** A scope parameter's scopes: space-delimited (RFC 6749 §3.3); commas, which some servers use, too. */
 export const scopeList = (scope: string): string[] => scope.split(/[\s,]+/).filter(Boolean);
@@ -37,4 +39,15 @@ export function narrowedGrant(token: UserToken, user: string): string | undefine
   const lacking = scopeList(token.scopes).filter((scope) => !carried.has(scope));
   if (lacking.length === 0) return undefined;
   return `the grant for user ${user} lacks ${lacking.join(', ')}: the sign-in asked for "${token.scopes}" and got ${stated(token)}; the checks that need ${lacking.length === 1 ? 'it' : 'them'} will not be verified`;
+}
+
+/** Prints, when the grant of a sign-in lacks scopes it asked for, which (the run's first lines, npm run login). */
+export function sayNarrowedGrant(token: UserToken, user: string): void {
+  const narrowed = narrowedGrant(token, user);
+  if (narrowed) console.log(`Sign-in: ${narrowed}`);
+}
+
+/** The preflight's sign-in of a user: every read scope asked for, and a grant that lacks some said so. */
+export async function signInForEveryReadScope(client: UserOAuthClient, user: string): Promise<void> {
+  sayNarrowedGrant(await client.authorize(normaliseScopes(USER_SCOPES)), user);
 }

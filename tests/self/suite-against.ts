@@ -35,7 +35,7 @@ export async function runSuiteAgainst(
 ) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
-  const { code } = await runCommand(
+  const { code, output } = await runCommand(
     process.execPath,
     [
       playwrightCli(),
@@ -55,5 +55,5 @@ export async function runSuiteAgainst(
     total: number;
     by_route: Record<string, number>;
   };
-  return { code, report, served, reports };
+  return { code, report, served, reports, output };
 }

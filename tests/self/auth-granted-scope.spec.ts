@@ -157,7 +157,9 @@ test("the redirect's scope counts when the token response states none; the token
         );
         const token = await client.authorize('read:cycles read:sleep read:workout');
         expect(token).toMatchObject(expected);
-        expect(narrowedGrant(token, 'A')).toMatch(/^the grant for user A lacks (read:sleep, )?read:workout: /);
+        expect(narrowedGrant(token, 'A')).toMatch(
+          /^the grant for user A lacks (read:sleep, )?read:workout: /,
+        );
       } finally {
         await server.close();
       }

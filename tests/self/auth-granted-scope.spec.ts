@@ -20,7 +20,7 @@ import type { ConformanceReport } from '../../src/report/model.ts';
 import { cli, runCommand, tsx } from '../../src/run/run-step.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
-import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
+import { runSuiteAgainst, sandboxTargetEnv } from './suite-against.ts';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -78,14 +78,7 @@ test.describe('a target whose user unticked read:workout', () => {
 
   test('npm run login says so and keeps the real scope; the next run refreshes within it', async () => {
     const store = join(mkdtempSync(join(tmpdir(), 'conformance-store-')), 'tokens.json');
-    const env = {
-      ...sandboxEnv,
-      CONFORMANCE_ENV_FILE: '',
-      CONFORMANCE_TARGET: 'remote',
-      CONFORMANCE_BASE_URL: sandbox.baseUrl,
-      CONFORMANCE_AUTH_URL: sandbox.authUrl,
-      CONFORMANCE_TOKEN_STORE: store,
-    };
+    const env = { ...sandboxTargetEnv(sandbox, scratchDir()), CONFORMANCE_TOKEN_STORE: store };
     const [command, args] = cli('login');
     const login = await runCommand(command, args, env, true);
     expect(login.code, login.output).toBe(0);

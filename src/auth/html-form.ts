@@ -45,6 +45,7 @@ export interface HtmlForm {
   /** Every control of the form (its descendants, and those naming it by their form attribute), in document order. */
   controls: Control[];
 }
+
 export interface HtmlPage {
   url: string;
   title: string;

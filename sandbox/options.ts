@@ -26,6 +26,9 @@ export function resolveOptions({
   // The realistic sign-in has pages of its own.
   if (options.realisticLogin && (options.loginPage ?? 'plain') !== 'plain')
     throw new Error(`the realistic sign-in has its own pages: no login page ${options.loginPage} with it`);
+  const pageVariants = [...(variantNames ?? [])].filter((name) => name.startsWith('checkbox-consent'));
+  if (options.realisticLogin && pageVariants.length > 0)
+    throw new Error(`the realistic sign-in has its own pages: no variant ${pageVariants.join(', ')} with it`);
   return {
     host: '127.0.0.1',
     port: 0,

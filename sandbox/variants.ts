@@ -96,6 +96,16 @@ export const variants = {
       'the user OAuth token endpoint accepts client credentials only by HTTP Basic (RFC 6749 §2.3.1); credentials in the form body get 401 invalid_client with WWW-Authenticate: Basic',
     seed: '"Token URL: {auth_url}/oauth/oauth2/token."; "Refresh-token behaviour and the user token request parameters: not shown."',
   },
+  'checkbox-consent': {
+    description:
+      'a three-step sign-in, as --login-page checkboxes serves it: the e-mail alone, then the password, then a consent page listing the scopes asked for as checkboxes named scope, all ticked, in the form whose submit control is <input type="submit" value="Allow">; the grant holds exactly the scopes submitted (sandbox/oauth/sign-in.ts)',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed shows no sign-in or consent page: they are the authorization server\'s)',
+  },
+  'checkbox-consent-unticked': {
+    description:
+      "the checkbox consent page of checkbox-consent, where the user has unticked read:workout: every grant lacks it, and the token response's scope says so; operations of read:workout answer 401 to its tokens",
+    seed: '"It returns one user\'s physiological data after that user has granted access by OAuth 2.0"; "Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Refresh-token behaviour and the user token request parameters: not shown." (what the user grants is the user\'s choice; RFC 6749 §3.3 lets the grant differ from the scope asked for, and §5.1 makes the token response say so)',
+  },
   'sparse-user': {
     description:
       'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',

@@ -8,12 +8,22 @@
 //   enter-only  a form with no button at all: a person presses Enter (a script submits it then)
 //   identifier-first  the e-mail alone ("Next"), then the password on a page of its own, then a consent page
 //               whose "Cancel" comes before "Accept"; a sign-in session carries the user through them
+//   checkboxes  the same first two steps, then a consent page listing the scopes asked for as checkboxes,
+//               all ticked, in the form whose submit control is <input type="submit" value="Allow">: the
+//               grant holds the scopes submitted (the variants checkbox-consent and checkbox-consent-unticked)
 // The realistic sign-in (option realisticLogin) builds its pages by script instead (sandbox/oauth/pages.ts).
 import type { AuthorizationRequest } from './authorize.ts';
 import { AUTHORIZE_PATH, alert, escapeHtml, hidden, page, scopeList } from './pages.ts';
 import type { Fields } from './replies.ts';
 
-export const LOGIN_PAGES = ['plain', 'french', 'consent', 'enter-only', 'identifier-first'] as const;
+export const LOGIN_PAGES = [
+  'plain',
+  'french',
+  'consent',
+  'enter-only',
+  'identifier-first',
+  'checkboxes',
+] as const;
 export type LoginPage = (typeof LOGIN_PAGES)[number];
 
 /** A page that signs in and consents in one form. */
@@ -112,7 +122,10 @@ const enterOnly: OneStepPage = {
   denied: () => false,
 };
 
-export const ONE_STEP_PAGES: Record<Exclude<LoginPage, 'consent' | 'identifier-first'>, OneStepPage> = {
+export const ONE_STEP_PAGES: Record<
+  Exclude<LoginPage, 'consent' | 'identifier-first' | 'checkboxes'>,
+  OneStepPage
+> = {
   plain,
   french,
   'enter-only': enterOnly,
@@ -215,3 +228,34 @@ export function acceptConsentPage(request: AuthorizationRequest, csrfToken: stri
     ].join('\n'),
   );
 }
+
+/**
+ * The checkbox consent page: one box named scope per scope asked for, ticked but for `unticked` (what the user
+ * withheld), in the form whose submit control is a nameless <input type="submit" value="Allow">; a form of
+ * its own denies.
+ */
+export const checkboxConsentPage =
+  (unticked: readonly string[]) =>
+  (request: AuthorizationRequest, csrfToken: string): string =>
+    page(
+      'Authorize application',
+      [
+        '<h1>Authorize application</h1>',
+        `<p><strong>${escapeHtml(request.client.clientId)}</strong> would like to:</p>`,
+        `<form method="post" action="${AUTHORIZE_PATH}">`,
+        hidden('step', 'consent'),
+        hidden('csrf_token', csrfToken),
+        ...request.scopes.map(
+          (scope) =>
+            `<p><label><input type="checkbox" name="scope" value="${escapeHtml(scope)}"${unticked.includes(scope) ? '' : ' checked'}> ${escapeHtml(scope)}</label></p>`,
+        ),
+        '<input type="submit" value="Allow">',
+        '</form>',
+        `<form method="post" action="${AUTHORIZE_PATH}">`,
+        hidden('step', 'consent'),
+        hidden('csrf_token', csrfToken),
+        hidden('decision', 'deny'),
+        '<input type="submit" value="Deny">',
+        '</form>',
+      ].join('\n'),
+    );

@@ -3,9 +3,9 @@
 //                             optionally PKCE code_challenge and code_challenge_method S256|plain); its shape
 //                             is option loginPage's (sandbox/oauth/login-pages.ts)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
-//                             (option realisticLogin, or loginPage consent or identifier-first: a login step
-//                             (identifier-first: the username, then the password), then a consent step;
-//                             sandbox/oauth/sign-in.ts)
+//                             (option realisticLogin, or loginPage consent, identifier-first or checkboxes:
+//                             a login step (identifier-first and checkboxes: the username, then the
+//                             password), then a consent step; sandbox/oauth/sign-in.ts)
 //   POST /oauth/oauth2/token  grant_type authorization_code (code_verifier after PKCE) | refresh_token (RFC 6749
 //                             §4.1.3, §6; rotation: each refresh token works once, and the new one keeps the
 //                             scope of the old, RFC 6749 §6); client credentials in the form body or by HTTP
@@ -28,16 +28,10 @@ import {
   verifierMatches,
 } from './authorize.ts';
 import { authenticateClient, parseBasicAuthorization } from './clients.ts';
-import { ONE_STEP_PAGES } from './login-pages.ts';
 import { AUTHORIZE_PATH, callbackPage, errorPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
 import { parseScope } from './scopes.ts';
-import {
-  ICON_CONSENT_PAGES,
-  IDENTIFIER_FIRST_PAGES,
-  registerTwoStepSignIn,
-  SCRIPTED_PAGES,
-} from './sign-in.ts';
+import { registerTwoStepSignIn, signInPagesOf } from './sign-in.ts';
 import type { Grant, IssuedTokens } from './tokens.ts';
 
 const oauthError = (status: number, error: string, message: string, headers?: Record<string, string>) =>
@@ -106,14 +100,9 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
   };
 
   // A two-step sign-in (CSRF, a consent step; realistic: script-rendered forms), or a one-form page.
-  const { realisticLogin, loginPage } = ctx.options;
-  if (realisticLogin) registerTwoStepSignIn(app, services, { showForm, redirectBack }, SCRIPTED_PAGES);
-  else if (loginPage === 'consent')
-    registerTwoStepSignIn(app, services, { showForm, redirectBack }, ICON_CONSENT_PAGES);
-  else if (loginPage === 'identifier-first')
-    registerTwoStepSignIn(app, services, { showForm, redirectBack }, IDENTIFIER_FIRST_PAGES);
+  const form = signInPagesOf(ctx);
+  if (!('render' in form)) registerTwoStepSignIn(app, services, { showForm, redirectBack }, form);
   else {
-    const form = ONE_STEP_PAGES[loginPage];
     app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
       showForm(reply, request.query as Fields, (valid) => html(reply, 200, form.render(valid))),
     );

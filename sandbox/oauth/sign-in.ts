@@ -3,20 +3,33 @@
 // step=login checks the password and answers the consent page; POST step=consent ends the session with the
 // redirect to the redirect URI (a code, or access_denied). Both posts need the session cookie and its CSRF
 // token. The pages vary: the realistic sign-in's are built by script (option realisticLogin), the consent
-// variant's are served French forms (option loginPage consent, sandbox/oauth/login-pages.ts).
+// variant's are served French forms (option loginPage consent, sandbox/oauth/login-pages.ts). The checkbox
+// consent page grants the scopes its boxes submitted, no more than were asked for.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SandboxContext } from '../context.ts';
 import type { UserServices } from '../user/services.ts';
 import type { AuthorizationRequest } from './authorize.ts';
 import {
   acceptConsentPage,
+  checkboxConsentPage,
   frenchLoginPage,
   iconConsentAllowed,
   iconConsentPage,
   identifierPage,
+  ONE_STEP_PAGES,
+  type OneStepPage,
   passwordPage,
 } from './login-pages.ts';
 import { AUTHORIZE_PATH, consentPage, errorPage, scriptedLoginPage } from './pages.ts';
-import { type Fields, html, stringFields } from './replies.ts';
+import {
+  type Fields,
+  firstValues,
+  html,
+  type RepeatedFields,
+  repeatedFields,
+  stringFields,
+  valuesOf,
+} from './replies.ts';
 import { cookieValue, SESSION_COOKIE, SignInSessions } from './sessions.ts';
 import type { Grant } from './tokens.ts';
 
@@ -42,6 +55,8 @@ export interface TwoStepPages {
   login(request: AuthorizationRequest, csrfToken: string, error?: string, username?: string): string;
   consent(request: AuthorizationRequest, csrfToken: string): string;
   allowed(fields: Fields): boolean;
+  /** The scopes an allowing consent grants (default: every scope asked for). */
+  granted?(fields: RepeatedFields, request: AuthorizationRequest): string[];
   wrongPassword: string;
 }
 
@@ -70,6 +85,30 @@ export const ICON_CONSENT_PAGES: TwoStepPages = {
   wrongPassword: 'Identifiant ou mot de passe incorrect.',
 };
 
+/** The scope the user of variant checkbox-consent-unticked unticks. */
+export const UNTICKED_SCOPE = 'read:workout';
+
+/** The checkbox consent's pages: identifier, password, then the scopes as checkboxes, `unticked` left out. */
+const checkboxPages = (unticked: readonly string[]): TwoStepPages => ({
+  identify: identifierPage,
+  login: passwordPage,
+  consent: checkboxConsentPage(unticked),
+  allowed: (fields) => fields.decision !== 'deny',
+  granted: (fields, request) => request.scopes.filter((scope) => valuesOf(fields, 'scope').includes(scope)),
+  wrongPassword: 'Your account or password is incorrect.',
+});
+
+/** The sign-in pages an instance serves: its options', or a checkbox variant's. */
+export function signInPagesOf({ options, variant }: SandboxContext): TwoStepPages | OneStepPage {
+  const { loginPage } = options;
+  if (options.realisticLogin) return SCRIPTED_PAGES;
+  if (variant('checkbox-consent-unticked')) return checkboxPages([UNTICKED_SCOPE]);
+  if (variant('checkbox-consent') || loginPage === 'checkboxes') return checkboxPages([]);
+  if (loginPage === 'consent') return ICON_CONSENT_PAGES;
+  if (loginPage === 'identifier-first') return IDENTIFIER_FIRST_PAGES;
+  return ONE_STEP_PAGES[loginPage];
+}
+
 export function registerTwoStepSignIn(
   app: FastifyInstance,
   { accounts, tokens, ctx }: UserServices,
@@ -87,8 +126,9 @@ export function registerTwoStepSignIn(
     }),
   );
 
-  app.post(AUTHORIZE_PATH, { schema: { body: stringFields } }, (request, reply) => {
-    const fields = (request.body ?? {}) as Fields;
+  app.post(AUTHORIZE_PATH, { schema: { body: repeatedFields } }, (request, reply) => {
+    const body = (request.body ?? {}) as RepeatedFields;
+    const fields = firstValues(body);
     const lookup = sessions.check(cookieValue(request.headers.cookie, SESSION_COOKIE), fields.csrf_token);
     if (lookup.status === 'csrf')
       return html(reply, 403, errorPage('The form does not carry this sign-in session’s CSRF token.'));
@@ -114,7 +154,8 @@ export function registerTwoStepSignIn(
     sessions.close(id);
     if (!pages.allowed(fields))
       return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
-    const grant: Grant = { userId: session.userId, clientId: valid.client.clientId, scopes: valid.scopes };
+    const scopes = pages.granted?.(body, valid) ?? valid.scopes;
+    const grant: Grant = { userId: session.userId, clientId: valid.client.clientId, scopes };
     const code = tokens.issueCode(grant, valid.redirectUri, valid.pkce);
     return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
   });

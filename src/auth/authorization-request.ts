@@ -33,19 +33,26 @@ export function authorizationRequest(
   return { url: url.toString(), state, codeVerifier };
 }
 
+/** What a redirect to the redirect URI gave: the code, and the scope granted when the server said it there. */
+export interface AuthorizationCode {
+  code: string;
+  scope?: string;
+}
+
 /** The code of a redirect to `redirectUri`, checked against the state; undefined for any other URL. */
 export function codeFromRedirect(
   address: string,
   redirectUri: string,
   state: string,
-): { code: string } | { error: string } | undefined {
+): AuthorizationCode | { error: string } | undefined {
   const url = new URL(address);
   const expected = new URL(redirectUri);
   if (url.origin !== expected.origin || url.pathname !== expected.pathname) return undefined;
   if (url.searchParams.get('state') !== state)
     return { error: 'the redirect carried a different state (or none)' };
   const code = url.searchParams.get('code');
-  if (code) return { code };
+  const scope = url.searchParams.get('scope');
+  if (code) return scope ? { code, scope } : { code };
   const error = url.searchParams.get('error') ?? 'no code';
   return {
     error: `the redirect carried ${error}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
@@ -62,4 +69,7 @@ export interface SignInAccount {
 }
 
 /** A way to sign a user in: returns the authorization code the redirect carried (checked against the state). */
-export type CodeSource = (request: AuthorizationRequest, account: SignInAccount) => Promise<string>;
+export type CodeSource = (
+  request: AuthorizationRequest,
+  account: SignInAccount,
+) => Promise<AuthorizationCode>;

@@ -11,12 +11,13 @@ import { dirname } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from '@playwright/test';
 import { reportPath } from '../run/reports-dir.ts';
 import {
+  type AuthorizationCode,
   type AuthorizationRequest,
   type CodeSource,
   codeFromRedirect,
   type SignInAccount,
 } from './authorization-request.ts';
-import { type HtmlPage, parsePage } from './html-form.ts';
+import { CONTROL_SELECTOR, type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
 import { BrowserUnavailable, CredentialsRefused, SignInAutomationError } from './sign-in-errors.ts';
 import { type SignInStep, signInStep } from './sign-in-step.ts';
@@ -55,11 +56,11 @@ const MAX_STEPS = 20;
 const RENDER_TIMEOUT_MS = 3_000;
 const SIGNED_IN_PAGE = '<!doctype html><title>Signed in</title><p>Signed in. You may close this window.</p>';
 
-type Outcome = { code: string } | { error: string };
+type Outcome = AuthorizationCode | { error: string };
 
-const codeOf = (outcome: Outcome): string => {
+const codeOf = (outcome: Outcome): AuthorizationCode => {
   if ('error' in outcome) throw new Error(`Authorization failed: ${outcome.error}`);
-  return outcome.code;
+  return outcome;
 };
 
 const hasPasswordField = (page: HtmlPage): boolean =>
@@ -75,11 +76,11 @@ async function rendered(page: Page): Promise<HtmlPage> {
   return parsePage(await page.content(), page.url());
 }
 
-/** The page's `input, button` element of rank `index` (html-form.ts counts them in the same order). */
+/** The page's control of rank `index` (html-form.ts counts them by the same selector, in the same order). */
 async function control(page: Page, index: number) {
   const handle = await page.evaluateHandle(
-    (rank) => document.querySelectorAll('input, button')[rank] ?? null,
-    index,
+    ([selector, rank]) => document.querySelectorAll(selector)[rank] ?? null,
+    [CONTROL_SELECTOR, index] as const,
   );
   const element = handle.asElement();
   if (!element) throw new Error(`the page changed under the sign-in (control ${index} is gone)`);
@@ -124,7 +125,7 @@ async function signIn(
   request: AuthorizationRequest,
   account: SignInAccount,
   options: BrowserSignInOptions,
-): Promise<string> {
+): Promise<AuthorizationCode> {
   const context = await browser.newContext();
   try {
     let outcome: Outcome | undefined;

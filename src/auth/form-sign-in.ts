@@ -6,6 +6,7 @@
 // says so, and the sign-in by the page's kind (src/auth/sign-in-method.ts) hands it to a browser.
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, exchangeLine } from '../http/exchange.ts';
+import { type FormEntry, formBody } from '../http/form-body.ts';
 import { redactText } from '../http/redact.ts';
 import { type CodeSource, codeFromRedirect } from './authorization-request.ts';
 import { CookieJar } from './cookie-jar.ts';
@@ -27,9 +28,10 @@ export const formSignIn =
     const jar = new CookieJar();
     const sent = new Set<string>();
     const chain: Exchange[] = [];
-    const send = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
+    const send = async (method: 'GET' | 'POST', url: string, form?: readonly FormEntry[]) => {
       const cookie = jar.header(url);
-      const key = `${method} ${url} ${new URLSearchParams(form)} ${cookie ?? ''}`;
+      // The whole request: every pair of the body (a GET's are in its URL), and the cookies.
+      const key = `${method} ${url} ${form ? formBody(form) : ''} ${cookie ?? ''}`;
       const page = chain.at(-1);
       if (sent.has(key))
         throw new SignInAutomationError(
@@ -43,10 +45,7 @@ export const formSignIn =
         );
       sent.add(key);
       const headers = { accept: 'text/html', ...(cookie ? { cookie } : {}) };
-      const exchange =
-        method === 'POST'
-          ? await api.send({ method, path: url, form, headers })
-          : await api.send({ path: url, query: form, headers });
+      const exchange = await api.send({ method, path: url, form, headers });
       jar.store(url, exchange.headers['set-cookie']);
       chain.push(exchange);
       return exchange;
@@ -58,7 +57,7 @@ export const formSignIn =
       if (location && exchange.status >= 300 && exchange.status < 400) {
         const target = new URL(location, exchange.request.url).toString();
         const outcome = codeFromRedirect(target, account.redirectUri, request.state);
-        if (outcome && 'code' in outcome) return outcome.code;
+        if (outcome && 'code' in outcome) return outcome;
         if (outcome) throw new Error(`Authorization failed: ${outcome.error}`);
         exchange = await send('GET', target);
         continue;
@@ -74,10 +73,7 @@ export const formSignIn =
       // A control outside forms works by script: only a browser can press it.
       if (!form) throw new PageBuiltByScript(described());
       passwordSent = step.kind === 'login' && step.password !== undefined;
-      exchange = await send(
-        form.method === 'POST' ? 'POST' : 'GET',
-        form.action,
-        submission({ ...step, form }, account),
-      );
+      const submitted = submission({ ...step, form }, account);
+      exchange = await send(submitted.method, submitted.url, submitted.body);
     }
   };

@@ -2,7 +2,7 @@
 // each form with where it posts, its fields (names and labels; never values but the buttons') and buttons,
 // the buttons outside forms, and its alerts.
 import { redactText } from '../http/redact.ts';
-import { type Control, type HtmlPage, isSubmit } from './html-form.ts';
+import { type Control, type HtmlPage, isButton } from './html-form.ts';
 
 const quoted = (text: string): string => JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 
@@ -19,8 +19,8 @@ export function describePage(page: HtmlPage, status?: number): string {
   ];
   if (page.forms.length === 0) parts.push('no form');
   for (const form of page.forms) {
-    const fields = form.controls.filter((control) => !isSubmit(control) && control.type !== 'button');
-    const buttons = form.controls.filter((control) => isSubmit(control) || control.type === 'button');
+    const fields = form.controls.filter((control) => !isButton(control));
+    const buttons = form.controls.filter(isButton);
     parts.push(
       `a form (${form.method} ${new URL(form.action).pathname}) with fields ${fields.map(field).join(', ') || 'none'} and buttons ${buttons.map(button).join(', ') || 'none'}`,
     );

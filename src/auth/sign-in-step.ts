@@ -10,7 +10,8 @@
 //   - a page with nothing of the kind, or one asking for what no configuration holds (a second factor), is
 //     stuck; one with no control at all that runs scripts may still build its form.
 import { decisionOf } from './consent-words.ts';
-import { type Control, formFields, type HtmlForm, type HtmlPage, isSubmit } from './html-form.ts';
+import { type FormSubmission, formSubmission } from './form-data.ts';
+import { type Control, type HtmlForm, type HtmlPage, isButton, isSubmit } from './html-form.ts';
 
 export type SignInStep =
   | {
@@ -36,7 +37,7 @@ const USERNAME_WORDS =
   /user|e-?mail|login|account|ident|utilisat|courriel|benutzer|nutzer|anmelde|usuari|correo|utente|gebruiker/i;
 
 const fieldsOf = (form: HtmlForm): Control[] =>
-  form.controls.filter((control) => control.submitted && !isSubmit(control) && control.type !== 'button');
+  form.controls.filter((control) => control.submitted && !isButton(control));
 
 const autocompletes = (control: Control, token: string): boolean =>
   (control.autocomplete ?? '').toLowerCase().split(/\s+/).includes(token);
@@ -122,17 +123,17 @@ export function signInStep(page: HtmlPage): SignInStep {
   return { kind: 'press', control: chosen.control, form: chosen.form };
 }
 
-/** The fields a form filler posts for a step: the form's, the credentials, and the pressed button's. */
+/**
+ * What a form filler sends for a step, as a browser would (src/auth/form-data.ts): the form's data set with
+ * the credentials in their fields, submitted by the pressed button (a login by Enter: its default button).
+ */
 export function submission(
   step: Extract<SignInStep, { kind: 'login' | 'press' }> & { form: HtmlForm },
   account: { username: string; password: string },
-): Record<string, string> {
-  const fields = formFields(step.form);
-  const button = step.kind === 'login' ? step.submit : step.control;
-  if (button?.name) fields[button.name] = button.value;
-  if (step.kind === 'login') {
-    if (step.password?.name) fields[step.password.name] = account.password;
-    if (step.username?.name) fields[step.username.name] = account.username;
-  }
-  return fields;
+): FormSubmission {
+  if (step.kind === 'press') return formSubmission(step.form, step.control);
+  const filled = new Map<Control, string>();
+  if (step.username) filled.set(step.username, account.username);
+  if (step.password) filled.set(step.password, account.password);
+  return formSubmission(step.form, step.submit, filled);
 }

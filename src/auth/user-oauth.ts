@@ -1,12 +1,13 @@
 // User tokens through the real OAuth 2.0 authorization code flow: a sign-in (the HTTP form filler, or a
 // browser) gets the code from the authorization page's redirect, the code is exchanged at the token
 // endpoint, with PKCE (S256) when configured; refresh tokens are redeemed (for a scope set, RFC 6749 §6) at
-// the same endpoint. The client authenticates in the form body or by HTTP Basic (RFC 6749 §2.3.1).
+// the same endpoint. The client authenticates in the form body or by HTTP Basic (RFC 6749 §2.3.1). A token
+// keeps the scope its server said it granted (src/auth/granted-scope.ts reads it).
 import type { ClientAuthMethod, UserLogin } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
-import { authorizationRequest, type CodeSource } from './authorization-request.ts';
+import { type AuthorizationCode, authorizationRequest, type CodeSource } from './authorization-request.ts';
 import { formSignIn } from './form-sign-in.ts';
 import type { ConfiguredUser } from './sign-in-errors.ts';
 
@@ -14,9 +15,12 @@ export interface UserToken {
   accessToken: string;
   refreshToken?: string;
   expiresIn?: number;
+  /** The scopes asked for. */
   scopes: string;
-  /** The scope the token response stated (RFC 6749 §5.1), when it stated one. */
+  /** The scope the server said it granted, when it said one: in the token response (RFC 6749 §5.1), or the redirect. */
   grantedScope?: string;
+  /** Where it was said (default: the token response); a refresh that stated none: the stored grant's scope. */
+  scopeStatedBy?: 'redirect' | 'stored grant';
 }
 
 export interface AuthorizationOptions {
@@ -66,6 +70,8 @@ export class UserOAuthClient {
   private clientAuth: ClientAuthMethod;
   /** The PKCE verifiers of the codes obtained and not yet exchanged. */
   private readonly verifiers = new Map<string, string>();
+  /** The scope the redirect carried with a code obtained and not yet exchanged, when it carried one. */
+  private readonly redirectScopes = new Map<string, string>();
   private readonly codeSource: CodeSource;
 
   constructor(
@@ -87,10 +93,25 @@ export class UserOAuthClient {
   /** The sign-in part: returns the authorization code delivered to the redirect URI. */
   async obtainCode(scopes: string): Promise<string> {
     const request = authorizationRequest(this.authUrl, this.login, scopes, this.options.pkce === true);
-    const code = await this.codeSource(request, { ...this.login, user: this.options.user });
+    const { code, scope }: AuthorizationCode = await this.codeSource(request, {
+      ...this.login,
+      user: this.options.user,
+    });
     registerSecret(code);
     if (request.codeVerifier) this.verifiers.set(code, request.codeVerifier);
+    if (scope) this.redirectScopes.set(code, scope);
     return code;
+  }
+
+  /**
+   * The scope a code's token carries, as its server said it: the token response's `scope` (null: none
+   * stated; empty: none granted), else the one the redirect carried with the code.
+   */
+  statedScope(code: string | undefined, scope: unknown): Pick<UserToken, 'grantedScope' | 'scopeStatedBy'> {
+    const redirected = code === undefined ? undefined : this.redirectScopes.get(code);
+    if (code !== undefined) this.redirectScopes.delete(code);
+    if (typeof scope === 'string') return { grantedScope: scope };
+    return redirected ? { grantedScope: redirected, scopeStatedBy: 'redirect' } : {};
   }
 
   /** The token request's fields for a code (with its PKCE code_verifier when one was sent). */
@@ -134,7 +155,7 @@ export class UserOAuthClient {
   }
 
   exchangeCode(code: string, scopes: string, options: AuthorizationOptions = {}): Promise<UserToken> {
-    return this.issue({ ...this.codeGrant(code), ...sandboxFields(options) }, scopes);
+    return this.issue({ ...this.codeGrant(code), ...sandboxFields(options) }, scopes, code);
   }
 
   /** A new access token from a refresh token, for `scopes` (a narrowing of the grant's, RFC 6749 §6). */
@@ -145,14 +166,14 @@ export class UserOAuthClient {
     );
   }
 
-  private async issue(grant: Record<string, string>, scopes: string): Promise<UserToken> {
+  private async issue(grant: Record<string, string>, scopes: string, code?: string): Promise<UserToken> {
     const exchange = await this.tokenRequest(grant);
     if (exchange.status !== 200) throw new TokenRequestError(exchange, errorCode(exchange));
     const body = exchange.json<{
       access_token?: string;
       refresh_token?: string;
       expires_in?: number;
-      scope?: string;
+      scope?: unknown;
     }>();
     if (!body.access_token)
       throw new Error(`Token response has no access_token: ${describeExchange(exchange)}`);
@@ -163,7 +184,7 @@ export class UserOAuthClient {
       refreshToken: body.refresh_token,
       expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
       scopes,
-      grantedScope: typeof body.scope === 'string' ? body.scope : undefined,
+      ...this.statedScope(code, body.scope),
     };
   }
 }

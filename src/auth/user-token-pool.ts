@@ -4,6 +4,8 @@
 //     `npm run login` stored; a dead grant is replaced by one sign-in;
 //   - otherwise a sign-in per scope set, by the page's kind or CONFORMANCE_SIGN_IN (src/auth/sign-in-method.ts).
 // A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
+// The pool knows the grant of every token it handed out (`grantMismatch`): a check's request that needs a
+// scope on which the grant and the check disagree is not sent (src/suite/grant-guard.ts).
 
 import { suppliedExpiredToken } from '../auth/expired-tokens.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
@@ -13,6 +15,7 @@ import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { timed } from '../run/phase-log.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
+import { grantMismatch } from './granted-scope.ts';
 import { codeSourceFor } from './sign-in-method.ts';
 import { StoredGrants } from './stored-grants.ts';
 import { TokenStore } from './token-store.ts';
@@ -34,6 +37,8 @@ export class UserTokenPool {
   private readonly handedOut = new Map<string, string>();
   /** Tokens renewed (refused with a 401), by the cache key whose current token replaces them. */
   private readonly replaced = new Map<string, string>();
+  /** Every token handed out, by access token: whose it is, and what was asked and granted. */
+  private readonly issued = new Map<string, { user: UserName; token: UserToken }>();
   private readonly clients = new Map<UserName, UserOAuthClient>();
   private readonly grants: StoredGrants | undefined;
   /** Launched only when a sign-in needs it. */
@@ -75,6 +80,24 @@ export class UserTokenPool {
     return client;
   }
 
+  /** `token`, its grant known to the pool once it is issued. */
+  private known(user: UserName, token: Promise<UserToken>): Promise<UserToken> {
+    token.then(
+      (issued) => this.issued.set(issued.accessToken, { user, token: issued }),
+      () => undefined,
+    );
+    return token;
+  }
+
+  /**
+   * Why a token this pool handed out cannot serve a request that needs `scope` (the grant lacks a scope its
+   * check asked for, or carries one it asked without: src/auth/granted-scope.ts); undefined otherwise.
+   */
+  grantMismatch(accessToken: string, scope: string): string | undefined {
+    const issued = this.issued.get(accessToken);
+    return issued && grantMismatch(issued.token, issued.user, scope);
+  }
+
   private mint(scopes: readonly string[], user: UserName, options: AuthorizationOptions): Promise<UserToken> {
     const account = this.account(user);
     const client = this.oauthClient(user);
@@ -102,7 +125,10 @@ export class UserTokenPool {
     if (!token) {
       // A renewal mints again: the run's token for the key is the one the target refused.
       const renewing = [...this.replaced.values()].includes(key);
-      token = renewing ? this.mint(scopes, user, {}) : this.remember(key, () => this.mint(scopes, user, {}));
+      token = this.known(
+        user,
+        renewing ? this.mint(scopes, user, {}) : this.remember(key, () => this.mint(scopes, user, {})),
+      );
       token.then(
         (issued) => this.handedOut.set(key, issued.accessToken),
         () => this.cache.delete(key),
@@ -138,7 +164,7 @@ export class UserTokenPool {
     user: UserName = 'A',
     options: AuthorizationOptions = {},
   ): Promise<UserToken> {
-    return this.mint(scopes, user, options);
+    return this.known(user, this.mint(scopes, user, options));
   }
 
   /**
@@ -149,9 +175,10 @@ export class UserTokenPool {
     const configured = suppliedExpiredToken(this.config, 'user');
     this.expired ??= configured
       ? Promise.resolve(configured)
-      : this.remember('A|expired', () => this.fresh(USER_SCOPES, 'A', { sandboxExpiresIn: -60 })).then(
-          (token) => token.accessToken,
-        );
+      : this.known(
+          'A',
+          this.remember('A|expired', () => this.mint(USER_SCOPES, 'A', { sandboxExpiresIn: -60 })),
+        ).then((token) => token.accessToken);
     return this.expired;
   }
 

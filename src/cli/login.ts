@@ -8,6 +8,7 @@
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
+import { sayNarrowedGrant } from '../auth/granted-scope.ts';
 import { catchRedirect } from '../auth/loopback-redirect.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
@@ -69,7 +70,7 @@ const personOnly =
     const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
     if (!outcome || 'error' in outcome)
       throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
-    return outcome.code;
+    return outcome;
   };
 
 async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
@@ -118,6 +119,7 @@ async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
         codeSource: signIn,
       });
       const token = await client.authorize(scopes);
+      sayNarrowedGrant(token, index === 0 ? 'A' : 'B');
       await grants.save(user, token);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(

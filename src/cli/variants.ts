@@ -1,7 +1,7 @@
 // The false-alarm gate: the whole suite against the sandbox under each conforming variant (sandbox/
 // variants.ts: a behaviour the seed allows that the plain sandbox does not show). Every variant must give
 // zero failures (warnings are allowed and listed); a variant that leaves the suite without the data it
-// needs (sparse-user) must end INCOMPLETE, never PASS. Every variant's instance runs in one Playwright run
+// needs (sparse-user), or whose user withholds a scope (checkbox-consent-unticked), must end INCOMPLETE, never PASS. Every variant's instance runs in one Playwright run
 // (a matrix of targets, src/config/run-plan.ts). Writes reports/variants.json; exits 1 on any miss.
 //
 //   npm run variants [-- variant ...]
@@ -15,6 +15,8 @@ import { runMatrix } from '../run/suite-run.ts';
 /** The verdicts a variant may end with; by default PASS or INCOMPLETE (what it hides is not verified). */
 const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
   'sparse-user': ['incomplete'],
+  // The grant lacks read:workout: the checks that need it are not verified, naming the grant.
+  'checkbox-consent-unticked': ['incomplete'],
 };
 
 /**

@@ -4,6 +4,7 @@
 // judge of 429s (rate-limited.ts) ends it; a request the run cannot afford (a wait past its deadline, a
 // target that stopped answering) is refused with a RequestRefused, never sent.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
+import { type FormFields, formBody } from './form-body.ts';
 import type { Pacer } from './pacer.ts';
 import { observationOf } from './rate-budget.ts';
 import { announcedRateLimit } from './rate-limit-headers.ts';
@@ -26,8 +27,8 @@ export interface ApiRequest {
   json?: unknown;
   /** Raw body, sent as is (with the content-type given in headers). */
   body?: string;
-  /** Form-encoded body. */
-  form?: Record<string, string>;
+  /** Form-encoded body: name/value pairs in order (names may repeat), or one value a name. */
+  form?: FormFields;
   /** Sent at once, unpaced, and a 429 is returned to the caller instead of being waited out (the 429 burst). */
   noRetry?: boolean;
   /** The credential whose rate budget the request draws on (default: the user OAuth client). */
@@ -35,8 +36,8 @@ export interface ApiRequest {
   maxRedirects?: number;
 }
 
-/** Decides whether a request may be sent; throws to refuse (profile guards). */
-export type RequestGuard = (method: string, url: URL) => void;
+/** Decides whether a request may be sent, with its bearer token; throws to refuse (profile guards). */
+export type RequestGuard = (method: string, url: URL, token?: string) => void;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -88,7 +89,7 @@ export class ApiClient {
   async send(request: ApiRequest): Promise<Exchange> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = this.url(request.path, request.query);
-    this.options.guard?.(method, url);
+    this.options.guard?.(method, url, request.token);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
     let body = request.body;
@@ -96,7 +97,7 @@ export class ApiClient {
       body = JSON.stringify(request.json);
       headers['content-type'] ??= 'application/json';
     } else if (request.form) {
-      body = new URLSearchParams(request.form).toString();
+      body = formBody(request.form);
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
     const sent: SentRequest = { method, url: url.toString(), headers, body };

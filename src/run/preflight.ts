@@ -6,6 +6,7 @@
 // there only the local checks run. The requests go through the standalone client: counted nowhere, redacted.
 import { randomBytes } from 'node:crypto';
 import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
+import { signInForEveryReadScope } from '../auth/granted-scope.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
@@ -124,14 +125,15 @@ async function targetProblem(
   if (config.auth.tokenStore || config.userTokens) return undefined;
   const browser = new BrowserSignIn();
   try {
-    for (const account of [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])]) {
+    const accounts = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
+    for (const [index, account] of accounts.entries()) {
       const user = new UserOAuthClient(api, config.authUrl, account, {
         clientAuth: config.auth.clientAuth,
         pkce: config.auth.pkce,
         codeSource: codeSourceFor(config.auth.signIn, api, browser),
       });
       // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
-      const problem = await user.obtainCode('read:profile').then(
+      const problem = await signInForEveryReadScope(user, index === 0 ? 'A' : 'B').then(
         () => undefined,
         (error: unknown) => signInRunError(error),
       );

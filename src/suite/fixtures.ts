@@ -24,6 +24,7 @@ import type { RunError } from '../report/run-error.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import { recordedRunError } from '../run/run-error-file.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
+import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
@@ -89,11 +90,18 @@ interface TestFixtures {
   failureFindings: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
   exchanges: Exchange[];
-  /** The HTTP client of the current test: recorded, counted, paced and guarded by the profile. */
+  /**
+   * The HTTP client of the current test: recorded, counted, paced and guarded by the profile and by the
+   * grants of its tokens (a request needing a scope its token's grant and the check disagree on is not
+   * sent: the check is not verified, naming the grant; src/suite/grant-guard.ts).
+   */
   api: ApiClient;
   /** Skips the test, with the reason, when the target lacks a capability. */
   requires: (...capabilities: Capability[]) => void;
-  /** A user token for the scope set (default: all six read scopes), cached per worker and target. */
+  /**
+   * A user token for the scope set (default: all six read scopes), cached per worker and target; the pool
+   * knows the scope its grant carries (src/auth/granted-scope.ts), which the test's client holds it to.
+   */
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   /** A newly minted user token (a grant of its own, e.g. to revoke), stopped like userToken's on a failed sign-in. */
   freshToken: (
@@ -329,7 +337,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
           const violations = exchange.headers['sl-violations'];
           if (violations) recordPrismViolations(testInfo, exchange, violations);
         },
-        guard: requestGuard(config.profile, config.environment, testInfo.tags),
+        guard: withGrantGuard(
+          requestGuard(config.profile, config.environment, testInfo.tags),
+          tokenPool,
+          config.baseUrl,
+        ),
         renewToken: (token, exchange) => tokenPool.renew(token, exchange),
       });
       await use(client);

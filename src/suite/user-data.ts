@@ -25,6 +25,7 @@ import {
   walkCollection,
 } from './collections.ts';
 import { coreTest, internal } from './fixtures.ts';
+import { grantMismatchOf } from './grant-guard.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
 import {
@@ -34,7 +35,7 @@ import {
   needsIds,
   successRequirementOf,
 } from './user-catalogue.ts';
-import { blockedBy, ConformanceFailure } from './verdicts.ts';
+import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
 
 export interface LoadedCollection {
   operation: Operation;
@@ -130,20 +131,22 @@ export class UserDataCache {
    * of the newest sleep that started before the V1 cut-off (2025-09-01). Needs a token holding
    * read:recovery, read:workout and read:sleep.
    */
-  knownIds(api: ApiClient, token: string): Promise<KnownIds> {
+  knownIds(api: ApiClient, token: string, readable: Readable): Promise<KnownIds> {
     return this.remember(this.ids, token, () =>
-      this.memo.remember(`known ids ${token}`, () => this.readIds(api, token), jsonCodec()),
+      this.memo.remember(`known ids ${token}`, () => this.readIds(api, token, readable), jsonCodec()),
     );
   }
 
-  private async readIds(api: ApiClient, token: string): Promise<KnownIds> {
-    const first = (id: OperationId, query: Record<string, string> = {}) =>
-      readPage<DataRecord>(api, buildPath(operationById(id)), {
-        token,
-        query,
-        limit: 1,
-        requirement: successRequirementOf(operationById(id)),
-      }).then((page) => page.records[0]);
+  private async readIds(api: ApiClient, token: string, readable: Readable): Promise<KnownIds> {
+    const first = async (id: OperationId, query: Record<string, string> = {}) =>
+      readable(operationById(id))
+        ? readPage<DataRecord>(api, buildPath(operationById(id)), {
+            token,
+            query,
+            limit: 1,
+            requirement: successRequirementOf(operationById(id)),
+          }).then((page) => page.records[0])
+        : undefined;
     const recovery = await first('listRecoveries');
     const workout = await first('listWorkouts');
     // An id the user's data cannot supply stays absent: a check that needs it is then not verified.
@@ -177,6 +180,9 @@ export class UserDataCache {
   }
 }
 
+/** Whether a token's grant lets it read an operation (src/suite/grant-guard.ts): the ids it cannot are left out. */
+type Readable = (op: Operation) => boolean;
+
 /** Records of each collection by operationId; a source may hold only some pages (another user's first page). */
 export type RecordSource = (collection: OperationId) => readonly DataRecord[];
 
@@ -199,18 +205,32 @@ export function spread<T>(items: readonly T[], max: number): T[] {
   return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
 }
 
-/** A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. */
+/**
+ * A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. A
+ * read its token's grant cannot make (the grant lacks the operation's scope) ends the check not verified,
+ * naming the grant, before anything is read or cached.
+ */
 export class Dataset {
   constructor(
     private readonly cache: UserDataCache,
     private readonly api: ApiClient,
     private readonly token: () => Promise<string>,
+    /** Why a token's grant cannot read an operation, if it cannot (src/suite/grant-guard.ts). */
+    private readonly mismatch: (token: string, op: Operation) => string | undefined,
   ) {}
+
+  /** The token, for a read of `op`: the check is not verified when its grant cannot read it. */
+  private async tokenFor(op: Operation): Promise<string> {
+    const token = await this.token();
+    const mismatch = this.mismatch(token, op);
+    if (mismatch) notVerified(mismatch);
+    return token;
+  }
 
   /** The complete collection's walk, or the error that stopped it; rejects only when there is no token. */
   async outcome(collection: Operation | OperationId): Promise<CollectionOutcome> {
     const op = typeof collection === 'string' ? collectionById(collection) : collection;
-    return this.cache.completeWalk(await this.token(), op);
+    return this.cache.completeWalk(await this.tokenFor(op), op);
   }
 
   /**
@@ -236,28 +256,52 @@ export class Dataset {
     return (await this.collection(collection)).records;
   }
 
-  /** Whether the collections that supply `op`'s path parameter could be read (paramSets is not blocked). */
+  /** Why the dataset's token cannot read `collection` (its grant lacks the scope), or undefined when it can. */
+  async withheld(collection: Operation | OperationId): Promise<string | undefined> {
+    const op = typeof collection === 'string' ? operationById(collection) : collection;
+    return this.mismatch(await this.token(), op);
+  }
+
+  /** The collections that supply `op`'s path parameter `name` and the token's grant reads (none: empty). */
+  private async sources(op: Operation, name: string): Promise<OperationId[]> {
+    const readable: OperationId[] = [];
+    for (const id of idSourceOf(op, name).collections) if (!(await this.withheld(id))) readable.push(id);
+    return readable;
+  }
+
+  /**
+   * Whether the collections that supply `op`'s path parameter could be read (paramSets is not blocked): those
+   * the grant reads, at least one of them.
+   */
   async canSupply(op: Operation): Promise<boolean> {
     for (const { name } of op.pathParams) {
-      for (const id of idSourceOf(op, name).collections) if (!(await this.outcome(id)).ok) return false;
+      const sources = await this.sources(op, name);
+      if (sources.length === 0) return false;
+      for (const id of sources) if (!(await this.outcome(id)).ok) return false;
     }
     return true;
   }
 
-  /** Up to `max` path-parameter sets of real records for `op`, spread over the history ([{}] without params). */
+  /**
+   * Up to `max` path-parameter sets of real records for `op`, spread over the history ([{}] without params),
+   * from the source collections the grant reads (none: the check is not verified, naming the grant).
+   */
   async paramSets(op: Operation, max: number): Promise<Record<string, string | number>[]> {
     if (op.pathParams.length === 0) return [{}];
     const [param, ...more] = op.pathParams;
     if (!param || more.length > 0) throw new Error(`${op.operationId}: one path parameter expected`);
+    const sources = await this.sources(op, param.name);
+    const [first] = idSourceOf(op, param.name).collections;
+    if (sources.length === 0 && first) await this.tokenFor(operationById(first));
     const loaded = new Map<OperationId, DataRecord[]>();
-    for (const id of idSourceOf(op, param.name).collections) loaded.set(id, await this.records(id));
+    for (const id of sources) loaded.set(id, await this.records(id));
     const source: RecordSource = (id) => loaded.get(id) ?? [];
     return spread(knownValues(op, param.name, source), max).map((value) => ({ [param.name]: value }));
   }
 
   /** A walk with the request's page size and query (read once per worker and target). */
   async walk(op: Operation, request: WalkRequest): Promise<CollectionWalk<DataRecord>> {
-    return this.cache.walk(this.api, await this.token(), op, request);
+    return this.cache.walk(this.api, await this.tokenFor(op), op, request);
   }
 
   /**
@@ -310,7 +354,7 @@ export class Dataset {
   /** User A's answer to `op` (a GET) with the path parameters, sent once per worker and target. */
   async read(op: Operation, params: Record<string, string | number> = {}): Promise<Exchange> {
     if (op.method !== 'GET') throw new Error(`${op.operationId}: only a GET is read once for every check`);
-    return this.cache.singleRead(this.api, await this.token(), buildPath(op, params));
+    return this.cache.singleRead(this.api, await this.tokenFor(op), buildPath(op, params));
   }
 
   /** A collection's first page without query (the default page size): the same read as `read(op)`. */
@@ -318,14 +362,17 @@ export class Dataset {
     return pageOf<DataRecord>(await this.read(op), successRequirementOf(op));
   }
 
-  /** One id per path parameter of the token's user (default: user A's). */
+  /** One id per path parameter of the token's user (default: user A's), of the collections its grant reads. */
   async knownIds(token?: string): Promise<KnownIds> {
-    return this.cache.knownIds(this.api, token ?? (await this.token()));
+    const reader = token ?? (await this.token());
+    return this.cache.knownIds(this.api, reader, (op) => this.mismatch(reader, op) === undefined);
   }
 
   /** User A's ids when a request for `op` names a record, else none (no read). */
   async idsFor(op: Operation): Promise<KnownIds | undefined> {
-    return needsIds(op) ? this.knownIds() : undefined;
+    if (!needsIds(op)) return undefined;
+    await this.tokenFor(op);
+    return this.knownIds();
   }
 }
 
@@ -376,7 +423,8 @@ export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; data
     internal,
   ],
   dataset: [
-    async ({ userDataCache, api, userToken }, use) => use(new Dataset(userDataCache, api, () => userToken())),
+    async ({ userDataCache, api, userToken, tokenPool }, use) =>
+      use(new Dataset(userDataCache, api, () => userToken(), grantMismatchOf(tokenPool))),
     internal,
   ],
 });

@@ -5,6 +5,7 @@
 // GET /v2/cycle/{cycleId}/sleep, the activity mapping) are only observed and noted (AUTH-UNDECLARED-SECURITY).
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { randomBytes } from 'node:crypto';
+import { carriedScopes, narrowedGrant } from '../../src/auth/granted-scope.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
@@ -149,7 +150,12 @@ test(
     const exchange = await client.tokenRequest(client.codeGrant(code));
     verdict.expectStatus(exchange, 200);
     verdict.expectJsonContentType(exchange);
-    const body = exchange.json<{ access_token?: unknown; token_type?: unknown; expires_in?: unknown }>();
+    const body = exchange.json<{
+      access_token?: unknown;
+      token_type?: unknown;
+      expires_in?: unknown;
+      scope?: unknown;
+    }>();
     registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
     verdict.expectThat(
       typeof body.access_token === 'string' && body.access_token.length > 0,
@@ -165,11 +171,15 @@ test(
         exchange,
       );
 
-    // The token so obtained works for every scope it asked for: on one read operation of each, without
-    // path parameters (the scope matrix, scopes.spec.ts, holds each operation to its scope).
+    // The token so obtained works for every scope it asked for and was granted (the token response's scope,
+    // or the redirect's: a user may withhold one): on one read operation of each, without path parameters
+    // (the scope matrix, scopes.spec.ts, holds each operation to its scope).
     const token = body.access_token as string;
+    const issued = { accessToken: token, scopes, ...client.statedScope(code, body.scope) };
+    const narrowed = narrowedGrant(issued, 'A');
+    if (narrowed) verdict.note(narrowed);
     const worked: string[] = [];
-    for (const scope of ALL_READ_SCOPES) {
+    for (const scope of ALL_READ_SCOPES.filter((scope) => carriedScopes(issued).includes(scope))) {
       const op = userDataOperations.find(
         (candidate) =>
           candidate.security.kind === 'user' &&

@@ -52,6 +52,8 @@ interface Findings {
   unreadable: string[];
   /** The failure that kept a collection from being read, for the checks that then saw nothing. */
   blockers: { requirement: string; reason: string }[];
+  /** Why a collection was not read: the grant lacks its scope (src/auth/granted-scope.ts). */
+  withheld: string[];
   /** What was checked: each collection's records, the pages, and the 2xx single reads by operation. */
   seen: { records: Map<OperationId, DataRecord[]>; pages: number; singles: Map<OperationId, number> };
 }
@@ -143,10 +145,17 @@ async function check(dataset: Dataset): Promise<Findings> {
     notes: new Map(),
     unreadable: [],
     blockers: [],
+    withheld: [],
     seen: { records: new Map(), pages: 0, singles: new Map() },
   };
   const noteCounts = new Map<string, number>();
   for (const op of userCollections) {
+    const withheld = await dataset.withheld(op);
+    if (withheld) {
+      findings.unreadable.push(`${op.method} ${op.path} was not read: ${withheld}`);
+      findings.withheld.push(withheld);
+      continue;
+    }
     const outcome = await dataset.outcome(op);
     if (!outcome.ok) {
       const { error } = outcome;
@@ -237,7 +246,8 @@ for (const { requirement, witness } of checks) {
       const [count, what] = witness(findings.seen);
       const [blocker] = findings.blockers;
       if (count === 0 && blocker) blockedBy(blocker.requirement, blocker.reason);
-      if (count === 0) notVerified(`no ${what} in user A's data`);
+      const [withheld] = findings.withheld;
+      if (count === 0) notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
       verdict.evidence(`${count} ${what} validated`);
     },
   );

@@ -201,7 +201,7 @@ test('a loop is a request sent again the same; a flow of many pages passes', asy
     const loop = await fill(server.origin, '/loop').catch((e: unknown) => e);
     expect(loop).toBeInstanceOf(SignInAutomationError);
     expect((loop as Error).message).toMatch(/again, the same: the sign-in goes round in a loop/);
-    expect(await fill(server.origin, '/long')).toBe('the-code');
+    expect(await fill(server.origin, '/long')).toEqual({ code: 'the-code' });
   } finally {
     await server.close();
   }

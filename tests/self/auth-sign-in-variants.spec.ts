@@ -1,21 +1,24 @@
 // Every sign-in page of the sandbox (option loginPage, and the realistic one) × {HTTP form filler, browser,
-// by the page's kind}: each signs in with no setting changed and gets a token (PKCE and all), the form filler
-// where the page is a served form, the browser where it is built by script; the form filler never posts a
-// refusal; a wrong password is CredentialsRefused, for user A or B by their variables. Browser cases need
+// by the page's kind}: each signs in with no setting changed and gets a token (PKCE and all) that carries
+// every scope asked for (the checkbox consent page's boxes all submitted), the form filler where the page is
+// a served form, the browser where it is built by script; the form filler never posts a refusal; a wrong
+// password is CredentialsRefused, for user A or B by their variables. Where the user unticked a box
+// (variant checkbox-consent-unticked), both grants lack that scope, and the token says so. Browser cases need
 // Chromium (/usr/bin/chromium, or CONFORMANCE_CHROMIUM) and are skipped without it.
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { LOGIN_PAGES } from '../../sandbox/oauth/login-pages.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
 import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
+import { carriedScopes, scopeList } from '../../src/auth/granted-scope.ts';
 import { CredentialsRefused, PageBuiltByScript } from '../../src/auth/sign-in-errors.ts';
 import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
-import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
+import { UserOAuthClient, type UserToken } from '../../src/auth/user-oauth.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { hasChromium, needsChromium } from './chromium.ts';
-import { credentials, redirectUriFor, start } from './sandbox-client.ts';
+import { ALL_SCOPES, credentials, redirectUriFor, start } from './sandbox-client.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -24,13 +27,15 @@ const VARIANTS: { name: string; options: SandboxInput; scripted: boolean }[] = [
   { name: 'realistic', options: { realisticLogin: true }, scripted: true },
 ];
 const METHODS = ['form', 'browser', 'auto'] as const;
+/** Every read scope and the offline scope: a form filler that kept one checkbox of seven would lose six. */
+const ASKED = ALL_SCOPES.join(' ');
 
 /** Signs user A (or B) in on `sandbox` by `method` and exchanges the code; the exchanges the api sent. */
 async function signIn(
   sandbox: RunningSandbox,
   method: (typeof METHODS)[number],
   options: { user?: 'A' | 'B'; password?: string; browser?: BrowserSignIn } = {},
-): Promise<{ accessToken: string; exchanges: Exchange[]; ms: number }> {
+): Promise<{ token: UserToken; exchanges: Exchange[]; ms: number }> {
   const transport = nodeTransport();
   const exchanges: Exchange[] = [];
   const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl, onExchange: (e) => exchanges.push(e) });
@@ -50,8 +55,8 @@ async function signIn(
       },
       { pkce: true, user: options.user, codeSource: codeSourceFor(method, api, browser) },
     );
-    const token = await client.authorize('read:cycles offline');
-    return { accessToken: token.accessToken, exchanges, ms: performance.now() - started };
+    const token = await client.authorize(ASKED);
+    return { token, exchanges, ms: performance.now() - started };
   } finally {
     await browser.close();
     transport.dispose();
@@ -75,9 +80,11 @@ for (const variant of VARIANTS) {
       });
     else
       test('the form filler signs in, never posting a refusal, with no browser', async () => {
-        const { accessToken, exchanges, ms } = await signIn(sandbox, 'auto', { browser: noBrowser() });
+        const { token, exchanges, ms } = await signIn(sandbox, 'auto', { browser: noBrowser() });
         console.log(`${variant.name} × form filler: ${ms.toFixed(0)} ms, ${exchanges.length} requests`);
-        expect(accessToken).toBeTruthy();
+        expect(token.accessToken).toBeTruthy();
+        expect(token.grantedScope).toBeDefined();
+        expect(carriedScopes(token).sort()).toEqual(scopeList(ASKED).sort());
         const posted = exchanges.flatMap((e) =>
           e.request.body ? [new URLSearchParams(e.request.body)] : [],
         );
@@ -91,9 +98,10 @@ for (const variant of VARIANTS) {
 
     test('the browser signs in', async () => {
       needsChromium();
-      const { accessToken, ms } = await signIn(sandbox, variant.scripted ? 'auto' : 'browser');
+      const { token, ms } = await signIn(sandbox, variant.scripted ? 'auto' : 'browser');
       console.log(`${variant.name} × browser: ${ms.toFixed(0)} ms`);
-      expect(accessToken).toBeTruthy();
+      expect(token.accessToken).toBeTruthy();
+      expect(carriedScopes(token).sort()).toEqual(scopeList(ASKED).sort());
     });
 
     test('a wrong password is CredentialsRefused, naming the variables of the user', async () => {
@@ -112,3 +120,27 @@ for (const variant of VARIANTS) {
     });
   });
 }
+
+test.describe('the checkbox consent page with read:workout unticked (variant checkbox-consent-unticked)', () => {
+  let sandbox: RunningSandbox;
+  test.beforeAll(async () => {
+    sandbox = await start({ variants: ['checkbox-consent-unticked'] });
+  });
+  test.afterAll(async () => sandbox.close());
+
+  for (const method of ['form', 'browser'] as const)
+    test(`the ${method === 'form' ? 'form filler' : 'browser'} gets a grant that lacks read:workout, and the token says so`, async () => {
+      if (method === 'browser') needsChromium();
+      const { token } = await signIn(sandbox, method);
+      expect(token.scopes).toBe(ASKED);
+      expect(carriedScopes(token).sort()).toEqual(
+        scopeList(ASKED)
+          .filter((scope) => scope !== 'read:workout')
+          .sort(),
+      );
+      const workouts = await fetch(`${sandbox.baseUrl}/v2/activity/workout`, {
+        headers: { authorization: `Bearer ${token.accessToken}` },
+      });
+      expect(workouts.status).toBe(401);
+    });
+});

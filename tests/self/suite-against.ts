@@ -31,7 +31,7 @@ export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): Node
 export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv, allReporters = false) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
-  const { code } = await runCommand(
+  const { code, output } = await runCommand(
     process.execPath,
     [
       playwrightCli(),
@@ -51,5 +51,5 @@ export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.Proce
     total: number;
     by_route: Record<string, number>;
   };
-  return { code, report, served, reports };
+  return { code, report, served, reports, output };
 }

@@ -44,7 +44,7 @@ export const sandboxCommand = (): Command =>
     )
     .option(
       '--login-page <name>',
-      'the served sign-in page otherwise: plain (one form, "Allow access"), french, consent (a French login, then a consent page with an icon allow button, the refusal first), enter-only (a form with no button), identifier-first (the e-mail, then the password, then consent)',
+      'the served sign-in page otherwise: plain (one form, "Allow access"), french, consent (a French login, then a consent page with an icon allow button, the refusal first), enter-only (a form with no button), identifier-first (the e-mail, then the password, then consent), checkboxes (the same, the consent listing the scopes as ticked checkboxes under a nameless "Allow" input)',
       'plain',
     )
     .option('--token-lifetime <seconds>', 'lifetime of the access tokens issued', '3600')

@@ -64,7 +64,7 @@ interface TestcaseXml {
   'system-out'?: string;
 }
 
-test('JUnit: the root names the verdict, a failure its requirement; what the run error stopped is skipped', () => {
+test('JUnit: the root names the verdict (a failure outranks a run error), a failure its requirement; what a run-side cause stopped is skipped', () => {
   const xml = junitXml(runWithEachOutcome());
   expect(XMLValidator.validate(xml)).toBe(true);
   const { testsuites } = parser.parse(xml) as {
@@ -73,7 +73,7 @@ test('JUnit: the root names the verdict, a failure its requirement; what the run
     };
   };
   expect(testsuites).toMatchObject({
-    name: 'Conformance ERROR',
+    name: 'Conformance FAIL',
     tests: '4',
     failures: '1',
     skipped: '2',

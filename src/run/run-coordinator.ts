@@ -2,17 +2,35 @@
 // - one rate budget per credential that the target limits, for every worker and project of the run
 //   (src/http/rate-budget.ts), bounded by the run's deadline;
 // - a memo of what a check observes once for many (a walk of a collection, the run's test data): the first
-//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts).
+//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts);
+// - the target's answer times, from which every worker's request timeout is learned (src/http/request-timeout.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localTurns } from '../http/pacer.ts';
 import type { RateObservation } from '../http/rate-budget.ts';
+import { AnswerTimes } from '../http/request-timeout.ts';
 
-/** A memo entry: being read by a worker, or read. */
-type MemoEntry = { kind: 'claimed' } | { kind: 'value'; value: unknown };
+/** A read that got no answer, as its waiters learn it: the requirement charged, and the request. */
+export interface UnansweredRead {
+  requirement: string;
+  request: string;
+}
 
-/** The answer to a claim: the value, or the claimant's turn to read it, or a wait for another's read. */
-export type MemoClaim = { kind: 'value'; value: unknown } | { kind: 'yours' } | { kind: 'wait' };
+/** A memo entry: being read by a worker, read, or left without an answer (until the next asker reads again). */
+type MemoEntry =
+  | { kind: 'claimed' }
+  | { kind: 'value'; value: unknown }
+  | { kind: 'unanswered'; read: UnansweredRead };
+
+/**
+ * The answer to a claim: the value, or the claimant's turn to read it, or a wait for another's read, or (to
+ * a claimant that waited) the read it waited for got no answer.
+ */
+export type MemoClaim =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'yours' }
+  | { kind: 'wait' }
+  | { kind: 'unanswered'; read: UnansweredRead };
 
 export interface RunCoordinator {
   url: string;
@@ -29,13 +47,16 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
 export async function startRunCoordinator(deadline: number): Promise<RunCoordinator> {
   const turns = localTurns(deadline);
   const memo = new Map<string, MemoEntry>();
+  const answers = new Map<string, AnswerTimes>();
   const routes: Record<string, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
     '/turn': (body) => turns.source(String(body.credential), body.seen as RateObservation | undefined),
     '/memo/claim': (body): MemoClaim => {
       const key = String(body.key);
       const entry = memo.get(key);
       if (entry?.kind === 'value') return entry;
-      if (entry) return { kind: 'wait' };
+      if (entry?.kind === 'claimed') return { kind: 'wait' };
+      // The attempt a waiter waited for got no answer: it is blocked by it; a new asker reads again.
+      if (entry?.kind === 'unanswered' && body.waited === true) return entry;
       memo.set(key, { kind: 'claimed' });
       return { kind: 'yours' };
     },
@@ -44,8 +65,17 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
       return {};
     },
     '/memo/release': (body) => {
-      memo.delete(String(body.key));
+      const key = String(body.key);
+      if (body.unanswered) memo.set(key, { kind: 'unanswered', read: body.unanswered as UnansweredRead });
+      else memo.delete(key);
       return {};
+    },
+    '/timeouts': (body) => {
+      const target = String(body.target);
+      const times = answers.get(target) ?? new AnswerTimes();
+      answers.set(target, times);
+      for (const [operation, ms] of body.answers as [string, number][]) times.add(operation, ms);
+      return times.table();
     },
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {

@@ -182,7 +182,7 @@ export const variables = {
     section: 'server',
     doc: "per-request timeout for every call (user, partner, OAuth), fixed; unset, it is learned from the target's answers to each operation. A request without an answer fails the check that sent it once, naming the request and the time waited (docs/rate-limits.md)",
     parse: parse.positiveInteger,
-    shown: `learned: ${TIMEOUT_RULE.factor} × the p99 of the operation's answers, ${TIMEOUT_RULE.floorMs} to ${TIMEOUT_RULE.ceilingMs} ms (${TIMEOUT_RULE.ceilingMs} until ${TIMEOUT_RULE.minAnswers} answers)`,
+    shown: `learned: ${TIMEOUT_RULE.factor} × the p99 of the operation's answers (with fewer than ${TIMEOUT_RULE.minAnswers}, the slowest answer to any), ${TIMEOUT_RULE.floorMs} to ${TIMEOUT_RULE.ceilingMs} ms`,
   },
   CONFORMANCE_UNANSWERED_BUDGET: {
     section: 'server',

@@ -48,8 +48,11 @@ export interface SuiteConfig {
   /** The suite's webhook receiver and the signature scheme (docs/sign-in.md, "Webhooks"). */
   webhooks: WebhookSettings;
   requestBudget: number;
-  /** CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response. */
-  requestTimeoutMs: number;
+  /**
+   * CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response; undefined:
+   * learned from the target's answers (src/http/request-timeout.ts).
+   */
+  requestTimeoutMs?: number;
   /** CONFORMANCE_UNANSWERED_BUDGET: requests of the run left unanswered before the run stops sending. */
   unansweredBudget: number;
   /** CONFORMANCE_SEED: the fast-check seed of every property (fixed by default; `random`: drawn per run). */

@@ -1,6 +1,7 @@
 // Every CONFORMANCE_* variable, one row each: its parser, default, one line of documentation, whether it
 // holds a secret and the capabilities it supplies. The configuration reads variables through read() only;
 // the secrets to redact, the reports' reasons, doctor's hints, the tables of docs/variables.md and --help come from here.
+import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../webhooks/signature.ts';
 import type { Capability } from './capability.ts';
 import type { Parser } from './variable-parsers.ts';
@@ -180,9 +181,9 @@ export const variables = {
   },
   CONFORMANCE_REQUEST_TIMEOUT_MS: {
     section: 'server',
-    doc: 'per-request timeout for every call: user, partner, OAuth; a request without an answer fails the check that sent it, naming the request and the time waited',
+    doc: "per-request timeout for every call (user, partner, OAuth), fixed; unset, it is learned from the target's answers to each operation. A request without an answer fails the check that sent it once, naming the request and the time waited (docs/rate-limits.md)",
     parse: parse.positiveInteger,
-    default: 10_000,
+    shown: `learned: ${TIMEOUT_RULE.factor} × the p99 of the operation's answers (with fewer than ${TIMEOUT_RULE.minAnswers}, the slowest answer to any), ${TIMEOUT_RULE.floorMs} to ${TIMEOUT_RULE.ceilingMs} ms`,
   },
   CONFORMANCE_UNANSWERED_BUDGET: {
     section: 'server',

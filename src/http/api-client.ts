@@ -12,7 +12,8 @@ import { boundedRetries, type RateLimitedAnswer, type RateLimitJudge } from './r
 import { registerIssuedTokens } from './redact.ts';
 import type { RequestCounter, UnansweredRequests } from './request-counter.ts';
 import { RequestRefused } from './request-refused.ts';
-import type { Transport, TransportResponse } from './transport.ts';
+import { fixedTimeouts, learnedTimeouts, methodAndPath, type RequestTimeouts } from './request-timeout.ts';
+import { type Transport, TransportError, type TransportResponse } from './transport.ts';
 import { TransportFailure } from './transport-failure.ts';
 
 export interface ApiRequest {
@@ -55,8 +56,12 @@ export interface ApiClientOptions {
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
-  /** Per-request timeout (CONFORMANCE_REQUEST_TIMEOUT_MS); a request without an answer by then fails. */
+  /** CONFORMANCE_REQUEST_TIMEOUT_MS: a request without an answer by then fails (undefined: learned). */
   timeoutMs?: number;
+  /** Where the timeout is learned, when timeoutMs is not set (default: from this client's own answers). */
+  timeouts?: RequestTimeouts;
+  /** What a request left without an answer throws (default: its TransportFailure). */
+  unansweredError?: (failure: TransportFailure) => Error;
   /** On a 401 to a request with a token: a new token to send it again with, once (undefined: none). */
   renewToken?: (token: string, refusal: Exchange) => Promise<string | undefined>;
 }
@@ -68,10 +73,19 @@ export const USER_CREDENTIAL = 'user';
 export const partnerCredential = (clientId: string): string => `partner ${clientId}`;
 
 export class ApiClient {
+  private readonly options: ApiClientOptions & { timeouts: RequestTimeouts };
+
   constructor(
     private readonly transport: Transport,
-    private readonly options: ApiClientOptions,
-  ) {}
+    options: ApiClientOptions,
+  ) {
+    // Made once: every client derived from this one (withOptions) learns from the same answers.
+    const timeouts =
+      options.timeoutMs === undefined
+        ? (options.timeouts ?? learnedTimeouts(methodAndPath))
+        : fixedTimeouts(options.timeoutMs);
+    this.options = { ...options, timeouts };
+  }
 
   /** The same client with some options replaced (e.g. a per-test recorder and guard). */
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
@@ -173,21 +187,24 @@ export class ApiClient {
 
   /**
    * One round trip. Tokens in the body are registered as secrets before anything parses it (a truncated
-   * token response is redacted too); a request without a complete response throws a TransportFailure.
+   * token response is redacted too); a request without a complete response throws a TransportFailure, one
+   * left without any answer what `unansweredError` makes of it.
    */
   private async roundTrip(sent: SentRequest, maxRedirects: number): Promise<TransportResponse> {
-    const timeoutMs = this.options.timeoutMs;
+    const { timeouts, unanswered, unansweredError } = this.options;
+    const timeout = await timeouts.timeoutFor(sent);
+    const started = performance.now();
     try {
-      const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs });
+      const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs: timeout.ms });
+      timeouts.answered(sent, performance.now() - started);
       registerIssuedTokens(response.text);
       return response;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (/^timed out/.test(reason)) this.options.unanswered?.record();
-      throw new TransportFailure(
-        sent,
-        /^timed out/.test(reason) ? `no response: ${reason} (CONFORMANCE_REQUEST_TIMEOUT_MS)` : reason,
-      );
+      if (!(error instanceof TransportError && error.timedOut)) throw new TransportFailure(sent, reason);
+      unanswered?.record(timeout.ms);
+      const failure = new TransportFailure(sent, `no response: ${reason} (${timeout.how})`);
+      throw unansweredError ? unansweredError(failure) : failure;
     }
   }
 }

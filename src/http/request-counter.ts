@@ -91,26 +91,28 @@ export class RequestCounter {
 }
 
 /**
- * The requests of a run that got no answer before the request timeout, counted like the requests (one byte
- * each, in their own log). Once `budget` of them went unanswered the target has stopped answering: the run
- * sends nothing more, and every check not yet run is not verified instead of waiting out more timeouts.
+ * The requests of a run that got no answer before their timeout, one line each (the time waited) in their own
+ * log. Once `budget` of them went unanswered the target has stopped answering: the run sends nothing more,
+ * and every check not yet run is not verified instead of waiting out more timeouts.
  */
 export class UnansweredRequests {
   constructor(
     private readonly log: string,
     private readonly budget: number,
-    private readonly timeoutMs: number,
   ) {}
 
-  record(): void {
-    appendFileSync(this.log, '.');
+  /** A request went unanswered after `waitedMs`. */
+  record(waitedMs: number): void {
+    appendFileSync(this.log, `${waitedMs}\n`);
   }
 
   /** The reason to send nothing more, once the budget is spent. */
   spent(): string | undefined {
-    const count = existsSync(this.log) ? statSync(this.log).size : 0;
-    return count >= this.budget
-      ? `blocked: the target stopped answering; ${count} requests unanswered after ${this.timeoutMs} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`
-      : undefined;
+    // Checked before every request: most runs see no unanswered request, and a size costs no read.
+    if (!existsSync(this.log) || statSync(this.log).size === 0) return undefined;
+    const waits = readFileSync(this.log, 'utf8').split('\n').filter(Boolean).map(Number);
+    if (waits.length < this.budget) return undefined;
+    const [least, most] = [Math.min(...waits), Math.max(...waits)];
+    return `blocked: the target stopped answering; ${waits.length} requests unanswered after ${least === most ? least : `${least}–${most}`} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`;
   }
 }

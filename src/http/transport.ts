@@ -37,7 +37,11 @@ export interface Transport {
 
 /** Why a round trip failed, in words: `timed out after 1000 ms`, `read ECONNRESET`, `redirect loop: …`. */
 export class TransportError extends Error {
-  constructor(reason: string) {
+  constructor(
+    reason: string,
+    /** No answer came before the deadline (not a reset, a cut body or a refused connection). */
+    readonly timedOut = false,
+  ) {
     super(reason);
     this.name = 'TransportError';
   }
@@ -110,14 +114,17 @@ export function nodeTransport(): Transport {
         headers,
         agent: https ? agents.https : agents.http,
       });
+      let settled = false;
+      // Once the event loop has read what already arrived: an answer that came while this process was busy
+      // (a stall of the worker, not of the target) is still an answer.
+      const expire = () =>
+        setImmediate(() => {
+          if (!settled) outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`, true));
+        });
       const timer =
-        deadline === undefined
-          ? undefined
-          : setTimeout(
-              () => outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`)),
-              Math.max(0, deadline - Date.now()),
-            );
+        deadline === undefined ? undefined : setTimeout(expire, Math.max(0, deadline - Date.now()));
       const fail = (error: Error) => {
+        settled = true;
         clearTimeout(timer);
         reject(error instanceof TransportError ? error : new TransportError(error.message));
       };
@@ -126,6 +133,7 @@ export function nodeTransport(): Transport {
       outgoing.on('error', fail);
       outgoing.on('response', (response) => {
         readBody(response).then((text) => {
+          settled = true;
           clearTimeout(timer);
           resolve({ status: response.statusCode ?? 0, headers: flatHeaders(response), text });
         }, fail);

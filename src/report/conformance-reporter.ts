@@ -259,11 +259,7 @@ async function conformanceReport(
       propertySeed: config?.propertySeed,
       stoppedSending:
         config && manifest?.unansweredLog
-          ? new UnansweredRequests(
-              manifest.unansweredLog,
-              config.unansweredBudget,
-              config.requestTimeoutMs,
-            ).spent()
+          ? new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget).spent()
           : undefined,
       interrupted: result.status === 'interrupted' || result.status === 'timedout',
       runError: recordedRunError(),

@@ -1,13 +1,17 @@
 // A test's result in the verdict model's terms, from its findings (src/report/finding.ts). What a test
 // ended with but recorded no finding for (a Playwright expect, a timeout, a crash, a test that never ran)
 // is inferred here: a failure is charged to the requirements it declares, unless its error shows a cause
-// on the suite's or the user's side (src/report/run-errors.ts).
+// on the suite's or the user's side (src/report/run-errors.ts); a request without a complete answer (a reset,
+// a cut body; one without any answer is the check's typed failure, src/suite/unanswered.ts) only to the
+// requirement the check verifies.
 import { stripVTControlCharacters } from 'node:util';
 import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
+import { TransportFailure } from '../http/transport-failure.ts';
 import type { RunFinding } from '../run/run-findings.ts';
+import { REQUIREMENT_ANNOTATION } from '../suite/verifies.ts';
 import { type Finding, findingLines, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
 import { runErrorOfTest } from './run-errors.ts';
@@ -30,11 +34,12 @@ const redacted = (finding: Finding): Finding => ({
 /** The last finding that stopped the check: the one it ended with. */
 const lastStop = (findings: readonly Finding[]): Stop | undefined => findings.filter(isStop).at(-1);
 
-/** The findings of an outcome the test recorded none for. */
+/** The findings of an outcome the test recorded none for; `verified`: the requirement the check verifies. */
 function inferred(
   ran: TestResultSummary['status'],
   recorded: readonly Finding[],
   declared: readonly string[],
+  verified: string,
   errors: readonly string[],
   skipped: string | undefined,
   targetAnswered: boolean,
@@ -44,7 +49,8 @@ function inferred(
     const runError = runErrorOfTest(errors, targetAnswered);
     if (runError) return [{ requirement, outcome: 'error', message: runError.cause, runError }];
     const message = redactText(errors[0]?.split('\n')[0] ?? 'failed');
-    return declared.map((id) => ({ requirement: id, outcome: 'fail', message }));
+    const transport = errors.some((error) => error.startsWith(`${TransportFailure.name}: `));
+    return (transport ? [verified] : declared).map((id) => ({ requirement: id, outcome: 'fail', message }));
   }
   if (ran === 'skipped' && !recorded.some(isStop))
     return [
@@ -75,7 +81,15 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   const recorded = findingsOf(annotations).map(redacted);
   const findings = [
     ...recorded,
-    ...inferred(ran, recorded, declared, errors, ofType('skip')[0], targetAnswered),
+    ...inferred(
+      ran,
+      recorded,
+      declared,
+      ofType(REQUIREMENT_ANNOTATION)[0] ?? declared[0] ?? '',
+      errors,
+      ofType('skip')[0],
+      targetAnswered,
+    ),
   ];
   // What the run error stopped is not verified, never failed.
   const stoppedByError = findings.filter(isStop).find((finding) => finding.outcome === 'error');

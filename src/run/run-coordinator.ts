@@ -5,19 +5,37 @@
 // - the requests the target kept refusing with 429, by operation, so that later ones stop at once
 //   (src/suite/rate-limit-judge.ts);
 // - a memo of what a check observes once for many (a walk of a collection, the run's test data): the first
-//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts).
+//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts);
+// - the target's answer times, from which every worker's request timeout is learned (src/http/request-timeout.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { localTurns } from '../http/pacer.ts';
 import type { RateObservation } from '../http/rate-budget.ts';
+import { AnswerTimes } from '../http/request-timeout.ts';
 import { clientLabels, RateLimitConsole } from './rate-limit-console.ts';
 
-/** A memo entry: being read by a worker, or read. */
-type MemoEntry = { kind: 'claimed' } | { kind: 'value'; value: unknown };
+/** A read that got no answer, as its waiters learn it: the requirement charged, and the request. */
+export interface UnansweredRead {
+  requirement: string;
+  request: string;
+}
 
-/** The answer to a claim: the value, or the claimant's turn to read it, or a wait for another's read. */
-export type MemoClaim = { kind: 'value'; value: unknown } | { kind: 'yours' } | { kind: 'wait' };
+/** A memo entry: being read by a worker, read, or left without an answer (until the next asker reads again). */
+type MemoEntry =
+  | { kind: 'claimed' }
+  | { kind: 'value'; value: unknown }
+  | { kind: 'unanswered'; read: UnansweredRead };
+
+/**
+ * The answer to a claim: the value, or the claimant's turn to read it, or a wait for another's read, or (to
+ * a claimant that waited) the read it waited for got no answer.
+ */
+export type MemoClaim =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'yours' }
+  | { kind: 'wait' }
+  | { kind: 'unanswered'; read: UnansweredRead };
 
 export interface RunCoordinator {
   url: string;
@@ -39,6 +57,7 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
   const memo = new Map<string, MemoEntry>();
   /** The first stop of each request the target kept refusing, by credential and operation. */
   const stops = new Map<string, string>();
+  const answers = new Map<string, AnswerTimes>();
   const routes: Record<string, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
     '/turn': async (body) => {
       const credential = String(body.credential);
@@ -59,7 +78,9 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
       const key = String(body.key);
       const entry = memo.get(key);
       if (entry?.kind === 'value') return entry;
-      if (entry) return { kind: 'wait' };
+      if (entry?.kind === 'claimed') return { kind: 'wait' };
+      // The attempt a waiter waited for got no answer: it is blocked by it; a new asker reads again.
+      if (entry?.kind === 'unanswered' && body.waited === true) return entry;
       memo.set(key, { kind: 'claimed' });
       return { kind: 'yours' };
     },
@@ -68,8 +89,17 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
       return {};
     },
     '/memo/release': (body) => {
-      memo.delete(String(body.key));
+      const key = String(body.key);
+      if (body.unanswered) memo.set(key, { kind: 'unanswered', read: body.unanswered as UnansweredRead });
+      else memo.delete(key);
       return {};
+    },
+    '/timeouts': (body) => {
+      const target = String(body.target);
+      const times = answers.get(target) ?? new AnswerTimes();
+      answers.set(target, times);
+      for (const [operation, ms] of body.answers as [string, number][]) times.add(operation, ms);
+      return times.table();
     },
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {

@@ -2,11 +2,12 @@
 // check can name the page a record came from. Bounded, so a cursor that loops cannot hang the run.
 // A page that cannot be read is charged to what broke: a server error or a first page that fails to the
 // operation's own success requirement (OP-LIST-…), a refused next_token to PAG-LAST-PAGE ("every
-// next_token can be followed").
+// next_token can be followed"); a page left without an answer, like a server error, to the operation's.
 import { operations } from '../contract/operations.ts';
 import { successRequirementFor } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { UnansweredFailure } from './unanswered.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 export interface Page<T> {
@@ -37,12 +38,13 @@ export async function readPage<T>(
   options: WalkOptions,
   nextToken?: string,
 ): Promise<Page<T>> {
-  const exchange = await api.send({
-    path,
-    token: options.token,
-    query: { ...options.query, limit: options.limit, nextToken },
-  });
-  return pageOf<T>(exchange, successRequirement(path) ?? options.requirement, nextToken);
+  const requirement = successRequirement(path) ?? options.requirement;
+  const exchange = await api
+    .send({ path, token: options.token, query: { ...options.query, limit: options.limit, nextToken } })
+    .catch((error: unknown) => {
+      throw error instanceof UnansweredFailure ? error.chargedTo(requirement) : error;
+    });
+  return pageOf<T>(exchange, requirement, nextToken);
 }
 
 /**

@@ -29,6 +29,7 @@ import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { inheritedRefusal } from './run-waits.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
+import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from './unanswered.ts';
 import {
   blockedBy,
   ConformanceFailure,
@@ -189,6 +190,8 @@ async function signedIn(
   try {
     return await token;
   } catch (error) {
+    // The authorization server left a request of this sign-in unanswered (src/suite/unanswered.ts).
+    if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);
@@ -249,11 +252,17 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // A check's failure is its finding where it ended the test (src/suite/raised-failures.ts).
       const findings = endingFindings(testInfo.errors);
       for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      // A request the test sent and got no answer to is its failure, whatever the check made of it.
+      const failed = new Set(findings.flatMap((f) => (f?.outcome === 'fail' ? [f.requirement] : [])));
+      const unanswered = unchargedUnanswered(failed);
+      for (const failure of unanswered) recordFinding(testInfo, failure.finding);
       // Only failures the checks raised: a crash or a timeout still replaces the worker. The reporter takes
       // the status from the result, so the failure stays a failure.
       const checkFailure =
-        testInfo.status === 'failed' && findings.length > 0 && findings.every((finding) => finding);
+        (testInfo.status === 'failed' && findings.length > 0 && findings.every((finding) => finding)) ||
+        (testInfo.status !== 'failed' && unanswered.length > 0);
       if (failureKeepsWorker && checkFailure) testInfo.expectedStatus = 'failed';
+      if (testInfo.status !== 'failed' && unanswered[0]) throw unanswered[0];
     },
     { auto: true, ...internal },
   ],

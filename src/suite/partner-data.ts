@@ -18,6 +18,7 @@ import { type Codec, exchangeCodec, jsonCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
 import type { TargetSession } from './target-session.ts';
+import { sharedRead } from './unanswered.ts';
 import { ConformanceFailure, expectStatus, expectThat, note as noteFor, notVerified } from './verdicts.ts';
 
 // ------------------------------------------------------------------------------------ the catalogue
@@ -247,7 +248,8 @@ export function parseJson<T>(requirement: string, exchange: Exchange): T {
  * verdicts, so that each check judges what it needs under its own requirement (a status fault of the GET fails
  * OP-GET-REQUISITION, not the check that happened to send it first). Every observation is kept under the key
  * built here alone (the partner, what was asked, of what), so the memo can be shared more widely without
- * touching a check. A request without an answer stays the observation's outcome for every later asker.
+ * touching a check. A request without an answer fails the check that sent it and blocks those that waited for
+ * it; the next asker sends it again (src/suite/unanswered.ts).
  */
 function observedOnce<T = Exchange>(
   session: TargetSession,
@@ -258,7 +260,8 @@ function observedOnce<T = Exchange>(
 ): Promise<T> {
   const key = ['partner', partner.credentials.clientId, ...what].join(' ');
   // Once per run (the memo), and once per worker the coordinator is asked (the session).
-  return session.shared(key, () => session.memo.remember(key, observe, codec));
+  const observed = session.shared('partner observations', () => new Map<string, Promise<unknown>>());
+  return sharedRead(observed, key, () => session.memo.remember(key, observe, codec)) as Promise<T>;
 }
 
 /** add-test-data's answer for `appointmentType` (undefined: the parameter omitted, the default). */

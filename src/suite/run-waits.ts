@@ -6,7 +6,7 @@ import type { RequestRefused } from '../http/request-refused.ts';
 import { notVerified } from './verdicts.ts';
 
 /** The test running in this worker, if any (a worker-scoped read runs inside the test that asked for it). */
-function currentTest(): ReturnType<typeof test.info> | undefined {
+export function currentTest(): ReturnType<typeof test.info> | undefined {
   try {
     return test.info();
   } catch {

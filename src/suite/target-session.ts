@@ -13,12 +13,15 @@ import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../http
 import { budgetKey, leasingPacer, type Pacer } from '../http/pacer.ts';
 import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
+import { type LearnedTable, learnedTimeouts, type RequestTimeouts } from '../http/request-timeout.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { appendToRecording } from '../recording/har-writer.ts';
+import { matchOperation, pathOf } from '../recording/match-operation.ts';
 import { runningTestExchanges } from './exchange-sink.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout, refusedRequest } from './run-waits.ts';
+import { unansweredFailure } from './unanswered.ts';
 
 export interface TargetSession {
   manifest: RunManifest;
@@ -44,6 +47,13 @@ interface RunLine {
   pacer: Pacer;
 }
 
+/** Request timeouts learned with every worker of the run, per operation of the contract, for one target. */
+const runTimeouts = (call: CoordinatorCall, target: string): RequestTimeouts =>
+  learnedTimeouts(
+    ({ method, url }) => matchOperation(method, url)?.operationId ?? `${method} ${pathOf(url)}`,
+    async (answers) => (await call('/timeouts', { target, answers })) as LearnedTable,
+  );
+
 function openSession(instance: number, line: (url: string) => RunLine): TargetSession {
   const manifest = currentRunManifest(instance);
   if (!manifest)
@@ -65,17 +75,15 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
       manifest.requestLog,
       config.profile === 'smoke' ? config.requestBudget : undefined,
     ),
-    unanswered: new UnansweredRequests(
-      manifest.unansweredLog,
-      config.unansweredBudget,
-      config.requestTimeoutMs,
-    ),
+    unanswered: new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget),
     onWait: extendTestTimeout,
     onRefused: refusedRequest,
     rateLimited: (credential, answers, cannotWait) =>
       judge(budgetKey(config.baseUrl, credential), answers, cannotWait),
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
+    timeouts: runTimeouts(call, config.baseUrl),
+    unansweredError: unansweredFailure,
     // Session-level reads (shared datasets, tokens) belong to the test they are made for; outside a test
     // they are recorded as they happen.
     onExchange: (exchange) => {

@@ -6,7 +6,9 @@
 //     page, limit 25, no query) is the one the schema, invariant, ordering, consistency, pagination and
 //     filter checks share, read through the worker's client on first use (a smoke test that needs none
 //     reads none); the other walks are small start-filtered windows, read through the asking test's client.
-//     A walk that cannot be read keeps its failure, which every later user of it gets;
+//     A walk that failed on an answer keeps its failure, which every later user of it gets; one that got no
+//     answer fails the check that sent it, blocks those that waited for it, and is read again by the next
+//     asker (src/suite/unanswered.ts);
 //   - one id per path parameter (knownIds), from the first records of the collections: the cheap way to
 //     build a valid request for any operation;
 //   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
@@ -28,6 +30,7 @@ import { coreTest, internal } from './fixtures.ts';
 import { grantMismatchOf } from './grant-guard.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
+import { failedOnAnswer, rethrowAsAsker, sharedRead, UnansweredFailure } from './unanswered.ts';
 import {
   collectionById,
   idSourceOf,
@@ -101,7 +104,7 @@ export class UserDataCache {
     request: WalkRequest,
   ): Promise<CollectionWalk<DataRecord>> {
     const outcome = await this.read(api, token, op, { ...request, maxPages: 200 });
-    if (!outcome.ok) throw outcome.error;
+    if (!outcome.ok) rethrowAsAsker(outcome.error);
     return outcome.value;
   }
 
@@ -116,11 +119,17 @@ export class UserDataCache {
     let outcome = this.walks.get(key);
     if (!outcome) {
       const walk = () => walkCollection<DataRecord>(api, buildPath(op), { token, ...options });
-      outcome = this.memo.remember(`walk ${key}`, walk, walkCodec<DataRecord>()).then(
-        (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
-        (error: unknown): CollectionOutcome => ({ ok: false, error }),
-      );
-      this.walks.set(key, outcome);
+      const reading: Promise<CollectionOutcome> = this.memo
+        .remember(`walk ${key}`, walk, walkCodec<DataRecord>())
+        .then(
+          (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
+          (error: unknown): CollectionOutcome => {
+            if (!failedOnAnswer(error) && this.walks.get(key) === reading) this.walks.delete(key);
+            return { ok: false, error };
+          },
+        );
+      this.walks.set(key, reading);
+      outcome = reading;
     }
     return outcome;
   }
@@ -132,7 +141,7 @@ export class UserDataCache {
    * read:recovery, read:workout and read:sleep.
    */
   knownIds(api: ApiClient, token: string, readable: Readable): Promise<KnownIds> {
-    return this.remember(this.ids, token, () =>
+    return sharedRead(this.ids, token, () =>
       this.memo.remember(`known ids ${token}`, () => this.readIds(api, token, readable), jsonCodec()),
     );
   }
@@ -163,20 +172,9 @@ export class UserDataCache {
   /** The answer to a GET of `path` with the token, sent through `api` on first use. */
   singleRead(api: ApiClient, token: string, path: string): Promise<Exchange> {
     const key = JSON.stringify([token, path]);
-    return this.remember(this.singles, key, () =>
+    return sharedRead(this.singles, key, () =>
       this.memo.remember(`single read ${key}`, () => api.send({ path, token }), exchangeCodec),
     );
-  }
-
-  /** A read kept for later askers unless it fails (the next asker then reads again). */
-  private remember<T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
-    let found = cache.get(key);
-    if (!found) {
-      found = read();
-      found.catch(() => cache.delete(key));
-      cache.set(key, found);
-    }
-    return found;
   }
 }
 
@@ -236,13 +234,14 @@ export class Dataset {
   /**
    * The complete collection. When it cannot be read to its end the calling test is skipped as blocked,
    * naming the failure: the collection's own test in operations.spec.ts fails on it, so a check that merely
-   * depends on the data is not blamed for it.
+   * depends on the data is not blamed for it. A request left unanswered fails the check that sent it.
    */
   async collection(collection: Operation | OperationId): Promise<LoadedCollection> {
     const outcome = await this.outcome(collection);
     if (!outcome.ok) {
       const op = typeof collection === 'string' ? collectionById(collection) : collection;
       const { error } = outcome;
+      if (error instanceof UnansweredFailure) rethrowAsAsker(error);
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
       blockedBy(
         error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
@@ -311,7 +310,7 @@ export class Dataset {
    */
   async referenceWalk(op: Operation): Promise<CollectionWalk<DataRecord>> {
     const outcome = await this.outcome(op);
-    if (!outcome.ok) throw outcome.error;
+    if (!outcome.ok) rethrowAsAsker(outcome.error);
     return outcome.value;
   }
 

@@ -109,9 +109,7 @@ for (const op of covered) {
         // Following next_token to the end needs a target whose cursors lead somewhere (not a mock's).
         requires('stateful');
         // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
-        const outcome = await dataset.outcome(op);
-        if (!outcome.ok) throw outcome.error;
-        const { pages, records } = outcome.value;
+        const { pages, records } = await dataset.referenceWalk(op);
         verdict.expectThat(pages.length > 0, 'the walk read no page');
         verdict.evidence(`${pages.length} page(s), ${records.length} records, each page ${op.successStatus}`);
       },

@@ -144,6 +144,13 @@ test("a failure is charged to its finding's requirement, whatever its text names
     { requirement: 'PAG-A', outcome: 'fail', message: 'Error: [PAG-B] expect(received).toBe(expected)' },
     { requirement: 'PAG-X', outcome: 'fail', message: 'Error: [PAG-B] expect(received).toBe(expected)' },
   ]);
+  // A request without a complete answer (a reset): only the requirement the check verifies, not its `also`.
+  const reset = failed({
+    errors: ['TransportFailure: GET http://x/v2/cycle failed: read ECONNRESET'],
+    tags: ['@PAG-X', '@PAG-A'],
+    annotations: [{ type: 'requirement', description: 'PAG-A' }],
+  });
+  expect(reset.failedRequirements).toEqual(['PAG-A']);
 });
 
 test('an untyped error the run error explains stops the test, not verified; a check failure is never one', () => {

@@ -2,7 +2,7 @@
 // behind a fault-injecting proxy (suite-hostile-proxy.ts). Whatever the target does (never answering,
 // resetting connections, cutting token responses short) the run ends by itself, says which request failed
 // and why, leaves no process behind, and no token it ever received appears in any report or on the console.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { expect, test } from '@playwright/test';
@@ -29,6 +29,8 @@ interface HostileRun {
   proxy: FaultProxy;
   /** The run's processes (the CLI and all its descendants) as seen at the first fault. */
   processes: ProcessInfo[];
+  /** From the CLI's start to its exit. */
+  wallMs: number;
 }
 
 /**
@@ -42,8 +44,10 @@ async function runAgainstHostileTarget(
 ): Promise<HostileRun> {
   const sandbox: RunningSandbox = await startSandbox({ port: 0 });
   const proxy = await startFaultProxy(sandbox.authUrl, plan);
-  const reports = scratchDir();
+  // A directory per run: runs of one test may overlap, and a run keeps its state under its reports.
+  const reports = mkdtempSync(join(scratchDir(), 'run-'));
   try {
+    const started = Date.now();
     const cli = startCli({
       ...sandboxEnv,
       CONFORMANCE_ENV_FILE: undefined,
@@ -62,11 +66,12 @@ async function runAgainstHostileTarget(
       atFirstFault?.(cli.child.pid);
     };
     const { code, output } = await cli.exit;
+    const wallMs = Date.now() - started;
     const path = join(reports, 'conformance.json');
     const report = existsSync(path)
       ? (JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport)
       : undefined;
-    return { code, output, reports, report, proxy, processes };
+    return { code, output, reports, report, proxy, processes, wallMs };
   } finally {
     await proxy.close();
     await sandbox.close();
@@ -129,6 +134,82 @@ test('a target that leaves 1 request in 50 unanswered: the run stops sending onc
   // The failures it saw stay failures, each naming its unanswered request; nothing else failed.
   for (const error of errorsOf(run.report)) expect(error).toMatch(/timed out after 1000 ms/);
   expect(survivors(run.processes)).toEqual([]);
+});
+
+test('an unanswered page of a shared walk: one failure, charged to the walk; the checks that waited for it are blocked, later ones read it again', async () => {
+  // The first page of the complete walk of cycles, the first time only: every check below reads that walk.
+  let hung = false;
+  const firstPage = (path: string) =>
+    new URL(path, 'http://x').search === '?limit=25' &&
+    /\/v2\/cycle$/.test(new URL(path, 'http://x').pathname);
+  const run = await runAgainstHostileTarget(
+    (request, body) => {
+      if (body !== undefined || hung || !firstPage(request.path)) return undefined;
+      hung = true;
+      return 'hang';
+    },
+    // Long enough for the other worker (it signs in meanwhile, or waits for the sign-in) to come to wait for
+    // the same walk; the override is in the failure.
+    {
+      CONFORMANCE_GREP: '@ORD-CYCLES|@OP-LIST-CYCLES|listCycles.*@PAG-FIRST-PAGE',
+      CONFORMANCE_REQUEST_TIMEOUT_MS: '8000',
+    },
+  );
+  const [request] = run.proxy.faulted;
+  expect(run.proxy.faulted.map((r) => r.fault)).toEqual(['hang']);
+  const tests = run.report?.tests ?? [];
+  const failed = tests.filter((t) => t.outcome === 'failed');
+  expect(failed.length, 'tests charged with the unanswered request').toBe(1);
+  expect(failed[0]?.failedRequirements).toEqual(['OP-LIST-CYCLES']);
+  expect(failed[0]?.findings.filter((f) => f.outcome === 'fail')).toHaveLength(1);
+  expect(failed[0]?.error).toContain(`no answer: GET ${run.proxy.origin}${request?.path}`);
+  expect(failed[0]?.error).toContain('timed out after 8000 ms (CONFORMANCE_REQUEST_TIMEOUT_MS)');
+  // The check that waited for the same walk (in the other worker) is blocked by it; a later asker read it again.
+  const blocked = tests.filter((t) => t.outcome === 'blocked');
+  expect(blocked.length, 'checks that waited for the unanswered walk').toBeGreaterThan(0);
+  for (const t of blocked)
+    expect(t.skipReason).toContain(
+      `blocked by OP-LIST-CYCLES: a read it shares got no answer: GET ${run.proxy.origin}${request?.path}`,
+    );
+  expect(tests.filter((t) => !['passed', 'failed', 'blocked'].includes(t.outcome))).toEqual([]);
+  const statuses = Object.fromEntries((run.report?.requirements ?? []).map((r) => [r.id, r.status]));
+  expect(statuses['OP-LIST-CYCLES']).toBe('fail');
+  expect([statuses['ORD-CYCLES'], statuses['PAG-FIRST-PAGE']]).not.toContain('fail');
+  expect(run.code).toBe(1);
+});
+
+test('a target that leaves 1 request in 50 unanswered: each charged once, to the check that sent it, and the run ends within twice a clean run', async () => {
+  // The same selection against a clean target, measured at the same time, so both see the same machine.
+  const selection = {
+    CONFORMANCE_GREP: '@PAG-|@FLT-|@OP-|@SCH-',
+    // Not stopped by the budget: every check meets its unanswered requests.
+    CONFORMANCE_UNANSWERED_BUDGET: '50',
+  };
+  const [clean, hostile] = await Promise.all([
+    runAgainstHostileTarget(() => undefined, selection),
+    runAgainstHostileTarget(
+      (request, body) => (body === undefined && request.index % 50 === 0 ? 'hang' : undefined),
+      selection,
+    ),
+  ]);
+  expect(clean.code, clean.output.slice(-2000)).toBe(0);
+  const hung = hostile.proxy.faulted.length;
+  expect(hung, 'requests left unanswered').toBeGreaterThan(2);
+  const tests = hostile.report?.tests ?? [];
+  const failures = tests.flatMap((t) => t.findings.filter((f) => f.outcome === 'fail'));
+  expect(failures.length).toBeGreaterThan(0);
+  expect(failures.length, 'failures: at most one per unanswered request').toBeLessThanOrEqual(hung);
+  for (const failure of failures) expect(failure.message).toMatch(/^no answer: \S+ http:\S+: no response/);
+  // A reading, or a requirement a check reports on the way, is never charged with a missing answer.
+  const readings = new Set(
+    (hostile.report?.requirements ?? []).filter((r) => r.level === 'READING').map((r) => r.id),
+  );
+  expect(failures.filter((failure) => readings.has(failure.requirement))).toEqual([]);
+  expect(hostile.code).toBe(1);
+  expect(
+    hostile.wallMs,
+    `1 in 50 unanswered: ${hostile.wallMs} ms; clean: ${clean.wallMs} ms`,
+  ).toBeLessThanOrEqual(2 * clean.wallMs);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,9 +1,11 @@
 // The run's memo (src/suite/run-memo.ts through src/run/run-coordinator.ts): what one worker reads, every
-// other asker of the run gets, without reading it again; a read that failed is not remembered.
+// other asker of the run gets, without reading it again; a read that failed is not remembered, and one that
+// got no answer blocks the askers that waited for it.
 import { expect, test } from '@playwright/test';
-import { coordinatorCall } from '../../src/http/coordinator-client.ts';
-import { startRunCoordinator } from '../../src/run/run-coordinator.ts';
+import { type CoordinatorCall, coordinatorCall } from '../../src/http/coordinator-client.ts';
+import { type MemoClaim, startRunCoordinator } from '../../src/run/run-coordinator.ts';
 import { jsonCodec, RunMemo } from '../../src/suite/run-memo.ts';
+import { UnansweredFailure, unansweredElsewhere } from '../../src/suite/unanswered.ts';
 
 test('askers of one key share one read; a failed read leaves the key to the next asker', async () => {
   const coordinator = await startRunCoordinator(Date.now() + 60_000);
@@ -27,6 +29,42 @@ test('askers of one key share one read; a failed read leaves the key to the next
       first?.remember('broken', () => Promise.reject(new Error('503')), jsonCodec()),
     ).rejects.toThrow('503');
     expect(await second?.remember('broken', async () => 'read again', jsonCodec())).toBe('read again');
+  } finally {
+    await coordinator.close();
+  }
+});
+
+test('a read that got no answer blocks the askers that waited for it; the next asker reads it again', async () => {
+  const coordinator = await startRunCoordinator(Date.now() + 60_000);
+  try {
+    let waiting!: () => void;
+    const secondWaits = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
+    const call = coordinatorCall(coordinator.url);
+    // The second worker's line tells when it waits for the first worker's read.
+    const watched: CoordinatorCall = async (route, body) => {
+      const answer = (await call(route, body)) as MemoClaim;
+      if (answer.kind === 'wait') waiting();
+      return answer;
+    };
+    const [first, second, third] = [call, watched, call].map((line) => new RunMemo(line, 'target'));
+    const read = { requirement: 'OP-LIST-CYCLES', request: 'GET http://x/v2/cycle?limit=25: no response' };
+    const sent = first?.remember(
+      'walk',
+      async () => {
+        await secondWaits;
+        throw unansweredElsewhere(read);
+      },
+      jsonCodec(),
+    );
+    const waited = second?.remember('walk', async () => 'never read by a waiter', jsonCodec());
+    await expect(sent).rejects.toMatchObject({ read });
+    // The waiter gets the read's failure as another worker's (its check is blocked by it, never failed).
+    const error = await waited?.catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(UnansweredFailure);
+    expect(error).toMatchObject({ read, sender: undefined });
+    expect(await third?.remember('walk', async () => 'read again', jsonCodec())).toBe('read again');
   } finally {
     await coordinator.close();
   }

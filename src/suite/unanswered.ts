@@ -1,0 +1,99 @@
+// A request the target left without an answer is charged once: it fails the requirement of the check that
+// sent it (the check's own, or the one a shared read names: a page of a walk is the collection's OP-*
+// requirement, a sign-in AUTH-CODE-FLOW), whatever that check made of it, and no other check. A check that
+// waited for the same read is blocked by it. A shared read that got no answer is forgotten: the next asker
+// sends it again, and is the check that sent it.
+import type { TestInfo } from '@playwright/test';
+import { curl } from '../http/exchange.ts';
+import { redactText } from '../http/redact.ts';
+import type { TransportFailure } from '../http/transport-failure.ts';
+import type { UnansweredRead } from '../run/run-coordinator.ts';
+import { currentTest } from './run-waits.ts';
+import { blockedBy, ConformanceFailure, declaredRequirement } from './verdicts.ts';
+
+/** The unanswered requests the running test sent, by request, each as last charged. */
+const sentByRunningTest = new Map<string, UnansweredFailure>();
+
+export class UnansweredFailure extends ConformanceFailure {
+  constructor(
+    /** The request, and the requirement it is charged to. */
+    readonly read: UnansweredRead,
+    /** The test that sent it; undefined: a test of another worker. */
+    readonly sender: TestInfo | undefined,
+    evidence?: string,
+  ) {
+    super(read.requirement, `no answer: ${read.request}`, evidence);
+    if (sender && sender === currentTest()) sentByRunningTest.set(read.request, this);
+  }
+
+  /** The same request charged to `requirement`, the one the read it served names. */
+  chargedTo(requirement: string): UnansweredFailure {
+    return new UnansweredFailure({ ...this.read, requirement }, this.sender, this.finding.evidence);
+  }
+}
+
+/** What a request without an answer throws in a test (the API client's unansweredError): the check's failure. */
+export function unansweredFailure(failure: TransportFailure): Error {
+  const test = currentTest();
+  if (!test) return failure;
+  const { method, url } = failure.request;
+  const request = `${method} ${redactText(url)}: ${failure.reason}`;
+  try {
+    return new UnansweredFailure(
+      { requirement: declaredRequirement(test), request },
+      test,
+      `reproduce: ${curl(failure.request)}`,
+    );
+  } catch {
+    return failure; // a test declared without verifies()
+  }
+}
+
+/** A read another worker's check sent and got no answer to, as a check that waited for it learns it. */
+export const unansweredElsewhere = (read: UnansweredRead): UnansweredFailure =>
+  new UnansweredFailure(read, undefined);
+
+/** A failed shared read as its asker meets it: the check that sent an unanswered request fails with it, any other is blocked by it. */
+export function rethrowAsAsker(error: unknown): never {
+  if (error instanceof UnansweredFailure && error.sender !== currentTest())
+    blockedBy(
+      error.requirement,
+      `a read it shares got no answer: ${error.read.request} (sent by another check)`,
+    );
+  throw error;
+}
+
+/** Whether a failed read failed on an answer (a verdict every later asker shares), not for the lack of one. */
+export const failedOnAnswer = (error: unknown): boolean =>
+  error instanceof ConformanceFailure && !(error instanceof UnansweredFailure);
+
+/** A read the worker's checks share: kept for later askers unless it fails (the next asker then reads again). */
+export function sharedRead<T>(
+  cache: Map<string, Promise<T>>,
+  key: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  let found = cache.get(key);
+  if (!found) {
+    const reading = read();
+    reading.catch(() => {
+      if (cache.get(key) === reading) cache.delete(key);
+    });
+    cache.set(key, reading);
+    found = reading;
+  }
+  return found.catch(rethrowAsAsker);
+}
+
+/**
+ * The failures of the unanswered requests the running test sent whose requirement its ending failures do
+ * not already fail (one each), and the test's record of them cleared: at the test's end (src/suite/fixtures.ts).
+ */
+export function unchargedUnanswered(failed: ReadonlySet<string>): UnansweredFailure[] {
+  const byRequirement = new Map<string, UnansweredFailure>();
+  for (const failure of sentByRunningTest.values())
+    if (!failed.has(failure.requirement) && !byRequirement.has(failure.requirement))
+      byRequirement.set(failure.requirement, failure);
+  sentByRunningTest.clear();
+  return [...byRequirement.values()];
+}

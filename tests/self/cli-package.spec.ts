@@ -1,6 +1,7 @@
-// The package partners install (slow, about 30 s): `npm pack`, an offline install into an empty folder
-// (the npm cache holds every dependency after `npm ci`), then the installed command: --help, and a run
-// against the embedded sandbox that passes and writes its reports in the user's folder.
+// The package partners install (slow, about 30 s): `npm pack`, an install into an empty folder from the npm
+// cache where it can (`npm ci` cached every tarball; npm 11 also wants full registry metadata, which only the
+// registry has), then the installed command: --help, and a run against the embedded sandbox that passes and
+// writes its reports in the user's folder.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ const run = promisify(execFile);
 const folder = mkdtempSync(join(tmpdir(), 'conformance-package-'));
 test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-test('the packed suite installs offline and its command runs from the user folder', {
+test('the packed suite installs and its command runs from the user folder', {
   tag: '@slow',
 }, async () => {
   test.setTimeout(180_000);
@@ -24,7 +25,7 @@ test('the packed suite installs offline and its command runs from the user folde
   mkdirSync(user);
   const install = await run(
     'npm',
-    ['install', '--offline', '--no-audit', '--no-fund', join(folder, tarball ?? '')],
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', join(folder, tarball ?? '')],
     { cwd: user },
   );
   expect(install.stderr).not.toContain('EBADENGINE');

@@ -19,6 +19,8 @@ export interface Control {
   /** Its accessible name, roughly: aria-labelledby text, aria-label, label, text, placeholder, title, alt. */
   label: string;
   autocomplete?: string;
+  /** The `required` attribute: the form is not sent without it (a person must fill it). */
+  required: boolean;
   /** Unchecked checkboxes and radios, disabled controls: not submitted. */
   submitted: boolean;
 }
@@ -130,6 +132,7 @@ export function parsePage(html: string, url: string): HtmlPage {
         attribute(element, 'alt') ||
         '',
       autocomplete: attribute(element, 'autocomplete'),
+      required: attribute(element, 'required') !== undefined,
       submitted: !disabled && !unchecked,
     };
   };

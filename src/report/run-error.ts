@@ -8,6 +8,8 @@ export type RunErrorKind =
   | 'sign-in'
   /** A sign-in page asks for what no configuration holds (a captcha, a second factor): a person must sign in. */
   | 'person'
+  /** A TLS certificate the run does not trust (a private CA not given in NODE_EXTRA_CA_CERTS, an expired one). */
+  | 'certificate'
   | 'port'
   | 'suite';
 

@@ -3,6 +3,7 @@
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
+import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
 import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
@@ -165,9 +166,11 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
 }
 
 /**
- * The token a sign-in gives. The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check
- * that merely needs a token is blocked (no worker restart), and a sign-in that failed on the user's side
- * (src/auth/) stops it with the run error, not the target's.
+ * The token a sign-in gives. A sign-in the server failed (src/auth/sign-in-answers.ts) fails AUTH-CODE-FLOW
+ * where it is met, the check's own requirement then blocked by it; once the server failed the run's last two
+ * sign-ins, a check that needs a new one is blocked by AUTH-CODE-FLOW without trying (src/auth/
+ * sign-in-journal.ts). A sign-in that failed on the run's side stops the check with the run error; any other
+ * trouble getting a token blocks it.
  */
 async function signedIn(
   token: Promise<UserToken>,
@@ -177,6 +180,8 @@ async function signedIn(
   try {
     return await token;
   } catch (error) {
+    if (error instanceof SignInServerFailure)
+      throw new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);

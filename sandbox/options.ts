@@ -26,6 +26,11 @@ export function resolveOptions({
   // The realistic sign-in has pages of its own.
   if (options.realisticLogin && (options.loginPage ?? 'plain') !== 'plain')
     throw new Error(`the realistic sign-in has its own pages: no login page ${options.loginPage} with it`);
+  if (
+    options.captchaFromSignIn !== undefined &&
+    (options.realisticLogin || (options.loginPage ?? 'plain') !== 'plain')
+  )
+    throw new Error('only the plain login page asks for a captcha');
   return {
     host: '127.0.0.1',
     port: 0,

@@ -83,11 +83,13 @@ export function pageAnswer(
     throw new SignInRefused(`${stepOf(exchange)} answered ${exchange.status} (${page()})`);
 }
 
-/** A 4xx from a step that answered within a sign-in earlier in the run, the same configuration: the server's. */
+/** A 4xx from a step that worked before with the same configuration (or the suite's own): the server's. */
 export function refusedAgain(exchange: Exchange, user: ConfiguredUser, journal: SignInJournal): void {
-  if (exchange.status >= 400 && exchange.status < 500 && journal.worked(exchange.request, user))
+  if (exchange.status < 400 || exchange.status >= 500) return;
+  const why = journal.workedBefore(exchange.request, user);
+  if (why)
     throw new SignInServerFailure(
-      `${stepOf(exchange)} answered ${exchange.status}, where it answered within a sign-in earlier in this run`,
+      `${stepOf(exchange)} answered ${exchange.status}, ${why}`,
       describeExchange(exchange),
     );
 }

@@ -44,14 +44,19 @@ export class SignInJournal {
     this.append({ own: new URL(url).origin });
   }
 
-  /** Whether `step` answered within a complete sign-in of `user` earlier (or the run started its target). */
-  worked(step: SignInStepRequest, user: ConfiguredUser): boolean {
+  /**
+   * Why a 4xx of `step` is the server's, if it is: the step answered within a sign-in of `user` earlier in
+   * the run, or the run started the target (its configuration is the suite's own).
+   */
+  workedBefore(step: SignInStepRequest, user: ConfiguredUser): string | undefined {
     const key = stepKey(step, user);
     const { origin } = new URL(step.url);
-    return this.events().some(
-      (event) =>
-        ('own' in event && event.own === origin) || ('worked' in event && event.worked.includes(key)),
-    );
+    const events = this.events();
+    if (events.some((event) => 'own' in event && event.own === origin))
+      return "on a target the run started, whose configuration is the suite's own";
+    if (events.some((event) => 'worked' in event && event.worked.includes(key)))
+      return 'where it answered within a sign-in earlier in this run';
+    return undefined;
   }
 
   /** A sign-in of `user` ended with a code: its steps worked. */

@@ -45,6 +45,8 @@ export interface SandboxOptions {
    * that grows wary of a user signing in again and again; undefined: never.
    */
   captchaFromSignIn?: number;
+  /** The sign-in from which the faults that break the sign-in mid-run break it (default 2: the second). */
+  brokenFromSignIn?: number;
   /** Serve HTTPS with this key and certificate (PEM), e.g. issued by a private CA; undefined: HTTP. */
   tls?: { key: string; cert: string };
   /** Lifetime of the user and partner access tokens issued without sandbox_expires_in (default 3600 s). */

@@ -184,7 +184,7 @@ export const userFaults = {
   ),
   'oauth-authorize-500-mid-run': auth(
     'AUTH-CODE-FLOW',
-    'the authorization endpoint works for the first sign-in, then answers 500',
+    'the authorization endpoint works for the first sign-in (option brokenFromSignIn: more), then answers 500',
   ),
   'oauth-authorize-404': auth(
     'AUTH-CODE-FLOW',
@@ -192,7 +192,7 @@ export const userFaults = {
   ),
   'oauth-authorize-404-mid-run': auth(
     'AUTH-CODE-FLOW',
-    'the authorization endpoint works for the first sign-in, then answers 404',
+    'the authorization endpoint works for the first sign-in (option brokenFromSignIn: more), then answers 404',
   ),
   'oauth-authorize-redirect-loop': auth(
     'AUTH-CODE-FLOW',

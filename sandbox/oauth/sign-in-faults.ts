@@ -1,6 +1,6 @@
 // The faults of the sandbox's own sign-in (sandbox/faults/user.ts, area auth), as a real authorization
-// server breaks: its authorization endpoint answers 500 or 404 (from the first sign-in, or from the second
-// on), redirects to itself without end on every other sign-in, its login post answers 503, its token
+// server breaks: its authorization endpoint answers 500 or 404 (from the first sign-in, or mid-run: from the
+// second on, or option brokenFromSignIn's), redirects to itself without end on every other sign-in, its login post answers 503, its token
 // endpoint 503. A sign-in is one authorization request, told apart by its state (a reload is the same
 // sign-in); SignInCount numbers them for these faults and for the captcha of option captchaFromSignIn.
 import type { FastifyInstance } from 'fastify';
@@ -31,7 +31,7 @@ export function registerSignInFaults(app: FastifyInstance, ctx: SandboxContext, 
       // Every other sign-in (the first, the third...) is sent back where it came from, again and again.
       if (ctx.fault('oauth-authorize-redirect-loop') && signIn % 2 === 1)
         return reply.redirect(request.url, 302);
-      const later = signIn > 1;
+      const later = signIn >= (ctx.options.brokenFromSignIn ?? 2);
       if (ctx.fault('oauth-authorize-500') || (ctx.fault('oauth-authorize-500-mid-run') && later))
         return html(reply, 500, errorPage('Internal Server Error: the sign-in is unavailable.'));
       if (ctx.fault('oauth-authorize-404') || (ctx.fault('oauth-authorize-404-mid-run') && later))

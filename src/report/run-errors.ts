@@ -37,7 +37,7 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
       'a person signs in: `physiology-conformance login --headed` just before the run keeps a fresh grant in CONFORMANCE_TOKEN_STORE (a check that revokes a grant, or tests the sign-in itself, spends one)',
   },
   SignInRefused: {
-    kind: 'configuration',
+    kind: 'sign-in-refused',
     remedy:
       'check CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID and CONFORMANCE_REDIRECT_URI against the server; if they are right, the server refuses its own authorization endpoint',
   },

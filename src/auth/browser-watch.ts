@@ -4,7 +4,7 @@
 // browser refused: a certificate it does not trust (named as Node reads it), or its own redirect limit.
 // What breaks the sign-in is kept as `failure`, and `failed` settles then.
 import type { BrowserContext, Page, Request, Response } from '@playwright/test';
-import { CERTIFICATE_REMEDY, describeCertificate } from '../http/certificate.ts';
+import { describeCertificate } from '../http/certificate.ts';
 import { createExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { serverLoop } from './sign-in-answers.ts';
@@ -90,7 +90,7 @@ export class PageWatch {
       this.fail(
         new CertificateUntrusted(
           request.url(),
-          `${errorText} at ${redactText(new URL(request.url()).origin)}: ${certificate}; the browser trusts what the run's Node trusts (${CERTIFICATE_REMEDY})`,
+          `${errorText} at ${redactText(new URL(request.url()).origin)}: ${certificate} (the browser trusts what the run's Node trusts)`,
         ),
       );
     } else if (errorText === 'net::ERR_TOO_MANY_REDIRECTS') {

@@ -6,53 +6,10 @@
 // from mid-run stops the checks that need a new sign-in, reported beside the data fault's FAIL. The time of
 // each run is recorded (an annotation), never asserted.
 import { expect, test } from '@playwright/test';
-import type { SandboxInput } from '../../sandbox/options.ts';
 import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
-import { conformanceReportIn } from '../../src/run/suite-run.ts';
-import { start } from './sandbox-client.ts';
-import { scratchDir } from './scratch.ts';
-import { sandboxTargetEnv } from './suite-against.ts';
-import { startCli } from './suite-hostile-support.ts';
+import { cliAgainst, type Run } from './auth-attribution-support.ts';
 
 test.describe.configure({ mode: 'default', timeout: 120_000 });
-
-interface Run {
-  code: number;
-  output: string;
-  report: ConformanceReport;
-  ms: number;
-}
-
-/**
- * The CLI against a sandbox with `options`, a target the run did not start, one worker; `without` leaves
- * variables out (user B: then the preflight signs in user A alone).
- */
-export async function cliAgainst(
-  options: SandboxInput,
-  env: Record<string, string>,
-  without: readonly string[] = [],
-): Promise<Run> {
-  const sandbox = await start(options);
-  try {
-    const reports = scratchDir();
-    const variables: Record<string, string> = {
-      ...sandboxTargetEnv(sandbox, reports),
-      CONFORMANCE_WORKERS: '1',
-      ...env,
-    };
-    for (const name of without) delete variables[name];
-    const started = Date.now();
-    const { code, output } = await startCli(variables).exit;
-    const ms = Date.now() - started;
-    const report = conformanceReportIn(reports);
-    const measured = `exit ${code}, ${report.verdict.toUpperCase()}, ${report.totals.failed} failed, run error ${report.runError?.kind ?? 'none'}, ${(ms / 1000).toFixed(1)} s`;
-    test.info().annotations.push({ type: 'measured', description: measured });
-    console.log(`${test.info().title}: ${measured}`);
-    return { code, output, report, ms };
-  } finally {
-    await sandbox.close();
-  }
-}
 
 const WITHOUT_USER_B = ['CONFORMANCE_USER_B', 'CONFORMANCE_PASSWORD_B'];
 

@@ -7,7 +7,9 @@
 // each run is recorded (an annotation), never asserted.
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
-import { cliAgainst, type Run } from './auth-attribution-support.ts';
+import { cliAgainst, cliRun, type Run } from './auth-attribution-support.ts';
+import { start } from './sandbox-client.ts';
+import { startFaultProxy } from './suite-hostile-proxy.ts';
 
 test.describe.configure({ mode: 'default', timeout: 120_000 });
 
@@ -133,4 +135,35 @@ test('a login page that asks for a person from mid-run on, with a data fault: FA
   expect(run.output).toMatch(
     /^Not verified on the run's side \(person\): A sign-in of user B needs a person/m,
   );
+});
+
+test('a target that answers 1 request in 25 with an HTML 500, its sign-in pages included: FAIL, never ERROR', async () => {
+  const sandbox = await start();
+  let signIns = 0;
+  const proxy = await startFaultProxy(sandbox.authUrl, (request, body) => {
+    if (body === undefined) return undefined;
+    const firstSignIn = request.path.startsWith('/oauth/oauth2/auth?') && ++signIns === 1;
+    return firstSignIn || request.index % 25 === 0 ? 'html500' : undefined;
+  });
+  try {
+    const run = await cliRun(sandbox, {
+      CONFORMANCE_BASE_URL: proxy.origin + new URL(sandbox.baseUrl).pathname,
+      CONFORMANCE_AUTH_URL: proxy.origin,
+      CONFORMANCE_GREP: '@AUTH-CODE-FLOW|@PAG-LIMIT-DEFAULT|@PAG-FIRST-PAGE|@PAUTH-TOKEN',
+    });
+    expect(proxy.faulted.length).toBeGreaterThan(1);
+    expect(run.code, run.output.slice(-3000)).toBe(1);
+    expect(run.report.verdict).toBe('fail');
+    expect(run.report.runError).toBeUndefined();
+    // The sign-in page's 500 is the server's, with its request; so is every other 500.
+    const [preflight] = signInFailures(run.report).filter((t) => t.title === 'preflight: sign-in of user A');
+    expect(preflight?.error).toMatch(
+      /GET http:\/\/\S+\/oauth\/oauth2\/auth answered 500\n.*reproduce: curl/s,
+    );
+    for (const failure of run.report.tests.filter((t) => t.outcome === 'failed'))
+      expect(failure.error).toMatch(/500/);
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+  }
 });

@@ -72,11 +72,14 @@ const hasPasswordField = (page: HtmlPage): boolean =>
 
 /** The page's rendered DOM, read as the form filler reads a served page. */
 async function rendered(page: Page): Promise<HtmlPage> {
-  await page
-    .locator('input:not([type=hidden]), button')
-    .first()
-    .waitFor({ timeout: RENDER_TIMEOUT_MS })
-    .catch(() => undefined);
+  // Only a page that runs scripts may still build its controls (an error page is read at once).
+  const scripted = await page.evaluate(() => document.scripts.length > 0).catch(() => true);
+  if (scripted)
+    await page
+      .locator('input:not([type=hidden]), button')
+      .first()
+      .waitFor({ timeout: RENDER_TIMEOUT_MS })
+      .catch(() => undefined);
   return parsePage(await page.content(), page.url());
 }
 

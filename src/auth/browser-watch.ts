@@ -28,9 +28,9 @@ export const requestExchange = (request: Request, status: number, headers: Recor
 const responseExchange = (response: Response): Exchange =>
   requestExchange(response.request(), response.status(), response.headers());
 
-/** A navigation's identity, for loops: method, URL, body and the cookies it carried. */
+/** A navigation's identity, for loops: method, URL, body and the cookies it carried (none once closed). */
 export const requestKey = async (request: Request): Promise<string> =>
-  `${request.method()} ${request.url()} ${request.postData() ?? ''} ${(await request.headerValue('cookie')) ?? ''}`;
+  `${request.method()} ${request.url()} ${request.postData() ?? ''} ${(await request.headerValue('cookie').catch(() => null)) ?? ''}`;
 
 /** The requests of a redirect chain up to `request`, first first. */
 function redirectChain(request: Request): Request[] {

@@ -165,6 +165,12 @@ function warnNulls(exchange: Exchange, seen: Set<string>): void {
   );
 }
 
+/** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request); else nothing. */
+function serversSignIn(error: unknown): void {
+  if (error instanceof SignInServerFailure)
+    throw new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence);
+}
+
 /**
  * The token a sign-in gives. A sign-in the server failed (src/auth/sign-in-answers.ts) fails AUTH-CODE-FLOW
  * where it is met, the check's own requirement then blocked by it; once the server failed the run's last two
@@ -180,8 +186,7 @@ async function signedIn(
   try {
     return await token;
   } catch (error) {
-    if (error instanceof SignInServerFailure)
-      throw new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence);
+    serversSignIn(error);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);
@@ -331,7 +336,12 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
           if (violations) recordPrismViolations(testInfo, exchange, violations);
         },
         guard: requestGuard(config.profile, config.environment, testInfo.tags),
-        renewToken: (token, exchange) => tokenPool.renew(token, exchange),
+        // A renewal may sign in again: the server's failure there is the check's failure of AUTH-CODE-FLOW.
+        renewToken: (token, exchange) =>
+          tokenPool.renew(token, exchange).catch((error: unknown) => {
+            serversSignIn(error);
+            throw error;
+          }),
       });
       await use(client);
     },

@@ -3,9 +3,10 @@
 // src/auth/sign-in-step.ts decides: fills the credential fields it finds by type, autocomplete and label and
 // presses Enter in the password field (or the affirmative button when the default one refuses), presses the
 // affirmative control of a consent page, never a refusal; it catches the redirect to the redirect URI
-// (intercepted in the browser: nothing needs to listen there). A page it cannot fill (a captcha, a second
-// factor), or --headed, is left to a person when `onManual` is given; otherwise it throws what it saw, with
-// a screenshot under the reports directory.
+// (intercepted in the browser: nothing needs to listen there). The server's answers are watched and judged
+// as the form filler's are (src/auth/browser-watch.ts, sign-in-answers.ts). A page it cannot fill (a
+// captcha, a second factor), or --headed, is left to a person when `onManual` is given; otherwise it throws
+// what it saw, with a screenshot under the reports directory.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from '@playwright/test';

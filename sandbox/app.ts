@@ -1,7 +1,7 @@
 // The sandbox: a Fastify app implementing the whole service (user data API and user OAuth here, partner API
 // in sandbox/partner) on fixed credentials (sandbox.env) and deterministic data, with injectable faults.
 //
-//   {auth_url}  = http://host:port             /oauth/oauth2/auth, /oauth/oauth2/token, /callback
+//   {auth_url}  = http://host:port             /oauth/oauth2/auth, /oauth/oauth2/token, /callback (https: option tls)
 //   {base_url}  = http://host:port/developer   user data API, activity mapping, partner API
 //   sandbox-only administration under /sandbox (admin.ts)
 import formbody from '@fastify/formbody';
@@ -65,6 +65,8 @@ function rateLimitOf(options: SandboxOptions): Pick<SandboxContext, 'rateLimiter
 export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyInstance> {
   const ctx = createContext(resolveOptions(options));
   const app = Fastify({
+    // Option tls: HTTPS (its own certificate, e.g. from a private CA); typed as the HTTP server it wraps.
+    ...(ctx.options.tls ? { https: ctx.options.tls } : {}),
     logger: false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: 200 },
@@ -115,6 +117,6 @@ export async function startSandbox(options: SandboxInput = {}): Promise<RunningS
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : resolved.port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
-  const authUrl = `http://${host}:${port}`;
+  const authUrl = `${resolved.tls ? 'https' : 'http'}://${host}:${port}`;
   return { baseUrl: `${authUrl}${BASE_PATH}`, authUrl, port, app, close: () => app.close() };
 }

@@ -1,5 +1,6 @@
 // The sandbox as a command (`physiology-conformance sandbox`, `npm run sandbox -- --port 4010 [options]`):
 // its options as the command line gives them (src/cli/commands/sandbox.ts declares them).
+import { readFileSync } from 'node:fs';
 import { startSandbox } from './app.ts';
 import { faults } from './faults/index.ts';
 import {
@@ -42,6 +43,13 @@ function integer(name: string, text: string, min: number, max: number): number {
   return value;
 }
 
+/** --tls-cert and --tls-key, both or neither: the PEM files read. */
+function tls(values: Pick<SandboxOptions, 'tlsCert' | 'tlsKey'>): { tls?: { key: string; cert: string } } {
+  if (!values.tlsCert && !values.tlsKey) return {};
+  if (!values.tlsCert || !values.tlsKey) throw new Error('--tls-cert and --tls-key go together');
+  return { tls: { cert: readFileSync(values.tlsCert, 'utf8'), key: readFileSync(values.tlsKey, 'utf8') } };
+}
+
 export interface SandboxOptions {
   port: string;
   host: string;
@@ -58,6 +66,9 @@ export interface SandboxOptions {
   loginPage: string;
   tokenLifetime: string;
   userActivity: string;
+  captchaFrom?: string;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 /** Lists, or starts the sandbox and serves until SIGINT or SIGTERM: the exit status. */
@@ -83,6 +94,10 @@ export async function serveSandbox(values: SandboxOptions): Promise<number> {
     loginPage: parseLoginPage(values.loginPage),
     tokenLifetimeSeconds: integer('token-lifetime', values.tokenLifetime, 1, 86_400),
     userActivityMs: integer('user-activity', values.userActivity, 0, 3_600_000),
+    ...(values.captchaFrom
+      ? { captchaFromSignIn: integer('captcha-from', values.captchaFrom, 1, 1_000_000) }
+      : {}),
+    ...tls(values),
     ...(values.rateLimit ? { rateLimit: parseRateLimit(values.rateLimit) } : {}),
     rateLimitHeaders: parseRateLimitHeaders(values.rateLimitHeaders),
   });

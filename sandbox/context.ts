@@ -36,9 +36,19 @@ export interface SandboxOptions {
   realisticLogin: boolean;
   /**
    * The served sign-in page otherwise (sandbox/oauth/login-pages.ts): plain (default), french, consent (a
-   * login, then a consent page with an icon allow button), enter-only (no button).
+   * login, then a consent page with an icon allow button), enter-only (no button), identifier-first,
+   * second-factor (sandbox/oauth/login-pages.ts).
    */
   loginPage: LoginPage;
+  /**
+   * The plain login page asks for a captcha too from this sign-in on (1: from the first), as a server does
+   * that grows wary of a user signing in again and again; undefined: never.
+   */
+  captchaFromSignIn?: number;
+  /** The sign-in from which the faults that break the sign-in mid-run break it (default 2: the second). */
+  brokenFromSignIn?: number;
+  /** Serve HTTPS with this key and certificate (PEM), e.g. issued by a private CA; undefined: HTTP. */
+  tls?: { key: string; cert: string };
   /** Lifetime of the user and partner access tokens issued without sandbox_expires_in (default 3600 s). */
   tokenLifetimeSeconds: number;
   /** Every this many ms each user's data changes on its own (a webhook to each registered client); 0: never. */

@@ -29,6 +29,11 @@ export function resolveOptions({
   const pageVariants = [...(variantNames ?? [])].filter((name) => name.startsWith('checkbox-consent'));
   if (options.realisticLogin && pageVariants.length > 0)
     throw new Error(`the realistic sign-in has its own pages: no variant ${pageVariants.join(', ')} with it`);
+  if (
+    options.captchaFromSignIn !== undefined &&
+    (options.realisticLogin || (options.loginPage ?? 'plain') !== 'plain')
+  )
+    throw new Error('only the plain login page asks for a captcha');
   return {
     host: '127.0.0.1',
     port: 0,

@@ -182,6 +182,28 @@ export const userFaults = {
     'AUTH-CODE-FLOW',
     'the authorization redirect to the redirect URI omits the state the client sent (RFC 6749 §4.1.2)',
   ),
+  'oauth-authorize-500': auth(
+    'AUTH-CODE-FLOW',
+    'the authorization endpoint (GET /oauth/oauth2/auth) answers 500, an HTML error page',
+  ),
+  'oauth-authorize-500-mid-run': auth(
+    'AUTH-CODE-FLOW',
+    'the authorization endpoint works for the first sign-in (option brokenFromSignIn: more), then answers 500',
+  ),
+  'oauth-authorize-404': auth(
+    'AUTH-CODE-FLOW',
+    'the authorization endpoint answers 404 from the first sign-in',
+  ),
+  'oauth-authorize-404-mid-run': auth(
+    'AUTH-CODE-FLOW',
+    'the authorization endpoint works for the first sign-in (option brokenFromSignIn: more), then answers 404',
+  ),
+  'oauth-authorize-redirect-loop': auth(
+    'AUTH-CODE-FLOW',
+    'on every other sign-in (the first, the third...) the authorization endpoint redirects to itself without end',
+  ),
+  'oauth-login-post-503': auth('AUTH-CODE-FLOW', 'the login form is shown, but its POST answers 503'),
+  'oauth-token-503': auth('AUTH-CODE-FLOW', 'the token endpoint answers 503 to every grant'),
   'auth-missing-token-accepted': auth(
     'AUTH-MISSING-TOKEN',
     "a request without a token is served as user A's",

@@ -6,11 +6,16 @@
 //               control is an icon button with only an accessible name (aria-label "Autoriser");
 //               a sign-in session (cookie and CSRF token) carries the user from one to the other
 //   enter-only  a form with no button at all: a person presses Enter (a script submits it then)
-//   identifier-first  the e-mail alone ("Next"), then the password on a page of its own, then a consent page
-//               whose "Cancel" comes before "Accept"; a sign-in session carries the user through them
+//   identifier-first  the e-mail alone ("Next", posted to /identity/signin/email), then the password on a
+//               page of its own, then a consent page whose "Cancel" comes before "Accept"; a sign-in session
+//               carries the user through them
 //   checkboxes  the same first two steps, then a consent page listing the scopes asked for as checkboxes,
 //               all ticked, in the form whose submit control is <input type="submit" value="Allow">: the
 //               grant holds the scopes submitted (the variants checkbox-consent and checkbox-consent-unticked)
+//   second-factor  the username and password, then a code sent by e-mail (GET /sandbox/mail shows it), then
+//               the consent page of identifier-first: only a person signs in there
+// The plain page asks for a captcha as well from sign-in captchaFromSignIn on (an option), as a server does
+// that grows wary of a user signing in again and again.
 // The realistic sign-in (option realisticLogin) builds its pages by script instead (sandbox/oauth/pages.ts).
 import type { AuthorizationRequest } from './authorize.ts';
 import { AUTHORIZE_PATH, alert, escapeHtml, hidden, page, scopeList } from './pages.ts';
@@ -23,12 +28,14 @@ export const LOGIN_PAGES = [
   'enter-only',
   'identifier-first',
   'checkboxes',
+  'second-factor',
 ] as const;
 export type LoginPage = (typeof LOGIN_PAGES)[number];
 
 /** A page that signs in and consents in one form. */
 export interface OneStepPage {
-  render(request: AuthorizationRequest, error?: string): string;
+  /** The page; with `captcha`, a captcha in the form too (the plain page's). */
+  render(request: AuthorizationRequest, error?: string, captcha?: boolean): string;
   /** The username and password the form posted. */
   credentials(fields: Fields): { username: string; password: string };
   /** Whether the user refused. */
@@ -53,8 +60,14 @@ function requestFields(request: AuthorizationRequest): string[] {
 const button = (label: string, name: string, value: string): string =>
   `<button type="submit" name="${name}" value="${value}">${escapeHtml(label)}</button>`;
 
+/** What the captcha's picture shows: a person reads it, a program is not meant to. */
+export const CAPTCHA_TEXT = 'W7XK';
+const CAPTCHA_PICTURE = `data:image/svg+xml,${encodeURIComponent(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="90" height="30"><text x="8" y="22" font-size="20" transform="skewX(-12)">${CAPTCHA_TEXT}</text></svg>`,
+)}`;
+
 const plain: OneStepPage = {
-  render: (request, error) =>
+  render: (request, error, captcha) =>
     page(
       'Sign in',
       [
@@ -65,6 +78,12 @@ const plain: OneStepPage = {
         ...requestFields(request),
         '<label>Username <input type="text" name="username" autocomplete="username"></label>',
         '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+        ...(captcha
+          ? [
+              `<img src="${CAPTCHA_PICTURE}" alt="">`,
+              '<label>Type the characters shown <input type="text" name="captcha" autocomplete="off" required></label>',
+            ]
+          : []),
         button('Allow access', 'action', 'approve'),
         button('Deny', 'action', 'deny'),
         '</form>',
@@ -123,7 +142,7 @@ const enterOnly: OneStepPage = {
 };
 
 export const ONE_STEP_PAGES: Record<
-  Exclude<LoginPage, 'consent' | 'identifier-first' | 'checkboxes'>,
+  Exclude<LoginPage, 'consent' | 'identifier-first' | 'checkboxes' | 'second-factor'>,
   OneStepPage
 > = {
   plain,
@@ -172,6 +191,9 @@ export function iconConsentPage(request: AuthorizationRequest, csrfToken: string
 /** Whether the icon consent page's submission grants (the icon button's value). */
 export const iconConsentAllowed = (fields: Fields): boolean => fields.choix === '2';
 
+/** Where the identifier-first variant's first page posts: a path of its own, as real servers have. */
+export const IDENTIFY_PATH = '/identity/signin/email';
+
 /** The identifier-first variant's first page: the e-mail alone, under a button "Next". */
 export function identifierPage(request: AuthorizationRequest, csrfToken: string, error?: string): string {
   return page(
@@ -180,7 +202,7 @@ export function identifierPage(request: AuthorizationRequest, csrfToken: string,
       '<h1>Sign in</h1>',
       scopeList(request),
       alert(error),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      `<form method="post" action="${IDENTIFY_PATH}">`,
       hidden('step', 'identify'),
       hidden('csrf_token', csrfToken),
       '<label>Email, phone or Skype <input type="email" name="loginfmt" autocomplete="username"></label>',
@@ -259,3 +281,40 @@ export const checkboxConsentPage =
         '</form>',
       ].join('\n'),
     );
+
+/** The second-factor variant's first page: username and password, in English. */
+export function passwordLoginPage(request: AuthorizationRequest, csrfToken: string, error?: string): string {
+  return page(
+    'Sign in',
+    [
+      '<h1>Sign in</h1>',
+      scopeList(request),
+      alert(error),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'login'),
+      hidden('csrf_token', csrfToken),
+      '<label>Email <input type="email" name="username" autocomplete="username"></label>',
+      '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+      '<button type="submit">Sign in</button>',
+      '</form>',
+    ].join('\n'),
+  );
+}
+
+/** The second-factor variant's second page: the code the user was sent by e-mail. */
+export function codePage(_request: AuthorizationRequest, csrfToken: string, error?: string): string {
+  return page(
+    'Check your e-mail',
+    [
+      '<h1>Check your e-mail</h1>',
+      '<p>We sent a six-digit code to your address.</p>',
+      alert(error),
+      `<form method="post" action="${AUTHORIZE_PATH}">`,
+      hidden('step', 'code'),
+      hidden('csrf_token', csrfToken),
+      '<label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code"></label>',
+      '<button type="submit">Verify</button>',
+      '</form>',
+    ].join('\n'),
+  );
+}

@@ -28,10 +28,12 @@ import {
   verifierMatches,
 } from './authorize.ts';
 import { authenticateClient, parseBasicAuthorization } from './clients.ts';
+import { CAPTCHA_TEXT } from './login-pages.ts';
 import { AUTHORIZE_PATH, callbackPage, errorPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
 import { parseScope } from './scopes.ts';
 import { registerTwoStepSignIn, signInPagesOf } from './sign-in.ts';
+import { registerSignInFaults, SignInCount } from './sign-in-faults.ts';
 import type { Grant, IssuedTokens } from './tokens.ts';
 
 const oauthError = (status: number, error: string, message: string, headers?: Record<string, string>) =>
@@ -73,6 +75,8 @@ function ownRateLimit(fields: Fields): Grant['rateLimit'] {
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { clients, tokens, accounts, ctx } = services;
+  const signIns = new SignInCount();
+  registerSignInFaults(app, ctx, signIns);
   const defaultLifetime = ctx.options.tokenLifetimeSeconds;
   /** 302 to the redirect URI with `params`; the fault oauth-state-not-returned drops the state. */
   const redirectBack = (
@@ -103,8 +107,14 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
   const form = signInPagesOf(ctx);
   if (!('render' in form)) registerTwoStepSignIn(app, services, { showForm, redirectBack }, form);
   else {
+    // Option captchaFromSignIn: from that sign-in on, the page asks for a captcha too.
+    const { captchaFromSignIn } = ctx.options;
+    const captcha = (valid: AuthorizationRequest) =>
+      captchaFromSignIn !== undefined && signIns.of(valid.state) >= captchaFromSignIn;
     app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
-      showForm(reply, request.query as Fields, (valid) => html(reply, 200, form.render(valid))),
+      showForm(reply, request.query as Fields, (valid) =>
+        html(reply, 200, form.render(valid, undefined, captcha(valid))),
+      ),
     );
 
     app.post(AUTHORIZE_PATH, { schema: { body: stringFields } }, (request, reply) => {
@@ -113,6 +123,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         if (form.denied(fields)) {
           return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
         }
+        if (captcha(valid) && fields.captcha?.trim().toUpperCase() !== CAPTCHA_TEXT)
+          return html(reply, 401, form.render(valid, 'Type the characters shown in the picture.', true));
         const given = form.credentials(fields);
         const username = given.username.trim().toLowerCase();
         const account = accounts.find(

@@ -15,6 +15,9 @@ export interface SignInSession {
   username?: string;
   /** Set once the user has signed in: the consent step follows. */
   userId?: number;
+  /** A second factor: the code sent by e-mail, and the user it signs in once given. */
+  code?: string;
+  pendingUserId?: number;
 }
 
 export type SessionLookup =

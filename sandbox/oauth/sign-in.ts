@@ -4,20 +4,26 @@
 // redirect to the redirect URI (a code, or access_denied). Both posts need the session cookie and its CSRF
 // token. The pages vary: the realistic sign-in's are built by script (option realisticLogin), the consent
 // variant's are served French forms (option loginPage consent, sandbox/oauth/login-pages.ts). The checkbox
-// consent page grants the scopes its boxes submitted, no more than were asked for.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// consent page grants the scopes its boxes submitted, no more than were asked for. The second-factor variant
+// asks, after the password, for a code it sends by e-mail (POST step=code); the sandbox's mailbox shows what
+// it sent: GET /sandbox/mail (sandbox-only, as /sandbox/info).
+import { randomInt } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
 import type { UserServices } from '../user/services.ts';
 import type { AuthorizationRequest } from './authorize.ts';
 import {
   acceptConsentPage,
   checkboxConsentPage,
+  codePage,
   frenchLoginPage,
+  IDENTIFY_PATH,
   iconConsentAllowed,
   iconConsentPage,
   identifierPage,
   ONE_STEP_PAGES,
   type OneStepPage,
+  passwordLoginPage,
   passwordPage,
 } from './login-pages.ts';
 import { AUTHORIZE_PATH, consentPage, errorPage, scriptedLoginPage } from './pages.ts';
@@ -53,6 +59,8 @@ export interface TwoStepPages {
   /** An identifier-first sign-in's first page (step=identify), the username alone; login then asks the password. */
   identify?(request: AuthorizationRequest, csrfToken: string, error?: string): string;
   login(request: AuthorizationRequest, csrfToken: string, error?: string, username?: string): string;
+  /** A second factor after the password (step=code): the page asking for the code sent by e-mail. */
+  secondFactor?(request: AuthorizationRequest, csrfToken: string, error?: string): string;
   consent(request: AuthorizationRequest, csrfToken: string): string;
   allowed(fields: Fields): boolean;
   /** The scopes an allowing consent grants (default: every scope asked for). */
@@ -75,6 +83,15 @@ export const IDENTIFIER_FIRST_PAGES: TwoStepPages = {
   consent: acceptConsentPage,
   allowed: (fields) => fields.consent === 'accept',
   wrongPassword: 'Your account or password is incorrect.',
+};
+
+/** The second-factor variant's served pages: the password, then a code sent by e-mail, then consent. */
+export const SECOND_FACTOR_PAGES: TwoStepPages = {
+  login: passwordLoginPage,
+  secondFactor: codePage,
+  consent: acceptConsentPage,
+  allowed: (fields) => fields.consent === 'accept',
+  wrongPassword: 'Wrong e-mail or password.',
 };
 
 /** The consent variant's served French pages. */
@@ -106,6 +123,7 @@ export function signInPagesOf({ options, variant }: SandboxContext): TwoStepPage
   if (variant('checkbox-consent') || loginPage === 'checkboxes') return checkboxPages([]);
   if (loginPage === 'consent') return ICON_CONSENT_PAGES;
   if (loginPage === 'identifier-first') return IDENTIFIER_FIRST_PAGES;
+  if (loginPage === 'second-factor') return SECOND_FACTOR_PAGES;
   return ONE_STEP_PAGES[loginPage];
 }
 
@@ -116,7 +134,11 @@ export function registerTwoStepSignIn(
   pages: TwoStepPages,
 ): void {
   const sessions = new SignInSessions(ctx.options.now);
-  const sessionCookie = (id: string) => `${SESSION_COOKIE}=${id}; Path=/oauth; HttpOnly; SameSite=Lax`;
+  // Path=/: the identifier-first page posts outside /oauth.
+  const sessionCookie = (id: string) => `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`;
+  /** The codes sent by e-mail, oldest first. */
+  const mail: { to: string; code: string; sent_at: string }[] = [];
+  if (pages.secondFactor) app.get('/sandbox/mail', async () => ({ messages: mail }));
 
   app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
     showForm(reply, request.query as Fields, (valid) => {
@@ -126,7 +148,7 @@ export function registerTwoStepSignIn(
     }),
   );
 
-  app.post(AUTHORIZE_PATH, { schema: { body: repeatedFields } }, (request, reply) => {
+  const submitted = (request: FastifyRequest, reply: FastifyReply) => {
     const body = (request.body ?? {}) as RepeatedFields;
     const fields = firstValues(body);
     const lookup = sessions.check(cookieValue(request.headers.cookie, SESSION_COOKIE), fields.csrf_token);
@@ -146,7 +168,23 @@ export function registerTwoStepSignIn(
       const account = accounts.find((a) => a.username.toLowerCase() === username && a.password === password);
       if (!account)
         return html(reply, 401, pages.login(valid, session.csrfToken, pages.wrongPassword, session.username));
+      if (pages.secondFactor) {
+        session.code = String(randomInt(1_000_000)).padStart(6, '0');
+        session.pendingUserId = account.userId;
+        mail.push({ to: account.username, code: session.code, sent_at: ctx.options.now().toISOString() });
+        return html(reply, 200, pages.secondFactor(valid, session.csrfToken));
+      }
       session.userId = account.userId;
+      return html(reply, 200, pages.consent(valid, session.csrfToken));
+    }
+    if (fields.step === 'code' && pages.secondFactor && session.pendingUserId !== undefined) {
+      if (fields.code?.trim() !== session.code)
+        return html(
+          reply,
+          401,
+          pages.secondFactor(valid, session.csrfToken, 'That code is not the one we sent.'),
+        );
+      session.userId = session.pendingUserId;
       return html(reply, 200, pages.consent(valid, session.csrfToken));
     }
     if (fields.step !== 'consent' || session.userId === undefined)
@@ -158,5 +196,7 @@ export function registerTwoStepSignIn(
     const grant: Grant = { userId: session.userId, clientId: valid.client.clientId, scopes };
     const code = tokens.issueCode(grant, valid.redirectUri, valid.pkce);
     return redirectBack(reply, valid.redirectUri, { code, state: valid.state });
-  });
+  };
+  app.post(AUTHORIZE_PATH, { schema: { body: repeatedFields } }, submitted);
+  if (pages.identify) app.post(IDENTIFY_PATH, { schema: { body: repeatedFields } }, submitted);
 }

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { UserLogin } from '../config/suite-config.ts';
 import type { ConfiguredUser } from './sign-in-errors.ts';
+import type { SignInJournal } from './sign-in-journal.ts';
 
 export interface AuthorizationRequest {
   url: string;
@@ -68,8 +69,13 @@ export interface SignInAccount {
   user?: ConfiguredUser;
 }
 
-/** A way to sign a user in: returns the authorization code the redirect carried (checked against the state). */
+/**
+ * A way to sign a user in: returns the authorization code the redirect carried (checked against the state).
+ * The journal tells which steps worked earlier (a 4xx there is the server's); a sign-in that ends with a code
+ * records its own steps there. Without one, the sign-in knows of no other.
+ */
 export type CodeSource = (
   request: AuthorizationRequest,
   account: SignInAccount,
+  journal?: SignInJournal,
 ) => Promise<AuthorizationCode>;

@@ -3,12 +3,15 @@
 // src/auth/sign-in-step.ts decides: fills the credential fields it finds by type, autocomplete and label and
 // presses Enter in the password field (or the affirmative button when the default one refuses), presses the
 // affirmative control of a consent page, never a refusal; it catches the redirect to the redirect URI
-// (intercepted in the browser: nothing needs to listen there). A page it cannot fill (a captcha, a second
-// factor), or --headed, is left to a person when `onManual` is given; otherwise it throws what it saw, with
-// a screenshot under the reports directory.
+// (intercepted in the browser: nothing needs to listen there). The server's answers are watched and judged
+// as the form filler's are (src/auth/browser-watch.ts, sign-in-answers.ts). A page it cannot fill (a
+// captcha, a second factor), or --headed, is left to a person when `onManual` is given; otherwise it throws
+// what it saw, with a screenshot under the reports directory.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from '@playwright/test';
+import { trustedSpkiHashes } from '../http/certificate.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { reportPath } from '../run/reports-dir.ts';
 import {
   type AuthorizationCode,
@@ -17,9 +20,17 @@ import {
   codeFromRedirect,
   type SignInAccount,
 } from './authorization-request.ts';
+import { PageWatch, requestExchange, requestKey } from './browser-watch.ts';
 import { CONTROL_SELECTOR, type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
-import { BrowserUnavailable, CredentialsRefused, SignInAutomationError } from './sign-in-errors.ts';
+import { pageAnswer, redirectAnswer, serverError } from './sign-in-answers.ts';
+import {
+  BrowserUnavailable,
+  CertificateUntrusted,
+  CredentialsRefused,
+  SignInAutomationError,
+} from './sign-in-errors.ts';
+import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { type SignInStep, signInStep } from './sign-in-step.ts';
 
 /** Where Chromium is: CONFORMANCE_CHROMIUM, else Debian's package's binary; undefined when absent. */
@@ -58,21 +69,19 @@ const SIGNED_IN_PAGE = '<!doctype html><title>Signed in</title><p>Signed in. You
 
 type Outcome = AuthorizationCode | { error: string };
 
-const codeOf = (outcome: Outcome): AuthorizationCode => {
-  if ('error' in outcome) throw new Error(`Authorization failed: ${outcome.error}`);
-  return outcome;
-};
-
 const hasPasswordField = (page: HtmlPage): boolean =>
   page.forms.some((form) => form.controls.some((control) => control.type === 'password'));
 
 /** The page's rendered DOM, read as the form filler reads a served page. */
 async function rendered(page: Page): Promise<HtmlPage> {
-  await page
-    .locator('input:not([type=hidden]), button')
-    .first()
-    .waitFor({ timeout: RENDER_TIMEOUT_MS })
-    .catch(() => undefined);
+  // Only a page that runs scripts may still build its controls (an error page is read at once).
+  const scripted = await page.evaluate(() => document.scripts.length > 0).catch(() => true);
+  if (scripted)
+    await page
+      .locator('input:not([type=hidden]), button')
+      .first()
+      .waitFor({ timeout: RENDER_TIMEOUT_MS })
+      .catch(() => undefined);
   return parsePage(await page.content(), page.url());
 }
 
@@ -115,46 +124,57 @@ async function screenshot(page: Page): Promise<string | undefined> {
   );
 }
 
-/** A navigation's identity for loop detection: method, URL, body and the cookies it carried. */
-const requestKey = async (request: Request): Promise<string> =>
-  `${request.method()} ${request.url()} ${request.postData() ?? ''} ${(await request.headerValue('cookie')) ?? ''}`;
-
 /** Runs one sign-in in a new context of `browser`; returns the authorization code. */
 async function signIn(
   browser: Browser,
   request: AuthorizationRequest,
   account: SignInAccount,
+  journal: SignInJournal,
   options: BrowserSignInOptions,
 ): Promise<AuthorizationCode> {
+  const user = account.user ?? 'A';
   const context = await browser.newContext();
   try {
     let outcome: Outcome | undefined;
+    /** The request that reached the redirect URI (or the one redirected there), for an error's evidence. */
+    let arrival: Exchange | undefined;
     let settle: (result: Outcome) => void = () => undefined;
     const redirected = new Promise<Outcome>((resolve) => {
       settle = resolve;
     });
-    const observe = (address: string) => {
-      outcome ??= codeFromRedirect(address, account.redirectUri, request.state);
-      if (outcome) settle(outcome);
+    const observe = (sent: Request) => {
+      if (outcome) return;
+      outcome = codeFromRedirect(sent.url(), account.redirectUri, request.state);
+      if (!outcome) return;
+      const from = sent.redirectedFrom();
+      arrival = from ? requestExchange(from, 302) : requestExchange(sent, 0);
+      settle(outcome);
+    };
+    const codeOf = (reached: Outcome): AuthorizationCode => {
+      if (arrival) redirectAnswer(arrival, reached);
+      if ('error' in reached) throw new Error(`Authorization failed: ${reached.error}`);
+      journal.signedIn(watch.worked(), user);
+      return reached;
     };
     // Every request is watched (a redirect's target too, which routes do not see); one to the redirect URI
     // is answered here, so the redirect URI need not be served.
     const page = await context.newPage();
+    const watch = new PageWatch(context, page);
     const navigations: Promise<string>[] = [];
     context.on('request', (sent) => {
-      observe(sent.url());
+      observe(sent);
       if (sent.isNavigationRequest() && sent.frame() === page.mainFrame()) navigations.push(requestKey(sent));
     });
     await context.route(
       (url) => codeFromRedirect(url.toString(), account.redirectUri, request.state) !== undefined,
       (route) => {
-        observe(route.request().url());
+        observe(route.request());
         return route.fulfill({ status: 200, contentType: 'text/html', body: SIGNED_IN_PAGE });
       },
     );
     const stepTimeout = options.stepTimeoutMs ?? 15_000;
     page.setDefaultTimeout(stepTimeout);
-    await Promise.race([page.goto(request.url).catch(() => undefined), redirected]);
+    await Promise.race([page.goto(request.url).catch(() => undefined), redirected, watch.failed]);
     const seen = new Set<string>();
     const stuck = async (reason: string, shown: HtmlPage) =>
       new SignInAutomationError(reason, describePage(shown), await screenshot(page));
@@ -164,14 +184,30 @@ async function signIn(
     let changed = true;
     for (let step = 0; !reason; step++) {
       if (outcome) return codeOf(outcome);
+      if (watch.failure) throw watch.failure;
+      // A server error needs no reading of its page.
+      serverError(watch.lastDocument());
       const shown = await rendered(page);
       if (outcome) return codeOf(outcome);
+      if (watch.failure) throw watch.failure;
+      const answer = watch.lastDocument();
+      const next = signInStep(shown);
+      if (next.kind === 'person' && options.onManual) {
+        reason = `${next.reason}; the page: ${describePage(shown)}`;
+        break;
+      }
+      const shot = next.kind === 'person' ? await screenshot(page) : undefined;
+      pageAnswer(answer, next, {
+        user,
+        journal,
+        page: () => `${describePage(shown, answer?.status)}${shot ? `; screenshot ${shot}` : ''}`,
+      });
       if (passwordSent && hasPasswordField(shown)) {
         if (!changed && shown.alerts.length === 0)
           throw await stuck('submitting the login form changed nothing (no new page, no message)', shown);
-        throw new CredentialsRefused(account.user ?? 'A', `(${describePage(shown)})`);
+        throw new CredentialsRefused(user, `(${describePage(shown)})`);
       }
-      // A loop: a navigation of this step sent before, the same.
+      // A loop of the automation's own: a navigation of this step sent before, the same.
       const keys = await Promise.all(navigations.splice(0));
       const repeated = keys.find((key) => seen.has(key));
       if (repeated)
@@ -179,7 +215,6 @@ async function signIn(
       for (const key of keys) seen.add(key);
       if (step >= MAX_STEPS)
         throw await stuck(`no redirect to the redirect URI after ${MAX_STEPS} pages`, shown);
-      const next = signInStep(shown);
       if (next.kind === 'scripted' || next.kind === 'stuck') {
         reason = next.kind === 'stuck' ? next.reason : 'the page shows no control';
         if (!options.onManual) throw await stuck(reason, shown);
@@ -194,7 +229,7 @@ async function signIn(
       const alerted = passwordSent
         ? page.getByRole('alert').first().waitFor({ timeout: stepTimeout })
         : new Promise<never>(() => undefined);
-      changed = await Promise.race([loaded, redirected, alerted]).then(
+      changed = await Promise.race([loaded, redirected, alerted, watch.failed]).then(
         () => true,
         () => false,
       );
@@ -210,9 +245,17 @@ async function signIn(
   }
 }
 
-/** One browser per process, launched when first needed, signing users in (a CodeSource). */
+/**
+ * One browser per process, launched when first needed, signing users in (a CodeSource). It trusts what the
+ * run's Node trusts (its CA store and NODE_EXTRA_CA_CERTS): the certificates Node verified for the sign-in's
+ * hosts, by their SPKI hashes (Chromium's --ignore-certificate-errors-spki-list), so a private CA needs no
+ * other setting.
+ */
 export class BrowserSignIn {
   #browser: Promise<Browser> | undefined;
+  /** The origins whose certificates Node has checked, and the SPKI hashes of those it trusts. */
+  readonly #checked = new Set<string>();
+  readonly #trusted = new Set<string>();
 
   constructor(private readonly options: BrowserSignInOptions & { executablePath?: string } = {}) {}
 
@@ -224,11 +267,15 @@ export class BrowserSignIn {
       );
     if (!this.#browser) {
       const headed = this.options.headed === true;
+      const trusted =
+        this.#trusted.size > 0
+          ? [`--ignore-certificate-errors-spki-list=${[...this.#trusted].join(',')}`]
+          : [];
       this.#browser = chromium
         .launch({
           executablePath,
           headless: !headed,
-          args: headed ? CHROMIUM_ARGS : [...CHROMIUM_ARGS, '--headless'],
+          args: [...CHROMIUM_ARGS, ...(headed ? [] : ['--headless']), ...trusted],
         })
         .catch((error: unknown) => {
           throw new BrowserUnavailable(
@@ -242,8 +289,28 @@ export class BrowserSignIn {
     return this.#browser;
   }
 
-  readonly codeSource: CodeSource = async (request, account) =>
-    signIn(await this.browser(), request, account, this.options);
+  /** Has Node check the certificate of `url`'s host once: whether it trusts hashes the browser did not. */
+  private async trust(url: string): Promise<boolean> {
+    const { origin, protocol } = new URL(url);
+    if (protocol !== 'https:' || this.#checked.has(origin)) return false;
+    this.#checked.add(origin);
+    const added = (await trustedSpkiHashes(url)).filter((hash) => !this.#trusted.has(hash));
+    for (const hash of added) this.#trusted.add(hash);
+    return added.length > 0;
+  }
+
+  readonly codeSource: CodeSource = async (request, account, journal = memoryJournal()) => {
+    // A browser launched before Node trusted this host is launched again, trusting it.
+    if ((await this.trust(request.url)) && this.#browser) await this.close();
+    try {
+      return await signIn(await this.browser(), request, account, journal, this.options);
+    } catch (error) {
+      // A page on another host (an identity provider) whose certificate Node trusts: once more, trusting it.
+      if (!(error instanceof CertificateUntrusted) || !(await this.trust(error.url))) throw error;
+      await this.close();
+      return signIn(await this.browser(), request, account, journal, this.options);
+    }
+  };
 
   async close(): Promise<void> {
     const browser = this.#browser;

@@ -1,9 +1,12 @@
 // Signs a user in over plain HTTP, for authorization pages that serve their forms as HTML: it follows
 // redirects, keeps the server's cookies, and on each page does what src/auth/sign-in-step.ts decides (fill
 // the login form, press the affirmative control), until the redirect to the redirect URI. A flow may take
-// many pages (login, second step, consent); a loop shows as a request sent again the same (method, URL, body
-// and cookies), and a hard cap bounds the rest. A page whose form a script builds defeats it: PageBuiltByScript
-// says so, and the sign-in by the page's kind (src/auth/sign-in-method.ts) hands it to a browser.
+// many pages (login, second step, consent); a loop of its own shows as a form submission sent again the same
+// (method, URL, body and cookies), and a hard cap bounds the rest. What the server answers is judged as it
+// comes (src/auth/sign-in-answers.ts): a 5xx, a redirect chain that comes back to a request it already
+// made, an `error=` redirect, a 4xx of a step that worked earlier in the run fail the server. A page whose
+// form a script builds defeats it: PageBuiltByScript says so, and the sign-in by the page's kind
+// (src/auth/sign-in-method.ts) hands it to a browser.
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, exchangeLine } from '../http/exchange.ts';
 import { type FormEntry, formBody } from '../http/form-body.ts';
@@ -12,7 +15,9 @@ import { type CodeSource, codeFromRedirect } from './authorization-request.ts';
 import { CookieJar } from './cookie-jar.ts';
 import { type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
+import { pageAnswer, redirectAnswer, serverLoop } from './sign-in-answers.ts';
 import { CredentialsRefused, PageBuiltByScript, SignInAutomationError } from './sign-in-errors.ts';
+import { memoryJournal } from './sign-in-journal.ts';
 import { type SignInStep, signInStep, submission } from './sign-in-step.ts';
 
 /** A safety bound only: real flows (login, a second step, consent, their redirects) take far fewer. */
@@ -24,15 +29,24 @@ const hasPasswordField = (page: HtmlPage): boolean =>
 /** The HTTP form filler as a sign-in, its requests sent (and recorded) through `api`. */
 export const formSignIn =
   (api: ApiClient): CodeSource =>
-  async (request, account) => {
+  async (request, account, journal = memoryJournal()) => {
+    const user = account.user ?? 'A';
     const jar = new CookieJar();
     const sent = new Set<string>();
+    /** The requests of the redirect chain under way (since the last form submitted): the server's own. */
+    let redirects: string[] = [];
     const chain: Exchange[] = [];
-    const send = async (method: 'GET' | 'POST', url: string, form?: readonly FormEntry[]) => {
+    const send = async (
+      method: 'GET' | 'POST',
+      url: string,
+      why: 'redirect' | 'form',
+      form?: readonly FormEntry[],
+    ) => {
       const cookie = jar.header(url);
       // The whole request: every pair of the body (a GET's are in its URL), and the cookies.
       const key = `${method} ${url} ${form ? formBody(form) : ''} ${cookie ?? ''}`;
       const page = chain.at(-1);
+      if (why === 'redirect') serverLoop(redirects, key, chain);
       if (sent.has(key))
         throw new SignInAutomationError(
           `it would send ${method} ${redactText(url)} again, the same: the sign-in goes round in a loop (requests: ${chain.map(exchangeLine).join(' | ')})`,
@@ -44,29 +58,36 @@ export const formSignIn =
           page ? describePage(parsePage(page.text, page.request.url), page.status) : '',
         );
       sent.add(key);
+      redirects = why === 'redirect' ? [...redirects, key] : [];
       const headers = { accept: 'text/html', ...(cookie ? { cookie } : {}) };
       const exchange = await api.send({ method, path: url, form, headers });
       jar.store(url, exchange.headers['set-cookie']);
       chain.push(exchange);
       return exchange;
     };
-    let exchange = await send('GET', request.url);
+    let exchange = await send('GET', request.url, 'redirect');
     let passwordSent = false;
     for (;;) {
       const location = exchange.headers.location;
       if (location && exchange.status >= 300 && exchange.status < 400) {
         const target = new URL(location, exchange.request.url).toString();
         const outcome = codeFromRedirect(target, account.redirectUri, request.state);
-        if (outcome && 'code' in outcome) return outcome;
-        if (outcome) throw new Error(`Authorization failed: ${outcome.error}`);
-        exchange = await send('GET', target);
+        redirectAnswer(exchange, outcome);
+        if (outcome && 'code' in outcome) {
+          journal.signedIn(
+            chain.map((done) => done.request),
+            user,
+          );
+          return outcome;
+        }
+        exchange = await send('GET', target, 'redirect');
         continue;
       }
       const page = parsePage(exchange.text, exchange.request.url);
       const described = () => describePage(page, exchange.status);
-      if (passwordSent && hasPasswordField(page))
-        throw new CredentialsRefused(account.user ?? 'A', `(${described()})`);
       const step: SignInStep = signInStep(page);
+      pageAnswer(exchange, step, { user, journal, page: described });
+      if (passwordSent && hasPasswordField(page)) throw new CredentialsRefused(user, `(${described()})`);
       if (step.kind === 'scripted') throw new PageBuiltByScript(described());
       if (step.kind === 'stuck') throw new SignInAutomationError(step.reason, described());
       const form = step.form;
@@ -74,6 +95,6 @@ export const formSignIn =
       if (!form) throw new PageBuiltByScript(described());
       passwordSent = step.kind === 'login' && step.password !== undefined;
       const submitted = submission({ ...step, form }, account);
-      exchange = await send(submitted.method, submitted.url, submitted.body);
+      exchange = await send(submitted.method, submitted.url, 'form', submitted.body);
     }
   };

@@ -28,6 +28,8 @@ export interface Control {
   /** Its accessible name, roughly: aria-labelledby text, aria-label, label, text, placeholder, title, alt. */
   label: string;
   autocomplete?: string;
+  /** The `required` attribute: the form is not sent without it (a person must fill it). */
+  required: boolean;
   /** Unchecked checkboxes and radios, disabled controls (a disabled fieldset's too): not submitted. */
   submitted: boolean;
   /** The values it submits under its name: a checkbox's "on" when it has none, a select's selected options'. */
@@ -212,6 +214,7 @@ export function parsePage(html: string, url: string): HtmlPage {
         attribute(element, 'alt') ||
         '',
       autocomplete: attribute(element, 'autocomplete'),
+      required: attribute(element, 'required') !== undefined,
       submitted: !isDisabled(element) && !unchecked,
       values,
       ...(formAction ? { formAction: new URL(formAction, url).toString() } : {}),

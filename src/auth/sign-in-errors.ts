@@ -1,7 +1,10 @@
-// How a sign-in fails, told apart for whoever maps failures to verdicts: the automation could not find its
-// way through the pages (SignInAutomationError: a page it cannot read, a loop, a page built by script for the
-// HTTP form filler), the runner has no browser for a page that needs one (BrowserUnavailable), or the target
-// refused the configured password (CredentialsRefused: a configuration problem, not the automation's).
+// How a sign-in fails, told apart for whoever maps failures to verdicts. The run's side: the automation could
+// not find its way through the pages (SignInAutomationError: a page it cannot read, a loop of its own
+// submissions, a page built by script for the HTTP form filler), the runner has no browser for a page that
+// needs one (BrowserUnavailable), the target refused the configured password (CredentialsRefused), a page
+// asks for what no configuration holds (PersonNeeded), a 4xx at a first sign-in that the configuration may
+// explain (SignInRefused), a certificate the run does not trust (CertificateUntrusted). The server's side:
+// SignInServerFailure, an answer of the authorization server that fails AUTH-CODE-FLOW.
 
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
 export class SignInAutomationError extends Error {
@@ -53,5 +56,70 @@ export class CredentialsRefused extends Error {
       `Sign-in refused: the target refused the password of CONFORMANCE_USER${suffix} (CONFORMANCE_PASSWORD${suffix}): the login page came back with the password field again ${detail}`,
     );
     this.name = 'CredentialsRefused';
+  }
+}
+
+/** A page asks for what no configuration holds (a captcha, a second factor): a person must sign in. */
+export class PersonNeeded extends Error {
+  constructor(
+    readonly user: ConfiguredUser,
+    /** What the page asks for, and the page (redacted); the same text for every meeting of one cause. */
+    readonly reason: string,
+  ) {
+    super(`A sign-in of user ${user} needs a person: ${reason}`);
+    this.name = 'PersonNeeded';
+  }
+}
+
+/**
+ * A 4xx at a sign-in step that never worked in this run: a wrong CONFORMANCE_AUTH_URL, client id or redirect
+ * URI looks the same as a server that lacks the endpoint, so the run cannot charge the server.
+ */
+export class SignInRefused extends Error {
+  constructor(
+    /** `GET https://…/oauth/oauth2/auth answered 404`, redacted. */
+    answer: string,
+  ) {
+    super(
+      `Sign-in refused at its first step: ${answer}. Either the configuration does not match the server (CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID, CONFORMANCE_REDIRECT_URI), or the server lacks or refuses its authorization endpoint`,
+    );
+    this.name = 'SignInRefused';
+  }
+}
+
+/** A TLS certificate the run does not trust, met by the browser sign-in (Node's own: TransportFailure). */
+export class CertificateUntrusted extends Error {
+  constructor(
+    /** The page whose certificate the browser refused. */
+    readonly url: string,
+    /** The browser's error (net::ERR_CERT_AUTHORITY_INVALID) and the certificate, as Node reads it. */
+    detail: string,
+  ) {
+    super(`The sign-in page's TLS certificate is not trusted: ${detail}`);
+    this.name = 'CertificateUntrusted';
+  }
+}
+
+/**
+ * The authorization server failed the sign-in (a 5xx, a redirect loop it drives, an `error=` redirect, a
+ * 4xx from a step that worked earlier in the run): AUTH-CODE-FLOW fails, with the request and the status.
+ */
+export class SignInServerFailure extends Error {
+  constructor(
+    /** What the server did, one line: `GET http://…/oauth/oauth2/auth answered 500`. */
+    readonly what: string,
+    /** The request (describeExchange: with its curl line), or the redirect chain. */
+    readonly evidence: string,
+  ) {
+    super(`The authorization server failed the sign-in: ${what}\n${evidence}`);
+    this.name = 'SignInServerFailure';
+  }
+}
+
+/** The server failed the run's last sign-ins: a check that needs a new one is blocked, not signed in again. */
+export class SignInBlocked extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'SignInBlocked';
   }
 }

@@ -18,14 +18,14 @@ export function codeSourceFor(
   const filler = formSignIn(api);
   if (method === 'form') return filler;
   let scripted = false;
-  return async (request, account) => {
-    if (scripted) return browser.codeSource(request, account);
+  return async (request, account, journal) => {
+    if (scripted) return browser.codeSource(request, account, journal);
     try {
-      return await filler(request, account);
+      return await filler(request, account, journal);
     } catch (error) {
       if (!(error instanceof PageBuiltByScript)) throw error;
       scripted = true;
-      return browser.codeSource(request, account);
+      return browser.codeSource(request, account, journal);
     }
   };
 }

@@ -7,8 +7,9 @@
 //   - otherwise press the affirmative control (src/auth/consent-words.ts): a button whose own words mean allow,
 //     else the submit of a form whose hidden fields carry the grant; a lone neutral button ("Continue") only
 //     on a page that offers no refusal;
-//   - a page with nothing of the kind, or one asking for what no configuration holds (a second factor), is
-//     stuck; one with no control at all that runs scripts may still build its form.
+//   - a page asking for what no configuration holds (a captcha, a one-time code, a required field beside the
+//     credentials) needs a person; a page with nothing of the kind is stuck; one with no control at all that
+//     runs scripts may still build its form.
 import { decisionOf } from './consent-words.ts';
 import { type FormSubmission, formSubmission } from './form-data.ts';
 import { type Control, type HtmlForm, type HtmlPage, isButton, isSubmit } from './html-form.ts';
@@ -29,6 +30,8 @@ export type SignInStep =
   | { kind: 'press'; control: Control; form?: HtmlForm }
   /** No control yet, but scripts run: the page may build its form (a browser waits for it). */
   | { kind: 'scripted' }
+  /** The page asks for what no configuration holds (a captcha, a second factor): a person must go on. */
+  | { kind: 'person'; reason: string }
   | { kind: 'stuck'; reason: string };
 
 const TEXTUAL = new Set(['text', 'email', 'tel', 'number', 'search', 'url']);
@@ -42,9 +45,14 @@ const fieldsOf = (form: HtmlForm): Control[] =>
 const autocompletes = (control: Control, token: string): boolean =>
   (control.autocomplete ?? '').toLowerCase().split(/\s+/).includes(token);
 
+/** A field asking for a one-time code or a captcha: by autocomplete, label or name. */
+const CODE_WORDS = /captcha|one.?time|\botp\b|\bcode\b|verification|\b[23]fa\b|\bmfa\b|\bpin\b/i;
+const asksForCode = (control: Control): boolean =>
+  autocompletes(control, 'one-time-code') || CODE_WORDS.test(`${control.label} ${control.name ?? ''}`);
+
 /** The field of a form that plainly asks for a username: by autocomplete, type email, label or name. */
 function namedUsernameField(form: HtmlForm): Control | undefined {
-  const textual = fieldsOf(form).filter((control) => TEXTUAL.has(control.type));
+  const textual = fieldsOf(form).filter((control) => TEXTUAL.has(control.type) && !asksForCode(control));
   return (
     textual.find((control) => autocompletes(control, 'username') || autocompletes(control, 'email')) ??
     textual.find((control) => control.type === 'email') ??
@@ -75,7 +83,25 @@ const meaning = (control: Control) => decisionOf([control.name, control.value, c
 const formMeaning = (form: HtmlForm) =>
   decisionOf(form.controls.filter((control) => control.type === 'hidden').flatMap((c) => [c.name, c.value]));
 
+/** What a person must give there: the reason a step needs one. */
+const personAsked = (field: Control): SignInStep => ({
+  kind: 'person',
+  reason: `the page asks for ${JSON.stringify(field.label || field.name)}, which no configuration holds (a captcha? a second factor?)`,
+});
+
+/** An empty field, other than the username, that the form cannot go without, or a code: only a person has it. */
+const unheldField = (form: HtmlForm, username?: Control): Control | undefined =>
+  fieldsOf(form).find(
+    (control) =>
+      TEXTUAL.has(control.type) &&
+      control.value === '' &&
+      control !== username &&
+      (control.required || asksForCode(control)),
+  );
+
 function login(form: HtmlForm, fields: { username?: Control; password?: Control }): SignInStep {
+  const unheld = unheldField(form, fields.username);
+  if (unheld) return personAsked(unheld);
   const submits = form.controls.filter(isSubmit);
   const submit =
     submits.find((control) => meaning(control) === 'allow') ??
@@ -95,6 +121,8 @@ export function signInStep(page: HtmlPage): SignInStep {
     const username = identifierField(form);
     if (username) return login(form, { username });
   }
+  const unheld = page.forms.map((form) => unheldField(form)).find(Boolean);
+  if (unheld) return personAsked(unheld);
   const candidates = [
     ...page.forms.flatMap((form) =>
       form.controls
@@ -115,11 +143,7 @@ export function signInStep(page: HtmlPage): SignInStep {
       reason: 'no control means allow, and the sign-in never presses one that refuses or cancels',
     };
   const asked = chosen.form && fieldsOf(chosen.form).find((c) => TEXTUAL.has(c.type) && c.value === '');
-  if (asked)
-    return {
-      kind: 'stuck',
-      reason: `the page asks for ${JSON.stringify(asked.label || asked.name)}, which no configuration holds (a second factor?)`,
-    };
+  if (asked) return personAsked(asked);
   return { kind: 'press', control: chosen.control, form: chosen.form };
 }
 

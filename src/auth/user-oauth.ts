@@ -9,7 +9,9 @@ import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { type AuthorizationCode, authorizationRequest, type CodeSource } from './authorization-request.ts';
 import { formSignIn } from './form-sign-in.ts';
-import type { ConfiguredUser } from './sign-in-errors.ts';
+import { refusedAgain, serverError } from './sign-in-answers.ts';
+import { type ConfiguredUser, PersonNeeded, SignInServerFailure } from './sign-in-errors.ts';
+import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 
 export interface UserToken {
   accessToken: string;
@@ -39,6 +41,8 @@ export interface UserOAuthOptions {
   codeSource?: CodeSource;
   /** Which configured user signs in (for the message when the target refuses the password; default A). */
   user?: ConfiguredUser;
+  /** What the run knows of its sign-ins (src/auth/sign-in-journal.ts); default: this client's alone. */
+  journal?: SignInJournal;
 }
 
 /** A token request the target refused: `error` is the RFC 6749 §5.2 code (invalid_grant: a dead refresh token). */
@@ -73,6 +77,8 @@ export class UserOAuthClient {
   /** The scope the redirect carried with a code obtained and not yet exchanged, when it carried one. */
   private readonly redirectScopes = new Map<string, string>();
   private readonly codeSource: CodeSource;
+  private readonly journal: SignInJournal;
+  private readonly user: ConfiguredUser;
 
   constructor(
     private readonly api: ApiClient,
@@ -82,6 +88,8 @@ export class UserOAuthClient {
   ) {
     this.clientAuth = options.clientAuth ?? 'client_secret_post';
     this.codeSource = options.codeSource ?? formSignIn(api);
+    this.journal = options.journal ?? memoryJournal();
+    this.user = options.user ?? 'A';
   }
 
   /** Runs the whole flow for `scopes` and returns the issued token. */
@@ -93,10 +101,11 @@ export class UserOAuthClient {
   /** The sign-in part: returns the authorization code delivered to the redirect URI. */
   async obtainCode(scopes: string): Promise<string> {
     const request = authorizationRequest(this.authUrl, this.login, scopes, this.options.pkce === true);
-    const { code, scope }: AuthorizationCode = await this.codeSource(request, {
-      ...this.login,
-      user: this.options.user,
-    });
+    const { code, scope }: AuthorizationCode = await this.codeSource(
+      request,
+      { ...this.login, user: this.user },
+      this.journal,
+    ).catch((error: unknown) => this.remember(error));
     registerSecret(code);
     if (request.codeVerifier) this.verifiers.set(code, request.codeVerifier);
     if (scope) this.redirectScopes.set(code, scope);
@@ -112,6 +121,13 @@ export class UserOAuthClient {
     if (code !== undefined) this.redirectScopes.delete(code);
     if (typeof scope === 'string') return { grantedScope: scope };
     return redirected ? { grantedScope: redirected, scopeStatedBy: 'redirect' } : {};
+  }
+
+  /** Tells the journal what the rest of the run must know (the server failed, a person is needed); rethrows. */
+  private remember(error: unknown): never {
+    if (error instanceof SignInServerFailure) this.journal.failed(error.what);
+    if (error instanceof PersonNeeded) this.journal.personNeeded(error);
+    throw error;
   }
 
   /** The token request's fields for a code (with its PKCE code_verifier when one was sent). */
@@ -168,7 +184,15 @@ export class UserOAuthClient {
 
   private async issue(grant: Record<string, string>, scopes: string, code?: string): Promise<UserToken> {
     const exchange = await this.tokenRequest(grant);
+    try {
+      serverError(exchange);
+      // A refused refresh token may be dead (revoked, spent); a code the server just issued may not.
+      if (grant.grant_type === 'authorization_code') refusedAgain(exchange, this.user, this.journal);
+    } catch (error) {
+      this.remember(error);
+    }
     if (exchange.status !== 200) throw new TokenRequestError(exchange, errorCode(exchange));
+    this.journal.stepsWorked([exchange.request], this.user);
     const body = exchange.json<{
       access_token?: string;
       refresh_token?: string;

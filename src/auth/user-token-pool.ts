@@ -16,6 +16,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { timed } from '../run/phase-log.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
 import { grantMismatch } from './granted-scope.ts';
+import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { codeSourceFor } from './sign-in-method.ts';
 import { StoredGrants } from './stored-grants.ts';
 import { TokenStore } from './token-store.ts';
@@ -51,6 +52,8 @@ export class UserTokenPool {
     /** Whether a user without a live grant in the token store is signed in again (not by the doctor). */
     private readonly signInWithoutGrant = true,
     private readonly remember: RememberToken = (_key, mint) => mint(),
+    /** What the run knows of its sign-ins (src/auth/sign-in-journal.ts): the run's, in its workers. */
+    private readonly journal: SignInJournal = memoryJournal(),
   ) {
     const { tokenStore } = config.auth;
     this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
@@ -75,6 +78,7 @@ export class UserTokenPool {
       pkce,
       user,
       codeSource: codeSourceFor(signIn, api, this.browser),
+      journal: this.journal,
     });
     if (api === this.api) this.clients.set(user, client);
     return client;
@@ -105,10 +109,15 @@ export class UserTokenPool {
       return Promise.reject(
         new Error('A user token needs the user OAuth variables (CONFORMANCE_CLIENT_ID ...)'),
       );
+    // A check that needs a new sign-in does not try one the run knows it cannot get (src/auth/sign-in-journal.ts).
+    const authorize = (scopeSet: string, given: AuthorizationOptions) => {
+      const stop = this.journal.stop(user);
+      return stop ? Promise.reject(stop) : client.authorize(scopeSet, given);
+    };
     const { grants } = this;
-    if (!grants) return timed('login', () => client.authorize(normaliseScopes(scopes), options));
+    if (!grants) return timed('login', () => authorize(normaliseScopes(scopes), options));
     const everything = normaliseScopes([...USER_SCOPES, this.config.auth.offlineScope]);
-    const signIn = this.signInWithoutGrant ? () => client.authorize(everything) : undefined;
+    const signIn = this.signInWithoutGrant ? () => authorize(everything, {}) : undefined;
     return timed('login', () => grants.token(client, account, normaliseScopes(scopes), options, signIn));
   }
 

@@ -1,12 +1,15 @@
 // `npm run doctor`: a preflight of the configuration given (environment and CONFORMANCE_ENV_FILE). It checks
 // that the target answers, that both token flows work (the user's: from the token store's grant, or a
 // sign-in; the partner's: client credentials with the configured scope and grant type) and each credential
-// (users A and B, partners A and B, given expired tokens), in at most 12 requests, none of them a write. Then
-// it prints, per requirement family, what this configuration will verify, what it will not and why, and the
-// variable that would enable it (from the capabilities the suite itself uses). One line per problem; exit 1
-// when a check failed, 2 when the configuration cannot be read. Prints no secret.
+// (users A and B, partners A and B, given expired tokens), in at most 12 requests of its own, none of them a
+// write (a sign-in's steps, posts included, are no write of data: they are counted apart). Then it prints,
+// per requirement family, what this configuration will verify, what it will not and why, and the variable
+// that would enable it (from the capabilities the suite itself uses). One line per problem, each said to be
+// the run's side (the run would end ERROR) or the server's (the run would charge it: FAIL); exit 1 when a
+// check failed, 2 when the configuration cannot be read. Prints no secret.
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
+import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { variablesSupplying } from '../config/capabilities.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
@@ -33,7 +36,12 @@ interface Check {
   /** `untried`: the doctor did not try it (never ticked, never a problem). */
   outcome: 'ok' | 'failed' | 'untried';
   detail: string;
+  /** A failed check's side: the run's (the run would end ERROR) or the server's (the run would fail it). */
+  side?: 'run' | 'server';
 }
+
+/** What the server answered wrong: the run would charge it, not stop on it. */
+class ServerFailure extends Error {}
 
 const MARK: Record<Check['outcome'], string> = { ok: '✓', failed: '✗', untried: '–' };
 
@@ -55,8 +63,11 @@ const briefly = (exchange: Exchange): string => {
   return `${exchange.status}${error ? ` ${error}` : ''}`;
 };
 
-/** The checks, in order; each catches its own failure, so every problem gets its line. */
-async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> {
+/**
+ * The checks, in order; each catches its own failure, so every problem gets its line. The sign-ins go through
+ * `signInApi`: its requests are the sign-in's own steps, whatever their method.
+ */
+async function runChecks(config: SuiteConfig, api: ApiClient, signInApi: ApiClient): Promise<Check[]> {
   const checks: Check[] = [];
   const check = async (name: string, run: () => Promise<string | Untried>) => {
     try {
@@ -71,18 +82,19 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
         name,
         outcome: 'failed',
         detail: redactText(error instanceof Error ? error.message : String(error)),
+        side: error instanceof ServerFailure ? 'server' : 'run',
       });
     }
   };
   await check('target reachable', async () => {
     const exchange = await api.send({ path: PROFILE_PATH });
     if (exchange.status >= 500)
-      throw new Error(`GET ${PROFILE_PATH} without a token answered ${briefly(exchange)}`);
+      throw new ServerFailure(`GET ${PROFILE_PATH} without a token answered ${briefly(exchange)}`);
     return `GET ${PROFILE_PATH} without a token answered ${exchange.status}`;
   });
   if (checks.some((done) => done.outcome === 'failed')) return checks;
 
-  const pool = new UserTokenPool(api, config, false);
+  const pool = new UserTokenPool(signInApi, config, false);
   const users: UserName[] = config.userLogin ? ['A', ...(config.secondUser ? (['B'] as const) : [])] : [];
   for (const user of users) {
     await check(`user ${user} token`, async () => {
@@ -94,6 +106,8 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
           'not tried here (a browser sign-in): `npm run login` fills a token store (CONFORMANCE_TOKEN_STORE)',
         );
       const token = await pool.fresh(['read:profile'], user).catch((error: unknown) => {
+        if (error instanceof SignInServerFailure)
+          throw new ServerFailure(`${source}: the server failed it (AUTH-CODE-FLOW): ${error.what}`);
         throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
       });
       const read = await api.send({ path: PROFILE_PATH, token: token.accessToken });
@@ -227,23 +241,44 @@ async function main(): Promise<number> {
       if (++sent > MAX_REQUESTS) throw new Error(`the doctor's ${MAX_REQUESTS} requests are spent`);
     },
   });
+  // A sign-in's steps (its forms, wherever they post, and the token endpoint) are no write of data: counted
+  // apart, bounded by the sign-in itself (src/auth/form-sign-in.ts).
+  let signInSteps = 0;
+  const signInApi = api.withOptions({
+    guard: () => {
+      signInSteps++;
+    },
+  });
   try {
     console.log(
       `Doctor: ${config.target} target ${config.baseUrl} (auth ${config.authUrl}), ${config.environment}, profile ${config.profile}`,
     );
-    const checks = await runChecks(config, api);
+    const checks = await runChecks(config, api, signInApi);
     for (const { name, outcome, detail } of checks) console.log(`  ${MARK[outcome]} ${name}: ${detail}`);
-    console.log(`  ${Math.min(sent, MAX_REQUESTS)} requests, none a write\n`);
+    console.log(
+      `  ${Math.min(sent, MAX_REQUESTS)} requests, none a write${signInSteps > 0 ? `, and ${signInSteps} of sign-in` : ''}\n`,
+    );
     for (const line of planLines(config, runTimeoutSeconds, limits)) console.log(line);
     console.log('');
     for (const line of familyTable(config)) console.log(line);
-    const problems = checks.filter((done) => done.outcome === 'failed').length;
+    const failed = checks.filter((done) => done.outcome === 'failed');
+    const runSide = failed.filter((done) => done.side === 'run').length;
+    const servers = failed.length - runSide;
     console.log(
-      problems
-        ? `\n✗ ${problems} problem(s): the run would end ERROR on them (exit 2 or 4), charging the server nothing`
-        : '\n✓ ready to run',
+      [
+        '',
+        ...(runSide > 0
+          ? [
+              `✗ ${runSide} problem(s) on the run's side: the run would end ERROR on them (exit 2 or 4), charging the server nothing`,
+            ]
+          : []),
+        ...(servers > 0
+          ? [`✗ ${servers} failure(s) of the server: the run would charge them to the server (FAIL, exit 1)`]
+          : []),
+        ...(failed.length === 0 ? ['✓ ready to run'] : []),
+      ].join('\n'),
     );
-    return problems ? 1 : 0;
+    return failed.length > 0 ? 1 : 0;
   } finally {
     transport.dispose();
   }

@@ -3,13 +3,15 @@
 // HTTP, a page built by script in headless Chromium; CONFORMANCE_SIGN_IN forces one), with PKCE when
 // CONFORMANCE_PKCE=1, and keeps each grant (its refresh token) in the token store (CONFORMANCE_TOKEN_STORE)
 // for later runs, which then need no browser. With --headed, or when a page asks for what it cannot fill
-// (MFA, a captcha), it prints the authorization URL and waits for a person to finish (the code is caught on
-// the loopback redirect URI); Ctrl-C or SIGTERM ends that wait at once. Prints no token.
+// (MFA, a captcha; in the browser or on a served form), it prints the authorization URL and waits for a
+// person to finish (the code is caught on the loopback redirect URI); Ctrl-C or SIGTERM ends that wait at
+// once. Prints no token.
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { sayNarrowedGrant } from '../auth/granted-scope.ts';
 import { catchRedirect } from '../auth/loopback-redirect.ts';
+import { PersonNeeded } from '../auth/sign-in-errors.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
 import { TokenStore } from '../auth/token-store.ts';
@@ -57,16 +59,11 @@ async function byPerson(
   }
 }
 
-/** --headed without a display: no browser here, the person signs in with their own. */
+/** --headed without a display, or a served page that asks for a person: the person signs in in a browser of their own. */
 const personOnly =
-  (waitSeconds: number): CodeSource =>
+  (waitSeconds: number, reason = 'a person signs in (--headed)'): CodeSource =>
   async (request, account) => {
-    const reached = await byPerson(
-      request.url,
-      'a person signs in (--headed)',
-      account.redirectUri,
-      waitSeconds,
-    );
+    const reached = await byPerson(request.url, reason, account.redirectUri, waitSeconds);
     const outcome = codeFromRedirect(reached, account.redirectUri, request.state);
     if (!outcome || 'error' in outcome)
       throw new Error(`Authorization failed: ${outcome?.error ?? 'not the redirect URI'}`);
@@ -104,11 +101,17 @@ async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
   const transport = nodeTransport();
   const api = standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
   const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
-  const signIn = headed
+  const automated = codeSourceFor(config.auth.signIn, api, browser);
+  const signIn: CodeSource = headed
     ? display
       ? browser.codeSource
       : personOnly(waitSeconds)
-    : codeSourceFor(config.auth.signIn, api, browser);
+    : // A page the automation cannot fill (a second factor, a captcha) is left to a person.
+      (request, account, journal) =>
+        automated(request, account, journal).catch((error: unknown) => {
+          if (!(error instanceof PersonNeeded)) throw error;
+          return personOnly(waitSeconds, error.reason)(request, account);
+        });
   try {
     for (const [index, user] of users.entries()) {
       const started = performance.now();

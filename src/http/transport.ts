@@ -11,6 +11,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { stopRequested } from '../run/stop-file.ts';
+import { CERTIFICATE_ERROR } from './certificate.ts';
 
 export interface TransportRequest {
   method: string;
@@ -126,7 +127,10 @@ export function nodeTransport(): Transport {
       const fail = (error: Error) => {
         settled = true;
         clearTimeout(timer);
-        reject(error instanceof TransportError ? error : new TransportError(error.message));
+        // A certificate that does not verify is named by its code (src/http/certificate.ts reads it).
+        const { code } = error as NodeJS.ErrnoException;
+        const reason = code && CERTIFICATE_ERROR.test(code) ? `${code}: ${error.message}` : error.message;
+        reject(error instanceof TransportError ? error : new TransportError(reason));
       };
       inFlight.add(outgoing);
       outgoing.on('close', () => inFlight.delete(outgoing));

@@ -8,6 +8,13 @@ export type RunErrorKind =
   | 'sign-in'
   /** A sign-in page asks for what no configuration holds (a captcha, a second factor): a person must sign in. */
   | 'person'
+  /**
+   * The first sign-in got a 4xx where no step had worked: a wrong CONFORMANCE_AUTH_URL, client id or redirect
+   * URI looks the same as a server that lacks its endpoint.
+   */
+  | 'sign-in-refused'
+  /** A TLS certificate the run does not trust (a private CA not given in NODE_EXTRA_CA_CERTS, an expired one). */
+  | 'certificate'
   | 'port'
   | 'suite';
 

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/config-error.ts';
 import { layerOf, type VariableLayer } from '../config/environment.ts';
+import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY } from '../http/certificate.ts';
 import { redactText } from '../http/redact.ts';
 import type { RunError } from './run-error.ts';
 
@@ -30,6 +31,17 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
       'check CONFORMANCE_USER and CONFORMANCE_PASSWORD (and CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET)',
   },
   BrowserUnavailable: { kind: 'browser', remedy: BROWSER_REMEDY },
+  PersonNeeded: {
+    kind: 'person',
+    remedy:
+      'a person signs in: `physiology-conformance login --headed` just before the run keeps a fresh grant in CONFORMANCE_TOKEN_STORE (a check that revokes a grant, or tests the sign-in itself, spends one)',
+  },
+  SignInRefused: {
+    kind: 'sign-in-refused',
+    remedy:
+      'check CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID and CONFORMANCE_REDIRECT_URI against the server; if they are right, the server refuses its own authorization endpoint',
+  },
+  CertificateUntrusted: { kind: 'certificate', remedy: CERTIFICATE_REMEDY },
 };
 
 /**
@@ -63,6 +75,8 @@ export function runErrorOfTest(errors: readonly string[], targetAnswered: boolea
     if (signIn) return signIn;
     if (BROWSER_CRASH.test(error))
       return { kind: 'browser', cause: firstLine(error), remedy: BROWSER_REMEDY };
+    if (CERTIFICATE_ERROR.test(firstLine(error)))
+      return { kind: 'certificate', cause: firstLine(error), remedy: CERTIFICATE_REMEDY };
     const refused = UNREACHABLE.exec(error);
     if (refused && !targetAnswered) return unreachable(refused[1] ?? error, 'CONFORMANCE_BASE_URL');
   }

@@ -10,6 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
 import { storeExpiries } from '../auth/expired-tokens.ts';
+import { runJournal } from '../auth/sign-in-journal.ts';
 import { runOptions } from '../config/config.ts';
 import { fileVariables } from '../config/env-file.ts';
 import {
@@ -255,6 +256,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
         coordinator.nameClients(one.config, instance.target.name);
         started.push(one);
       }
+      // A target the run started answers to the suite's own configuration: any 4xx of its sign-in is its own.
+      for (const instance of started)
+        if (instance.startedByRun) runJournal().ownTarget(instance.config.authUrl);
       // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
       const [own] = started;
       const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));

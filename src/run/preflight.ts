@@ -1,26 +1,35 @@
 // What would stop the run from judging the target, found before its first test (global setup, once the
 // manifest is resolved) with a handful of requests, none a write: the browser the sign-in needs, a target
-// that cannot be reached, and credentials the target refuses (each partner's, the user OAuth client's, the
-// user's at one sign-in). A target the run started itself is reachable by construction and answers to the
-// suite's own credentials: whatever it refuses is for the tests to judge (the mutation gate's faults), so
-// there only the local checks run. The requests go through the standalone client: counted nowhere, redacted.
+// that cannot be reached (or whose TLS certificate the run does not trust), and credentials the target
+// refuses (each partner's, the user OAuth client's, the user's at one sign-in, unless the token store holds
+// the user's grant). A sign-in the server fails is no run error: it is the server's failure of AUTH-CODE-FLOW,
+// recorded as a finding of the run (src/run/run-findings.ts), and the tests run. A target the run started
+// itself is reachable by construction and answers to the suite's own credentials: whatever it refuses is for
+// the tests to judge (the mutation gate's faults), so there only the local checks run. The requests go
+// through the standalone client: counted nowhere, redacted.
 import { randomBytes } from 'node:crypto';
 import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
 import { signInForEveryReadScope } from '../auth/granted-scope.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
+import { SignInServerFailure } from '../auth/sign-in-errors.ts';
+import { runJournal } from '../auth/sign-in-journal.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
+import { StoredGrants } from '../auth/stored-grants.ts';
+import { TokenStore } from '../auth/token-store.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
 import type { VariableLayer } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
-import type { SuiteConfig } from '../config/suite-config.ts';
+import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { registerSecret } from '../http/redact.ts';
+import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../http/certificate.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
 import type { RunError } from '../report/run-error.ts';
 import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
+import { recordRunFinding } from './run-findings.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;
 
@@ -69,6 +78,12 @@ async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2):
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
     if (tries > 1 && /timed out/.test(error.reason)) return reaching(variable, send, tries - 1);
+    if (CERTIFICATE_ERROR.test(error.reason))
+      return {
+        kind: 'certificate',
+        cause: redactText(await describeCertificate(error.request.url, error.reason)),
+        remedy: `${CERTIFICATE_REMEDY} (${variable} names the server)`,
+      };
     return unreachable(`${error.request.url}: ${error.reason}`, variable);
   }
 }
@@ -121,22 +136,52 @@ async function targetProblem(
       ['CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'],
       layers,
     );
-  // One sign-in per user, by the method the run will use: its own errors tell the user's side (src/auth/).
-  if (config.auth.tokenStore || config.userTokens) return undefined;
+  return signInProblem(config, api, login);
+}
+
+/**
+ * One sign-in per user the run will sign in (none with pre-issued tokens; with a token store, those it holds
+ * no grant of), by the method the run will use: its run-side errors tell the user's side (src/auth/); a
+ * server's failure is recorded against AUTH-CODE-FLOW, and the next user tried.
+ */
+async function signInProblem(
+  config: SuiteConfig,
+  api: ApiClient,
+  login: UserLogin,
+): Promise<RunError | undefined> {
+  if (config.userTokens) return undefined;
+  const { tokenStore } = config.auth;
+  const grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
+  const held = grants ? grants.store.read().grants : {};
+  const journal = runJournal();
   const browser = new BrowserSignIn();
   try {
-    const accounts = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
-    for (const [index, account] of accounts.entries()) {
+    for (const [name, account] of [
+      ['A', login],
+      ...(config.secondUser ? [['B', { ...login, ...config.secondUser }] as const] : []),
+    ] as const) {
+      if (grants && held[grants.key(account)]) continue;
       const user = new UserOAuthClient(api, config.authUrl, account, {
         clientAuth: config.auth.clientAuth,
         pkce: config.auth.pkce,
+        user: name,
         codeSource: codeSourceFor(config.auth.signIn, api, browser),
+        journal,
       });
-      // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
-      const problem = await signInForEveryReadScope(user, index === 0 ? 'A' : 'B').then(
+      const problem = await signInForEveryReadScope(user, name).then(
         () => undefined,
-        (error: unknown) => signInRunError(error),
+        (error: unknown) => {
+          if (!(error instanceof SignInServerFailure)) return signInRunError(error);
+          recordRunFinding(`preflight: sign-in of user ${name}`, {
+            requirement: 'AUTH-CODE-FLOW',
+            outcome: 'fail',
+            message: error.what,
+            evidence: error.evidence,
+          });
+          return undefined;
+        },
       );
+      // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
       if (problem) return problem;
     }
     return undefined;

@@ -3,6 +3,7 @@
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
+import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { partnerKey, TokenStore } from '../auth/token-store.ts';
 import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
@@ -177,10 +178,18 @@ function warnNulls(exchange: Exchange, seen: Set<string>, baseUrl: string): void
   );
 }
 
+/** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request); else nothing. */
+function serversSignIn(error: unknown): void {
+  if (error instanceof SignInServerFailure)
+    throw new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence);
+}
+
 /**
- * The token a sign-in gives. The login is a prerequisite: its own test (AUTH-CODE-FLOW) fails on it; a check
- * that merely needs a token is blocked (no worker restart), and a sign-in that failed on the user's side
- * (src/auth/) stops it with the run error, not the target's.
+ * The token a sign-in gives. A sign-in the server failed (src/auth/sign-in-answers.ts) fails AUTH-CODE-FLOW
+ * where it is met, the check's own requirement then blocked by it; once the server failed the run's last two
+ * sign-ins, a check that needs a new one is blocked by AUTH-CODE-FLOW without trying (src/auth/
+ * sign-in-journal.ts). A sign-in that failed on the run's side stops the check with the run error; any other
+ * trouble getting a token blocks it.
  */
 async function signedIn(
   token: Promise<UserToken>,
@@ -192,6 +201,9 @@ async function signedIn(
   } catch (error) {
     // The authorization server left a request of this sign-in unanswered (src/suite/unanswered.ts).
     if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
+    // An answer the server gave that a check judged (a second 429 of the token endpoint): its failure.
+    if (error instanceof ConformanceFailure) throw error;
+    serversSignIn(error);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);
@@ -351,7 +363,12 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
           tokenPool,
           config.baseUrl,
         ),
-        renewToken: (token, exchange) => tokenPool.renew(token, exchange),
+        // A renewal may sign in again: the server's failure there is the check's failure of AUTH-CODE-FLOW.
+        renewToken: (token, exchange) =>
+          tokenPool.renew(token, exchange).catch((error: unknown) => {
+            serversSignIn(error);
+            throw error;
+          }),
       });
       await use(client);
     },

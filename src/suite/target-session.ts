@@ -3,6 +3,7 @@
 // tokens and the partner tokens. A worker of a matrix run (the mutation and variant gates) serves every
 // target of the run, so it keeps one session per instance, opened by the first test that needs it and
 // closed with the worker (src/suite/fixtures.ts).
+import { runJournal } from '../auth/sign-in-journal.ts';
 import { UserTokenPool } from '../auth/user-token-pool.ts';
 import { requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
@@ -94,8 +95,12 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
   });
   const memo = new RunMemo(call, config.baseUrl);
   // A token from another worker's sign-in is a secret here too, before anything could print it.
-  const tokenPool = new UserTokenPool(api, config, true, (key, mint) =>
-    memo.remember(`user token ${key}`, mint, secretTokenCodec),
+  const tokenPool = new UserTokenPool(
+    api,
+    config,
+    true,
+    (key, mint) => memo.remember(`user token ${key}`, mint, secretTokenCodec),
+    runJournal(),
   );
   const shared = new Map<string, unknown>();
   return {

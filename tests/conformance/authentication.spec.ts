@@ -6,13 +6,19 @@
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { randomBytes } from 'node:crypto';
 import { carriedScopes, narrowedGrant } from '../../src/auth/granted-scope.ts';
+import { SignInServerFailure } from '../../src/auth/sign-in-errors.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import { signInRunError } from '../../src/report/run-errors.ts';
-import { ALL_READ_SCOPES, stoppedByRunError, type UserTokenPool } from '../../src/suite/fixtures.ts';
+import {
+  ALL_READ_SCOPES,
+  stoppedByRunError,
+  type UserName,
+  type UserTokenPool,
+} from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
   describeOperation,
@@ -124,73 +130,81 @@ for (const op of targets) {
 test(
   ...verifies(
     'AUTH-CODE-FLOW',
-    'the authorization code flow returns the state, a well-formed bearer token, and the token works',
+    'the authorization code flow returns the state, a well-formed bearer token, and the token works, for each configured user',
   ),
   async ({ api, config, tokenPool, requires, verdict }) => {
     requires('user-login');
-    const client = tokenPool.oauthClient('A', api);
-    if (!client) throw new Error('unreachable: user-login capability without userLogin');
-    const scopes = [...ALL_READ_SCOPES].join(' ');
+    const users: UserName[] = config.capabilities.has('second-user') ? ['A', 'B'] : ['A'];
+    const worked: string[] = [];
+    for (const user of users) {
+      const client = tokenPool.oauthClient(user, api);
+      if (!client) throw new Error('unreachable: user-login capability without userLogin');
+      const scopes = [...ALL_READ_SCOPES].join(' ');
 
-    // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
-    let code: string;
-    try {
-      code = await client.obtainCode(scopes);
-    } catch (error) {
-      // Sign-in automation that lost its way, or a refused password, is the run's trouble, not the server's.
-      const signIn = signInRunError(error);
-      if (signIn) stoppedByRunError(test.info(), signIn);
-      throw new ConformanceFailure(
-        verdict.requirement,
-        `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+      // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
+      let code: string;
+      try {
+        code = await client.obtainCode(scopes);
+      } catch (error) {
+        // What the server answered (a 5xx, its own loop, an error redirect...) is its failure, with the request.
+        if (error instanceof SignInServerFailure)
+          throw new ConformanceFailure(verdict.requirement, `user ${user}: ${error.what}`, error.evidence);
+        // Sign-in automation that lost its way, a refused password, a page for a person: the run's trouble.
+        const signIn = signInRunError(error);
+        if (signIn) stoppedByRunError(test.info(), signIn);
+        throw new ConformanceFailure(
+          verdict.requirement,
+          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
 
-    // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
-    const exchange = await client.tokenRequest(client.codeGrant(code));
-    verdict.expectStatus(exchange, 200);
-    verdict.expectJsonContentType(exchange);
-    const body = exchange.json<{
-      access_token?: unknown;
-      token_type?: unknown;
-      expires_in?: unknown;
-      scope?: unknown;
-    }>();
-    registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
-    verdict.expectThat(
-      typeof body.access_token === 'string' && body.access_token.length > 0,
-      'the token response has no access_token string',
-      exchange,
-    );
-    // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
-    if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
-      verdict.warn(`token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
-    if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
-      verdict.warn(
-        `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
+      // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
+      const exchange = await client.tokenRequest(client.codeGrant(code));
+      verdict.expectStatus(exchange, 200);
+      verdict.expectJsonContentType(exchange);
+      const body = exchange.json<{
+        access_token?: unknown;
+        token_type?: unknown;
+        expires_in?: unknown;
+        scope?: unknown;
+      }>();
+      registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
+      verdict.expectThat(
+        typeof body.access_token === 'string' && body.access_token.length > 0,
+        'the token response has no access_token string',
         exchange,
       );
+      // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
+      if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+        verdict.warn(`token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
+      if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
+        verdict.warn(
+          `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
+          exchange,
+        );
 
-    // The token so obtained works for every scope it asked for and was granted (the token response's scope,
-    // or the redirect's: a user may withhold one): on one read operation of each, without path parameters
-    // (the scope matrix, scopes.spec.ts, holds each operation to its scope).
-    const token = body.access_token as string;
-    const issued = { accessToken: token, scopes, ...client.statedScope(code, body.scope) };
-    const narrowed = narrowedGrant(issued, 'A');
-    if (narrowed) verdict.note(narrowed);
-    const worked: string[] = [];
-    for (const scope of ALL_READ_SCOPES.filter((scope) => carriedScopes(issued).includes(scope))) {
-      const op = userDataOperations.find(
-        (candidate) =>
-          candidate.security.kind === 'user' &&
-          candidate.security.scope === scope &&
-          candidate.pathParams.length === 0,
-      );
-      if (!op) throw new Error(`no operation without path parameters declares ${scope}`);
-      const read = await api.send({ ...requestFor(op), token });
-      verdict.expectStatus(read, servedStatuses(op));
-      worked.push(op.operationId);
+      // The token so obtained works for every scope it asked for and was granted (the token response's
+      // scope, or the redirect's: a user may withhold one): on one read operation of each, without path
+      // parameters (the scope matrix, scopes.spec.ts, holds each operation to its scope).
+      const token = body.access_token as string;
+      const issued = { accessToken: token, scopes, ...client.statedScope(code, body.scope) };
+      const narrowed = narrowedGrant(issued, user);
+      if (narrowed) verdict.note(narrowed);
+      for (const scope of ALL_READ_SCOPES.filter((scope) => carriedScopes(issued).includes(scope))) {
+        const op = userDataOperations.find(
+          (candidate) =>
+            candidate.security.kind === 'user' &&
+            candidate.security.scope === scope &&
+            candidate.pathParams.length === 0,
+        );
+        if (!op) throw new Error(`no operation without path parameters declares ${scope}`);
+        const read = await api.send({ ...requestFor(op), token });
+        verdict.expectStatus(read, servedStatuses(op));
+        if (user === 'A') worked.push(op.operationId);
+      }
     }
-    verdict.evidence(`code, state and token; the token worked on ${worked.join(', ')}`);
+    verdict.evidence(
+      `code, state and token for user ${users.join(' and ')}; the tokens worked on ${worked.join(', ')}`,
+    );
   },
 );

@@ -16,8 +16,8 @@ test.afterAll(async () => sandbox.close());
 const secretsIn = (env: Record<string, string | undefined>): string[] =>
   Object.entries(env).flatMap(([name, value]) => (/SECRET|PASSWORD/.test(name) && value ? [value] : []));
 
-async function doctor(env: Record<string, string>) {
-  await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
+async function doctor(env: Record<string, string>, target = sandbox) {
+  await fetch(`${target.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const [command, args] = cli('doctor');
   const run = await runCommand(
     command,
@@ -25,13 +25,13 @@ async function doctor(env: Record<string, string>) {
     {
       ...sandboxEnv,
       CONFORMANCE_ENV_FILE: undefined,
-      CONFORMANCE_BASE_URL: sandbox.baseUrl,
-      CONFORMANCE_AUTH_URL: sandbox.authUrl,
+      CONFORMANCE_BASE_URL: target.baseUrl,
+      CONFORMANCE_AUTH_URL: target.authUrl,
       ...env,
     },
     true,
   );
-  const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
+  const served = (await (await fetch(`${target.authUrl}/sandbox/requests`)).json()) as {
     total: number;
     by_route: Record<string, number>;
   };
@@ -69,7 +69,7 @@ test('on a misconfigured target: a wrong client secret and a refused partner sco
   expect(run.output).toMatch(
     /^\| AUTH \| 4 \| 3 \| AUTH-EXPIRED-TOKEN: expired-user-token: needs .*CONFORMANCE_EXPIRED_USER_TOKEN/m,
   );
-  expect(run.output).toMatch(/✗ 4 problem\(s\)/);
+  expect(run.output).toMatch(/✗ 4 problem\(s\) on the run's side/);
   expect(run.served.total).toBeLessThanOrEqual(12);
   expect(writes(run.served.by_route)).toEqual([]);
 });
@@ -86,4 +86,36 @@ test('a browser sign-in the doctor does not try is shown untried, never ticked',
   const run = await doctor({ CONFORMANCE_TARGET: 'remote', CONFORMANCE_SIGN_IN: 'browser' });
   expect(run.output).toMatch(/^ {2}– user A token: not tried here/m);
   expect(run.output).not.toMatch(/✓ user A token/);
+});
+
+test('a three-step sign-in whose first step posts elsewhere: the doctor signs in (no write of data) and is ready', async () => {
+  // The identifier-first page posts the e-mail to /identity/signin/email, then the password, then consent.
+  const threeSteps = await start({ loginPage: 'identifier-first' });
+  try {
+    const run = await doctor({ CONFORMANCE_TARGET: 'remote' }, threeSteps);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/✓ user A token: sign-in \(auto\)/);
+    expect(run.output).toMatch(/requests, none a write, and \d+ of sign-in/);
+    expect(run.output).toMatch(/✓ ready to run/);
+    expect(run.served.by_route['POST /identity/signin/email']).toBeGreaterThan(0);
+  } finally {
+    await threeSteps.close();
+  }
+});
+
+test('a sign-in the server fails: the doctor says the run would charge the server, not end ERROR', async () => {
+  const broken = await start({ faults: ['oauth-authorize-500'] });
+  try {
+    const run = await doctor({ CONFORMANCE_TARGET: 'remote' }, broken);
+    expect(run.code, run.output).toBe(1);
+    expect(run.output).toMatch(
+      /✗ user A token: sign-in \(auto\): the server failed it \(AUTH-CODE-FLOW\): GET http:\/\/\S+\/oauth\/oauth2\/auth answered 500/,
+    );
+    expect(run.output).toMatch(
+      /✗ 2 failure\(s\) of the server: the run would charge them to the server \(FAIL, exit 1\)/,
+    );
+    expect(run.output).not.toMatch(/would end ERROR/);
+  } finally {
+    await broken.close();
+  }
 });

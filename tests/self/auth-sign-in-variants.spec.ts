@@ -23,7 +23,12 @@ import { ALL_SCOPES, credentials, redirectUriFor, start } from './sandbox-client
 test.describe.configure({ timeout: 60_000 });
 
 const VARIANTS: { name: string; options: SandboxInput; scripted: boolean }[] = [
-  ...LOGIN_PAGES.map((loginPage) => ({ name: loginPage, options: { loginPage }, scripted: false })),
+  // The second factor needs a person (tests/self/auth-attribution.spec.ts).
+  ...LOGIN_PAGES.filter((loginPage) => loginPage !== 'second-factor').map((loginPage) => ({
+    name: loginPage,
+    options: { loginPage },
+    scripted: false,
+  })),
   { name: 'realistic', options: { realisticLogin: true }, scripted: true },
 ];
 const METHODS = ['form', 'browser', 'auto'] as const;

@@ -2,8 +2,22 @@
 // scopes, revocation and webhook signatures.
 import assert from 'node:assert/strict';
 import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
-import { authorizationRedirect, collections, credentials } from './sandbox-client.ts';
-import { newestId, type ProbeContext, type Probes, scopeChecked, status } from './sandbox-fault-probe.ts';
+import {
+  authorizationCode,
+  authorizationRedirect,
+  collections,
+  credentials,
+  redirectUriFor,
+  tokenRequest,
+} from './sandbox-client.ts';
+import {
+  newestId,
+  type Probe,
+  type ProbeContext,
+  type Probes,
+  scopeChecked,
+  status,
+} from './sandbox-fault-probe.ts';
 
 async function registerHook(p: ProbeContext, url: string): Promise<void> {
   await fetch(`${p.sandbox.authUrl}/sandbox/webhooks`, {
@@ -20,6 +34,21 @@ async function triggerEvent(p: ProbeContext): Promise<{ sent_to: string[] }> {
   });
   return response.json();
 }
+
+/** Two sign-ins in a row each reach the redirect URI with a code, and the code gets a token. */
+const twoSignIns: Probe = {
+  async check(p) {
+    for (const state of ['probe-sign-in-1', 'probe-sign-in-2']) {
+      const code = await authorizationCode(p.sandbox, { state });
+      const token = await tokenRequest(p.sandbox, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUriFor(p.sandbox),
+      });
+      assert.equal(token.status, 200, await token.text());
+    }
+  },
+};
 
 export const accessProbes = {
   'rate-limit-never-429': {
@@ -62,6 +91,13 @@ export const accessProbes = {
       assert.equal(new URL(location).searchParams.get('state'), state, location);
     },
   },
+  'oauth-authorize-500': twoSignIns,
+  'oauth-authorize-500-mid-run': twoSignIns,
+  'oauth-authorize-404': twoSignIns,
+  'oauth-authorize-404-mid-run': twoSignIns,
+  'oauth-authorize-redirect-loop': twoSignIns,
+  'oauth-login-post-503': twoSignIns,
+  'oauth-token-503': twoSignIns,
   'auth-missing-token-accepted': status(collections.cycle, 401, async () => null),
   'auth-invalid-token-accepted': status(collections.cycle, 401, async () => 'sbx_at_never_issued'),
   'auth-expired-token-accepted': status(collections.cycle, 401, (p) =>

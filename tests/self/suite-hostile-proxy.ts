@@ -8,9 +8,11 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * hang: never answer. reset: TCP reset instead of the response. truncate: a well-formed response whose body
  * stops in the middle (Content-Length matching what is sent). cut: the headers promise the whole body, the
- * connection closes halfway through it.
+ * connection closes halfway through it. html500: an HTML error page with status 500 instead of the answer.
  */
-export type Fault = 'hang' | 'reset' | 'truncate' | 'cut';
+export type Fault = 'hang' | 'reset' | 'truncate' | 'cut' | 'html500';
+
+const ERROR_PAGE = '<!doctype html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>';
 
 export interface ProxiedRequest {
   /** 1-based, in order of arrival. */
@@ -83,6 +85,7 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
     if (fault) apply(request, fault);
     if (fault === 'hang') return;
     if (fault === 'reset') return client.socket?.resetAndDestroy();
+    if (fault === 'html500') return client.writeHead(500, { 'content-type': 'text/html' }).end(ERROR_PAGE);
     const sent = fault === 'truncate' || fault === 'cut' ? body.subarray(0, cutPoint(text)) : body;
     if (sent !== body) {
       const start = text.search(/"(?:access_token|refresh_token)"\s*:\s*"/);

@@ -1,10 +1,12 @@
 // Trouble on the user's side is never a failure: an unreachable base URL, refused credentials (client secret,
-// partner secret, password), a login page with nothing to fill, no Chromium for a page built by script: each
+// partner secret, password), a login page with nothing to fill, no Chromium for a page built by script, a
+// login page that needs a person (a captcha from the first page, a second factor with no stored grant): each
 // ends the CLI ERROR, the cause named, exit 4, before the first test (no test request; the time is recorded,
 // never asserted). A configuration error exits 2 in one line naming the variable, whatever reports/ holds.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
@@ -118,6 +120,38 @@ test('no Chromium, and a login page built by script: ERROR before any test, nami
     expect(report.runError?.remedy).toMatch(/apt-get install chromium/);
   } finally {
     await scripted.close();
+  }
+});
+
+test('a captcha on the first login page: ERROR, a person must sign in (never "refused the password"), exit 4', async () => {
+  const wary = await start({ captchaFromSignIn: 1 });
+  try {
+    const report = expectError(
+      await cliRun({}, wary),
+      /A sign-in of user A needs a person: the page asks for "Type the characters shown"/,
+    );
+    expect(report.runError?.kind).toBe('person');
+    expect(report.runError?.cause).not.toMatch(/refused the password/);
+    expect(report.runError?.remedy).toMatch(/login --headed/);
+  } finally {
+    await wary.close();
+  }
+});
+
+test('a second factor and no stored grant: ERROR, a person must sign in (login --headed), exit 4', async () => {
+  const guarded = await start({ loginPage: 'second-factor' });
+  try {
+    const report = expectError(
+      await cliRun(
+        { CONFORMANCE_TOKEN_STORE: join(mkdtempSync(join(tmpdir(), 'conformance-store-')), 'tokens.json') },
+        guarded,
+      ),
+      /A sign-in of user A needs a person: the page asks for "Code"/,
+    );
+    expect(report.runError?.kind).toBe('person');
+    expect(report.runError?.remedy).toMatch(/login --headed/);
+  } finally {
+    await guarded.close();
   }
 });
 

@@ -44,9 +44,12 @@ export const sandboxCommand = (): Command =>
     )
     .option(
       '--login-page <name>',
-      'the served sign-in page otherwise: plain (one form, "Allow access"), french, consent (a French login, then a consent page with an icon allow button, the refusal first), enter-only (a form with no button), identifier-first (the e-mail, then the password, then consent), checkboxes (the same, the consent listing the scopes as ticked checkboxes under a nameless "Allow" input)',
+      'the served sign-in page otherwise: plain (one form, "Allow access"), french, consent (a French login, then a consent page with an icon allow button, the refusal first), enter-only (a form with no button), identifier-first (the e-mail, then the password, then consent), checkboxes (the same, the consent listing the scopes as ticked checkboxes under a nameless "Allow" input), second-factor (the password, then a code sent by e-mail: GET /sandbox/mail shows it, then consent)',
       'plain',
     )
+    .option('--captcha-from <n>', 'the plain login page asks for a captcha too from the n-th sign-in on')
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; with --tls-key)')
+    .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
     .option('--token-lifetime <seconds>', 'lifetime of the access tokens issued', '3600')
     .option(
       '--user-activity <ms>',

@@ -1,0 +1,101 @@
+// Both sign-ins judge the authorization server's answers alike (src/auth/sign-in-answers.ts), on the
+// sandbox's served page (the HTTP form filler) and on its page built by script (the browser): a 500, a 503
+// at the login post, a redirect loop are SignInServerFailure naming the request and the status; a 404 at a
+// step that worked earlier in the run's journal is the server's too, and at a first sign-in SignInRefused,
+// naming both readings. Browser cases need Chromium and are skipped without it.
+import { expect, test } from '@playwright/test';
+import type { RunningSandbox } from '../../sandbox/app.ts';
+import type { SandboxInput } from '../../sandbox/options.ts';
+import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { SignInRefused, SignInServerFailure } from '../../src/auth/sign-in-errors.ts';
+import { memoryJournal, type SignInJournal } from '../../src/auth/sign-in-journal.ts';
+import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
+import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
+import { standaloneClient } from '../../src/http/standalone-client.ts';
+import { nodeTransport } from '../../src/http/transport.ts';
+import { credentials, redirectUriFor, start } from './sandbox-client.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+const SIGN_INS = [
+  { name: 'the form filler on a served page', method: 'form', options: {} },
+  { name: 'the browser on a page built by script', method: 'browser', options: { realisticLogin: true } },
+] as const;
+
+/** Obtains a code from `sandbox` by `method`, with `journal`: the error it fails with (undefined: a code). */
+async function signIn(
+  sandbox: RunningSandbox,
+  method: 'form' | 'browser',
+  journal: SignInJournal,
+): Promise<unknown> {
+  const transport = nodeTransport();
+  const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
+  try {
+    const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
+    const [user] = credentials.users;
+    const client = new UserOAuthClient(
+      api,
+      sandbox.authUrl,
+      {
+        clientId: credentials.client.clientId,
+        clientSecret: credentials.client.clientSecret,
+        redirectUri: redirectUriFor(sandbox),
+        username: user?.username ?? '',
+        password: user?.password ?? '',
+      },
+      { codeSource: codeSourceFor(method, api, browser), journal, clientAuth: 'client_secret_basic' },
+    );
+    return await client.obtainCode('read:profile').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  } finally {
+    await browser.close();
+    transport.dispose();
+  }
+}
+
+async function withSandbox<T>(options: SandboxInput, run: (sandbox: RunningSandbox) => Promise<T>) {
+  const sandbox = await start(options);
+  try {
+    return await run(sandbox);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+for (const { name, method, options } of SIGN_INS)
+  test.describe(name, () => {
+    test.skip(method === 'browser' && !chromiumPath(), 'no Chromium (apt-get install chromium)');
+
+    for (const [fault, answered] of [
+      ['oauth-authorize-500', /^GET http:\/\/\S+\/oauth\/oauth2\/auth answered 500$/],
+      ['oauth-login-post-503', /^POST http:\/\/\S+\/oauth\/oauth2\/auth answered 503$/],
+      ['oauth-authorize-redirect-loop', /^the authorization server redirects in a loop/],
+    ] as const)
+      test(`${fault}: the server failed the sign-in, with the request`, async () => {
+        const failed = await withSandbox({ ...options, faults: [fault] }, (sandbox) =>
+          signIn(sandbox, method, memoryJournal()),
+        );
+        expect(failed, String(failed)).toBeInstanceOf(SignInServerFailure);
+        expect((failed as SignInServerFailure).what).toMatch(answered);
+        expect((failed as SignInServerFailure).evidence).toMatch(
+          /curl -i -X (GET|POST) 'http:\/\/\S+\/oauth\/oauth2\/auth/,
+        );
+      });
+
+    test('a 404 once the step has worked is the server failing; at a first sign-in, the run cannot tell', async () => {
+      await withSandbox({ ...options, faults: ['oauth-authorize-404-mid-run'] }, async (sandbox) => {
+        const journal = memoryJournal();
+        expect(await signIn(sandbox, method, journal)).toBeUndefined();
+        const failed = await signIn(sandbox, method, journal);
+        expect(failed, String(failed)).toBeInstanceOf(SignInServerFailure);
+        expect((failed as SignInServerFailure).what).toMatch(
+          /answered 404, where it answered within a sign-in earlier in this run$/,
+        );
+        const first = await signIn(sandbox, method, memoryJournal());
+        expect(first, String(first)).toBeInstanceOf(SignInRefused);
+        expect((first as Error).message).toMatch(/Either the configuration does not match the server/);
+      });
+    });
+  });

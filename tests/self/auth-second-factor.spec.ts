@@ -106,7 +106,7 @@ test('after one login --headed behind a second factor, a run ends with 0 failure
     const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
     const env = {
       ...(sandboxEnv as Record<string, string>),
-      CONFORMANCE_ENV_FILE: '',
+      CONFORMANCE_ENV_FILE: undefined,
       CONFORMANCE_TARGET: 'sandbox',
       CONFORMANCE_BASE_URL: sandbox.baseUrl,
       CONFORMANCE_AUTH_URL: sandbox.authUrl,

@@ -5,13 +5,14 @@
 import { createServer, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { authorizationRequest } from '../../src/auth/authorization-request.ts';
-import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { formData, formSubmission } from '../../src/auth/form-data.ts';
 import { formSignIn } from '../../src/auth/form-sign-in.ts';
 import { type HtmlForm, parsePage } from '../../src/auth/html-form.ts';
 import { formBody } from '../../src/http/form-body.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import { needsChromium } from './chromium.ts';
 
 /** A consent form with every kind of control, its Allow an `<input type="submit">` with a name. */
 const CONSENT_FORM = `
@@ -170,7 +171,7 @@ test('the form filler posts what Chromium posts for the same consent page, press
     const [filler] = target.posted;
     expect(filler?.method).toBe('POST');
     expect([...new URLSearchParams(filler?.body)]).toEqual(expected);
-    test.skip(!chromiumPath(), 'no Chromium (apt-get install chromium, or CONFORMANCE_CHROMIUM)');
+    needsChromium();
     const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
     try {
       await expect(browser.codeSource(target.request(), target.account)).resolves.toEqual({

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { PersonNeeded } from '../../src/auth/sign-in-errors.ts';
 import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
@@ -20,6 +20,7 @@ import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { cli } from '../../src/run/run-step.ts';
 import { cliRun } from './auth-attribution-support.ts';
+import { browserToo } from './chromium.ts';
 import { credentials, redirectUriFor, start } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 
@@ -32,7 +33,7 @@ test('the automation stops at the code page: PersonNeeded, by the form filler an
   try {
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     const [user] = credentials.users;
-    for (const method of chromiumPath() ? (['form', 'browser'] as const) : (['form'] as const)) {
+    for (const method of browserToo() ? (['form', 'browser'] as const) : (['form'] as const)) {
       const client = new UserOAuthClient(
         api,
         sandbox.authUrl,

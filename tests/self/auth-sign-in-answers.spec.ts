@@ -6,13 +6,14 @@
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
-import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { SignInRefused, SignInServerFailure } from '../../src/auth/sign-in-errors.ts';
 import { memoryJournal, type SignInJournal } from '../../src/auth/sign-in-journal.ts';
 import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import { needsChromium } from './chromium.ts';
 import { credentials, redirectUriFor, start } from './sandbox-client.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -66,7 +67,7 @@ async function withSandbox<T>(options: SandboxInput, run: (sandbox: RunningSandb
 
 for (const { name, method, options } of SIGN_INS)
   test.describe(name, () => {
-    test.skip(method === 'browser' && !chromiumPath(), 'no Chromium (apt-get install chromium)');
+    if (method === 'browser') needsChromium();
 
     for (const [fault, answered] of [
       ['oauth-authorize-500', /^GET http:\/\/\S+\/oauth\/oauth2\/auth answered 500$/],

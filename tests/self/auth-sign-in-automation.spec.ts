@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { authorizationRequest } from '../../src/auth/authorization-request.ts';
-import { BrowserSignIn, chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { decisionOf } from '../../src/auth/consent-words.ts';
 import { formSignIn } from '../../src/auth/form-sign-in.ts';
 import { parsePage } from '../../src/auth/html-form.ts';
@@ -14,6 +14,7 @@ import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { signInStep } from '../../src/auth/sign-in-step.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import { browserToo } from './chromium.ts';
 
 test('allow and deny are read in en, fr, de, es, it, pt and nl; deny wins', () => {
   for (const allow of [
@@ -150,7 +151,7 @@ test('a page with no usable form: SignInAutomationError with the page described,
     const message = (error as Error).message;
     for (const seen of ['/maintenance', '"Maintenance"', '"Annuler"', 'refuses or cancels'])
       expect(message).toContain(seen);
-    if (!chromiumPath()) return;
+    if (!browserToo()) return;
     const browser = new BrowserSignIn({ stepTimeoutMs: 3_000 });
     try {
       const request = authorizationRequest(

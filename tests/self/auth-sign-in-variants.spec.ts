@@ -17,7 +17,7 @@ import { UserOAuthClient, type UserToken } from '../../src/auth/user-oauth.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
-import { hasChromium, needsChromium } from './chromium.ts';
+import { browserToo, needsChromium } from './chromium.ts';
 import { ALL_SCOPES, credentials, redirectUriFor, start } from './sandbox-client.ts';
 
 test.describe.configure({ timeout: 60_000 });
@@ -112,7 +112,7 @@ for (const variant of VARIANTS) {
     test('a wrong password is CredentialsRefused, naming the variables of the user', async () => {
       const methods = variant.scripted ? (['browser'] as const) : (['form', 'browser'] as const);
       for (const method of methods) {
-        if (method === 'browser' && !hasChromium()) continue;
+        if (method === 'browser' && !browserToo()) continue;
         const refused = await signIn(sandbox, method, { user: 'B', password: 'not-the-password' }).catch(
           (error: unknown) => error,
         );

@@ -178,7 +178,7 @@ test('an unanswered page of a shared walk: one failure, charged to the walk; the
   expect(run.code).toBe(1);
 });
 
-test('a target that leaves 1 request in 50 unanswered: each charged once, to the check that sent it, and the run ends within twice a clean run', async () => {
+test('a target that leaves 1 request in 50 unanswered: each charged once, to the check that sent it, each given up after the learned timeout', async () => {
   // The same selection against a clean target, measured at the same time, so both see the same machine.
   const selection = {
     CONFORMANCE_GREP: '@PAG-|@FLT-|@OP-|@SCH-',
@@ -192,7 +192,9 @@ test('a target that leaves 1 request in 50 unanswered: each charged once, to the
       selection,
     ),
   ]);
-  expect(clean.code, clean.output.slice(-2000)).toBe(0);
+  // Narrowed: INCOMPLETE (exit 3), with nothing failed.
+  expect(clean.code, clean.output.slice(-2000)).toBe(3);
+  expect(clean.report?.totals.failed).toBe(0);
   const hung = hostile.proxy.faulted.length;
   expect(hung, 'requests left unanswered').toBeGreaterThan(2);
   const tests = hostile.report?.tests ?? [];
@@ -206,10 +208,17 @@ test('a target that leaves 1 request in 50 unanswered: each charged once, to the
   );
   expect(failures.filter((failure) => readings.has(failure.requirement))).toEqual([]);
   expect(hostile.code).toBe(1);
-  expect(
-    hostile.wallMs,
-    `1 in 50 unanswered: ${hostile.wallMs} ms; clean: ${clean.wallMs} ms`,
-  ).toBeLessThanOrEqual(2 * clean.wallMs);
+  // Each unanswered request was given up after the timeout learned from the target's latency, not the 10 s
+  // ceiling (the wall times are measured, not asserted: no verdict here may depend on the machine's speed).
+  const waits = readFileSync(join(hostile.reports, '.run', 'unanswered.log'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+  expect(waits.length).toBe(hung);
+  for (const wait of waits) expect(wait).toBeLessThan(10_000);
+  console.log(
+    `1 in 50 unanswered: ${hostile.wallMs} ms, ${(hostile.wallMs / clean.wallMs).toFixed(2)}× the clean ${clean.wallMs} ms`,
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

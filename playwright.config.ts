@@ -6,7 +6,7 @@ import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
-import { reportPath } from './src/run/reports-dir.ts';
+import { reportPath } from './src/run-state/reports-dir.ts';
 
 /**
  * The part of the run's resolution Playwright needs before global setup starts a target: the same function of

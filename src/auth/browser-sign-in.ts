@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { type Browser, chromium, type Page, type Request } from '@playwright/test';
 import { trustedSpkiHashes } from '../http/certificate.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { reportPath } from '../run/reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
 import {
   type AuthorizationCode,
   type AuthorizationRequest,

@@ -5,7 +5,7 @@ import { SEED_PARTNER_TOKEN_REQUEST } from '../config/variables.ts';
 import { type ApiClient, type ApiRequest, partnerCredential } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
-import { timed } from '../run/phase-log.ts';
+import { timed } from '../run-state/phase-log.ts';
 
 /** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
 export interface PartnerTokenSettings {

@@ -8,7 +8,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { redactText } from '../http/redact.ts';
-import { reportPath } from '../run/reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
 import { type ConfiguredUser, PersonNeeded, SignInBlocked } from './sign-in-errors.ts';
 
 /** A request of a sign-in: its method and URL (the query is left out: it changes with every sign-in). */

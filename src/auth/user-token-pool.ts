@@ -7,14 +7,14 @@
 // The pool knows the grant of every token it handed out (`grantMismatch`): a check's request that needs a
 // scope on which the grant and the check disagree is not sent (src/suite/grant-guard.ts).
 
-import { suppliedExpiredToken } from '../auth/expired-tokens.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { timed } from '../run/phase-log.ts';
+import { timed } from '../run-state/phase-log.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
+import { suppliedExpiredToken } from './expired-tokens.ts';
 import { grantMismatch } from './granted-scope.ts';
 import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { codeSourceFor } from './sign-in-method.ts';

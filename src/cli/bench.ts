@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
-import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { cli, runCommand, tsx } from '../run/run-step.ts';
 import { type RunTiming, timedRun } from '../run/timed-run.ts';
+import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 

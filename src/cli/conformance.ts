@@ -11,13 +11,14 @@ import { environmentLayers, merged, type VariableLayer } from '../config/environ
 import { runTargets } from '../config/run-plan.ts';
 import { gateVerdict } from '../report/baseline.ts';
 import { type ConformanceReport, EXIT_CODES } from '../report/model.ts';
-import type { RunError } from '../report/run-error.ts';
-import { configurationError, runErrorLine } from '../report/run-errors.ts';
+import { configurationError } from '../report/run-errors.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { allureCli, playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
-import { reportPath } from '../run/reports-dir.ts';
-import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run/stop-file.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import type { RunError } from '../run-state/run-error.ts';
+import { runErrorLine } from '../run-state/run-error.ts';
+import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run-state/stop-file.ts';
 
 /** The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status. */
 export async function runConformance(playwrightArgs: readonly string[]): Promise<number> {

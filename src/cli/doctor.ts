@@ -26,7 +26,7 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
-import { type AnnouncedLimit, REQUEST_PLAN, secondsAtLimit } from '../run/request-plan.ts';
+import { type AnnouncedLimit, REQUEST_PLAN, secondsAtLimit } from '../report/request-plan.ts';
 
 const MAX_REQUESTS = 12;
 const PROFILE_PATH = operationById('getBasicProfile').path;

@@ -25,7 +25,8 @@ import { USER_SCOPES } from '../contract/operation-model.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
-import { runErrorLine, signInRunError } from '../report/run-errors.ts';
+import { signInRunError } from '../report/run-errors.ts';
+import { runErrorLine } from '../run-state/run-error.ts';
 
 export interface LoginOptions {
   headed: boolean;

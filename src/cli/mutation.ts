@@ -14,8 +14,8 @@ import type { TargetSpec } from '../config/run-plan.ts';
 import { requirementById } from '../contract/requirements.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
-import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { reportOf, runMatrix } from '../run/suite-run.ts';
+import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
 /** A fault's verdict from its target's report (undefined: none of its tests ran). */
 function mutantResult(

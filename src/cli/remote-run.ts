@@ -31,9 +31,9 @@ import { storeExpiries } from '../auth/expired-tokens.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { loadConfig } from '../config/config.ts';
 import { freePort } from '../run/prism.ts';
-import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { cli, runCommand } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
+import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
 /** The MUST requirements a first run against a non-production target may leave unverified, and why. */
 const FIRST_RUN_UNVERIFIED: Readonly<Record<string, string>> = {

@@ -8,7 +8,7 @@ import { EMBEDDED_TARGET } from '../config/environment.ts';
 import { requirements } from '../contract/requirements.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
 import { playwrightCli } from '../run/playwright.ts';
-import { reportPath } from '../run/reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
 
 interface ListedTest {
   title: string;

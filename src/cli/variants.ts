@@ -9,8 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { suiteConfigurationOf, type VariantName, variants } from '../../sandbox/variants.ts';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
-import { reportPath, reportsDir } from '../run/reports-dir.ts';
 import { runMatrix } from '../run/suite-run.ts';
+import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
 /** The verdicts a variant may end with; by default PASS or INCOMPLETE (what it hides is not verified). */
 const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {

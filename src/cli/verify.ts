@@ -9,8 +9,8 @@ import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { ConformanceReport, RunVerdict } from '../report/model.ts';
 import { missingChromium } from '../run/chromium-need.ts';
 import { playwrightCli } from '../run/playwright.ts';
-import { reportPath } from '../run/reports-dir.ts';
 import { cli, runCommand, type StepResult, tsx } from '../run/run-step.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
 
 const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');

@@ -1,6 +1,6 @@
 // The auth section of the configuration: how the suite gets and keeps tokens on a real target.
 import { resolve, sep } from 'node:path';
-import { reportsDir } from '../run/reports-dir.ts';
+import { reportsDir } from '../run-state/reports-dir.ts';
 import { ConfigError } from './config-error.ts';
 import type { AuthSettings, ReadStoreExpiries, TokenOwners } from './suite-config.ts';
 import { type Env, read } from './variables.ts';

@@ -21,26 +21,12 @@ export interface VariableLayer {
   computed?: boolean;
 }
 
-/** Variables that only the process environment carries: a command sets them for the processes it starts. */
-export type ProcessVariable =
-  | 'CONFORMANCE_REPORTS_DIR' // where the run writes (the mutation runner gives each mutant its own)
-  | 'CONFORMANCE_ALLURE_HISTORY' // the Allure history file, e.g. one a CI job caches
-  | 'CONFORMANCE_STOP_FILE' // src/run/stop-file.ts
-  | 'CONFORMANCE_RUN_MANIFEST'; // the manifest of the run this process belongs to (set by global setup)
-
-export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
-
 /**
  * What a command gives a process it starts against a target the run starts itself (the embedded sandbox, or
  * Prism with CONFORMANCE_TARGET=prism): CONFORMANCE_BASE_URL unset (a child process does not inherit a
  * variable given as undefined), never set empty, which a run refuses.
  */
 export const EMBEDDED_TARGET: Env = { CONFORMANCE_BASE_URL: undefined };
-
-/** Hands the run manifest to the processes the run starts next (its workers): global setup only. */
-export function handManifestToWorkers(path: string): void {
-  process.env.CONFORMANCE_RUN_MANIFEST = path;
-}
 
 /**
  * The process environment over the env file it names (CONFORMANCE_ENV_FILE), first layer first; a

@@ -5,16 +5,10 @@
 // is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { processVariable } from '../run-state/process-variables.ts';
 import type { Capability } from './capability.ts';
 import { configOf, runOptions } from './config.ts';
-import {
-  merged,
-  processVariable,
-  type SecretRef,
-  secretRef,
-  secretValue,
-  type VariableLayer,
-} from './environment.ts';
+import { merged, type SecretRef, secretRef, secretValue, type VariableLayer } from './environment.ts';
 import { secretsOf } from './secrets.ts';
 import type { ReadStoreExpiries, RunOptions, SuiteConfig } from './suite-config.ts';
 
@@ -25,7 +19,7 @@ export interface RunManifest {
   requestLog: string;
   /** The file the run counts its unanswered requests in (src/http/request-counter.ts). */
   unansweredLog: string;
-  /** The run's coordinator (src/run/run-coordinator.ts): rate budgets and the memo of shared reads. */
+  /** The run's coordinator (src/coordinator/server.ts): rate budgets and the memo of shared reads. */
   coordinatorUrl: string;
   /** The part of the resolution the Playwright configuration uses (playwright.config.ts). */
   options: RunOptions;

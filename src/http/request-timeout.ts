@@ -3,7 +3,7 @@
 // slowest); an operation with fewer than 3 answers waits 10 × the slowest answer to any; all between a floor of
 // 1 s and a ceiling of 10 s (the old fixed default, and the wait before any answer: no run waits longer than
 // before). Generous, as a cut answer is charged to the server. The run's workers learn together, through the
-// run's coordinator (src/run/run-coordinator.ts).
+// run's coordinator (src/coordinator/server.ts).
 import type { SentRequest } from './exchange.ts';
 
 export const TIMEOUT_RULE = {

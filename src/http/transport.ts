@@ -10,7 +10,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { stopRequested } from '../run/stop-file.ts';
+import { stopRequested } from '../run-state/stop-file.ts';
 import { CERTIFICATE_ERROR } from './certificate.ts';
 
 export interface TransportRequest {
@@ -90,7 +90,7 @@ function redirected(request: TransportRequest, status: number, location: string)
 export function nodeTransport(): Transport {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   // A SIGINT (Ctrl-C; the conformance CLI sends it to the run's process group) ends the requests in flight
-  // and refuses new ones, as does the CLI's stop file (src/run/stop-file.ts) in a worker started after the
+  // and refuses new ones, as does the CLI's stop file (src/run-state/stop-file.ts) in a worker started after the
   // signal: Playwright is stopping the run, and a worker waiting for a target that does not answer would
   // keep it waiting.
   const inFlight = new Set<ClientRequest>();

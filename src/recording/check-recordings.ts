@@ -1,11 +1,12 @@
 // Checks recorded exchanges against the contract, streaming each file: each exchange is matched to its
 // operation, its credentials registered as secrets, its observations tallied. Exchanges of no known
 // operation are counted and listed, never failed.
+
+import { matchOperation, pathOf } from '../contract/match-operation.ts';
 import { redactText } from '../http/redact.ts';
 import type { LatencySample } from '../report/latency.ts';
 import type { RecordingSection } from '../report/model.ts';
 import { checkExchange } from './check-exchange.ts';
-import { matchOperation, pathOf } from './match-operation.ts';
 import { formatOf, readRecording } from './read-recording.ts';
 import { locationOf } from './recorded-exchange.ts';
 import { registerRecordedSecrets } from './register-secrets.ts';

@@ -6,6 +6,7 @@
 // else INCOMPLETE when a MUST requirement of the profile was not verified or the run was narrowed; else PASS.
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
+import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
 import type { FindingOutcome } from './finding.ts';
 import type {
@@ -16,7 +17,6 @@ import type {
   RunVerdict,
   TestResultSummary,
 } from './model.ts';
-import type { RunError, RunErrorKind } from './run-error.ts';
 
 export type RunMeta = Pick<
   ConformanceReport,

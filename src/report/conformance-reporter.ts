@@ -12,6 +12,7 @@ import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
 import { incompleteAllowed, judgedSelection } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
+import { assembleHar } from '../http/har-writer.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
   rateLimitedAnswers,
@@ -19,11 +20,8 @@ import {
   requestTally,
   UnansweredRequests,
 } from '../http/request-counter.ts';
-import { assembleHar } from '../recording/har-writer.ts';
-import { reportPath } from '../run/reports-dir.ts';
-import { progressLine, REQUEST_PLAN } from '../run/request-plan.ts';
-import { recordedRunError } from '../run/run-error-file.ts';
-import { recordedRunFindings } from '../run/run-findings.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
@@ -35,6 +33,8 @@ import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
 import { type ConformanceReport, EXIT_CODES, type RunVerdict, type TestResultSummary } from './model.ts';
+import { progressLine, REQUEST_PLAN } from './request-plan.ts';
+import { recordedRunFindings } from './run-findings.ts';
 import { summarise, summariseRunFinding } from './summarise.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 

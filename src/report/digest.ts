@@ -2,7 +2,7 @@
 // shared report can be checked later against the same spec, schemas and suite.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { packageVersion, packageRoot as root } from '../run/package.ts';
+import { packageVersion, packageRoot as root } from '../run-state/package.ts';
 
 function contractFiles(): string[] {
   const schemas = readdirSync(`${root}schemas`)

@@ -1,6 +1,6 @@
 // A check's outcome as data, from the worker to the reporter: one `finding` annotation per outcome, its
 // description the Finding as JSON. The outcomes are a closed list; the reporter refuses any other.
-import type { RunError } from './run-error.ts';
+import type { RunError } from '../run-state/run-error.ts';
 
 export const FINDING_OUTCOMES = [
   'pass',
@@ -28,6 +28,9 @@ export interface Finding {
 }
 
 export const FINDING_ANNOTATION = 'finding';
+
+/** The annotation that names the one requirement a check declares (src/suite/verifies.ts sets it). */
+export const REQUIREMENT_ANNOTATION = 'requirement';
 
 type Annotation = { type: string; description?: string };
 

@@ -1,7 +1,8 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification.
+
+import { runErrorLine } from '../run-state/run-error.ts';
 import { summaryLines } from './markdown-summary.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
-import { runErrorLine } from './run-errors.ts';
 import { runSideLines } from './run-side.ts';
 import { areaOf } from './summary.ts';
 

@@ -1,10 +1,10 @@
 // The shape of reports/conformance.json.
 import type { RequirementLevel } from '../contract/requirements.ts';
 import type { RequestTally } from '../http/request-counter.ts';
+import type { RunError } from '../run-state/run-error.ts';
 import type { Digest } from './digest.ts';
 import type { Finding } from './finding.ts';
 import type { LatencyRow } from './latency.ts';
-import type { RunError } from './run-error.ts';
 
 /** How a test ended, in the verdict model's terms (src/suite/verdicts.ts). */
 export type TestOutcome =

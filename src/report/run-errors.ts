@@ -9,7 +9,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { layerOf, type VariableLayer } from '../config/environment.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY } from '../http/certificate.ts';
 import { redactText } from '../http/redact.ts';
-import type { RunError } from './run-error.ts';
+import type { RunError } from '../run-state/run-error.ts';
 
 const BROWSER_REMEDY =
   'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)';
@@ -129,6 +129,3 @@ export function setupRunError(error: unknown, layers: readonly VariableLayer[]):
     remedy: 'report it to the suite maintainers, with reports/ and the console output',
   };
 }
-
-/** The run error in one line: cause, then what to do. */
-export const runErrorLine = (runError: RunError): string => `${runError.cause}; ${runError.remedy}`;

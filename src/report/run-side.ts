@@ -1,7 +1,8 @@
 // What the run's own side did to a run, as the reports say it: the run-wide error (an ERROR's cause; on a
 // FAIL, what cut the run short, said after the failures) and the causes that stopped only some checks.
+
+import { runErrorLine } from '../run-state/run-error.ts';
 import type { ConformanceReport } from './model.ts';
-import { runErrorLine } from './run-errors.ts';
 
 /** How many checks the run-wide error stopped (not verified, never failed). */
 const stoppedChecks = (report: ConformanceReport): number =>

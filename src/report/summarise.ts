@@ -10,11 +10,18 @@ import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
-import type { RunFinding } from '../run/run-findings.ts';
-import { REQUIREMENT_ANNOTATION } from '../suite/verifies.ts';
-import { type Finding, findingLines, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
+import {
+  type Finding,
+  findingLines,
+  findingsOf,
+  isStop,
+  REQUIREMENT_ANNOTATION,
+  type Stop,
+  stopReason,
+} from './finding.ts';
 import type { TestResultSummary } from './model.ts';
 import { runErrorOfTest } from './run-errors.ts';
+import type { RunFinding } from './run-findings.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
 
@@ -121,7 +128,7 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   };
 }
 
-/** A finding the run met outside any test (src/run/run-findings.ts), as an entry of the report of its own. */
+/** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
 export function summariseRunFinding({ where, finding }: RunFinding): TestResultSummary {
   const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);

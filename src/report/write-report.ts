@@ -1,6 +1,6 @@
 // Writes reports/conformance.json and reports/conformance.md from a built report.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { reportPath, reportsDir } from '../run/reports-dir.ts';
+import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
 import { runSideLines } from './run-side.ts';

@@ -4,7 +4,7 @@
 // run's plan (src/config/run-plan.ts), the first being the run's own. The started target's URLs and
 // credentials are layers of that resolution, over or under the environment's; the process environment is
 // left as it was, but for the manifest's path. Then the preflight (src/run/preflight.ts): a problem it
-// finds, or an error of the setup itself, is the run error (src/run/run-error-file.ts), which stops every
+// finds, or an error of the setup itself, is the run error (src/run-state/run-error.ts), which stops every
 // test at once and makes the verdict ERROR, the reports still written.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +13,7 @@ import { storeExpiries } from '../auth/expired-tokens.ts';
 import { runJournal } from '../auth/sign-in-journal.ts';
 import { runOptions } from '../config/config.ts';
 import { fileVariables } from '../config/env-file.ts';
-import {
-  environmentLayers,
-  handManifestToWorkers,
-  merged,
-  type VariableLayer,
-} from '../config/environment.ts';
+import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
 import { isolatedShares } from '../config/profiles.ts';
 import {
   instanceManifestPath,
@@ -31,16 +26,16 @@ import { type PlannedInstance, runPlan, runTargets, type TargetSpec } from '../c
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { drawnSeed } from '../config/variable-parsers.ts';
 import { read } from '../config/variables.ts';
-import type { RunError } from '../report/run-error.ts';
+import { startRunCoordinator } from '../coordinator/server.ts';
 import { setupRunError } from '../report/run-errors.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
-import { startRunWebhookReceiver } from '../suite/webhook-receiver.ts';
-import { timed } from './phase-log.ts';
+import { timed } from '../run-state/phase-log.ts';
+import { handManifestToWorkers } from '../run-state/process-variables.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import { type RunError, recordRunError } from '../run-state/run-error.ts';
 import { preflight } from './preflight.ts';
 import { startPrism } from './prism.ts';
-import { reportPath } from './reports-dir.ts';
-import { startRunCoordinator } from './run-coordinator.ts';
-import { recordRunError } from './run-error-file.ts';
+import { startRunWebhookReceiver } from './webhook-receiver.ts';
 
 /**
  * The embedded sandbox's rate limit, per client, high enough that the run never waits on it: the workers

@@ -3,7 +3,7 @@
 // that cannot be reached (or whose TLS certificate the run does not trust), and credentials the target
 // refuses (each partner's, the user OAuth client's, the user's at one sign-in, unless the token store holds
 // the user's grant). A sign-in the server fails is no run error: it is the server's failure of AUTH-CODE-FLOW,
-// recorded as a finding of the run (src/run/run-findings.ts), and the tests run. A target the run started
+// recorded as a finding of the run (src/report/run-findings.ts), and the tests run. A target the run started
 // itself is reachable by construction and answers to the suite's own credentials: whatever it refuses is for
 // the tests to judge (the mutation gate's faults), so there only the local checks run. The requests go
 // through the standalone client: counted nowhere, redacted.
@@ -27,9 +27,9 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
-import type { RunError } from '../report/run-error.ts';
 import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
-import { recordRunFinding } from './run-findings.ts';
+import { recordRunFinding } from '../report/run-findings.ts';
+import type { RunError } from '../run-state/run-error.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;
 

@@ -1,7 +1,7 @@
 // Runs a command as a child process with its output streamed, and times it.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from './package.ts';
+import { packageRoot } from '../run-state/package.ts';
 
 export interface StepResult {
   name: string;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../report/model.ts';
-import { type Phase, recordedPhases } from './phase-log.ts';
+import { type Phase, recordedPhases } from '../run-state/phase-log.ts';
 import { CONFORMANCE_REPORTER, conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
 
 export interface RunTiming {

@@ -17,13 +17,13 @@ import { USER_SCOPES } from '../contract/operation-model.ts';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
+import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
-import { appendToRecording } from '../recording/har-writer.ts';
 import { findingsOf, recordFinding } from '../report/finding.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
-import type { RunError } from '../report/run-error.ts';
 import { signInRunError } from '../report/run-errors.ts';
-import { recordedRunError } from '../run/run-error-file.ts';
+import type { RunError } from '../run-state/run-error.ts';
+import { recordedRunError } from '../run-state/run-error.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
@@ -246,7 +246,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   config: [async ({ session }, use) => use(session.config), internal],
   tokenPool: [async ({ session }, use) => use(session.tokenPool), internal],
 
-  // Before any other: a run error (src/run/run-error-file.ts) leaves nothing to judge, and no test may
+  // Before any other: a run error (src/run-state/run-error.ts) leaves nothing to judge, and no test may
   // send a request or open a session.
   runErrorGuard: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring

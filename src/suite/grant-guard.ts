@@ -3,9 +3,9 @@
 // check asked without to see a refusal): not sent, and the check not verified, naming the grant
 // (src/auth/granted-scope.ts). The server's answer could not have judged it either way.
 import type { UserTokenPool } from '../auth/user-token-pool.ts';
+import { matchOperation } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import type { RequestGuard } from '../http/api-client.ts';
-import { matchOperation } from '../recording/match-operation.ts';
 import { notVerified } from './verdicts.ts';
 
 /** The read scope an operation declares, if any. */

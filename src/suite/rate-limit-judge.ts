@@ -10,8 +10,10 @@
 // first 429, so a target that always refuses one operation costs the run one wait, not one per check.
 import { test } from '@playwright/test';
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { matchOperation, pathOf } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
-import type { CoordinatorCall } from '../http/coordinator-client.ts';
+import type { CoordinatorCall } from '../coordinator/client.ts';
+import { ROUTES } from '../coordinator/routes.ts';
 import { describeExchange } from '../http/exchange.ts';
 import {
   announcedEveryReset,
@@ -22,7 +24,6 @@ import {
   refusalsText,
 } from '../http/rate-limited.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { matchOperation, pathOf } from '../recording/match-operation.ts';
 import { successRequirementOf } from './user-catalogue.ts';
 import { ConformanceFailure, warn } from './verdicts.ts';
 
@@ -72,7 +73,7 @@ function warnInTest(requirement: string, message: string, evidence: RateLimitedA
 export function rateLimitJudge(config: SuiteConfig, call: CoordinatorCall): RateLimitJudge {
   /** The first stop of `request` in the run, recording `stop` when none was (undefined: only reads). */
   const firstStop = async (credential: string, request: string, stop?: string) =>
-    ((await call('/rate-limit/stop', { credential, request, stop })) as { stop?: string }).stop;
+    ((await call(ROUTES.rateLimitStop, { credential, request, stop })) as { stop?: string }).stop;
 
   return async (credential, answers, cannotWait) => {
     const [first] = answers;

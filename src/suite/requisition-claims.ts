@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { reportPath } from '../run/reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
 
 const claimsDir = () => reportPath('.run/requisition-claims');
 const held: string[] = [];

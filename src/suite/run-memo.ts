@@ -1,14 +1,15 @@
 // What the run observes once and many checks judge: a read remembered by the run's coordinator
-// (src/run/run-coordinator.ts) under a key, so that every worker of the run shares it. The first worker to
+// (src/coordinator/server.ts) under a key, so that every worker of the run shares it. The first worker to
 // ask reads it; the others wait for its value, their test's timeout growing by the wait (a wait for another
 // worker's read, paced by the rate limit, is not a slow server). A read that fails is not remembered: the
 // next asker reads again, and meets the failure itself. A read that got no answer blocks the askers that
 // waited for it (src/suite/unanswered.ts), instead of each sending it again.
 import type { UserToken } from '../auth/user-oauth.ts';
-import type { CoordinatorCall } from '../http/coordinator-client.ts';
+import type { CoordinatorCall } from '../coordinator/client.ts';
+import type { MemoClaim } from '../coordinator/routes.ts';
+import { ROUTES } from '../coordinator/routes.ts';
 import { createExchange, type Exchange } from '../http/exchange.ts';
 import { registerIssuedTokens, registerSecret } from '../http/redact.ts';
-import type { MemoClaim } from '../run/run-coordinator.ts';
 import type { CollectionWalk, Page } from './collections.ts';
 import { extendTestTimeout } from './run-waits.ts';
 import { UnansweredFailure, unansweredElsewhere } from './unanswered.ts';
@@ -32,17 +33,17 @@ export class RunMemo {
   async remember<T>(key: string, read: () => Promise<T>, codec: Codec<T>): Promise<T> {
     const scoped = `${this.scope} ${key}`;
     for (let poll = 20, waited = false; ; poll = Math.min(poll * 2, MAX_POLL_MS), waited = true) {
-      const claim = (await this.call('/memo/claim', { key: scoped, waited })) as MemoClaim;
+      const claim = (await this.call(ROUTES.memoClaim, { key: scoped, waited })) as MemoClaim;
       if (claim.kind === 'value') return codec.decode(claim.value);
       if (claim.kind === 'unanswered') throw unansweredElsewhere(claim.read);
       if (claim.kind === 'yours') {
         try {
           const value = await read();
-          await this.call('/memo/put', { key: scoped, value: codec.encode(value) });
+          await this.call(ROUTES.memoPut, { key: scoped, value: codec.encode(value) });
           return value;
         } catch (error) {
           const unanswered = error instanceof UnansweredFailure ? error.read : undefined;
-          await this.call('/memo/release', { key: scoped, unanswered });
+          await this.call(ROUTES.memoRelease, { key: scoped, unanswered });
           throw error;
         }
       }

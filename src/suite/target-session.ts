@@ -9,15 +9,16 @@ import { requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { matchOperation, pathOf } from '../contract/match-operation.ts';
+import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../coordinator/client.ts';
+import { ROUTES } from '../coordinator/routes.ts';
 import { ApiClient } from '../http/api-client.ts';
-import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../http/coordinator-client.ts';
+import { appendToRecording } from '../http/har-writer.ts';
 import { budgetKey, leasingPacer, type Pacer } from '../http/pacer.ts';
 import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import { type LearnedTable, learnedTimeouts, type RequestTimeouts } from '../http/request-timeout.ts';
 import { nodeTransport } from '../http/transport.ts';
-import { appendToRecording } from '../recording/har-writer.ts';
-import { matchOperation, pathOf } from '../recording/match-operation.ts';
 import { runningTestExchanges } from './exchange-sink.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
@@ -52,7 +53,7 @@ interface RunLine {
 const runTimeouts = (call: CoordinatorCall, target: string): RequestTimeouts =>
   learnedTimeouts(
     ({ method, url }) => matchOperation(method, url)?.operationId ?? `${method} ${pathOf(url)}`,
-    async (answers) => (await call('/timeouts', { target, answers })) as LearnedTable,
+    async (answers) => (await call(ROUTES.timeouts, { target, answers })) as LearnedTable,
   );
 
 function openSession(instance: number, line: (url: string) => RunLine): TargetSession {

@@ -4,10 +4,10 @@
 // waited for the same read is blocked by it. A shared read that got no answer is forgotten: the next asker
 // sends it again, and is the check that sent it.
 import type { TestInfo } from '@playwright/test';
+import type { UnansweredRead } from '../coordinator/routes.ts';
 import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import type { TransportFailure } from '../http/transport-failure.ts';
-import type { UnansweredRead } from '../run/run-coordinator.ts';
 import { currentTest } from './run-waits.ts';
 import { blockedBy, ConformanceFailure, declaredRequirement } from './verdicts.ts';
 

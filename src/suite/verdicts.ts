@@ -9,9 +9,8 @@ import { formatViolation, validate } from '../contract/validators.ts';
 import { isJsonContentType } from '../http/content-type.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
-import { type Finding, recordFinding, stopReason } from '../report/finding.ts';
+import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
 import { keepRaised } from './raised-failures.ts';
-import { REQUIREMENT_ANNOTATION } from './verifies.ts';
 
 /** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
 function record(testInfo: TestInfo, finding: Finding): void {

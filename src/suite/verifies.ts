@@ -5,9 +5,7 @@
 // It returns test()'s arguments rather than calling test(), so Playwright records the spec file's line.
 // Requirements the test also reports on the way (a schema, JSON bodies) are declared in `also`.
 import type { TestDetails } from '@playwright/test';
-
-/** The annotation that carries the one requirement a check declares. */
-export const REQUIREMENT_ANNOTATION = 'requirement';
+import { REQUIREMENT_ANNOTATION } from '../report/finding.ts';
 
 export interface VerifiesOptions {
   /** Further requirements whose failures this test may report (each tagged, so selection finds it). */

@@ -13,19 +13,19 @@ import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange } from '../http/exchange.ts';
 import {
-  listWebhookReceivers,
-  registerWebhookReceiver,
-  restoreWebhookReceivers,
-  triggerUserEvent,
-} from './sandbox-admin.ts';
-import {
   type Delivery,
   deliveryText,
   readDeliveryLog,
   runWebhookLog,
   startWebhookReceiver,
   waitForDeliveries,
-} from './webhook-receiver.ts';
+} from '../run/webhook-receiver.ts';
+import {
+  listWebhookReceivers,
+  registerWebhookReceiver,
+  restoreWebhookReceivers,
+  triggerUserEvent,
+} from './sandbox-admin.ts';
 
 export interface WebhookInbox {
   /** Every delivery so far. */

@@ -8,6 +8,7 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
 import { ALL_READ_SCOPES, type UserName } from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
@@ -20,7 +21,6 @@ import {
 import { ConformanceFailure, note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/suite/webhook-inbox.ts';
-import { type Delivery, deliveryText } from '../../src/suite/webhook-receiver.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 

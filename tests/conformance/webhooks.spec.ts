@@ -16,12 +16,12 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
 import { freshRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';
 import { test } from '../../src/suite/test.ts';
 import { note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/suite/webhook-inbox.ts';
-import { type Delivery, deliveryHeader, deliveryText } from '../../src/suite/webhook-receiver.ts';
 import {
   describeScheme,
   type SignatureScheme,

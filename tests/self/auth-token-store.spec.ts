@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
-import { reportsDir } from '../../src/run/reports-dir.ts';
+import { reportsDir } from '../../src/run-state/reports-dir.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
 import { credentials, redirectUriFor, start, tokenRequest } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';

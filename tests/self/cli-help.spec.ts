@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { rows } from '../../src/config/variables.ts';
-import { packageVersion } from '../../src/run/package.ts';
 import { cli } from '../../src/run/run-step.ts';
+import { packageVersion } from '../../src/run-state/package.ts';
 
 const SUBCOMMANDS = [
   'run',

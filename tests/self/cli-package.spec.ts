@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { packageRoot } from '../../src/run/package.ts';
+import { packageRoot } from '../../src/run-state/package.ts';
 
 const run = promisify(execFile);
 const folder = mkdtempSync(join(tmpdir(), 'conformance-package-'));

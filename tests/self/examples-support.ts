@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { parseDocument } from 'yaml';
-import { packageRoot } from '../../src/run/package.ts';
+import { packageRoot } from '../../src/run-state/package.ts';
 
 export const examplesDir = join(packageRoot, 'examples');
 

@@ -12,7 +12,7 @@ import { expect, test } from '@playwright/test';
 import { parse } from 'yaml';
 import { readEnvFile } from '../../src/config/env-file.ts';
 import { isVariableName, variables } from '../../src/config/variables.ts';
-import { packageRoot } from '../../src/run/package.ts';
+import { packageRoot } from '../../src/run-state/package.ts';
 import {
   conformanceNames,
   EXAMPLES,

@@ -81,6 +81,36 @@ test('src/config/ imports nothing from src/auth/ (auth reads the configuration, 
   expect(importsAcross('src/config', 'src/auth')).toEqual([]);
 });
 
+/** The folders of src/ and the folders each imports (files at src/'s root count as one folder, '.'). */
+function folderGraph(): Map<string, Set<string>> {
+  const folderOf = (file: string) => (file.split('/').length > 2 ? (file.split('/')[1] ?? '.') : '.');
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    if (!file.startsWith('src/')) continue;
+    const from = folderOf(file);
+    const into = folders.get(from) ?? new Set<string>();
+    folders.set(from, into);
+    for (const target of targets)
+      if (target.startsWith('src/') && folderOf(target) !== from) into.add(folderOf(target));
+  }
+  return folders;
+}
+
+test('the folders of src/ stand on floors: at most one pair imports each other, and no longer circle', () => {
+  const folders = folderGraph();
+  const pairs = [...folders].flatMap(([from, into]) =>
+    [...into].filter((to) => from < to && folders.get(to)?.has(from)).map((to) => `${from} ↔ ${to}`),
+  );
+  expect(pairs.length, pairs.join('; ')).toBeLessThanOrEqual(1);
+  const asFiles = new Map([...folders].map(([from, into]) => [from, [...into]]));
+  const circles = importCircles(asFiles).filter((circle) => circle.length > 3);
+  expect(circles.map((circle) => circle.join(' → '))).toEqual([]);
+});
+
+test('src/run-state/ is the ground floor: the run-wide leaves import nothing else of the suite', () => {
+  expect([...(folderGraph().get('run-state') ?? [])]).toEqual([]);
+});
+
 test('no import circles in sandbox/ or src/', () => {
   expect(importCircles(graph).map((circle) => circle.join(' → '))).toEqual([]);
 });

@@ -13,7 +13,7 @@ import {
 import { routeTable } from '../../sandbox/route-table.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
-import { startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
+import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
 import {
   type Answer,
   type PartnerSandbox,

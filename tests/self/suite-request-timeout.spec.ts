@@ -2,7 +2,9 @@
 // floor and ceiling, per operation, and shared by the run's workers through the run's coordinator. Durations
 // are given, never measured: nothing here depends on the machine's speed.
 import { expect, test } from '@playwright/test';
-import { coordinatorCall } from '../../src/http/coordinator-client.ts';
+import { coordinatorCall } from '../../src/coordinator/client.ts';
+import { ROUTES } from '../../src/coordinator/routes.ts';
+import { startRunCoordinator } from '../../src/coordinator/server.ts';
 import type { SentRequest } from '../../src/http/exchange.ts';
 import {
   fixedTimeouts,
@@ -11,7 +13,6 @@ import {
   methodAndPath,
   TIMEOUT_RULE,
 } from '../../src/http/request-timeout.ts';
-import { startRunCoordinator } from '../../src/run/run-coordinator.ts';
 
 const get = (path: string): SentRequest => ({ method: 'GET', url: `http://target${path}`, headers: {} });
 const cycles = get('/v2/cycle?limit=25');
@@ -63,7 +64,7 @@ test("the run's workers learn together: a new worker starts from what the others
     const share = (target: string) => {
       const call = coordinatorCall(coordinator.url);
       return async (answers: [string, number][]) =>
-        (await call('/timeouts', { target, answers })) as LearnedTable;
+        (await call(ROUTES.timeouts, { target, answers })) as LearnedTable;
     };
     const first = learnedTimeouts(methodAndPath, share('A'));
     await first.timeoutFor(cycles);

@@ -1,9 +1,10 @@
-// The run's memo (src/suite/run-memo.ts through src/run/run-coordinator.ts): what one worker reads, every
+// The run's memo (src/suite/run-memo.ts through src/coordinator/server.ts): what one worker reads, every
 // other asker of the run gets, without reading it again; a read that failed is not remembered, and one that
 // got no answer blocks the askers that waited for it.
 import { expect, test } from '@playwright/test';
-import { type CoordinatorCall, coordinatorCall } from '../../src/http/coordinator-client.ts';
-import { type MemoClaim, startRunCoordinator } from '../../src/run/run-coordinator.ts';
+import { type CoordinatorCall, coordinatorCall } from '../../src/coordinator/client.ts';
+import type { MemoClaim } from '../../src/coordinator/routes.ts';
+import { startRunCoordinator } from '../../src/coordinator/server.ts';
 import { jsonCodec, RunMemo } from '../../src/suite/run-memo.ts';
 import { UnansweredFailure, unansweredElsewhere } from '../../src/suite/unanswered.ts';
 

@@ -9,7 +9,7 @@ import { signWebhookBody } from '../../sandbox/webhooks.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { signatureScheme } from '../../src/config/webhook-settings.ts';
 import { cli } from '../../src/run/run-step.ts';
-import { deliveryHeader, startWebhookReceiver } from '../../src/suite/webhook-receiver.ts';
+import { deliveryHeader, startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
 import {
   DEFAULT_SIGNATURE_SCHEME,
   type SignatureScheme,

@@ -2,7 +2,7 @@
 // variable for this process and the processes it starts, and how a failure ends (one line, no stack trace).
 import { Command } from 'commander';
 import { redactText } from '../../http/redact.ts';
-import { packageVersion } from '../../run/package.ts';
+import { packageVersion } from '../../run-state/package.ts';
 
 /** Usage, configuration and input errors: the status every subcommand shares. */
 export const USAGE_ERROR = 2;

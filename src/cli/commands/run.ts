@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { variablesHelp } from '../../config/variables-doc.ts';
-import { packageRoot, typeScriptNodeOptions } from '../../run/package.ts';
+import { packageRoot, typeScriptNodeOptions } from '../../run-state/package.ts';
 import { exitWith, subcommand, withEnvFile } from './common.ts';
 
 /** Every CONFORMANCE_* variable, from the table (src/config/variables.ts): the run's and the command's help. */

@@ -3,7 +3,7 @@
 // reads them back. Outside a run (a command that signs in, a self test) nothing is recorded.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { processVariable } from '../config/environment.ts';
+import { processVariable } from './process-variables.ts';
 
 export type Phase = 'global setup' | 'target start' | 'login' | 'teardown';
 

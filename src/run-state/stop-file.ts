@@ -4,7 +4,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processVariable } from '../config/environment.ts';
+import { processVariable } from './process-variables.ts';
 
 export const STOP_FILE_VARIABLE = 'CONFORMANCE_STOP_FILE';
 

@@ -13,9 +13,9 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Exchange } from '../http/exchange.ts';
-import { redactHeaders, redactText } from '../http/redact.ts';
-import { reportPath } from '../run/reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import type { Exchange } from './exchange.ts';
+import { redactHeaders, redactText } from './redact.ts';
 
 const PARTS_PREFIX = 'har-';
 const partsDir = () => reportPath('.run');

@@ -14,27 +14,12 @@ import { localTurns } from '../http/pacer.ts';
 import type { RateObservation } from '../http/rate-budget.ts';
 import { AnswerTimes } from '../http/request-timeout.ts';
 import { clientLabels, RateLimitConsole } from './rate-limit-console.ts';
-
-/** A read that got no answer, as its waiters learn it: the requirement charged, and the request. */
-export interface UnansweredRead {
-  requirement: string;
-  request: string;
-}
+import { type MemoClaim, ROUTES, type Route, type UnansweredRead } from './routes.ts';
 
 /** A memo entry: being read by a worker, read, or left without an answer (until the next asker reads again). */
 type MemoEntry =
   | { kind: 'claimed' }
   | { kind: 'value'; value: unknown }
-  | { kind: 'unanswered'; read: UnansweredRead };
-
-/**
- * The answer to a claim: the value, or the claimant's turn to read it, or a wait for another's read, or (to
- * a claimant that waited) the read it waited for got no answer.
- */
-export type MemoClaim =
-  | { kind: 'value'; value: unknown }
-  | { kind: 'yours' }
-  | { kind: 'wait' }
   | { kind: 'unanswered'; read: UnansweredRead };
 
 export interface RunCoordinator {
@@ -58,14 +43,14 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
   /** The first stop of each request the target kept refusing, by credential and operation. */
   const stops = new Map<string, string>();
   const answers = new Map<string, AnswerTimes>();
-  const routes: Record<string, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
-    '/turn': async (body) => {
+  const routes: Record<Route, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
+    [ROUTES.turn]: async (body) => {
       const credential = String(body.credential);
       const turn = await turns.source(credential, body.seen as RateObservation | undefined);
       waits.turned(credential, turn, turns.budgets.get(credential));
       return turn;
     },
-    '/rate-limit/stop': (body) => {
+    [ROUTES.rateLimitStop]: (body) => {
       const [credential, request] = [String(body.credential), String(body.request)];
       const key = `${credential}\n${request}`;
       if (typeof body.stop === 'string' && !stops.has(key)) {
@@ -74,7 +59,7 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
       }
       return { stop: stops.get(key) };
     },
-    '/memo/claim': (body): MemoClaim => {
+    [ROUTES.memoClaim]: (body): MemoClaim => {
       const key = String(body.key);
       const entry = memo.get(key);
       if (entry?.kind === 'value') return entry;
@@ -84,17 +69,17 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
       memo.set(key, { kind: 'claimed' });
       return { kind: 'yours' };
     },
-    '/memo/put': (body) => {
+    [ROUTES.memoPut]: (body) => {
       memo.set(String(body.key), { kind: 'value', value: body.value });
       return {};
     },
-    '/memo/release': (body) => {
+    [ROUTES.memoRelease]: (body) => {
       const key = String(body.key);
       if (body.unanswered) memo.set(key, { kind: 'unanswered', read: body.unanswered as UnansweredRead });
       else memo.delete(key);
       return {};
     },
-    '/timeouts': (body) => {
+    [ROUTES.timeouts]: (body) => {
       const target = String(body.target);
       const times = answers.get(target) ?? new AnswerTimes();
       answers.set(target, times);
@@ -103,7 +88,7 @@ export async function startRunCoordinator(deadline: number): Promise<RunCoordina
     },
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const route = routes[request.url ?? ''];
+    const route = (routes as Record<string, (typeof routes)[Route] | undefined>)[request.url ?? ''];
     const answer = (status: number, value: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(value));

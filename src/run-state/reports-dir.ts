@@ -1,7 +1,7 @@
 // Where a run writes its output: reports/ in the working directory by default (a checkout's root under npm
 // run; the user's folder for an installed suite); the mutation runner gives each mutant its own.
 import { join, resolve } from 'node:path';
-import { processVariable } from '../config/environment.ts';
+import { processVariable } from './process-variables.ts';
 
 const configured = processVariable('CONFORMANCE_REPORTS_DIR');
 export const reportsDir = `${resolve(configured ?? 'reports')}/`;

@@ -2,8 +2,8 @@
 // seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
 // server's failure met before the tests is charged like any other (src/report/summarise.ts).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { type Finding, validFinding } from '../report/finding.ts';
-import { reportPath } from './reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import { type Finding, validFinding } from './finding.ts';
 
 export interface RunFinding {
   /** Where the run saw it: "preflight: sign-in of user A". */

@@ -1,10 +1,11 @@
-// A worker's line to the run's coordinator (src/run/run-coordinator.ts): JSON over loopback HTTP, on its own
+// A worker's line to the run's coordinator (server.ts): JSON over loopback HTTP, on its own
 // connection pool, neither counted nor recorded (it is the suite talking to itself, not to the target).
 import { Agent, request } from 'node:http';
-import type { TurnSource } from './pacer.ts';
-import type { Turn } from './rate-budget.ts';
+import type { TurnSource } from '../http/pacer.ts';
+import type { Turn } from '../http/rate-budget.ts';
+import { ROUTES, type Route } from './routes.ts';
 
-export type CoordinatorCall = (route: string, body: unknown) => Promise<unknown>;
+export type CoordinatorCall = (route: Route, body: unknown) => Promise<unknown>;
 
 export function coordinatorCall(url: string): CoordinatorCall {
   const agent = new Agent({ keepAlive: true });
@@ -34,4 +35,4 @@ export function coordinatorCall(url: string): CoordinatorCall {
 export const coordinatedTurns =
   (call: CoordinatorCall): TurnSource =>
   (credential, seen) =>
-    call('/turn', { credential, seen }) as Promise<Turn>;
+    call(ROUTES.turn, { credential, seen }) as Promise<Turn>;

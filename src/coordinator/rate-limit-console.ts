@@ -1,4 +1,4 @@
-// What the console says while the run waits on a rate limit: the coordinator (run-coordinator.ts) hands out
+// What the console says while the run waits on a rate limit: the coordinator (server.ts) hands out
 // every turn, so it knows every wait. A line names the client waited for ("partner A's client", never its id),
 // the reset, whose account the wait is on (the target's 429, or the run pacing itself within the announced
 // budget) and how many answers were 429. At most one line per client every PERIOD_MS, repeated while a long

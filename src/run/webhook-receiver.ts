@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SuiteConfig } from '../config/suite-config.ts';
-import { reportPath } from '../run/reports-dir.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
 
 export interface Delivery {
   receivedAt: number;

@@ -1,9 +1,10 @@
 // Which operation of specs/openapi.yaml a recorded request is: by method and path template, with or
 // without the `/developer` prefix, under any host. Templates with fewer parameters win a tie
 // (`/v2/cycle/{cycleId}/sleep` is not `/v2/cycle/{cycleId}` with a longer id).
-import type { Operation } from '../contract/operation-model.ts';
-import { operations } from '../contract/operations.ts';
+
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
+import type { Operation } from './operation-model.ts';
+import { operations } from './operations.ts';
 
 const routes = operations
   .map((op) => ({

@@ -1,0 +1,14 @@
+// The variables only the process environment carries: a command of the suite sets them for the processes it
+// starts (they are never read from an env file, and never in the run manifest).
+export type ProcessVariable =
+  | 'CONFORMANCE_REPORTS_DIR' // where the run writes (the mutation runner gives each mutant its own)
+  | 'CONFORMANCE_ALLURE_HISTORY' // the Allure history file, e.g. one a CI job caches
+  | 'CONFORMANCE_STOP_FILE' // src/run-state/stop-file.ts
+  | 'CONFORMANCE_RUN_MANIFEST'; // the manifest of the run this process belongs to (set by global setup)
+
+export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
+
+/** Hands the run manifest to the processes the run starts next (its workers): global setup only. */
+export function handManifestToWorkers(path: string): void {
+  process.env.CONFORMANCE_RUN_MANIFEST = path;
+}

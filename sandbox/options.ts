@@ -63,10 +63,6 @@ export function parseLoginPage(text: string): LoginPage {
 export const faultNames = Object.keys(faults) as FaultName[];
 export const variantNames = Object.keys(variants) as VariantName[];
 
-export function isFaultName(name: string): name is FaultName {
-  return Object.hasOwn(faults, name);
-}
-
 /** The names of a catalogue given; throws listing the valid names when one is unknown. */
 function nameSet<Name extends string>(
   kind: 'fault' | 'variant',

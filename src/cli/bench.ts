@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
-import { cli, runCommand, tsx } from '../run/run-step.ts';
+import { cli, runProcess, tsx } from '../run/run-step.ts';
 import { type RunTiming, timedRun } from '../run/timed-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
@@ -30,7 +30,7 @@ async function recordingBench() {
     const op = operationById('listCycles');
     const body = validBody(op);
     await writeLargeHar(file, RECORDING_EXCHANGES, (i) => harEntry(op, { body, time: i % 97 }));
-    const { code, durationMs, output } = await runCommand(
+    const { code, durationMs, output } = await runProcess(
       ...cli('check-recording', file),
       {
         CONFORMANCE_REPORTS_DIR: join(dir, 'reports'),
@@ -107,7 +107,7 @@ async function profileBench(profile: string, runs: number) {
 async function gateBench(script: string, runs: number, summary: () => Record<string, unknown>) {
   const walls: number[] = [];
   for (let run = 1; run <= runs; run++) {
-    const { durationMs } = await runCommand(...tsx(script), {}, true);
+    const { durationMs } = await runProcess(...tsx(script), {}, true);
     console.log(`${script} run ${run}/${runs}: ${seconds(durationMs)} s`);
     walls.push(durationMs / 1000);
   }

@@ -8,9 +8,10 @@ import { requirements } from '../contract/requirements.ts';
 import { checkRecordings } from '../recording/check-recordings.ts';
 import { gateVerdict, withBaseline } from '../report/baseline.ts';
 import { buildReport } from '../report/build-report.ts';
+import { EXIT_CODES } from '../report/exit-statuses.ts';
 import { latencyTable } from '../report/latency.ts';
 import { withLatency } from '../report/latency-budget.ts';
-import { type ConformanceReport, INCOMPLETE_EXIT_CODE } from '../report/model.ts';
+import type { ConformanceReport } from '../report/model.ts';
 import { verdictLine, writeReport } from '../report/write-report.ts';
 
 /** `physiology-conformance check-recording FILE...`: its exit status. */
@@ -56,5 +57,5 @@ export async function checkRecording(files: readonly string[]): Promise<number> 
   for (const reason of report.gateFailures) console.log(`  ${reason}`);
   for (const { id, reasons } of report.incomplete) console.log(`  not verified: ${id}: ${reasons[0] ?? ''}`);
   const verdict = gateVerdict(report);
-  return verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : INCOMPLETE_EXIT_CODE;
+  return verdict === 'error' ? EXIT_CODES.incomplete : EXIT_CODES[verdict];
 }

@@ -31,7 +31,7 @@ import { storeExpiries } from '../auth/expired-tokens.ts';
 import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
 import { loadConfig } from '../config/config.ts';
 import { freePort } from '../run/prism.ts';
-import { cli, runCommand } from '../run/run-step.ts';
+import { cli, runProcess } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
@@ -124,7 +124,7 @@ try {
   const owners = [config.userLogin?.clientId, config.partnerA?.clientId, config.partnerB?.clientId];
   for (const owner of owners.filter((id): id is string => id !== undefined))
     await registerReceiver(sandbox.authUrl, owner, env.CONFORMANCE_WEBHOOK_PUBLIC_URL);
-  const login = await runCommand(...cli('login'), env, true);
+  const login = await runProcess(...cli('login'), env, true);
   if (login.code !== 0) throw new Error(`npm run login failed (exit ${login.code}):\n${login.output}`);
   const predicted = mustRequirements()
     .filter((requirement) => reasonsUnverifiable(config, requirement).length > 0)

@@ -8,7 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { suiteConfigurationOf, type VariantName, variants } from '../../sandbox/variants.ts';
-import type { ConformanceReport, RunVerdict } from '../report/model.ts';
+import type { RunVerdict } from '../report/exit-statuses.ts';
+import type { ConformanceReport } from '../report/model.ts';
 import { runMatrix } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 

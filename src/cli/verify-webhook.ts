@@ -39,7 +39,7 @@ export interface VerifyWebhookOptions {
 }
 
 /** `physiology-conformance verify-webhook`: its exit status. */
-export async function verifyWebhookCommand(values: VerifyWebhookOptions): Promise<number> {
+export async function verifyGivenWebhook(values: VerifyWebhookOptions): Promise<number> {
   // The environment over CONFORMANCE_ENV_FILE: the scheme, and the secret's variable, as a run reads them.
   const env = resolveEnvironment();
   // A problem with the scheme, the options or the secret's variable ends the command with status 2.

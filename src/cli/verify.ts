@@ -6,10 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
-import type { ConformanceReport, RunVerdict } from '../report/model.ts';
+import type { RunVerdict } from '../report/exit-statuses.ts';
+import type { ConformanceReport } from '../report/model.ts';
 import { missingChromium } from '../run/chromium-need.ts';
 import { playwrightCli } from '../run/playwright.ts';
-import { cli, runCommand, type StepResult, tsx } from '../run/run-step.ts';
+import { cli, runProcess, type StepResult, tsx } from '../run/run-step.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
 const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
@@ -87,7 +88,7 @@ async function run(step: Step, quiet = false): Promise<StepResult> {
     return { name: step.name, ok: true, code: null, durationMs: 0, skipped: cannot };
   }
   if (!quiet) console.log(`\n━━ ${step.name}`);
-  const { code, durationMs, output } = await runCommand(step.command[0], step.command[1], step.env, quiet);
+  const { code, durationMs, output } = await runProcess(step.command[0], step.command[1], step.env, quiet);
   const detail = step.check?.();
   if (quiet) console.log(`\n━━ ${step.name} (beside the self tests; the end of its output)\n${output}`);
   return { name: step.name, ok: code === 0 && detail === undefined, code, durationMs, detail };

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { redactText } from '../http/redact.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
-import type { ConformanceReport, RunVerdict } from './model.ts';
+import type { RunVerdict } from './exit-statuses.ts';
+import type { ConformanceReport } from './model.ts';
 import { runSideLines } from './run-side.ts';
 import { areaCounts, overBudget, p95Change } from './summary.ts';
 

@@ -4,8 +4,9 @@
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
 import { readFileSync } from 'node:fs';
 import type { FailOn } from '../config/suite-config.ts';
+import type { RunVerdict } from './exit-statuses.ts';
 import type { LatencyRow } from './latency.ts';
-import type { ConformanceReport, RequirementResult, RunVerdict, SinceLastRun } from './model.ts';
+import type { ConformanceReport, RequirementResult, SinceLastRun } from './model.ts';
 
 type Requirements = Pick<ConformanceReport, 'requirements'>;
 type Previous = Requirements & Pick<ConformanceReport, 'latency'>;

@@ -7,6 +7,7 @@
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
+import type { RunVerdict } from './exit-statuses.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
 import type { FindingOutcome } from './finding.ts';
 import type {
@@ -14,7 +15,6 @@ import type {
   RequirementResult,
   RequirementStatus,
   RunSideStop,
-  RunVerdict,
   TestResultSummary,
 } from './model.ts';
 

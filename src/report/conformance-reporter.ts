@@ -27,12 +27,13 @@ import { markAllure } from './allure-verdict.ts';
 import { gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
+import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
-import { type ConformanceReport, EXIT_CODES, type RunVerdict, type TestResultSummary } from './model.ts';
+import type { ConformanceReport, TestResultSummary } from './model.ts';
 import { progressLine, REQUEST_PLAN } from './request-plan.ts';
 import { recordedRunFindings } from './run-findings.ts';
 import { summarise, summariseRunFinding } from './summarise.ts';
@@ -76,14 +77,6 @@ const testSamples = (test: TestCase) =>
 /** The findings the console shows at the end, worst first; conformance.md has them all. */
 const CONSOLE_FINDINGS = 20;
 
-/** What each verdict's exit status says (src/cli/conformance.ts gives it). */
-const EXIT_MEANINGS: Record<RunVerdict, string> = {
-  pass: `exit ${EXIT_CODES.pass}: every MUST requirement of the profile passed`,
-  fail: `exit ${EXIT_CODES.fail}: the server broke a stated rule`,
-  incomplete: `exit ${EXIT_CODES.incomplete}: nothing failed, but a MUST requirement was not verified, or the run was narrowed`,
-  error: `exit ${EXIT_CODES.error}: the run could not judge the target (the suite's or the user's side)`,
-};
-
 /** The console's end: at most CONSOLE_FINDINGS findings, then the verdict, its exit status and the reports. */
 function printEnding(report: ConformanceReport, allowIncomplete: boolean): void {
   // What a narrowed run left out is one line, not one per requirement.
@@ -113,8 +106,8 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
     verdict === 'incomplete' && allowIncomplete
       ? `exit ${EXIT_CODES.pass}: INCOMPLETE allowed (CONFORMANCE_ALLOW_INCOMPLETE=1)`
       : verdict === 'error' && report.runError?.kind === 'configuration'
-        ? `exit ${EXIT_CODES.configuration}: a configuration error`
-        : EXIT_MEANINGS[verdict],
+        ? exitLine('configuration')
+        : exitLine(verdict),
   );
   for (const file of ['conformance.md', 'html/index.html', 'junit.xml']) console.log(`  ${reportPath(file)}`);
 }

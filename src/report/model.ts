@@ -3,6 +3,7 @@ import type { RequirementLevel } from '../contract/requirements.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import type { Digest } from './digest.ts';
+import type { RunVerdict } from './exit-statuses.ts';
 import type { Finding } from './finding.ts';
 import type { LatencyRow } from './latency.ts';
 
@@ -77,20 +78,6 @@ export interface RequirementResult {
   /** The documented reason when a failure is a known deviation (CONFORMANCE_EXPECTATIONS). */
   deviation?: string;
 }
-
-/**
- * `npm run conformance`'s exit status by verdict (README, "Run verdict and exit code"); a configuration
- * error is an ERROR of its own code, as `npm run doctor` exits.
- */
-export const EXIT_CODES = { pass: 0, fail: 1, configuration: 2, incomplete: 3, error: 4 } as const;
-export const INCOMPLETE_EXIT_CODE = EXIT_CODES.incomplete;
-
-/**
- * FAIL: a stated rule failed, whatever else happened; ERROR: otherwise, the run could not judge the target
- * (its `runError`, on the suite's or the user's side); INCOMPLETE: a MUST requirement of the profile was not
- * verified; PASS: every one passed.
- */
-export type RunVerdict = 'pass' | 'fail' | 'incomplete' | 'error';
 
 export interface ConformanceReport {
   target: string;

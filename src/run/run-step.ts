@@ -13,7 +13,7 @@ export interface StepResult {
   skipped?: string;
 }
 
-export function runCommand(
+export function runProcess(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},

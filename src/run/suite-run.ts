@@ -9,7 +9,7 @@ import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { playwrightCli } from './playwright.ts';
-import { runCommand } from './run-step.ts';
+import { runProcess } from './run-step.ts';
 
 export interface Run<Report> {
   wallMs: number;
@@ -45,7 +45,7 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<Run<Report>> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   try {
-    const { code, durationMs, output } = await runCommand(
+    const { code, durationMs, output } = await runProcess(
       process.execPath,
       [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])],
       { ...EMBEDDED_TARGET, ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { allureCli } from '../../src/run/playwright.ts';
-import { runCommand } from '../../src/run/run-step.ts';
+import { runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test('each Allure report adds its run to the history file, which the next report reads', async () => {
@@ -25,7 +25,7 @@ test('each Allure report adds its run to the history file, which the next report
     }),
   );
   for (const run of [1, 2]) {
-    const { code } = await runCommand(
+    const { code } = await runProcess(
       process.execPath,
       [
         allureCli(),

@@ -3,7 +3,7 @@
 // refuses) it names each problem on its own line and exits 1; it never prints a secret.
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { start } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 
@@ -19,7 +19,7 @@ const secretsIn = (env: Record<string, string | undefined>): string[] =>
 async function doctor(env: Record<string, string>, target = sandbox) {
   await fetch(`${target.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const [command, args] = cli('doctor');
-  const run = await runCommand(
+  const run = await runProcess(
     command,
     args,
     {

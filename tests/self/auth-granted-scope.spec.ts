@@ -17,7 +17,7 @@ import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { cli, runCommand, tsx } from '../../src/run/run-step.ts';
+import { cli, runProcess, tsx } from '../../src/run/run-step.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxTargetEnv } from './suite-against.ts';
@@ -40,7 +40,7 @@ function outcomes(report: ConformanceReport) {
 test('the variant gate holds checkbox-consent-unticked to INCOMPLETE with no failure', async () => {
   const reports = scratchDir();
   const [command, args] = tsx('src/cli/variants.ts', 'checkbox-consent-unticked');
-  const gate = await runCommand(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
+  const gate = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
   console.log(`npm run variants -- checkbox-consent-unticked: ${(gate.durationMs / 1000).toFixed(1)} s`);
   expect(gate.code, gate.output).toBe(0);
   const { variants } = JSON.parse(readFileSync(join(reports, 'variants.json'), 'utf8')) as {
@@ -80,7 +80,7 @@ test.describe('a target whose user unticked read:workout', () => {
     const store = join(mkdtempSync(join(tmpdir(), 'conformance-store-')), 'tokens.json');
     const env = { ...sandboxTargetEnv(sandbox, scratchDir()), CONFORMANCE_TOKEN_STORE: store };
     const [command, args] = cli('login');
-    const login = await runCommand(command, args, env, true);
+    const login = await runProcess(command, args, env, true);
     expect(login.code, login.output).toBe(0);
     expect(login.output).toContain(`Sign-in: ${LACKS}`);
     const data = JSON.parse(readFileSync(store, 'utf8')) as TokenStoreData;

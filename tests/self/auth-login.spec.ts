@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { needsChromium } from './chromium.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
 import { start } from './sandbox-client.ts';
@@ -65,7 +65,7 @@ test('npm run login signs both users in headless and fills the store; it prints 
   try {
     const store = storePath();
     const [command, args] = cli('login');
-    const login = await runCommand(command, args, remoteEnv(sandbox, store), true);
+    const login = await runProcess(command, args, remoteEnv(sandbox, store), true);
     console.log(
       `npm run login (two users, headless Chromium): ${(login.durationMs / 1000).toFixed(1)} s\n${login.output}`,
     );
@@ -87,7 +87,7 @@ test('npm run login signs in on a served form with no browser and no setting cha
     const [command, args] = cli('login');
     // A Chromium that does not exist: the served form needs none.
     const env = remoteEnv(sandbox, store, { CONFORMANCE_CHROMIUM: '/nonexistent/chromium' });
-    const login = await runCommand(command, args, env, true);
+    const login = await runProcess(command, args, env, true);
     console.log(`npm run login (consent page, form filler): ${(login.durationMs / 1000).toFixed(1)} s`);
     expect(login.code, login.output).toBe(0);
     expect(Object.keys((JSON.parse(readFileSync(store, 'utf8')) as TokenStoreData).grants)).toHaveLength(2);
@@ -176,7 +176,7 @@ test('a run after the stored tokens expired verifies AUTH-EXPIRED-TOKEN and PAUT
   try {
     const store = storePath();
     const [command, args] = cli('login');
-    const login = await runCommand(command, args, remoteEnv(sandbox, store), true);
+    const login = await runProcess(command, args, remoteEnv(sandbox, store), true);
     expect(login.code, login.output).toBe(0);
     const expired = 'AUTH-EXPIRED-TOKEN|PAUTH-EXPIRED-TOKEN';
     // The first run (its expired-token checks depend on how long it took: not asserted) keeps the partner

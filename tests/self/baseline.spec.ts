@@ -8,7 +8,7 @@ import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.
 import { compareWithBaseline, evidenceWeight, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (
@@ -102,7 +102,7 @@ test('end to end: a second check-recording run against the first one as baseline
   writeFileSync(faulty, harText([harEntry(op, { status: 201, body: validBody(op) })]));
   const run = async (file: string, out: string, env: Record<string, string> = {}) => {
     const [command, args] = cli('check-recording', file);
-    const { code } = await runCommand(
+    const { code } = await runProcess(
       command,
       args,
       { CONFORMANCE_REPORTS_DIR: join(dir, out), ...env },

@@ -2,12 +2,13 @@
 // --version with status 0 and does nothing else: no run, no report, nothing written in the reports
 // directory; a usage error is status 2.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { rows } from '../../src/config/variables.ts';
+import { EXIT_STATUSES, withVerdictTable } from '../../src/report/exit-statuses.ts';
 import { cli } from '../../src/run/run-step.ts';
 import { packageVersion } from '../../src/run-state/package.ts';
 
@@ -76,4 +77,12 @@ test('a usage error is status 2, in one line', async () => {
   const missing = await physiologyConformance('verify-report', join(reports, 'missing.json'));
   expect(missing.code).toBe(2);
   expect(missing.output).toMatch(/^verify-report: ENOENT[^\n]*\n$/);
+});
+
+test("the README's verdict table is the exit statuses' table (npm run docs:tables writes it)", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  expect(readme).toContain('<!-- exit-statuses:begin -->');
+  expect(withVerdictTable(readme)).toBe(readme);
+  for (const { code, verdict } of Object.values(EXIT_STATUSES))
+    expect(readme).toMatch(new RegExp(`\\| ${verdict.replace(/[()]/g, '\\$&')} \\|.*\\| ${code} \\|`));
 });

@@ -17,7 +17,7 @@ import { samplesFromAnnotations } from '../../src/report/latency-samples.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/summary.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
@@ -155,7 +155,7 @@ test('check-recording: the latency table from HAR times', async () => {
   const times = [5, 9, 7, 120];
   writeFileSync(file, harText(times.map((time) => harEntry(op, { body: validBody(op), time }))));
   const [command, args] = cli('check-recording', file);
-  const { code } = await runCommand(
+  const { code } = await runProcess(
     command,
     args,
     { CONFORMANCE_REPORTS_DIR: dir, CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50' },

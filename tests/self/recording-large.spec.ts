@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody, writeLargeHar } from '../../src/recording/synthetic-har.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test.setTimeout(180_000);
@@ -17,7 +17,7 @@ const HEAP_LIMIT_MB = 48;
 
 async function checkInChild(file: string) {
   const [command, args] = cli('check-recording', file);
-  const { code, output } = await runCommand(
+  const { code, output } = await runProcess(
     command,
     args,
     { CONFORMANCE_REPORTS_DIR: scratchDir(), NODE_OPTIONS: `--max-old-space-size=${HEAP_LIMIT_MB}` },

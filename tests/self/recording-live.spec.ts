@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
@@ -24,7 +24,7 @@ async function recordRun(faults: string[]) {
     await sandbox.close();
   }
   const [command, args] = cli('check-recording', har);
-  const checked = await runCommand(command, args, { CONFORMANCE_REPORTS_DIR: join(dir, 'checked') }, true);
+  const checked = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: join(dir, 'checked') }, true);
   const report = JSON.parse(
     readFileSync(join(dir, 'checked', 'conformance.json'), 'utf8'),
   ) as ConformanceReport;

@@ -9,7 +9,7 @@ import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirementFor } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 const checked = operations.filter((op) => op.area === 'user-data' || op.area === 'partner');
@@ -17,7 +17,7 @@ const checked = operations.filter((op) => op.area === 'user-data' || op.area ===
 async function checkRecording(...files: string[]) {
   const reports = scratchDir();
   const [command, args] = cli('check-recording', ...files);
-  const { code, output } = await runCommand(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
+  const { code, output } = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
   const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
   const written = readdirSync(reports)
     .filter((name) => name.startsWith('conformance.'))

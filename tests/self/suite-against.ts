@@ -7,7 +7,7 @@ import type { RunningSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
-import { runCommand } from '../../src/run/run-step.ts';
+import { runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 /** The sandbox's fixed credentials, in the suite's variable names. */
@@ -31,7 +31,7 @@ export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): Node
 export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv, allReporters = false) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
-  const { code, output } = await runCommand(
+  const { code, output } = await runProcess(
     process.execPath,
     [
       playwrightCli(),

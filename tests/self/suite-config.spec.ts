@@ -420,7 +420,7 @@ test('target, credentials, profile and selection set only in the env file reach 
   }
 });
 
-test("docs/variables.md's tables of variables are the table's (npm run docs:variables writes them)", () => {
+test("docs/variables.md's tables of variables are the table's (npm run docs:tables writes them)", () => {
   const doc = readFileSync(new URL('../../docs/variables.md', import.meta.url), 'utf8');
   for (const section of Object.keys(SECTIONS)) expect(doc).toContain(`<!-- variables:begin ${section} -->`);
   expect(withVariableTables(doc)).toBe(doc);

@@ -5,8 +5,9 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
-import { type ConformanceReport, EXIT_CODES } from '../../src/report/model.ts';
-import { cli, runCommand } from '../../src/run/run-step.ts';
+import { EXIT_CODES } from '../../src/report/exit-statuses.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
 
@@ -65,7 +66,7 @@ test('a production environment never calls test-data generation except the 404 c
 async function runCommandAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv, ...args: string[]) {
   const reports = scratchDir();
   const [command, commandArgs] = cli(...args);
-  const { code, output } = await runCommand(
+  const { code, output } = await runProcess(
     command,
     commandArgs,
     { ...sandboxTargetEnv(sandbox, reports), CONFORMANCE_WORKERS: '1', ...env },
@@ -103,12 +104,12 @@ test('a narrowed certification (its profile from the env file) never exits 0, an
     expect(run.output).toContain('Run narrowed to part of the profile: --grep');
     expect(report.digest?.combined).toMatch(/^[0-9a-f]{64}$/);
 
-    const verify = await runCommand(...cli('verify-report', run.file), {}, true);
+    const verify = await runProcess(...cli('verify-report', run.file), {}, true);
     expect(verify.code).toBe(1);
     expect(verify.output).toContain('not a certificate: the run was narrowed to part of the profile (--grep');
     // The digest covers the selection: edited out, and the verdict with it, the digest no longer matches.
     writeFileSync(run.file, JSON.stringify({ ...report, selection: [], verdict: 'pass', incomplete: [] }));
-    const edited = await runCommand(...cli('verify-report', run.file), {}, true);
+    const edited = await runProcess(...cli('verify-report', run.file), {}, true);
     expect(edited.code).toBe(1);
     expect(edited.output).toContain('digest does not match: results');
   } finally {

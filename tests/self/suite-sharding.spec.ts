@@ -9,7 +9,7 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
-import { runCommand } from '../../src/run/run-step.ts';
+import { runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test.describe.configure({ timeout: 240_000 });
@@ -57,7 +57,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
   let unsharded: ConformanceReport;
   let revokedWhole: number;
   try {
-    await runCommand(
+    await runProcess(
       process.execPath,
       [playwrightCli(), 'test', '--reporter', 'dot,./src/report/conformance-reporter.ts'],
       envFor(whole, reportsWhole),
@@ -76,7 +76,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
   try {
     for (const shard of ['1/2', '2/2']) {
       const out = join(reports, `blob-${shard.replace('/', '-')}`);
-      await runCommand(
+      await runProcess(
         process.execPath,
         [playwrightCli(), 'test', `--shard=${shard}`, '--reporter=blob'],
         { ...envFor(sandbox, reports), PLAYWRIGHT_BLOB_OUTPUT_DIR: out },
@@ -85,7 +85,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
       for (const file of readdirSync(out)) cpSync(join(out, file), join(blobs, file));
     }
     const revokedSharded = await revocations(sandbox);
-    await runCommand(
+    await runProcess(
       process.execPath,
       [playwrightCli(), 'merge-reports', '--reporter', './src/report/conformance-reporter.ts', blobs],
       envFor(sandbox, reports),
@@ -105,7 +105,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
     const firstOnly = join(reports, 'first-shard-only');
     cpSync(join(reports, 'blob-1-2'), firstOnly, { recursive: true });
     const partialReports = join(reports, 'partial');
-    await runCommand(
+    await runProcess(
       process.execPath,
       [playwrightCli(), 'merge-reports', '--reporter', './src/report/conformance-reporter.ts', firstOnly],
       envFor(sandbox, partialReports),

@@ -2,10 +2,11 @@
 // variable for this process and the processes it starts, and how a failure ends (one line, no stack trace).
 import { Command } from 'commander';
 import { redactText } from '../../http/redact.ts';
+import { EXIT_STATUSES } from '../../report/exit-statuses.ts';
 import { packageVersion } from '../../run-state/package.ts';
 
 /** Usage, configuration and input errors: the status every subcommand shares. */
-export const USAGE_ERROR = 2;
+const USAGE_ERROR = EXIT_STATUSES.configuration;
 
 export type ExitStatuses = readonly (readonly [code: number | string, meaning: string])[];
 
@@ -13,14 +14,13 @@ export type ExitStatuses = readonly (readonly [code: number | string, meaning: s
 export const withUsageErrors = (command: Command): Command =>
   command
     .version(packageVersion())
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_ERROR));
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : USAGE_ERROR.code));
 
 /** A subcommand with --version and its exit statuses documented under its --help. */
 export function subcommand(name: string, description: string, statuses: ExitStatuses): Command {
-  const all = [
-    ...statuses,
-    [USAGE_ERROR, 'usage, configuration or input error (one line saying which)'] as const,
-  ].sort(([a], [b]) => Number.parseInt(String(a), 10) - Number.parseInt(String(b), 10));
+  const all = [...statuses, [USAGE_ERROR.code, USAGE_ERROR.meaning] as const].sort(
+    ([a], [b]) => Number.parseInt(String(a), 10) - Number.parseInt(String(b), 10),
+  );
   const width = Math.max(...all.map(([code]) => String(code).length));
   return withUsageErrors(new Command(name))
     .description(description)
@@ -46,7 +46,7 @@ export async function exitWith(name: string, work: () => Promise<number> | numbe
     code = await work();
   } catch (error) {
     console.error(`${name}: ${redactText(error instanceof Error ? error.message : String(error))}`);
-    code = USAGE_ERROR;
+    code = USAGE_ERROR.code;
   }
   process.exit(code);
 }

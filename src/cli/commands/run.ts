@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { variablesHelp } from '../../config/variables-doc.ts';
+import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
 import { packageRoot, typeScriptNodeOptions } from '../../run-state/package.ts';
 import { exitWith, subcommand, withEnvFile } from './common.ts';
 
@@ -28,14 +29,10 @@ export function runCommand(): Command {
       'run',
       'Run the conformance suite against CONFORMANCE_BASE_URL, or against the embedded sandbox when unset.',
       [
-        [0, 'PASS (or INCOMPLETE with CONFORMANCE_ALLOW_INCOMPLETE=1, unless a narrowed certification)'],
-        [1, 'FAIL: the server broke a stated rule'],
-        [3, 'INCOMPLETE: a MUST requirement of the profile was not verified, or the run was narrowed'],
-        [
-          4,
-          "ERROR: the run could not judge the target (the suite's or the user's side: no browser, an unreachable target, refused credentials...)",
-        ],
-        ['130/143', 'stopped by SIGINT/SIGTERM (every report still written)'],
+        ...(['pass', 'fail', 'incomplete', 'error'] as const).map(
+          (verdict) => [EXIT_STATUSES[verdict].code, EXIT_STATUSES[verdict].meaning] as const,
+        ),
+        [SIGNAL_STATUS.code, SIGNAL_STATUS.meaning],
       ],
     ),
   )

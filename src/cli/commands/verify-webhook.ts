@@ -20,6 +20,6 @@ export const verifyWebhookCommand = (): Command =>
     .option('--algorithm <name>', 'the HMAC hash (overrides CONFORMANCE_SIGNATURE_ALGORITHM)')
     .option('--encoding <name>', 'hex or base64 (overrides CONFORMANCE_SIGNATURE_ENCODING)')
     .action(async (options: VerifyWebhookOptions) => {
-      const { verifyWebhookCommand } = await import('../verify-webhook.ts');
-      await exitWith('verify-webhook', () => verifyWebhookCommand(options));
+      const { verifyGivenWebhook } = await import('../verify-webhook.ts');
+      await exitWith('verify-webhook', () => verifyGivenWebhook(options));
     });

@@ -1,0 +1,19 @@
+// `npm run docs:tables`: writes the generated tables of the documentation again from their one owner: the
+// variables of docs/variables.md from src/config/variables.ts, the README's verdict table from
+// src/report/exit-statuses.ts (self tests fail while they differ).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { withVariableTables } from '../config/variables-doc.ts';
+import { withVerdictTable } from '../report/exit-statuses.ts';
+
+const documents: [string, (text: string) => string][] = [
+  ['docs/variables.md', withVariableTables],
+  ['README.md', withVerdictTable],
+];
+for (const [name, generate] of documents) {
+  const file = fileURLToPath(new URL(`../../${name}`, import.meta.url));
+  const before = readFileSync(file, 'utf8');
+  const after = generate(before);
+  if (after !== before) writeFileSync(file, after);
+  console.log(`${name}: ${after === before ? 'up to date' : 'generated tables written'}`);
+}

@@ -17,7 +17,7 @@
 // (CONFORMANCE_PRODUCTION_BASE_URL), for add-test-data's 404 in production. What a first run cannot have yet
 // (expired tokens from the store) is out of reach: the run must end INCOMPLETE, never PASS, with
 // zero failures, leaving unverified only FIRST_RUN_UNVERIFIED, and exactly the MUST requirements
-// `npm run doctor` predicts for the same configuration (src/config/capability-needs.ts).
+// `npm run doctor` predicts for the same configuration (src/config/capabilities.ts).
 // Writes reports/remote.json; exits 1 otherwise.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
-import { mustRequirements, reasonsUnverifiable } from '../config/capability-needs.ts';
+import { mustRequirements, reasonsUnverifiable } from '../config/capabilities.ts';
 import { loadConfig } from '../config/config.ts';
 import { freePort } from '../run/prism.ts';
 import { cli, runProcess } from '../run/run-step.ts';

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processVariable } from '../run-state/process-variables.ts';
-import type { Capability } from './capability.ts';
+import type { Capability } from './capabilities.ts';
 import { configOf, runOptions } from './config.ts';
 import { merged, type SecretRef, secretRef, secretValue, type VariableLayer } from './environment.ts';
 import { secretsOf } from './secrets.ts';

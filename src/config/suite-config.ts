@@ -1,7 +1,7 @@
 // The shape of the suite's configuration, as ./config.ts resolves it from the variables (./variables.ts)
 // and the run manifest carries it to the workers and the reporter.
 import type { SignatureScheme } from '../webhooks/signature.ts';
-import type { Capability } from './capability.ts';
+import type { Capability } from './capabilities.ts';
 import type { LatencyBudgets, RateLimitConfig } from './variable-parsers.ts';
 import type { ValueOf } from './variables.ts';
 

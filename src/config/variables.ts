@@ -1,9 +1,8 @@
 // Every CONFORMANCE_* variable, one row each: its parser, default, one line of documentation, whether it
-// holds a secret and the capabilities it supplies. The configuration reads variables through read() only;
+// holds a secret. The configuration reads variables through read() only;
 // the secrets to redact, the reports' reasons, doctor's hints, the tables of docs/variables.md and --help come from here.
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../webhooks/signature.ts';
-import type { Capability } from './capability.ts';
 import type { Parser } from './variable-parsers.ts';
 import * as parse from './variable-parsers.ts';
 
@@ -29,7 +28,6 @@ interface Row<T> {
   /** The default as the documentation states it, where it is derived. */
   shown?: string;
   secret?: true;
-  supplies?: readonly Capability[];
 }
 
 /** The partner token request's grant_type and scope in the seed's example. */
@@ -60,46 +58,39 @@ export const variables = {
     section: 'server',
     doc: 'the OAuth client of the user flow',
     parse: parse.text,
-    supplies: ['user-login'],
   },
   CONFORMANCE_CLIENT_SECRET: {
     section: 'server',
     doc: "the OAuth client's secret",
     parse: parse.text,
     secret: true,
-    supplies: ['user-login'],
   },
   CONFORMANCE_REDIRECT_URI: {
     section: 'server',
     doc: "the OAuth client's redirect URI",
     parse: parse.text,
-    supplies: ['user-login'],
   },
   CONFORMANCE_USER: {
     section: 'server',
     doc: "the test user who logs in on the target's login form (authorization code flow)",
     parse: parse.text,
-    supplies: ['user-login'],
   },
   CONFORMANCE_PASSWORD: {
     section: 'server',
     doc: "the test user's password",
     parse: parse.text,
     secret: true,
-    supplies: ['user-login'],
   },
   CONFORMANCE_USER_B: {
     section: 'server',
     doc: 'optional second user (other-user and foreign-cursor checks)',
     parse: parse.text,
-    supplies: ['second-user'],
   },
   CONFORMANCE_PASSWORD_B: {
     section: 'server',
     doc: "the second user's password",
     parse: parse.text,
     secret: true,
-    supplies: ['second-user'],
   },
   CONFORMANCE_USER_TOKENS: {
     section: 'server',
@@ -111,27 +102,23 @@ export const variables = {
     section: 'server',
     doc: 'partner A (client credentials)',
     parse: parse.text,
-    supplies: ['partner'],
   },
   CONFORMANCE_PARTNER_A_CLIENT_SECRET: {
     section: 'server',
     doc: "partner A's client secret",
     parse: parse.text,
     secret: true,
-    supplies: ['partner'],
   },
   CONFORMANCE_PARTNER_B_CLIENT_ID: {
     section: 'server',
     doc: 'partner B (ownership checks)',
     parse: parse.text,
-    supplies: ['second-partner'],
   },
   CONFORMANCE_PARTNER_B_CLIENT_SECRET: {
     section: 'server',
     doc: "partner B's client secret",
     parse: parse.text,
     secret: true,
-    supplies: ['second-partner'],
   },
   CONFORMANCE_PARTNER_SIGNING_SECRET: {
     section: 'server',
@@ -219,7 +206,6 @@ export const variables = {
     section: 'server',
     doc: "the target's documented limit, e.g. `2000/60` (unset: read from its response headers)",
     parse: parse.rateLimit,
-    supplies: ['rate-limit'],
   },
   CONFORMANCE_RATE_LIMIT_HEADERS: {
     section: 'server',
@@ -273,7 +259,6 @@ export const variables = {
     section: 'your-server',
     doc: "the token store: a JSON file, mode 0600, never under `reports/` (refused there). `npm run login` puts each user's grant (refresh token) in it; runs take each scope set's token with the `refresh_token` grant and write the rotated refresh token back atomically (temporary file + rename, under a lock file), so two runs at once never lose the grant. A grant that died (the revocation checks revoke user B's) is replaced by one sign-in during the run. It keeps each access token issued, with its expiry",
     parse: parse.path,
-    supplies: ['expired-user-token', 'expired-partner-token'],
   },
   CONFORMANCE_SIGN_IN: {
     section: 'your-server',
@@ -310,14 +295,12 @@ export const variables = {
     doc: "an expired token of user A, for `AUTH-EXPIRED-TOKEN` (unset: the token store's most recently expired one)",
     parse: parse.text,
     secret: true,
-    supplies: ['expired-user-token'],
   },
   CONFORMANCE_EXPIRED_PARTNER_TOKEN: {
     section: 'your-server',
     doc: "an expired token of partner A, for `PAUTH-EXPIRED-TOKEN` (unset: the token store's most recently expired one)",
     parse: parse.text,
     secret: true,
-    supplies: ['expired-partner-token'],
   },
   CONFORMANCE_PARTNER_SCOPE: {
     section: 'your-server',
@@ -335,13 +318,11 @@ export const variables = {
     section: 'webhooks',
     doc: "`HOST:PORT` the suite's receiver listens on, e.g. `0.0.0.0:8787` (set with the next)",
     parse: parse.listenAddress,
-    supplies: ['webhooks'],
   },
   CONFORMANCE_WEBHOOK_PUBLIC_URL: {
     section: 'webhooks',
     doc: 'the URL the team registered with the service; it must reach the receiver',
     parse: parse.url,
-    supplies: ['webhooks'],
   },
   CONFORMANCE_WEBHOOK_WAIT_S: {
     section: 'webhooks',

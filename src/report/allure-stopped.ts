@@ -1,4 +1,4 @@
-// A test the run error stopped after it threw (known only to the reporter, src/report/summarise.ts) is not
+// A test the run error stopped after it threw (known only to the reporter, src/report/test-result.ts) is not
 // verified, never failed: its Allure result, which allure-playwright wrote as failed or broken, becomes
 // skipped with the reason. Results are matched by allure-playwright's fullName: "file › describe › title".
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -36,7 +36,7 @@ import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 import { progressLine, REQUEST_PLAN } from './request-plan.ts';
 import { recordedRunFindings } from './run-findings.ts';
-import { summarise, summariseRunFinding } from './summarise.ts';
+import { summarise, summariseRunFinding } from './test-result.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 /** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */

@@ -6,7 +6,7 @@ import type { LatencyBudgets } from '../config/variable-parsers.ts';
 import { requirementTotalsOf } from './build-report.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RequirementResult } from './model.ts';
-import { overBudget } from './summary.ts';
+import { overBudget } from './overview.ts';
 
 export const LATENCY_REQUIREMENT = 'LAT-BUDGET';
 

@@ -1,6 +1,6 @@
 // What the run observed outside any test (the preflight of global setup): each finding with where it was
 // seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
-// server's failure met before the tests is charged like any other (src/report/summarise.ts).
+// server's failure met before the tests is charged like any other (src/report/test-result.ts).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { type Finding, validFinding } from './finding.ts';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { suppliedExpiredToken } from '../../src/auth/expired-tokens.ts';
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
-import type { Capability } from '../../src/config/capability.ts';
+import type { Capability } from '../../src/config/capabilities.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';

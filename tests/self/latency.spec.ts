@@ -16,7 +16,7 @@ import { LATENCY_REQUIREMENT, withLatency } from '../../src/report/latency-budge
 import { samplesFromAnnotations } from '../../src/report/latency-samples.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { p95Change } from '../../src/report/summary.ts';
+import { p95Change } from '../../src/report/overview.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';

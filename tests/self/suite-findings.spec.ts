@@ -10,7 +10,7 @@ import {
   recordFinding,
 } from '../../src/report/finding.ts';
 import type { TestOutcome } from '../../src/report/model.ts';
-import { summarise } from '../../src/report/summarise.ts';
+import { summarise } from '../../src/report/test-result.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
 import { endingFindings } from '../../src/suite/raised-failures.ts';
 import {

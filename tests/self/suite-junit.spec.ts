@@ -7,7 +7,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { junitXml } from '../../src/report/junit.ts';
-import { summarise } from '../../src/report/summarise.ts';
+import { summarise } from '../../src/report/test-result.ts';
 import { endedTest, sandboxRunMeta } from './findings-support.ts';
 
 const finding = (requirement: string, outcome: string, message: string) => ({

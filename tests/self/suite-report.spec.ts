@@ -10,7 +10,7 @@ import type { Finding } from '../../src/report/finding.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
 import { runErrorOfTest } from '../../src/report/run-errors.ts';
-import { summariseRunFinding } from '../../src/report/summarise.ts';
+import { summariseRunFinding } from '../../src/report/test-result.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 

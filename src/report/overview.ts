@@ -1,4 +1,4 @@
-// The at-a-glance data a report opens with (conformance.md, Allure): requirement counts per area, and the
+// The overview a report opens with (conformance.md, Allure): requirement counts per area, and the
 // latency rows' change against the baseline.
 import type { LatencyRow } from './latency.ts';
 import type { RequirementResult } from './model.ts';

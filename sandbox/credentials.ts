@@ -45,7 +45,7 @@ export function credentialsFromEnv(env: Record<string, string | undefined>): San
       {
         clientId: get('CONFORMANCE_PARTNER_A_CLIENT_ID'),
         clientSecret: get('CONFORMANCE_PARTNER_A_CLIENT_SECRET'),
-        signingSecret: get('CONFORMANCE_PARTNER_SIGNING_SECRET'),
+        signingSecret: get('CONFORMANCE_PARTNER_A_SIGNING_SECRET'),
       },
       {
         clientId: get('CONFORMANCE_PARTNER_B_CLIENT_ID'),

@@ -1,6 +1,6 @@
 // Checks a webhook's Service-Signed header against its raw body, for partners certifying their receiver:
 //
-//   physiology-conformance verify-webhook --secret-env CONFORMANCE_PARTNER_SIGNING_SECRET \
+//   physiology-conformance verify-webhook --secret-env CONFORMANCE_PARTNER_A_SIGNING_SECRET \
 //     --signature '<Service-Signed header>' [--timestamp '<timestamp header>'] \
 //     [--algorithm sha256] [--encoding hex|base64] < body.json
 //

@@ -89,7 +89,7 @@ export function configOf(env: Env, readStore: ReadStoreExpiries): SuiteConfig {
     ...users,
     productionBaseUrl: read(env, 'CONFORMANCE_PRODUCTION_BASE_URL'),
     partnerRequisitionIds: read(env, 'CONFORMANCE_PARTNER_REQUISITION_IDS'),
-    signingSecret: read(env, 'CONFORMANCE_PARTNER_SIGNING_SECRET'),
+    signingSecret: read(env, 'CONFORMANCE_PARTNER_A_SIGNING_SECRET'),
     webhooks: webhookSettings(env),
     requestBudget: read(env, 'CONFORMANCE_REQUEST_BUDGET'),
     requestTimeoutMs: read(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS'),

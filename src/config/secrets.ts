@@ -15,7 +15,7 @@ const secretIn: Record<SecretName, (config: SuiteConfig) => (string | undefined)
   CONFORMANCE_USER_TOKENS: (config) => Object.values(config.userTokens ?? {}),
   CONFORMANCE_PARTNER_A_CLIENT_SECRET: (config) => [config.partnerA?.clientSecret],
   CONFORMANCE_PARTNER_B_CLIENT_SECRET: (config) => [config.partnerB?.clientSecret],
-  CONFORMANCE_PARTNER_SIGNING_SECRET: (config) => [config.signingSecret],
+  CONFORMANCE_PARTNER_A_SIGNING_SECRET: (config) => [config.signingSecret],
   // The embedded sandbox's: the suite never reads it.
   CONFORMANCE_PARTNER_B_SIGNING_SECRET: () => [],
   CONFORMANCE_EXPIRED_USER_TOKEN: (config) => [config.auth.expiredUserToken],

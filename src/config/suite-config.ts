@@ -1,5 +1,6 @@
 // The shape of the suite's configuration, as ./config.ts resolves it from the variables (./variables.ts)
-// and the run manifest carries it to the workers and the reporter.
+// and the run manifest carries it to the workers and the reporter. A field that holds a variable names it;
+// what the variable means is said once, at its row of ./variables.ts.
 import type { SignatureScheme } from '../webhooks/signature.ts';
 import type { Capability } from './capabilities.ts';
 import type { LatencyBudgets, RateLimitConfig } from './variable-parsers.ts';
@@ -37,10 +38,7 @@ export interface SuiteConfig {
   userTokens?: Record<string, string>;
   partnerA?: ClientCredentials;
   partnerB?: ClientCredentials;
-  /**
-   * CONFORMANCE_PRODUCTION_BASE_URL: the production deployment of a non-production target, where partner A's
-   * credentials also hold; the one check that needs production (add-test-data answers 404) is sent there.
-   */
+  /** CONFORMANCE_PRODUCTION_BASE_URL */
   productionBaseUrl?: string;
   /** Requisitions owned by partner A, for partner checks where test data cannot be generated (production). */
   partnerRequisitionIds?: string[];
@@ -48,40 +46,37 @@ export interface SuiteConfig {
   /** The suite's webhook receiver and the signature scheme (docs/sign-in.md, "Webhooks"). */
   webhooks: WebhookSettings;
   requestBudget: number;
-  /**
-   * CONFORMANCE_REQUEST_TIMEOUT_MS: how long one request may wait for its complete response; undefined:
-   * learned from the target's answers (src/http/request-timeout.ts).
-   */
+  /** CONFORMANCE_REQUEST_TIMEOUT_MS */
   requestTimeoutMs?: number;
-  /** CONFORMANCE_UNANSWERED_BUDGET: requests of the run left unanswered before the run stops sending. */
+  /** CONFORMANCE_UNANSWERED_BUDGET */
   unansweredBudget: number;
-  /** CONFORMANCE_SEED: the fast-check seed of every property (fixed by default; `random`: drawn per run). */
+  /** CONFORMANCE_SEED */
   propertySeed: number;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
-  /** CONFORMANCE_RATE_LIMIT; undefined: the check reads the limit from the target's response headers. */
+  /** CONFORMANCE_RATE_LIMIT */
   rateLimit?: RateLimitConfig;
-  /** CONFORMANCE_RATE_LIMIT_HEADERS: headers the target documents on a 429 (default Retry-After with a limit). */
+  /** CONFORMANCE_RATE_LIMIT_HEADERS */
   rateLimitHeaders: string[];
-  /** CONFORMANCE_RATE_LIMIT_BUDGET: the most requests the 429 burst may send (default 1000). */
+  /** CONFORMANCE_RATE_LIMIT_BUDGET */
   rateLimitBudget: number;
   expectationsFile?: string;
   prismProxy: boolean;
-  /** CONFORMANCE_STRICT=1: warnings (the suite's reading of loosely stated points) fail. */
+  /** CONFORMANCE_STRICT */
   strict: boolean;
-  /** CONFORMANCE_ALLOW_INCOMPLETE=1: an INCOMPLETE run exits 0. */
+  /** CONFORMANCE_ALLOW_INCOMPLETE */
   allowIncomplete: boolean;
   /** CONFORMANCE_LATENCY_BUDGET: the p95 (ms) the team allows, per operationId or `*`. */
   latencyBudgets: LatencyBudgets;
-  /** CONFORMANCE_RECORD_HAR: the file the run writes a HAR 1.2 of its exchanges to (undefined: none). */
+  /** CONFORMANCE_RECORD_HAR */
   recordHar?: string;
-  /** CONFORMANCE_BASELINE: a previous run's conformance.json, compared with this run's. */
+  /** CONFORMANCE_BASELINE */
   baseline?: string;
-  /** CONFORMANCE_FAIL_ON: `any` (default) or `new` (the exit status reflects only new failures). */
+  /** CONFORMANCE_FAIL_ON */
   failOn: FailOn;
-  /** CONFORMANCE_SANDBOX_FAULTS: the faults injected into the embedded sandbox (self tests, mutation runs). */
+  /** CONFORMANCE_SANDBOX_FAULTS */
   sandboxFaults: readonly string[];
-  /** CONFORMANCE_SANDBOX_VARIANTS: the conforming variants the embedded sandbox runs as. */
+  /** CONFORMANCE_SANDBOX_VARIANTS */
   sandboxVariants: readonly string[];
   /** How the suite gets and keeps tokens on a real target (docs/sign-in.md). */
   auth: AuthSettings;
@@ -91,37 +86,37 @@ export interface SuiteConfig {
 /** What the Playwright configuration needs before any target is started (playwright.config.ts). */
 export interface RunOptions {
   profile: Profile;
-  /** CONFORMANCE_GREP: the tests to run, by title and tags (undefined: all). */
+  /** CONFORMANCE_GREP */
   grep?: string;
-  /** CONFORMANCE_WORKERS (default 2; smoke 1). */
+  /** CONFORMANCE_WORKERS */
   workers: number;
-  /** CONFORMANCE_RUN_TIMEOUT_S: the whole run's budget (Playwright's globalTimeout), in seconds. */
+  /** CONFORMANCE_RUN_TIMEOUT_S */
   runTimeoutSeconds: number;
   /** Whether the run starts the embedded sandbox (no CONFORMANCE_BASE_URL, not Prism). */
   embeddedSandbox: boolean;
 }
 
 export interface AuthSettings {
-  /** CONFORMANCE_TOKEN_STORE: the token store `npm run login` fills (outside reports/). */
+  /** CONFORMANCE_TOKEN_STORE */
   tokenStore?: string;
-  /** CONFORMANCE_SIGN_IN: how a user signs in: `browser` (Chromium; remote targets) or `form` (HTTP form filler). */
+  /** CONFORMANCE_SIGN_IN */
   signIn: ValueOf<'CONFORMANCE_SIGN_IN'>;
-  /** CONFORMANCE_PKCE=1: authorization requests carry a PKCE S256 challenge (RFC 7636). */
+  /** CONFORMANCE_PKCE */
   pkce: boolean;
-  /** CONFORMANCE_CLIENT_AUTH: the client authentication tried first (the other after a refusal). */
+  /** CONFORMANCE_CLIENT_AUTH */
   clientAuth: ClientAuthMethod;
-  /** CONFORMANCE_OFFLINE_SCOPE (default offline): the scope that makes the target issue a refresh token. */
+  /** CONFORMANCE_OFFLINE_SCOPE */
   offlineScope: string;
-  /** CONFORMANCE_EXPIRED_USER_TOKEN: an expired token of user A. */
+  /** CONFORMANCE_EXPIRED_USER_TOKEN */
   expiredUserToken?: string;
-  /** CONFORMANCE_EXPIRED_PARTNER_TOKEN: an expired token of partner A. */
+  /** CONFORMANCE_EXPIRED_PARTNER_TOKEN */
   expiredPartnerToken?: string;
   /**
    * Whether the token store held, when the run started, an access token of user A / partner A whose stated
    * expiry had passed (the token itself is read from the store where it is used: it is no variable's).
    */
   storeHasExpired: StoreExpiries;
-  /** CONFORMANCE_PARTNER_SCOPE, CONFORMANCE_PARTNER_GRANT_TYPE: the partner token request's values (the seed's). */
+  /** CONFORMANCE_PARTNER_SCOPE, CONFORMANCE_PARTNER_GRANT_TYPE */
   partnerScope: string;
   partnerGrantType: string;
 }
@@ -138,11 +133,11 @@ export type TokenOwners = Pick<SuiteConfig, 'baseUrl' | 'authUrl' | 'userLogin' 
 export type ReadStoreExpiries = (tokenStore: string, owners: TokenOwners) => StoreExpiries;
 
 export interface WebhookSettings {
-  /** CONFORMANCE_WEBHOOK_LISTEN: where the suite's receiver listens for the whole run (remote targets). */
+  /** CONFORMANCE_WEBHOOK_LISTEN */
   listen?: { host: string; port: number };
-  /** CONFORMANCE_WEBHOOK_PUBLIC_URL: the URL the team registered with the service; it reaches `listen`. */
+  /** CONFORMANCE_WEBHOOK_PUBLIC_URL */
   publicUrl?: string;
-  /** CONFORMANCE_WEBHOOK_WAIT_S: how long a check waits for a webhook, and for none after a revocation. */
+  /** CONFORMANCE_WEBHOOK_WAIT_S */
   waitSeconds: number;
   signature: SignatureScheme;
 }

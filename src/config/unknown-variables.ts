@@ -1,7 +1,7 @@
 // A CONFORMANCE_* name that no row of ./variables.ts knows is a typo until shown otherwise: a run that
 // ignored CONFORMANCE_PROFIL=smoke would write to production. The error suggests the nearest known name.
 import { ConfigError } from './config-error.ts';
-import { isVariableName, rows } from './variables.ts';
+import { rows, variableNamed } from './variables.ts';
 
 /** Edits (insertions, deletions, substitutions) that turn `a` into `b`. */
 function editDistance(a: string, b: string): number {
@@ -21,11 +21,18 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
+/** 1 when `known` names another user or partner than `name` does. */
+const sameParty = (name: string, known: string): number => {
+  const party = (variable: string) => /_(A|B)(?=_|$)/.exec(variable)?.[1];
+  return party(name) === party(known) ? 0 : 1;
+};
+
 /** Throws when `name` is a CONFORMANCE_* variable the suite does not know; `source` says where it was set. */
 export function assertKnown(name: string, source: string): void {
-  if (!name.startsWith('CONFORMANCE_') || isVariableName(name)) return;
+  if (!name.startsWith('CONFORMANCE_') || variableNamed(name)) return;
+  // Of names as near, one of the same user or partner (_A_, _B_) first.
   const [nearest] = rows()
-    .map(([known]) => ({ known, distance: editDistance(name, known) }))
+    .map(([known]) => ({ known, distance: editDistance(name, known) + sameParty(name, known) / 2 }))
     .sort((a, b) => a.distance - b.distance);
   const hint =
     nearest && nearest.distance <= 4

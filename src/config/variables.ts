@@ -28,6 +28,8 @@ interface Row<T> {
   /** The default as the documentation states it, where it is derived. */
   shown?: string;
   secret?: true;
+  /** An older name the variable is still read under (the name itself wins where both are set). */
+  alias?: string;
 }
 
 /** The partner token request's grant_type and scope in the seed's example. */
@@ -120,11 +122,12 @@ export const variables = {
     parse: parse.text,
     secret: true,
   },
-  CONFORMANCE_PARTNER_SIGNING_SECRET: {
+  CONFORMANCE_PARTNER_A_SIGNING_SECRET: {
     section: 'server',
-    doc: 'partner A\'s webhook signing secret; the signature scheme: `CONFORMANCE_SIGNATURE_*` (docs/sign-in.md, "Webhooks")',
+    doc: 'partner A\'s webhook signing secret (also read as `CONFORMANCE_PARTNER_SIGNING_SECRET`, its older name); the signature scheme: `CONFORMANCE_SIGNATURE_*` (docs/sign-in.md, "Webhooks")',
     parse: parse.text,
     secret: true,
+    alias: 'CONFORMANCE_PARTNER_SIGNING_SECRET',
   },
   CONFORMANCE_PARTNER_B_SIGNING_SECRET: {
     section: 'server',
@@ -426,10 +429,14 @@ export const rows = (): [VariableName, Row<unknown>][] =>
 
 export const isVariableName = (name: string): name is VariableName => Object.hasOwn(variables, name);
 
+/** The variable a name names: its own, or the one whose older name it is (undefined: none). */
+export const variableNamed = (name: string): VariableName | undefined =>
+  isVariableName(name) ? name : rows().find(([, row]) => row.alias === name)?.[0];
+
 /** The value of a variable of `env` (resolved: ./environment.ts). */
 export function read<N extends VariableName>(env: Env, name: N): ValueOf<N> {
   const row: Row<unknown> = variables[name];
-  const value = env[name];
+  const value = env[name] || (row.alias === undefined ? undefined : env[row.alias]);
   if (value) return row.parse(value, name) as ValueOf<N>;
   return (typeof row.default === 'function' ? row.default(env) : row.default) as ValueOf<N>;
 }

@@ -87,7 +87,7 @@ test(
   async ({ api, config, partnerA, requires, session, verdict }) => {
     requires('webhooks');
     const secret = config.signingSecret;
-    if (!secret) notVerified('no signing secret configured (CONFORMANCE_PARTNER_SIGNING_SECRET)');
+    if (!secret) notVerified('no signing secret configured (CONFORMANCE_PARTNER_A_SIGNING_SECRET)');
     const scheme = config.webhooks.signature;
     const inbox = await openWebhookInbox(api, config, partnerA.credentials.clientId, '/webhooks/partner');
     try {

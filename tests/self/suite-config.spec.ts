@@ -293,6 +293,22 @@ test('an unknown CONFORMANCE_* name is a configuration error suggesting the near
   );
 });
 
+test("partner A's signing secret under its consistent name or its older one; a near miss suggests the same partner's", () => {
+  expect(load({ ...remote, CONFORMANCE_PARTNER_A_SIGNING_SECRET: 'new-name' }).signingSecret).toBe(
+    'new-name',
+  );
+  expect(load({ ...remote, CONFORMANCE_PARTNER_SIGNING_SECRET: 'old-name' }).signingSecret).toBe('old-name');
+  expect(() => load({ ...remote, CONFORMANCE_PARTNER_SIGNING_SECRET: '' })).toThrow(
+    /CONFORMANCE_PARTNER_SIGNING_SECRET is set but empty/,
+  );
+  expect(() => load({ ...remote, CONFORMANCE_PARTNER_A_SIGNING_SECRT: 'x' })).toThrow(
+    'did you mean CONFORMANCE_PARTNER_A_SIGNING_SECRET?',
+  );
+  expect(() => load({ ...remote, CONFORMANCE_PARTNER_B_SIGNING_SECRT: 'x' })).toThrow(
+    'did you mean CONFORMANCE_PARTNER_B_SIGNING_SECRET?',
+  );
+});
+
 test('env files read as dotenv reads them: quotes, comments, export', () => {
   const file = envFileOf([
     ...Object.entries(remote).map(([k, v]) => `export ${k}=${v}`),

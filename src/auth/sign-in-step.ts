@@ -1,15 +1,8 @@
-// What to do on one page of a sign-in, decided the same way by the HTTP form filler and the browser:
-//   - a form holding a password field is a login: fill the username (found by autocomplete, type, label or
-//     place) and the password, and submit it as a person pressing Enter does (its default button), unless
-//     that button means deny: then its affirmative button, never a deny;
-//   - a form whose only field to fill is a username (by autocomplete, type email or label) is the first page
-//     of an identifier-first login: fill it and submit it the same way (the password comes next);
-//   - otherwise press the affirmative control (src/auth/consent-words.ts): a button whose own words mean allow,
-//     else the submit of a form whose hidden fields carry the grant; a lone neutral button ("Continue") only
-//     on a page that offers no refusal;
-//   - a page asking for what no configuration holds (a captcha, a one-time code, a required field beside the
-//     credentials) needs a person; a page with nothing of the kind is stuck; one with no control at all that
-//     runs scripts may still build its form.
+// What to do on one page of a sign-in, decided the same way by the HTTP form filler and the browser: fill a
+// login form (username by autocomplete, type, label or place, and password) or the first page of an
+// identifier-first login, submitted as Enter does; else press the affirmative control (./consent-words.ts),
+// never a refusal; a page asking for what no configuration holds needs a person; one with nothing to do is
+// stuck, unless its scripts may still build a form. The rules in full: docs/sign-in.md, "Login".
 import { decisionOf } from './consent-words.ts';
 import { type FormSubmission, formSubmission } from './form-data.ts';
 import { type Control, type HtmlForm, type HtmlPage, isButton, isSubmit } from './html-form.ts';

@@ -1,24 +1,9 @@
-// The remote-target run: the whole suite against a sandbox started on its own, as any server would be, with
-// its realistic sign-in on (a login page built by script with CSRF, a consent step, refresh-token rotation,
-// client authentication by HTTP Basic only), and nothing but sandbox/sandbox.env (CONFORMANCE_ENV_FILE), its
-// URL, a token store and the webhook receiver's variables: `npm run login` fills the store once (headless
-// Chromium), then the run takes its user tokens from the store's refresh grants.
-//
-// This script also plays the team that runs the server, once before the run, as an operator would in a real
-// service's console: it registers the suite's receiver (CONFORMANCE_WEBHOOK_PUBLIC_URL) for the OAuth client
-// and the partners (the sandbox's administration API, which the suite itself never calls on such a target),
-// and starts the sandbox with its users active (--user-activity: their data changes on its own, so user-data
-// webhooks flow, as a real test user's device makes them). The rate limit is not configured: the suite reads
-// it from the sandbox's response headers.
-//
-//   npm run remote-run [-- --production-limits]  (usage: see USAGE)
-//
-// The production deployment of the same service is a second sandbox, in production mode
-// (CONFORMANCE_PRODUCTION_BASE_URL), for add-test-data's 404 in production. What a first run cannot have yet
-// (expired tokens from the store) is out of reach: the run must end INCOMPLETE, never PASS, with
-// zero failures, leaving unverified only FIRST_RUN_UNVERIFIED, and exactly the MUST requirements
-// `npm run doctor` predicts for the same configuration (src/config/capabilities.ts).
-// Writes reports/remote.json; exits 1 otherwise.
+// The remote-target run (`npm run remote-run [-- --production-limits]`): the whole suite against a sandbox
+// started on its own with its realistic sign-in, and nothing but sandbox/sandbox.env, its URL, a token store
+// and the webhook receiver's variables; the script also plays the server's operators once before the run
+// (docs/proving-the-suite.md, "The remote-target run"). The run must end INCOMPLETE with zero failures,
+// leaving unverified only FIRST_RUN_UNVERIFIED, exactly what `npm run doctor` predicts. Writes
+// reports/remote.json; exits 1 otherwise.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

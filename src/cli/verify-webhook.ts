@@ -1,16 +1,8 @@
-// Checks a webhook's Service-Signed header against its raw body, for partners certifying their receiver:
-//
-//   physiology-conformance verify-webhook --secret-env CONFORMANCE_PARTNER_A_SIGNING_SECRET \
-//     --signature '<Service-Signed header>' [--timestamp '<timestamp header>'] \
-//     [--algorithm sha256] [--encoding hex|base64] < body.json
-//
-// The scheme is the suite's configuration (CONFORMANCE_SIGNATURE_ALGORITHM, _ENCODING, _TIMESTAMP_HEADER,
-// from the environment and CONFORMANCE_ENV_FILE, as the webhook checks read it); --algorithm and
-// --encoding override it. When the scheme signs a timestamp header's value before the body, --timestamp
-// gives that header's value. The body is read from standard input byte for byte (the signature covers the
-// exact bytes received).
-// The signing secret is read from the environment variable named by --secret-env, never from the command
-// line (shell history) and never printed. Exit status: 0 valid, 1 invalid, 2 usage error.
+// `physiology-conformance verify-webhook`: checks a webhook's Service-Signed header against its raw body
+// (standard input, byte for byte), for partners certifying their receiver, under the suite's signature
+// scheme (CONFORMANCE_SIGNATURE_*; --algorithm and --encoding override it). The secret is read from the
+// variable --secret-env names, never from the command line, never printed (docs/reports.md, "Certification
+// helpers"). Exit status: 0 valid, 1 invalid, 2 usage error.
 
 import { resolveEnvironment } from '../config/environment.ts';
 import { signatureScheme } from '../config/webhook-settings.ts';

@@ -2,7 +2,7 @@
 // --version with status 0 and does nothing else: no run, no report, nothing written in the reports
 // directory; a usage error is status 2.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,8 +22,12 @@ const SUBCOMMANDS = [
   'sandbox',
 ];
 
-const reports = mkdtempSync(join(tmpdir(), 'conformance-cli-reports-'));
-writeFileSync(join(reports, 'conformance.json'), '{}');
+// Made again before each batch of this file's tests a worker runs: an earlier batch's afterAll removed it.
+const reports = join(tmpdir(), `conformance-cli-reports-${process.pid}`);
+test.beforeAll(() => {
+  mkdirSync(reports, { recursive: true });
+  writeFileSync(join(reports, 'conformance.json'), '{}');
+});
 test.afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
 /** The command with `args`: its status and output, with the reports directory above. */

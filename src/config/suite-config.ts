@@ -57,6 +57,10 @@ export interface SuiteConfig {
   unansweredBudget: number;
   /** CONFORMANCE_SEED: the fast-check seed of every property (fixed by default; `random`: drawn per run). */
   propertySeed: number;
+  /** CONFORMANCE_EXPLORE=1: a new seed per run, failures shrunk and added to the failure store. */
+  explore: boolean;
+  /** CONFORMANCE_FAILURE_STORE: every seed and counterexample that ever failed, replayed first by every run. */
+  failureStore: string;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
   /** CONFORMANCE_RATE_LIMIT; undefined: the check reads the limit from the target's response headers. */

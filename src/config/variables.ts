@@ -197,6 +197,18 @@ export const variables = {
     parse: parse.seed,
     default: parse.FIXED_PROPERTY_SEED,
   },
+  CONFORMANCE_EXPLORE: {
+    section: 'server',
+    doc: '`1`: an exploring run (nightly; `run --explore`): a new seed each run unless `CONFORMANCE_SEED` names one, printed at the start; failing generated cases are shrunk, and each is added to the failure store',
+    parse: parse.flag,
+    default: false,
+  },
+  CONFORMANCE_FAILURE_STORE: {
+    section: 'server',
+    doc: 'the file of every seed and counterexample that ever failed (JSON lines; commit it, or keep it in a CI cache): every run replays it first, an exploring run adds to it (docs/profiles-and-targets.md, "Exploring")',
+    parse: parse.text,
+    default: 'conformance-failures.jsonl',
+  },
   CONFORMANCE_RUN_TIMEOUT_S: {
     section: 'server',
     doc: 'whole-run budget in seconds; when spent the run stops, still writes every report, and is INCOMPLETE',

@@ -1,5 +1,6 @@
 // The summary conformance.md opens with: requirement counts per area, then the latency table (with the
-// budget and the p95 change against the baseline when those are set).
+// budget and the p95 change against the baseline when those are set), then the input classes covered.
+import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport } from './model.ts';
 import { areaCounts, overBudget, p95Change } from './summary.ts';
@@ -35,5 +36,6 @@ export function summaryLines(report: ConformanceReport): string[] {
     '',
     '### Latency of the target (ms, per operation, from the answers this run recorded)',
     ...latencyLines(report.latency ?? []),
+    ...inputsLines(report.inputs),
   ];
 }

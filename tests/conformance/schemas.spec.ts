@@ -18,8 +18,8 @@ import type { Dataset } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
-/** Single reads sampled per operation (spread over the history: newest, middle, oldest). */
-const SINGLE_READ_SAMPLE = 3;
+// Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
+// as the run's depth plan says.
 const singleReads = operations.filter(
   (op) =>
     (op.area === 'user-data' || op.area === 'utility') &&
@@ -197,7 +197,7 @@ async function check(dataset: Dataset): Promise<Findings> {
       );
       continue;
     }
-    const paramSets = await dataset.paramSets(op, SINGLE_READ_SAMPLE);
+    const paramSets = await dataset.paramSets(op, (await dataset.plan()).singleReadSamples);
     for (const params of paramSets) {
       const exchange = await dataset.read(op, params);
       // Any 2xx with a body is checked; the exact success status is the operation test's business.

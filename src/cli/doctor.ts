@@ -173,6 +173,7 @@ function planLines(
     runTimeoutSeconds,
     announced: limits.user,
     rotation: rotationOf(new Date().toISOString(), config.explore, config.propertySeed),
+    pinned: config.depth,
   });
   const plan = depth.requests;
   const lines = [

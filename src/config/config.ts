@@ -96,6 +96,7 @@ export function configOf(env: Env, readStore: ReadStoreExpiries): SuiteConfig {
     requestTimeoutMs: read(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS'),
     unansweredBudget: read(env, 'CONFORMANCE_UNANSWERED_BUDGET'),
     propertySeed: read(env, 'CONFORMANCE_SEED'),
+    depth: read(env, 'CONFORMANCE_DEPTH'),
     explore: read(env, 'CONFORMANCE_EXPLORE'),
     failureStore: resolve(read(env, 'CONFORMANCE_FAILURE_STORE')),
     insufficientScopeStatuses: read(env, 'CONFORMANCE_ACCEPT_403') ? [401, 403] : [401],

@@ -90,12 +90,20 @@ export interface DepthInputs {
   announced?: AnnouncedLimit;
   /** The rotation of the finite domains: the UTC day of a gate run, the seed of an exploring one. */
   rotation: number;
+  /** CONFORMANCE_DEPTH: `auto`, or a depth pinned whatever the target announces. */
+  pinned?: 'auto' | 'deep' | 'budgeted';
 }
 
 const describeLimit = ({ limit, windowSeconds }: AnnouncedLimit) => `${limit} per ${windowSeconds} s`;
 
 /** The plan of a run. */
-export function depthPlan({ profile, runTimeoutSeconds, announced, rotation }: DepthInputs): DepthPlan {
+export function depthPlan({
+  profile,
+  runTimeoutSeconds,
+  announced,
+  rotation,
+  pinned = 'auto',
+}: DepthInputs): DepthPlan {
   if (profile === 'smoke')
     return {
       ...SETTINGS.smoke,
@@ -103,8 +111,10 @@ export function depthPlan({ profile, runTimeoutSeconds, announced, rotation }: D
       why: 'the smoke profile spends its request budget on one read of every read operation',
       rotation,
     };
+  if (pinned === 'budgeted')
+    return { ...SETTINGS.budgeted, depth: 'budgeted', why: 'CONFORMANCE_DEPTH=budgeted pins it', rotation };
   const deepUser = SETTINGS.deep.requests.user;
-  const waits = announced ? secondsAtLimit(deepUser, announced) : 0;
+  const waits = announced && pinned === 'auto' ? secondsAtLimit(deepUser, announced) : 0;
   if (announced && waits > DEEP_WAIT_S)
     return {
       ...SETTINGS.budgeted,
@@ -117,9 +127,12 @@ export function depthPlan({ profile, runTimeoutSeconds, announced, rotation }: D
     (runTimeoutSeconds * PROPERTY_SHARE) / NOMINAL_REQUEST_S / GENERATED_OPERATIONS,
   );
   const cases = Math.max(SETTINGS.budgeted.propertyCases, Math.min(SETTINGS.deep.propertyCases, affordable));
-  const limitWords = announced
-    ? `the target announces ${describeLimit(announced)}, which the deep plan's ~${deepUser} user-data requests fit without waiting`
-    : 'the target announces no rate limit';
+  const limitWords =
+    pinned === 'deep'
+      ? 'CONFORMANCE_DEPTH=deep pins it'
+      : announced
+        ? `the target announces ${describeLimit(announced)}, which the deep plan's ~${deepUser} user-data requests fit without waiting`
+        : 'the target announces no rate limit';
   return {
     ...SETTINGS.deep,
     propertyCases: cases,

@@ -57,6 +57,8 @@ export interface SuiteConfig {
   unansweredBudget: number;
   /** CONFORMANCE_SEED: the fast-check seed of every property (fixed by default; `random`: drawn per run). */
   propertySeed: number;
+  /** CONFORMANCE_DEPTH: `auto`, or the depth plan pinned (src/config/depth-plan.ts). */
+  depth: ValueOf<'CONFORMANCE_DEPTH'>;
   /** CONFORMANCE_EXPLORE=1: a new seed per run, failures shrunk and added to the failure store. */
   explore: boolean;
   /** CONFORMANCE_FAILURE_STORE: every seed and counterexample that ever failed, replayed first by every run. */

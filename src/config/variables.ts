@@ -197,6 +197,12 @@ export const variables = {
     parse: parse.seed,
     default: parse.FIXED_PROPERTY_SEED,
   },
+  CONFORMANCE_DEPTH: {
+    section: 'server',
+    doc: 'how deep the run reads (docs/profiles-and-targets.md, "Depth"): `auto` from the rate limit the target announces, the run\'s budget and the profile; `deep` or `budgeted` pins it (smoke keeps its own)',
+    parse: parse.oneOf(['auto', 'deep', 'budgeted'] as const),
+    default: 'auto',
+  },
   CONFORMANCE_EXPLORE: {
     section: 'server',
     doc: '`1`: an exploring run (nightly; `run --explore`): a new seed each run unless `CONFORMANCE_SEED` names one, printed at the start; failing generated cases are shrunk, and each is added to the failure store',

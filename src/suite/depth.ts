@@ -22,9 +22,14 @@ async function resolve(
 ): Promise<DepthPlan> {
   const { config, manifest } = session;
   const rotation = rotationOf(manifest.startedAt, config.explore, config.propertySeed);
-  const inputs = { profile: config.profile, runTimeoutSeconds: manifest.options.runTimeoutSeconds, rotation };
-  // Smoke's plan is its profile's: no read needed.
-  if (config.profile === 'smoke') return depthPlan(inputs);
+  const inputs = {
+    profile: config.profile,
+    runTimeoutSeconds: manifest.options.runTimeoutSeconds,
+    rotation,
+    pinned: config.depth,
+  };
+  // Smoke's plan is its profile's, a pinned plan is pinned: no read needed.
+  if (config.profile === 'smoke' || config.depth !== 'auto') return depthPlan(inputs);
   const exchange = await announcing().catch(() => undefined);
   return depthPlan({ ...inputs, announced: exchange && limitAnnounced(exchange) });
 }

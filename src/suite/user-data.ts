@@ -1,16 +1,10 @@
 // The user's data, read through the API and kept by the worker's session with the test's target
-// (`userDataCache`): each walk of a collection, each set of ids and each single read is read once per worker,
-// target and token. A test reads it through its `dataset` fixture, the view of user A's data (user A's token
-// is fetched on first use). Three kinds of read:
-//   - walks of a collection with a page size and a query, one per key (walkKey). The complete walk (every
-//     page, limit 25, no query) is the one the schema, invariant, ordering, consistency, pagination and
-//     filter checks share, read through the worker's client on first use (a smoke test that needs none
-//     reads none); the other walks are small start-filtered windows, read through the asking test's client.
-//     A walk that failed on an answer keeps its failure, which every later user of it gets; one that got no
-//     answer fails the check that sent it, blocks those that waited for it, and is read again by the next
-//     asker (src/suite/unanswered.ts);
-//   - one id per path parameter (knownIds), from the first records of the collections: the cheap way to
-//     build a valid request for any operation;
+// (`userDataCache`), each read once per worker, target and token; a test reads it through its `dataset`
+// fixture, user A's view. How deep the reads go is the run's depth plan (src/suite/depth.ts). Three kinds:
+//   - walks of a collection, one per key (walkKey): the reference walk (limit 25, no query, the plan's newest
+//     pages, never the whole history) that the data checks share, and start-filtered windows. A walk that
+//     failed on an answer keeps its failure; one left unanswered is read again (src/suite/unanswered.ts);
+//   - one id per path parameter (knownIds), from the first records of the collections;
 //   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
 //     activity mapping): each sent once, its exchange judged by every check that reads it.
 
@@ -64,9 +58,15 @@ export const COMPLETE_LIMIT = 25;
 /** How a problem names the reference walk. */
 export const COMPLETE_WALK = `reference walk, limit=${COMPLETE_LIMIT}`;
 
-/** The key of a walk: the token's user, the collection, the page size and the query. */
-const walkKey = (token: string, op: Operation, limit: number | undefined, query: object | undefined) =>
-  JSON.stringify([token, op.operationId, limit ?? null, query ?? {}]);
+/** The key of a walk: the token's user, the collection, the page size, the query and the pages read. */
+const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token'>) =>
+  JSON.stringify([
+    token,
+    op.operationId,
+    options.limit ?? null,
+    options.query ?? {},
+    options.samplePages ?? null,
+  ]);
 
 /** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
 export class UserDataCache {
@@ -109,7 +109,7 @@ export class UserDataCache {
     op: Operation,
     options: Omit<WalkOptions, 'token'>,
   ): Promise<CollectionOutcome> {
-    const key = walkKey(token, op, options.limit, options.query);
+    const key = walkKey(token, op, options);
     let outcome = this.walks.get(key);
     if (!outcome) {
       const walk = () => walkCollection<DataRecord>(api, buildPath(op), { token, ...options });

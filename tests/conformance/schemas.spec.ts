@@ -3,6 +3,7 @@
 // schemas' x-requirement annotations), then one test per requirement those schemas state asserts that none
 // is attributed to it. Unknown properties are allowed by the contract: they become notes, never failures.
 
+import { Tags } from '../../src/config/profiles.ts';
 import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
@@ -231,7 +232,14 @@ async function check(dataset: Dataset): Promise<Findings> {
 
 for (const { requirement, witness } of checks) {
   test(
-    ...verifies(requirement, "no schema violation attributed to it in user A's collections and single reads"),
+    ...verifies(
+      requirement,
+      "no schema violation attributed to it in user A's collections and single reads",
+      {
+        // The smoke profile's reads are these checks' too: they cost it no request of their own.
+        tag: [Tags.smoke],
+      },
+    ),
     async ({ dataset, session, verdict }) => {
       // One check per worker and target: the findings are shared by the per-requirement tests.
       const findings = await session.shared('schema findings', () => check(dataset));

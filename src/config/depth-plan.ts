@@ -47,7 +47,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 5,
     foreignIds: 2,
     classes: 'whole',
-    requests: { user: 1700, partner: 188, other: 97 },
+    requests: { user: 1710, partner: 195, other: 100 },
   },
   budgeted: {
     propertyCases: 6,
@@ -55,7 +55,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 3,
     foreignIds: 1,
     classes: 'rotated',
-    requests: { user: 560, partner: 188, other: 97 },
+    requests: { user: 530, partner: 195, other: 100 },
   },
   smoke: {
     propertyCases: 0,
@@ -63,7 +63,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 1,
     foreignIds: 0,
     classes: 'none',
-    requests: { user: 24, partner: 2, other: 4 },
+    requests: { user: 24, partner: 2, other: 3 },
   },
 };
 

@@ -193,7 +193,7 @@ export const variables = {
   },
   CONFORMANCE_SEED: {
     section: 'server',
-    doc: 'the fast-check seed of every generated request (fixed by default, so the same server gets the same verdict on every run); an integer to replay one, or `random` to explore with a new seed per run (nightly): the report and every property failure name the seed',
+    doc: 'the fast-check seed of every generated request (fixed by default, so the same server gets the same verdict on every run); an integer to replay one, or `random`: an exploring run (`CONFORMANCE_EXPLORE`) with a new seed; the report and every property failure name the seed',
     parse: parse.seed,
     default: parse.FIXED_PROPERTY_SEED,
   },

@@ -132,7 +132,7 @@ export function depthPlan({
       ? 'CONFORMANCE_DEPTH=deep pins it'
       : announced
         ? `the target announces ${describeLimit(announced)}, which the deep plan's ~${deepUser} user-data requests fit without waiting`
-        : 'the target announces no rate limit';
+        : 'the target announces no rate limit with its window';
   return {
     ...SETTINGS.deep,
     propertyCases: cases,

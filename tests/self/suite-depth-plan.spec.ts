@@ -18,7 +18,7 @@ const inputs = { profile: 'ci-gate' as const, runTimeoutSeconds: 900, rotation: 
 test('the depth follows what the target allows: no limit deep, a production limit budgeted, smoke its own', () => {
   const open = depthPlan(inputs);
   expect(open).toMatchObject({ depth: 'deep', propertyCases: 100, classes: 'whole' });
-  expect(open.why).toBe('the target announces no rate limit');
+  expect(open.why).toBe('the target announces no rate limit with its window');
   const embedded = depthPlan({ ...inputs, announced: { limit: 20_000, windowSeconds: 2 } });
   expect(embedded.depth).toBe('deep');
   const production = depthPlan({ ...inputs, announced: { limit: 100, windowSeconds: 60 } });

@@ -64,11 +64,11 @@ export interface CollectionClasses {
 /** Records of the budgeted window walked at `limit`: enough to reach DEEP_PAGE. */
 const deepEnough = (limit: number): number => limit * (DEEP_PAGE - 1) + 1;
 
-/** The deep plan's windows: 20 records at limits 1 and 2 (20 and 10 pages), 60 at limit 7 (9 pages). */
+/** The deep plan's windows: 20 records at limits 1 and 2 (20 and 10 pages), 50 at limit 7 (8 pages). */
 const DEEP_WINDOWS: readonly WindowPlan[] = [
   { limit: 1, records: 20 },
   { limit: 2, records: 20 },
-  { limit: 7, records: 60 },
+  { limit: 7, records: 50 },
 ];
 
 /** Each `n`th item of `items`, starting at `offset` (the rotation's share of one of `n` takers). */

@@ -30,9 +30,16 @@ async function resolve(
   };
   // Smoke's plan is its profile's, a pinned plan is pinned: no read needed.
   if (config.profile === 'smoke' || config.depth !== 'auto') return depthPlan(inputs);
-  const exchange = await announcing().catch(() => undefined);
+  const exchange = await announcing().catch((error: unknown) => {
+    // A check stopped on the way (no token for its user): its stop, not a plan without a limit.
+    if (test.info().expectedStatus === 'skipped') throw error;
+    return undefined;
+  });
   return depthPlan({ ...inputs, announced: exchange && limitAnnounced(exchange) });
 }
+
+/** Each session's plan, once resolved; a resolution a stopped check left undone is tried again. */
+const plans = new WeakMap<TargetSession, Promise<DepthPlan>>();
 
 /**
  * The plan of the session's target, resolved on first use from the answer `announcing` gets (undefined:
@@ -42,7 +49,13 @@ export async function planOf(
   session: TargetSession,
   announcing: () => Promise<Exchange | undefined>,
 ): Promise<DepthPlan> {
-  const plan = await session.shared('depth plan', () => resolve(session, announcing));
+  let resolving = plans.get(session);
+  if (!resolving) {
+    resolving = resolve(session, announcing);
+    plans.set(session, resolving);
+    resolving.catch(() => plans.delete(session));
+  }
+  const plan = await resolving;
   const { annotations } = test.info();
   if (!annotations.some((annotation) => annotation.type === DEPTH_ANNOTATION))
     annotations.push({ type: DEPTH_ANNOTATION, description: JSON.stringify(plan) });

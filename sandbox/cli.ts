@@ -66,6 +66,7 @@ export interface SandboxOptions {
   loginPage: string;
   tokenLifetime: string;
   userActivity: string;
+  historyDays: string;
   captchaFrom?: string;
   tlsCert?: string;
   tlsKey?: string;
@@ -94,6 +95,7 @@ export async function serveSandbox(values: SandboxOptions): Promise<number> {
     loginPage: parseLoginPage(values.loginPage),
     tokenLifetimeSeconds: integer('token-lifetime', values.tokenLifetime, 1, 86_400),
     userActivityMs: integer('user-activity', values.userActivity, 0, 3_600_000),
+    historyDays: integer('history-days', values.historyDays, 1, 10_000),
     ...(values.captchaFrom
       ? { captchaFromSignIn: integer('captcha-from', values.captchaFrom, 1, 1_000_000) }
       : {}),

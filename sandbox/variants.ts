@@ -37,6 +37,26 @@ export const variants = {
       'a full page (records.length === limit) always carries a next_token; following it past the end answers { records: [] } without next_token',
     seed: '"| next_token | string | opaque cursor; absent means no more records |" (the seed does not say a present next_token promises more records)',
   },
+  'small-limits-short-last-page': {
+    description:
+      'with a limit below 25, every page holds exactly limit records but the last, which holds what is left, fewer or none: a full page always carries a next_token, so a window that fills its pages exactly ends on an empty page (limit 25 still looks ahead)',
+    seed: '"| limit | integer int32 | maximum 25, default 10 |"; "| next_token | string | opaque cursor; absent means no more records |" (nothing says a page that leads to another is not followed by an empty one)',
+  },
+  'local-time-stamps': {
+    description:
+      "every date-time of a user record (start, end, created_at, updated_at) is written in the record's own timezone_offset (a recovery: its cycle's) without fraction digits, e.g. 2026-11-21T03:21:42-05:00: another offset and precision than any the client sends",
+    seed: "\"Timestamps are ISO 8601 date-time strings.\"; \"| timezone_offset | string | yes | time zone designator: '+hh:mm', '-hh:mm' or 'Z' |\" (no offset or precision is prescribed for the timestamps themselves)",
+  },
+  'utc-microseconds': {
+    description:
+      'every date-time of a user record is normalised to UTC written +00:00 with 6 fraction digits (2026-11-21T08:21:42.000000+00:00), and timezone_offset Z is written +00:00',
+    seed: "\"Timestamps are ISO 8601 date-time strings.\"; \"| timezone_offset | string | yes | time zone designator: '+hh:mm', '-hh:mm' or 'Z' |\"",
+  },
+  'long-history': {
+    description:
+      'each user has about three years of history (1,100 cycles, some 1,250 sleeps and 1,000 workouts), as a long-standing account has: a run must send no more requests for it',
+    seed: '"Collections are paginated, newest first."; "| start | date-time | ... without it there is no lower bound |" (no bound on how much history a user has)',
+  },
   'start-after-end-empty': {
     description: 'start after end answers 200 { records: [] } instead of 400',
     seed: '"| start | date-time | include records that occurred after or during (inclusive) this time"; "| end | date-time | include records that intersect this time or ended before (exclusive) it"; "400 | client error constructing the request" (an empty interval is not stated to be a client error)',

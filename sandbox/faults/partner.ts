@@ -138,6 +138,10 @@ export const partnerFaults = {
     'TD-MOBILE-ADDRESS',
     'A MOBILE test appointment has no collection_address.',
   ),
+  'partner-test-data-virtual-unbooked': partner(
+    'TD-BOOKED-APPOINTMENT',
+    'A requisition generated with appointmentType VIRTUAL has no appointment (IN_PERSON and MOBILE still have theirs).',
+  ),
   'partner-test-data-foreign-service-request-ids': partner(
     'TD-BOOKED-APPOINTMENT',
     'The test appointment lists service_request_ids that are not ids of its requisition.',

@@ -106,6 +106,14 @@ export const userFaults = {
   'pagination-limit-26-accepted': data('PAG-LIMIT-OVER-MAX', 'limit=26 is accepted'),
   'pagination-limit-fraction-accepted': data('PAG-LIMIT-TYPE', 'limit=1.5 is accepted and truncated'),
   'pagination-page-exceeds-limit': data('PAG-PAGE-WITHIN-LIMIT', 'a page holds limit+1 records'),
+  'pagination-limit-off-by-one': data(
+    'PAG-PAGE-WITHIN-LIMIT',
+    'with limit from 14 to 19 (one branch of the page sizing) a page holds limit+1 records',
+  ),
+  'pagination-deep-page-drops-record': data(
+    'PAG-NEXT-TOKEN',
+    'with limit below 10, page 5 and every later page start one record late: the record at the boundary is never served',
+  ),
   'pagination-first-page-skips-newest': data(
     'PAG-FIRST-PAGE',
     'the first page starts at the second newest record',
@@ -150,6 +158,18 @@ export const userFaults = {
   ),
   'filter-end-default-not-now': data('FLT-END-DEFAULT-NOW', 'without end, end defaults to 24 hours ago'),
   'filter-malformed-date-ignored': data('FLT-MALFORMED-DATE', 'a malformed start or end is ignored (200)'),
+  'filter-offset-dropped': data(
+    'FLT-DATE-TIME-FORMS',
+    'a start or end written with a UTC offset other than Z is read as UTC (10:00+05:30 as 10:00Z)',
+  ),
+  'filter-fraction-truncated': data(
+    'FLT-END-INCLUDES-EARLIER',
+    "start and end are truncated to whole seconds: end one millisecond after a record's start leaves that record out",
+  ),
+  'filter-far-offset-500': data(
+    'ERR-NO-5XX-ON-CLIENT-INPUT',
+    'a start or end written with an offset beyond ±12:00 (+13:00, +14:00) gets 500',
+  ),
   // ---------------------------------------------------------------- errors
   'malformed-id-404': data(
     'ERR-400-MALFORMED-PARAMETER',

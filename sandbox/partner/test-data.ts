@@ -19,6 +19,9 @@ export class TestDataFactory {
       presetStatuses: false,
       partialAppointment: false,
     });
+    // One appointment type mishandled: a VIRTUAL requisition is generated without its booked appointment.
+    if (appointmentType === 'VIRTUAL' && this.ctx.fault('partner-test-data-virtual-unbooked'))
+      requisition.appointments = [];
     for (const appointment of requisition.appointments) {
       if (this.ctx.fault('partner-test-data-mobile-no-address')) delete appointment.collection_address;
       if (this.ctx.fault('partner-test-data-foreign-service-request-ids')) {

@@ -84,15 +84,25 @@ function queryHook(ctx: SandboxContext) {
   };
 }
 
-/** A date-time query value in ms; undefined when absent (or malformed under the fault that ignores it). */
+/** The UTC offset a date-time is written with (`+05:30`), when it is not Z. */
+const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
+
+/**
+ * A date-time query value in ms; undefined when absent (or malformed under the fault that ignores it).
+ * Faults: the offset read as Z, the fraction of a second dropped, a far offset a server error.
+ */
 function instant(ctx: SandboxContext, name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const ms = Date.parse(text);
+  const offset = OFFSET.exec(text);
+  if (offset && Number(offset[2]) > 12 && ctx.fault('filter-far-offset-500'))
+    throw new Error(`Injected fault: ${name} offset ${offset[0]} out of the zone table`);
+  const read = offset && ctx.fault('filter-offset-dropped') ? text.replace(OFFSET, 'Z') : text;
+  const ms = Date.parse(read);
   if (Number.isNaN(ms)) {
     if (ctx.fault('filter-malformed-date-ignored')) return undefined;
     throw badRequest(`${name} is not a valid date-time`);
   }
-  return ms;
+  return ctx.fault('filter-fraction-truncated') ? ms - (((ms % 1000) + 1000) % 1000) : ms;
 }
 
 /** Index of the first entry of a newest-first list for which `past` holds (`past` is monotone). */
@@ -179,6 +189,7 @@ export function registerCollection(
   const { ctx, store, cursors } = services;
   const reorder = Object.entries(operation.reorderFaults).find(([name]) => ctx.fault(name as FaultName))?.[1];
   const noLookahead = ctx.variant('no-lookahead-cursor');
+  const smallNoLookahead = ctx.variant('small-limits-short-last-page');
   const lastPageToken = ctx.fault('pagination-next-token-on-last-page');
 
   const route = routeOptions(operation.operationId);
@@ -207,7 +218,12 @@ export function registerCollection(
       const { offset } = position;
       const list = store.users.get(position.userId)?.collections[operation.collection] ?? [];
       const { from, to } = window(ctx, list, start, end);
-      const size = ctx.fault('pagination-page-exceeds-limit') ? limit + 1 : limit;
+      const offByOne = ctx.fault('pagination-limit-off-by-one') && limit >= 14 && limit <= 19;
+      const size = ctx.fault('pagination-page-exceeds-limit') || offByOne ? limit + 1 : limit;
+      // Fault pagination-deep-page-drops-record: from page 5 on, a small page starts one record late.
+      const late =
+        ctx.fault('pagination-deep-page-drops-record') && limit < DEFAULT_LIMIT && offset >= 4 * limit;
+      const first = late ? offset + 1 : offset;
       const pairsSwapped = limit < DEFAULT_LIMIT && ctx.fault('pagination-small-pages-reordered');
       // Like a database whose plan for a small LIMIT returns rows of equal start in another order.
       const tiesSwapped = limit < DEFAULT_LIMIT && ctx.variant('start-ties');
@@ -217,15 +233,17 @@ export function registerCollection(
         if (reorder) sequence = reorder(sequence);
         if (pairsSwapped) sequence = swapPairs(sequence);
         if (tiesSwapped) sequence = tiesReversed(sequence);
-        page = sequence.slice(offset, offset + size);
+        page = sequence.slice(first, first + size);
       } else {
-        page = list.slice(from + offset, Math.min(to, from + offset + size));
+        page = list.slice(from + first, Math.min(to, from + first + size));
       }
 
-      let next = offset + page.length;
+      let next = first + page.length;
       if (ctx.fault('pagination-duplicate-across-pages')) next = Math.max(offset + 1, next - 1);
       if (ctx.fault('pagination-skips-record')) next += 1;
-      const more = noLookahead ? page.length > 0 && page.length >= limit : next < to - from;
+      // Variant small-limits-short-last-page: below the maximum, a full page always leads to another.
+      const lookahead = !noLookahead && !(smallNoLookahead && limit < MAX_LIMIT);
+      const more = lookahead ? next < to - from : page.length > 0 && page.length >= limit;
       // The fault's last-page cursor points at offset -1, which every cursor codec refuses (400).
       const nextOffset = more ? next : page.length > 0 && lastPageToken ? -1 : undefined;
 

@@ -1,7 +1,7 @@
 // Deterministic user data: for one account, a seed and a clock reading, the same records every time
 // (mulberry32 streams derived per user and per record; never Math.random).
 //
-// Shape of the history: one cycle per day, contiguous, from at least 150 days before `now` (and at least
+// Shape of the history: one cycle per day, contiguous, from at least 150 days (or `historyDays`) before `now` (and at least
 // 30 days before 2025-09-01, so records with v1_id exist) up to the current cycle, which started 9 to 14 hours
 // before `now` and has no end. Each cycle starts with its main sleep (5.5 to 8.5 hours, so it has ended by
 // `now`), has one recovery tied to that sleep, sometimes a nap, and on most days one or two workouts.
@@ -154,9 +154,9 @@ function workoutScore(
   };
 }
 
-/** The cycle start times, oldest first; the last one is the current cycle. */
-function cycleStarts(rng: Prng, now: number): number[] {
-  const historyStart = Math.min(now - MIN_HISTORY_DAYS * DAY, V1_ID_CUTOFF - 30 * DAY);
+/** The cycle start times over at least `historyDays` days, oldest first; the last one is the current cycle. */
+function cycleStarts(rng: Prng, now: number, historyDays: number): number[] {
+  const historyStart = Math.min(now - historyDays * DAY, V1_ID_CUTOFF - 30 * DAY);
   const starts: number[] = [];
   let start = Math.floor((now - 9 * HOUR - rng.int(0, 5 * 60) * MINUTE) / 1000) * 1000;
   while (start >= historyStart) {
@@ -168,18 +168,18 @@ function cycleStarts(rng: Prng, now: number): number[] {
 
 /**
  * The user's records. `simultaneousWorkouts` (variant start-ties): a day's second workout starts when its
- * first does, so the two share a start time.
+ * first does, so the two share a start time. `historyDays`: the least history (default MIN_HISTORY_DAYS).
  */
 export function generateUserRecords(
   account: Account,
   seed: number,
   now: number,
-  { simultaneousWorkouts = false } = {},
+  { simultaneousWorkouts = false, historyDays = MIN_HISTORY_DAYS } = {},
 ): UserRecords {
   const { userId } = account;
   const rng = createPrng(deriveSeed(seed, `user:${userId}`));
   const idBase = (userId * 1000 + (seed % 1000)) * 10_000;
-  const starts = cycleStarts(rng, now);
+  const starts = cycleStarts(rng, now, historyDays);
   const cycles: Cycle[] = [];
   const sleeps: Sleep[] = [];
   const recoveries: Recovery[] = [];

@@ -5,10 +5,11 @@ import { buildClients, type OAuthClient } from '../oauth/clients.ts';
 import { UserTokenStore } from '../oauth/tokens.ts';
 import { type Account, buildAccounts } from './accounts.ts';
 import { CursorCodec } from './cursor.ts';
-import { generateUserRecords } from './generator.ts';
+import { generateUserRecords, MIN_HISTORY_DAYS } from './generator.ts';
 import { applyRecordFaults, recordFaults } from './record-faults.ts';
 import { makeSparse } from './sparse.ts';
 import { buildStore, type DataStore } from './store.ts';
+import { applyTimeFormats, timeFormat } from './time-formats.ts';
 
 export interface UserServices {
   ctx: SandboxContext;
@@ -33,25 +34,44 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const epoch = dataEpoch ?? now().getTime();
   const sparse = ctx.variant('sparse-user');
   const simultaneousWorkouts = ctx.variant('start-ties');
-  const key = JSON.stringify([seed, epoch, sparse, simultaneousWorkouts, recordFaults(ctx), accounts]);
+  const historyDays = ctx.variant('long-history')
+    ? LONG_HISTORY_DAYS
+    : (ctx.options.historyDays ?? MIN_HISTORY_DAYS);
+  const shape = { sparse, simultaneousWorkouts, historyDays, format: timeFormat(ctx) };
+  const key = JSON.stringify([seed, epoch, shape, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);
   builtStores.delete(key);
-  const store = known ?? build(ctx, accounts, epoch, { sparse, simultaneousWorkouts });
+  const store = known ?? build(ctx, accounts, epoch, shape);
   builtStores.set(key, store);
   if (builtStores.size > KEPT_STORES) builtStores.delete(builtStores.keys().next().value as string);
   return store;
+}
+
+/** Variant long-history: about three years of history (1,100 cycles), as a long-standing account has. */
+const LONG_HISTORY_DAYS = 1100;
+
+interface DataShape {
+  sparse: boolean;
+  simultaneousWorkouts: boolean;
+  historyDays: number;
+  format: ReturnType<typeof timeFormat>;
 }
 
 function build(
   ctx: SandboxContext,
   accounts: readonly Account[],
   epoch: number,
-  { sparse, simultaneousWorkouts }: { sparse: boolean; simultaneousWorkouts: boolean },
+  shape: DataShape,
 ): DataStore {
+  const { sparse, simultaneousWorkouts, historyDays, format } = shape;
   const records = accounts.map((account, index) => {
-    const generated = generateUserRecords(account, ctx.options.seed, epoch, { simultaneousWorkouts });
+    const generated = generateUserRecords(account, ctx.options.seed, epoch, {
+      simultaneousWorkouts,
+      historyDays,
+    });
     if (sparse) makeSparse(generated, index);
     applyRecordFaults(generated, ctx);
+    applyTimeFormats(generated, format);
     return generated;
   });
   return buildStore(records);

@@ -4,7 +4,8 @@
 // (users A and B, partners A and B, given expired tokens), in at most 12 requests of its own, none of them a
 // write (a sign-in's steps, posts included, are no write of data: they are counted apart). Then it prints,
 // per requirement family, what this configuration will verify, what it will not and why, and the variable
-// that would enable it (from the capabilities the suite itself uses). One line per problem, each said to be
+// that would enable it (from the capabilities the suite itself uses), and the depth the run will use and why
+// (src/config/depth-plan.ts: the profile, the run's budget and the limit the target announced). One line per problem, each said to be
 // the run's side (the run would end ERROR) or the server's (the run would charge it: FAIL); exit 1 when a
 // check failed, 2 when the configuration cannot be read. Prints no secret.
 import { storeExpiries } from '../auth/expired-tokens.ts';
@@ -14,6 +15,13 @@ import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { mustRequirements, reasonsUnverifiable, variablesSupplying } from '../config/capabilities.ts';
 import { configOf, runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import {
+  type AnnouncedLimit,
+  depthPlan,
+  describePlan,
+  rotationOf,
+  secondsAtLimit,
+} from '../config/depth-plan.ts';
 import { resolveEnvironment } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
@@ -25,7 +33,6 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
-import { type AnnouncedLimit, REQUEST_PLAN, secondsAtLimit } from '../report/request-plan.ts';
 
 const MAX_REQUESTS = 12;
 const PROFILE_PATH = operationById('getBasicProfile').path;
@@ -151,14 +158,25 @@ async function runChecks(config: SuiteConfig, api: ApiClient, signInApi: ApiClie
 const RUN_OWN_SECONDS = 60;
 const REPORTING_MARGIN_S = 20;
 
-/** The run's plan against what the target announced: requests per credential, time, and the budget that fits. */
+/**
+ * The run's depth plan (src/config/depth-plan.ts) from what the target announced, and its requests per
+ * credential, time, and the budget that fits.
+ */
 function planLines(
   config: SuiteConfig,
   runTimeoutSeconds: number,
   limits: Partial<Record<keyof RequestTally, AnnouncedLimit>>,
 ): string[] {
-  const plan = REQUEST_PLAN[config.profile];
+  const depth = depthPlan({
+    profile: config.profile,
+    runTimeoutSeconds,
+    announced: limits.user,
+    rotation: rotationOf(new Date().toISOString(), config.explore, config.propertySeed),
+    pinned: config.depth,
+  });
+  const plan = depth.requests;
   const lines = [
+    ...describePlan(depth),
     `Plan for profile ${config.profile} (measured on the sandbox's data): about ${plan.user} user-data and ${plan.partner} partner requests`,
   ];
   let waits = 0;

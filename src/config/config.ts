@@ -1,6 +1,7 @@
 // The suite's configuration: which target, which credentials, which profile. Resolved once per run, from
 // the environment (CONFORMANCE_*, ./variables.ts) and optionally an env file, into the run manifest
 // (./run-manifest.ts); every problem is reported by variable name before any request is sent.
+import { resolve } from 'node:path';
 import { authSettings } from './auth-settings.ts';
 import { capabilitiesOf } from './capabilities.ts';
 import { ConfigError } from './config-error.ts';
@@ -95,6 +96,9 @@ export function configOf(env: Env, readStore: ReadStoreExpiries): SuiteConfig {
     requestTimeoutMs: read(env, 'CONFORMANCE_REQUEST_TIMEOUT_MS'),
     unansweredBudget: read(env, 'CONFORMANCE_UNANSWERED_BUDGET'),
     propertySeed: read(env, 'CONFORMANCE_SEED'),
+    depth: read(env, 'CONFORMANCE_DEPTH'),
+    explore: read(env, 'CONFORMANCE_EXPLORE'),
+    failureStore: resolve(read(env, 'CONFORMANCE_FAILURE_STORE')),
     insufficientScopeStatuses: read(env, 'CONFORMANCE_ACCEPT_403') ? [401, 403] : [401],
     rateLimit: read(env, 'CONFORMANCE_RATE_LIMIT'),
     rateLimitHeaders: read(env, 'CONFORMANCE_RATE_LIMIT_HEADERS'),

@@ -52,6 +52,12 @@ export interface SuiteConfig {
   unansweredBudget: number;
   /** CONFORMANCE_SEED */
   propertySeed: number;
+  /** CONFORMANCE_DEPTH: `auto`, or the depth plan pinned (src/config/depth-plan.ts). */
+  depth: ValueOf<'CONFORMANCE_DEPTH'>;
+  /** CONFORMANCE_EXPLORE=1: a new seed per run, failures shrunk and added to the failure store. */
+  explore: boolean;
+  /** CONFORMANCE_FAILURE_STORE: every seed and counterexample that ever failed, replayed first by every run. */
+  failureStore: string;
   /** Statuses accepted for a token that lacks the operation's scope (the seed says 401). */
   insufficientScopeStatuses: number[];
   /** CONFORMANCE_RATE_LIMIT */

@@ -183,9 +183,27 @@ export const variables = {
   },
   CONFORMANCE_SEED: {
     section: 'server',
-    doc: 'the fast-check seed of every generated request (fixed by default, so the same server gets the same verdict on every run); an integer to replay one, or `random` to explore with a new seed per run (nightly): the report and every property failure name the seed',
+    doc: 'the fast-check seed of every generated request (fixed by default, so the same server gets the same verdict on every run); an integer to replay one, or `random`: an exploring run (`CONFORMANCE_EXPLORE`) with a new seed; the report and every property failure name the seed',
     parse: parse.seed,
     default: parse.FIXED_PROPERTY_SEED,
+  },
+  CONFORMANCE_DEPTH: {
+    section: 'server',
+    doc: 'how deep the run reads (docs/profiles-and-targets.md, "Depth"): `auto` from the rate limit the target announces, the run\'s budget and the profile; `deep` or `budgeted` pins it (smoke keeps its own)',
+    parse: parse.oneOf(['auto', 'deep', 'budgeted'] as const),
+    default: 'auto',
+  },
+  CONFORMANCE_EXPLORE: {
+    section: 'server',
+    doc: '`1`: an exploring run (nightly; `run --explore`): a new seed each run unless `CONFORMANCE_SEED` names one, printed at the start; failing generated cases are shrunk, and each is added to the failure store',
+    parse: parse.flag,
+    default: false,
+  },
+  CONFORMANCE_FAILURE_STORE: {
+    section: 'server',
+    doc: 'the file of every seed and counterexample that ever failed (JSON lines; commit it, or keep it in a CI cache): every run replays it first, an exploring run adds to it (docs/profiles-and-targets.md, "Exploring")',
+    parse: parse.text,
+    default: 'conformance-failures.jsonl',
   },
   CONFORMANCE_RUN_TIMEOUT_S: {
     section: 'server',

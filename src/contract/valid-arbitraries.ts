@@ -3,11 +3,12 @@
  * (no per-resource code). Supports the subset described by `schema-model.ts`.
  *
  * Choices: optional properties are sometimes present, never extra properties; arrays hold 0-3 items
- * (at least minItems); date-times lie in 1970-2100; integers without format stay in the safe range.
+ * (at least minItems); date-times lie in 1971-2099, in any UTC offset; integers without format stay in the safe range.
  * Branches of a oneOf are assumed mutually exclusive (ours are, by score_state); the self-tests check
  * that every generated instance validates.
  */
 import fc from 'fast-check';
+import { writeInstant } from './date-time-forms.ts';
 import { isNumberFormat, numberFormatRanges } from './number-formats.ts';
 import { describeSchema, type NumericBounds, type ObjectNode, type SchemaNode } from './schema-model.ts';
 import { describeAt, type SchemaAt, schemaAt, standaloneAt } from './schema-refs.ts';
@@ -71,15 +72,32 @@ function arbitraryOfNode(node: SchemaNode, at: SchemaAt): fc.Arbitrary<unknown> 
   }
 }
 
+/** UTC offsets a date-time is written in: zero both ways, and whole and part hours of both signs to ±14:00. */
+const offsetArbitrary = fc.oneof(
+  fc.constantFrom('Z', '+00:00'),
+  fc
+    .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 14 }), fc.constantFrom(0, 30, 45))
+    .filter(([, hours, minutes]) => hours < 14 || minutes === 0)
+    .map(
+      ([sign, hours, minutes]) =>
+        `${sign}${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`,
+    ),
+);
+
+/** An instant in 1970-2100, written in any offset with 0, 3 or 6 fraction digits (./date-time-forms.ts). */
 const dateTimeArbitrary = fc
-  .date({
-    min: new Date('1970-01-01T00:00:00.000Z'),
-    max: new Date('2100-12-31T23:59:59.999Z'),
-    noInvalidDate: true,
-  })
-  .chain((date) => {
-    const iso = date.toISOString();
-    return fc.constantFrom(iso, iso.replace(/\.\d{3}Z$/, 'Z'), iso.replace(/Z$/, '+00:00'));
+  .tuple(
+    fc.date({
+      min: new Date('1971-01-01T00:00:00.000Z'),
+      max: new Date('2099-12-31T23:59:59.999Z'),
+      noInvalidDate: true,
+    }),
+    offsetArbitrary,
+    fc.constantFrom(0, 3, 6) as fc.Arbitrary<0 | 3 | 6>,
+  )
+  .map(([date, offset, digits]) => {
+    const ms = digits === 0 ? Math.floor(date.getTime() / 1000) * 1000 : date.getTime();
+    return writeInstant(ms, { offset, digits });
   });
 
 const formatArbitraries: Record<string, fc.Arbitrary<string>> = {

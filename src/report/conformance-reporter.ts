@@ -29,6 +29,7 @@ import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
+import { inputsSection } from './input-coverage.ts';
 import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
@@ -259,7 +260,11 @@ async function conformanceReport(
       selection,
     },
   );
-  const timed = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});
+  const latency = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});
+  const budget =
+    config?.profile === 'smoke' ? { spent: built.requestsSent, of: config.requestBudget } : undefined;
+  const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
+  const timed = { ...latency, inputs: inputsSection(annotations, budget) };
   return withBaseline(
     timed.profile === 'certification' ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,
     config?.baseline,

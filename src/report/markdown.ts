@@ -1,7 +1,8 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification. It opens with a
-// summary: requirement counts per area, then the latency table.
+// summary: requirement counts per area, then the latency table, then the input classes covered.
 
 import { runErrorLine } from '../run-state/run-error.ts';
+import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
 import { areaCounts, areaOf, overBudget, p95Change } from './overview.ts';
@@ -74,6 +75,7 @@ function summaryLines(report: ConformanceReport): string[] {
     '',
     '### Latency of the target (ms, per operation, from the answers this run recorded)',
     ...latencyLines(report.latency ?? []),
+    ...inputsLines(report.inputs),
   ];
 }
 

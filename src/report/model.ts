@@ -5,6 +5,7 @@ import type { RunError } from '../run-state/run-error.ts';
 import type { Digest } from './digest.ts';
 import type { RunVerdict } from './exit-statuses.ts';
 import type { Finding } from './finding.ts';
+import type { InputsSection } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
 
 /** How a test ended, in the verdict model's terms (src/suite/verdicts.ts). */
@@ -131,6 +132,8 @@ export interface ConformanceReport {
   sinceLastRun?: SinceLastRun;
   /** Per operation: count, p50, p95, max of the target's answer times (ms), budget and baseline p95. */
   latency?: LatencyRow[];
+  /** How deep the run went and which classes of the input space it covered (src/report/input-coverage.ts). */
+  inputs?: InputsSection;
 }
 
 /** A run-side cause that stopped some checks (not verified), and how many. */

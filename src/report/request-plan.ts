@@ -1,27 +1,14 @@
-// What a run of each profile is expected to send, per kind of credential, and how long that takes under
-// an announced rate limit. The counts were measured on the embedded sandbox (`npm run bench`, whose table
+// What a run of each profile is expected to send under the budgeted plan (src/config/depth-plan.ts), per
+// kind of credential, against which the console shows a long run's progress. The counts were measured on the embedded sandbox (`npm run bench`, whose table
 // shows them beside each run's own): a target whose users have more records sends more pages.
 import type { Profile } from '../config/suite-config.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 
 export const REQUEST_PLAN: Readonly<Record<Profile, RequestTally>> = {
-  'ci-gate': { user: 490, partner: 188, other: 97 },
-  certification: { user: 466, partner: 188, other: 87 },
-  smoke: { user: 5, partner: 1, other: 3 },
+  'ci-gate': { user: 530, partner: 195, other: 100 },
+  certification: { user: 506, partner: 195, other: 90 },
+  smoke: { user: 24, partner: 2, other: 3 },
 };
-
-/** A limit a credential's responses announced: `limit` requests per `windowSeconds`. */
-export interface AnnouncedLimit {
-  limit: number;
-  windowSeconds: number;
-}
-
-/**
- * Seconds `requests` take at `limit`: each window's worth goes at once, then the run waits for the next
- * window (the first window's share needs no wait).
- */
-export const secondsAtLimit = (requests: number, { limit, windowSeconds }: AnnouncedLimit): number =>
-  Math.max(0, Math.ceil(requests / limit) - 1) * windowSeconds;
 
 /** Progress against the plan: `412/720 requests planned, 341 s left of the run budget`. */
 export function progressLine(done: number, planned: number, secondsLeft: number): string {

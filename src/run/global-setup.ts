@@ -25,7 +25,7 @@ import {
 import { type PlannedInstance, runPlan, runTargets, type TargetSpec } from '../config/run-plan.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { drawnSeed } from '../config/variable-parsers.ts';
-import { read } from '../config/variables.ts';
+import { type Env, read } from '../config/variables.ts';
 import { startRunCoordinator } from '../coordinator/server.ts';
 import { setupRunError } from '../report/run-errors.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
@@ -65,6 +65,19 @@ function clearOldResults(): void {
   mkdirSync(reportPath('.run'), { recursive: true });
   writeFileSync(reportPath('.run/requests.log'), '');
   writeFileSync(reportPath('.run/unanswered.log'), '');
+}
+
+/**
+ * An exploring run's variables (CONFORMANCE_EXPLORE=1, or CONFORMANCE_SEED=random): a seed drawn for this run
+ * unless one is named; undefined for a run that does not explore.
+ */
+function explorationOf(env: Env): Record<string, string> | undefined {
+  const seed = env.CONFORMANCE_SEED;
+  if (seed !== 'random' && !read(env, 'CONFORMANCE_EXPLORE')) return undefined;
+  return {
+    CONFORMANCE_EXPLORE: '1',
+    CONFORMANCE_SEED: seed && seed !== 'random' ? seed : String(drawnSeed()),
+  };
 }
 
 /** The part of the run's time kept for its reports: no wait for the rate limit may reach into it. */
@@ -224,12 +237,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   try {
     await timed('global setup', async () => {
       // The environment and its file, read once for every instance.
-      // CONFORMANCE_SEED=random is drawn here, once: every target of the run explores with the same seed.
+      // An exploring run's seed is drawn here, once: every target of the run explores with the same seed.
       const given = environmentLayers();
-      runLayers =
-        merged(given).CONFORMANCE_SEED === 'random'
-          ? [{ variables: { CONFORMANCE_SEED: String(drawnSeed()) }, computed: true }, ...given]
-          : given;
+      const exploring = explorationOf(merged(given));
+      runLayers = exploring ? [{ variables: exploring, computed: true }, ...given] : given;
+      if (exploring) console.log(`Exploring with seed ${exploring.CONFORMANCE_SEED} (CONFORMANCE_SEED)`);
       const environment = merged(runLayers);
       const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
       const coordinator = await startRunCoordinator(

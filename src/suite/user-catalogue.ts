@@ -70,18 +70,23 @@ export function singleReadOf(collection: Operation): Operation | undefined {
   );
 }
 
+/** "Sleep.v1_id does not exist past 2025-09-01": a walk that ends there finds records that carry one. */
+export const V1_CUTOFF = '2025-09-01T00:00:00.000Z';
+
 /** Where the values of a path parameter are found: a field of the records of some collections. */
 export interface IdSource {
   collections: OperationId[];
   field: string;
   /** The oldest records first (V1 ids belong to older-generation activities). */
   oldestFirst?: boolean;
+  /** Only records that started before this date-time carry the field: they are read with end= it. */
+  before?: string;
 }
 
 /**
  * Where real values of a path parameter come from: cycleId from the cycles (for the cycle sub-resources,
  * the cycles that recoveries point to, which therefore have a sleep and a recovery), sleepId and workoutId
- * from their collections, activityV1Id from the v1_id of sleeps and workouts, oldest first.
+ * from their collections, activityV1Id from the v1_id of sleeps and workouts before the V1 cut-off, oldest first.
  */
 export function idSourceOf(op: Operation, param: string): IdSource {
   switch (param) {
@@ -94,7 +99,12 @@ export function idSourceOf(op: Operation, param: string): IdSource {
     case 'workoutId':
       return { collections: ['listWorkouts'], field: 'id' };
     case 'activityV1Id':
-      return { collections: ['listSleeps', 'listWorkouts'], field: 'v1_id', oldestFirst: true };
+      return {
+        collections: ['listSleeps', 'listWorkouts'],
+        field: 'v1_id',
+        oldestFirst: true,
+        before: V1_CUTOFF,
+      };
     default:
       throw new Error(`${op.operationId}: no source of real values for path parameter ${param}`);
   }

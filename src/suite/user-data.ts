@@ -1,31 +1,22 @@
 // The user's data, read through the API and kept by the worker's session with the test's target
-// (`userDataCache`): each walk of a collection, each set of ids and each single read is read once per worker,
-// target and token. A test reads it through its `dataset` fixture, the view of user A's data (user A's token
-// is fetched on first use). Three kinds of read:
-//   - walks of a collection with a page size and a query, one per key (walkKey). The complete walk (every
-//     page, limit 25, no query) is the one the schema, invariant, ordering, consistency, pagination and
-//     filter checks share, read through the worker's client on first use (a smoke test that needs none
-//     reads none); the other walks are small start-filtered windows, read through the asking test's client.
-//     A walk that failed on an answer keeps its failure, which every later user of it gets; one that got no
-//     answer fails the check that sent it, blocks those that waited for it, and is read again by the next
-//     asker (src/suite/unanswered.ts);
-//   - one id per path parameter (knownIds), from the first records of the collections: the cheap way to
-//     build a valid request for any operation;
+// (`userDataCache`), each read once per worker, target and token; a test reads it through its `dataset`
+// fixture, user A's view. How deep the reads go is the run's depth plan (src/suite/depth.ts). Three kinds:
+//   - walks of a collection, one per key (walkKey): the reference walk (limit 25, no query, the plan's newest
+//     pages, never the whole history) that the data checks share, and start-filtered windows. A walk that
+//     failed on an answer keeps its failure; one left unanswered is read again (src/suite/unanswered.ts);
+//   - one id per path parameter (knownIds), from the first records of the collections;
 //   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
 //     activity mapping): each sent once, its exchange judged by every check that reads it.
+
+import { collectionClasses, type DepthPlan } from '../config/depth-plan.ts';
+import type { CollectionClasses } from '../config/input-classes.ts';
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import {
-  type CollectionWalk,
-  type Page,
-  pageOf,
-  readPage,
-  type WalkOptions,
-  walkCollection,
-} from './collections.ts';
+import { type Page, pageOf, readPage, type WalkOptions, walkCollection } from './collections.ts';
+import { planOf } from './depth.ts';
 import { coreTest, internal } from './fixtures.ts';
 import { grantMismatchOf } from './grant-guard.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
@@ -37,6 +28,8 @@ import {
   type KnownIds,
   needsIds,
   successRequirementOf,
+  userCollections,
+  V1_CUTOFF,
 } from './user-catalogue.ts';
 import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
 
@@ -45,6 +38,8 @@ export interface LoadedCollection {
   pages: Page<DataRecord>[];
   /** Every record of every page, in the order served. */
   records: DataRecord[];
+  /** Whether the walk reached the last page (false: it stopped at the plan's page bound). */
+  complete: boolean;
 }
 
 export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
@@ -54,24 +49,24 @@ export interface WalkRequest {
   limit?: number;
   query?: Record<string, string | undefined>;
   requirement: string;
+  /** Read only this many pages (a sample); the walk is otherwise followed to its end. */
+  pages?: number;
 }
 
-/** The page size of the complete walk: the maximum, so that the walk every check shares takes the fewest pages. */
+/** The page size of the reference walk: the maximum, so that the walk every check shares takes the fewest pages. */
 export const COMPLETE_LIMIT = 25;
-/** How a problem names the complete walk. */
-export const COMPLETE_WALK = `complete walk, limit=${COMPLETE_LIMIT}`;
+/** How a problem names the reference walk. */
+export const COMPLETE_WALK = `reference walk, limit=${COMPLETE_LIMIT}`;
 
-/**
- * Start-filtered windows of the newest records, by the position in the complete walk of the record whose
- * start bounds them (about 3 and 13 records): small enough that walks with small page sizes stay cheap,
- * and the same queries for the pagination and filter checks, which so share their walks.
- */
-export const WINDOWS = { narrow: 2, wide: 12 } as const;
-export type WindowName = keyof typeof WINDOWS;
-
-/** The key of a walk: the token's user, the collection, the page size and the query. */
-const walkKey = (token: string, op: Operation, limit: number | undefined, query: object | undefined) =>
-  JSON.stringify([token, op.operationId, limit ?? null, query ?? {}]);
+/** The key of a walk: the token's user, the collection, the page size, the query and the pages read. */
+const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token'>) =>
+  JSON.stringify([
+    token,
+    op.operationId,
+    options.limit ?? null,
+    options.query ?? {},
+    options.samplePages ?? null,
+  ]);
 
 /** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
 export class UserDataCache {
@@ -87,23 +82,22 @@ export class UserDataCache {
     private readonly memo: RunMemo,
   ) {}
 
-  /** The complete collection of the token's user, or the error that stopped it; never rejects. */
-  completeWalk(token: string, op: Operation): Promise<CollectionOutcome> {
+  /**
+   * The newest records of the token's user, at most `pages` pages of the maximum (the plan's bound), or the
+   * error that stopped the walk; never rejects.
+   */
+  completeWalk(token: string, op: Operation, pages: number): Promise<CollectionOutcome> {
     return this.read(this.workerApi, token, op, {
       limit: COMPLETE_LIMIT,
       requirement: successRequirementOf(op),
-      samplePages: this.firstPageOnly ? 1 : undefined,
+      samplePages: this.firstPageOnly ? 1 : pages,
     });
   }
 
   /** A walk of the collection with the request's page size and query, read through `api` on first use. */
-  async walk(
-    api: ApiClient,
-    token: string,
-    op: Operation,
-    request: WalkRequest,
-  ): Promise<CollectionWalk<DataRecord>> {
-    const outcome = await this.read(api, token, op, { ...request, maxPages: 200 });
+  async walk(api: ApiClient, token: string, op: Operation, request: WalkRequest): Promise<LoadedCollection> {
+    const { pages, ...walk } = request;
+    const outcome = await this.read(api, token, op, { ...walk, maxPages: 200, samplePages: pages });
     if (!outcome.ok) rethrowAsAsker(outcome.error);
     return outcome.value;
   }
@@ -115,14 +109,17 @@ export class UserDataCache {
     op: Operation,
     options: Omit<WalkOptions, 'token'>,
   ): Promise<CollectionOutcome> {
-    const key = walkKey(token, op, options.limit, options.query);
+    const key = walkKey(token, op, options);
     let outcome = this.walks.get(key);
     if (!outcome) {
       const walk = () => walkCollection<DataRecord>(api, buildPath(op), { token, ...options });
       const reading: Promise<CollectionOutcome> = this.memo
         .remember(`walk ${key}`, walk, walkCodec<DataRecord>())
         .then(
-          (walk): CollectionOutcome => ({ ok: true, value: { operation: op, ...walk } }),
+          (walk): CollectionOutcome => ({
+            ok: true,
+            value: { operation: op, ...walk, complete: walk.pages.at(-1)?.nextToken === undefined },
+          }),
           (error: unknown): CollectionOutcome => {
             if (!failedOnAnswer(error) && this.walks.get(key) === reading) this.walks.delete(key);
             return { ok: false, error };
@@ -164,7 +161,7 @@ export class UserDataCache {
         .filter(([, value]) => value !== undefined)
         .map(([name, value]) => [name, String(value)]),
     );
-    const oldSleep = await first('listSleeps', { end: '2025-09-01T00:00:00.000Z' }).catch(() => undefined);
+    const oldSleep = await first('listSleeps', { end: V1_CUTOFF }).catch(() => undefined);
     if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
     return known;
   }
@@ -215,6 +212,8 @@ export class Dataset {
     private readonly token: () => Promise<string>,
     /** Why a token's grant cannot read an operation, if it cannot (src/suite/grant-guard.ts). */
     private readonly mismatch: (token: string, op: Operation) => string | undefined,
+    /** The run's depth plan for this target (src/suite/depth.ts). */
+    readonly plan: () => Promise<DepthPlan>,
   ) {}
 
   /** The token, for a read of `op`: the check is not verified when its grant cannot read it. */
@@ -225,16 +224,17 @@ export class Dataset {
     return token;
   }
 
-  /** The complete collection's walk, or the error that stopped it; rejects only when there is no token. */
+  /** The reference walk (the plan's newest pages), or the error that stopped it; rejects only without a token. */
   async outcome(collection: Operation | OperationId): Promise<CollectionOutcome> {
     const op = typeof collection === 'string' ? collectionById(collection) : collection;
-    return this.cache.completeWalk(await this.tokenFor(op), op);
+    const token = await this.tokenFor(op);
+    return this.cache.completeWalk(token, op, (await this.plan()).referencePages);
   }
 
   /**
-   * The complete collection. When it cannot be read to its end the calling test is skipped as blocked,
-   * naming the failure: the collection's own test in operations.spec.ts fails on it, so a check that merely
-   * depends on the data is not blamed for it. A request left unanswered fails the check that sent it.
+   * The reference walk. When it cannot be read the calling test is skipped as blocked, naming the failure:
+   * the collection's own test in operations.spec.ts fails on it, so a check that merely depends on the data
+   * is not blamed for it. A request left unanswered fails the check that sent it.
    */
   async collection(collection: Operation | OperationId): Promise<LoadedCollection> {
     const outcome = await this.outcome(collection);
@@ -245,7 +245,7 @@ export class Dataset {
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
       blockedBy(
         error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
-        `${op.method} ${op.path} could not be read to its end (${reason})`,
+        `${op.method} ${op.path} could not be read (${reason})`,
       );
     }
     return outcome.value;
@@ -282,39 +282,57 @@ export class Dataset {
   }
 
   /**
-   * Up to `max` path-parameter sets of real records for `op`, spread over the history ([{}] without params),
-   * from the source collections the grant reads (none: the check is not verified, naming the grant).
+   * The records that supply `op`'s path parameter `name`, by source collection, from those the grant reads
+   * (none: the check is not verified, naming the grant): their reference walks, or the first page of a walk
+   * that ends at the date before which the field exists (V1 ids).
    */
+  async sourceRecords(op: Operation, name: string): Promise<RecordSource> {
+    const sources = await this.sources(op, name);
+    const {
+      collections: [first],
+      before,
+    } = idSourceOf(op, name);
+    if (sources.length === 0 && first) await this.tokenFor(operationById(first));
+    const loaded = new Map<OperationId, DataRecord[]>();
+    for (const id of sources) {
+      const source = collectionById(id);
+      const requirement = successRequirementOf(source);
+      const query = { end: before };
+      loaded.set(
+        id,
+        before
+          ? (await this.walk(source, { limit: COMPLETE_LIMIT, query, requirement, pages: 1 })).records
+          : await this.records(id),
+      );
+    }
+    return (id) => loaded.get(id) ?? [];
+  }
+
+  /** Up to `max` path-parameter sets of real records for `op`, spread over its source records ([{}] without params). */
   async paramSets(op: Operation, max: number): Promise<Record<string, string | number>[]> {
     if (op.pathParams.length === 0) return [{}];
     const [param, ...more] = op.pathParams;
     if (!param || more.length > 0) throw new Error(`${op.operationId}: one path parameter expected`);
-    const sources = await this.sources(op, param.name);
-    const [first] = idSourceOf(op, param.name).collections;
-    if (sources.length === 0 && first) await this.tokenFor(operationById(first));
-    const loaded = new Map<OperationId, DataRecord[]>();
-    for (const id of sources) loaded.set(id, await this.records(id));
-    const source: RecordSource = (id) => loaded.get(id) ?? [];
+    const source = await this.sourceRecords(op, param.name);
     return spread(knownValues(op, param.name, source), max).map((value) => ({ [param.name]: value }));
   }
 
   /** A walk with the request's page size and query (read once per worker and target). */
-  async walk(op: Operation, request: WalkRequest): Promise<CollectionWalk<DataRecord>> {
+  async walk(op: Operation, request: WalkRequest): Promise<LoadedCollection> {
     return this.cache.walk(this.api, await this.tokenFor(op), op, request);
   }
 
   /**
-   * The complete collection, newest first, as following next_token from the first page finds it; rejects
-   * with the failure that stopped it (the pagination and filter checks fail on it, where `collection` is
-   * blocked).
+   * The reference walk, newest first, as following next_token from the first page finds it; rejects with the
+   * failure that stopped it (the pagination and filter checks fail on it, where `collection` is blocked).
    */
-  async referenceWalk(op: Operation): Promise<CollectionWalk<DataRecord>> {
+  async referenceWalk(op: Operation): Promise<LoadedCollection> {
     const outcome = await this.outcome(op);
     if (!outcome.ok) rethrowAsAsker(outcome.error);
     return outcome.value;
   }
 
-  /** The extent function of a collection; a recovery's reads the complete walks of sleeps and cycles. */
+  /** The extent function of a collection; a recovery's reads the reference walks of sleeps and cycles. */
   async extents(op: Operation): Promise<ExtentOf> {
     if (op.operationId !== 'listRecoveries') return ownExtent;
     const [sleeps, cycles] = await Promise.all([
@@ -325,27 +343,53 @@ export class Dataset {
   }
 
   /**
-   * A window's query: start = the earliest time of its bounding record (a recovery: of its sleep or
-   * cycle), as the filter checks write it; when that cannot be told, its created_at (only walks of the
-   * same query are compared, so the exact window does not matter).
+   * The records of the reference walk whose time can be told, with their extent function. A recovery's time
+   * is its sleep's and cycle's: where those walks stopped at the plan's bound, the recoveries past the first
+   * one whose sleep or cycle they do not reach are left out (their time is beyond what was read, not wrong);
+   * with complete walks, every record is kept, and one whose time cannot be told fails its check.
    */
-  async windowQuery(op: Operation, window: WindowName): Promise<Record<string, string>> {
+  async timed(op: Operation): Promise<{ walk: LoadedCollection; records: DataRecord[]; extentOf: ExtentOf }> {
+    const walk = await this.referenceWalk(op);
+    const extentOf = await this.extents(op);
+    if (op.operationId !== 'listRecoveries') return { walk, records: walk.records, extentOf };
+    const bounded = await Promise.all(
+      ['listSleeps', 'listCycles'].map(
+        async (id) => !(await this.referenceWalk(operationById(id as OperationId))).complete,
+      ),
+    );
+    if (!bounded.some(Boolean)) return { walk, records: walk.records, extentOf };
+    const reach = walk.records.findIndex((record) => extentOf(record) === undefined);
+    return { walk, records: reach < 0 ? walk.records : walk.records.slice(0, reach), extentOf };
+  }
+
+  /** The classes of the finite domains this collection gets in this run (src/config/input-classes.ts). */
+  async classes(op: Operation): Promise<CollectionClasses> {
+    return collectionClasses(await this.plan(), userCollections.indexOf(op));
+  }
+
+  /**
+   * The query of the window that holds the newest `records` records: start = the earliest time of the
+   * record at that position (a recovery: of its sleep or cycle), as the filter checks write it; when that
+   * cannot be told, its created_at (only walks of the same query are compared, so the exact window does not
+   * matter).
+   */
+  async windowQuery(op: Operation, records: number): Promise<Record<string, string>> {
     const all = (await this.referenceWalk(op)).records;
-    const record = all[Math.min(WINDOWS[window], all.length - 1)];
+    const record = all[Math.min(records - 1, all.length - 1)];
     if (!record) return {};
     const extent = (await this.extents(op))(record);
     if (extent) return { start: iso(extent.earliest) };
     return typeof record.created_at === 'string' ? { start: record.created_at } : {};
   }
 
-  /** The walk of a window with a page size, and how a problem names it ("start=…, limit=7"). */
+  /** The walk of the window of the newest `records` records with a page size, and how a problem names it. */
   async windowWalk(
     op: Operation,
-    window: WindowName,
+    records: number,
     limit: number,
     requirement: string,
-  ): Promise<{ what: string; query: Record<string, string>; walk: CollectionWalk<DataRecord> }> {
-    const query = await this.windowQuery(op, window);
+  ): Promise<{ what: string; query: Record<string, string>; walk: LoadedCollection }> {
+    const query = await this.windowQuery(op, records);
     const walk = await this.walk(op, { limit, query, requirement });
     return { what: `start=${query.start}, limit=${limit}`, query, walk };
   }
@@ -409,6 +453,14 @@ export function onPages(
   return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
 }
 
+/** The read whose answer tells the plan the target's limit: user A's profile, or else a collection's first page. */
+async function limitRead(dataset: Dataset): Promise<Exchange | undefined> {
+  const profile = operationById('getBasicProfile');
+  if (!(await dataset.withheld(profile))) return dataset.read(profile);
+  for (const op of userCollections) if (!(await dataset.withheld(op))) return dataset.read(op);
+  return undefined;
+}
+
 /** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */
 export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; dataset: Dataset }>({
   userDataCache: [
@@ -422,8 +474,16 @@ export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; data
     internal,
   ],
   dataset: [
-    async ({ userDataCache, api, userToken, tokenPool }, use) =>
-      use(new Dataset(userDataCache, api, () => userToken(), grantMismatchOf(tokenPool))),
+    async ({ userDataCache, api, userToken, tokenPool, session }, use) => {
+      const dataset: Dataset = new Dataset(
+        userDataCache,
+        api,
+        () => userToken(),
+        grantMismatchOf(tokenPool),
+        () => planOf(session, () => limitRead(dataset)),
+      );
+      await use(dataset);
+    },
     internal,
   ],
 });

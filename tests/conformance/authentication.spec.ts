@@ -13,6 +13,7 @@ import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import { signInRunError } from '../../src/report/run-errors.ts';
+import { covered } from '../../src/suite/depth.ts';
 import {
   ALL_READ_SCOPES,
   stoppedByRunError,
@@ -115,6 +116,7 @@ for (const op of targets) {
         const exchange = await api.send({ ...requestFor(op, ids), ...authorization });
         if (declared) {
           verdict.expectStatus(exchange, 401);
+          covered('auth negative', [`user data ${authCase.name}`], op.operationId);
           verdict.evidence(`${describeOperation(op)} ${authCase.name}: 401`);
         } else {
           expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);

@@ -15,8 +15,8 @@ import { type Dataset, knownValues, locate } from '../../src/suite/user-data.ts'
 import { blockedBy, ConformanceFailure, expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
-/** Records of user B whose ids are tried with user A's token, per operation (a fault shows on any). */
-const FOREIGN_SAMPLE = 1;
+// Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
+// says (a fault shows on any).
 
 const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
 
@@ -63,15 +63,17 @@ test(
   async ({ api, dataset, userToken, verdict }) => {
     const token = await userToken();
     const op = operationById('getActivityMapping');
-    const known = [...(await dataset.records('listSleeps')), ...(await dataset.records('listWorkouts'))].map(
-      (record) => record.v1_id,
-    );
+    const source = await dataset.sourceRecords(op, 'activityV1Id');
+    const known = [...source('listSleeps'), ...source('listWorkouts')].map((record) => record.v1_id);
     const exchange = await api.send({
       path: buildPath(op, { activityV1Id: unknownValue(op, known) }),
       token,
     });
     verdict.expectStatus(exchange, 404);
-    verdict.evidence(`a V1 id none of user A's ${known.length} sleeps and workouts carries`, exchange);
+    verdict.evidence(
+      `a V1 id far above those of user A's ${known.length} sleeps and workouts that carry one`,
+      exchange,
+    );
   },
 );
 
@@ -148,7 +150,7 @@ test(
       const foreign = knownValues(op, param.name, (id) => pagesB.get(id) ?? []).filter(
         (value) => wellFormed(param, value) && !own.has(String(value).toLowerCase()),
       );
-      for (const value of foreign.slice(0, FOREIGN_SAMPLE)) {
+      for (const value of foreign.slice(0, (await dataset.plan()).foreignIds)) {
         tried++;
         const exchange = await api.send({ path: buildPath(op, { [param.name]: value }), token: tokenA });
         verdict.expectNo5xx(exchange);

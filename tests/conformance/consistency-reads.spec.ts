@@ -11,18 +11,14 @@ import { readPage } from '../../src/suite/collections.ts';
 import { type DataRecord, idSet, iso } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { operationsOf, singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { locate, spread } from '../../src/suite/user-data.ts';
+import { type Dataset, locate, spread } from '../../src/suite/user-data.ts';
 import { notVerified, type Verdict } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
-// Samples spread over the history (newest, middle, oldest), the same ones the schema checks read: each
-// read is sent once per worker (Dataset.read) and judged by both.
-/** Records read by id per collection. */
-const SINGLE_SAMPLE = 3;
-/** Cycles whose sleep and recovery sub-resources are read. */
-const SUBRESOURCE_SAMPLE = 3;
-/** v1_ids whose mapping is read. */
-const MAPPING_SAMPLE = 3;
+// Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
+// many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are
+// read, v1_ids whose mapping is read): each read is sent once per worker (Dataset.read) and judged by both.
+const sample = async (dataset: Dataset): Promise<number> => (await dataset.plan()).singleReadSamples;
 
 /** JSON pointers at which two values differ (key order ignored). */
 function differences(inCollection: unknown, byId: unknown, at = ''): string[] {
@@ -95,7 +91,7 @@ for (const collection of userCollections) {
       if (!param) throw new Error(`${single.operationId} has no path parameter`);
       const indexes = spread(
         loaded.records.map((_, index) => index),
-        SINGLE_SAMPLE,
+        await sample(dataset),
       );
       if (indexes.length === 0) notVerified(`${collection.path} holds no record`);
       const problems: string[] = [];
@@ -140,7 +136,7 @@ test(
   ...verifies('CONS-CYCLE-SLEEP', '/v2/cycle/{cycleId}/sleep returns a sleep whose cycle_id is cycleId'),
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
-    const paramSets = await dataset.paramSets(op, SUBRESOURCE_SAMPLE);
+    const paramSets = await dataset.paramSets(op, await sample(dataset));
     if (paramSets.length === 0) notVerified('no cycle of user A has a recovery (hence a sleep) to read');
     const problems: string[] = [];
     let first: Exchange | undefined;
@@ -166,7 +162,7 @@ test(
   ),
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
-    const paramSets = await dataset.paramSets(op, SUBRESOURCE_SAMPLE);
+    const paramSets = await dataset.paramSets(op, await sample(dataset));
     if (paramSets.length === 0) notVerified('no cycle of user A has a recovery');
     const sleeps = idSet(await dataset.records('listSleeps'));
     const getSleep = operationById('getSleepById');
@@ -201,8 +197,9 @@ test(
   ...verifies('MAP-V1-TO-V2', "the activity mapping of a record's v1_id is that record's uuid"),
   async ({ dataset, verdict }) => {
     const op = operationById('getActivityMapping');
+    const source = await dataset.sourceRecords(op, 'activityV1Id');
     const byV1 = new Map(
-      [...(await dataset.records('listSleeps')), ...(await dataset.records('listWorkouts'))]
+      [...source('listSleeps'), ...source('listWorkouts')]
         .filter((record) => typeof record.v1_id === 'number')
         .map((record) => [record.v1_id, record]),
     );
@@ -210,7 +207,7 @@ test(
     const problems: string[] = [];
     let first: Exchange | undefined;
     // The v1_ids the schema checks sample too (oldest first, spread).
-    const paramSets = await dataset.paramSets(op, MAPPING_SAMPLE);
+    const paramSets = await dataset.paramSets(op, await sample(dataset));
     for (const params of paramSets) {
       const record = byV1.get(params.activityV1Id) as DataRecord;
       const exchange = await dataset.read(op, params);

@@ -1,14 +1,15 @@
 // References between records: every cycle_id and sleep_id of a recovery, and every cycle_id of a sleep, names
-// a record of the referenced collection, or at least one readable by id.
+// a record of the referenced collection, or at least one readable by id. Where the referenced walk stopped at
+// the plan's bound, only the records it reaches are judged (the older ones could name what was not read).
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { idSet } from '../../src/suite/records.ts';
+import { type DataRecord, idSet, ownExtent } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { singleReadOf, successRequirementOf } from '../../src/suite/user-catalogue.ts';
-import { type LoadedCollection, locate } from '../../src/suite/user-data.ts';
+import { type Dataset, type LoadedCollection, locate } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
@@ -28,12 +29,13 @@ async function unresolved(
   field: string,
   known: ReadonlySet<string>,
   read: Operation,
+  within: (record: DataRecord) => boolean,
 ): Promise<{ problems: string[]; references: number; notLookedUp: number; exchange?: Exchange }> {
   const missing = new Map<string, number>(); // reference → index of the first record naming it
   let references = 0;
   from.records.forEach((record, index) => {
     // A missing reference is a schema violation (the schema tests report it), not a dangling one.
-    if (record[field] === undefined || record[field] === null) return;
+    if (record[field] === undefined || record[field] === null || !within(record)) return;
     references++;
     const value = String(record[field]);
     if (!known.has(value.toLowerCase()) && !missing.has(value)) missing.set(value, index);
@@ -58,6 +60,43 @@ async function unresolved(
   return { problems, references, notLookedUp: missing.size - lookedUp, exchange };
 }
 
+const DAY = 86_400_000;
+
+/** When a record started: its own start; a recovery's, its cycle's (or else its sleep's) in those walks. */
+async function startOf(
+  dataset: Dataset,
+  from: LoadedCollection,
+): Promise<(record: DataRecord) => number | undefined> {
+  if (from.operation.operationId !== 'listRecoveries') return (record) => ownExtent(record)?.earliest;
+  const starts = new Map<string, number | undefined>();
+  for (const [id, kind] of [
+    ['listCycles', 'cycle'],
+    ['listSleeps', 'sleep'],
+  ] as const)
+    for (const record of (await dataset.collection(id)).records)
+      starts.set(`${kind} ${String(record.id)}`, ownExtent(record)?.earliest);
+  return (recovery) =>
+    starts.get(`cycle ${String(recovery.cycle_id)}`) ?? starts.get(`sleep ${String(recovery.sleep_id)}`);
+}
+
+/**
+ * Which records of `from` name records the walk of `to` reaches: all when that walk is complete; else those
+ * that started (a recovery: its cycle or sleep) more than a day after the oldest record it holds, so that
+ * what they name, which starts with them or before them within the day, is among those read.
+ */
+async function withinReach(
+  dataset: Dataset,
+  from: LoadedCollection,
+  to: LoadedCollection,
+): Promise<(record: DataRecord) => boolean> {
+  if (to.complete) return () => true;
+  const started = await startOf(dataset, from);
+  const oldest = Math.min(
+    ...to.records.map((record) => ownExtent(record)?.earliest ?? Number.POSITIVE_INFINITY),
+  );
+  return (record) => (started(record) ?? Number.NEGATIVE_INFINITY) > oldest + DAY;
+}
+
 // These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
 test.beforeEach(({ requires }) => requires('stateful'));
 
@@ -79,7 +118,9 @@ for (const { requirement, from, field, to } of references) {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const referring = await dataset.collection(source);
-      const known = idSet(await dataset.records(target));
+      const referenced = await dataset.collection(target);
+      const known = idSet(referenced.records);
+      const within = await withinReach(dataset, referring, referenced);
       const { problems, references, notLookedUp, exchange } = await unresolved(
         api,
         token,
@@ -87,7 +128,13 @@ for (const { requirement, from, field, to } of references) {
         field,
         known,
         read,
+        within,
       );
+      const beyond = referring.records.filter((record) => !within(record)).length;
+      if (beyond > 0)
+        verdict.note(
+          `${beyond} record(s) of ${source.path} left out: they may name records older than the ${referenced.records.length} of ${target.path} read (the plan's bound)`,
+        );
       if (notLookedUp > 0) {
         if (problems.length > 0)
           problems.push(`… and ${notLookedUp} more ${field}(s) missing from the collection, not looked up`);

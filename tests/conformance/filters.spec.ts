@@ -12,9 +12,11 @@
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
 // its extent is the union of its sleep's and its cycle's (src/suite/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
+import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { type Page, readPage } from '../../src/suite/collections.ts';
+import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import {
   type DataRecord,
@@ -26,7 +28,7 @@ import {
   iso,
 } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { WINDOWS } from '../../src/suite/user-data.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
@@ -77,8 +79,13 @@ async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bo
   return beyond;
 }
 
-/** The window anchors (src/suite/user-data.ts): filtered walks at these starts are the pagination checks' too. */
-const windowAnchors = Object.values(WINDOWS);
+/**
+ * The positions of the records that bound the windows of the run's plan (src/config/input-classes.ts):
+ * filtered walks at their starts are the pagination checks' too.
+ */
+const windowAnchors = async (dataset: Dataset, op: Operation): Promise<number[]> => [
+  ...new Set((await dataset.classes(op)).windows.map(({ records }) => records - 1)),
+];
 
 describeEachCollection((op, name) => {
   const path = buildPath(op);
@@ -86,12 +93,13 @@ describeEachCollection((op, name) => {
   test(
     ...verifies('FLT-START-INCLUSIVE', `${name} with start = a record's start includes that record`),
     async ({ dataset, verdict }) => {
-      const all = await dataset.referenceWalk(op);
-      const extentOf = await dataset.extents(op);
+      const { records, extentOf } = await dataset.timed(op);
+      const all = { records };
       const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
       const problems: string[] = [];
       let checked = 0;
-      for (const index of windowAnchors) {
+      const anchors = await windowAnchors(dataset, op);
+      for (const index of anchors) {
         const record = all.records[Math.min(index, all.records.length - 1)];
         if (!record) continue;
         const start = extent(record).earliest;
@@ -114,7 +122,8 @@ describeEachCollection((op, name) => {
       }
       verdict.expectNone(problems);
       if (checked === 0) notVerified(`${name} holds no record to filter (${all.records.length} records)`);
-      verdict.evidence(`${name}: ${checked} records at or after ${windowAnchors.length} start values found`);
+      covered('filter boundary', ["start = a record's start"], name);
+      verdict.evidence(`${name}: ${checked} records at or after ${anchors.length} start values found`);
     },
   );
 
@@ -124,54 +133,58 @@ describeEachCollection((op, name) => {
       `${name} with start never returns a record that ended before start`,
     ),
     async ({ dataset, verdict }) => {
-      const all = await dataset.referenceWalk(op);
-      const earlier = await expectBoundHolds(verdict, all.records, {
+      const { records, extentOf } = await dataset.timed(op);
+      const earlier = await expectBoundHolds(verdict, records, {
         // The start-filtered walks of the windows, which FLT-START-INCLUSIVE and the pagination checks read.
         read: async (query) => {
           const walk = await dataset.walk(op, { limit: 25, query, requirement: verdict.requirement });
           return { records: walk.records, exchange: (walk.pages[0] as Page<DataRecord>).exchange };
         },
-        extentOf: await dataset.extents(op),
+        extentOf,
         param: 'start',
-        anchors: windowAnchors,
+        anchors: await windowAnchors(dataset, op),
         timeOf: (extent) => extent.finish,
         beyond: (finish, start) => finish < start,
         leaked: (finish) => `ended ${finish}, before start: it did not occur at or after start`,
         atBound: 'ended exactly at start and is included',
       });
       if (earlier === 0)
-        notVerified(`${name}: no record ended before the start values tried (${all.records.length} records)`);
+        notVerified(`${name}: no record ended before the start values tried (${records.length} records)`);
       verdict.evidence(`${name}: ${earlier} earlier records could have leaked in, none did`);
     },
   );
 
   test(
-    ...verifies('FLT-NO-LOWER-BOUND', `${name} without start reaches the oldest record`),
+    ...verifies('FLT-NO-LOWER-BOUND', `${name} without start reaches past the oldest record read`),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
-      const all = await dataset.referenceWalk(op);
-      const extentOf = await dataset.extents(op);
-      if (all.records.length === 0) notVerified(`${name} holds no record`);
-      // Nothing may exist before the oldest record the walk without start found: ask for exactly that.
+      const { walk, records, extentOf } = await dataset.timed(op);
+      if (records.length === 0) notVerified(`${name} holds no record`);
+      // Ask for what exists before the oldest record the walk without start found. A walk that ended there
+      // must have seen it all; one the plan's bound stopped (next_token still given) goes on past it.
       const oldest = Math.min(
-        ...all.records.map((record) => extentOrFail(extentOf, record, verdict.requirement).earliest),
+        ...records.map((record) => extentOrFail(extentOf, record, verdict.requirement).earliest),
       );
-      const known = new Set(identities(all.records));
+      const known = new Set(identities(walk.records));
       const earlier = await readPage<DataRecord>(api, path, {
         token,
         limit: 25,
         query: { start: '1970-01-01T00:00:00.000Z', end: iso(oldest) },
         requirement: verdict.requirement,
       });
-      const missed = earlier.records.filter((record) => !known.has(identityOf(record)));
+      const missed = walk.complete ? earlier.records.filter((record) => !known.has(identityOf(record))) : [];
       verdict.expectNone(
         missed.map(
           (record) =>
-            `record ${identityOf(record)} (start ${String(record.start ?? record.created_at)}) exists before ${iso(oldest)} but the walk without start never reached it (${all.records.length} records walked)`,
+            `record ${identityOf(record)} (start ${String(record.start ?? record.created_at)}) exists before ${iso(oldest)} but the walk without start ended without it (${walk.records.length} records walked)`,
         ),
         earlier.exchange,
       );
-      verdict.evidence(`${name}: ${all.records.length} records walked without start`);
+      verdict.evidence(
+        walk.complete
+          ? `${name}: ${walk.records.length} records walked without start, to the end`
+          : `${name}: the walk without start reached back to ${iso(oldest)} (${walk.records.length} records, the plan's bound) and its next_token goes on; ${earlier.records.length} older records found with end=${iso(oldest)}`,
+      );
     },
   );
 
@@ -181,13 +194,13 @@ describeEachCollection((op, name) => {
       `${name} with end = a record's start leaves that record and later ones out`,
     ),
     async ({ api, dataset, userToken, verdict }) => {
-      const all = await dataset.referenceWalk(op);
+      const { records, extentOf } = await dataset.timed(op);
       const token = await userToken();
-      const later = await expectBoundHolds(verdict, all.records, {
+      const later = await expectBoundHolds(verdict, records, {
         // The first page (limit 25) before each end.
         read: (query) =>
           readPage<DataRecord>(api, path, { token, limit: 25, query, requirement: verdict.requirement }),
-        extentOf: await dataset.extents(op),
+        extentOf,
         param: 'end',
         anchors: [5, 15],
         timeOf: (extent) => extent.earliest,
@@ -196,7 +209,8 @@ describeEachCollection((op, name) => {
         atBound: 'starts exactly at end and is included',
       });
       if (later === 0)
-        notVerified(`${name}: no record starts after the end values tried (${all.records.length} records)`);
+        notVerified(`${name}: no record starts after the end values tried (${records.length} records)`);
+      covered('filter boundary', ["end = a record's start"], name);
       verdict.evidence(`${name}: ${later} later records could have leaked in, none did`);
     },
   );

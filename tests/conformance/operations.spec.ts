@@ -11,6 +11,7 @@ import { requirementById } from '../../src/contract/requirements.ts';
 import { requirementOf } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { covered } from '../../src/suite/depth.ts';
 import { test } from '../../src/suite/test.ts';
 import { successRequirementOf } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
@@ -19,10 +20,11 @@ import { verifies } from '../../src/suite/verifies.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);
-/** Cheap reads (one request each, no collection walk) that the read-only smoke profile runs. */
-const SMOKE = new Set(['listCycles', 'getBodyMeasurement', 'getBasicProfile']);
+// The smoke profile runs every test here: one read of every read operation, whose success, JSON body,
+// versioned path and schema it verifies, and the first pages of each collection (the smoke plan's bound).
+const SMOKE = [Tags.smoke];
 
-const covered = operations.filter(
+const readOperations = operations.filter(
   (op) => (op.area === 'user-data' || op.area === 'utility') && !COVERED_ELSEWHERE.has(op.operationId),
 );
 const appliesTo = (requirement: string, op: Operation): boolean =>
@@ -50,6 +52,7 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
     ...verifies(
       'ERR-404-BODY-PROFILE',
       `${op.method} ${op.path} answers 404 when user A has none, else ${op.successStatus}`,
+      { tag: SMOKE },
     ),
     async ({ dataset, verdict }) => {
       const exchange = await dataset.read(op);
@@ -61,16 +64,14 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
   );
 }
 
-for (const op of covered) {
+for (const op of readOperations) {
   const requirement = successRequirementOf(op);
 
   test(
     ...verifies(
       requirement,
       `${op.method} ${op.path} answers ${op.successStatus} with ${op.responseSchema ?? 'no body'}`,
-      {
-        tag: SMOKE.has(op.operationId) ? [Tags.smoke] : [],
-      },
+      { tag: SMOKE },
     ),
     async ({ dataset, verdict }) => {
       const exchange = await callWithRealIds(op, dataset);
@@ -95,6 +96,7 @@ for (const op of covered) {
         errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
         exchange,
       );
+      covered('read operation', [op.operationId]);
       verdict.evidence(`a valid ${op.responseSchema}`, exchange);
     },
   );
@@ -103,22 +105,28 @@ for (const op of covered) {
     test(
       ...verifies(
         requirement,
-        `every page of ${op.method} ${op.path}, followed to the end (limit 25), answers ${op.successStatus}`,
+        `every page of ${op.method} ${op.path} the reference walk reads (limit 25, next_token followed) answers ${op.successStatus}`,
+        { tag: SMOKE },
       ),
       async ({ dataset, requires, verdict }) => {
         // Following next_token to the end needs a target whose cursors lead somewhere (not a mock's).
         requires('stateful');
         // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
-        const { pages, records } = await dataset.referenceWalk(op);
+        const { pages, records, complete } = await dataset.referenceWalk(op);
         verdict.expectThat(pages.length > 0, 'the walk read no page');
-        verdict.evidence(`${pages.length} page(s), ${records.length} records, each page ${op.successStatus}`);
+        if (pages.length > 1) covered('pagination envelope', ['next_token followed'], op.operationId);
+        verdict.evidence(
+          `${pages.length} page(s), ${records.length} records, each page ${op.successStatus}${complete ? ', to the end' : " (the plan's bound)"}`,
+        );
       },
     );
   }
 
   if (op.responseSchema !== null && appliesTo('OP-JSON-BODIES', op)) {
     test(
-      ...verifies('OP-JSON-BODIES', `${op.method} ${op.path} answers with an application/json body`),
+      ...verifies('OP-JSON-BODIES', `${op.method} ${op.path} answers with an application/json body`, {
+        tag: SMOKE,
+      }),
       async ({ dataset, verdict }) => {
         const exchange = await callWithRealIds(op, dataset);
         verdict.expectThat(exchange.text !== '', `no body (status ${exchange.status})`, exchange);
@@ -141,6 +149,7 @@ for (const op of covered) {
       ...verifies(
         'VER-PATH-VERSION',
         `${op.method} ${op.path} is served under its versioned path /${version}/`,
+        { tag: SMOKE },
       ),
       async ({ dataset, verdict }) => {
         const exchange = await callWithRealIds(op, dataset);

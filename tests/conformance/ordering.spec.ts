@@ -1,4 +1,4 @@
-// Collection order over the complete walk, across page boundaries: cycles, sleeps and workouts by start
+// Collection order over the reference walk, across page boundaries: cycles, sleeps and workouts by start
 // descending; recoveries by the start of their related sleep descending (the sleep looked up in the sleeps
 // collection, or read by id when the collection does not hold it).
 
@@ -40,11 +40,14 @@ for (const { requirement, collection, bySleep } of orderRules) {
       if (bySleep) {
         const token = await userToken();
         const key = (id: unknown) => String(id).toLowerCase();
+        const sleeps = await dataset.collection('listSleeps');
         const sleepStart = new Map<string, unknown>(
-          (await dataset.records('listSleeps')).map((sleep) => [key(sleep.id), sleep.start]),
+          sleeps.records.map((sleep) => [key(sleep.id), sleep.start]),
         );
         const getSleep = operationById('getSleepById');
-        let lookups = 0;
+        // A sleep walk the plan's bound stopped does not reach the oldest recoveries' sleeps: those are left
+        // out, not read one by one.
+        let lookups = sleeps.complete ? 0 : MAX_SLEEP_LOOKUPS;
         for (const recovery of loaded.records) {
           const id = recovery.sleep_id;
           if (typeof id !== 'string' || sleepStart.has(key(id)) || lookups >= MAX_SLEEP_LOOKUPS) continue;

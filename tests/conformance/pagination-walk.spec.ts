@@ -3,17 +3,25 @@
 // following next_token visits every record exactly once whatever the page size, and a walk ends on a page
 // without next_token.
 //
-// Reference data: the complete walk of each collection with limit 25 (memoised per worker and target, shared
-// with every other check), and walks of two start-filtered windows (src/suite/user-data.ts WINDOWS: ~3
-// records with limits 1 and 25, ~13 with limits 7 and 25), which bound the cost of small page sizes.
-// Comparisons between walks of the same query need no reading of the filter semantics.
+// Reference data: the reference walk of each collection with limit 25 (memoised per worker and target, shared
+// with every other check), and windows of the newest records walked at small page sizes and at 25, each
+// deep enough that the small walk reaches page 5 (the run's depth plan, src/config/input-classes.ts: limits
+// 1, 2 and 7, every collection in the deep plan, one each by rotation in the budgeted plan). Comparisons
+// between walks of the same query need no reading of the filter semantics.
 import { duplicateProblems } from '../../src/checks/invariants.ts';
+import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
+import { readPage } from '../../src/suite/collections.ts';
+import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { COMPLETE_WALK, WINDOWS } from '../../src/suite/user-data.ts';
+import {
+  COMPLETE_LIMIT,
+  COMPLETE_WALK,
+  type Dataset,
+  type LoadedCollection,
+} from '../../src/suite/user-data.ts';
 import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
@@ -38,6 +46,32 @@ function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord)
   return runs.map(({ key, ids }) => `${iso(key)}: ${ids.sort().join(', ')}`);
 }
 
+/** A window walked at a small page size, and the same window at the maximum. */
+interface WindowWalks {
+  limit: number;
+  small: { what: string; walk: LoadedCollection };
+  whole: { what: string; walk: LoadedCollection };
+}
+
+/** The windows of the run's plan for this collection, each walked at its small page size and at 25. */
+async function windowWalks(dataset: Dataset, op: Operation, requirement: string): Promise<WindowWalks[]> {
+  const walks: WindowWalks[] = [];
+  for (const { limit, records } of (await dataset.classes(op)).windows) {
+    const small = await dataset.windowWalk(op, records, limit, requirement);
+    const whole = await dataset.windowWalk(op, records, COMPLETE_LIMIT, requirement);
+    walks.push({ limit, small, whole });
+  }
+  return walks;
+}
+
+/** Records the page depth each small walk reached, as input classes (`limit 7: page 5`). */
+const coverDepth = (walks: readonly WindowWalks[], name: string) =>
+  covered(
+    'walk depth at a small page size',
+    walks.map(({ limit, small }) => `limit ${limit}: page ${small.walk.pages.length}`),
+    name,
+  );
+
 describeEachCollection((op, name) => {
   const path = buildPath(op);
 
@@ -45,22 +79,20 @@ describeEachCollection((op, name) => {
     ...verifies('PAG-FIRST-PAGE', `${name} without nextToken returns the newest records`),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
-      const all = await dataset.referenceWalk(op);
-      const extentOf = await dataset.extents(op);
+      const { records: all, extentOf } = await dataset.timed(op);
       const key = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
-      if (all.records.length < 3)
-        notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
+      if (all.length < 3) notVerified(`${name} holds ${all.length} records; the check needs at least 3`);
       const problems: string[] = [];
 
       // The first page (no limit: the default page size) is the head of the complete walk, and its first
       // record is the newest of all.
       const first = await dataset.firstPage(op);
-      const head = identities(all.records).slice(0, first.records.length);
+      const head = identities(all).slice(0, first.records.length);
       const difference = sameSequence(identities(first.records), head);
       if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
       const newest = first.records[0];
       if (newest) {
-        const newer = all.records.filter((record) => key(record) > key(newest));
+        const newer = all.filter((record) => key(record) > key(newest));
         for (const record of newer) {
           problems.push(
             `record ${identityOf(record)} (time ${iso(key(record))}) is newer than the first record of the first page, ${identityOf(newest)} (${iso(key(newest))})`,
@@ -72,12 +104,10 @@ describeEachCollection((op, name) => {
       // certainly falls before end (a record the complete walk found), not skip it.
       const cut = extentOrFail(
         extentOf,
-        all.records[Math.min(5, all.records.length - 2)] as DataRecord,
+        all[Math.min(5, all.length - 2)] as DataRecord,
         verdict.requirement,
       ).earliest;
-      const before = all.records.filter(
-        (record) => extentOrFail(extentOf, record, verdict.requirement).latest < cut,
-      );
+      const before = all.filter((record) => extentOrFail(extentOf, record, verdict.requirement).latest < cut);
       const filtered = await readPage<DataRecord>(api, path, {
         token,
         limit: 10,
@@ -99,28 +129,25 @@ describeEachCollection((op, name) => {
         }
       }
       verdict.expectNone(problems, filtered.exchange);
-      verdict.evidence(`${name}: first pages compared with a complete walk of ${all.records.length} records`);
+      verdict.evidence(`${name}: first pages compared with a complete walk of ${all.length} records`);
     },
   );
 
   test(
     ...verifies(
       'PAG-NEXT-TOKEN',
-      `${name} following next_token visits every record exactly once (limits 1, 7, 25)`,
+      `${name} following next_token visits every record exactly once, to page 5 and beyond at small page sizes`,
     ),
     async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
       const known = new Set(identities(all.records));
-      const { requirement } = verdict;
-      const windows = [
-        await dataset.windowWalk(op, 'wide', 25, requirement),
-        await dataset.windowWalk(op, 'wide', 7, requirement),
-        await dataset.windowWalk(op, 'narrow', 25, requirement),
-        await dataset.windowWalk(op, 'narrow', 1, requirement),
-      ];
-      const walks: [string, CollectionWalk<DataRecord>][] = [
+      const windows = await windowWalks(dataset, op, verdict.requirement);
+      const walks: [string, LoadedCollection][] = [
         [COMPLETE_WALK, all],
-        ...windows.map(({ what, walk }): [string, CollectionWalk<DataRecord>] => [what, walk]),
+        ...windows.flatMap(({ small, whole }): [string, LoadedCollection][] => [
+          [small.what, small.walk],
+          [whole.what, whole.walk],
+        ]),
       ];
       const problems: string[] = [];
       for (const [what, walk] of walks) {
@@ -132,66 +159,73 @@ describeEachCollection((op, name) => {
         for (const record of walk.records) {
           if (!known.has(identityOf(record))) {
             problems.push(
-              `${what}: record ${identityOf(record)} was never visited by the complete walk (a gap)`,
+              `${what}: record ${identityOf(record)} was never visited by the reference walk (a gap)`,
             );
           }
         }
       }
       // The same query walked with different page sizes visits the same records.
-      for (const [a, b] of [
-        [1, 2],
-        [3, 4],
-      ] as const) {
-        const [nameA, walkA] = walks[a] as [string, CollectionWalk<DataRecord>];
-        const [nameB, walkB] = walks[b] as [string, CollectionWalk<DataRecord>];
-        const setB = new Set(identities(walkB.records));
-        const setA = new Set(identities(walkA.records));
-        for (const id of setA)
-          if (!setB.has(id)) problems.push(`${id} is visited with ${nameA} but not with ${nameB}`);
-        for (const id of setB)
-          if (!setA.has(id)) problems.push(`${id} is visited with ${nameB} but not with ${nameA}`);
+      for (const { small, whole } of windows) {
+        const setSmall = new Set(identities(small.walk.records));
+        const setWhole = new Set(identities(whole.walk.records));
+        for (const id of setSmall)
+          if (!setWhole.has(id))
+            problems.push(`${id} is visited with ${small.what} but not with ${whole.what}`);
+        for (const id of setWhole)
+          if (!setSmall.has(id))
+            problems.push(`${id} is visited with ${whole.what} but not with ${small.what}`);
       }
       verdict.expectNone(problems);
       const followed = walks.reduce((sum, [, walk]) => sum + walk.pages.length - 1, 0);
       if (followed === 0) notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
-      verdict.evidence(`${name}: ${followed} next_tokens followed over ${walks.length} walks`);
+      coverDepth(windows, name);
+      verdict.evidence(
+        `${name}: ${followed} next_tokens followed over ${walks.length} walks; ${windows.map(({ limit, small }) => `limit ${limit} to page ${small.walk.pages.length}`).join(', ')}`,
+      );
     },
   );
 
   test(
     ...verifies(
       'PAG-PAGE-SIZE-INDEPENDENT',
-      `${name} gives the same sequence for limits 1, 7 and 25 (records with equal start times, by the suite's reading)`,
+      `${name} gives the same sequence over one window whatever the page size (records with equal start times, by the suite's reading)`,
     ),
     async ({ dataset, verdict }) => {
-      const all = await dataset.referenceWalk(op);
-      const extentOf = await dataset.extents(op);
+      const { records: all, extentOf } = await dataset.timed(op);
       const keyOf = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
       const problems: string[] = [];
-      // Each window walked with a small page size against one page of up to 25.
-      for (const [window, limit] of [
-        ['narrow', 1],
-        ['wide', 7],
-      ] as const) {
-        const small = await dataset.windowWalk(op, window, limit, verdict.requirement);
-        const whole = await dataset.windowWalk(op, window, 25, verdict.requirement);
-        const difference = sameSequence(identities(small.walk.records), identities(whole.walk.records));
+      const windows = await windowWalks(dataset, op, verdict.requirement);
+      // Each window walked with a small page size against the same window at 25, and the small walks of one
+      // window against each other.
+      const pairs = [
+        ...windows.map(({ small, whole }) => [small, whole] as const),
+        ...windows.flatMap((a, i) =>
+          windows
+            .slice(i + 1)
+            .filter((b) => a.whole.what === b.whole.what)
+            .map((b) => [a.small, b.small] as const),
+        ),
+      ];
+      for (const [one, other] of pairs) {
+        const difference = sameSequence(identities(one.walk.records), identities(other.walk.records));
         if (!difference) continue;
         // The seed orders by start time alone: records that share one may come in either order.
         const byStart = sameSequence(
-          byStartTime(small.walk.records, keyOf),
-          byStartTime(whole.walk.records, keyOf),
+          byStartTime(one.walk.records, keyOf),
+          byStartTime(other.walk.records, keyOf),
         );
-        if (byStart) problems.push(`${small.what} vs ${whole.what}: ${byStart}`);
+        if (byStart) problems.push(`${one.what} vs ${other.what}: ${byStart}`);
         else
           verdict.warn(
-            `${small.what} vs ${whole.what}: records with equal start times change places: ${difference}`,
+            `${one.what} vs ${other.what}: records with equal start times change places: ${difference}`,
           );
       }
       verdict.expectNone(problems);
-      if (all.records.length < 2)
-        notVerified(`${name} holds ${all.records.length} record(s): no order to compare`);
-      verdict.evidence(`${name}: windows of up to ${WINDOWS.wide + 1} of ${all.records.length} records`);
+      if (all.length < 2) notVerified(`${name} holds ${all.length} record(s): no order to compare`);
+      coverDepth(windows, name);
+      verdict.evidence(
+        `${name}: ${pairs.length} pairs of walks compared over windows of ${windows.map(({ whole }) => whole.walk.records.length).join(', ')} records`,
+      );
     },
   );
 
@@ -203,18 +237,19 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const all = await dataset.referenceWalk(op);
-      const {
-        what: windowName,
-        query,
-        walk: window,
-      } = await dataset.windowWalk(op, 'wide', 7, verdict.requirement);
+      const windows = await windowWalks(dataset, op, verdict.requirement);
       // The walks themselves (collections.ts) fail PAG-LAST-PAGE on a next_token that cannot be followed
       // or that never ends. A next_token leading to an empty last page is a cursor that does not look
-      // ahead: the seed does not forbid it, the suite's reading does.
-      for (const [what, walk] of [
-        [COMPLETE_WALK, all],
-        [windowName, window],
-      ] as const) {
+      // ahead: the seed does not forbid it, the suite's reading does. The reference walk stops at the plan's
+      // bound: only a walk that reached its end tells how it ends.
+      const ended = [
+        ...(all.complete ? [[COMPLETE_WALK, all] as const] : []),
+        ...windows.flatMap(({ small, whole }) => [
+          [small.what, small.walk] as const,
+          [whole.what, whole.walk] as const,
+        ]),
+      ];
+      for (const [what, walk] of ended) {
         walk.pages.forEach((page, index) => {
           const next = walk.pages[index + 1];
           if (page.nextToken !== undefined && next && next.records.length === 0)
@@ -225,8 +260,10 @@ describeEachCollection((op, name) => {
         });
       }
       // A page that holds the whole window is the last page: by the reading, no next_token.
-      const count = window.records.length;
-      if (count > 0 && count <= 25) {
+      const [first] = windows;
+      const count = first?.whole.walk.records.length ?? 0;
+      if (first && count > 0 && count <= COMPLETE_LIMIT) {
+        const query = await dataset.windowQuery(op, (await dataset.classes(op)).windows[0]?.records ?? count);
         const whole = await readPage<DataRecord>(api, path, {
           token,
           limit: count,
@@ -247,7 +284,7 @@ describeEachCollection((op, name) => {
         }
       }
       verdict.evidence(
-        `${name}: ${all.pages.length + window.pages.length} pages of two walks ended without next_token`,
+        `${name}: ${ended.reduce((sum, [, walk]) => sum + walk.pages.length, 0)} pages of ${ended.length} walks ended without next_token`,
       );
     },
   );

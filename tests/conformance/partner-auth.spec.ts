@@ -17,6 +17,7 @@ import { operationById } from '../../src/contract/operations.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { registerSecret } from '../../src/http/redact.ts';
+import { covered } from '../../src/suite/depth.ts';
 import {
   addTestDataOperation,
   catalogueRequirement,
@@ -198,6 +199,8 @@ interface InvalidTokenRequest {
    * refused, with no status named: 400 or 401 is the suite's reading, another 4xx a warning.
    */
   stated: boolean;
+  /** Part of the read-only smoke profile. */
+  smoke?: true;
 }
 
 const invalidTokenRequests: InvalidTokenRequest[] = [
@@ -205,6 +208,8 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
     name: 'a wrong client_secret',
     body: { overrides: { client_secret: `not-the-secret-${randomUUID()}` } },
     stated: true,
+    // The partner family's one negative in the smoke profile: no data is touched.
+    smoke: true,
   },
   {
     name: 'an unknown client_id',
@@ -227,12 +232,12 @@ const invalidTokenRequests: InvalidTokenRequest[] = [
 /** A malformed token request: 400 or 401 by the reading, another 4xx a warning. */
 const MALFORMED_TOKEN_REQUEST: RefusalReading = { expected: [400, 401], tolerated: 'any 4xx' };
 
-for (const { name, body, stated } of invalidTokenRequests) {
+for (const { name, body, stated, smoke } of invalidTokenRequests) {
   test(
     ...verifies(
       'PAUTH-TOKEN-INVALID-CLIENT',
       `a token request with ${name} gets ${stated ? '401' : "400 or 401 (by the suite's reading; refused by the seed)"}`,
-      { tag: [Tags.partner] },
+      { tag: [Tags.partner, ...(smoke ? [Tags.smoke] : [])] },
     ),
     async ({ api, partnerA, requires, verdict }) => {
       requires('real-auth');
@@ -252,6 +257,7 @@ for (const { name, body, stated } of invalidTokenRequests) {
         stated ? STATED_401 : MALFORMED_TOKEN_REQUEST,
         `a token for a request with ${name}`,
       );
+      covered('auth negative', [`partner token request with ${name}`]);
     },
   );
 }

@@ -12,6 +12,7 @@
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
+import { covered } from '../../src/suite/depth.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
@@ -138,6 +139,7 @@ for (const appointmentType of APPOINTMENT_TYPES) {
         }
       });
       verdict.expectNone(problems, read);
+      covered('appointment type', [appointmentType]);
       verdict.evidence(
         `${appointments.length} appointment(s) booking ${own.size} service request(s) of requisition ${String(requisition.id)}`,
       );

@@ -10,13 +10,16 @@
 // where the suite reads a loose point (an empty limit, start or end; a limit over the maximum, served capped;
 // an integer id beyond int64; start after end) another non-5xx answer is a warning.
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
-// without parameters (nothing to generate). The run spends a fixed budget of generated requests, shared
-// evenly by the tests, with the run's seed (src/suite/properties.ts), after each test's boundary cases: a
-// path parameter's (the known id, an int64 beyond 2^53, a malformed id, an integer beyond int64) and one per
-// rule of the collection queries (an empty end, a limit beyond int32 and over the maximum, an impossible
-// date, start after end), so that every requirement a test declares is exercised in every run. A failure
-// names the requirement, the exchange with its curl line, and fast-check's seed, path and counterexample.
+// without parameters (nothing to generate). Each test replays the failure store's counterexamples first
+// (src/suite/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
+// shapes (the known id, the edges of int64 and uuid, every malformed shape) and one per rule of the
+// collection queries (an empty end, a limit beyond int32 and over the maximum, an impossible date, start
+// after end), so that every requirement a test declares is exercised in every run; then as many generated
+// requests as the run's depth plan gives, with the run's seed. A failure names the requirement, the exchange
+// with its curl line, and fast-check's seed, path and counterexample.
 import fc from 'fast-check';
+import type { DepthPlan } from '../../src/config/depth-plan.ts';
+import { shareOf } from '../../src/config/input-classes.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation, ParameterSchema } from '../../src/contract/operation-model.ts';
@@ -24,7 +27,8 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import { describeExchange } from '../../src/http/exchange.ts';
-import { assertProperty } from '../../src/suite/properties.ts';
+import { covered } from '../../src/suite/depth.ts';
+import { assertExplored } from '../../src/suite/explored-property.ts';
 import { test } from '../../src/suite/test.ts';
 import { describeOperation, type KnownIds, userDataOperations } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
@@ -64,29 +68,59 @@ function wellFormedId(schema: ParameterSchema, value: string): boolean {
   return value !== '';
 }
 
-/** Valid ids that could not be known, at the edges of the type. */
+/**
+ * Valid ids that could not be known, at the edges of the type: an int64's extremes, one past 2^53 and its
+ * longest (19 digits); a uuid's nil, all-ones and upper-case shapes.
+ */
 const edgeIds = (schema: ParameterSchema): string[] =>
   schema.type === 'integer'
-    ? ['0', '9007199254740993', '9223372036854775807', '-9223372036854775808']
-    : ['00000000-0000-4000-8000-000000000000', 'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF'];
+    ? ['0', '1', '9007199254740993', '9223372036854775807', '-9223372036854775808']
+    : [
+        '00000000-0000-0000-0000-000000000000',
+        '00000000-0000-4000-8000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
+      ];
 
-/** Malformed ids beyond the generated ones. */
+/**
+ * Malformed ids beyond the generated ones, at the edges of the shape: one digit past int64 either way (20
+ * digits), other notations; a uuid a character short or long, without hyphens, braced, with a non-hex digit.
+ */
 const malformedIds = (schema: ParameterSchema): string[] =>
   schema.type === 'integer'
     ? ['abc', '1.0', '0x10', '1e3', 'null', '9223372036854775808', '-9223372036854775809']
-    : ['not-a-uuid', '123e4567-e89b-12d3-a456-42661417400g', '{123e4567-e89b-12d3-a456-426614174000}'];
+    : [
+        'not-a-uuid',
+        '123e4567-e89b-12d3-a456-42661417400g',
+        '{123e4567-e89b-12d3-a456-426614174000}',
+        '123e4567-e89b-12d3-a456-42661417400',
+        '123e4567-e89b-12d3-a456-4266141740000',
+        '123e4567e89b12d3a456426614174000',
+      ];
 
-/** Generated requests and the boundary cases that go first. */
-interface Cases {
-  arbitrary: fc.Arbitrary<RequestCase>;
-  examples: RequestCase[];
+/** What a generated request sends: its path parameters and query (what the failure store keeps). */
+interface RawRequest {
+  pathParams: Record<string, string>;
+  query: Record<string, string>;
 }
 
-function pathCases(op: Operation, ids: KnownIds): Cases {
+/** Generated requests, the boundary cases that go first, and how the seed's rules classify each. */
+interface Cases {
+  arbitrary: fc.Arbitrary<RawRequest>;
+  examples: RawRequest[];
+  classify: (request: RawRequest) => RequestCase;
+}
+
+/**
+ * The path parameter's cases: the known id, and `shapes` of the finite set of id shapes at the edges of its
+ * type (edgeIds, malformedIds), the share of this operation under the run's plan.
+ */
+function pathCases(op: Operation, ids: KnownIds, shapes: (all: string[]) => string[]): Cases {
   const [param] = op.pathParams;
   if (!param || op.pathParams.length !== 1) throw new Error(`${op.operationId}: expected one path parameter`);
   const schema = param.schema as unknown as JsonSchema;
-  const caseOf = (value: string): RequestCase => {
+  const classify = ({ pathParams }: RawRequest): RequestCase => {
+    const value = pathParams[param.name] ?? '';
     const known = value === ids[param.name];
     const wellFormed = wellFormedId(param.schema, value);
     // An integer beyond the int64 range: malformed (400) by the suite's reading; the seed also lets a
@@ -101,20 +135,13 @@ function pathCases(op: Operation, ids: KnownIds): Cases {
       reading: overflow || undefined,
     };
   };
+  const raw = (value: string): RawRequest => ({ pathParams: { [param.name]: value }, query: {} });
   const invalid = invalidParameterValues(schema);
   // An empty path segment addresses another resource (/v2/cycle/), not this operation: left out.
   const generatedInvalid = invalid
     ? invalid.map((found) => found.value).filter((value) => value !== '')
     : fc.constantFrom(...malformedIds(param.schema));
   const known = ids[param.name];
-  // The last edge id is outside ±2^53 (integer) or upper-case (uuid): what a careless parser gets wrong;
-  // an integer beyond int64 (malformed by the suite's reading) goes with them.
-  const boundary = [
-    known,
-    edgeIds(param.schema).at(-1),
-    malformedIds(param.schema)[0],
-    ...(param.schema.type === 'integer' ? ['9223372036854775808'] : []),
-  ];
   return {
     arbitrary: fc
       .oneof(
@@ -124,8 +151,14 @@ function pathCases(op: Operation, ids: KnownIds): Cases {
         generatedInvalid,
         fc.constantFrom(...malformedIds(param.schema)),
       )
-      .map(caseOf),
-    examples: boundary.filter((value): value is string => value !== undefined).map(caseOf),
+      .map(raw),
+    // The known id, then this operation's share of the id shapes at the edges of the type and of the
+    // malformed ones: a finite domain, sent whole over the operations of each type in every run.
+    examples: [
+      ...(known === undefined ? [] : [known]),
+      ...shapes([...edgeIds(param.schema), ...malformedIds(param.schema)]),
+    ].map(raw),
+    classify,
   };
 }
 
@@ -196,7 +229,7 @@ function collectionCases(op: Operation): Cases {
   const invalidDate =
     invalidParameterValues(queryParam(op, 'start'))?.map((found) => found.value) ?? fc.constant('yesterday');
 
-  const classify = (query: Record<string, string>): RequestCase => {
+  const classify = ({ query }: RawRequest): RequestCase => {
     const verdicts: Verdict[] = [];
     if (query.limit !== undefined) verdicts.push(limitVerdict(query.limit, maximum));
     for (const name of ['start', 'end'] as const) {
@@ -255,7 +288,7 @@ function collectionCases(op: Operation): Cases {
         .filter(([start, end]) => Date.parse(start) !== Date.parse(end))
         .map(([a, b]) => (Date.parse(a) > Date.parse(b) ? { start: a, end: b } : { start: b, end: a })),
     )
-    .map((query) => classify(defined(query)));
+    .map((query) => ({ pathParams: {}, query: defined(query) }));
   // An empty end (malformed by the suite's reading, absent by another) goes first, then a case of each rule.
   const examples: Record<string, string>[] = [
     { end: '' },
@@ -264,7 +297,7 @@ function collectionCases(op: Operation): Cases {
     { start: '2025-02-30T00:00:00Z' },
     { start: '2024-03-01T12:00:00Z', end: '2024-02-29T12:00:00Z' },
   ];
-  return { arbitrary, examples: examples.map(classify) };
+  return { arbitrary, examples: examples.map((query) => ({ pathParams: {}, query })), classify };
 }
 
 // With a valid token DELETE /v2/user/access revokes the grant; operations without parameters have nothing
@@ -273,9 +306,20 @@ const generated = userDataOperations.filter(
   (op) => op.readOnly && (op.pathParams.length > 0 || op.queryParams.length > 0),
 );
 
-/** The generated requests the property tests of a run send, all together; each test gets an even share. */
-const REQUEST_BUDGET = 54;
-const RUNS_PER_TEST = Math.floor(REQUEST_BUDGET / generated.length);
+/** The operations whose path parameter has the same type as `op`'s (they share the id shapes). */
+const sameIdType = (op: Operation): Operation[] =>
+  generated.filter(
+    (other) =>
+      other.pathParams[0]?.schema.type === op.pathParams[0]?.schema.type && other.pathParams.length > 0,
+  );
+
+/** The share of the id shapes `op` sends under the plan: all of them deep, a rotating share when budgeted. */
+const shapesOf =
+  (op: Operation, plan: DepthPlan) =>
+  (all: string[]): string[] => {
+    const takers = sameIdType(op);
+    return shareOf(all, takers.indexOf(op), takers.length, plan.rotation, plan.classes);
+  };
 
 for (const op of generated) {
   const name = describeOperation(op);
@@ -295,15 +339,20 @@ for (const op of generated) {
       requires('stateful');
       const token = await userToken();
       const ids: KnownIds = (await dataset.idsFor(op)) ?? {};
-      const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids);
+      const plan = await dataset.plan();
+      const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids, shapesOf(op, plan));
       // A page over the maximum can be served only from a collection that holds more.
       const held = op.isCollection ? await collectionSize(dataset, op) : 0;
       const departures = new Map<string, string>();
       const governed = new Map<string, number>();
       let sent = 0;
-      await assertProperty(
-        config.propertySeed,
-        fc.asyncProperty(cases.arbitrary, async (request) => {
+      const replays = await assertExplored(config, {
+        check: `${verdict.requirement} ${op.operationId}`,
+        arbitrary: cases.arbitrary,
+        examples: cases.examples,
+        cases: plan.propertyCases,
+        predicate: async (raw) => {
+          const request = cases.classify(raw);
           const exchange = await api.send({
             method: op.method,
             path: buildPath(op, request.pathParams, request.query),
@@ -334,21 +383,26 @@ for (const op of generated) {
           }
           if (couldFail(request, held))
             governed.set(request.requirement, (governed.get(request.requirement) ?? 0) + 1);
-        }),
-        {
-          numRuns: RUNS_PER_TEST + cases.examples.length,
-          examples: cases.examples.map((example) => [example]),
-          endOnFailure: true,
         },
-      );
+      });
       for (const [requirement, departure] of departures) warn(requirement, departure);
       for (const requirement of also) {
         const count = governed.get(requirement) ?? 0;
         if (count > 0)
           evidence(requirement, `${name}: ${count} generated request(s) answered as the seed says`);
       }
+      const [param] = op.pathParams;
+      if (param)
+        covered(
+          'id shape',
+          cases.examples
+            .map((raw) => raw.pathParams[param.name] ?? '')
+            .filter((value) => value !== ids[param.name])
+            .map((value) => `${param.schema.format ?? param.schema.type} ${JSON.stringify(value)}`),
+          name,
+        );
       verdict.evidence(
-        `${name}: ${sent} generated requests (fast-check seed ${config.propertySeed}), no 5xx`,
+        `${name}: ${sent} generated requests (fast-check seed ${config.propertySeed}${replays > 0 ? `, ${replays} replayed from the failure store` : ''}), no 5xx`,
       );
     },
   );

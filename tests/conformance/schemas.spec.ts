@@ -3,6 +3,7 @@
 // schemas' x-requirement annotations), then one test per requirement those schemas state asserts that none
 // is attributed to it. Unknown properties are allowed by the contract: they become notes, never failures.
 
+import { Tags } from '../../src/config/profiles.ts';
 import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
@@ -18,8 +19,8 @@ import type { Dataset } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 
-/** Single reads sampled per operation (spread over the history: newest, middle, oldest). */
-const SINGLE_READ_SAMPLE = 3;
+// Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
+// as the run's depth plan says.
 const singleReads = operations.filter(
   (op) =>
     (op.area === 'user-data' || op.area === 'utility') &&
@@ -197,7 +198,7 @@ async function check(dataset: Dataset): Promise<Findings> {
       );
       continue;
     }
-    const paramSets = await dataset.paramSets(op, SINGLE_READ_SAMPLE);
+    const paramSets = await dataset.paramSets(op, (await dataset.plan()).singleReadSamples);
     for (const params of paramSets) {
       const exchange = await dataset.read(op, params);
       // Any 2xx with a body is checked; the exact success status is the operation test's business.
@@ -231,7 +232,14 @@ async function check(dataset: Dataset): Promise<Findings> {
 
 for (const { requirement, witness } of checks) {
   test(
-    ...verifies(requirement, "no schema violation attributed to it in user A's collections and single reads"),
+    ...verifies(
+      requirement,
+      "no schema violation attributed to it in user A's collections and single reads",
+      {
+        // The smoke profile's reads are these checks' too: they cost it no request of their own.
+        tag: [Tags.smoke],
+      },
+    ),
     async ({ dataset, session, verdict }) => {
       // One check per worker and target: the findings are shared by the per-requirement tests.
       const findings = await session.shared('schema findings', () => check(dataset));

@@ -7,6 +7,7 @@
 
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { requirements } from '../../src/contract/requirements.ts';
+import { covered } from '../../src/suite/depth.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
@@ -56,6 +57,7 @@ for (const op of userDataOperations) {
       const request = requestFor(op, await dataset.idsFor(op));
       const exchange = await api.send({ ...request, token: await userToken(others) });
       verdict.expectRefusal(exchange, missingScope(config), `user A's ${request.path}`);
+      covered('read scope withheld', [scope], op.operationId);
     },
   );
 
@@ -66,6 +68,7 @@ for (const op of userDataOperations) {
       const ids = await dataset.idsFor(op);
       const exchange = await api.send({ ...requestFor(op, ids), token: await userToken([scope]) });
       verdict.expectStatus(exchange, servedStatuses(op));
+      covered('read scope alone', [scope], op.operationId);
       verdict.evidence(`served to a token holding only ${scope}`, exchange);
     },
   );

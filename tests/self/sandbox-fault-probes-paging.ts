@@ -31,6 +31,25 @@ export const pagingProbes = {
       assert.ok((await p.records(collections.recovery, 'limit=5')).length <= 5);
     },
   },
+  'pagination-limit-off-by-one': {
+    async check(p) {
+      for (const limit of [13, 14, 19, 20])
+        assert.equal((await p.records(collections.cycle, `limit=${limit}`)).length, limit, `limit=${limit}`);
+    },
+  },
+  'pagination-deep-page-drops-record': {
+    async check(p) {
+      // A window of 6 records walked at limit 1 reaches page 6; at 25 it is one page.
+      const records = await p.records(collections.sleep, 'limit=6');
+      const query = { start: String(records[5]?.start) };
+      const byOne = await collectAll(p.sandbox, collections.sleep, await p.token(), { ...query, limit: '1' });
+      const byAll = await collectAll(p.sandbox, collections.sleep, await p.token(), {
+        ...query,
+        limit: '25',
+      });
+      assert.deepEqual(byOne, byAll);
+    },
+  },
   'pagination-first-page-skips-newest': {
     async check(p) {
       const [newest] = await p.records(collections.cycle, 'limit=1');
@@ -146,6 +165,31 @@ export const pagingProbes = {
     },
   },
   'filter-malformed-date-ignored': status(`${collections.cycle}?start=yesterday`, 400),
+  'filter-offset-dropped': {
+    async check(p) {
+      // 13:51:42+05:30 is 08:21:42Z: the record starting then is included either way it is written.
+      const [, record] = await p.records(collections.cycle, 'limit=2');
+      const start = ms(record?.start);
+      const local = new Date(start + 330 * 60_000).toISOString().replace('Z', '+05:30');
+      const found = await p.records(collections.cycle, `limit=25&start=${encodeURIComponent(local)}`);
+      assert.ok(
+        found.some((cycle) => cycle.id === record?.id),
+        `start=${local} leaves out cycle ${record?.id}`,
+      );
+    },
+  },
+  'filter-fraction-truncated': {
+    async check(p) {
+      const [, record] = await p.records(collections.workout, 'limit=2');
+      const end = new Date(ms(record?.start) + 1).toISOString();
+      const found = await p.records(collections.workout, `limit=5&end=${end}`);
+      assert.equal(found[0]?.id, record?.id, `end=${end} leaves out workout ${record?.id}`);
+    },
+  },
+  'filter-far-offset-500': status(
+    `${collections.sleep}?start=${encodeURIComponent('2025-10-01T09:00:00+14:00')}`,
+    200,
+  ),
   'malformed-id-404': status('/v2/cycle/abc', 400),
   'unknown-cycle-returns-newest': status('/v2/cycle/1', 404),
   'cycle-subresource-unknown-200': status('/v2/cycle/1/recovery', 404),

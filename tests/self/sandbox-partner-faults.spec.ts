@@ -292,6 +292,9 @@ const probes: Record<PartnerFault, Probe> = {
   'partner-test-data-mobile-no-address': generated('MOBILE', (requisition) =>
     expect(requisition.appointments[0]?.collection_address).toBeDefined(),
   ),
+  'partner-test-data-virtual-unbooked': generated('VIRTUAL', (requisition) =>
+    expect(requisition.appointments.length).toBeGreaterThan(0),
+  ),
   'partner-test-data-foreign-service-request-ids': generated('IN_PERSON', (requisition) => {
     const own = requisition.service_requests.map((serviceRequest) => serviceRequest.id);
     for (const id of requisition.appointments[0]?.service_request_ids ?? []) expect(own).toContain(id);

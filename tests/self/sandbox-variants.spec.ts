@@ -1,8 +1,8 @@
 // Every conforming variant (sandbox/variants.ts) changes what it says, and every response still conforms:
 // per variant, real HTTP against an in-process sandbox running it, with schema validation of the bodies
 // (for nulls-for-absent after reading null as absent, the only way the seed's schemas can apply). This file:
-// the catalogue, and the variants that rewrite responses; sandbox-variants-collections.spec.ts and
-// sandbox-variants-requests.spec.ts hold the others.
+// the catalogue, and the variants that rewrite responses; sandbox-variants-collections.spec.ts,
+// sandbox-variants-inputs.spec.ts and sandbox-variants-requests.spec.ts hold the others.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
@@ -27,7 +27,7 @@ import {
 // ---------------------------------------------------------------- the catalogue and its wiring
 test.describe('variant catalogue', () => {
   test('every variant says what it changes and quotes the seed text that allows it', () => {
-    expect(Object.keys(variants).length).toBe(23);
+    expect(Object.keys(variants).length).toBe(27);
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant.description.length, name).toBeGreaterThan(20);
       expect(variant.seed, name).toMatch(/"[^"]{10,}"/);

@@ -37,14 +37,19 @@ export function runCommand(): Command {
     ),
   )
     .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')
+    .option(
+      '--explore',
+      'an exploring run (sets CONFORMANCE_EXPLORE=1): a new seed, printed; what fails is shrunk and added to the failure store',
+    )
     .argument('[playwright-options...]', 'options for Playwright test, after --, e.g. -- --workers 4')
     .allowUnknownOption()
     .addHelpText('after', NARROWED_HELP)
     .addHelpText('after', variablesHelpText)
-    .action(async (playwrightOptions: string[], options: { profile?: string }) => {
+    .action(async (playwrightOptions: string[], options: { profile?: string; explore?: boolean }) => {
       if (playwrightOptions.some((option) => HELP.has(option))) command.help();
       // `--profile ""` too: an empty value is refused by name, never read as the default.
       if (options.profile !== undefined) process.env.CONFORMANCE_PROFILE = options.profile;
+      if (options.explore) process.env.CONFORMANCE_EXPLORE = '1';
       process.env.NODE_OPTIONS = typeScriptNodeOptions();
       const { runConformance } = await import('../conformance.ts');
       const config = join(packageRoot, 'playwright.config.ts');

@@ -56,6 +56,11 @@ export const sandboxCommand = (): Command =>
       "every MS each user's data changes on its own: a webhook to each client with a registered receiver (0: never)",
       '0',
     )
+    .option(
+      '--history-days <n>',
+      "days of history each user has at least (a long-standing account: 1100); a run's request count must not grow with it",
+      '150',
+    )
     .option('--log', 'print one line per request', false)
     .action(async (options: SandboxOptions) => {
       const { serveSandbox } = await import('../../../sandbox/cli.ts');

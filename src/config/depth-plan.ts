@@ -1,0 +1,165 @@
+// How deep a run reads, from three inputs: the rate limit the target announces (or none), the run's budget
+// (CONFORMANCE_RUN_TIMEOUT_S) and the profile. The plan sets the generated cases per operation, how far a
+// reference walk reaches, the windows walked at small page sizes, the samples of single reads and foreign
+// ids, and how the finite domains are spread (./input-classes.ts). A target whose limit lets the deep plan
+// through without waiting (or that announces none: the embedded sandbox, a staging server) gets it; a
+// production limit gets the budgeted plan, whose depth comes from choosing inputs, not from more requests.
+// No plan reads the whole history: every walk is bounded by what its check needs to see.
+import type { RequestTally } from '../http/request-counter.ts';
+import { type CollectionClasses, classesOf, plannedClasses } from './input-classes.ts';
+import type { Profile } from './suite-config.ts';
+
+/** A limit a credential's responses announced: `limit` requests per `windowSeconds`. */
+export interface AnnouncedLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Seconds `requests` take at `limit`: each window's worth goes at once, then the run waits for the next
+ * window (the first window's share needs no wait).
+ */
+export const secondsAtLimit = (requests: number, { limit, windowSeconds }: AnnouncedLimit): number =>
+  Math.max(0, Math.ceil(requests / limit) - 1) * windowSeconds;
+
+export type Depth = 'deep' | 'budgeted' | 'smoke';
+
+/** What a run of some depth sends, and how deep its reads go. */
+interface DepthSettings {
+  /** Generated requests per operation of the robustness properties (after their boundary cases). */
+  propertyCases: number;
+  /** Pages of the maximum size a reference walk reads at most (the newest records). */
+  referencePages: number;
+  /** Records per operation the single-read samples spread over. */
+  singleReadSamples: number;
+  /** Another user's ids each single read is tried with. */
+  foreignIds: number;
+  /** How the finite domains reach the collections: each one whole, a rotating share, or none. */
+  classes: 'whole' | 'rotated' | 'none';
+  /** Requests of a ci-gate run on the embedded sandbox's data, measured (`npm run bench`). */
+  requests: RequestTally;
+}
+
+const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
+  deep: {
+    propertyCases: 100,
+    referencePages: 20,
+    singleReadSamples: 5,
+    foreignIds: 2,
+    classes: 'whole',
+    requests: { user: 1710, partner: 195, other: 100 },
+  },
+  budgeted: {
+    propertyCases: 6,
+    referencePages: 8,
+    singleReadSamples: 3,
+    foreignIds: 1,
+    classes: 'rotated',
+    requests: { user: 530, partner: 195, other: 100 },
+  },
+  smoke: {
+    propertyCases: 0,
+    referencePages: 2,
+    singleReadSamples: 1,
+    foreignIds: 0,
+    classes: 'none',
+    requests: { user: 24, partner: 2, other: 3 },
+  },
+};
+
+/** The longest the deep plan may wait on an announced limit before the budgeted plan is chosen instead. */
+const DEEP_WAIT_S = 15;
+/** The deep plan's generated cases take at most this share of the run's budget, at NOMINAL_REQUEST_S each. */
+const PROPERTY_SHARE = 0.1;
+const NOMINAL_REQUEST_S = 0.05;
+/** The operations the robustness properties generate requests for (tests/conformance/robustness.spec.ts). */
+const GENERATED_OPERATIONS = 9;
+
+export interface DepthPlan extends DepthSettings {
+  depth: Depth;
+  /** Why this depth, in a sentence `doctor` and the report print. */
+  why: string;
+  /** Which share of each finite domain each collection gets this run (./input-classes.ts). */
+  rotation: number;
+}
+
+export interface DepthInputs {
+  profile: Profile;
+  runTimeoutSeconds: number;
+  /** The limit the target announced on user-data requests; undefined when it announced none. */
+  announced?: AnnouncedLimit;
+  /** The rotation of the finite domains: the UTC day of a gate run, the seed of an exploring one. */
+  rotation: number;
+  /** CONFORMANCE_DEPTH: `auto`, or a depth pinned whatever the target announces. */
+  pinned?: 'auto' | 'deep' | 'budgeted';
+}
+
+const describeLimit = ({ limit, windowSeconds }: AnnouncedLimit) => `${limit} per ${windowSeconds} s`;
+
+/** The plan of a run. */
+export function depthPlan({
+  profile,
+  runTimeoutSeconds,
+  announced,
+  rotation,
+  pinned = 'auto',
+}: DepthInputs): DepthPlan {
+  if (profile === 'smoke')
+    return {
+      ...SETTINGS.smoke,
+      depth: 'smoke',
+      why: 'the smoke profile spends its request budget on one read of every read operation',
+      rotation,
+    };
+  if (pinned === 'budgeted')
+    return { ...SETTINGS.budgeted, depth: 'budgeted', why: 'CONFORMANCE_DEPTH=budgeted pins it', rotation };
+  const deepUser = SETTINGS.deep.requests.user;
+  const waits = announced && pinned === 'auto' ? secondsAtLimit(deepUser, announced) : 0;
+  if (announced && waits > DEEP_WAIT_S)
+    return {
+      ...SETTINGS.budgeted,
+      depth: 'budgeted',
+      why: `the target announces ${describeLimit(announced)}: the deep plan's ~${deepUser} user-data requests would wait ${Math.round(waits / 60)} min for it`,
+      rotation,
+    };
+  // Within a wall-time bound: the generated cases get a share of the run's budget.
+  const affordable = Math.floor(
+    (runTimeoutSeconds * PROPERTY_SHARE) / NOMINAL_REQUEST_S / GENERATED_OPERATIONS,
+  );
+  const cases = Math.max(SETTINGS.budgeted.propertyCases, Math.min(SETTINGS.deep.propertyCases, affordable));
+  const limitWords =
+    pinned === 'deep'
+      ? 'CONFORMANCE_DEPTH=deep pins it'
+      : announced
+        ? `the target announces ${describeLimit(announced)}, which the deep plan's ~${deepUser} user-data requests fit without waiting`
+        : 'the target announces no rate limit with its window';
+  return {
+    ...SETTINGS.deep,
+    propertyCases: cases,
+    depth: 'deep',
+    why: `${limitWords}${cases < SETTINGS.deep.propertyCases ? `; CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds} affords ${cases} generated cases per operation` : ''}`,
+    rotation,
+  };
+}
+
+/** The classes collection `index` gets under `plan`. */
+export const collectionClasses = (plan: DepthPlan, index: number): CollectionClasses =>
+  classesOf(index, plan.rotation, plan.classes);
+
+/** What the plan sends and why, in lines (`doctor` prints them; the report's depth section too). */
+export function describePlan(plan: DepthPlan): string[] {
+  return [
+    `Depth: ${plan.depth}, because ${plan.why}`,
+    `  ${plan.propertyCases} generated cases per operation; reference walks of at most ${plan.referencePages} pages of 25; ${plan.singleReadSamples} single reads per operation; ${plan.foreignIds} foreign id(s)`,
+    ...plannedClasses(plan.rotation, plan.classes).map((line) => `  ${line}`),
+    ...(plan.classes === 'rotated'
+      ? [`  rotation ${plan.rotation}: each collection meets every value within a few runs`]
+      : []),
+  ];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The rotation of a run: the UTC day it started (a gate), or its seed (an exploring run). */
+export const rotationOf = (startedAt: string, explore: boolean, seed: number): number =>
+  explore ? Math.abs(seed) : Math.floor(Date.parse(startedAt) / DAY_MS);

@@ -1,0 +1,108 @@
+// Which classes of the input space a run covered (issue 31), and how deep it went: a check records each
+// class it sent and judged as an annotation, `{ type: 'input-class', description: '["limit","17","listCycles"]' }`
+// (family, value, where), and the plan it read through as a `depth` annotation (src/suite/depth.ts); the
+// reporter gathers them into the report's `inputs` section and conformance.md's table.
+import type { TestInfo } from '@playwright/test';
+
+export const INPUT_CLASS_ANNOTATION = 'input-class';
+/** The annotation that carries the plan a test read through (JSON of the DepthPlan, src/suite/depth.ts). */
+export const DEPTH_ANNOTATION = 'depth';
+
+/** One family of classes as the report shows it: the values covered, and on how many (value, where) pairs. */
+export interface CoveredFamily {
+  family: string;
+  values: string[];
+  pairs: number;
+}
+
+export interface InputsSection {
+  /** The run's depth plan: its depth and why (src/config/depth-plan.ts). */
+  depth?: { depth: string; why: string; propertyCases: number; referencePages: number; rotation: number };
+  covered: CoveredFamily[];
+  /** The smoke profile's request budget and what it spent (CONFORMANCE_REQUEST_BUDGET). */
+  budget?: { spent: number; of: number };
+}
+
+/** Records that the running test sent and judged `values` of a class `family` (on `where`: a collection...). */
+export function recordCovered(
+  testInfo: TestInfo,
+  family: string,
+  values: readonly string[],
+  where = '',
+): void {
+  for (const value of values) {
+    const description = JSON.stringify([family, value, where]);
+    if (!testInfo.annotations.some((a) => a.type === INPUT_CLASS_ANNOTATION && a.description === description))
+      testInfo.annotations.push({ type: INPUT_CLASS_ANNOTATION, description });
+  }
+}
+
+type Annotations = readonly { type: string; description?: string }[];
+
+const parsed = (description: string | undefined): unknown => {
+  try {
+    return JSON.parse(description ?? '');
+  } catch {
+    return undefined;
+  }
+};
+
+/** Numbers in numeric order, the rest as written. */
+const byValue = (a: string, b: string) =>
+  /^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b);
+
+/** The inputs section of the tests' annotations (every result of every test), and the budget spent, if any. */
+export function inputsSection(annotations: Annotations, budget?: InputsSection['budget']): InputsSection {
+  const families = new Map<string, { values: Set<string>; pairs: Set<string> }>();
+  let depth: InputsSection['depth'];
+  for (const { type, description } of annotations) {
+    if (type === DEPTH_ANNOTATION && !depth) {
+      const plan = parsed(description) as InputsSection['depth'];
+      if (plan?.depth) {
+        const { depth: name, why, propertyCases, referencePages, rotation } = plan;
+        depth = { depth: name, why, propertyCases, referencePages, rotation };
+      }
+    }
+    if (type !== INPUT_CLASS_ANNOTATION) continue;
+    const entry = parsed(description);
+    if (!Array.isArray(entry) || entry.length !== 3 || !entry.every((part) => typeof part === 'string'))
+      continue;
+    const [family, value, where] = entry as [string, string, string];
+    const row = families.get(family) ?? { values: new Set(), pairs: new Set() };
+    families.set(family, row);
+    row.values.add(value);
+    row.pairs.add(`${value}\n${where}`);
+  }
+  const covered = [...families]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([family, { values, pairs }]) => ({ family, values: [...values].sort(byValue), pairs: pairs.size }));
+  return { ...(depth ? { depth } : {}), covered, ...(budget ? { budget } : {}) };
+}
+
+/** conformance.md's lines: the depth and why, then one row per family. */
+export function inputsLines(inputs: InputsSection | undefined): string[] {
+  if (!inputs || (!inputs.depth && inputs.covered.length === 0)) return [];
+  const { depth, budget } = inputs;
+  return [
+    '',
+    '### Input classes covered',
+    '',
+    ...(budget
+      ? [
+          `Request budget: ${budget.spent} of ${budget.of} requests spent (CONFORMANCE_REQUEST_BUDGET) on the classes below.`,
+          '',
+        ]
+      : []),
+    ...(depth
+      ? [
+          `Depth: **${depth.depth}**, because ${depth.why} (${depth.propertyCases} generated cases per operation; reference walks of at most ${depth.referencePages} pages; rotation ${depth.rotation}).`,
+          '',
+        ]
+      : []),
+    '| Class | Values covered | (value, where) pairs |',
+    '|---|---|---|',
+    ...inputs.covered.map(
+      ({ family, values, pairs }) => `| ${family} | ${values.length}: ${values.join('; ')} | ${pairs} |`,
+    ),
+  ];
+}

@@ -1,0 +1,67 @@
+// The run's depth plan (src/config/depth-plan.ts) for a target: resolved once per worker session from the
+// profile, the run's budget and the rate limit the target announces on user data, which the headers of a
+// read every run makes tell (user A's profile: one exchange for every worker, the run's memo, so every
+// worker resolves the same plan). Each test that reads through the plan records it as an annotation, so the
+// report says how deep the run went, and why; a check records the input classes it covered (`covered`).
+import { test } from '@playwright/test';
+import { type AnnouncedLimit, type DepthPlan, depthPlan, rotationOf } from '../config/depth-plan.ts';
+import type { Exchange } from '../http/exchange.ts';
+import { announcedRateLimit } from '../http/rate-limit-headers.ts';
+import { DEPTH_ANNOTATION, recordCovered } from '../report/input-coverage.ts';
+import type { TargetSession } from './target-session.ts';
+
+/** The limit an answer announces, with a window; undefined when it announces none. */
+export function limitAnnounced(exchange: Exchange): AnnouncedLimit | undefined {
+  const { limit, windowSeconds } = announcedRateLimit(exchange.headers) ?? {};
+  return limit !== undefined && windowSeconds !== undefined ? { limit, windowSeconds } : undefined;
+}
+
+async function resolve(
+  session: TargetSession,
+  announcing: () => Promise<Exchange | undefined>,
+): Promise<DepthPlan> {
+  const { config, manifest } = session;
+  const rotation = rotationOf(manifest.startedAt, config.explore, config.propertySeed);
+  const inputs = {
+    profile: config.profile,
+    runTimeoutSeconds: manifest.options.runTimeoutSeconds,
+    rotation,
+    pinned: config.depth,
+  };
+  // Smoke's plan is its profile's, a pinned plan is pinned: no read needed.
+  if (config.profile === 'smoke' || config.depth !== 'auto') return depthPlan(inputs);
+  const exchange = await announcing().catch((error: unknown) => {
+    // A check stopped on the way (no token for its user): its stop, not a plan without a limit.
+    if (test.info().expectedStatus === 'skipped') throw error;
+    return undefined;
+  });
+  return depthPlan({ ...inputs, announced: exchange && limitAnnounced(exchange) });
+}
+
+/** Each session's plan, once resolved; a resolution a stopped check left undone is tried again. */
+const plans = new WeakMap<TargetSession, Promise<DepthPlan>>();
+
+/**
+ * The plan of the session's target, resolved on first use from the answer `announcing` gets (undefined:
+ * no answer to read a limit from); recorded on the running test.
+ */
+export async function planOf(
+  session: TargetSession,
+  announcing: () => Promise<Exchange | undefined>,
+): Promise<DepthPlan> {
+  let resolving = plans.get(session);
+  if (!resolving) {
+    resolving = resolve(session, announcing);
+    plans.set(session, resolving);
+    resolving.catch(() => plans.delete(session));
+  }
+  const plan = await resolving;
+  const { annotations } = test.info();
+  if (!annotations.some((annotation) => annotation.type === DEPTH_ANNOTATION))
+    annotations.push({ type: DEPTH_ANNOTATION, description: JSON.stringify(plan) });
+  return plan;
+}
+
+/** Records that the running check sent and judged these values of a class (src/report/input-coverage.ts). */
+export const covered = (family: string, values: readonly (string | number)[], where?: string): void =>
+  recordCovered(test.info(), family, values.map(String), where);

@@ -58,7 +58,9 @@ test('a failure found exploring is stored with its seed, shrunk, and replayed fi
     requirement: 'ERR-NO-5XX-ON-CLIENT-INPUT',
     seed: Number(EXPLORING_SEED),
   });
-  const written = Object.values((found?.counterexample as { query: Record<string, string> }).query);
+  const written = Object.values(
+    (found?.counterexample as { query?: Record<string, string> } | undefined)?.query ?? {},
+  );
   expect(
     written.some((value) => /[+-]1[34]:\d{2}$/.test(value)),
     JSON.stringify(written),

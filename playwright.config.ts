@@ -17,7 +17,6 @@ const environment = resolveEnvironment();
 const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOptions(environment);
 const isolated = new RegExp(Tags.isolated);
 const targets = runTargets(environment);
-const matrix = targets.some((target) => target.name !== '');
 const plan = runPlan(targets, embeddedSandbox, isolatedShares(profile));
 /** What this run selects (CONFORMANCE_GREP, --grep, test filters...) and its shard: recorded for the reporter. */
 const part = runPart(environment, process.argv);
@@ -41,7 +40,6 @@ const allOf = (...patterns: RegExp[]): RegExp | undefined =>
 /** The suite's worker options (src/suite/fixtures.ts) a project sets. */
 interface WorkerOptions {
   targetInstances: Record<string, number>;
-  failureKeepsWorker: boolean;
 }
 
 export default defineConfig<object, WorkerOptions>({
@@ -57,6 +55,8 @@ export default defineConfig<object, WorkerOptions>({
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
   globalTimeout: runTimeoutSeconds * 1000,
   reporter: [
+    // First: a check's failure keeps its worker, and every reporter after it still sees a failure.
+    ['./src/report/kept-failures-reporter.ts'],
     ['list'],
     ['html', { outputFolder: reportPath('html'), open: 'never' }],
     ['allure-playwright', { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false }],
@@ -80,9 +80,7 @@ function project({ name, role, instances, teardown, share }: PlannedProject): Pr
     name,
     teardown,
     metadata: { instances },
-    // A matrix target (the mutation and variant gates) is judged from its report alone: a check that fails
-    // there need not cost a new worker.
-    use: { targetInstances: instances, failureKeepsWorker: matrix },
+    use: { targetInstances: instances },
   };
   if (role === 'conformance')
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,

@@ -24,7 +24,11 @@ export type SuiteRun = Run<ConformanceReport>;
 /** A matrix run's reports, by target name. */
 export type MatrixRun = Run<Record<string, ConformanceReport>>;
 
-export const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
+const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
+const KEPT_FAILURES_REPORTER = './src/report/kept-failures-reporter.ts';
+/** Playwright's --reporter value: the suite's own, kept failures shown as failures first, the verdict last. */
+export const suiteReporters = (...others: string[]): string =>
+  [KEPT_FAILURES_REPORTER, ...others, CONFORMANCE_REPORTER].join(',');
 
 /** What a run in a reports directory of its own is given, and what it reads back from that directory. */
 interface RunSpec<Report> {
@@ -76,7 +80,7 @@ export const runSuite = (
     env,
     args,
     quiet,
-    reporters: `${quiet ? '' : 'dot,'}${CONFORMANCE_REPORTER}`,
+    reporters: suiteReporters(...(quiet ? [] : ['dot'])),
     read: conformanceReportIn,
   });
 
@@ -85,7 +89,7 @@ export const runMatrix = (targets: readonly TargetSpec[], env: NodeJS.ProcessEnv
   runInOwnDirectory({
     env,
     quiet: true,
-    reporters: CONFORMANCE_REPORTER,
+    reporters: suiteReporters(),
     prepare: (dir) => {
       const file = join(dir, 'matrix-targets.json');
       writeFileSync(file, JSON.stringify(targets));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../report/model.ts';
 import { type Phase, recordedPhases } from '../run-state/phase-log.ts';
-import { CONFORMANCE_REPORTER, conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
+import { conformanceReportIn, reportOf, runInOwnDirectory, suiteReporters } from './suite-run.ts';
 
 export interface RunTiming {
   wallMs: number;
@@ -65,7 +65,7 @@ export async function timedRun(env: NodeJS.ProcessEnv): Promise<RunTiming> {
   const run = await runInOwnDirectory({
     env,
     quiet: true,
-    reporters: `${CONFORMANCE_REPORTER},json`,
+    reporters: suiteReporters('json'),
     prepare: (dir) => ({ PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'results.json') }),
     read: timingIn,
   });

@@ -54,6 +54,8 @@ export interface WalkRequest {
   limit?: number;
   query?: Record<string, string | undefined>;
   requirement: string;
+  /** The most records the query can select (Dataset `walk`): the walk stops past it (collections.ts). */
+  maxRecords?: number;
 }
 
 /** The page size of the complete walk: the maximum, so that the walk every check shares takes the fewest pages. */
@@ -68,6 +70,10 @@ export const COMPLETE_WALK = `complete walk, limit=${COMPLETE_LIMIT}`;
  */
 export const WINDOWS = { narrow: 2, wide: 12 } as const;
 export type WindowName = keyof typeof WINDOWS;
+
+/** The collections whose complete walks give a collection's extents (records.ts): a recovery's sleep and cycle. */
+const extentSources = (collection: OperationId): OperationId[] =>
+  collection === 'listRecoveries' ? ['listSleeps', 'listCycles'] : [];
 
 /** The key of a walk: the token's user, the collection, the page size and the query. */
 const walkKey = (token: string, op: Operation, limit: number | undefined, query: object | undefined) =>
@@ -298,9 +304,35 @@ export class Dataset {
     return spread(knownValues(op, param.name, source), max).map((value) => ({ [param.name]: value }));
   }
 
-  /** A walk with the request's page size and query (read once per worker and target). */
+  /**
+   * A walk with the request's page size and query (read once per worker and target), bounded by what its
+   * start can select (`startBound`).
+   */
   async walk(op: Operation, request: WalkRequest): Promise<CollectionWalk<DataRecord>> {
-    return this.cache.walk(this.api, await this.tokenFor(op), op, request);
+    const token = await this.tokenFor(op);
+    const maxRecords = await this.startBound(op, request.query?.start);
+    return this.cache.walk(this.api, token, op, { ...request, maxRecords });
+  }
+
+  /**
+   * The most records a walk with `start` can hold: those of the complete walk that may lie at or after it
+   * under any reading (every one whose extent is unknown). A server that ignores start serves more; its walk
+   * stops one record past the bound, where FLT-START-EXCLUDES-EARLIER sees the leak, instead of walking the
+   * whole history (hundreds of pages at limit 1). No bound when the complete walk cannot tell.
+   */
+  private async startBound(op: Operation, start: string | undefined): Promise<number | undefined> {
+    const at = start === undefined ? Number.NaN : Date.parse(start);
+    if (Number.isNaN(at)) return undefined;
+    // Only from walks already read without fault, and without stopping the check: never a throw here.
+    const walks = [];
+    for (const id of [op.operationId, ...extentSources(op.operationId)]) {
+      const outcome = (await this.withheld(id)) ? undefined : await this.outcome(id);
+      if (!outcome?.ok) return undefined;
+      walks.push(outcome.value.records);
+    }
+    const [records = [], sleeps, cycles] = walks;
+    const extentOf = sleeps && cycles ? recoveryExtents(sleeps, cycles) : ownExtent;
+    return records.filter((record) => (extentOf(record)?.finish ?? at) >= at).length;
   }
 
   /**
@@ -316,12 +348,10 @@ export class Dataset {
 
   /** The extent function of a collection; a recovery's reads the complete walks of sleeps and cycles. */
   async extents(op: Operation): Promise<ExtentOf> {
-    if (op.operationId !== 'listRecoveries') return ownExtent;
-    const [sleeps, cycles] = await Promise.all([
-      this.referenceWalk(operationById('listSleeps')),
-      this.referenceWalk(operationById('listCycles')),
-    ]);
-    return recoveryExtents(sleeps.records, cycles.records);
+    const [sleeps, cycles] = await Promise.all(
+      extentSources(op.operationId).map((id) => this.referenceWalk(operationById(id))),
+    );
+    return sleeps && cycles ? recoveryExtents(sleeps.records, cycles.records) : ownExtent;
   }
 
   /**

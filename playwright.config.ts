@@ -59,7 +59,10 @@ export default defineConfig<object, WorkerOptions>({
     ['./src/report/kept-failures-reporter.ts'],
     ['list'],
     ['html', { outputFolder: reportPath('html'), open: 'never' }],
-    ['allure-playwright', { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false }],
+    [
+      './src/report/allure-results-reporter.ts',
+      { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false },
+    ],
     // Also writes reports/junit.xml, from the same findings as conformance.json.
     ['./src/report/conformance-reporter.ts'],
   ],

@@ -413,6 +413,12 @@ export const variables = {
     parse: parse.path,
     shown: '`reports/`',
   },
+  CONFORMANCE_ALLURE_REPORT: {
+    section: 'server',
+    doc: '`1`: the run also renders the Allure HTML report, `reports/allure/index.html` (the Allure results and history are always written)',
+    parse: parse.flag,
+    default: false,
+  },
   CONFORMANCE_ALLURE_HISTORY: {
     section: 'run',
     doc: 'the Allure history file, e.g. one a CI job caches',

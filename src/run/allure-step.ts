@@ -1,0 +1,50 @@
+// A run's Allure step, after Playwright: the Allure history (CONFORMANCE_ALLURE_HISTORY) always gets the run's
+// entry, so that trends carry over from run to run, and the HTML report (reports/allure/index.html) is
+// rendered only when asked (CONFORMANCE_ALLURE_REPORT=1): rendering it cost about 1.4 s of every run, and
+// most runs are read from the console, conformance.md or JUnit. The history is written by Allure's own
+// library in this process, without the Allure command's start (all its commands and plugins).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import allurerc from '../report/allurerc.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import { allureCli } from './playwright.ts';
+import { runInProcessGroup } from './process-group.ts';
+
+const ALLURERC = fileURLToPath(new URL('../report/allurerc.ts', import.meta.url));
+
+/** The HTML report and the history, by the Allure command: what it printed, on failure. */
+async function renderReport(results: string): Promise<string> {
+  const allure = await runInProcessGroup(
+    process.execPath,
+    [allureCli(), 'generate', results, '-o', reportPath('allure'), '-c', ALLURERC],
+    { stdout: 'pipe' },
+  );
+  return allure.code === 0
+    ? `Allure report: ${reportPath('allure/index.html')}`
+    : `Allure report not rendered:\n${allure.output}`;
+}
+
+/** The run's entry in the history, as `allure history` writes it. */
+async function writeHistory(results: string): Promise<string> {
+  try {
+    const { AllureReport, resolveConfig } = await import('@allurereport/core');
+    const config = await resolveConfig(
+      { name: allurerc.name, historyPath: allurerc.historyPath, plugins: {} },
+      { plugins: {} },
+    );
+    const report = new AllureReport(config);
+    await report.start();
+    await report.readDirectory(results);
+    await report.done();
+    return `Allure results: ${results} (history ${allurerc.historyPath}; CONFORMANCE_ALLURE_REPORT=1 renders the HTML report)`;
+  } catch (error) {
+    return `Allure history not written: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** The Allure step of a run whose reporters wrote reports/allure-results: what to print. */
+export async function allureStep(renderHtml: boolean): Promise<string | undefined> {
+  const results = reportPath('allure-results');
+  if (!existsSync(results)) return undefined;
+  return renderHtml ? renderReport(results) : writeHistory(results);
+}

@@ -65,6 +65,8 @@ export default defineConfig<object, WorkerOptions>({
     ],
     // Also writes reports/junit.xml, from the same findings as conformance.json.
     ['./src/report/conformance-reporter.ts'],
+    // Playwright's JSON report where PLAYWRIGHT_JSON_OUTPUT_FILE asks for one (`npm run bench` times a run by it).
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? [['json'] as ['json']] : []),
   ],
   // Traces and videos would carry tokens: off.
   use: { trace: 'off', video: 'off', screenshot: 'off' },

@@ -1,5 +1,6 @@
-// Runs the conformance suite once, in a child process, with its own reports directory, and reads back
-// its conformance report: one run (the benchmark, the flakiness check, the remote run), or a matrix of
+// Runs the conformance suite once, in a child process (Playwright test, or the suite's own `run` command as a
+// user runs it), with its own reports directory, and reads back its conformance report: one run (the
+// benchmark, the flakiness check, the remote run), or a matrix of
 // sandbox instances in one Playwright run (the variant and mutation gates; src/config/run-plan.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { playwrightCli } from './playwright.ts';
-import { runCommand } from './run-step.ts';
+import { cli, runCommand } from './run-step.ts';
 
 export interface Run<Report> {
   wallMs: number;
@@ -34,8 +35,8 @@ export const suiteReporters = (...others: string[]): string =>
 interface RunSpec<Report> {
   env: NodeJS.ProcessEnv;
   args?: string[];
-  /** Playwright's --reporter value. */
-  reporters: string;
+  /** Playwright's --reporter value; none: the suite's own command (`run`), with the configured reporters. */
+  reporters?: string;
   quiet: boolean;
   /** Variables naming files in the run's directory. */
   prepare?: (dir: string) => NodeJS.ProcessEnv;
@@ -45,13 +46,16 @@ interface RunSpec<Report> {
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-/** One Playwright run of the suite in a reports directory of its own, removed afterwards. */
+/** One run of the suite in a reports directory of its own, removed afterwards. */
 export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<Run<Report>> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const [command, args] = spec.reporters
+    ? [process.execPath, [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])]]
+    : cli('run', ...(spec.args ?? []));
   try {
     const { code, durationMs, output } = await runCommand(
-      process.execPath,
-      [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])],
+      command,
+      args,
       { ...EMBEDDED_TARGET, ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },
       spec.quiet,
     );

@@ -28,8 +28,10 @@ async function renderReport(results: string): Promise<string> {
 async function writeHistory(results: string): Promise<string> {
   try {
     const { AllureReport, resolveConfig } = await import('@allurereport/core');
+    // What Allure writes besides the history (a test-results.json) goes with the run's internals.
+    const output = reportPath('.run/allure');
     const config = await resolveConfig(
-      { name: allurerc.name, historyPath: allurerc.historyPath, plugins: {} },
+      { name: allurerc.name, historyPath: allurerc.historyPath, output, plugins: {} },
       { plugins: {} },
     );
     const report = new AllureReport(config);

@@ -75,6 +75,9 @@ export type WindowName = keyof typeof WINDOWS;
 const extentSources = (collection: OperationId): OperationId[] =>
   collection === 'listRecoveries' ? ['listSleeps', 'listCycles'] : [];
 
+/** The bounds found for each start, by the complete walk they were found in (the worker's, kept as long as it). */
+const startBounds = new WeakMap<readonly DataRecord[], Map<number, number>>();
+
 /** The key of a walk: the token's user, the collection, the page size and the query. */
 const walkKey = (token: string, op: Operation, limit: number | undefined, query: object | undefined) =>
   JSON.stringify([token, op.operationId, limit ?? null, query ?? {}]);
@@ -331,8 +334,13 @@ export class Dataset {
       walks.push(outcome.value.records);
     }
     const [records = [], sleeps, cycles] = walks;
-    const extentOf = sleeps && cycles ? recoveryExtents(sleeps, cycles) : ownExtent;
-    return records.filter((record) => (extentOf(record)?.finish ?? at) >= at).length;
+    const known = startBounds.get(records) ?? new Map<number, number>();
+    startBounds.set(records, known);
+    if (!known.has(at)) {
+      const extentOf = sleeps && cycles ? recoveryExtents(sleeps, cycles) : ownExtent;
+      known.set(at, records.filter((record) => (extentOf(record)?.finish ?? at) >= at).length);
+    }
+    return known.get(at);
   }
 
   /**

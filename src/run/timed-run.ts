@@ -1,8 +1,8 @@
-// One conformance run, timed by phase for `npm run bench`: the wall time of the `run` command; global setup,
-// target starts, logins and teardown as the run recorded them (src/run-state/phase-log.ts); the tests, from
-// the first test's start to the last one's end, and per spec file (Playwright's JSON report); the rest
-// before the first test (start-up) and after the last (reporting and exit); requests sent. Logins happen
-// inside the tests' time, in every worker.
+// One conformance run, timed by phase for `npm run bench`: the wall time of the `run` command, split into the
+// time until the first test starts, the tests (to the last one's end, and per spec file: Playwright's JSON
+// report) and the time after the last; global setup, target starts, logins and teardown as the run recorded
+// them (src/run-state/phase-log.ts), which overlap those (global setup the workers' start, logins the
+// tests); requests sent.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../report/model.ts';
@@ -17,7 +17,7 @@ export interface RunTiming {
   /** The requests by kind of credential, and by requirement family (conformance.json's tally). */
   requestTally?: ConformanceReport['requests'];
   /** Milliseconds per phase (summed over its occurrences: logins happen in every worker). */
-  phases: Partial<Record<Phase | 'tests' | 'start-up' | 'reporting and exit', number>>;
+  phases: Partial<Record<Phase | 'tests' | 'until the first test' | 'after the last test', number>>;
   /** Milliseconds of test time per spec file (summed over workers). */
   files: Record<string, number>;
 }
@@ -74,9 +74,10 @@ export async function timedRun(env: NodeJS.ProcessEnv): Promise<RunTiming> {
     read: timingIn,
   });
   const { phases, window, ...timing } = reportOf(run);
-  // The rest of the wall time before the first test (the command's, Playwright's and the workers' start,
-  // loading the test files) and after the last (the reporters, the Allure step, the processes' exit).
-  phases['start-up'] = window.first - started - (phases['global setup'] ?? 0);
-  phases['reporting and exit'] = started + run.wallMs - window.last - (phases.teardown ?? 0);
+  // The wall time before the first test (the command's, Playwright's and the workers' start, loading the
+  // test files, global setup, which overlaps the workers' start) and after the last (teardown, the
+  // reporters, the Allure step, the processes' exit).
+  phases['until the first test'] = window.first - started;
+  phases['after the last test'] = started + run.wallMs - window.last;
   return { ...timing, phases, wallMs: run.wallMs };
 }

@@ -25,6 +25,7 @@ import { latencyAnnotation } from '../report/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
+import { setupFinished } from '../run-state/setup-finished.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
@@ -74,6 +75,8 @@ interface WorkerFixtures {
    * failure as a failure again (src/report/kept-failures-reporter.ts). Else Playwright replaces the worker.
    */
   failureKeepsWorker: boolean;
+  /** The run's global setup has finished (auto, first): it goes on while the workers start. */
+  runSetUp: undefined;
   /** The worker's session with each target instance its tests use (src/suite/target-session.ts). */
   targetSessions: TargetSessions;
 }
@@ -229,6 +232,15 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
     async ({}, use, workerInfo) => use(keptFailuresShown(workerInfo.config.reporter)),
     { scope: 'worker', ...internal },
+  ],
+  runSetUp: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      await setupFinished();
+      await use(undefined);
+    },
+    // Global setup's own time is the run's (bounded by its timeout), not a test's.
+    { scope: 'worker', auto: true, timeout: 0, ...internal },
   ],
   targetSessions: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring

@@ -33,6 +33,7 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
     return EXIT_CODES.configuration;
   }
 
+  const finishAllure = allureStep(allureReportAsked());
   const stopFile = newStopFile();
   const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...playwrightArgs], {
     env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
@@ -40,7 +41,7 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
   });
   clearStop(stopFile);
 
-  const allure = await allureStep(allureReportAsked());
+  const allure = await finishAllure();
   if (allure) console.log(allure);
 
   return exitCode(suite.code);

@@ -2,7 +2,8 @@
 // entry, so that trends carry over from run to run, and the HTML report (reports/allure/index.html) is
 // rendered only when asked (CONFORMANCE_ALLURE_REPORT=1): rendering it cost about 1.4 s of every run, and
 // most runs are read from the console, conformance.md or JUnit. The history is written by Allure's own
-// library in this process, without the Allure command's start (all its commands and plugins).
+// library in this process, loaded while the suite runs, without the Allure command's start (all its
+// commands and plugins).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import allurerc from '../report/allurerc.ts';
@@ -24,10 +25,12 @@ async function renderReport(results: string): Promise<string> {
     : `Allure report not rendered:\n${allure.output}`;
 }
 
+type AllureLibrary = typeof import('@allurereport/core');
+
 /** The run's entry in the history, as `allure history` writes it. */
-async function writeHistory(results: string): Promise<string> {
+async function writeHistory(results: string, library: Promise<AllureLibrary>): Promise<string> {
   try {
-    const { AllureReport, resolveConfig } = await import('@allurereport/core');
+    const { AllureReport, resolveConfig } = await library;
     // What Allure writes besides the history (a test-results.json) goes with the run's internals.
     const output = reportPath('.run/allure');
     const config = await resolveConfig(
@@ -44,9 +47,18 @@ async function writeHistory(results: string): Promise<string> {
   }
 }
 
-/** The Allure step of a run whose reporters wrote reports/allure-results: what to print. */
-export async function allureStep(renderHtml: boolean): Promise<string | undefined> {
-  const results = reportPath('allure-results');
-  if (!existsSync(results)) return undefined;
-  return renderHtml ? renderReport(results) : writeHistory(results);
+/**
+ * The Allure step of a run, begun as the run starts: Allure's library loads (about 0.7 s of CPU) while the
+ * suite runs. The function it returns finishes the step once the reporters wrote reports/allure-results,
+ * and tells what to print.
+ */
+export function allureStep(renderHtml: boolean): () => Promise<string | undefined> {
+  const library = renderHtml ? undefined : import('@allurereport/core');
+  // Awaited only at the end: a failure to load is said then.
+  library?.catch(() => undefined);
+  return async () => {
+    const results = reportPath('allure-results');
+    if (!existsSync(results)) return undefined;
+    return library ? writeHistory(results, library) : renderReport(results);
+  };
 }

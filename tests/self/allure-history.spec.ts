@@ -46,7 +46,7 @@ test('each Allure report adds its run to the history file, which the next report
   }
   const history = () => readFileSync(join(reports, 'allure-history.jsonl'), 'utf8').trim().split('\n');
   expect(history()).toHaveLength(2);
-  const step = `const { allureStep } = await import(${JSON.stringify(new URL('../../src/run/allure-step.ts', import.meta.url).href)}); console.log(await allureStep(false));`;
+  const step = `const { allureStep } = await import(${JSON.stringify(new URL('../../src/run/allure-step.ts', import.meta.url).href)}); console.log(await allureStep(false)());`;
   const { code, output } = await runCommand(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '-e', step],

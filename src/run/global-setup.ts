@@ -6,7 +6,8 @@
 // left as it was, but for the manifest's path. Then the preflight (src/run/preflight.ts): a problem it
 // finds, or an error of the setup itself, is the run error (src/run-state/run-error.ts), which stops every
 // test at once and makes the verdict ERROR, the reports still written. All but the reading of the variables
-// goes on while Playwright loads the spec files and starts the workers, whose first tests wait for it (src/run-state/setup-finished.ts).
+// goes on while Playwright loads the spec files and starts the workers, whose first tests wait for it
+// (src/run-state/setup-finished.ts).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
@@ -242,8 +243,9 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     markSetupFinished();
     return async () => undefined;
   }
-  // The rest goes on while Playwright loads the spec files and starts the workers (src/run-state/setup-finished.ts): the coordinator,
-  // each target instance, the preflight. Its run error, if any, stops every test at its first fixture.
+  // The rest goes on while Playwright loads the spec files and starts the workers (src/run-state/
+  // setup-finished.ts): the coordinator, each target instance, the preflight. Its run error, if any, stops
+  // every test at its first fixture.
   const setup = timed('global setup', async () => {
     const { instances, runTimeoutSeconds } = resolved;
     const coordinator = await startRunCoordinator(

@@ -1,7 +1,7 @@
 // Runs the conformance suite once, in a child process (Playwright test, or the suite's own `run` command as a
 // user runs it), with its own reports directory, and reads back its conformance report: one run (the
-// benchmark, the flakiness check, the remote run), or a matrix of
-// sandbox instances in one Playwright run (the variant and mutation gates; src/config/run-plan.ts).
+// benchmark, the flakiness check, the remote run), or a matrix of sandbox instances in one Playwright run
+// (the variant and mutation gates; src/config/run-plan.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

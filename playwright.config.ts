@@ -17,7 +17,6 @@ const environment = resolveEnvironment();
 const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOptions(environment);
 const isolated = new RegExp(Tags.isolated);
 const targets = runTargets(environment);
-const matrix = targets.some((target) => target.name !== '');
 const plan = runPlan(targets, embeddedSandbox, isolatedShares(profile));
 /** What this run selects (CONFORMANCE_GREP, --grep, test filters...) and its shard: recorded for the reporter. */
 const part = runPart(environment, process.argv);
@@ -41,14 +40,15 @@ const allOf = (...patterns: RegExp[]): RegExp | undefined =>
 /** The suite's worker options (src/suite/fixtures.ts) a project sets. */
 interface WorkerOptions {
   targetInstances: Record<string, number>;
-  failureKeepsWorker: boolean;
 }
 
 export default defineConfig<object, WorkerOptions>({
   testDir: './tests/conformance',
   outputDir: reportPath('test-results'),
   globalSetup: './src/run/global-setup.ts',
-  fullyParallel: true,
+  // A worker runs a spec file's tests in a row: Playwright hands a fully parallel project's tests out one
+  // at a time, a round trip to the runner for each of 350 tests (about 7% of a ci-gate run's CPU).
+  fullyParallel: false,
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
@@ -57,11 +57,18 @@ export default defineConfig<object, WorkerOptions>({
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
   globalTimeout: runTimeoutSeconds * 1000,
   reporter: [
+    // First: a check's failure keeps its worker, and every reporter after it still sees a failure.
+    ['./src/report/kept-failures-reporter.ts'],
     ['list'],
     ['html', { outputFolder: reportPath('html'), open: 'never' }],
-    ['allure-playwright', { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false }],
+    [
+      './src/report/allure-results-reporter.ts',
+      { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false },
+    ],
     // Also writes reports/junit.xml, from the same findings as conformance.json.
     ['./src/report/conformance-reporter.ts'],
+    // Playwright's JSON report where PLAYWRIGHT_JSON_OUTPUT_FILE asks for one (`npm run bench` times a run by it).
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? [['json'] as ['json']] : []),
   ],
   // Traces and videos would carry tokens: off.
   use: { trace: 'off', video: 'off', screenshot: 'off' },
@@ -80,9 +87,7 @@ function project({ name, role, instances, teardown, share }: PlannedProject): Pr
     name,
     teardown,
     metadata: { instances },
-    // A matrix target (the mutation and variant gates) is judged from its report alone: a check that fails
-    // there need not cost a new worker.
-    use: { targetInstances: instances, failureKeepsWorker: matrix },
+    use: { targetInstances: instances },
   };
   if (role === 'conformance')
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
@@ -93,6 +98,5 @@ function project({ name, role, instances, teardown, share }: PlannedProject): Pr
     ...common,
     grep: isolatedHere ? allOf(isolated, ...filters, ...(share ? [share] : [])) : /(?!)/,
     workers: 1,
-    fullyParallel: false,
   };
 }

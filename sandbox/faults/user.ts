@@ -151,6 +151,10 @@ export const userFaults = {
     'FLT-START-EXCLUDES-EARLIER',
     'start also lets in the two records just before the window (at least one ended strictly before start)',
   ),
+  'filter-start-ignored': data(
+    'FLT-START-EXCLUDES-EARLIER',
+    'start is ignored: every record up to end is served, however long ago it ended',
+  ),
   'filter-lower-bound-30-days': data('FLT-NO-LOWER-BOUND', 'without start only the last 30 days are served'),
   'filter-end-ignored': data(
     'FLT-END-EXCLUSIVE',

@@ -133,7 +133,8 @@ function window(
 ) {
   const now = ctx.options.now().getTime();
   const upper = end ?? (ctx.fault('filter-end-default-not-now') ? now - DAY : now);
-  const lower = start ?? (ctx.fault('filter-lower-bound-30-days') ? now - 30 * DAY : undefined);
+  const given = ctx.fault('filter-start-ignored') ? undefined : start;
+  const lower = given ?? (ctx.fault('filter-lower-bound-30-days') ? now - 30 * DAY : undefined);
   if (start !== undefined && end !== undefined && start > end) {
     if (!ctx.variant('start-after-end-empty')) throw badRequest('start is after end');
     return { from: 0, to: 0 };

@@ -1,5 +1,5 @@
-// `npm run bench`: times, on this machine, the clean ci-gate and smoke runs (median/min/max of N runs, by
-// phase: global setup, target starts, logins, tests, teardown; test time per spec file; requests per
+// `npm run bench`: times, on this machine, the clean ci-gate and smoke runs of the `run` command as a user
+// runs it (median/min/max of N runs, by phase: src/run/timed-run.ts; test time per spec file; requests per
 // second), the variant and mutation gates, and check-recording on a ~200 MB synthetic HAR (throughput, peak
 // RSS); prints a table and writes reports/bench.json (docs/proving-the-suite.md quotes the latest figures).
 //

@@ -1,20 +1,21 @@
-// `npm run conformance [-- playwright args]`: runs the conformance suite (playwright.config.ts), then
-// renders the Allure report, and exits with the suite's verdict. Playwright runs in its own process group:
+// `npm run conformance [-- playwright args]`: runs the conformance suite (playwright.config.ts), then its
+// Allure step (src/run/allure-step.ts), and exits with the suite's verdict. Playwright runs in its own process group:
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then). The exit status is this run's alone: the reports of an earlier run are
 // removed first, and a configuration Playwright's own would stop on is refused here, in one line.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
 import { runTargets } from '../config/run-plan.ts';
+import { read } from '../config/variables.ts';
 import { gateVerdict } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { configurationError } from '../report/run-errors.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
-import { allureCli, playwrightCli } from '../run/playwright.ts';
+import { allureStep } from '../run/allure-step.ts';
+import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import type { RunError } from '../run-state/run-error.ts';
@@ -33,6 +34,7 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
     return EXIT_CODES.configuration;
   }
 
+  const finishAllure = allureStep(allureReportAsked());
   const stopFile = newStopFile();
   const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...playwrightArgs], {
     env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
@@ -40,28 +42,19 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
   });
   clearStop(stopFile);
 
-  if (existsSync(reportPath('allure-results'))) {
-    const allure = await runInProcessGroup(
-      process.execPath,
-      [
-        allureCli(),
-        'generate',
-        reportPath('allure-results'),
-        '-o',
-        reportPath('allure'),
-        '-c',
-        fileURLToPath(new URL('../report/allurerc.ts', import.meta.url)),
-      ],
-      { stdout: 'pipe' },
-    );
-    console.log(
-      allure.code === 0
-        ? `Allure report: ${reportPath('allure/index.html')}`
-        : `Allure report not rendered:\n${allure.output}`,
-    );
-  }
+  const allure = await finishAllure();
+  if (allure) console.log(allure);
 
   return exitCode(suite.code);
+}
+
+/** CONFORMANCE_ALLURE_REPORT, where the run reads its variables (the environment over the env file). */
+function allureReportAsked(): boolean {
+  try {
+    return read(merged(environmentLayers()), 'CONFORMANCE_ALLURE_REPORT');
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -5,7 +5,9 @@
 // credentials are layers of that resolution, over or under the environment's; the process environment is
 // left as it was, but for the manifest's path. Then the preflight (src/run/preflight.ts): a problem it
 // finds, or an error of the setup itself, is the run error (src/run-state/run-error.ts), which stops every
-// test at once and makes the verdict ERROR, the reports still written.
+// test at once and makes the verdict ERROR, the reports still written. All but the reading of the variables
+// goes on while Playwright loads the spec files and starts the workers, whose first tests wait for it
+// (src/run-state/setup-finished.ts).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
@@ -33,6 +35,7 @@ import { timed } from '../run-state/phase-log.ts';
 import { handManifestToWorkers } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { type RunError, recordRunError } from '../run-state/run-error.ts';
+import { markSetupFinished } from '../run-state/setup-finished.ts';
 import { preflight } from './preflight.ts';
 import { startPrism } from './prism.ts';
 import { startRunWebhookReceiver } from './webhook-receiver.ts';
@@ -230,52 +233,65 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   handManifestToWorkers(reportPath(RUN_MANIFEST_FILE));
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
-    for (const stop of stops) await stop();
+    for (let stop = stops.shift(); stop; stop = stops.shift()) await stop();
   };
   // Until the env file is read, the environment alone (where a configuration error is then set).
   let runLayers: VariableLayer[] = [{ variables: process.env }];
+  let resolved: { instances: PlannedInstance[]; runTimeoutSeconds: number };
   try {
-    await timed('global setup', async () => {
-      // The environment and its file, read once for every instance.
-      // An exploring run's seed is drawn here, once: every target of the run explores with the same seed.
-      const given = environmentLayers();
-      const exploring = explorationOf(merged(given));
-      runLayers = exploring ? [{ variables: exploring, computed: true }, ...given] : given;
-      if (exploring) console.log(`Exploring with seed ${exploring.CONFORMANCE_SEED} (CONFORMANCE_SEED)`);
-      const environment = merged(runLayers);
-      const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
-      const coordinator = await startRunCoordinator(
-        startedAt.getTime() + Math.max(runTimeoutSeconds - REPORTING_MARGIN_S, 1) * 1000,
-      );
-      stops.push(coordinator.close);
-      const facts: RunFacts = {
-        startedAt: startedAt.toISOString(),
-        requestLog: reportPath('.run/requests.log'),
-        unansweredLog: reportPath('.run/unanswered.log'),
-        coordinatorUrl: coordinator.url,
-      };
-      const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
-      const started: StartedInstance[] = [];
-      for (const [index, instance] of instances.entries()) {
-        const one = await timed('target start', () =>
-          startInstance(index, instance, runLayers, facts, stops),
-        );
-        coordinator.nameClients(one.config, instance.target.name);
-        started.push(one);
-      }
-      // A target the run started answers to the suite's own configuration: any 4xx of its sign-in is its own.
-      for (const instance of started)
-        if (instance.startedByRun) runJournal().ownTarget(instance.config.authUrl);
-      // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
-      const [own] = started;
-      const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
-      if (problem) stopRun(config, problem);
-    });
+    // The environment and its file, read once for every instance, before Playwright starts a worker: a
+    // configuration error needs one worker only. An exploring run's seed is drawn here, once: every target of
+    // the run explores with the same seed.
+    const given = environmentLayers();
+    const exploring = explorationOf(merged(given));
+    runLayers = exploring ? [{ variables: exploring, computed: true }, ...given] : given;
+    if (exploring) console.log(`Exploring with seed ${exploring.CONFORMANCE_SEED} (CONFORMANCE_SEED)`);
+    const environment = merged(runLayers);
+    const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
+    const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
+    resolved = { instances, runTimeoutSeconds };
   } catch (error) {
-    await stopAll();
-    // The tests see the run error and stop at once; the reporter writes the reports with verdict ERROR.
     stopRun(config, setupRunError(error, runLayers));
+    markSetupFinished();
     return async () => undefined;
   }
-  return () => timed('teardown', stopAll);
+  // The rest goes on while Playwright loads the spec files and starts the workers (src/run-state/
+  // setup-finished.ts): the coordinator, each target instance, the preflight. Its run error, if any, stops
+  // every test at its first fixture.
+  const setup = timed('global setup', async () => {
+    const { instances, runTimeoutSeconds } = resolved;
+    const coordinator = await startRunCoordinator(
+      startedAt.getTime() + Math.max(runTimeoutSeconds - REPORTING_MARGIN_S, 1) * 1000,
+    );
+    stops.push(coordinator.close);
+    const facts: RunFacts = {
+      startedAt: startedAt.toISOString(),
+      requestLog: reportPath('.run/requests.log'),
+      unansweredLog: reportPath('.run/unanswered.log'),
+      coordinatorUrl: coordinator.url,
+    };
+    const started: StartedInstance[] = [];
+    for (const [index, instance] of instances.entries()) {
+      const one = await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));
+      coordinator.nameClients(one.config, instance.target.name);
+      started.push(one);
+    }
+    // A target the run started answers to the suite's own configuration: any 4xx of its sign-in is its own.
+    for (const instance of started)
+      if (instance.startedByRun) runJournal().ownTarget(instance.config.authUrl);
+    // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
+    const [own] = started;
+    const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
+    if (problem) recordRunError(problem);
+  })
+    .catch(async (error: unknown) => {
+      await stopAll();
+      // The tests see the run error and stop at once; the reporter writes the reports with verdict ERROR.
+      recordRunError(setupRunError(error, runLayers));
+    })
+    .finally(markSetupFinished);
+  return async () => {
+    await setup;
+    await timed('teardown', stopAll);
+  };
 }

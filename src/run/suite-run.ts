@@ -1,6 +1,7 @@
-// Runs the conformance suite once, in a child process, with its own reports directory, and reads back
-// its conformance report: one run (the benchmark, the flakiness check, the remote run), or a matrix of
-// sandbox instances in one Playwright run (the variant and mutation gates; src/config/run-plan.ts).
+// Runs the conformance suite once, in a child process (Playwright test, or the suite's own `run` command as a
+// user runs it), with its own reports directory, and reads back its conformance report: one run (the
+// benchmark, the flakiness check, the remote run), or a matrix of sandbox instances in one Playwright run
+// (the variant and mutation gates; src/config/run-plan.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { playwrightCli } from './playwright.ts';
-import { runProcess } from './run-step.ts';
+import { cli, runProcess } from './run-step.ts';
 
 export interface Run<Report> {
   wallMs: number;
@@ -24,14 +25,18 @@ export type SuiteRun = Run<ConformanceReport>;
 /** A matrix run's reports, by target name. */
 export type MatrixRun = Run<Record<string, ConformanceReport>>;
 
-export const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
+const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
+const KEPT_FAILURES_REPORTER = './src/report/kept-failures-reporter.ts';
+/** Playwright's --reporter value: the suite's own, kept failures shown as failures first, the verdict last. */
+export const suiteReporters = (...others: string[]): string =>
+  [KEPT_FAILURES_REPORTER, ...others, CONFORMANCE_REPORTER].join(',');
 
 /** What a run in a reports directory of its own is given, and what it reads back from that directory. */
 interface RunSpec<Report> {
   env: NodeJS.ProcessEnv;
   args?: string[];
-  /** Playwright's --reporter value. */
-  reporters: string;
+  /** Playwright's --reporter value; none: the suite's own command (`run`), with the configured reporters. */
+  reporters?: string;
   quiet: boolean;
   /** Variables naming files in the run's directory. */
   prepare?: (dir: string) => NodeJS.ProcessEnv;
@@ -41,13 +46,16 @@ interface RunSpec<Report> {
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-/** One Playwright run of the suite in a reports directory of its own, removed afterwards. */
+/** One run of the suite in a reports directory of its own, removed afterwards. */
 export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<Run<Report>> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const [command, args] = spec.reporters
+    ? [process.execPath, [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])]]
+    : cli('run', ...(spec.args ?? []));
   try {
     const { code, durationMs, output } = await runProcess(
-      process.execPath,
-      [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])],
+      command,
+      args,
       { ...EMBEDDED_TARGET, ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },
       spec.quiet,
     );
@@ -76,7 +84,7 @@ export const runSuite = (
     env,
     args,
     quiet,
-    reporters: `${quiet ? '' : 'dot,'}${CONFORMANCE_REPORTER}`,
+    reporters: suiteReporters(...(quiet ? [] : ['dot'])),
     read: conformanceReportIn,
   });
 
@@ -85,7 +93,7 @@ export const runMatrix = (targets: readonly TargetSpec[], env: NodeJS.ProcessEnv
   runInOwnDirectory({
     env,
     quiet: true,
-    reporters: CONFORMANCE_REPORTER,
+    reporters: suiteReporters(),
     prepare: (dir) => {
       const file = join(dir, 'matrix-targets.json');
       writeFileSync(file, JSON.stringify(targets));

@@ -1,12 +1,13 @@
-// One conformance run, timed by phase for `npm run bench`: the wall time of the command; global setup,
-// target starts, logins and teardown as the run recorded them (./phase-log.ts); the tests, from the first
-// test's start to the last one's end, and per spec file (Playwright's JSON report); the rest (start-up and
-// reporting); requests sent. Logins happen inside the tests' time, in every worker.
+// One conformance run, timed by phase for `npm run bench`: the wall time of the `run` command, split into the
+// time until the first test starts, the tests (to the last one's end, and per spec file: Playwright's JSON
+// report) and the time after the last; global setup, target starts, logins and teardown as the run recorded
+// them (src/run-state/phase-log.ts), which overlap those (global setup the workers' start, logins the
+// tests); requests sent.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../report/model.ts';
 import { type Phase, recordedPhases } from '../run-state/phase-log.ts';
-import { CONFORMANCE_REPORTER, conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
+import { conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
 
 export interface RunTiming {
   wallMs: number;
@@ -16,7 +17,7 @@ export interface RunTiming {
   /** The requests by kind of credential, and by requirement family (conformance.json's tally). */
   requestTally?: ConformanceReport['requests'];
   /** Milliseconds per phase (summed over its occurrences: logins happen in every worker). */
-  phases: Partial<Record<Phase | 'tests' | 'start-up and reporting', number>>;
+  phases: Partial<Record<Phase | 'tests' | 'until the first test' | 'after the last test', number>>;
   /** Milliseconds of test time per spec file (summed over workers). */
   files: Record<string, number>;
 }
@@ -40,8 +41,8 @@ const resultsOf = (suite: JsonSuite): { file: string; start: number; duration: n
   ...(suite.suites ?? []).flatMap(resultsOf),
 ];
 
-/** The timing a run's directory holds, but for its wall time (known once the run has ended). */
-function timingIn(dir: string): Omit<RunTiming, 'wallMs'> {
+/** The timing a run's directory holds, but for its wall time, and when its first test began and last ended. */
+function timingIn(dir: string): Omit<RunTiming, 'wallMs'> & { window: { first: number; last: number } } {
   const report = conformanceReportIn(dir);
   const { suites } = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { suites: JsonSuite[] };
   const results = suites.flatMap(resultsOf);
@@ -52,6 +53,7 @@ function timingIn(dir: string): Omit<RunTiming, 'wallMs'> {
   const phases: RunTiming['phases'] = { tests: results.length > 0 ? last - first : 0 };
   for (const [phase, total] of Object.entries(recordedPhases(dir))) phases[phase as Phase] = total.ms;
   return {
+    window: { first, last },
     verdict: report.verdict,
     tests: report.tests.length,
     requests: report.requestsSent,
@@ -61,18 +63,21 @@ function timingIn(dir: string): Omit<RunTiming, 'wallMs'> {
   };
 }
 
+/** The suite's `run` command, as a user runs it (every configured reporter, the Allure step), timed. */
 export async function timedRun(env: NodeJS.ProcessEnv): Promise<RunTiming> {
+  const started = Date.now();
   const run = await runInOwnDirectory({
     env,
     quiet: true,
-    reporters: `${CONFORMANCE_REPORTER},json`,
+    // The configured reporters write Playwright's JSON report where this variable asks.
     prepare: (dir) => ({ PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'results.json') }),
     read: timingIn,
   });
-  const timing = reportOf(run);
-  const { phases } = timing;
-  // The rest of the wall time: Playwright's start, loading the test files, starting workers, reporting.
-  phases['start-up and reporting'] =
-    run.wallMs - (phases['global setup'] ?? 0) - (phases.tests ?? 0) - (phases.teardown ?? 0);
-  return { ...timing, wallMs: run.wallMs };
+  const { phases, window, ...timing } = reportOf(run);
+  // The wall time before the first test (the command's, Playwright's and the workers' start, loading the
+  // test files, global setup, which overlaps the workers' start) and after the last (teardown, the
+  // reporters, the Allure step, the processes' exit).
+  phases['until the first test'] = window.first - started;
+  phases['after the last test'] = started + run.wallMs - window.last;
+  return { ...timing, phases, wallMs: run.wallMs };
 }

@@ -1,5 +1,6 @@
 // Reads a paginated collection to its end by following next_token, keeping every page's exchange so a
-// check can name the page a record came from. Bounded, so a cursor that loops cannot hang the run.
+// check can name the page a record came from. Bounded, so a cursor that loops cannot hang the run, and a
+// filter the server ignores cannot turn a small window into a walk of the whole history (`maxRecords`).
 // A page that cannot be read is charged to what broke: a server error or a first page that fails to the
 // operation's own success requirement (OP-LIST-…), a refused next_token to PAG-LAST-PAGE ("every
 // next_token can be followed"); a page left without an answer, like a server error, to the operation's.
@@ -19,6 +20,11 @@ export interface Page<T> {
 export interface CollectionWalk<T> {
   pages: Page<T>[];
   records: T[];
+  /**
+   * The walk stopped past `maxRecords`: `records` are the first `maxRecords + 1` served (the same for every
+   * page size), `pages` every page read, the last one's next_token not followed.
+   */
+  cut?: true;
 }
 
 export interface WalkOptions {
@@ -30,6 +36,8 @@ export interface WalkOptions {
   maxPages?: number;
   /** Read only this many pages and stop without complaint (a sample, for targets whose cursors lead nowhere). */
   samplePages?: number;
+  /** The most records the query can select: the walk stops one record past it (`cut`), not at the end. */
+  maxRecords?: number;
 }
 
 export async function readPage<T>(
@@ -88,7 +96,9 @@ export async function walkCollection<T>(
   options: WalkOptions,
 ): Promise<CollectionWalk<T>> {
   const maxPages = options.maxPages ?? 400;
+  const maxRecords = options.maxRecords ?? Number.POSITIVE_INFINITY;
   const pages: Page<T>[] = [];
+  let held = 0;
   let nextToken: string | undefined;
   do {
     const page = await readPage<T>(api, path, options, nextToken);
@@ -100,12 +110,15 @@ export async function walkCollection<T>(
       );
     }
     nextToken = page.nextToken;
-  } while (nextToken !== undefined && pages.length < (options.samplePages ?? maxPages));
+    held += page.records.length;
+  } while (nextToken !== undefined && pages.length < (options.samplePages ?? maxPages) && held <= maxRecords);
+  const records = pages.flatMap((page) => page.records);
+  if (held > maxRecords) return { pages, records: records.slice(0, maxRecords + 1), cut: true };
   if (nextToken !== undefined && options.samplePages === undefined) {
     throw new ConformanceFailure(
       'PAG-LAST-PAGE',
       `${path}: still a next_token after ${maxPages} pages (a loop or an unbounded collection)`,
     );
   }
-  return { pages, records: pages.flatMap((page) => page.records) };
+  return { pages, records };
 }

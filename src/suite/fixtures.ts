@@ -20,10 +20,12 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { findingsOf, recordFinding } from '../report/finding.ts';
+import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
+import { setupFinished } from '../run-state/setup-finished.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
@@ -69,10 +71,12 @@ interface WorkerFixtures {
   /** The target instance each target's tests of the worker's project use, by target name (option). */
   targetInstances: Record<string, number>;
   /**
-   * A check's failure keeps the worker (option; the gate runs, whose verdicts come from their matrix report
-   * alone). Playwright replaces a worker after every unexpected failure, and a mutant fails by design.
+   * A check's failure keeps the worker: where the run's reporters start with the one that shows such a
+   * failure as a failure again (src/report/kept-failures-reporter.ts). Else Playwright replaces the worker.
    */
   failureKeepsWorker: boolean;
+  /** The run's global setup has finished (auto, first): it goes on while the workers start. */
+  runSetUp: undefined;
   /** The worker's session with each target instance its tests use (src/suite/target-session.ts). */
   targetSessions: TargetSessions;
 }
@@ -224,7 +228,20 @@ export const internal = { box: 'self' } as const;
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
-  failureKeepsWorker: [false, { scope: 'worker', option: true }],
+  failureKeepsWorker: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use, workerInfo) => use(keptFailuresShown(workerInfo.config.reporter)),
+    { scope: 'worker', ...internal },
+  ],
+  runSetUp: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      await setupFinished();
+      await use(undefined);
+    },
+    // Global setup's own time is the run's (bounded by its timeout), not a test's.
+    { scope: 'worker', auto: true, timeout: 0, ...internal },
+  ],
   targetSessions: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {

@@ -91,14 +91,13 @@ export const jsonCodec = <T>(): Codec<T> => ({ encode: (value) => value, decode:
 /** A walk of a collection: its pages' exchanges travel as data, and are exchanges again on arrival. */
 export const walkCodec = <T>(): Codec<CollectionWalk<T>> => ({
   encode: (walk) => ({
-    records: walk.records,
+    ...walk,
     pages: walk.pages.map((page) => ({ ...page, exchange: exchangeData(page.exchange) })),
   }),
   decode: (data) => {
-    const walk = data as { records: T[]; pages: (Omit<Page<T>, 'exchange'> & { exchange: ExchangeData })[] };
-    return {
-      records: walk.records,
-      pages: walk.pages.map((page) => ({ ...page, exchange: exchangeOf(page.exchange) })),
+    const walk = data as Omit<CollectionWalk<T>, 'pages'> & {
+      pages: (Omit<Page<T>, 'exchange'> & { exchange: ExchangeData })[];
     };
+    return { ...walk, pages: walk.pages.map((page) => ({ ...page, exchange: exchangeOf(page.exchange) })) };
   },
 });

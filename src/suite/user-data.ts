@@ -40,6 +40,8 @@ export interface LoadedCollection {
   records: DataRecord[];
   /** Whether the walk reached the last page (false: it stopped at the plan's page bound). */
   complete: boolean;
+  /** The walk stopped past what its start can select (collections.ts `cut`). */
+  cut?: true;
 }
 
 export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
@@ -51,6 +53,8 @@ export interface WalkRequest {
   requirement: string;
   /** Read only this many pages (a sample); the walk is otherwise followed to its end. */
   pages?: number;
+  /** The most records the query can select (Dataset `walk`): the walk stops past it (collections.ts). */
+  maxRecords?: number;
 }
 
 /** The page size of the reference walk: the maximum, so that the walk every check shares takes the fewest pages. */
@@ -58,7 +62,14 @@ export const COMPLETE_LIMIT = 25;
 /** How a problem names the reference walk. */
 export const COMPLETE_WALK = `reference walk, limit=${COMPLETE_LIMIT}`;
 
-/** The key of a walk: the token's user, the collection, the page size, the query and the pages read. */
+/** The collections whose reference walks give a collection's extents (records.ts): a recovery's sleep and cycle. */
+const extentSources = (collection: OperationId): OperationId[] =>
+  collection === 'listRecoveries' ? ['listSleeps', 'listCycles'] : [];
+
+/** The bounds found for each start, by the reference walk they were found in (the worker's, kept as long as it). */
+const startBounds = new WeakMap<readonly DataRecord[], Map<number, number>>();
+
+/** The key of a walk: the token's user, the collection, the page size, the query and the bounds of its read. */
 const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token'>) =>
   JSON.stringify([
     token,
@@ -66,6 +77,7 @@ const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token
     options.limit ?? null,
     options.query ?? {},
     options.samplePages ?? null,
+    options.maxRecords ?? null,
   ]);
 
 /** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
@@ -317,9 +329,44 @@ export class Dataset {
     return spread(knownValues(op, param.name, source), max).map((value) => ({ [param.name]: value }));
   }
 
-  /** A walk with the request's page size and query (read once per worker and target). */
+  /**
+   * A walk with the request's page size and query (read once per worker and target), bounded by what its
+   * start can select (`startBound`).
+   */
   async walk(op: Operation, request: WalkRequest): Promise<LoadedCollection> {
-    return this.cache.walk(this.api, await this.tokenFor(op), op, request);
+    const token = await this.tokenFor(op);
+    const maxRecords = await this.startBound(op, request.query?.start);
+    return this.cache.walk(this.api, token, op, { ...request, maxRecords });
+  }
+
+  /**
+   * The most records a walk with `start` can hold: those of the reference walk that may lie at or after it
+   * under any reading (every one whose extent is unknown). A server that ignores start serves more; its walk
+   * stops one record past the bound, where FLT-START-EXCLUDES-EARLIER sees the leak, instead of walking the
+   * whole history (hundreds of pages at limit 1). No bound when the reference walk cannot tell: a bounded one
+   * that did not reach back to `start`.
+   */
+  private async startBound(op: Operation, start: string | undefined): Promise<number | undefined> {
+    const at = start === undefined ? Number.NaN : Date.parse(start);
+    if (Number.isNaN(at)) return undefined;
+    // Only from walks already read without fault, and without stopping the check: never a throw here.
+    const walks = [];
+    for (const id of [op.operationId, ...extentSources(op.operationId)]) {
+      const outcome = (await this.withheld(id)) ? undefined : await this.outcome(id);
+      if (!outcome?.ok) return undefined;
+      walks.push(outcome.value);
+    }
+    const [own, sleeps, cycles] = walks;
+    const records = own?.records ?? [];
+    const extentOf = sleeps && cycles ? recoveryExtents(sleeps.records, cycles.records) : ownExtent;
+    const reachedBack = (walk: LoadedCollection) =>
+      walk.complete || walk.records.some((record) => (extentOf(record)?.earliest ?? at) < at);
+    if (!walks.every((walk) => walk && reachedBack(walk))) return undefined;
+    const known = startBounds.get(records) ?? new Map<number, number>();
+    startBounds.set(records, known);
+    if (!known.has(at))
+      known.set(at, records.filter((record) => (extentOf(record)?.finish ?? at) >= at).length);
+    return known.get(at);
   }
 
   /**
@@ -334,12 +381,10 @@ export class Dataset {
 
   /** The extent function of a collection; a recovery's reads the reference walks of sleeps and cycles. */
   async extents(op: Operation): Promise<ExtentOf> {
-    if (op.operationId !== 'listRecoveries') return ownExtent;
-    const [sleeps, cycles] = await Promise.all([
-      this.referenceWalk(operationById('listSleeps')),
-      this.referenceWalk(operationById('listCycles')),
-    ]);
-    return recoveryExtents(sleeps.records, cycles.records);
+    const [sleeps, cycles] = await Promise.all(
+      extentSources(op.operationId).map((id) => this.referenceWalk(operationById(id))),
+    );
+    return sleeps && cycles ? recoveryExtents(sleeps.records, cycles.records) : ownExtent;
   }
 
   /**

@@ -1,5 +1,6 @@
 // Allure history carries over between runs (src/report/allurerc.ts historyPath), so the report shows
-// trends: two reports generated from the same results directory leave two runs in the history file.
+// trends: two reports generated from the same results directory leave two runs in the history file, and a
+// run that renders no report (src/run/allure-step.ts, without CONFORMANCE_ALLURE_REPORT) adds its own.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -17,6 +18,8 @@ test('each Allure report adds its run to the history file, which the next report
     JSON.stringify({
       uuid,
       name: 'a check',
+      fullName: 'a check',
+      testCaseId: 'a-check',
       historyId: 'a-check',
       status: 'passed',
       stage: 'finished',
@@ -41,6 +44,20 @@ test('each Allure report adds its run to the history file, which the next report
     );
     expect(code).toBe(0);
   }
-  const history = readFileSync(join(reports, 'allure-history.jsonl'), 'utf8').trim().split('\n');
-  expect(history).toHaveLength(2);
+  const history = () => readFileSync(join(reports, 'allure-history.jsonl'), 'utf8').trim().split('\n');
+  expect(history()).toHaveLength(2);
+  const step = `const { allureStep } = await import(${JSON.stringify(new URL('../../src/run/allure-step.ts', import.meta.url).href)}); console.log(await allureStep(false)());`;
+  const { code, output } = await runProcess(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', step],
+    { CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_ALLURE_HISTORY: undefined },
+    true,
+  );
+  expect(code, output).toBe(0);
+  expect(output).toContain('Allure results:');
+  const entries = history().map((line) => JSON.parse(line) as { name: string; testResults: object });
+  expect(entries).toHaveLength(3);
+  expect(entries[2]?.name).toBe(entries[0]?.name);
+  expect(Object.keys(entries[2]?.testResults ?? {})).toEqual(Object.keys(entries[0]?.testResults ?? {}));
+  expect(Object.keys(entries[2]?.testResults ?? {})).toHaveLength(1);
 });

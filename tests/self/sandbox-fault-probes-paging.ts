@@ -142,6 +142,18 @@ export const pagingProbes = {
         assert.ok(ms(workout.end) >= ms(start), `workout ${workout.id} ended before start`);
     },
   },
+  'filter-start-ignored': {
+    async check(p) {
+      // Under either reading of start, no record that ended strictly before it is served.
+      const records = await p.records(collections.sleep);
+      const start = String(records[5]?.start);
+      const served = await p.records(collections.sleep, `limit=25&start=${start}`);
+      assert.ok(
+        served.every((sleep) => ms(sleep.end) >= ms(start)),
+        'a sleep ended before start',
+      );
+    },
+  },
   'filter-lower-bound-30-days': {
     async check(p) {
       const all = await collectAll(p.sandbox, collections.cycle, await p.token());

@@ -8,6 +8,7 @@ import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
+import { suiteReporters } from '../../src/run/suite-run.ts';
 import { scratchDir } from './scratch.ts';
 
 /** The sandbox's fixed credentials, in the suite's variable names. */
@@ -33,11 +34,7 @@ export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.Proce
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const { code, output } = await runProcess(
     process.execPath,
-    [
-      playwrightCli(),
-      'test',
-      ...(allReporters ? [] : ['--reporter', 'dot,./src/report/conformance-reporter.ts']),
-    ],
+    [playwrightCli(), 'test', ...(allReporters ? [] : ['--reporter', suiteReporters('dot')])],
     {
       ...sandboxTargetEnv(sandbox, reports),
       // A selection of a few tests: a second worker would cost more CPU to start than it saves.

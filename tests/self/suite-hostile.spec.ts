@@ -273,6 +273,8 @@ test('connection resets and truncated token responses: no token appears in any r
     {
       CONFORMANCE_GREP: '@PAUTH-|@AUTH-CODE-FLOW|@PAG-FIRST-PAGE|@PAG-LIMIT-DEFAULT',
       CONFORMANCE_REQUEST_TIMEOUT_MS: '5000',
+      // Every report is searched for tokens, the Allure HTML report (rendered when asked) too.
+      CONFORMANCE_ALLURE_REPORT: '1',
     },
   );
   const faults = new Set(run.proxy.faulted.map((request) => request.fault));

@@ -78,7 +78,12 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
       const out = join(reports, `blob-${shard.replace('/', '-')}`);
       await runProcess(
         process.execPath,
-        [playwrightCli(), 'test', `--shard=${shard}`, '--reporter=blob'],
+        [
+          playwrightCli(),
+          'test',
+          `--shard=${shard}`,
+          '--reporter=./src/report/kept-failures-reporter.ts,blob',
+        ],
         { ...envFor(sandbox, reports), PLAYWRIGHT_BLOB_OUTPUT_DIR: out },
         true,
       );

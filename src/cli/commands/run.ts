@@ -20,6 +20,12 @@ in certification; a failure it sees is still a FAIL. The report records the sele
 digest covers it), and verify-report refuses it. CONFORMANCE_ALLOW_INCOMPLETE=1 lets a narrowed ci-gate run
 exit 0, never a narrowed certification. The smoke profile is a selection by design, judged as before.`;
 
+/** Every report a run writes, and how to get the one it writes only when asked (docs/reports.md). */
+const REPORTS_HELP = `
+Reports (in CONFORMANCE_REPORTS_DIR, default reports/): the verdict on the console, in conformance.md and in
+conformance.json; junit.xml; Playwright's HTML report, html/index.html; the Allure results, allure-results/,
+and history, allure-history.jsonl; the Allure HTML report, allure/index.html, with CONFORMANCE_ALLURE_REPORT=1.`;
+
 /** Asked of Playwright, help would still render the last run's Allure report: the run's help answers it. */
 const HELP = new Set(['--help', '-h']);
 
@@ -43,6 +49,7 @@ export function runCommand(): Command {
     )
     .argument('[playwright-options...]', 'options for Playwright test, after --, e.g. -- --workers 4')
     .allowUnknownOption()
+    .addHelpText('after', REPORTS_HELP)
     .addHelpText('after', NARROWED_HELP)
     .addHelpText('after', variablesHelpText)
     .action(async (playwrightOptions: string[], options: { profile?: string; explore?: boolean }) => {

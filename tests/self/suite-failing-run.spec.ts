@@ -1,0 +1,100 @@
+// A failing run costs what a clean one does, end to end against a sandbox started on its own (as any server
+// would be). A check's failure keeps its worker (src/report/kept-failures-reporter.ts): dozens of failed
+// tests, and no worker started after the run's first ones, every failure still shown as one. A server that
+// ignores start makes the start-filtered walks stop one record past what their start can select: the same
+// requests as against a clean server, and the filter's failure alone. The wall times are printed, never
+// asserted.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startSandbox } from '../../sandbox/app.ts';
+import type { FaultName } from '../../sandbox/faults/index.ts';
+import type { ConformanceReport } from '../../src/report/model.ts';
+import { playwrightCli } from '../../src/run/playwright.ts';
+import { runProcess } from '../../src/run/run-step.ts';
+import { suiteReporters } from '../../src/run/suite-run.ts';
+import { scratchDir } from './scratch.ts';
+import { sandboxTargetEnv } from './suite-against.ts';
+
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
+
+/** Two conformance workers, as a run has by default: either may be replaced after a failure. */
+const WORKERS = 2;
+
+interface JsonResult {
+  workerIndex: number;
+  status: string;
+}
+interface JsonSuite {
+  specs?: { tests: { expectedStatus: string; status: string; results: JsonResult[] }[] }[];
+  suites?: JsonSuite[];
+}
+
+const testsOf = (suite: JsonSuite): NonNullable<JsonSuite['specs']>[number]['tests'] => [
+  ...(suite.specs ?? []).flatMap((spec) => spec.tests),
+  ...(suite.suites ?? []).flatMap(testsOf),
+];
+
+/** The selection against a sandbox with `faults`, started on its own: its report, Playwright's tests, wall time. */
+async function runAgainst(faults: FaultName[], grep: string) {
+  const sandbox = await startSandbox({ port: 0, faults });
+  const reports = scratchDir();
+  try {
+    const { code, durationMs, output } = await runProcess(
+      process.execPath,
+      [playwrightCli(), 'test', '--reporter', suiteReporters('json')],
+      {
+        ...sandboxTargetEnv(sandbox, join(reports, `run-${faults.join('-') || 'clean'}`)),
+        CONFORMANCE_GREP: grep,
+        CONFORMANCE_WORKERS: String(WORKERS),
+        PLAYWRIGHT_JSON_OUTPUT_FILE: join(reports, `results-${faults.join('-') || 'clean'}.json`),
+      },
+      true,
+    );
+    const dir = join(reports, `run-${faults.join('-') || 'clean'}`);
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const json = JSON.parse(
+      readFileSync(join(reports, `results-${faults.join('-') || 'clean'}.json`), 'utf8'),
+    ) as { suites: JsonSuite[] };
+    const tests = json.suites.flatMap(testsOf);
+    console.log(`${faults.join(', ') || 'clean'}: ${durationMs} ms, ${report.totals.failed} failed tests`);
+    return { code, output, report, tests, durationMs };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+const failedRequirements = (report: ConformanceReport) =>
+  report.requirements.filter((requirement) => requirement.status === 'fail').map(({ id }) => id);
+
+test('dozens of failed checks: no worker is replaced, and every failure is shown as one', async () => {
+  const grep = '@SCH-|@OP-LIST-|@PAG-|@FLT-|@ORD-';
+  const clean = await runAgainst([], grep);
+  const broken = await runAgainst(['envelope-records-renamed'], grep);
+  expect(clean.report.totals.failed).toBe(0);
+  expect(broken.report.totals.failed, broken.output).toBeGreaterThanOrEqual(30);
+  expect(failedRequirements(broken.report)).toContain('SCH-ENVELOPE');
+  // The workers that ran a test: the run's first ones, none started after a failure.
+  const workers = new Set(broken.tests.flatMap((t) => t.results.map((result) => result.workerIndex)));
+  expect(workers.size).toBeLessThanOrEqual(WORKERS);
+  // Shown as failures to every reporter (the JSON one here): not as expected ones.
+  const failed = broken.tests.filter((t) => t.results.some((result) => result.status === 'failed'));
+  expect(failed.length).toBe(broken.report.totals.failed);
+  expect(failed.every((t) => t.expectedStatus === 'passed' && t.status === 'unexpected')).toBe(true);
+  expect(broken.code).toBe(1);
+  console.log(`failing / clean wall time: ${(broken.durationMs / clean.durationMs).toFixed(2)}`);
+});
+
+test('a server that ignores start: the walks stop where the window ends, and only the filter fails', async () => {
+  const grep = '@FLT-START|@PAG-';
+  const clean = await runAgainst([], grep);
+  const ignored = await runAgainst(['filter-start-ignored'], grep);
+  expect(clean.report.totals.failed).toBe(0);
+  expect(failedRequirements(ignored.report)).toEqual(['FLT-START-EXCLUDES-EARLIER']);
+  // The same walks, cut one record past the window: no more requests than a clean server takes, give or
+  // take the cut pages' last records (a start ignored made the narrow window at limit 1 hundreds of pages).
+  expect(ignored.report.requestsSent).toBeLessThanOrEqual(Math.ceil(clean.report.requestsSent * 1.1));
+  console.log(
+    `requests: clean ${clean.report.requestsSent}, start ignored ${ignored.report.requestsSent}; failing / clean wall time: ${(ignored.durationMs / clean.durationMs).toFixed(2)}`,
+  );
+});

@@ -7,7 +7,7 @@
 // _PUBLIC_URL) and 'rate-limit' is always there (a configured limit, or the one the response headers
 // announce): whether the service then sends a webhook, or announces a limit, only the run can tell.
 import { operations } from '../contract/operations.ts';
-import { type Requirement, requirements } from '../contract/requirements.ts';
+import type { Requirement } from '../contract/requirements.ts';
 import { capabilitySource } from './capabilities.ts';
 import type { Capability } from './capability.ts';
 import type { SuiteConfig } from './suite-config.ts';
@@ -65,7 +65,3 @@ export function reasonsUnverifiable(config: SuiteConfig, requirement: Requiremen
     );
   return reasons;
 }
-
-/** The observable MUST requirements of the catalogue. */
-export const mustRequirements = (): Requirement[] =>
-  requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);

@@ -5,8 +5,8 @@
 // the page; nulls read as absent with a warning.
 import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
 import type { Operation } from '../contract/operation-model.ts';
-import { requirements, successRequirementFor } from '../contract/requirements.ts';
-import { conditionalRequirementAt, requirementAt, requirementOf } from '../contract/rule-requirements.ts';
+import { appliesTo, requirementOf, successRequirement } from '../contract/requirements.ts';
+import { attributed, conditionalRequirementAt, requirementAt } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
@@ -20,15 +20,6 @@ export interface Observation {
   /** What was seen, without the exchange's location (so equal findings group). */
   text: string;
 }
-
-const ruleFor = (prefix: string, op: Operation) =>
-  requirements.find((r) => r.id.startsWith(prefix) && r.operations.includes(op.operationId))?.id;
-const appliesTo = (id: string, op: Operation) =>
-  requirements.find((r) => r.id === id)?.operations.includes(op.operationId) === true;
-
-/** The requirement a wrong status or unreadable body of `op` is charged to. */
-export const successRequirement = (op: Operation): string =>
-  successRequirementFor(op.operationId) ?? 'OP-JSON-BODIES';
 
 /** The requirement a schema pointer belongs to when nothing is wrong there. */
 const owner = requirementAt;
@@ -69,7 +60,8 @@ export const bodyRequirements = once(
 );
 
 /** Order within a page: by start, except recoveries (ordered by their sleep's start, not in the page). */
-const orderRule = (op: Operation) => (op.operationId === 'listRecoveries' ? undefined : ruleFor('ORD-', op));
+const orderRule = (op: Operation) =>
+  op.operationId === 'listRecoveries' ? undefined : requirementOf(op, 'ORD-');
 
 /** The page size the request asked for: its valid `limit`, or the operation's default. */
 function limitOf(op: Operation, url: string): number | undefined {
@@ -169,7 +161,7 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Observ
 
   const result = validate(schema, body);
   for (const violation of result.errors)
-    add(requirementOf(violation).requirement, 'fail', formatViolation(violation));
+    add(attributed(violation).requirement, 'fail', formatViolation(violation));
   for (const note of result.notes) {
     const pointer = note.pointer.replace(/^\/records\/\d+/, '/records/*');
     add(owner(schema, note.pointer), 'note', `${op.method} ${op.path}: ${formatNote({ ...note, pointer })}`);

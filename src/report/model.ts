@@ -78,6 +78,10 @@ export interface RequirementResult {
   deviation?: string;
 }
 
+/** The IDs of the report's requirement results of `status`, in the report's order. */
+export const idsWithStatus = (results: readonly RequirementResult[], status: RequirementStatus): string[] =>
+  results.flatMap((result) => (result.status === status ? [result.id] : []));
+
 /**
  * `npm run conformance`'s exit status by verdict (README, "Run verdict and exit code"); a configuration
  * error is an ERROR of its own code, as `npm run doctor` exits.

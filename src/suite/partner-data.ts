@@ -10,7 +10,6 @@ import type { SuiteConfig } from '../config/suite-config.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { operationById, operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
-import { requirements } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { claimRequisition } from './requisition-claims.ts';
@@ -60,16 +59,6 @@ export function addressedResource(op: Operation): AddressedResource {
 export function addressedId(op: Operation, owned: { id: string; requisition: RequisitionData }): string {
   if (addressedResource(op) === 'requisition') return owned.id;
   return firstServiceRequestId(owned.requisition);
-}
-
-/** The one requirement of the catalogue with this prefix stated for exactly this operation (`OP-`, `PTN-OWNER-`). */
-export function catalogueRequirement(prefix: string, op: Operation): string {
-  const found = requirements.filter(
-    (r) => r.id.startsWith(prefix) && r.operations.length === 1 && r.operations[0] === op.operationId,
-  );
-  if (found.length !== 1)
-    throw new Error(`${op.operationId}: expected one ${prefix}* requirement, got ${found.length}`);
-  return (found[0] as { id: string }).id;
 }
 
 /** add-test-data's appointmentType values and default, from the catalogue. */

@@ -1,11 +1,10 @@
 // The user-data operations of the catalogue (src/contract/operations.ts) in the views the user-data checks
 // take, one name per view: the operations, the paginated collections, the reads addressed by a record id
-// (which collection supplies the id), the requirement that states an operation's success, and a valid
-// request for an operation once its ids are known.
+// (which collection supplies the id), and a valid request for an operation once its ids are known.
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
-import { requirementById, successRequirementFor } from '../contract/requirements.ts';
+import { requirementById } from '../contract/requirements.ts';
 import type { ApiRequest } from '../http/api-client.ts';
 import { notVerified } from './verdicts.ts';
 
@@ -29,17 +28,10 @@ export function describeOperation(op: Operation): string {
 
 /** The operations a requirement of the catalogue lists. */
 export function operationsOf(requirement: string): Operation[] {
-  const ids = requirementById(requirement)?.operations ?? [];
+  const ids = requirementById(requirement).operations;
   const found = operations.filter((op) => ids.includes(op.operationId));
   if (found.length === 0) throw new Error(`${requirement}: no operation in the catalogue`);
   return found;
-}
-
-/** The OP-* requirement that states an operation's success response (requirement catalogue). */
-export function successRequirementOf(op: Operation): string {
-  const id = successRequirementFor(op.operationId);
-  if (!id) throw new Error(`${op.operationId}: expected one OP-* requirement`);
-  return id;
 }
 
 /**

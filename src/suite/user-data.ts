@@ -16,6 +16,7 @@
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import {
@@ -31,13 +32,7 @@ import { grantMismatchOf } from './grant-guard.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
 import { failedOnAnswer, rethrowAsAsker, sharedRead, UnansweredFailure } from './unanswered.ts';
-import {
-  collectionById,
-  idSourceOf,
-  type KnownIds,
-  needsIds,
-  successRequirementOf,
-} from './user-catalogue.ts';
+import { collectionById, idSourceOf, type KnownIds, needsIds } from './user-catalogue.ts';
 import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
 
 export interface LoadedCollection {
@@ -91,7 +86,7 @@ export class UserDataCache {
   completeWalk(token: string, op: Operation): Promise<CollectionOutcome> {
     return this.read(this.workerApi, token, op, {
       limit: COMPLETE_LIMIT,
-      requirement: successRequirementOf(op),
+      requirement: successRequirement(op),
       samplePages: this.firstPageOnly ? 1 : undefined,
     });
   }
@@ -153,7 +148,7 @@ export class UserDataCache {
             token,
             query,
             limit: 1,
-            requirement: successRequirementOf(operationById(id)),
+            requirement: successRequirement(operationById(id)),
           }).then((page) => page.records[0])
         : undefined;
     const recovery = await first('listRecoveries');
@@ -244,7 +239,7 @@ export class Dataset {
       if (error instanceof UnansweredFailure) rethrowAsAsker(error);
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
       blockedBy(
-        error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
         `${op.method} ${op.path} could not be read to its end (${reason})`,
       );
     }
@@ -358,7 +353,7 @@ export class Dataset {
 
   /** A collection's first page without query (the default page size): the same read as `read(op)`. */
   async firstPage(op: Operation): Promise<Page<DataRecord>> {
-    return pageOf<DataRecord>(await this.read(op), successRequirementOf(op));
+    return pageOf<DataRecord>(await this.read(op), successRequirement(op));
   }
 
   /** One id per path parameter of the token's user (default: user A's), of the collections its grant reads. */

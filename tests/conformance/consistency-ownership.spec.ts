@@ -4,13 +4,14 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import { preview } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { operationsOf, successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { operationsOf, userCollections } from '../../src/suite/user-catalogue.ts';
 import { type Dataset, knownValues, locate } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -125,7 +126,7 @@ test(
           await readPage<DataRecord>(api, collection.path, {
             token: tokenB,
             limit: 5,
-            requirement: successRequirementOf(collection),
+            requirement: successRequirement(collection),
           })
         ).records;
       } catch (error) {

@@ -3,11 +3,12 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { idSet } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { singleReadOf, successRequirementOf } from '../../src/suite/user-catalogue.ts';
+import { singleReadOf } from '../../src/suite/user-catalogue.ts';
 import { type LoadedCollection, locate } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -47,7 +48,7 @@ async function unresolved(
     if (lookedUp >= MAX_LOOKUPS) break;
     lookedUp++;
     const answer = await api.send({ path: buildPath(read, { [param.name]: value }), token });
-    expectNo5xx(successRequirementOf(read), answer);
+    expectNo5xx(successRequirement(read), answer);
     if (served(answer)) continue;
     const where = locate(from, index);
     exchange ??= where.exchange;

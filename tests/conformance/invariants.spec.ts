@@ -8,7 +8,7 @@ import {
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
-import { requirements } from '../../src/contract/requirements.ts';
+import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
@@ -24,14 +24,12 @@ const labelled = (records: readonly DataRecord[]): DataRecord[] =>
       : record,
   );
 
-// INV-CYCLE-SCORE-IFF-SCORED, INV-SLEEP-… and INV-RECOVERY-…, each with the collection it applies to.
-const scoreRules = requirements
-  .filter((requirement) => /^INV-[A-Z]+-SCORE-IFF-SCORED$/.test(requirement.id))
-  .map((requirement) => {
-    const collection = userCollections.find((op) => requirement.operations.includes(op.operationId));
-    if (!collection) throw new Error(`${requirement.id}: no collection among its operations`);
-    return { requirement: requirement.id, collection };
-  });
+// INV-CYCLE-SCORE-IFF-SCORED, INV-SLEEP-… and INV-RECOVERY-…: the "score iff SCORED" rule each collection's
+// record schema states (its union's x-requirement), as the recorded exchanges are checked against it too.
+const scoreRules = userCollections.flatMap((collection) => {
+  const requirement = conditionalRequirementAt(collection.responseSchema as string, '/records/0');
+  return requirement ? [{ requirement, collection }] : [];
+});
 
 for (const { requirement, collection } of scoreRules) {
   test(

@@ -7,12 +7,11 @@
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
-import { requirementOf } from '../../src/contract/rule-requirements.ts';
+import { appliesTo, successRequirement } from '../../src/contract/requirements.ts';
+import { attributed } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { test } from '../../src/suite/test.ts';
-import { successRequirementOf } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
 import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -25,8 +24,6 @@ const SMOKE = new Set(['listCycles', 'getBodyMeasurement', 'getBasicProfile']);
 const covered = operations.filter(
   (op) => (op.area === 'user-data' || op.area === 'utility') && !COVERED_ELSEWHERE.has(op.operationId),
 );
-const appliesTo = (requirement: string, op: Operation): boolean =>
-  requirementById(requirement)?.operations.includes(op.operationId) === true;
 
 /**
  * The operation called as a client would on success: user A's token, a real id for its path parameter; sent
@@ -62,7 +59,7 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
 }
 
 for (const op of covered) {
-  const requirement = successRequirementOf(op);
+  const requirement = successRequirement(op);
 
   test(
     ...verifies(
@@ -92,7 +89,7 @@ for (const op of covered) {
       }
       const { errors } = validate(op.responseSchema, body);
       verdict.expectNone(
-        errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
+        errors.map((violation) => `${formatViolation(violation)} → ${attributed(violation).requirement}`),
         exchange,
       );
       verdict.evidence(`a valid ${op.responseSchema}`, exchange);

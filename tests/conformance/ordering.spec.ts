@@ -5,7 +5,7 @@
 import { descendingProblems } from '../../src/checks/invariants.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirements } from '../../src/contract/requirements.ts';
+import { requirementOf } from '../../src/contract/requirements.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
@@ -17,13 +17,11 @@ import { verifies } from '../../src/suite/verifies.ts';
 const MAX_SLEEP_LOOKUPS = 10;
 
 // ORD-CYCLES, ORD-SLEEPS, ORD-WORKOUTS, ORD-RECOVERIES, each with its collection.
-const orderRules = userCollections.map((collection) => {
-  const requirement = requirements.find(
-    (r) => r.id.startsWith('ORD-') && r.operations.includes(collection.operationId),
-  );
-  if (!requirement) throw new Error(`${collection.operationId}: no ORD-* requirement`);
-  return { requirement: requirement.id, collection, bySleep: collection.operationId === 'listRecoveries' };
-});
+const orderRules = userCollections.map((collection) => ({
+  requirement: requirementOf(collection, 'ORD-'),
+  collection,
+  bySleep: collection.operationId === 'listRecoveries',
+}));
 
 const parses = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 

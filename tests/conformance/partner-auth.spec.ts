@@ -14,12 +14,12 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import {
   addTestDataOperation,
-  catalogueRequirement,
   getRequisitionOperation,
   observedTestData,
   observedTokenRequest,
@@ -275,7 +275,7 @@ for (const op of partnerOperations) {
         exchange,
       );
       // A 5xx says nothing about the token: the operation failed (its own success requirement).
-      expectNo5xx(catalogueRequirement('OP-', op), exchange);
+      expectNo5xx(successRequirement(op), exchange);
       verdict.evidence(`${asked} with partner A's token`, exchange);
     },
   );

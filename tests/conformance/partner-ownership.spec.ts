@@ -12,12 +12,12 @@ import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
+import { requirementOf } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
-  catalogueRequirement,
   idAddressedOperations,
   observedOnUnknownId,
   readRequisition,
@@ -45,7 +45,7 @@ for (const op of idAddressedOperations) {
   const resource = addressedResource(op);
   test(
     ...verifies(
-      catalogueRequirement('PTN-OWNER-', op),
+      requirementOf(op, 'PTN-OWNER-'),
       `${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`,
       { tag: tagsOf(op) },
     ),

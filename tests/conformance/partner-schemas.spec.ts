@@ -9,7 +9,7 @@
 // read once per worker session and judged by every check here (src/suite/partner-data.ts).
 import type { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { requirementAt, requirementOf } from '../../src/contract/rule-requirements.ts';
+import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -103,7 +103,7 @@ function oneOfEachKind(loaded: Loaded[]): string[] {
 function attribute(violation: SchemaViolation): { part: string; specific: string } {
   return {
     part: requirementAt('lab-requisition', violation.pointer),
-    specific: requirementOf(violation).requirement,
+    specific: attributed(violation).requirement,
   };
 }
 
@@ -152,7 +152,7 @@ test(
       for (const violation of validate('service-request', read.serviceRequest).errors) {
         alone ??= read.exchange;
         problems.push(
-          `GET service request ${id}: ${formatViolation(violation)} → ${requirementOf(violation).requirement}`,
+          `GET service request ${id}: ${formatViolation(violation)} → ${attributed(violation).requirement}`,
         );
       }
     }

@@ -13,7 +13,7 @@ import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementOf } from '../../src/contract/rule-requirements.ts';
+import { attributed } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
@@ -162,7 +162,7 @@ test(
     const { errors } = validate('service-request', body);
     expectNone(
       SERVICE_REQUEST_SCHEMA,
-      errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
+      errors.map((violation) => `${formatViolation(violation)} → ${attributed(violation).requirement}`),
       exchange,
     );
     evidence(SERVICE_REQUEST_SCHEMA, 'the updated service request is a ServiceRequest', exchange);

@@ -6,14 +6,14 @@
 import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementById, requirements } from '../../src/contract/requirements.ts';
-import { requirementAt, requirementOf, requirementsOf } from '../../src/contract/rule-requirements.ts';
+import { requirementById, requirements, successRequirement } from '../../src/contract/requirements.ts';
+import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { userCollections } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -34,7 +34,7 @@ const stated = new Set(
 );
 const schemaRequirements = requirements.map((r) => r.id).filter((id) => stated.has(id));
 for (const id of schemaRequirements) {
-  if (requirementById(id)?.level !== 'MUST')
+  if (requirementById(id).level !== 'MUST')
     throw new Error(`${id} is not a MUST requirement of the catalogue`);
 }
 
@@ -128,7 +128,7 @@ function collect(
   const result = validate(schema, body);
   for (const violation of result.errors) {
     findings.problems.push({
-      requirement: requirementOf(violation).requirement,
+      requirement: attributed(violation).requirement,
       text: `${where}: ${formatViolation(violation)}`,
       exchange,
     });
@@ -172,7 +172,7 @@ async function check(dataset: Dataset): Promise<Findings> {
         `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]}); its records were not checked`,
       );
       findings.blockers.push({
-        requirement: error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        requirement: error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
         reason: `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]})`,
       });
       continue;

@@ -6,7 +6,7 @@
 // SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant: see revoke.spec.ts.
 
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { requirements } from '../../src/contract/requirements.ts';
+import { requirementOf } from '../../src/contract/requirements.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { test } from '../../src/suite/test.ts';
 import {
@@ -31,19 +31,10 @@ const missingScope = (config: SuiteConfig): RefusalReading => ({
   tolerated: [403],
 });
 
-/** The SCOPE-READ-* requirement that names the operation. */
-function scopeRequirement(operationId: string): string {
-  const found = requirements.find(
-    (requirement) => requirement.id.startsWith('SCOPE-READ-') && requirement.operations.includes(operationId),
-  );
-  if (!found) throw new Error(`specs/requirements.yaml has no SCOPE-READ-* requirement for ${operationId}`);
-  return found.id;
-}
-
 for (const op of userDataOperations) {
   if (op.security.kind !== 'user' || op.security.scope === null) continue;
   const scope = op.security.scope;
-  const requirement = scopeRequirement(op.operationId);
+  const requirement = requirementOf(op, 'SCOPE-READ-');
   const others = ALL_READ_SCOPES.filter((candidate) => candidate !== scope);
 
   test(

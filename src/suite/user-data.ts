@@ -13,6 +13,7 @@
 //     build a valid request for any operation;
 //   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
 //     activity mapping): each sent once, its exchange judged by every check that reads it.
+import { describeRecordProblem, type RecordProblem } from '../checks/invariants.ts';
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
@@ -386,20 +387,19 @@ export function locate(
 }
 
 /**
- * Adds the page to the problem lines of src/checks/invariants.ts ("record 57 (id …): …" → "record 57
- * (page 2, #7) (id …): …") and returns the exchange of the first offending page, for the failure message.
+ * The problems an oracle of src/checks/invariants.ts found in a collection's records, each naming the page
+ * that served its record ("record 57 (page 2, #7) (id …): …"), and the exchange of the first offending page,
+ * for the failure message.
  */
 export function onPages(
   collection: LoadedCollection,
-  problems: readonly string[],
+  problems: readonly RecordProblem[],
 ): { problems: string[]; exchange?: Exchange } {
   let exchange: Exchange | undefined;
   const located = problems.map((problem) => {
-    const match = /^record (\d+)/.exec(problem);
-    if (!match) return problem;
-    const where = locate(collection, Number(match[1]));
+    const where = locate(collection, problem.index);
     exchange ??= where.exchange;
-    return problem.replace(/^record \d+/, `${match[0]} (page ${where.page}, #${where.onPage})`);
+    return describeRecordProblem(problem, ` (page ${where.page}, #${where.onPage})`);
   });
   return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
 }

@@ -72,15 +72,13 @@ for (const { requirement, collection, bySleep } of orderRules) {
       }
       if (keyed.length - unordered < 2)
         notVerified(`fewer than two records with a readable ${what}: no order to observe`);
-      // Compared without the unreadable ones; problems are renumbered to the index in the walk, to name the page.
+      // Compared without the unreadable ones; each problem keeps its record's index in the walk, to name the page.
       const readable = keyed.flatMap((record, index) => (parses(record.sort_key) ? [{ record, index }] : []));
       const problems = descendingProblems(
         readable.map(({ record }) => record),
         (record) => record.sort_key,
         what,
-      ).map((problem) =>
-        problem.replace(/^record (\d+)/, (_, n: string) => `record ${readable[Number(n)]?.index ?? n}`),
-      );
+      ).map((problem) => ({ ...problem, index: readable[problem.index]?.index ?? problem.index }));
       const located = onPages(loaded, problems);
       verdict.expectNone(located.problems, located.exchange);
       verdict.evidence(`${readable.length} records in order over ${loaded.pages.length} page(s)`);

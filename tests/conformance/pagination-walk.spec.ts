@@ -7,7 +7,7 @@
 // with every other check), and walks of two start-filtered windows (src/suite/user-data.ts WINDOWS: ~3
 // records with limits 1 and 25, ~13 with limits 7 and 25), which bound the cost of small page sizes.
 // Comparisons between walks of the same query need no reading of the filter semantics.
-import { duplicateProblems } from '../../src/checks/invariants.ts';
+import { describeRecordProblem, duplicateProblems } from '../../src/checks/invariants.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
@@ -126,7 +126,7 @@ describeEachCollection((op, name) => {
       for (const [what, walk] of walks) {
         problems.push(
           ...duplicateProblems(walk.records, (record) => identityOf(record as DataRecord)).map(
-            (p) => `${what}: ${p}`,
+            (problem) => `${what}: ${describeRecordProblem(problem)}`,
           ),
         );
         for (const record of walk.records) {

@@ -19,7 +19,8 @@ import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
-import { findingsOf, recordFinding } from '../report/finding.ts';
+import { RequestRefused } from '../http/request-refused.ts';
+import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import type { RunError } from '../run-state/run-error.ts';
@@ -28,7 +29,6 @@ import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
-import { inheritedRefusal } from './run-waits.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from './unanswered.ts';
 import {
@@ -86,8 +86,8 @@ interface TestFixtures {
   /** Skips the test, not verified, when global setup recorded a run error (auto, first). */
   runErrorGuard: undefined;
   /**
-   * Records the finding of each check failure that ended the test; with `failureKeepsWorker`, marks such a
-   * failure expected (auto, torn down last).
+   * Records the finding of each check failure or refusal that ended the test (a test ended by refusals alone
+   * is skipped, not verified); with `failureKeepsWorker`, marks a check's failure expected (auto, torn down last).
    */
   failureFindings: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
@@ -201,14 +201,25 @@ async function signedIn(
   } catch (error) {
     // The authorization server left a request of this sign-in unanswered (src/suite/unanswered.ts).
     if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
-    // An answer the server gave that a check judged (a second 429 of the token endpoint): its failure.
-    if (error instanceof ConformanceFailure) throw error;
+    // An answer the server gave that a check judged (a second 429 of the token endpoint): its failure; a
+    // request the run refused: the check not verified by it.
+    if (error instanceof ConformanceFailure || error instanceof RequestRefused) throw error;
     serversSignIn(error);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);
     blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
   }
+}
+
+/**
+ * A test that only stops ended (a request the run refused, met in the check's own request or in a read it
+ * shares) ends as any stopped check does, skipped with the reason: not the failure its thrown error made it.
+ */
+function endStopped(testInfo: TestInfo, stop: Stop): void {
+  testInfo.annotations.push({ type: 'skip', description: stopReason(stop) });
+  testInfo.status = 'skipped';
+  testInfo.errors.length = 0;
 }
 
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
@@ -261,9 +272,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   failureFindings: [
     async ({ failureKeepsWorker }, use, testInfo) => {
       await use(undefined);
-      // A check's failure is its finding where it ended the test (src/suite/raised-failures.ts).
-      const findings = endingFindings(testInfo.errors);
+      // A check's failure, or a request the run refused, is its finding where it ended the test
+      // (src/suite/raised-failures.ts).
+      const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
       for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
+      const [last] = stops.slice(-1);
+      if (testInfo.status === 'failed' && last && stops.length === findings.length)
+        endStopped(testInfo, last);
       // A request the test sent and got no answer to is its failure, whatever the check made of it.
       const failed = new Set(findings.flatMap((f) => (f?.outcome === 'fail' ? [f.requirement] : [])));
       const unanswered = unchargedUnanswered(failed);
@@ -305,13 +321,6 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(undefined);
       const sent = tallySince(before, processTally);
       testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: JSON.stringify(sent) });
-      const refused = inheritedRefusal(testInfo);
-      if (refused)
-        recordFinding(testInfo, {
-          requirement: declaredRequirement(testInfo),
-          outcome: 'not-verified',
-          message: refused,
-        });
     },
     { auto: true, ...internal },
   ],

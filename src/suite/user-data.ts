@@ -20,6 +20,7 @@ import { buildPath } from '../contract/request-paths.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { RequestRefused } from '../http/request-refused.ts';
 import {
   type CollectionWalk,
   type Page,
@@ -160,7 +161,12 @@ export class UserDataCache {
         .filter(([, value]) => value !== undefined)
         .map(([name, value]) => [name, String(value)]),
     );
-    const oldSleep = await first('listSleeps', { end: '2025-09-01T00:00:00.000Z' }).catch(() => undefined);
+    const oldSleep = await first('listSleeps', { end: '2025-09-01T00:00:00.000Z' }).catch(
+      (error: unknown) => {
+        if (error instanceof RequestRefused) throw error;
+        return undefined;
+      },
+    );
     if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
     return known;
   }
@@ -221,10 +227,15 @@ export class Dataset {
     return token;
   }
 
-  /** The complete collection's walk, or the error that stopped it; rejects only when there is no token. */
+  /**
+   * The complete collection's walk, or the error that stopped it; rejects when there is no token, and with a
+   * request the run refused (no outcome of the collection's: it stops the check that asked).
+   */
   async outcome(collection: Operation | OperationId): Promise<CollectionOutcome> {
     const op = typeof collection === 'string' ? collectionById(collection) : collection;
-    return this.cache.completeWalk(await this.tokenFor(op), op);
+    const outcome = await this.cache.completeWalk(await this.tokenFor(op), op);
+    if (!outcome.ok && outcome.error instanceof RequestRefused) throw outcome.error;
+    return outcome;
   }
 
   /**

@@ -12,6 +12,7 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
+import { RequestRefused } from '../../src/http/request-refused.ts';
 import { signInRunError } from '../../src/report/run-errors.ts';
 import {
   ALL_READ_SCOPES,
@@ -146,7 +147,9 @@ test(
       try {
         code = await client.obtainCode(scopes);
       } catch (error) {
-        // What the server answered (a 5xx, its own loop, an error redirect...) is its failure, with the request.
+        // A request the run refused stops the check; what the server answered (a 5xx, its own loop, an error
+        // redirect...) is its failure, with the request.
+        if (error instanceof RequestRefused) throw error;
         if (error instanceof SignInServerFailure)
           throw new ConformanceFailure(verdict.requirement, `user ${user}: ${error.what}`, error.evidence);
         // Sign-in automation that lost its way, a refused password, a page for a person: the run's trouble.

@@ -2,6 +2,7 @@
 // from the check through the test's annotations to the report's summary unchanged, an outcome outside the
 // list is refused, and a failure is charged to its finding's requirement, never to what its text names.
 import { expect, test } from '@playwright/test';
+import { RequestRefused } from '../../src/http/request-refused.ts';
 import {
   FINDING_OUTCOMES,
   type Finding,
@@ -12,7 +13,7 @@ import {
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/summarise.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
-import { endingFindings } from '../../src/suite/raised-failures.ts';
+import { endingFindings, isKeptStop, keepRaised } from '../../src/suite/raised-failures.ts';
 import {
   ConformanceFailure,
   evidence,
@@ -53,7 +54,10 @@ const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
     // What the worker's fixture does with the errors Playwright recorded ("Name: message").
     const errors = [`${failure.name}: ${failure.message}`];
     const info = stoppableInfo();
-    for (const ended of endingFindings(errors.map((message) => ({ message }))))
+    for (const ended of endingFindings(
+      errors.map((message) => ({ message })),
+      () => 'PAG-A',
+    ))
       if (ended) recordFinding(info, ended);
     return { status: 'failed', outcome: 'failed', annotations: info.annotations, errors };
   },
@@ -172,4 +176,29 @@ test('an untyped error the run error explains stops the test, not verified; a ch
   expect(summarise(endedTest({ status: 'skipped' })).skipReason).toBe(
     'not verified: did not run (the run ended first)',
   );
+});
+
+test("a request the run refused is a stop where it ends a test: not verified, charged to the test's own requirement", () => {
+  const refusal = new RequestRefused({ method: 'GET', url: 'http://x/v2/cycle' }, 'run budget spent');
+  const failure = new ConformanceFailure('PAG-B', '1 violation(s)');
+  // The API client keeps each refusal before it throws it (its onRefused, src/suite/target-session.ts).
+  keepRaised(refusal);
+  expect([isKeptStop(refusal), isKeptStop(failure), isKeptStop(new Error('x'))]).toEqual([
+    true,
+    false,
+    false,
+  ]);
+  // Playwright hands the fixture each error as "Name: message".
+  const errors = [refusal, failure, new Error('x')].map((error) => ({
+    message: `${error.name}: ${error.message}`,
+  }));
+  expect(endingFindings(errors, () => 'PAG-A')).toEqual([
+    {
+      requirement: 'PAG-A',
+      outcome: 'not-verified',
+      message: 'run budget spent: GET http://x/v2/cycle was not sent',
+    },
+    failure.finding,
+    undefined,
+  ]);
 });

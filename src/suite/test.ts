@@ -1,6 +1,6 @@
 // The conformance suite's `test`: the fixtures of each domain, merged (Playwright's mergeTests). The core
 // fixtures (configuration, the HTTP client, tokens, partners, verdicts) are in fixtures.ts, the user's data
-// in user-data.ts. Every conformance spec imports `test` from here.
+// in user-data.ts, partner A's in partner-data.ts. Every conformance spec imports `test` from here.
 //
 // A matrix run (the mutation and variant gates, src/config/run-plan.ts) registers each test once per target
 // that selects it, named after the target and annotated with it, so that one worker serves every target:
@@ -9,9 +9,10 @@ import { mergeTests, type TestDetails } from '@playwright/test';
 import { resolveEnvironment } from '../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
 import { coreTest } from './fixtures.ts';
+import { partnerDataTest } from './partner-data.ts';
 import { userDataTest } from './user-data.ts';
 
-const suiteTest = mergeTests(coreTest, userDataTest);
+const suiteTest = mergeTests(coreTest, userDataTest, partnerDataTest);
 
 /** `test(title, [details,] body)`, declared once for each target whose grep selects the test's title and tags. */
 function perTarget(declare: typeof suiteTest, targets: readonly TargetSpec[]): typeof suiteTest {

@@ -15,16 +15,10 @@ import { formatViolation, validate } from '../../src/contract/validators.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
-  appointmentsOf,
   DEFAULT_APPOINTMENT_TYPE,
-  generatedId,
-  generatedRequisition,
-  observedTestData,
-  parseJson,
-  requestTestData,
-  serviceRequestIdsOf,
-  sharedRequisition,
-} from '../../src/suite/partner-data.ts';
+} from '../../src/suite/partner-catalogue.ts';
+import { parseJson, requestTestData } from '../../src/suite/partner-data.ts';
+import { appointmentsOf, serviceRequestIdsOf } from '../../src/suite/partner-resources.ts';
 import { test } from '../../src/suite/test.ts';
 import {
   evidence,
@@ -64,8 +58,8 @@ for (const { label, appointmentType } of calls) {
       `add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`,
       { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: GENERATES },
     ),
-    async ({ partnerA, note, session, verdict }) => {
-      const generated = await observedTestData(session, partnerA, appointmentType);
+    async ({ note, partnerData, verdict }) => {
+      const generated = await partnerData.observedTestData(appointmentType);
       const accepted = requirementFor(generated.status);
       expectStatus(accepted, generated, addTestDataOperation.successStatuses);
       if (generated.status !== 204) {
@@ -77,7 +71,7 @@ for (const { label, appointmentType } of calls) {
           generated,
         );
       }
-      const id = generatedId(generated, accepted, note);
+      const id = partnerData.generatedId(generated, accepted);
       evidence(ADD_TEST_DATA_ANSWER, `${label}: ${generated.status}`, generated);
       if (appointmentType !== undefined)
         evidence(APPOINTMENT_TYPES_ACCEPTED, `${label} accepted (${generated.status})`, generated);
@@ -86,7 +80,7 @@ for (const { label, appointmentType } of calls) {
         verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
         return;
       }
-      const { exchange, requisition } = await sharedRequisition(session, partnerA, id, verdict.requirement);
+      const { exchange, requisition } = await partnerData.sharedRequisition(id, verdict.requirement);
       verdict.expectThat(
         requisition.id === id,
         `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
@@ -116,8 +110,8 @@ for (const appointmentType of APPOINTMENT_TYPES) {
       `a generated ${appointmentType} requisition has a booked appointment for its own service requests`,
       { tag: GENERATES },
     ),
-    async ({ partnerA, note, session, verdict }) => {
-      const { requisition, read } = await generatedRequisition(session, partnerA, note, appointmentType);
+    async ({ partnerData, verdict }) => {
+      const { requisition, read } = await partnerData.generatedRequisition(appointmentType);
       const own = new Set(serviceRequestIdsOf(requisition));
       const appointments = appointmentsOf(requisition);
       const problems: string[] = [];
@@ -151,8 +145,8 @@ test(
     'a generated MOBILE appointment includes a collection_address with building, area and emirate',
     { tag: GENERATES },
   ),
-  async ({ partnerA, note, session, verdict }) => {
-    const { requisition, read } = await generatedRequisition(session, partnerA, note, 'MOBILE');
+  async ({ partnerData, verdict }) => {
+    const { requisition, read } = await partnerData.generatedRequisition('MOBILE');
     const appointments = appointmentsOf(requisition);
     verdict.expectThat(appointments.length > 0, 'the requisition has no appointment', read);
     const problems = appointments.flatMap((appointment, index) => {

@@ -18,20 +18,19 @@ import { formatViolation, validate } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
   addressedResource,
+  statusUpdateOperations,
+  updateOperations,
+} from '../../src/suite/partner-catalogue.ts';
+import { parseJson } from '../../src/suite/partner-data.ts';
+import {
   firstServiceRequestId,
-  parseJson,
-  readRequisition,
-  readServiceRequest,
   realisticReport,
   type ServiceRequestData,
   serviceRequestIdsOf,
   statusChanges,
   statusesOf,
-  statusUpdateOperations,
   uniqueStatus,
-  updateOperations,
-  workingRequisition,
-} from '../../src/suite/partner-data.ts';
+} from '../../src/suite/partner-resources.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
 import { test } from '../../src/suite/test.ts';
 import {
@@ -82,8 +81,8 @@ test(
       tag: WRITES,
     },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { id } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { id } = await partnerData.workingRequisition();
     const exchange = await partnerA.send(
       statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
     );
@@ -99,8 +98,8 @@ test(
     'PATCH on a requisition sets the task business status on all of its service requests',
     { tag: WRITES },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { id, requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { id, requisition } = await partnerData.workingRequisition();
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     if (serviceRequestIds.length < 2)
       notVerified(
@@ -113,8 +112,7 @@ test(
     const problems: string[] = [];
     let last: Exchange = update;
     for (const serviceRequestId of serviceRequestIds) {
-      const { exchange, serviceRequest } = await readServiceRequest(
-        partnerA,
+      const { exchange, serviceRequest } = await partnerData.readServiceRequest(
         serviceRequestId,
         'OP-GET-SERVICE-REQUEST',
       );
@@ -124,7 +122,7 @@ test(
           `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
         );
     }
-    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
     for (const [serviceRequestId, value] of statusesOf(after)) {
       if (value !== status)
         problems.push(
@@ -144,8 +142,8 @@ test(
     'PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest',
     { also: [SERVICE_REQUEST_SCHEMA, JSON_BODIES, STATUS_VALUES], tag: WRITES },
   ),
-  async ({ partnerA, note, session, verdict }) => {
-    const { requisition } = await workingRequisition(session, partnerA);
+  async ({ note, partnerA, partnerData, verdict }) => {
+    const { requisition } = await partnerData.workingRequisition();
     const serviceRequestId = firstServiceRequestId(requisition);
     const status = uniqueStatus('SERVICE_REQUEST');
     const exchange = await partnerA.send(
@@ -189,12 +187,12 @@ test(
     'PATCH on one service request leaves its sibling service requests as they were',
     { tag: WRITES },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { id, requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { id, requisition } = await partnerData.workingRequisition();
     const [target, ...siblings] = serviceRequestIdsOf(requisition);
     if (target === undefined || siblings.length === 0)
       notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
-    const readWorking = () => readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const readWorking = () => partnerData.readRequisition(id, 'OP-GET-REQUISITION');
     // The siblings as they are now: earlier checks of the session may have changed them.
     const before = statusesOf((await readWorking()).requisition);
     const update = await partnerA.send(
@@ -204,7 +202,7 @@ test(
 
     const problems: string[] = [];
     for (const sibling of siblings) {
-      const { serviceRequest } = await readServiceRequest(partnerA, sibling, 'OP-GET-SERVICE-REQUEST');
+      const { serviceRequest } = await partnerData.readServiceRequest(sibling, 'OP-GET-SERVICE-REQUEST');
       if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
         problems.push(
           `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
@@ -231,8 +229,8 @@ for (const op of statusUpdateOperations) {
       `${op.method} ${op.path} with a reason is accepted and replaces the task business status`,
       { tag: WRITES },
     ),
-    async ({ partnerA, session, verdict }) => {
-      const { id, requisition } = await workingRequisition(session, partnerA);
+    async ({ partnerA, partnerData, verdict }) => {
+      const { id, requisition } = await partnerData.workingRequisition();
       const serviceRequestId = firstServiceRequestId(requisition);
       const addressed = resource === 'requisition' ? id : serviceRequestId;
       const first = uniqueStatus('FIRST');
@@ -250,7 +248,7 @@ for (const op of statusUpdateOperations) {
           exchange,
         );
       }
-      const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+      const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
       const statuses = statusesOf(after);
       // The service requests the updates reached: the addressed one, or those of the requisition that show either.
       const reached =
@@ -284,8 +282,8 @@ test(
     'POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body',
     { tag: WRITES },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { requisition } = await partnerData.workingRequisition();
     const serviceRequestId = firstServiceRequestId(requisition);
     const exchange = await partnerA.send({
       method: postResults.method,
@@ -306,8 +304,8 @@ test(
       tag: [Tags.property, ...WRITES],
     },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, session, verdict }) => {
+    const { requisition } = await partnerData.workingRequisition();
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     let sent = 0;
     await assertProperty(
@@ -388,8 +386,8 @@ for (const op of updateOperations) {
       `${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`,
       { also: [NO_5XX_ON_CLIENT_INPUT], tag: [Tags.property, ...WRITES] },
     ),
-    async ({ partnerA, session, verdict }) => {
-      const { id, requisition } = await workingRequisition(session, partnerA);
+    async ({ partnerA, partnerData, session, verdict }) => {
+      const { id, requisition } = await partnerData.workingRequisition();
       const serviceRequestId = firstServiceRequestId(requisition);
       const addressed = resource === 'requisition' ? id : serviceRequestId;
       const status = uniqueStatus('INVALID');
@@ -402,7 +400,7 @@ for (const op of updateOperations) {
       // changed it), again after each body the service took (2xx), and once at the end, which shows a refused
       // body that was applied all the same.
       const statuses = async () =>
-        statusesOf((await readRequisition(partnerA, id, 'OP-GET-REQUISITION')).requisition);
+        statusesOf((await partnerData.readRequisition(id, 'OP-GET-REQUISITION')).requisition);
       let before = readable ? await statuses() : new Map<string, unknown>();
       const readBack = async (what: string) => {
         const after = await statuses();

@@ -17,7 +17,7 @@ import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { freshRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';
+import { serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-resources.ts';
 import { test } from '../../src/suite/test.ts';
 import { note, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
@@ -84,14 +84,14 @@ test(
       tag: [Tags.partner, Tags.nonProduction, Tags.write],
     },
   ),
-  async ({ api, config, partnerA, requires, session, verdict }) => {
+  async ({ api, config, partnerA, partnerData, requires, verdict }) => {
     requires('webhooks');
     const secret = config.signingSecret;
     if (!secret) notVerified('no signing secret configured (CONFORMANCE_PARTNER_SIGNING_SECRET)');
     const scheme = config.webhooks.signature;
     const inbox = await openWebhookInbox(api, config, partnerA.credentials.clientId, '/webhooks/partner');
     try {
-      const { id, requisition } = await freshRequisition(session, partnerA);
+      const { id, requisition } = await partnerData.freshRequisition();
       const ids = [id, ...serviceRequestIdsOf(requisition)];
       const op = operationById('updateRequisitionStatus');
       const status = uniqueStatus('WEBHOOK');

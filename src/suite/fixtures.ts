@@ -14,7 +14,6 @@ import { targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
-import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
@@ -25,6 +24,7 @@ import { latencyAnnotation } from '../report/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
+import { answerWatch } from './answer-watch.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
@@ -40,30 +40,12 @@ import {
   notVerified,
   stopWith,
   type Verdict,
-  warn,
 } from './verdicts.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
 
 export { type UserName, UserTokenPool };
-
-/** CONFORMANCE_PRISM_PROXY: Prism's violations of an exchange become a second opinion in the report. */
-function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: string): void {
-  let violations: { location?: string[]; message?: string }[] = [];
-  try {
-    violations = JSON.parse(header);
-  } catch {
-    violations = [{ message: header }];
-  }
-  const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname} → ${exchange.status}`;
-  for (const violation of violations) {
-    const description = `${where}: ${violation.location?.join('.') ?? ''} ${violation.message ?? ''}`.trim();
-    if (!testInfo.annotations.some((annotation) => annotation.description === description)) {
-      testInfo.annotations.push({ type: 'prism-violation', description });
-    }
-  }
-}
 
 interface WorkerFixtures {
   /** The target instance each target's tests of the worker's project use, by target name (option). */
@@ -156,27 +138,6 @@ function partnerTokenSettings(config: SuiteConfig, credentials: ClientCredential
 /** The target lacks capabilities a check needs: the reason names what would supply each. */
 const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
   `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
-
-/**
- * The reading behind SCH-NULL-FOR-ABSENT (specs/requirements.yaml), of the contract's answers (under
- * `baseUrl`; not the sign-in's or the sandbox administration's): one warning per field and test.
- */
-function warnNulls(exchange: Exchange, seen: Set<string>, baseUrl: string): void {
-  if (!exchange.request.url.startsWith(`${baseUrl.replace(/\/+$/, '')}/`)) return;
-  // One warning per route and field: ids in the path become {id}.
-  const path = new URL(exchange.request.url).pathname
-    .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}(?=\/|$)/gi, '/{id}')
-    .replace(/\/\d+(?=\/|$)/g, '/{id}');
-  const fields = [...new Set(exchange.nullPointers.map(fieldPattern))].filter(
-    (field) => !seen.has(`${path} ${field}`),
-  );
-  if (fields.length === 0) return;
-  for (const field of fields) seen.add(`${path} ${field}`);
-  warn(
-    'SCH-NULL-FOR-ABSENT',
-    `${exchange.request.method} ${path} sends null for ${fields.join(', ')}: read as absent`,
-  );
-}
 
 /** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request); else nothing. */
 function serversSignIn(error: unknown): void {
@@ -359,13 +320,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   ],
   api: [
     async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
-      const nullFields = new Set<string>();
+      const watch = answerWatch(testInfo, config.baseUrl);
       const client = session.api.withOptions({
         onExchange: (exchange) => {
           exchanges.push(exchange);
-          warnNulls(exchange, nullFields, config.baseUrl);
-          const violations = exchange.headers['sl-violations'];
-          if (violations) recordPrismViolations(testInfo, exchange, violations);
+          watch(exchange);
         },
         guard: withGrantGuard(
           requestGuard(config.profile, config.environment, testInfo.tags),

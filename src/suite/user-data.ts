@@ -13,7 +13,6 @@
 //     build a valid request for any operation;
 //   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
 //     activity mapping): each sent once, its exchange judged by every check that reads it.
-import { describeRecordProblem, type RecordProblem } from '../checks/invariants.ts';
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
@@ -31,20 +30,20 @@ import {
 } from './collections.ts';
 import { coreTest, internal } from './fixtures.ts';
 import { grantMismatchOf } from './grant-guard.ts';
+import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
 import { failedOnAnswer, rethrowAsAsker, sharedRead, UnansweredFailure } from './unanswered.ts';
-import { collectionById, idSourceOf, type KnownIds, needsIds } from './user-catalogue.ts';
+import {
+  collectionById,
+  idSourceOf,
+  type KnownIds,
+  knownValues,
+  needsIds,
+  type RecordSource,
+  spread,
+} from './user-catalogue.ts';
 import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
-
-export interface LoadedCollection {
-  operation: Operation;
-  pages: Page<DataRecord>[];
-  /** Every record of every page, in the order served. */
-  records: DataRecord[];
-}
-
-export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
 
 /** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */
 export interface WalkRequest {
@@ -182,28 +181,6 @@ export class UserDataCache {
 
 /** Whether a token's grant lets it read an operation (src/suite/grant-guard.ts): the ids it cannot are left out. */
 type Readable = (op: Operation) => boolean;
-
-/** Records of each collection by operationId; a source may hold only some pages (another user's first page). */
-export type RecordSource = (collection: OperationId) => readonly DataRecord[];
-
-/** The distinct real values of an operation's path parameter found in `source` (collection order, or oldest first). */
-export function knownValues(op: Operation, param: string, source: RecordSource): (string | number)[] {
-  const { collections, field, oldestFirst } = idSourceOf(op, param);
-  let records = collections.flatMap((id) => source(id));
-  if (oldestFirst)
-    records = [...records].sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
-  const values = records.map((record) => record[field]);
-  return [
-    ...new Set(values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')),
-  ];
-}
-
-/** Up to `max` items spread evenly over `items` (first and last included). */
-export function spread<T>(items: readonly T[], max: number): T[] {
-  if (items.length <= max) return [...items];
-  if (max <= 1) return items.slice(0, max);
-  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
-}
 
 /**
  * A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. A
@@ -380,39 +357,6 @@ export class Dataset {
     await this.tokenFor(op);
     return this.knownIds();
   }
-}
-
-/** Where a record of a walk was served: page (0-based), index on that page, and that page's exchange. */
-export function locate(
-  collection: LoadedCollection,
-  index: number,
-): { page: number; onPage: number; exchange: Exchange } {
-  let offset = 0;
-  for (const [page, served] of collection.pages.entries()) {
-    if (index < offset + served.records.length)
-      return { page, onPage: index - offset, exchange: served.exchange };
-    offset += served.records.length;
-  }
-  const last = collection.pages.at(-1) as Page<DataRecord>;
-  return { page: collection.pages.length - 1, onPage: last.records.length, exchange: last.exchange };
-}
-
-/**
- * The problems an oracle of src/checks/invariants.ts found in a collection's records, each naming the page
- * that served its record ("record 57 (page 2, #7) (id …): …"), and the exchange of the first offending page,
- * for the failure message.
- */
-export function onPages(
-  collection: LoadedCollection,
-  problems: readonly RecordProblem[],
-): { problems: string[]; exchange?: Exchange } {
-  let exchange: Exchange | undefined;
-  const located = problems.map((problem) => {
-    const where = locate(collection, problem.index);
-    exchange ??= where.exchange;
-    return describeRecordProblem(problem, ` (page ${where.page}, #${where.onPage})`);
-  });
-  return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
 }
 
 /** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */

@@ -9,10 +9,11 @@ import { preview } from '../../src/contract/validators.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { locate } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { operationsOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { type Dataset, knownValues, locate } from '../../src/suite/user-data.ts';
+import { knownValues, operationsOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
 import { blockedBy, ConformanceFailure, expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

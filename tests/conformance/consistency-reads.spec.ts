@@ -8,10 +8,10 @@ import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
+import { locate } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, idSet, iso } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
-import { operationsOf, singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { locate, spread } from '../../src/suite/user-data.ts';
+import { operationsOf, singleReadOf, spread, userCollections } from '../../src/suite/user-catalogue.ts';
 import { notVerified, type Verdict } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

@@ -6,10 +6,10 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { type LoadedCollection, locate } from '../../src/suite/loaded-collection.ts';
 import { idSet } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { singleReadOf } from '../../src/suite/user-catalogue.ts';
-import { type LoadedCollection, locate } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

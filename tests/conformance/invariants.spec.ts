@@ -9,10 +9,10 @@ import {
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
 import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
+import { onPages } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { onPages } from '../../src/suite/user-data.ts';
 import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

@@ -6,10 +6,10 @@ import { descendingProblems } from '../../src/checks/invariants.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
+import { onPages } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
-import { onPages } from '../../src/suite/user-data.ts';
 import { notVerified } from '../../src/suite/verdicts.ts';
 import { verifies } from '../../src/suite/verifies.ts';
 

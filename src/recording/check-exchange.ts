@@ -10,6 +10,7 @@ import { attributed, conditionalRequirementAt, requirementAt } from '../contract
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
+import { succeeded } from '../http/exchange.ts';
 import type { Finding, FindingOutcome } from '../report/finding.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
 
@@ -129,7 +130,7 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Exchan
   }
   add(statusRule, 'pass', `status ${exchange.status}`);
   const schema = op.responses.get(exchange.status)?.schema ?? null;
-  if (exchange.status < 200 || exchange.status >= 300 || schema === null) return out;
+  if (!succeeded(exchange) || schema === null) return out;
 
   const jsonRule = appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : statusRule;
   const type = exchange.responseHeaders['content-type'] ?? '';

@@ -4,7 +4,7 @@
 import type { TestInfo } from '@playwright/test';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { warn } from './verdicts.ts';
+import { Verdict } from './verdicts.ts';
 
 /** What a test records of each answer to a request under `baseUrl` its client sends. */
 export function answerWatch(testInfo: TestInfo, baseUrl: string): (exchange: Exchange) => void {
@@ -31,8 +31,7 @@ function warnNulls(exchange: Exchange, seen: Set<string>, baseUrl: string): void
   );
   if (fields.length === 0) return;
   for (const field of fields) seen.add(`${path} ${field}`);
-  warn(
-    'SCH-NULL-FOR-ABSENT',
+  new Verdict('SCH-NULL-FOR-ABSENT').warn(
     `${exchange.request.method} ${path} sends null for ${fields.join(', ')}: read as absent`,
   );
 }

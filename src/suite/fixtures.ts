@@ -36,7 +36,6 @@ import {
   ConformanceFailure,
   declaredRequirement,
   declaredVerdict,
-  note,
   notVerified,
   stopWith,
   type Verdict,
@@ -95,10 +94,8 @@ interface TestFixtures {
   ) => Promise<UserToken>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;
-  /** The assertions and verdicts of the requirement the check declares (src/suite/verifies.ts). */
+  /** The verdicts of the requirement the check declares (src/suite/test.ts `verifies`; src/suite/verdicts.ts). */
   verdict: Verdict;
-  /** Records an informational note (e.g. a point the contract leaves open) in the report. */
-  note: (requirement: string, text: string) => void;
   profileGuard: undefined;
   /** Releases the configured requisitions the test claimed (auto). */
   requisitionClaims: undefined;
@@ -382,8 +379,6 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
     internal,
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  note: [async ({}, use) => use(note), internal],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
   verdict: [async ({}, use, testInfo) => use(declaredVerdict(testInfo)), internal],
 });

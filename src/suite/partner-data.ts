@@ -9,7 +9,7 @@ import type { SuiteConfig } from '../config/suite-config.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { coreTest, internal } from './fixtures.ts';
 import {
   APPOINTMENT_TYPES,
@@ -26,34 +26,23 @@ import { extendTestTimeout } from './run-waits.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
 import type { TargetSession } from './target-session.ts';
 import { sharedRead } from './unanswered.ts';
-import { ConformanceFailure, expectStatus, expectThat, note, notVerified } from './verdicts.ts';
-
-/** The body as JSON, or a failure of `requirement` naming the request. */
-export function parseJson<T>(requirement: string, exchange: Exchange): T {
-  try {
-    return exchange.json<T>();
-  } catch {
-    throw new ConformanceFailure(
-      requirement,
-      `the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`,
-      describeExchange(exchange),
-    );
-  }
-}
+import { notVerified, Verdict } from './verdicts.ts';
 
 /** The requisition a GET answered, or a failure of `requirement` naming the request. */
 function requisitionIn(exchange: Exchange, requirement: string): RequisitionData {
-  expectStatus(requirement, exchange, getRequisitionOperation.successStatus);
-  const requisition = parseJson<RequisitionData>(requirement, exchange);
-  expectThat(requirement, isObject(requisition), 'the requisition is not a JSON object', exchange);
+  const verdict = new Verdict(requirement);
+  verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
+  const requisition = verdict.json<RequisitionData>(exchange);
+  verdict.expectThat(isObject(requisition), 'the requisition is not a JSON object', exchange);
   return requisition;
 }
 
 /** The service request a GET answered, or a failure of `requirement` naming the request. */
 function serviceRequestIn(exchange: Exchange, requirement: string): ServiceRequestData {
-  expectStatus(requirement, exchange, getServiceRequestOperation.successStatus);
-  const serviceRequest = parseJson<ServiceRequestData>(requirement, exchange);
-  expectThat(requirement, isObject(serviceRequest), 'the service request is not a JSON object', exchange);
+  const verdict = new Verdict(requirement);
+  verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
+  const serviceRequest = verdict.json<ServiceRequestData>(exchange);
+  verdict.expectThat(isObject(serviceRequest), 'the service request is not a JSON object', exchange);
   return serviceRequest;
 }
 
@@ -230,15 +219,15 @@ export class PartnerData {
    * noted), 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
    */
   generatedId(exchange: Exchange, requirement: string): string | undefined {
-    expectStatus(requirement, exchange, addTestDataOperation.successStatuses);
+    new Verdict(requirement).expectStatus(exchange, addTestDataOperation.successStatuses);
+    const answer = new Verdict('OP-ADD-TEST-DATA');
     if (exchange.status === 204) {
-      note('OP-ADD-TEST-DATA', NO_ID_ON_204);
+      answer.note(NO_ID_ON_204);
       return undefined;
     }
-    const body = parseJson<{ requisition_id?: unknown }>('OP-ADD-TEST-DATA', exchange);
+    const body = answer.json<{ requisition_id?: unknown }>(exchange);
     const id = isObject(body) ? body.requisition_id : undefined;
-    expectThat(
-      'OP-ADD-TEST-DATA',
+    answer.expectThat(
       typeof id === 'string' && id !== '',
       `a 200 answer carries no requisition_id (body: ${exchange.text.slice(0, 200)})`,
       exchange,

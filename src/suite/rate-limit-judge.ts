@@ -25,7 +25,7 @@ import {
   refusalsText,
 } from '../http/rate-limited.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { ConformanceFailure, warn } from './verdicts.ts';
+import { ConformanceFailure, Verdict } from './verdicts.ts';
 
 /** The reading a user data operation's 429 within the target's own announced limit departs from. */
 export const ANNOUNCED_LIMIT_READING = 'RL-ANNOUNCED-LIMIT';
@@ -67,7 +67,7 @@ function warnInTest(requirement: string, message: string, evidence: RateLimitedA
   } catch {
     return;
   }
-  warn(requirement, message, evidence.exchange);
+  new Verdict(requirement).warn(message, evidence.exchange);
 }
 
 export function rateLimitJudge(config: SuiteConfig, call: CoordinatorCall): RateLimitJudge {

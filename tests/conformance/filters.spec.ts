@@ -25,10 +25,9 @@ import {
   identityOf,
   iso,
 } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { WINDOWS } from '../../src/suite/user-data.ts';
-import { expectNo5xx, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
 
 const HOUR = 3_600_000;
 
@@ -53,10 +52,14 @@ interface Bound {
 }
 
 /**
- * Reads the records filtered at each anchor's time and fails with every record beyond the bound (a
- * warning for one exactly at it); returns how many records of the walk lie beyond some bound.
+ * Reads the records filtered at each anchor's time: every record served beyond the bound, as a problem (one
+ * exactly at it is a warning), and how many records of the walk lie beyond some bound.
  */
-async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bound: Bound): Promise<number> {
+async function crossings(
+  verdict: Verdict,
+  all: readonly DataRecord[],
+  bound: Bound,
+): Promise<{ problems: string[]; beyond: number }> {
   const extent = (record: DataRecord) => extentOrFail(bound.extentOf, record, verdict.requirement);
   const problems: string[] = [];
   let beyond = 0;
@@ -73,8 +76,7 @@ async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bo
       else if (time === at) verdict.warn(`${which} ${bound.atBound}`, page.exchange);
     }
   }
-  verdict.expectNone(problems);
-  return beyond;
+  return { problems, beyond };
 }
 
 /** The window anchors (src/suite/user-data.ts): filtered walks at these starts are the pagination checks' too. */
@@ -113,7 +115,8 @@ describeEachCollection((op, name) => {
         }
       }
       verdict.expectNone(problems);
-      if (checked === 0) notVerified(`${name} holds no record to filter (${all.records.length} records)`);
+      if (checked === 0)
+        verdict.notVerified(`${name} holds no record to filter (${all.records.length} records)`);
       verdict.evidence(`${name}: ${checked} records at or after ${windowAnchors.length} start values found`);
     },
   );
@@ -125,7 +128,7 @@ describeEachCollection((op, name) => {
     ),
     async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
-      const earlier = await expectBoundHolds(verdict, all.records, {
+      const { problems, beyond: earlier } = await crossings(verdict, all.records, {
         // The start-filtered walks of the windows, which FLT-START-INCLUSIVE and the pagination checks read.
         read: async (query) => {
           const walk = await dataset.walk(op, { limit: 25, query, requirement: verdict.requirement });
@@ -139,8 +142,11 @@ describeEachCollection((op, name) => {
         leaked: (finish) => `ended ${finish}, before start: it did not occur at or after start`,
         atBound: 'ended exactly at start and is included',
       });
+      verdict.expectNone(problems);
       if (earlier === 0)
-        notVerified(`${name}: no record ended before the start values tried (${all.records.length} records)`);
+        verdict.notVerified(
+          `${name}: no record ended before the start values tried (${all.records.length} records)`,
+        );
       verdict.evidence(`${name}: ${earlier} earlier records could have leaked in, none did`);
     },
   );
@@ -151,7 +157,7 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       const all = await dataset.referenceWalk(op);
       const extentOf = await dataset.extents(op);
-      if (all.records.length === 0) notVerified(`${name} holds no record`);
+      if (all.records.length === 0) verdict.notVerified(`${name} holds no record`);
       // Nothing may exist before the oldest record the walk without start found: ask for exactly that.
       const oldest = Math.min(
         ...all.records.map((record) => extentOrFail(extentOf, record, verdict.requirement).earliest),
@@ -183,7 +189,7 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const all = await dataset.referenceWalk(op);
       const token = await userToken();
-      const later = await expectBoundHolds(verdict, all.records, {
+      const { problems, beyond: later } = await crossings(verdict, all.records, {
         // The first page (limit 25) before each end.
         read: (query) =>
           readPage<DataRecord>(api, path, { token, limit: 25, query, requirement: verdict.requirement }),
@@ -195,8 +201,11 @@ describeEachCollection((op, name) => {
         leaked: (earliest) => `starts after end (${earliest})`,
         atBound: 'starts exactly at end and is included',
       });
+      verdict.expectNone(problems);
       if (later === 0)
-        notVerified(`${name}: no record starts after the end values tried (${all.records.length} records)`);
+        verdict.notVerified(
+          `${name}: no record starts after the end values tried (${all.records.length} records)`,
+        );
       verdict.evidence(`${name}: ${later} later records could have leaked in, none did`);
     },
   );
@@ -222,7 +231,7 @@ describeEachCollection((op, name) => {
         `without end the first page differs from the one with end=${end}: ${missing.length > 0 ? `missing ${missing.slice(0, 5).join(', ')}` : `${actual.slice(0, 5).join(', ')} … vs ${expected.slice(0, 5).join(', ')} …`}`,
         withoutEnd.exchange,
       );
-      if (expected.length === 0) notVerified(`${name} holds no record up to now`);
+      if (expected.length === 0) verdict.notVerified(`${name} holds no record up to now`);
       verdict.evidence(`${name}: the first ${expected.length} records match`);
     },
   );
@@ -248,7 +257,7 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       const query = { start: '2025-10-02T00:00:00.000Z', end: '2025-10-01T00:00:00.000Z' };
       const exchange = await api.send({ path, token, query });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       if (exchange.status !== 400) {
         const served =
           exchange.status === 200

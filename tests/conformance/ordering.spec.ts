@@ -6,12 +6,11 @@ import { descendingProblems } from '../../src/checks/invariants.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
+import { succeeded } from '../../src/http/exchange.ts';
 import { onPages } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;
@@ -49,7 +48,7 @@ for (const { requirement, collection, bySleep } of orderRules) {
           lookups++;
           const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
           verdict.expectNo5xx(exchange);
-          if (exchange.status >= 200 && exchange.status < 300) {
+          if (succeeded(exchange)) {
             try {
               sleepStart.set(key(id), (JSON.parse(exchange.text) as DataRecord).start);
             } catch {
@@ -71,7 +70,7 @@ for (const { requirement, collection, bySleep } of orderRules) {
         );
       }
       if (keyed.length - unordered < 2)
-        notVerified(`fewer than two records with a readable ${what}: no order to observe`);
+        verdict.notVerified(`fewer than two records with a readable ${what}: no order to observe`);
       // Compared without the unreadable ones; each problem keeps its record's index in the walk, to name the page.
       const readable = keyed.flatMap((record, index) => (parses(record.sort_key) ? [{ record, index }] : []));
       const problems = descendingProblems(

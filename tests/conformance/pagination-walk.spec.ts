@@ -12,10 +12,8 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { type CollectionWalk, readPage } from '../../src/suite/collections.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { COMPLETE_WALK, WINDOWS } from '../../src/suite/user-data.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 const sameSequence = (a: readonly string[], b: readonly string[]): string | undefined => {
   const length = Math.max(a.length, b.length);
@@ -49,7 +47,7 @@ describeEachCollection((op, name) => {
       const extentOf = await dataset.extents(op);
       const key = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
       if (all.records.length < 3)
-        notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
+        verdict.notVerified(`${name} holds ${all.records.length} records; the check needs at least 3`);
       const problems: string[] = [];
 
       // The first page (no limit: the default page size) is the head of the complete walk, and its first
@@ -153,7 +151,8 @@ describeEachCollection((op, name) => {
       }
       verdict.expectNone(problems);
       const followed = walks.reduce((sum, [, walk]) => sum + walk.pages.length - 1, 0);
-      if (followed === 0) notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
+      if (followed === 0)
+        verdict.notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
       verdict.evidence(`${name}: ${followed} next_tokens followed over ${walks.length} walks`);
     },
   );
@@ -190,7 +189,7 @@ describeEachCollection((op, name) => {
       }
       verdict.expectNone(problems);
       if (all.records.length < 2)
-        notVerified(`${name} holds ${all.records.length} record(s): no order to compare`);
+        verdict.notVerified(`${name} holds ${all.records.length} record(s): no order to compare`);
       verdict.evidence(`${name}: windows of up to ${WINDOWS.wide + 1} of ${all.records.length} records`);
     },
   );

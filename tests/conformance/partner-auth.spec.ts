@@ -22,19 +22,10 @@ import {
   getRequisitionOperation,
   partnerOperations,
 } from '../../src/suite/partner-catalogue.ts';
-import { type PartnerData, parseJson } from '../../src/suite/partner-data.ts';
+import type { PartnerData } from '../../src/suite/partner-data.ts';
 import { ownedTarget, ownedTargetTags } from '../../src/suite/partner-owned-targets.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectNo5xx,
-  expectSchema,
-  expectStatus,
-  expectThat,
-  type RefusalReading,
-} from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import type { RefusalReading, Verdict } from '../../src/suite/verdicts.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
@@ -74,17 +65,25 @@ interface TokenResponse {
   expires_in?: unknown;
 }
 
+/** The verdicts of the token request's answer (OP-PARTNER-TOKEN), which a check that needs a token judges. */
+const tokenAnswer = (verdict: Verdict): Verdict => verdict.of(successRequirement(tokenOperation));
+
 /**
  * An expired token of partner A: the configured or stored one, else the sandbox's (sandbox-only token body
  * field sandbox_expires_in 0), minted once per worker session.
  */
-async function expiredToken(config: SuiteConfig, partnerData: PartnerData): Promise<string> {
+async function expiredToken(
+  config: SuiteConfig,
+  partnerData: PartnerData,
+  verdict: Verdict,
+): Promise<string> {
   const supplied = suppliedExpiredToken(config, 'partner');
   if (supplied) return supplied;
   const exchange = await partnerData.observedTokenRequest({ sandbox_expires_in: 0 });
-  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
-  const token = parseJson<TokenResponse | null>('OP-PARTNER-TOKEN', exchange)?.access_token;
-  expectThat('OP-PARTNER-TOKEN', typeof token === 'string', 'no access_token in the response', exchange);
+  const answer = tokenAnswer(verdict);
+  answer.expectStatus(exchange, 200);
+  const token = answer.json<TokenResponse | null>(exchange)?.access_token;
+  answer.expectThat(typeof token === 'string', 'no access_token in the response', exchange);
   registerSecret(token as string);
   return token as string;
 }
@@ -97,11 +96,12 @@ async function expiredToken(config: SuiteConfig, partnerData: PartnerData): Prom
  */
 async function validTokenAnswer(
   partnerData: PartnerData,
-  requirement: string,
+  verdict: Verdict,
 ): Promise<{ exchange: Exchange; body: TokenResponse }> {
   const exchange = await partnerData.observedTokenRequest();
-  expectStatus(requirement, exchange, 200);
-  const body = parseJson<TokenResponse>(requirement, exchange);
+  const answer = tokenAnswer(verdict);
+  answer.expectStatus(exchange, 200);
+  const body = answer.json<TokenResponse>(exchange);
   if (typeof body?.access_token === 'string') registerSecret(body.access_token);
   return { exchange, body };
 }
@@ -118,12 +118,14 @@ test(
   async ({ partnerData, verdict }) => {
     const exchange = await partnerData.observedTokenRequest();
     verdict.expectStatus(exchange, 200);
-    expectJsonContentType(JSON_BODIES, exchange);
-    evidence(JSON_BODIES, 'the partner token response is application/json', exchange);
-    const body = parseJson<TokenResponse>(verdict.requirement, exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    jsonBodies.evidence('the partner token response is application/json', exchange);
+    const body = verdict.json<TokenResponse>(exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
-    expectSchema(TOKEN_RESPONSE_SCHEMA, 'partner-token-response', body, exchange);
-    evidence(TOKEN_RESPONSE_SCHEMA, 'the token response is a PartnerTokenResponse', exchange);
+    const schema = verdict.of(TOKEN_RESPONSE_SCHEMA);
+    schema.expectSchema('partner-token-response', body, exchange);
+    schema.evidence('the token response is a PartnerTokenResponse', exchange);
     verdict.evidence('valid client credentials got a token', exchange);
   },
 );
@@ -141,7 +143,7 @@ test(
   async ({ partnerA, verdict }) => {
     const exchange = await partnerA.requestToken({ scope: undefined, grant_type: undefined });
     verdict.expectStatus(exchange, 200);
-    const body = parseJson<TokenResponse>(verdict.requirement, exchange);
+    const body = verdict.json<TokenResponse>(exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
     verdict.expectThat(typeof body?.access_token === 'string', 'the response has no access_token', exchange);
     verdict.evidence('a body with client_id and client_secret only got a token');
@@ -152,7 +154,7 @@ test(
   ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', { tag: [Tags.partner] }),
   async ({ partnerData, requires, verdict }) => {
     requires('real-auth');
-    const { exchange, body } = await validTokenAnswer(partnerData, 'OP-PARTNER-TOKEN');
+    const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
       `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
@@ -168,7 +170,7 @@ test(
   }),
   async ({ partnerData, requires, verdict }) => {
     requires('real-auth');
-    const { exchange, body } = await validTokenAnswer(partnerData, 'OP-PARTNER-TOKEN');
+    const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
       `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
@@ -264,7 +266,7 @@ for (const op of partnerOperations) {
         exchange,
       );
       // A 5xx says nothing about the token: the operation failed (its own success requirement).
-      expectNo5xx(successRequirement(op), exchange);
+      verdict.of(successRequirement(op)).expectNo5xx(exchange);
       verdict.evidence(`${asked} with partner A's token`, exchange);
     },
   );
@@ -299,7 +301,7 @@ for (const op of partnerOperations) {
     }),
     async ({ api, config, partnerData, requires, verdict }) => {
       requires('expired-partner-token');
-      const expired = await expiredToken(config, partnerData);
+      const expired = await expiredToken(config, partnerData, verdict);
       const { exchange, asked } = await sendAs(api, partnerData, op, expired);
       verdict.expectRefusal(exchange, STATED_401, asked);
     },
@@ -312,7 +314,7 @@ const renewals: {
   requirement: string;
   kind: string;
   capability: Capability;
-  stale: (config: SuiteConfig, partnerData: PartnerData) => Promise<string>;
+  stale: (config: SuiteConfig, partnerData: PartnerData, verdict: Verdict) => Promise<string>;
 }[] = [
   {
     requirement: 'PAUTH-INVALID-TOKEN',
@@ -338,7 +340,7 @@ for (const { requirement, kind, capability, stale } of renewals) {
     async ({ config, partnerA, partnerData, requires, verdict }) => {
       requires(capability);
       const { request, asked } = await ownedTarget(partnerData, getRequisitionOperation);
-      partnerA.useToken(await stale(config, partnerData));
+      partnerA.useToken(await stale(config, partnerData, verdict));
       const exchange = await partnerA.send(request);
       verdict.expectThat(
         partnerA.renewals === 1,

@@ -24,9 +24,7 @@ import {
 } from '../../src/suite/partner-catalogue.ts';
 import { statusChanges, statusesOf, uniqueStatus, validBodyFor } from '../../src/suite/partner-resources.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
-import { test } from '../../src/suite/test.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [
@@ -73,7 +71,7 @@ for (const op of statusUpdateOperations) {
       const { requisition: current } = await readOwned();
       const before = statusesOf(current);
       if (before.size === 0)
-        notVerified(`requisition ${owned.id} has no service request whose status could change`);
+        verdict.notVerified(`requisition ${owned.id} has no service request whose status could change`);
       const status = uniqueStatus('NON_OWNER');
       const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
       const { exchange, requisition } = await readOwned();

@@ -17,16 +17,14 @@ import {
   getRequisitionOperation,
   getServiceRequestOperation,
 } from '../../src/suite/partner-catalogue.ts';
-import { type PartnerData, parseJson } from '../../src/suite/partner-data.ts';
+import type { PartnerData } from '../../src/suite/partner-data.ts';
 import {
   appointmentsOf,
   firstServiceRequestId,
   type RequisitionData,
   serviceRequestsOf,
 } from '../../src/suite/partner-resources.ts';
-import { test } from '../../src/suite/test.ts';
-import { evidence, expectJsonContentType, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
 const TAGS = [Tags.partner, Tags.write];
@@ -193,7 +191,8 @@ test(
       `${appointments.length} appointments checked: ${withSlot} with slot_id, ${withAddress} with collection_address (lab variant fields)`,
     );
     verdict.expectNone(problems, exchange);
-    if (appointments.length === 0) notVerified(`the ${loaded.length} requisitions hold no appointment`);
+    if (appointments.length === 0)
+      verdict.notVerified(`the ${loaded.length} requisitions hold no appointment`);
     verdict.evidence(`${appointments.length} appointments of ${loaded.length} requisitions validated`);
   },
 );
@@ -210,9 +209,10 @@ test(
     const [id] = await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE]);
     const exchange = await partnerData.observedRequisition(id as string);
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
-    expectJsonContentType(JSON_BODIES, exchange);
-    evidence(JSON_BODIES, 'the requisition is application/json', exchange);
-    const body = parseJson<RequisitionData>(verdict.requirement, exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    jsonBodies.evidence('the requisition is application/json', exchange);
+    const body = verdict.json<RequisitionData>(exchange);
     verdict.expectThat(
       body?.id === id,
       `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
@@ -234,9 +234,10 @@ test(
     const serviceRequestId = firstServiceRequestId(requisition);
     const exchange = await partnerData.observedServiceRequest(serviceRequestId);
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
-    expectJsonContentType(JSON_BODIES, exchange);
-    evidence(JSON_BODIES, 'the service request is application/json', exchange);
-    const body = parseJson<{ id?: unknown }>(verdict.requirement, exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    jsonBodies.evidence('the service request is application/json', exchange);
+    const body = verdict.json<{ id?: unknown }>(exchange);
     verdict.expectThat(
       body?.id === serviceRequestId,
       `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,

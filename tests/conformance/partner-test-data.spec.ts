@@ -11,23 +11,14 @@
 // (src/suite/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { formatViolation, validate } from '../../src/contract/validators.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
   DEFAULT_APPOINTMENT_TYPE,
 } from '../../src/suite/partner-catalogue.ts';
-import { parseJson, requestTestData } from '../../src/suite/partner-data.ts';
+import { requestTestData } from '../../src/suite/partner-data.ts';
 import { appointmentsOf, serviceRequestIdsOf } from '../../src/suite/partner-resources.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectSchema,
-  expectStatus,
-  notVerified,
-} from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
 
@@ -40,14 +31,13 @@ const calls: { label: string; appointmentType?: string }[] = [
   })),
 ];
 
-// Requirements the generation tests report besides their own: the operation's answer, and the
-// appointment types when a type is given.
+// Requirements the generation tests report besides their own: the operation's answer, and the appointment
+// types (a type given is accepted; the type field a generated appointment carries, the default's too).
 const ADD_TEST_DATA_ANSWER = 'OP-ADD-TEST-DATA';
 const APPOINTMENT_TYPES_ACCEPTED = 'TD-APPOINTMENT-TYPES';
 
 for (const { label, appointmentType } of calls) {
   // An explicit type refused as a client error breaks TD-APPOINTMENT-TYPES; any other wrong answer, the operation.
-  const typed = appointmentType === undefined ? [] : [APPOINTMENT_TYPES_ACCEPTED];
   const requirementFor = (status: number): string =>
     appointmentType !== undefined && status >= 400 && status < 500
       ? APPOINTMENT_TYPES_ACCEPTED
@@ -56,25 +46,21 @@ for (const { label, appointmentType } of calls) {
     ...verifies(
       'TD-GENERATES-REQUISITION',
       `add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`,
-      { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: GENERATES },
+      { also: [ADD_TEST_DATA_ANSWER, APPOINTMENT_TYPES_ACCEPTED], tag: GENERATES },
     ),
-    async ({ note, partnerData, verdict }) => {
+    async ({ partnerData, verdict }) => {
+      const answer = verdict.of(ADD_TEST_DATA_ANSWER);
+      const types = verdict.of(APPOINTMENT_TYPES_ACCEPTED);
       const generated = await partnerData.observedTestData(appointmentType);
       const accepted = requirementFor(generated.status);
-      expectStatus(accepted, generated, addTestDataOperation.successStatuses);
+      verdict.of(accepted).expectStatus(generated, addTestDataOperation.successStatuses);
       if (generated.status !== 204) {
-        expectJsonContentType(ADD_TEST_DATA_ANSWER, generated);
-        expectSchema(
-          ADD_TEST_DATA_ANSWER,
-          'test-data-response',
-          parseJson(ADD_TEST_DATA_ANSWER, generated),
-          generated,
-        );
+        answer.expectJsonContentType(generated);
+        answer.expectSchema('test-data-response', answer.json(generated), generated);
       }
       const id = partnerData.generatedId(generated, accepted);
-      evidence(ADD_TEST_DATA_ANSWER, `${label}: ${generated.status}`, generated);
-      if (appointmentType !== undefined)
-        evidence(APPOINTMENT_TYPES_ACCEPTED, `${label} accepted (${generated.status})`, generated);
+      answer.evidence(`${label}: ${generated.status}`, generated);
+      if (appointmentType !== undefined) types.evidence(`${label} accepted (${generated.status})`, generated);
       if (id === undefined) {
         // The documented 204 names no requisition: the answer is verified, what it generated cannot be.
         verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
@@ -86,17 +72,10 @@ for (const { label, appointmentType } of calls) {
         `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
         exchange,
       );
-      const { errors } = validate('lab-requisition', requisition);
-      verdict.expectNone(
-        errors.map(
-          (violation) => `the generated requisition is no LabRequisition: ${formatViolation(violation)}`,
-        ),
-        exchange,
-      );
-      const types = appointmentsOf(requisition).map((appointment) => appointment.type);
-      note(
-        APPOINTMENT_TYPES_ACCEPTED,
-        `${label}: the generated appointment's type field is ${JSON.stringify(types)} (the field's values are not shown in the seed)`,
+      verdict.expectSchema('lab-requisition', requisition, exchange, 'the generated requisition');
+      const typeFields = appointmentsOf(requisition).map((appointment) => appointment.type);
+      types.note(
+        `${label}: the generated appointment's type field is ${JSON.stringify(typeFields)} (the field's values are not shown in the seed)`,
       );
       verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, exchange);
     },
@@ -177,7 +156,7 @@ test(
     }
     const productionBaseUrl =
       config.productionBaseUrl ??
-      notVerified(
+      verdict.notVerified(
         "the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production) or the production deployment's URL (CONFORMANCE_PRODUCTION_BASE_URL)",
       );
     // The same request to the production deployment (on the embedded sandbox, its production twin).

@@ -13,15 +13,12 @@ import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { attributed } from '../../src/contract/rule-requirements.ts';
-import { formatViolation, validate } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import {
   addressedResource,
   statusUpdateOperations,
   updateOperations,
 } from '../../src/suite/partner-catalogue.ts';
-import { parseJson } from '../../src/suite/partner-data.ts';
 import {
   firstServiceRequestId,
   realisticReport,
@@ -32,16 +29,7 @@ import {
   uniqueStatus,
 } from '../../src/suite/partner-resources.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectNo5xx,
-  expectNone,
-  notVerified,
-  type Verdict,
-} from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
 
@@ -54,16 +42,6 @@ const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 const patchRequisition = operationById('updateRequisitionStatus');
 const patchServiceRequest = operationById('updateServiceRequestStatus');
 const postResults = operationById('createServiceRequestResults');
-
-const is2xx = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
-
-function expectEmptyBody(verdict: Verdict, exchange: Exchange): void {
-  verdict.expectThat(
-    exchange.text === '',
-    `expected no body, got ${exchange.text.length} bytes: ${exchange.text.slice(0, 200)}`,
-    exchange,
-  );
-}
 
 const statusUpdate = (op: Operation, id: string, body: unknown) => ({
   method: op.method,
@@ -87,7 +65,7 @@ test(
       statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
     );
     verdict.expectStatus(exchange, patchRequisition.successStatus);
-    expectEmptyBody(verdict, exchange);
+    verdict.expectEmptyBody(exchange);
     verdict.evidence(`requisition ${id} updated, no body`, exchange);
   },
 );
@@ -102,12 +80,12 @@ test(
     const { id, requisition } = await partnerData.workingRequisition();
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     if (serviceRequestIds.length < 2)
-      notVerified(
+      verdict.notVerified(
         `requisition ${id} has ${serviceRequestIds.length} service request(s): "all" needs at least two`,
       );
     const status = uniqueStatus('REQUISITION_ALL');
     const update = await partnerA.send(statusUpdate(patchRequisition, id, { task_business_status: status }));
-    verdict.expectThat(is2xx(update), `the update was refused (${update.status})`, update);
+    verdict.expectSuccess(update, 'the update');
 
     const problems: string[] = [];
     let last: Exchange = update;
@@ -142,7 +120,7 @@ test(
     'PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest',
     { also: [SERVICE_REQUEST_SCHEMA, JSON_BODIES, STATUS_VALUES], tag: WRITES },
   ),
-  async ({ note, partnerA, partnerData, verdict }) => {
+  async ({ partnerA, partnerData, verdict }) => {
     const { requisition } = await partnerData.workingRequisition();
     const serviceRequestId = firstServiceRequestId(requisition);
     const status = uniqueStatus('SERVICE_REQUEST');
@@ -150,20 +128,18 @@ test(
       statusUpdate(patchServiceRequest, serviceRequestId, { task_business_status: status }),
     );
     verdict.expectStatus(exchange, patchServiceRequest.successStatus);
-    expectJsonContentType(JSON_BODIES, exchange);
-    const body = parseJson<ServiceRequestData>(verdict.requirement, exchange);
-    note(
-      STATUS_VALUES,
-      `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
-    );
-    evidence(JSON_BODIES, 'the updated service request is application/json', exchange);
-    const { errors } = validate('service-request', body);
-    expectNone(
-      SERVICE_REQUEST_SCHEMA,
-      errors.map((violation) => `${formatViolation(violation)} → ${attributed(violation).requirement}`),
-      exchange,
-    );
-    evidence(SERVICE_REQUEST_SCHEMA, 'the updated service request is a ServiceRequest', exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    const body = verdict.json<ServiceRequestData>(exchange);
+    verdict
+      .of(STATUS_VALUES)
+      .note(
+        `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
+      );
+    jsonBodies.evidence('the updated service request is application/json', exchange);
+    const schema = verdict.of(SERVICE_REQUEST_SCHEMA);
+    schema.expectSchema('service-request', body, exchange);
+    schema.evidence('the updated service request is a ServiceRequest', exchange);
     verdict.expectNone(
       [
         ...(body.id === serviceRequestId
@@ -191,14 +167,14 @@ test(
     const { id, requisition } = await partnerData.workingRequisition();
     const [target, ...siblings] = serviceRequestIdsOf(requisition);
     if (target === undefined || siblings.length === 0)
-      notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
+      verdict.notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
     const readWorking = () => partnerData.readRequisition(id, 'OP-GET-REQUISITION');
     // The siblings as they are now: earlier checks of the session may have changed them.
     const before = statusesOf((await readWorking()).requisition);
     const update = await partnerA.send(
       statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
     );
-    verdict.expectThat(is2xx(update), `the update was refused (${update.status})`, update);
+    verdict.expectSuccess(update, 'the update');
 
     const problems: string[] = [];
     for (const sibling of siblings) {
@@ -242,11 +218,7 @@ for (const op of statusUpdateOperations) {
         const exchange = await partnerA.send(
           statusUpdate(op, addressed, { task_business_status: status, reason }),
         );
-        verdict.expectThat(
-          is2xx(exchange),
-          `an update with a reason was refused (${exchange.status})`,
-          exchange,
-        );
+        verdict.expectSuccess(exchange, 'an update with a reason');
       }
       const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
       const statuses = statusesOf(after);
@@ -291,7 +263,7 @@ test(
       json: realisticReport(),
     });
     verdict.expectStatus(exchange, postResults.successStatus);
-    expectEmptyBody(verdict, exchange);
+    verdict.expectEmptyBody(exchange);
     verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, exchange);
   },
 );
@@ -318,7 +290,7 @@ test(
           json: report,
         });
         verdict.expectStatus(exchange, postResults.successStatus);
-        expectEmptyBody(verdict, exchange);
+        verdict.expectEmptyBody(exchange);
       }),
       { numRuns: 20, endOnFailure: true },
     );
@@ -391,6 +363,7 @@ for (const op of updateOperations) {
       const serviceRequestId = firstServiceRequestId(requisition);
       const addressed = resource === 'requisition' ? id : serviceRequestId;
       const status = uniqueStatus('INVALID');
+      const no5xx = verdict.of(NO_5XX_ON_CLIENT_INPUT);
       let accepted = 0;
       let sent = 0;
       const departures: string[] = [];
@@ -420,14 +393,14 @@ for (const op of updateOperations) {
               ? { body: body.raw, headers: { 'content-type': 'application/json' } }
               : { json: body.json }),
           });
-          expectNo5xx(NO_5XX_ON_CLIENT_INPUT, exchange);
+          no5xx.expectNo5xx(exchange);
           sent++;
           if (!readable) {
             // A results upload cannot be read back: a 2xx is the service saying it stored the report.
-            if (is2xx(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
+            if (succeeded(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
             return;
           }
-          if (!is2xx(exchange)) {
+          if (!succeeded(exchange)) {
             refused++;
             return;
           }
@@ -446,7 +419,7 @@ for (const op of updateOperations) {
         verdict.note(
           `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
         );
-      evidence(NO_5XX_ON_CLIENT_INPUT, `${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
+      no5xx.evidence(`${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
       verdict.evidence(`${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind`);
     },
   );

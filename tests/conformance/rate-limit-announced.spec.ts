@@ -6,10 +6,8 @@
 import { operations } from '../../src/contract/operations.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { requestFor } from '../../src/suite/user-catalogue.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** The user data reads, those the contract lists 429 for. */
 const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));
@@ -38,7 +36,7 @@ test(
       }
     }
     if (announcing === 0 && refused.length === 0)
-      notVerified(
+      verdict.notVerified(
         `none of the ${answered.length} user data reads sent announced a rate limit (no X-RateLimit-*, RateLimit or Retry-After header): a limit the target does not announce cannot be kept`,
       );
     verdict.evidence(

@@ -23,13 +23,10 @@ import type { Operation, ParameterSchema } from '../../src/contract/operation-mo
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
-import { describeExchange } from '../../src/http/exchange.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { describeOperation, type KnownIds, userDataOperations } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import { ConformanceFailure, evidence, warn } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 interface RequestCase {
   label: string;
@@ -281,7 +278,13 @@ for (const op of generated) {
   const name = describeOperation(op);
   // The requirements a generated request can break besides the test's own (see the verdicts above).
   const also = op.isCollection
-    ? ['PAG-LIMIT-TYPE', 'PAG-LIMIT-OVER-MAX', 'FLT-MALFORMED-DATE', 'FLT-START-AFTER-END']
+    ? [
+        'PAG-LIMIT-TYPE',
+        'PAG-LIMIT-OVER-MAX',
+        'PAG-LIMIT-MINIMUM',
+        'FLT-MALFORMED-DATE',
+        'FLT-START-AFTER-END',
+      ]
     : ['ERR-400-MALFORMED-PARAMETER'];
   const what = op.isCollection ? 'query parameters' : 'path parameters';
 
@@ -312,11 +315,13 @@ for (const op of generated) {
           verdict.expectNo5xx(exchange);
           sent++;
           if (request.maxRecords !== undefined && exchange.status === 200) {
-            const served = (exchange.json<{ records?: unknown[] }>().records ?? []).length;
-            if (served > request.maxRecords)
-              throw new ConformanceFailure(
-                'PAG-LIMIT-OVER-MAX',
-                `${request.label}: ${served} records, more than the maximum ${request.maxRecords}\n${describeExchange(exchange)}`,
+            const served = (verdict.json<{ records?: unknown[] }>(exchange).records ?? []).length;
+            verdict
+              .of('PAG-LIMIT-OVER-MAX')
+              .expectThat(
+                served <= request.maxRecords,
+                `${request.label}: ${served} records, more than the maximum ${request.maxRecords}`,
+                exchange,
               );
           }
           if (!request.expected.includes(exchange.status) && request.reading) {
@@ -326,12 +331,13 @@ for (const op of generated) {
             );
             return;
           }
-          if (!request.expected.includes(exchange.status)) {
-            throw new ConformanceFailure(
-              request.requirement,
-              `${request.label}: expected ${request.expected.join(' or ')}, got ${exchange.status}\n${describeExchange(exchange)}`,
+          verdict
+            .of(request.requirement)
+            .expectThat(
+              request.expected.includes(exchange.status),
+              `${request.label}: expected ${request.expected.join(' or ')}, got ${exchange.status}`,
+              exchange,
             );
-          }
           if (couldFail(request, held))
             governed.set(request.requirement, (governed.get(request.requirement) ?? 0) + 1);
         }),
@@ -341,11 +347,13 @@ for (const op of generated) {
           endOnFailure: true,
         },
       );
-      for (const [requirement, departure] of departures) warn(requirement, departure);
+      for (const [requirement, departure] of departures) verdict.of(requirement).warn(departure);
       for (const requirement of also) {
         const count = governed.get(requirement) ?? 0;
         if (count > 0)
-          evidence(requirement, `${name}: ${count} generated request(s) answered as the seed says`);
+          verdict
+            .of(requirement)
+            .evidence(`${name}: ${count} generated request(s) answered as the seed says`);
       }
       verdict.evidence(
         `${name}: ${sent} generated requests (fast-check seed ${config.propertySeed}), no 5xx`,

@@ -10,13 +10,12 @@ import { requirementById, requirements, successRequirement } from '../../src/con
 import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { ConformanceFailure } from '../../src/suite/verdicts.ts';
 
 /** Single reads sampled per operation (spread over the history: newest, middle, oldest). */
 const SINGLE_READ_SAMPLE = 3;
@@ -201,7 +200,7 @@ async function check(dataset: Dataset): Promise<Findings> {
     for (const params of paramSets) {
       const exchange = await dataset.read(op, params);
       // Any 2xx with a body is checked; the exact success status is the operation test's business.
-      if (exchange.status < 200 || exchange.status >= 300) {
+      if (!succeeded(exchange)) {
         findings.unreadable.push(
           `${exchange.request.method} ${buildPath(op, params)} answered ${exchange.status}: not checked here (see ${op.operationId}'s operation test)`,
         );
@@ -245,9 +244,9 @@ for (const { requirement, witness } of checks) {
       );
       const [count, what] = witness(findings.seen);
       const [blocker] = findings.blockers;
-      if (count === 0 && blocker) blockedBy(blocker.requirement, blocker.reason);
+      if (count === 0 && blocker) verdict.blockedBy(blocker.requirement, blocker.reason);
       const [withheld] = findings.withheld;
-      if (count === 0) notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
+      if (count === 0) verdict.notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
       verdict.evidence(`${count} ${what} validated`);
     },
   );
@@ -285,10 +284,9 @@ test(
         const key = `${JSON.stringify(workout.sport_id)}=${JSON.stringify(workout.sport_name)}`;
         sports.set(key, (sports.get(key) ?? 0) + 1);
       }
-      note(
-        NOT_SHOWN.sports,
-        `sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`,
-      );
+      verdict
+        .of(NOT_SHOWN.sports)
+        .note(`sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`);
     } else {
       verdict.note('the workouts could not be read; nothing observed');
     }
@@ -298,22 +296,22 @@ test(
       const types = new Set(
         records.filter((r) => r.step_count !== undefined).map((r) => typeof r.step_count),
       );
-      note(
-        NOT_SHOWN.stepCount,
-        `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
-      );
+      verdict
+        .of(NOT_SHOWN.stepCount)
+        .note(
+          `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
+        );
     }
     const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
     const exchange = await dataset.read(profileOp);
-    expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+    verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
     let profile: unknown;
     try {
       profile = exchange.json();
     } catch {
       profile = undefined;
     }
-    note(
-      NOT_SHOWN.profileFields,
+    verdict.of(NOT_SHOWN.profileFields).note(
       profile && typeof profile === 'object'
         ? `GET ${profileOp.path} (${exchange.status}) fields: ${Object.entries(profile)
             .map(([field, value]) => `${field}:${value === null ? 'null' : typeof value}`)

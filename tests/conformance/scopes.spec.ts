@@ -8,15 +8,14 @@
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import { expectNo5xx, type RefusalReading } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import type { RefusalReading } from '../../src/suite/verdicts.ts';
 
 // One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
 test.describe.configure({ mode: 'default' });
@@ -72,7 +71,7 @@ for (const op of userDataOperations) {
     async ({ api, dataset, userToken, verdict }) => {
       const ids = await dataset.idsFor(op);
       const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(['read:profile']) });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       verdict.note(
         `${describeOperation(op)} with a token holding only read:profile answered ${exchange.status} (the seed declares no scope for it)`,
       );

@@ -14,14 +14,7 @@ import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/summarise.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
 import { endingFindings, isKeptStop, keepRaised } from '../../src/suite/raised-failures.ts';
-import {
-  ConformanceFailure,
-  evidence,
-  note,
-  notVerifiedHere,
-  stopWith,
-  warn,
-} from '../../src/suite/verdicts.ts';
+import { ConformanceFailure, stopWith, Verdict } from '../../src/suite/verdicts.ts';
 import { type Ended, endedTest, skipReasonOf, stoppableInfo } from './findings-support.ts';
 
 const RUN_ERROR = { kind: 'sign-in' as const, cause: 'no form on the page', remedy: 'try the browser' };
@@ -48,7 +41,7 @@ function stopped(stop: Omit<Finding, 'requirement'>, outcome: TestOutcome) {
 
 /** How a check reaches each outcome, and how the test then ends. */
 const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
-  pass: () => passedWith(() => evidence('PAG-A', '182 records of 8 pages')),
+  pass: () => passedWith(() => new Verdict('PAG-A').evidence('182 records of 8 pages')),
   fail: () => {
     const failure = new ConformanceFailure('PAG-A', '1 violation(s)', 'GET http://x/v2/cycle → 200');
     // What the worker's fixture does with the errors Playwright recorded ("Name: message").
@@ -61,7 +54,7 @@ const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
       if (ended) recordFinding(info, ended);
     return { status: 'failed', outcome: 'failed', annotations: info.annotations, errors };
   },
-  warning: () => passedWith(() => warn('PAG-A', 'limit=0 served 10 records')),
+  warning: () => passedWith(() => new Verdict('PAG-A').warn('limit=0 served 10 records')),
   'not-verified': () => stopped({ outcome: 'not-verified', message: 'no SCORED cycle' }, 'not-verified'),
   blocked: () =>
     stopped(
@@ -69,7 +62,7 @@ const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
       'blocked',
     ),
   omitted: () => stopped({ outcome: 'omitted', message: 'smoke runs no write' }, 'omitted'),
-  note: () => passedWith(() => note('PAG-A', 'answered 200')),
+  note: () => passedWith(() => new Verdict('PAG-A').note('answered 200')),
   error: () => {
     const info = stoppableInfo();
     skipReasonOf(() => stoppedByRunError(info, RUN_ERROR));
@@ -108,7 +101,10 @@ test('the summary says each finding as the report did: failures, reasons, eviden
   });
   // A requirement not verified by a check that goes on: the test passes, the requirement is listed.
   const partly = summarise(
-    endedTest({ status: 'passed', annotations: recordedHere(() => notVerifiedHere('PAG-B', 'no id')) }),
+    endedTest({
+      status: 'passed',
+      annotations: recordedHere(() => new Verdict('PAG-B').notVerifiedHere('no id')),
+    }),
   );
   expect(partly).toMatchObject({ outcome: 'passed', notVerified: ['PAG-B: no id'] });
 });

@@ -88,13 +88,15 @@ export interface RefusalReading {
 const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 
 /**
- * Requirements any check may report on without declaring them, because they hold wherever a check sends a
- * request: no 5xx on client input, and each operation's answer to a valid request (its OP-* requirement,
- * which a shared read charges too, src/suite/collections.ts). Any other requirement a check reports on, it
- * declares (verifies()'s `also`): its tag is what selects the check for that requirement (`--grep`, the
- * mutation gate), and the report lists the check under it.
+ * Requirements any check may give a verdict on without declaring them, because they hold wherever a check
+ * sends a request: no 5xx on client input, and each operation's answer to a valid request (its OP-*
+ * requirement, which a shared read charges too, src/suite/collections.ts). Any other requirement a check
+ * judges (passes with evidence, fails, leaves not verified), it declares (verifies()'s `also`): its tag is
+ * what selects the check for that requirement (`--grep`, the mutation gate), and the report counts the check
+ * in the requirement's verdict. A note or a warning, which any check may record (src/report/build-report.ts),
+ * needs no declaration.
  */
-const reportedAnywhere = new Set([NO_5XX_ON_CLIENT_INPUT, ...operations.map(successRequirement)]);
+const judgedAnywhere = new Set([NO_5XX_ON_CLIENT_INPUT, ...operations.map(successRequirement)]);
 
 /** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
 const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
@@ -107,19 +109,31 @@ function statusMessage(expected: string, exchange: Exchange): string {
 
 /** The verdicts of one requirement, on the running test: `verdict.expectStatus(exchange, 200)`. */
 export class Verdict {
-  constructor(readonly requirement: string) {}
+  constructor(
+    readonly requirement: string,
+    /** Undefined: it may judge the requirement; else why it may only note and warn (verdict.of). */
+    private readonly undeclared?: string,
+  ) {}
 
   /**
-   * The verdicts of another requirement the check reports on: one the test declares (its own, verifies()'s
-   * `also`) or one any check may report on (no 5xx on client input, an operation's OP-*); throws otherwise.
+   * The verdicts of another requirement the check reports on. Any check may note or warn about any
+   * requirement; it judges only one the test declares (its own, verifies()'s `also`) or one any check may
+   * judge (no 5xx on client input, an operation's OP-*): any other judgement throws, whatever its outcome.
    */
   of(requirement: string): Verdict {
     const { tags, title } = test.info();
-    if (!tags.includes(`@${requirement}`) && !reportedAnywhere.has(requirement))
-      throw new Error(
-        `"${title}" reports on ${requirement} without declaring it: add it to verifies()'s \`also\``,
-      );
-    return new Verdict(requirement);
+    const judges = tags.includes(`@${requirement}`) || judgedAnywhere.has(requirement);
+    return new Verdict(
+      requirement,
+      judges
+        ? undefined
+        : `"${title}" judges ${requirement} without declaring it: add it to verifies()'s \`also\` (a note or a warning needs none)`,
+    );
+  }
+
+  /** Throws when this verdict may not judge its requirement (see `of`). */
+  private judging(): void {
+    if (this.undeclared) throw new Error(this.undeclared);
   }
 
   /**
@@ -127,6 +141,7 @@ export class Verdict {
    * 8 pages, 140 SCORED", with the request's line when one request says it.
    */
   evidence(text: string, context?: Exchange): void {
+    this.judging();
     record(test.info(), {
       requirement: this.requirement,
       outcome: 'pass',
@@ -151,6 +166,7 @@ export class Verdict {
 
   /** The requirement could not be verified, but the check goes on (its other requirements keep their verdict). */
   notVerifiedHere(reason: string): void {
+    this.judging();
     record(test.info(), { requirement: this.requirement, outcome: 'not-verified', message: reason });
   }
 
@@ -166,11 +182,13 @@ export class Verdict {
 
   /** Fails with `message`; `evidence` shows it (the request with its curl line, or other context). */
   fail(message: string, evidence?: string): never {
+    this.judging();
     throw new ConformanceFailure(this.requirement, message, evidence);
   }
 
   /** Fails with every problem found, so one run shows them all (capped to keep messages readable). */
   expectNone(problems: readonly string[], context?: Exchange): void {
+    this.judging();
     if (problems.length === 0) return;
     const shown = problems.slice(0, 15).map((problem) => `  - ${problem}`);
     if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
@@ -178,10 +196,12 @@ export class Verdict {
   }
 
   expectThat(condition: boolean, message: string, context?: Exchange): void {
+    this.judging();
     if (!condition) this.expectNone([message], context);
   }
 
   expectStatus(exchange: Exchange, expected: number | readonly number[]): void {
+    this.judging();
     const allowed = typeof expected === 'number' ? [expected] : expected;
     if (allowed.includes(exchange.status)) return;
     this.fail(statusMessage(`status ${allowed.join(' or ')}`, exchange), describeExchange(exchange));
@@ -189,6 +209,7 @@ export class Verdict {
 
   /** The request was served: any 2xx (`what` says what was asked, where the request alone does not). */
   expectSuccess(exchange: Exchange, what?: string): void {
+    this.judging();
     if (succeeded(exchange)) return;
     this.fail(
       `${what ? `${what}: ` : ''}${statusMessage('a success (2xx)', exchange)}`,
@@ -211,6 +232,7 @@ export class Verdict {
 
   /** The body as JSON (nulls read as absent), or a failure naming the request. */
   json<T = unknown>(exchange: Exchange): T {
+    this.judging();
     try {
       return exchange.json<T>();
     } catch {
@@ -227,6 +249,7 @@ export class Verdict {
    * (src/contract/rule-requirements.ts).
    */
   expectSchema(schema: string, data: unknown, context?: Exchange, at = ''): void {
+    this.judging();
     this.expectNone(
       validate(schema, data).errors.map((violation) => {
         const { requirement } = attributed(violation);
@@ -250,6 +273,7 @@ export class Verdict {
    * how, is the pass's evidence.
    */
   expectRefusal(exchange: Exchange, reading: RefusalReading, asked: string): void {
+    this.judging();
     const { status } = exchange;
     new Verdict(NO_5XX_ON_CLIENT_INPUT).expectNo5xx(exchange);
     this.expectThat(status >= 400, `${asked} was served with status ${status}, not refused`, exchange);
@@ -274,6 +298,7 @@ export class Verdict {
     own: ReadonlySet<string>,
     identityOf: (record: Record<string, unknown>) => string,
   ): void {
+    this.judging();
     this.expectThat(exchange.status < 500, `${what}: server error ${exchange.status}`, exchange);
     if (exchange.status === 400) return;
     if (exchange.status === 200) {

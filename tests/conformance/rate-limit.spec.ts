@@ -40,7 +40,7 @@ test(
   ...verifies(
     'RL-429',
     'a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
-    { also: [RL_VALUES], tag: [Tags.isolated, Tags.rateLimit] },
+    { tag: [Tags.isolated, Tags.rateLimit] },
   ),
   async ({ api, config, userToken, freshToken, requires, verdict }, testInfo) => {
     requires('rate-limit');

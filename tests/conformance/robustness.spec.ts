@@ -276,7 +276,8 @@ const RUNS_PER_TEST = Math.floor(REQUEST_BUDGET / generated.length);
 
 for (const op of generated) {
   const name = describeOperation(op);
-  // The requirements a generated request can break besides the test's own (see the verdicts above).
+  // The requirements a generated request can break besides the test's own (see the verdicts above), the
+  // open minimum of limit included: answered neither 200 nor 400, it fails.
   const also = op.isCollection
     ? [
         'PAG-LIMIT-TYPE',
@@ -348,7 +349,8 @@ for (const op of generated) {
         },
       );
       for (const [requirement, departure] of departures) verdict.of(requirement).warn(departure);
-      for (const requirement of also) {
+      // A point the seed leaves open (PAG-LIMIT-MINIMUM) has no pass to rest on evidence.
+      for (const requirement of also.filter((id) => requirementById(id).level !== 'UNSPECIFIED')) {
         const count = governed.get(requirement) ?? 0;
         if (count > 0)
           verdict

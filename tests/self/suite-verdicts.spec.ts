@@ -1,6 +1,7 @@
 // One vocabulary for checks (issue 30): a conformance test gives every verdict through its `verdict`
 // fixture (src/suite/verdicts.ts), never through a free function, and reports on another requirement only
-// through `verdict.of`, which takes the requirements the test declares and those any check may report on.
+// through `verdict.of`: it notes and warns about any, and judges those the test declares and the
+// contract-wide ones.
 // The sources are read with Babel's TypeScript parser, as suite-requirement-once.spec.ts reads them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from '@babel/parser';
@@ -52,20 +53,29 @@ function failureOf(assertion: () => unknown): ConformanceFailure {
   throw new Error('the assertion did not fail');
 }
 
-test.describe('verdict.of', () => {
-  test('takes the requirements the test declares and those any check may report on, and refuses any other', {
-    tag: ['@PAG-A', '@SCH-CYCLE'],
-  }, () => {
-    const verdict = new Verdict('PAG-A');
-    // Declared: the test's own, and its `also` (each a tag).
-    expect(verdict.of('SCH-CYCLE').requirement).toBe('SCH-CYCLE');
-    // Contract-wide: no 5xx on client input, an operation's answer to a valid request.
-    expect(verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').requirement).toBe('ERR-NO-5XX-ON-CLIENT-INPUT');
-    expect(verdict.of('OP-LIST-CYCLES').requirement).toBe('OP-LIST-CYCLES');
-    expect(() => verdict.of('INV-STRAIN-RANGE')).toThrow(
-      /reports on INV-STRAIN-RANGE without declaring it: add it to verifies\(\)'s `also`/,
-    );
-  });
+test('verdict.of judges the declared and the contract-wide requirements, and only notes or warns about any other', {
+  tag: ['@PAG-A', '@SCH-CYCLE'],
+}, () => {
+  const verdict = new Verdict('PAG-A');
+  const passes = (requirement: string) => () => verdict.of(requirement).expectNo5xx(exchange(200));
+  // Declared: the test's own, and its `also` (each a tag).
+  expect(passes('SCH-CYCLE')).not.toThrow();
+  // Contract-wide: no 5xx on client input, an operation's answer to a valid request.
+  expect(passes('ERR-NO-5XX-ON-CLIENT-INPUT')).not.toThrow();
+  expect(passes('OP-LIST-CYCLES')).not.toThrow();
+  // Any other: a judgement throws whatever its outcome (so a clean run shows it); a note is recorded.
+  const undeclared = /judges INV-STRAIN-RANGE without declaring it: add it to verifies\(\)'s `also`/;
+  expect(passes('INV-STRAIN-RANGE')).toThrow(undeclared);
+  expect(() => verdict.of('INV-STRAIN-RANGE').evidence('x')).toThrow(undeclared);
+  const { annotations } = test.info();
+  const from = annotations.length;
+  verdict.of('INV-STRAIN-RANGE').note('strain 20.9 at most');
+  verdict.of('INV-STRAIN-RANGE').warn('strain 21.0');
+  const recorded = findingsOf(annotations.splice(from));
+  expect(recorded.map(({ requirement, outcome }) => [requirement, outcome])).toEqual([
+    ['INV-STRAIN-RANGE', 'note'],
+    ['INV-STRAIN-RANGE', 'warning'],
+  ]);
 });
 
 test('the assertions fail their own requirement, naming the request', () => {

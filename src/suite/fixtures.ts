@@ -173,6 +173,7 @@ async function signedIn(
 /**
  * A test that only stops ended (a request the run refused, met in the check's own request or in a read it
  * shares) ends as any stopped check does, skipped with the reason: not the failure its thrown error made it.
+ * Playwright reports the test, and decides whether to replace the worker, after its fixtures' teardown.
  */
 function endStopped(testInfo: TestInfo, stop: Stop): void {
   testInfo.annotations.push({ type: 'skip', description: stopReason(stop) });

@@ -1,5 +1,6 @@
-// Cross-field and cross-record rules of the seed that JSON Schema cannot express. Each function returns
-// the problems it finds, one readable line each, naming the record and the offending field.
+// Cross-field and cross-record rules of the seed that JSON Schema cannot express. Each function returns the
+// records that break its rule, as data: the record's index among those checked, its id, and what is wrong
+// with which field; the caller says where the record was served (describeRecordProblem).
 
 export interface Scored {
   score_state?: unknown;
@@ -12,18 +13,39 @@ export interface Timed {
   end?: unknown;
 }
 
-const label = (record: { id?: unknown }, index: number) =>
-  `record ${index}${record.id !== undefined ? ` (id ${String(record.id)})` : ''}`;
+/** A record that breaks a rule. */
+export interface RecordProblem {
+  /** Its position among the records checked (0: the first). */
+  index: number;
+  id?: unknown;
+  /** What is wrong, naming the offending field and value. */
+  text: string;
+}
+
+/** "record 57 (id 1234): …"; `where` follows the index, e.g. " (page 2, #7)". */
+export function describeRecordProblem({ index, id, text }: RecordProblem, where = ''): string {
+  return `record ${index}${where}${id !== undefined ? ` (id ${String(id)})` : ''}: ${text}`;
+}
+
+const problemOf = (record: { id?: unknown }, index: number, text: string): RecordProblem => ({
+  index,
+  ...(record.id !== undefined ? { id: record.id } : {}),
+  text,
+});
 const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : Number.NaN);
 
 /** "score: present only when score_state is SCORED" (and SCORED means the score is present). */
-export function scoreStateProblems(records: readonly (Scored & { id?: unknown })[]): string[] {
+export function scoreStateProblems(records: readonly (Scored & { id?: unknown })[]): RecordProblem[] {
   return records.flatMap((record, index) => {
     const scored = record.score_state === 'SCORED';
     const hasScore = record.score !== undefined && record.score !== null;
     if (scored === hasScore) return [];
     return [
-      `${label(record, index)}: score_state ${String(record.score_state)} but score is ${hasScore ? 'present' : 'absent'}`,
+      problemOf(
+        record,
+        index,
+        `score_state ${String(record.score_state)} but score is ${hasScore ? 'present' : 'absent'}`,
+      ),
     ];
   });
 }
@@ -33,14 +55,18 @@ export function descendingProblems<T extends { id?: unknown }>(
   records: readonly T[],
   keyOf: (record: T) => unknown,
   what: string,
-): string[] {
-  const problems: string[] = [];
+): RecordProblem[] {
+  const problems: RecordProblem[] = [];
   for (let index = 1; index < records.length; index++) {
-    const previous = time(keyOf(records[index - 1] as T));
-    const current = time(keyOf(records[index] as T));
-    if (current > previous) {
+    const previous = records[index - 1] as T;
+    const current = records[index] as T;
+    if (time(keyOf(current)) > time(keyOf(previous))) {
       problems.push(
-        `${label(records[index] as T, index)}: ${what} ${String(keyOf(records[index] as T))} is later than the previous record's ${String(keyOf(records[index - 1] as T))} (expected descending)`,
+        problemOf(
+          current,
+          index,
+          `${what} ${String(keyOf(current))} is later than the previous record's ${String(keyOf(previous))} (expected descending)`,
+        ),
       );
     }
   }
@@ -48,11 +74,11 @@ export function descendingProblems<T extends { id?: unknown }>(
 }
 
 /** "end absent means the user is currently in this cycle": only the newest cycle may lack end. */
-export function openCycleProblems(cyclesNewestFirst: readonly Timed[]): string[] {
+export function openCycleProblems(cyclesNewestFirst: readonly Timed[]): RecordProblem[] {
   const newestStart = Math.max(...cyclesNewestFirst.map((cycle) => time(cycle.start)));
   return cyclesNewestFirst.flatMap((cycle, index) =>
     cycle.end === undefined && time(cycle.start) < newestStart
-      ? [`${label(cycle, index)}: has no end but is not the newest cycle (start ${String(cycle.start)})`]
+      ? [problemOf(cycle, index, `has no end but is not the newest cycle (start ${String(cycle.start)})`)]
       : [],
   );
 }
@@ -64,41 +90,31 @@ export function openCycleProblems(cyclesNewestFirst: readonly Timed[]): string[]
  */
 export const V1_ID_CUTOFF = Date.parse('2025-09-02T00:00:00Z');
 
-export function v1IdCutoffProblems(sleeps: readonly (Timed & { v1_id?: unknown })[]): string[] {
+export function v1IdCutoffProblems(sleeps: readonly (Timed & { v1_id?: unknown })[]): RecordProblem[] {
   return sleeps.flatMap((sleep, index) =>
     sleep.v1_id !== undefined && time(sleep.start) >= V1_ID_CUTOFF
       ? [
-          `${label(sleep, index)}: starts ${String(sleep.start)}, past 2025-09-01, yet carries v1_id ${String(sleep.v1_id)}`,
+          problemOf(
+            sleep,
+            index,
+            `starts ${String(sleep.start)}, past 2025-09-01, yet carries v1_id ${String(sleep.v1_id)}`,
+          ),
         ]
       : [],
   );
 }
 
-/** Every value of `field` in `records` must name a known id. */
-export function referenceProblems<T extends { id?: unknown }>(
-  records: readonly T[],
-  field: keyof T & string,
-  known: ReadonlySet<unknown>,
-  target: string,
-): string[] {
-  return records.flatMap((record, index) =>
-    known.has(record[field])
-      ? []
-      : [`${label(record, index)}: ${field} ${String(record[field])} is not the id of any ${target}`],
-  );
-}
-
-/** No record may appear twice; returns the duplicated ids. */
+/** No record may appear twice: each repetition, naming the record it repeats. */
 export function duplicateProblems(
   records: readonly { id?: unknown }[],
   idOf: (record: { id?: unknown }) => unknown = (r) => r.id,
-): string[] {
+): RecordProblem[] {
   const seen = new Map<unknown, number>();
-  const problems: string[] = [];
+  const problems: RecordProblem[] = [];
   records.forEach((record, index) => {
     const id = idOf(record);
     const first = seen.get(id);
-    if (first !== undefined) problems.push(`record ${index} repeats record ${first} (id ${String(id)})`);
+    if (first !== undefined) problems.push({ index, id, text: `repeats record ${first}` });
     else seen.set(id, index);
   });
   return problems;

@@ -12,7 +12,7 @@ import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
-import { mustRequirements, reasonsUnverifiable, variablesSupplying } from '../config/capabilities.ts';
+import { reasonsUnverifiable, variablesSupplying } from '../config/capabilities.ts';
 import { configOf, runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import {
@@ -26,6 +26,7 @@ import { resolveEnvironment } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
+import { verifiableMust } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { announcedRateLimit } from '../http/rate-limit-headers.ts';
@@ -205,7 +206,7 @@ function planLines(
 /** Per requirement family (ID prefix): MUST requirements this configuration verifies, and why not the others. */
 function familyTable(config: SuiteConfig): string[] {
   const families = new Map<string, { total: number; verified: number; missing: Map<string, string[]> }>();
-  for (const requirement of mustRequirements()) {
+  for (const requirement of verifiableMust()) {
     const family = requirement.id.split('-')[0] ?? requirement.id;
     const row = families.get(family) ?? { total: 0, verified: 0, missing: new Map() };
     families.set(family, row);

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
 import { tagGrep } from '../config/profiles.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
-import { requirementById } from '../contract/requirements.ts';
+import { findRequirement } from '../contract/requirements.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
 import { reportOf, runMatrix } from '../run/suite-run.ts';
@@ -47,7 +47,7 @@ export async function runMutation(
   if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')}`);
   const targets = names.map((name): TargetSpec => {
     const { requirement } = catalogue[name] as FaultDefinition;
-    const reading = requirementById(requirement)?.level === 'READING';
+    const reading = findRequirement(requirement)?.level === 'READING';
     const env: Record<string, string> = reading ? { CONFORMANCE_STRICT: '1' } : {};
     return {
       name,

@@ -13,8 +13,10 @@ import { startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
-import { mustRequirements, reasonsUnverifiable } from '../config/capabilities.ts';
+import { reasonsUnverifiable } from '../config/capabilities.ts';
 import { loadConfig } from '../config/config.ts';
+import { verifiableMust } from '../contract/requirements.ts';
+import { idsWithStatus } from '../report/model.ts';
 import { freePort } from '../run/prism.ts';
 import { cli, runProcess } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
@@ -111,12 +113,12 @@ try {
     await registerReceiver(sandbox.authUrl, owner, env.CONFORMANCE_WEBHOOK_PUBLIC_URL);
   const login = await runProcess(...cli('login'), env, true);
   if (login.code !== 0) throw new Error(`npm run login failed (exit ${login.code}):\n${login.output}`);
-  const predicted = mustRequirements()
+  const predicted = verifiableMust()
     .filter((requirement) => reasonsUnverifiable(config, requirement).length > 0)
     .map((requirement) => requirement.id);
   const run = await runSuite(env, [], true);
   const report = reportOf(run);
-  const failed = report.requirements.filter((r) => r.status === 'fail').map((r) => r.id);
+  const failed = idsWithStatus(report.requirements, 'fail');
   const unverified = report.incomplete.map((r) => r.id);
   const unexpected = [
     ...unverified.filter((id) => !predicted.includes(id)).map((id) => `${id} not verified, not predicted`),

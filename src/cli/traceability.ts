@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
-import { requirements } from '../contract/requirements.ts';
+import { requirements, unobservableMust, verifiableMust } from '../contract/requirements.ts';
 import type { MutantResult } from '../report/mutation-result.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
@@ -61,7 +61,7 @@ export interface TraceabilityGaps {
 
 export function traceabilityGaps(tests: ListedTest[], mutants: MutantResult[] | undefined): TraceabilityGaps {
   const known = new Set(requirements.map((requirement) => requirement.id));
-  const must = requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);
+  const must = verifiableMust();
   const declared = new Set(tests.flatMap((test) => test.requirementIds));
   const killed = new Set(
     (mutants ?? []).filter((mutant) => mutant.killed).map((mutant) => mutant.requirement),
@@ -126,9 +126,7 @@ function main(): void {
     ['MUST requirements no test declares', gaps.requirementsWithoutTest],
     ['MUST requirements no killed fault covers', gaps.requirementsWithoutKilledFault],
   ];
-  const unverifiable = requirements.filter(
-    (requirement) => requirement.level === 'MUST' && !requirement.verifiable,
-  );
+  const unverifiable = unobservableMust();
   console.log(
     `Traceability: ${tests.length} tests, ${requirements.length} requirements (${unverifiable.length} MUST not observable black-box: ${unverifiable.map((r) => r.id).join(', ')})`,
   );

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { RunVerdict } from '../report/exit-statuses.ts';
-import type { ConformanceReport } from '../report/model.ts';
+import { type ConformanceReport, idsWithStatus } from '../report/model.ts';
 import { missingChromium } from '../run/chromium-need.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { cli, runProcess, type StepResult, tsx } from '../run/run-step.ts';
@@ -20,7 +20,7 @@ const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
 function conformanceVerdict(dir: string, allowed: readonly RunVerdict[]): string | undefined {
   try {
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
-    const failed = report.requirements.filter((r) => r.status === 'fail').map((r) => r.id);
+    const failed = idsWithStatus(report.requirements, 'fail');
     if (failed.length > 0) return `${failed.length} requirement(s) failed: ${failed.join(', ')}`;
     if (!allowed.includes(report.verdict))
       return `verdict ${report.verdict.toUpperCase()}${report.incomplete.length ? `; not verified: ${report.incomplete.map((r) => r.id).join(', ')}` : ''}`;

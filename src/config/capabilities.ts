@@ -3,7 +3,7 @@
 // need. A check that needs one the target lacks is not verified, naming what would supply it; `npm run
 // doctor` says the same before the run, and the remote run holds that prediction against its report.
 import { operations } from '../contract/operations.ts';
-import { type Requirement, requirements } from '../contract/requirements.ts';
+import type { Requirement } from '../contract/requirements.ts';
 import type { ValueOf, VariableName } from './variables.ts';
 
 interface CapabilitySource {
@@ -189,7 +189,3 @@ export function reasonsUnverifiable(
     );
   return reasons;
 }
-
-/** The observable MUST requirements of the catalogue. */
-export const mustRequirements = (): Requirement[] =>
-  requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);

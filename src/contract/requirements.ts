@@ -1,5 +1,7 @@
-// Loads the traceability catalogue (specs/requirements.yaml).
+// The traceability catalogue (specs/requirements.yaml), and every query on it: a check asks here which
+// requirement states a rule for an operation, never searches the list itself.
 import { fileURLToPath } from 'node:url';
+import type { Operation } from './operation-model.ts';
 import { readYamlFile } from './yaml-file.ts';
 
 /**
@@ -38,19 +40,54 @@ export const requirements: readonly Requirement[] = loadRequirements();
 
 const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));
 
-export function requirementById(id: string): Requirement | undefined {
+// The catalogue's queries, each named for what it returns when nothing matches: `find…` returns undefined,
+// the others throw (a missing entry is a mistake of the suite, never of the target).
+
+/** The requirement `id`, or undefined when the catalogue has none. */
+export function findRequirement(id: string): Requirement | undefined {
   return byId.get(id);
 }
 
-/** Requirements a conformance test must verify (stated and observable). */
-export function verifiableMustRequirements(): Requirement[] {
-  return requirements.filter((requirement) => requirement.level === 'MUST' && requirement.verifiable);
+/** The requirement `id`; throws when the catalogue has none. */
+export function requirementById(id: string): Requirement {
+  const requirement = byId.get(id);
+  if (!requirement) throw new Error(`specs/requirements.yaml has no requirement ${id}`);
+  return requirement;
 }
 
-/** The OP-* requirement stating an operation's success response (e.g. OP-LIST-CYCLES for listCycles). */
-export function successRequirementFor(operationId: string): string | undefined {
-  const found = requirements.filter(
-    (r) => r.id.startsWith('OP-') && r.operations.length === 1 && r.operations[0] === operationId,
-  );
-  return found.length === 1 ? found[0]?.id : undefined;
+const isMust = (requirement: Requirement) => requirement.level === 'MUST';
+
+/** The requirements a conformance test must verify: stated (MUST) and observable. */
+export function verifiableMust(): Requirement[] {
+  return requirements.filter((requirement) => isMust(requirement) && requirement.verifiable);
 }
+
+/** The stated (MUST) requirements no black-box client can observe (each says why in `reason`). */
+export function unobservableMust(): Requirement[] {
+  return requirements.filter((requirement) => isMust(requirement) && !requirement.verifiable);
+}
+
+/** Whether requirement `id` states a rule for `op`; throws when the catalogue has no `id`. */
+export function appliesTo(id: string, op: Pick<Operation, 'operationId'>): boolean {
+  return requirementById(id).operations.includes(op.operationId);
+}
+
+/**
+ * The one requirement whose ID starts with `prefix` that the catalogue states for `op` (`SCOPE-READ-`,
+ * `ORD-`, `PTN-OWNER-`): where several list `op`, the one stated for `op` alone. Throws unless exactly one.
+ */
+export function requirementOf(op: Pick<Operation, 'operationId'>, prefix: string): string {
+  const listing = requirements.filter(
+    (requirement) => requirement.id.startsWith(prefix) && requirement.operations.includes(op.operationId),
+  );
+  const found =
+    listing.length > 1 ? listing.filter((requirement) => requirement.operations.length === 1) : listing;
+  if (found.length !== 1)
+    throw new Error(
+      `${op.operationId}: expected one ${prefix}* requirement, got ${found.length} (specs/requirements.yaml)`,
+    );
+  return (found[0] as Requirement).id;
+}
+
+/** The OP-* requirement stating `op`'s success response (OP-LIST-CYCLES for listCycles); throws without one. */
+export const successRequirement = (op: Pick<Operation, 'operationId'>): string => requirementOf(op, 'OP-');

@@ -24,7 +24,7 @@ export interface AttributedViolation extends SchemaViolation {
 }
 
 /** A violation with the requirement its rule states. Throws when no annotation encloses the rule. */
-export function requirementOf(violation: SchemaViolation): AttributedViolation {
+export function attributed(violation: SchemaViolation): AttributedViolation {
   const { chain, keyword } = followEvaluationPath(schemaAt(violation.schema), violation.evaluationPath);
   const property = keyword === 'required' ? parsePointer(violation.pointer).at(-1) : undefined;
   const requirement = ruleRequirement(chain, keyword, property);

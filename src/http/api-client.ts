@@ -49,7 +49,7 @@ export interface ApiClientOptions {
   unanswered?: UnansweredRequests;
   /** Told of every wait for the rate limit before it starts (a test's timeout grows by it). */
   onWait?: (waitMs: number, reason: string) => void;
-  /** Told of a request refused before it is thrown (a test is then not verified). */
+  /** Told of a refusal before it is thrown (the suite keeps it: the test it ends is not verified by it). */
   onRefused?: (refusal: RequestRefused) => void;
   /** Decides, after each 429 of a request, whether to send it again (default: boundedRetries). */
   rateLimited?: RateLimitJudge;

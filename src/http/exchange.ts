@@ -65,6 +65,10 @@ export function createExchange(
   };
 }
 
+/** Whether the request was served: any 2xx. */
+export const succeeded = (exchange: Pick<Exchange, 'status'>): boolean =>
+  exchange.status >= 200 && exchange.status < 300;
+
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 /** A one-line curl reproduction, with every credential redacted. */

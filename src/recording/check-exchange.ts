@@ -1,34 +1,24 @@
-// The contract's checks on one recorded exchange of a known operation, as observations: a requirement
-// checked (no problem), failed, not verified (the recording lacks the body), warned or noted about.
+// The contract's checks on one recorded exchange of a known operation, as findings: a requirement checked
+// (pass), failed, not verified (the recording lacks the body), warned or noted about.
 // The same rules as the live suite: status listed by the operation, JSON bodies, schema violations
 // attributed to their most specific requirement, score iff SCORED, page within the limit, order within
 // the page; nulls read as absent with a warning.
-import { descendingProblems, scoreStateProblems } from '../checks/invariants.ts';
+import { descendingProblems, describeRecordProblem, scoreStateProblems } from '../checks/invariants.ts';
 import type { Operation } from '../contract/operation-model.ts';
-import { requirements, successRequirementFor } from '../contract/requirements.ts';
-import { conditionalRequirementAt, requirementAt, requirementOf } from '../contract/rule-requirements.ts';
+import { appliesTo, requirementOf, successRequirement } from '../contract/requirements.ts';
+import { attributed, conditionalRequirementAt, requirementAt } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
+import { succeeded } from '../http/exchange.ts';
+import type { Finding, FindingOutcome } from '../report/finding.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
 
-export type ObservationKind = 'checked' | 'fail' | 'not-verified' | 'warning' | 'note';
+/** The outcomes a recorded exchange can show: a recording stops nothing and blocks nothing. */
+export type ExchangeOutcome = Extract<FindingOutcome, 'pass' | 'fail' | 'not-verified' | 'warning' | 'note'>;
 
-export interface Observation {
-  requirement: string;
-  kind: ObservationKind;
-  /** What was seen, without the exchange's location (so equal findings group). */
-  text: string;
-}
-
-const ruleFor = (prefix: string, op: Operation) =>
-  requirements.find((r) => r.id.startsWith(prefix) && r.operations.includes(op.operationId))?.id;
-const appliesTo = (id: string, op: Operation) =>
-  requirements.find((r) => r.id === id)?.operations.includes(op.operationId) === true;
-
-/** The requirement a wrong status or unreadable body of `op` is charged to. */
-export const successRequirement = (op: Operation): string =>
-  successRequirementFor(op.operationId) ?? 'OP-JSON-BODIES';
+/** A finding of one exchange; its message leaves out where the exchange is (so equal findings group). */
+export type ExchangeFinding = Finding & { outcome: ExchangeOutcome };
 
 /** The requirement a schema pointer belongs to when nothing is wrong there. */
 const owner = requirementAt;
@@ -69,7 +59,8 @@ export const bodyRequirements = once(
 );
 
 /** Order within a page: by start, except recoveries (ordered by their sleep's start, not in the page). */
-const orderRule = (op: Operation) => (op.operationId === 'listRecoveries' ? undefined : ruleFor('ORD-', op));
+const orderRule = (op: Operation) =>
+  op.operationId === 'listRecoveries' ? undefined : requirementOf(op, 'ORD-');
 
 /** The page size the request asked for: its valid `limit`, or the operation's default. */
 function limitOf(op: Operation, url: string): number | undefined {
@@ -115,10 +106,10 @@ function invalidRequest(op: Operation, exchange: RecordedExchange): string | und
     : undefined;
 }
 
-export function checkExchange(op: Operation, exchange: RecordedExchange): Observation[] {
-  const out: Observation[] = [];
-  const add = (requirement: string, kind: ObservationKind, text: string) =>
-    out.push({ requirement, kind, text });
+export function checkExchange(op: Operation, exchange: RecordedExchange): ExchangeFinding[] {
+  const out: ExchangeFinding[] = [];
+  const add = (requirement: string, outcome: ExchangeOutcome, message: string) =>
+    out.push({ requirement, outcome, message });
   const statusRule = successRequirement(op);
   const invalid =
     exchange.status >= 400 && exchange.status < 500 && !op.statuses.includes(exchange.status)
@@ -137,13 +128,13 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Observ
     );
     return out;
   }
-  add(statusRule, 'checked', `status ${exchange.status}`);
+  add(statusRule, 'pass', `status ${exchange.status}`);
   const schema = op.responses.get(exchange.status)?.schema ?? null;
-  if (exchange.status < 200 || exchange.status >= 300 || schema === null) return out;
+  if (!succeeded(exchange) || schema === null) return out;
 
   const jsonRule = appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : statusRule;
   const type = exchange.responseHeaders['content-type'] ?? '';
-  if (isJsonContentType(type)) add(jsonRule, 'checked', 'application/json');
+  if (isJsonContentType(type)) add(jsonRule, 'pass', 'application/json');
   else add(jsonRule, 'fail', `content-type is "${type}", not application/json`);
 
   const bodyRules = bodyRequirements(op, schema);
@@ -169,14 +160,15 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Observ
 
   const result = validate(schema, body);
   for (const violation of result.errors)
-    add(requirementOf(violation).requirement, 'fail', formatViolation(violation));
+    add(attributed(violation).requirement, 'fail', formatViolation(violation));
   for (const note of result.notes) {
     const pointer = note.pointer.replace(/^\/records\/\d+/, '/records/*');
     add(owner(schema, note.pointer), 'note', `${op.method} ${op.path}: ${formatNote({ ...note, pointer })}`);
   }
   const records = recordsOf(op, body);
   const scoreId = scoreRule(schema);
-  if (scoreId) for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', problem);
+  if (scoreId)
+    for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', describeRecordProblem(problem));
   if (op.isCollection) {
     const limit = limitOf(op, exchange.url);
     const maximum = op.queryParams.find((p) => p.name === 'limit')?.schema.maximum;
@@ -195,10 +187,10 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Observ
     const orderId = orderRule(op);
     if (orderId)
       for (const problem of descendingProblems(records, (r) => r.start, 'start'))
-        add(orderId, 'fail', problem);
+        add(orderId, 'fail', describeRecordProblem(problem));
   }
-  const failed = new Set(out.filter((o) => o.kind === 'fail').map((o) => o.requirement));
+  const failed = new Set(out.filter((o) => o.outcome === 'fail').map((o) => o.requirement));
   for (const id of bodyRules)
-    if (!failed.has(id)) add(id, 'checked', op.isCollection ? `${records.length} record(s)` : 'body');
+    if (!failed.has(id)) add(id, 'pass', op.isCollection ? `${records.length} record(s)` : 'body');
   return out;
 }

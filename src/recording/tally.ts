@@ -1,17 +1,17 @@
-// Collects the observations of many exchanges into one result per (requirement, operation), with bounded
+// Collects the findings of many exchanges into one result per (requirement, operation), with bounded
 // memory: counts, plus the first few locations of each distinct finding. Turned into report entries
 // (TestResultSummary) only at the end, when every secret of the recording is known, so they are redacted.
 import { redactText } from '../http/redact.ts';
 import { type Finding, type FindingOutcome, findingLines, stopReason } from '../report/finding.ts';
 import type { TestResultSummary } from '../report/model.ts';
-import type { Observation, ObservationKind } from './check-exchange.ts';
+import type { ExchangeFinding, ExchangeOutcome } from './check-exchange.ts';
 
 /** Distinct findings kept per group and kind; the rest are counted. */
 const MAX_DISTINCT = 20;
 /** Locations kept per finding. */
 const MAX_LOCATIONS = 3;
 
-/** A distinct observation: how many exchanges showed it, and where the first few are. */
+/** A distinct finding: how many exchanges showed it, and where the first few are. */
 interface Seen {
   count: number;
   locations: string[];
@@ -22,28 +22,28 @@ interface Group {
   operation: string;
   checked: number;
   firstChecked?: string;
-  seen: Record<Exclude<ObservationKind, 'checked'>, Map<string, Seen>>;
+  seen: Record<Exclude<ExchangeOutcome, 'pass'>, Map<string, Seen>>;
   dropped: number;
 }
 
 export class Tally {
   private readonly groups = new Map<string, Group>();
 
-  /** Records `observations` of one exchange at `location` (e.g. `GET /v2/cycle → 200 at file.har#12`). */
-  add(operation: string, location: string, observations: readonly Observation[]): void {
-    for (const { requirement, kind, text } of observations) {
+  /** Records the `findings` of one exchange at `location` (e.g. `GET /v2/cycle → 200 at file.har#12`). */
+  add(operation: string, location: string, findings: readonly ExchangeFinding[]): void {
+    for (const { requirement, outcome, message } of findings) {
       const group = this.group(requirement, operation);
-      if (kind === 'checked') {
+      if (outcome === 'pass') {
         group.checked += 1;
         group.firstChecked ??= location;
         continue;
       }
-      const seen = group.seen[kind];
-      const earlier = seen.get(text);
+      const seen = group.seen[outcome];
+      const earlier = seen.get(message);
       if (earlier) {
         earlier.count += 1;
         if (earlier.locations.length < MAX_LOCATIONS) earlier.locations.push(location);
-      } else if (seen.size < MAX_DISTINCT) seen.set(text, { count: 1, locations: [location] });
+      } else if (seen.size < MAX_DISTINCT) seen.set(message, { count: 1, locations: [location] });
       else group.dropped += 1;
     }
   }

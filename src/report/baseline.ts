@@ -23,7 +23,7 @@ export function compareWithBaseline(
 ): SinceLastRun {
   const before = new Map<string, RequirementResult>(previous.requirements.map((r) => [r.id, r]));
   const ids = (test: (now: RequirementResult, then: RequirementResult | undefined) => boolean) =>
-    current.requirements.filter((r) => test(r, before.get(r.id))).map((r) => r.id);
+    current.requirements.flatMap((r) => (test(r, before.get(r.id)) ? [r.id] : []));
   const failing = (r: RequirementResult | undefined) => r?.status === 'fail' && r.deviation === undefined;
   return {
     baseline,

@@ -10,12 +10,13 @@ import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import type { RunVerdict } from './exit-statuses.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
 import type { FindingOutcome } from './finding.ts';
-import type {
-  ConformanceReport,
-  RequirementResult,
-  RequirementStatus,
-  RunSideStop,
-  TestResultSummary,
+import {
+  type ConformanceReport,
+  idsWithStatus,
+  type RequirementResult,
+  type RequirementStatus,
+  type RunSideStop,
+  type TestResultSummary,
 } from './model.ts';
 
 export type RunMeta = Pick<
@@ -113,12 +114,12 @@ function resultOf(
 
 /** Requirements by status. */
 export const requirementTotalsOf = (
-  requirements: readonly RequirementResult[],
+  results: readonly RequirementResult[],
 ): Record<RequirementStatus, number> =>
   Object.fromEntries(
     (['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'] as const).map((status) => [
       status,
-      requirements.filter((r) => r.status === status).length,
+      idsWithStatus(results, status).length,
     ]),
   ) as Record<RequirementStatus, number>;
 

@@ -81,9 +81,10 @@ const CONSOLE_FINDINGS = 20;
 /** The console's end: at most CONSOLE_FINDINGS findings, then the verdict, its exit status and the reports. */
 function printEnding(report: ConformanceReport, allowIncomplete: boolean): void {
   // What a narrowed run left out is one line, not one per requirement.
-  const ran = report.incomplete.filter(
-    ({ id }) => report.requirements.find((r) => r.id === id)?.tests.length,
+  const tested = new Set(
+    report.requirements.flatMap((result) => (result.tests.length > 0 ? [result.id] : [])),
   );
+  const ran = report.incomplete.filter(({ id }) => tested.has(id));
   const notRun = report.incomplete.length - ran.length;
   const findings = [
     ...report.gateFailures.map((reason) => `  gate: ${reason}`),

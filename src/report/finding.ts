@@ -29,7 +29,7 @@ export interface Finding {
 
 export const FINDING_ANNOTATION = 'finding';
 
-/** The annotation that names the one requirement a check declares (src/suite/verifies.ts sets it). */
+/** The annotation that names the one requirement a check declares (src/suite/test.ts `verifies` sets it). */
 export const REQUIREMENT_ANNOTATION = 'requirement';
 
 type Annotation = { type: string; description?: string };

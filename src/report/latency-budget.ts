@@ -53,18 +53,18 @@ export function withLatency<T extends ConformanceReport>(
 ): T {
   const latency = withBudgets(rows, budgets);
   if (Object.keys(budgets).length === 0) return { ...report, latency };
-  const requirements = report.requirements.map((r) =>
+  const results = report.requirements.map((r) =>
     r.id === LATENCY_REQUIREMENT ? judged(r, latency, report.strict) : r,
   );
-  const failed = requirements.find((r) => r.id === LATENCY_REQUIREMENT && r.status === 'fail');
+  const failed = results.find((r) => r.id === LATENCY_REQUIREMENT && r.status === 'fail');
   const gateFailures = failed
     ? [...report.gateFailures, `latency over budget (CONFORMANCE_STRICT=1): ${failed.warnings.join('; ')}`]
     : report.gateFailures;
   return {
     ...report,
     latency,
-    requirements,
-    requirementTotals: requirementTotalsOf(requirements),
+    requirements: results,
+    requirementTotals: requirementTotalsOf(results),
     gateFailures,
     // A run error outranks a failure (src/report/build-report.ts).
     verdict: failed && report.verdict !== 'error' ? 'fail' : report.verdict,

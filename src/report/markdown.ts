@@ -152,7 +152,8 @@ export function renderMarkdown(report: ConformanceReport): string {
     );
     for (const { id, reasons } of report.incomplete) lines.push(`- **${id}**: ${cell(reasons.join('; '))}`);
   }
-  const warned = report.requirements.filter((requirement) => requirement.warnings.length > 0);
+  const { requirements: results } = report;
+  const warned = results.filter((result) => result.warnings.length > 0);
   if (warned.length > 0) {
     lines.push('', "## Warnings: departures from the suite's reading of loosely stated points", '');
     for (const requirement of warned)
@@ -163,10 +164,10 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
   if (report.sinceLastRun) lines.push(...sinceLastRunLines(report.sinceLastRun));
   if (report.recording) lines.push(...recordingLines(report.recording));
-  const areas = [...new Set(report.requirements.map(areaOf))];
+  const areas = [...new Set(results.map(areaOf))];
   for (const area of areas) {
     lines.push('', `## ${area}`, '', '| Requirement | Level | Status | Detail |', '|---|---|---|---|');
-    for (const requirement of report.requirements.filter((req) => areaOf(req) === area)) {
+    for (const requirement of results.filter((result) => areaOf(result) === area)) {
       lines.push(
         `| **${requirement.id}** ${cell(requirement.text)} | ${requirement.level} | ${STATUS_LABEL[requirement.status]} | ${cell(detail(requirement))} |`,
       );

@@ -80,6 +80,10 @@ export interface RequirementResult {
   deviation?: string;
 }
 
+/** The IDs of the report's requirement results of `status`, in the report's order. */
+export const idsWithStatus = (results: readonly RequirementResult[], status: RequirementStatus): string[] =>
+  results.flatMap((result) => (result.status === status ? [result.id] : []));
+
 export interface ConformanceReport {
   target: string;
   baseUrl: string;

@@ -5,7 +5,7 @@
 // operation's own success requirement (OP-LIST-…), a refused next_token to PAG-LAST-PAGE ("every
 // next_token can be followed"); a page left without an answer, like a server error, to the operation's.
 import { operations } from '../contract/operations.ts';
-import { successRequirementFor } from '../contract/requirements.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { UnansweredFailure } from './unanswered.ts';
@@ -46,7 +46,8 @@ export async function readPage<T>(
   options: WalkOptions,
   nextToken?: string,
 ): Promise<Page<T>> {
-  const requirement = successRequirement(path) ?? options.requirement;
+  const collection = collectionAt(path);
+  const requirement = collection ? successRequirement(collection) : options.requirement;
   const exchange = await api
     .send({ path, token: options.token, query: { ...options.query, limit: options.limit, nextToken } })
     .catch((error: unknown) => {
@@ -84,11 +85,9 @@ export function pageOf<T>(exchange: Exchange, requirement: string, nextToken?: s
   };
 }
 
-/** The OP-* requirement of the collection served at `path` (e.g. OP-LIST-CYCLES for /v2/cycle). */
-function successRequirement(path: string): string | undefined {
-  const op = operations.find((candidate) => candidate.isCollection && candidate.path === path);
-  return op && successRequirementFor(op.operationId);
-}
+/** The collection of the catalogue served at `path`, if any (its OP-* requirement is charged a page's failure). */
+const collectionAt = (path: string) =>
+  operations.find((candidate) => candidate.isCollection && candidate.path === path);
 
 export async function walkCollection<T>(
   api: ApiClient,

@@ -14,23 +14,23 @@ import { targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
-import { fieldPattern } from '../http/absent-nulls.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
-import { findingsOf, recordFinding } from '../report/finding.ts';
+import { RequestRefused } from '../http/request-refused.ts';
+import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
+import { answerWatch } from './answer-watch.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
-import { inheritedRefusal } from './run-waits.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from './unanswered.ts';
 import {
@@ -38,34 +38,15 @@ import {
   ConformanceFailure,
   declaredRequirement,
   declaredVerdict,
-  note,
   notVerified,
   stopWith,
   type Verdict,
-  warn,
 } from './verdicts.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
 
 export { type UserName, UserTokenPool };
-
-/** CONFORMANCE_PRISM_PROXY: Prism's violations of an exchange become a second opinion in the report. */
-function recordPrismViolations(testInfo: TestInfo, exchange: Exchange, header: string): void {
-  let violations: { location?: string[]; message?: string }[] = [];
-  try {
-    violations = JSON.parse(header);
-  } catch {
-    violations = [{ message: header }];
-  }
-  const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname} → ${exchange.status}`;
-  for (const violation of violations) {
-    const description = `${where}: ${violation.location?.join('.') ?? ''} ${violation.message ?? ''}`.trim();
-    if (!testInfo.annotations.some((annotation) => annotation.description === description)) {
-      testInfo.annotations.push({ type: 'prism-violation', description });
-    }
-  }
-}
 
 interface WorkerFixtures {
   /** The target instance each target's tests of the worker's project use, by target name (option). */
@@ -90,8 +71,8 @@ interface TestFixtures {
   /** Skips the test, not verified, when global setup recorded a run error (auto, first). */
   runErrorGuard: undefined;
   /**
-   * Records the finding of each check failure that ended the test; with `failureKeepsWorker`, marks such a
-   * failure expected (auto, torn down last).
+   * Records the finding of each check failure or refusal that ended the test (a test ended by refusals alone
+   * is skipped, not verified); with `failureKeepsWorker`, marks a check's failure expected (auto, torn down last).
    */
   failureFindings: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
@@ -117,10 +98,8 @@ interface TestFixtures {
   ) => Promise<UserToken>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;
-  /** The assertions and verdicts of the requirement the check declares (src/suite/verifies.ts). */
+  /** The verdicts of the requirement the check declares (src/suite/test.ts `verifies`; src/suite/verdicts.ts). */
   verdict: Verdict;
-  /** Records an informational note (e.g. a point the contract leaves open) in the report. */
-  note: (requirement: string, text: string) => void;
   profileGuard: undefined;
   /** Releases the configured requisitions the test claimed (auto). */
   requisitionClaims: undefined;
@@ -161,27 +140,6 @@ function partnerTokenSettings(config: SuiteConfig, credentials: ClientCredential
 const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
   `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
 
-/**
- * The reading behind SCH-NULL-FOR-ABSENT (specs/requirements.yaml), of the contract's answers (under
- * `baseUrl`; not the sign-in's or the sandbox administration's): one warning per field and test.
- */
-function warnNulls(exchange: Exchange, seen: Set<string>, baseUrl: string): void {
-  if (!exchange.request.url.startsWith(`${baseUrl.replace(/\/+$/, '')}/`)) return;
-  // One warning per route and field: ids in the path become {id}.
-  const path = new URL(exchange.request.url).pathname
-    .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}(?=\/|$)/gi, '/{id}')
-    .replace(/\/\d+(?=\/|$)/g, '/{id}');
-  const fields = [...new Set(exchange.nullPointers.map(fieldPattern))].filter(
-    (field) => !seen.has(`${path} ${field}`),
-  );
-  if (fields.length === 0) return;
-  for (const field of fields) seen.add(`${path} ${field}`);
-  warn(
-    'SCH-NULL-FOR-ABSENT',
-    `${exchange.request.method} ${path} sends null for ${fields.join(', ')}: read as absent`,
-  );
-}
-
 /** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request); else nothing. */
 function serversSignIn(error: unknown): void {
   if (error instanceof SignInServerFailure)
@@ -205,14 +163,26 @@ async function signedIn(
   } catch (error) {
     // The authorization server left a request of this sign-in unanswered (src/suite/unanswered.ts).
     if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
-    // An answer the server gave that a check judged (a second 429 of the token endpoint): its failure.
-    if (error instanceof ConformanceFailure) throw error;
+    // An answer the server gave that a check judged (a second 429 of the token endpoint): its failure; a
+    // request the run refused: the check not verified by it.
+    if (error instanceof ConformanceFailure || error instanceof RequestRefused) throw error;
     serversSignIn(error);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);
     blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
   }
+}
+
+/**
+ * A test that only stops ended (a request the run refused, met in the check's own request or in a read it
+ * shares) ends as any stopped check does, skipped with the reason: not the failure its thrown error made it.
+ * Playwright reports the test, and decides whether to replace the worker, after its fixtures' teardown.
+ */
+function endStopped(testInfo: TestInfo, stop: Stop): void {
+  testInfo.annotations.push({ type: 'skip', description: stopReason(stop) });
+  testInfo.status = 'skipped';
+  testInfo.errors.length = 0;
 }
 
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
@@ -278,9 +248,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   failureFindings: [
     async ({ failureKeepsWorker }, use, testInfo) => {
       await use(undefined);
-      // A check's failure is its finding where it ended the test (src/suite/raised-failures.ts).
-      const findings = endingFindings(testInfo.errors);
+      // A check's failure, or a request the run refused, is its finding where it ended the test
+      // (src/suite/raised-failures.ts).
+      const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
       for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
+      const [last] = stops.slice(-1);
+      if (testInfo.status === 'failed' && last && stops.length === findings.length)
+        endStopped(testInfo, last);
       // A request the test sent and got no answer to is its failure, whatever the check made of it.
       const failed = new Set(findings.flatMap((f) => (f?.outcome === 'fail' ? [f.requirement] : [])));
       const unanswered = unchargedUnanswered(failed);
@@ -322,13 +297,6 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(undefined);
       const sent = tallySince(before, processTally);
       testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: JSON.stringify(sent) });
-      const refused = inheritedRefusal(testInfo);
-      if (refused)
-        recordFinding(testInfo, {
-          requirement: declaredRequirement(testInfo),
-          outcome: 'not-verified',
-          message: refused,
-        });
     },
     { auto: true, ...internal },
   ],
@@ -367,13 +335,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   ],
   api: [
     async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
-      const nullFields = new Set<string>();
+      const watch = answerWatch(testInfo, config.baseUrl);
       const client = session.api.withOptions({
         onExchange: (exchange) => {
           exchanges.push(exchange);
-          warnNulls(exchange, nullFields, config.baseUrl);
-          const violations = exchange.headers['sl-violations'];
-          if (violations) recordPrismViolations(testInfo, exchange, violations);
+          watch(exchange);
         },
         guard: withGrantGuard(
           requestGuard(config.profile, config.environment, testInfo.tags),
@@ -431,8 +397,6 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
     internal,
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  note: [async ({}, use) => use(note), internal],
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
   verdict: [async ({}, use, testInfo) => use(declaredVerdict(testInfo)), internal],
 });

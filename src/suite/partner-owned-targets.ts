@@ -5,27 +5,13 @@
 // generated for these checks alone, so that one a lenient server lets in changes nothing another check reads.
 // The checks that send updates or generate data are @nonprod @write: production and smoke runs leave them
 // out, and verify the reads only.
-import type { PartnerClient } from '../auth/partner-client.ts';
 import { Tags } from '../config/profiles.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiRequest } from '../http/api-client.ts';
-import {
-  addressedId,
-  addressedResource,
-  DEFAULT_APPOINTMENT_TYPE,
-  generatedId,
-  observedTestDataForAuthentication,
-  partnerRequisitionIds,
-  type RequisitionData,
-  requestFor,
-  sharedRequisition,
-  uniqueStatus,
-  validBodyFor,
-  workingRequisition,
-} from './partner-data.ts';
-import type { TargetSession } from './target-session.ts';
-import { note } from './verdicts.ts';
+import { addressedId, addressedResource, DEFAULT_APPOINTMENT_TYPE, requestFor } from './partner-catalogue.ts';
+import type { OwnedRequisition, PartnerData } from './partner-data.ts';
+import { uniqueStatus, validBodyFor } from './partner-resources.ts';
 
 export interface OwnedTarget {
   request: Pick<ApiRequest, 'method' | 'path' | 'json'>;
@@ -37,50 +23,19 @@ export interface OwnedTarget {
 export const ownedTargetTags = (op: Operation): string[] =>
   op.readOnly ? [Tags.partner, Tags.write] : [Tags.partner, Tags.nonProduction, Tags.write];
 
-interface Owned {
-  id: string;
-  requisition: RequisitionData;
-}
-
 /** One of partner A's requisitions, as first read: what the reads ask for. */
-async function ownedRequisition(session: TargetSession, partner: PartnerClient): Promise<Owned> {
-  const [id] = (await partnerRequisitionIds(session, partner, note, [DEFAULT_APPOINTMENT_TYPE])) as [string];
-  return {
-    id,
-    requisition: (await sharedRequisition(session, partner, id, 'OP-GET-REQUISITION')).requisition,
-  };
-}
-
-/**
- * The requisition the run generated for these checks (add-test-data once per run, read back); where the
- * target names none (a 204), the working requisition, claimed for the test as the workflow checks' are.
- */
-async function requisitionToUpdate(session: TargetSession, partner: PartnerClient): Promise<Owned> {
-  if (session.config.environment !== 'production') {
-    const id = generatedId(
-      await observedTestDataForAuthentication(session, partner),
-      'OP-ADD-TEST-DATA',
-      note,
-    );
-    if (id !== undefined) {
-      const { requisition } = await sharedRequisition(session, partner, id, 'TD-GENERATES-REQUISITION');
-      return { id, requisition };
-    }
-  }
-  return workingRequisition(session, partner);
+async function ownedRequisition(partnerData: PartnerData): Promise<OwnedRequisition> {
+  const [id] = (await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE])) as [string];
+  return { id, requisition: (await partnerData.sharedRequisition(id, 'OP-GET-REQUISITION')).requisition };
 }
 
 /** Partner A's request of `op` on what it owns, with a valid body: only the token is at issue. */
-export async function ownedTarget(
-  session: TargetSession,
-  partner: PartnerClient,
-  op: Operation,
-): Promise<OwnedTarget> {
+export async function ownedTarget(partnerData: PartnerData, op: Operation): Promise<OwnedTarget> {
   if (op.pathParams.length === 0)
     return { request: { method: op.method, path: buildPath(op) }, asked: `${op.method} ${op.path}` };
   const owned = op.readOnly
-    ? await ownedRequisition(session, partner)
-    : await requisitionToUpdate(session, partner);
+    ? await ownedRequisition(partnerData)
+    : await partnerData.requisitionForAuthentication();
   const id = addressedId(op, owned);
   return {
     request: requestFor(op, id, validBodyFor(op, uniqueStatus('AUTHENTICATION'))),

@@ -2,12 +2,14 @@
 // requirement and finding), the failing exchange with its curl reproduction followed by fast-check's seed,
 // path and counterexample as its evidence.
 // Any other error inside the property (a TransportFailure: timeout, connection reset…) keeps its message
-// too, so the report names the request and the cause rather than only "Property failed after 1 tests".
+// too, so the report names the request and the cause rather than only "Property failed after 1 tests". A
+// check that stopped inside the property (not verified, a request the run refused) did not fail: its stop
+// ends it as it is.
 import { test } from '@playwright/test';
 import fc from 'fast-check';
 import { redactText } from '../http/redact.ts';
-import { RequestRefused } from '../http/request-refused.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
+import { isKeptStop } from './raised-failures.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 /**
@@ -24,9 +26,7 @@ export async function assertProperty<Ts>(
     await fc.assert(property, { seed, ...parameters });
   } catch (error) {
     if (!(error instanceof Error) || error.cause === undefined) throw error;
-    // A request the run could not afford (src/suite/run-waits.ts) already made the test not verified: the
-    // property stopped there, it did not fail.
-    if (test.info().expectedStatus === 'skipped' || error.cause instanceof RequestRefused) throw error.cause;
+    if (test.info().expectedStatus === 'skipped' || isKeptStop(error.cause)) throw error.cause;
     throw withPropertyReport(error.cause, redactText(error.message));
   }
 }

@@ -12,6 +12,7 @@ import { test } from '@playwright/test';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { matchOperation, pathOf } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { CoordinatorCall } from '../coordinator/client.ts';
 import { ROUTES } from '../coordinator/routes.ts';
 import { describeExchange } from '../http/exchange.ts';
@@ -24,8 +25,7 @@ import {
   refusalsText,
 } from '../http/rate-limited.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { successRequirementOf } from './user-catalogue.ts';
-import { ConformanceFailure, warn } from './verdicts.ts';
+import { ConformanceFailure, Verdict } from './verdicts.ts';
 
 /** The reading a user data operation's 429 within the target's own announced limit departs from. */
 export const ANNOUNCED_LIMIT_READING = 'RL-ANNOUNCED-LIMIT';
@@ -54,7 +54,7 @@ function listingOf(config: SuiteConfig, method: string, url: string): Listing {
   if (!op) return { kind: 'outside', name: `${method} ${path}` };
   return op.statuses.includes(429)
     ? { kind: 'listed', name: opName(op) }
-    : { kind: 'unlisted', name: opName(op), requirement: successRequirementOf(op) };
+    : { kind: 'unlisted', name: opName(op), requirement: successRequirement(op) };
 }
 
 /** The Errors row the unlisted 429 departs from, word for word. */
@@ -67,7 +67,7 @@ function warnInTest(requirement: string, message: string, evidence: RateLimitedA
   } catch {
     return;
   }
-  warn(requirement, message, evidence.exchange);
+  new Verdict(requirement).warn(message, evidence.exchange);
 }
 
 export function rateLimitJudge(config: SuiteConfig, call: CoordinatorCall): RateLimitJudge {

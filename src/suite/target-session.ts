@@ -20,9 +20,10 @@ import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import { type LearnedTable, learnedTimeouts, type RequestTimeouts } from '../http/request-timeout.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { runningTestExchanges } from './exchange-sink.ts';
+import { keepRaised } from './raised-failures.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
-import { extendTestTimeout, refusedRequest } from './run-waits.ts';
+import { extendTestTimeout } from './run-waits.ts';
 import { unansweredFailure } from './unanswered.ts';
 
 export interface TargetSession {
@@ -79,7 +80,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     ),
     unanswered: new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget),
     onWait: extendTestTimeout,
-    onRefused: refusedRequest,
+    onRefused: keepRaised,
     rateLimited: (credential, answers, cannotWait) =>
       judge(budgetKey(config.baseUrl, credential), answers, cannotWait),
     guard: requestGuard(config.profile, config.environment, []),

@@ -1,17 +1,19 @@
-// The conformance suite's `test`: the fixtures of each domain, merged (Playwright's mergeTests). The core
-// fixtures (configuration, the HTTP client, tokens, partners, verdicts) are in fixtures.ts, the user's data
-// in user-data.ts. Every conformance spec imports `test` from here.
-//
-// A matrix run (the mutation and variant gates, src/config/run-plan.ts) registers each test once per target
-// that selects it, named after the target and annotated with it, so that one worker serves every target:
-// the test's fixtures talk to that target's instance.
+// The conformance suite's `test`, and how a test declares what it verifies. `test` merges the fixtures of
+// each domain (fixtures.ts, user-data.ts, partner-data.ts); a matrix run (the mutation and variant gates,
+// src/config/run-plan.ts) declares each test once per target that selects it, named after the target, so
+// that one worker serves every target. A test states the one requirement it verifies once:
+//   test(...verifies('PAG-LIMIT-MAX', 'limit over 25 …'), async ({ api, verdict }) => …)
+// which derives its title and tag (@PAG-LIMIT-MAX, which `--grep` and the mutation gate select on) and binds
+// the `verdict` fixture to it; the requirements it also reports on are declared in `also`, tagged too.
 import { mergeTests, type TestDetails } from '@playwright/test';
 import { resolveEnvironment } from '../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
+import { REQUIREMENT_ANNOTATION } from '../report/finding.ts';
 import { coreTest } from './fixtures.ts';
+import { partnerDataTest } from './partner-data.ts';
 import { userDataTest } from './user-data.ts';
 
-const suiteTest = mergeTests(coreTest, userDataTest);
+const suiteTest = mergeTests(coreTest, userDataTest, partnerDataTest);
 
 /** `test(title, [details,] body)`, declared once for each target whose grep selects the test's title and tags. */
 function perTarget(declare: typeof suiteTest, targets: readonly TargetSpec[]): typeof suiteTest {
@@ -36,3 +38,28 @@ function perTarget(declare: typeof suiteTest, targets: readonly TargetSpec[]): t
 
 const targets = runTargets(resolveEnvironment());
 export const test = targets.some((target) => target.name !== '') ? perTarget(suiteTest, targets) : suiteTest;
+
+export interface VerifiesOptions {
+  /** Further requirements this test reports on (each tagged, so selection finds it; src/suite/verdicts.ts `of`). */
+  also?: readonly string[];
+  /** Profile tags (src/config/profiles.ts `Tags`), e.g. writes or non-production. */
+  tag?: readonly string[];
+}
+
+/**
+ * A test's title and details from the one requirement it verifies: test()'s arguments rather than a call of
+ * test(), so that Playwright records the spec file's line.
+ */
+export function verifies(
+  requirement: string,
+  title: string,
+  options: VerifiesOptions = {},
+): [title: string, details: TestDetails] {
+  return [
+    `${requirement}: ${title}`,
+    {
+      tag: [requirement, ...(options.also ?? [])].map((id) => `@${id}`).concat(options.tag ?? []),
+      annotation: { type: REQUIREMENT_ANNOTATION, description: requirement },
+    },
+  ];
+}

@@ -1,12 +1,13 @@
 // The user-data operations of the catalogue (src/contract/operations.ts) in the views the user-data checks
 // take, one name per view: the operations, the paginated collections, the reads addressed by a record id
-// (which collection supplies the id), the requirement that states an operation's success, and a valid
-// request for an operation once its ids are known.
+// (which collection supplies the id, the values its records hold), and a valid request for an operation once
+// its ids are known.
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
-import { requirementById, successRequirementFor } from '../contract/requirements.ts';
+import { requirementById } from '../contract/requirements.ts';
 import type { ApiRequest } from '../http/api-client.ts';
+import type { DataRecord } from './records.ts';
 import { notVerified } from './verdicts.ts';
 
 /** The user-data operations of the catalogue (the 12 of the seed's table). */
@@ -29,17 +30,10 @@ export function describeOperation(op: Operation): string {
 
 /** The operations a requirement of the catalogue lists. */
 export function operationsOf(requirement: string): Operation[] {
-  const ids = requirementById(requirement)?.operations ?? [];
+  const ids = requirementById(requirement).operations;
   const found = operations.filter((op) => ids.includes(op.operationId));
   if (found.length === 0) throw new Error(`${requirement}: no operation in the catalogue`);
   return found;
-}
-
-/** The OP-* requirement that states an operation's success response (requirement catalogue). */
-export function successRequirementOf(op: Operation): string {
-  const id = successRequirementFor(op.operationId);
-  if (!id) throw new Error(`${op.operationId}: expected one OP-* requirement`);
-  return id;
 }
 
 /**
@@ -128,4 +122,26 @@ function pathParamsFor(op: Operation, ids: KnownIds = {}): Record<string, string
 /** A valid request for `op` (method and path); the caller adds the token or headers. */
 export function requestFor(op: Operation, ids?: KnownIds): Pick<ApiRequest, 'method' | 'path'> {
   return { method: op.method, path: buildPath(op, pathParamsFor(op, ids)) };
+}
+
+/** Records of each collection by operationId; a source may hold only some pages (another user's first page). */
+export type RecordSource = (collection: OperationId) => readonly DataRecord[];
+
+/** The distinct real values of an operation's path parameter found in `source` (collection order, or oldest first). */
+export function knownValues(op: Operation, param: string, source: RecordSource): (string | number)[] {
+  const { collections, field, oldestFirst } = idSourceOf(op, param);
+  let records = collections.flatMap((id) => source(id));
+  if (oldestFirst)
+    records = [...records].sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
+  const values = records.map((record) => record[field]);
+  return [
+    ...new Set(values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')),
+  ];
+}
+
+/** Up to `max` items spread evenly over `items` (first and last included). */
+export function spread<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  if (max <= 1) return items.slice(0, max);
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
 }

@@ -13,12 +13,15 @@ import type { CollectionClasses } from '../config/input-classes.ts';
 import type { Operation, OperationId } from '../contract/operation-model.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { RequestRefused } from '../http/request-refused.ts';
 import { type Page, pageOf, readPage, type WalkOptions, walkCollection } from './collections.ts';
 import { planOf } from './depth.ts';
 import { coreTest, internal } from './fixtures.ts';
 import { grantMismatchOf } from './grant-guard.ts';
+import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
 import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
 import { failedOnAnswer, rethrowAsAsker, sharedRead, UnansweredFailure } from './unanswered.ts';
@@ -26,25 +29,14 @@ import {
   collectionById,
   idSourceOf,
   type KnownIds,
+  knownValues,
   needsIds,
-  successRequirementOf,
+  type RecordSource,
+  spread,
   userCollections,
   V1_CUTOFF,
 } from './user-catalogue.ts';
 import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
-
-export interface LoadedCollection {
-  operation: Operation;
-  pages: Page<DataRecord>[];
-  /** Every record of every page, in the order served. */
-  records: DataRecord[];
-  /** Whether the walk reached the last page (false: it stopped at the plan's page bound). */
-  complete: boolean;
-  /** The walk stopped past what its start can select (collections.ts `cut`). */
-  cut?: true;
-}
-
-export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
 
 /** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */
 export interface WalkRequest {
@@ -101,7 +93,7 @@ export class UserDataCache {
   completeWalk(token: string, op: Operation, pages: number): Promise<CollectionOutcome> {
     return this.read(this.workerApi, token, op, {
       limit: COMPLETE_LIMIT,
-      requirement: successRequirementOf(op),
+      requirement: successRequirement(op),
       samplePages: this.firstPageOnly ? 1 : pages,
     });
   }
@@ -162,7 +154,7 @@ export class UserDataCache {
             token,
             query,
             limit: 1,
-            requirement: successRequirementOf(operationById(id)),
+            requirement: successRequirement(operationById(id)),
           }).then((page) => page.records[0])
         : undefined;
     const recovery = await first('listRecoveries');
@@ -173,7 +165,10 @@ export class UserDataCache {
         .filter(([, value]) => value !== undefined)
         .map(([name, value]) => [name, String(value)]),
     );
-    const oldSleep = await first('listSleeps', { end: V1_CUTOFF }).catch(() => undefined);
+    const oldSleep = await first('listSleeps', { end: V1_CUTOFF }).catch((error: unknown) => {
+      if (error instanceof RequestRefused) throw error;
+      return undefined;
+    });
     if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
     return known;
   }
@@ -189,28 +184,6 @@ export class UserDataCache {
 
 /** Whether a token's grant lets it read an operation (src/suite/grant-guard.ts): the ids it cannot are left out. */
 type Readable = (op: Operation) => boolean;
-
-/** Records of each collection by operationId; a source may hold only some pages (another user's first page). */
-export type RecordSource = (collection: OperationId) => readonly DataRecord[];
-
-/** The distinct real values of an operation's path parameter found in `source` (collection order, or oldest first). */
-export function knownValues(op: Operation, param: string, source: RecordSource): (string | number)[] {
-  const { collections, field, oldestFirst } = idSourceOf(op, param);
-  let records = collections.flatMap((id) => source(id));
-  if (oldestFirst)
-    records = [...records].sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
-  const values = records.map((record) => record[field]);
-  return [
-    ...new Set(values.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')),
-  ];
-}
-
-/** Up to `max` items spread evenly over `items` (first and last included). */
-export function spread<T>(items: readonly T[], max: number): T[] {
-  if (items.length <= max) return [...items];
-  if (max <= 1) return items.slice(0, max);
-  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
-}
 
 /**
  * A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. A
@@ -236,11 +209,16 @@ export class Dataset {
     return token;
   }
 
-  /** The reference walk (the plan's newest pages), or the error that stopped it; rejects only without a token. */
+  /**
+   * The reference walk (the plan's newest pages), or the error that stopped it; rejects when there is no
+   * token, and with a request the run refused (no outcome of the collection's: it stops the check that asked).
+   */
   async outcome(collection: Operation | OperationId): Promise<CollectionOutcome> {
     const op = typeof collection === 'string' ? collectionById(collection) : collection;
     const token = await this.tokenFor(op);
-    return this.cache.completeWalk(token, op, (await this.plan()).referencePages);
+    const outcome = await this.cache.completeWalk(token, op, (await this.plan()).referencePages);
+    if (!outcome.ok && outcome.error instanceof RequestRefused) throw outcome.error;
+    return outcome;
   }
 
   /**
@@ -256,7 +234,7 @@ export class Dataset {
       if (error instanceof UnansweredFailure) rethrowAsAsker(error);
       const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
       blockedBy(
-        error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
         `${op.method} ${op.path} could not be read (${reason})`,
       );
     }
@@ -308,7 +286,7 @@ export class Dataset {
     const loaded = new Map<OperationId, DataRecord[]>();
     for (const id of sources) {
       const source = collectionById(id);
-      const requirement = successRequirementOf(source);
+      const requirement = successRequirement(source);
       const query = { end: before };
       loaded.set(
         id,
@@ -447,7 +425,7 @@ export class Dataset {
 
   /** A collection's first page without query (the default page size): the same read as `read(op)`. */
   async firstPage(op: Operation): Promise<Page<DataRecord>> {
-    return pageOf<DataRecord>(await this.read(op), successRequirementOf(op));
+    return pageOf<DataRecord>(await this.read(op), successRequirement(op));
   }
 
   /** One id per path parameter of the token's user (default: user A's), of the collections its grant reads. */
@@ -462,40 +440,6 @@ export class Dataset {
     await this.tokenFor(op);
     return this.knownIds();
   }
-}
-
-/** Where a record of a walk was served: page (0-based), index on that page, and that page's exchange. */
-export function locate(
-  collection: LoadedCollection,
-  index: number,
-): { page: number; onPage: number; exchange: Exchange } {
-  let offset = 0;
-  for (const [page, served] of collection.pages.entries()) {
-    if (index < offset + served.records.length)
-      return { page, onPage: index - offset, exchange: served.exchange };
-    offset += served.records.length;
-  }
-  const last = collection.pages.at(-1) as Page<DataRecord>;
-  return { page: collection.pages.length - 1, onPage: last.records.length, exchange: last.exchange };
-}
-
-/**
- * Adds the page to the problem lines of src/checks/invariants.ts ("record 57 (id …): …" → "record 57
- * (page 2, #7) (id …): …") and returns the exchange of the first offending page, for the failure message.
- */
-export function onPages(
-  collection: LoadedCollection,
-  problems: readonly string[],
-): { problems: string[]; exchange?: Exchange } {
-  let exchange: Exchange | undefined;
-  const located = problems.map((problem) => {
-    const match = /^record (\d+)/.exec(problem);
-    if (!match) return problem;
-    const where = locate(collection, Number(match[1]));
-    exchange ??= where.exchange;
-    return problem.replace(/^record \d+/, `${match[0]} (page ${where.page}, #${where.onPage})`);
-  });
-  return { problems: located, exchange: exchange ?? collection.pages[0]?.exchange };
 }
 
 /** The read whose answer tells the plan the target's limit: user A's profile, or else a collection's first page. */

@@ -1,13 +1,16 @@
-// Assertions that speak the contract's language, and the other verdicts a check can reach. Every failure
-// names the requirement, the request (with a curl reproduction, credentials redacted) and the offending
-// field or value. Besides failing, a check can record its evidence (what a pass rests on), warn (the target
-// departs from the suite's reading of a loosely stated point), note what the target does where the seed
-// says "not shown", or stop as not verified or blocked (a skip, never a pass). Each is a Finding
-// (src/report/finding.ts) the reporter reads; a failure becomes one where it ends the test.
+// The one vocabulary of a check: a Verdict, bound to a requirement, fails it (each failure naming the
+// requirement, the request with a curl reproduction, credentials redacted, and the offending field), records
+// what a pass rests on (evidence), warns where the target departs from the suite's reading of a loosely
+// stated point, notes what it does where the seed says "not shown", or stops the check as not verified or
+// blocked (a skip, never a pass). Each is a Finding (src/report/finding.ts) the reporter reads; a failure
+// becomes one where it ends the test. A test reaches its own through the `verdict` fixture.
 import { type TestInfo, test } from '@playwright/test';
+import { operations } from '../contract/operations.ts';
+import { successRequirement } from '../contract/requirements.ts';
+import { attributed } from '../contract/rule-requirements.ts';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { isJsonContentType } from '../http/content-type.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { describeExchange, type Exchange, succeeded } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
 import { keepRaised } from './raised-failures.ts';
@@ -37,50 +40,15 @@ export function stopWith(testInfo: TestInfo, stop: Omit<Finding, 'requirement'>)
   throw new Error('unreachable: testInfo.skip throws');
 }
 
-/**
- * What a passing check of `requirement` rested on: what it observed that could have shown a violation, e.g.
- * "182 records of 8 pages, 140 SCORED", with the request's line when one request says it.
- */
-export function evidence(requirement: string, text: string, context?: Exchange): void {
-  record(test.info(), {
-    requirement,
-    outcome: 'pass',
-    message: context ? `${text} (${firstLine(context)})` : text,
-  });
-}
-
-/** The target departs from the suite's reading of a loosely stated point (see `reading` in the catalogue). */
-export function warn(requirement: string, observed: string, context?: Exchange): void {
-  record(test.info(), {
-    requirement,
-    outcome: 'warning',
-    message: context ? `${observed} (${firstLine(context)})` : observed,
-    ...(context ? { evidence: describeExchange(context) } : {}),
-  });
-}
-
-/** Records what the target does on a point the seed leaves open ("not shown"). */
-export function note(requirement: string, text: string): void {
-  record(test.info(), { requirement, outcome: 'note', message: text });
-}
-
-/** One requirement of a check that goes on could not be verified (the others keep their verdict). */
-export function notVerifiedHere(requirement: string, reason: string): void {
-  record(test.info(), { requirement, outcome: 'not-verified', message: reason });
-}
-
-/** Ends the check as not verified: what was missing, and what would supply it. */
+/** Ends the running check as not verified: what was missing, and what would supply it. */
 export function notVerified(reason: string): never {
   return stopWith(test.info(), { outcome: 'not-verified', message: reason });
 }
 
-/** Ends the check as not verified because the prerequisite `requirement` failed. */
+/** Ends the running check as not verified because the prerequisite `requirement` failed. */
 export function blockedBy(requirement: string, reason: string): never {
   return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite: requirement });
 }
-
-/** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
-const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
 
 /** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
 export class ConformanceFailure extends Error {
@@ -106,73 +74,6 @@ export class ConformanceFailure extends Error {
   }
 }
 
-/** Fails with every problem found, so one run shows them all (capped to keep messages readable). */
-export function expectNone(requirement: string, problems: readonly string[], context?: Exchange): void {
-  if (problems.length === 0) return;
-  const shown = problems.slice(0, 15).map((problem) => `  - ${problem}`);
-  if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
-  throw new ConformanceFailure(
-    requirement,
-    `${problems.length} violation(s):\n${shown.join('\n')}`,
-    context && describeExchange(context),
-  );
-}
-
-export function expectThat(
-  requirement: string,
-  condition: boolean,
-  message: string,
-  context?: Exchange,
-): void {
-  if (!condition) expectNone(requirement, [message], context);
-}
-
-export function expectStatus(
-  requirement: string,
-  exchange: Exchange,
-  expected: number | readonly number[],
-): void {
-  const allowed = typeof expected === 'number' ? [expected] : expected;
-  if (allowed.includes(exchange.status)) return;
-  const body = exchange.text.length > 300 ? `${exchange.text.slice(0, 300)}…` : exchange.text;
-  throw new ConformanceFailure(
-    requirement,
-    `expected status ${allowed.join(' or ')}, got ${exchange.status}${body ? ` (body: ${body})` : ''}`,
-    describeExchange(exchange),
-  );
-}
-
-export function expectJsonContentType(requirement: string, exchange: Exchange): void {
-  const type = exchange.headers['content-type'] ?? '';
-  expectThat(
-    requirement,
-    isJsonContentType(type),
-    `content-type is "${type}", not application/json`,
-    exchange,
-  );
-}
-
-/** Validates `data` (a response body or part of it) against a schema of schemas/. */
-export function expectSchema(
-  requirement: string,
-  schema: string,
-  data: unknown,
-  context?: Exchange,
-  at = '',
-): void {
-  const result = validate(schema, data);
-  expectNone(
-    requirement,
-    result.errors.map((violation) => (at ? `${at}: ` : '') + formatViolation(violation)),
-    context,
-  );
-}
-
-/** Never a 5xx: the one rule that holds for every request, valid or not. */
-export function expectNo5xx(requirement: string, exchange: Exchange): void {
-  expectThat(requirement, exchange.status < 500, `server error ${exchange.status}`, exchange);
-}
-
 /**
  * How a check reads a refusal's status: `expected` (the seed's, or the suite's reading where the seed is
  * loose) passes, `tolerated` (another reasonable refusal; 'any 4xx': every other client error) is a
@@ -183,69 +84,235 @@ export interface RefusalReading {
   tolerated: readonly number[] | 'any 4xx';
 }
 
+/** The rule that holds for every request, valid or not: a client's input never gets a 5xx. */
+const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
+
 /**
- * A request that must be refused. `asked` names what it asked for, which must exist and be the caller's own
- * (e.g. "user A's own cycle 1234"), so that an answer served where it should be refused shows as served: a
- * 404 for an id nobody owns is no evidence of a refusal. Served fails `requirement`, a 5xx fails
- * ERR-NO-5XX-ON-CLIENT-INPUT, and the refusal's status is judged by `reading`; what was refused, and how, is
- * the pass's evidence.
+ * Requirements any check may give a verdict on without declaring them, because they hold wherever a check
+ * sends a request: no 5xx on client input, and each operation's answer to a valid request (its OP-*
+ * requirement, which a shared read charges too, src/suite/collections.ts). Any other requirement a check
+ * judges (passes with evidence, fails, leaves not verified), it declares (verifies()'s `also`): its tag is
+ * what selects the check for that requirement (`--grep`, the mutation gate), and the report counts the check
+ * in the requirement's verdict. A note or a warning, which any check may record (src/report/build-report.ts),
+ * needs no declaration.
  */
-export function expectRefusal(
-  requirement: string,
-  exchange: Exchange,
-  reading: RefusalReading,
-  asked: string,
-): void {
-  const { status } = exchange;
-  expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
-  expectThat(requirement, status >= 400, `${asked} was served with status ${status}, not refused`, exchange);
-  const { expected, tolerated } = reading;
-  if (!expected.includes(status)) {
-    const allowed = tolerated === 'any 4xx' ? status < 500 : tolerated.includes(status);
-    const statuses = [...expected, ...(tolerated === 'any 4xx' ? ['another 4xx'] : tolerated)];
-    expectThat(
+const judgedAnywhere = new Set([NO_5XX_ON_CLIENT_INPUT, ...operations.map(successRequirement)]);
+
+/** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
+const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
+
+/** `expected status 200, got 404 (body: …)`: what a status assertion says. */
+function statusMessage(expected: string, exchange: Exchange): string {
+  const body = exchange.text.length > 300 ? `${exchange.text.slice(0, 300)}…` : exchange.text;
+  return `expected ${expected}, got ${exchange.status}${body ? ` (body: ${body})` : ''}`;
+}
+
+/** The verdicts of one requirement, on the running test: `verdict.expectStatus(exchange, 200)`. */
+export class Verdict {
+  constructor(
+    readonly requirement: string,
+    /** Undefined: it may judge the requirement; else why it may only note and warn (verdict.of). */
+    private readonly undeclared?: string,
+  ) {}
+
+  /**
+   * The verdicts of another requirement the check reports on. Any check may note or warn about any
+   * requirement; it judges only one the test declares (its own, verifies()'s `also`) or one any check may
+   * judge (no 5xx on client input, an operation's OP-*): any other judgement throws, whatever its outcome.
+   */
+  of(requirement: string): Verdict {
+    const { tags, title } = test.info();
+    const judges = tags.includes(`@${requirement}`) || judgedAnywhere.has(requirement);
+    return new Verdict(
       requirement,
-      allowed,
-      `${asked} was refused with ${status}, not ${statuses.join(' or ')}`,
+      judges
+        ? undefined
+        : `"${title}" judges ${requirement} without declaring it: add it to verifies()'s \`also\` (a note or a warning needs none)`,
+    );
+  }
+
+  /** Throws when this verdict may not judge its requirement (see `of`). */
+  private judging(): void {
+    if (this.undeclared) throw new Error(this.undeclared);
+  }
+
+  /**
+   * What a passing check rested on: what it observed that could have shown a violation, e.g. "182 records of
+   * 8 pages, 140 SCORED", with the request's line when one request says it.
+   */
+  evidence(text: string, context?: Exchange): void {
+    this.judging();
+    record(test.info(), {
+      requirement: this.requirement,
+      outcome: 'pass',
+      message: context ? `${text} (${firstLine(context)})` : text,
+    });
+  }
+
+  /** The target departs from the suite's reading of a loosely stated point (see `reading` in the catalogue). */
+  warn(observed: string, context?: Exchange): void {
+    record(test.info(), {
+      requirement: this.requirement,
+      outcome: 'warning',
+      message: context ? `${observed} (${firstLine(context)})` : observed,
+      ...(context ? { evidence: describeExchange(context) } : {}),
+    });
+  }
+
+  /** Records what the target does on a point the seed leaves open ("not shown"). */
+  note(text: string): void {
+    record(test.info(), { requirement: this.requirement, outcome: 'note', message: text });
+  }
+
+  /** The requirement could not be verified, but the check goes on (its other requirements keep their verdict). */
+  notVerifiedHere(reason: string): void {
+    this.judging();
+    record(test.info(), { requirement: this.requirement, outcome: 'not-verified', message: reason });
+  }
+
+  /** Ends the check as not verified: what was missing, and what would supply it. */
+  notVerified(reason: string): never {
+    return notVerified(reason);
+  }
+
+  /** Ends the check as not verified because the prerequisite `requirement` failed. */
+  blockedBy(requirement: string, reason: string): never {
+    return blockedBy(requirement, reason);
+  }
+
+  /** Fails with `message`; `evidence` shows it (the request with its curl line, or other context). */
+  fail(message: string, evidence?: string): never {
+    this.judging();
+    throw new ConformanceFailure(this.requirement, message, evidence);
+  }
+
+  /** Fails with every problem found, so one run shows them all (capped to keep messages readable). */
+  expectNone(problems: readonly string[], context?: Exchange): void {
+    this.judging();
+    if (problems.length === 0) return;
+    const shown = problems.slice(0, 15).map((problem) => `  - ${problem}`);
+    if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
+    this.fail(`${problems.length} violation(s):\n${shown.join('\n')}`, context && describeExchange(context));
+  }
+
+  expectThat(condition: boolean, message: string, context?: Exchange): void {
+    this.judging();
+    if (!condition) this.expectNone([message], context);
+  }
+
+  expectStatus(exchange: Exchange, expected: number | readonly number[]): void {
+    this.judging();
+    const allowed = typeof expected === 'number' ? [expected] : expected;
+    if (allowed.includes(exchange.status)) return;
+    this.fail(statusMessage(`status ${allowed.join(' or ')}`, exchange), describeExchange(exchange));
+  }
+
+  /** The request was served: any 2xx (`what` says what was asked, where the request alone does not). */
+  expectSuccess(exchange: Exchange, what?: string): void {
+    this.judging();
+    if (succeeded(exchange)) return;
+    this.fail(
+      `${what ? `${what}: ` : ''}${statusMessage('a success (2xx)', exchange)}`,
+      describeExchange(exchange),
+    );
+  }
+
+  expectEmptyBody(exchange: Exchange): void {
+    this.expectThat(
+      exchange.text === '',
+      `expected no body, got ${exchange.text.length} bytes: ${exchange.text.slice(0, 200)}`,
       exchange,
     );
-    warn(requirement, `${asked} was refused with ${status}, not ${expected.join(' or ')}`, exchange);
   }
-  evidence(requirement, `${asked} refused`, exchange);
+
+  expectJsonContentType(exchange: Exchange): void {
+    const type = exchange.headers['content-type'] ?? '';
+    this.expectThat(isJsonContentType(type), `content-type is "${type}", not application/json`, exchange);
+  }
+
+  /** The body as JSON (nulls read as absent), or a failure naming the request. */
+  json<T = unknown>(exchange: Exchange): T {
+    this.judging();
+    try {
+      return exchange.json<T>();
+    } catch {
+      return this.fail(
+        `the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`,
+        describeExchange(exchange),
+      );
+    }
+  }
+
+  /**
+   * Validates `data` (a response body or part of it, at `at`) against a schema of schemas/: each violation
+   * fails this requirement, naming the requirement its rule states where that is another
+   * (src/contract/rule-requirements.ts).
+   */
+  expectSchema(schema: string, data: unknown, context?: Exchange, at = ''): void {
+    this.judging();
+    this.expectNone(
+      validate(schema, data).errors.map((violation) => {
+        const { requirement } = attributed(violation);
+        const rule = requirement === this.requirement ? '' : ` → ${requirement}`;
+        return `${at ? `${at}: ` : ''}${formatViolation(violation)}${rule}`;
+      }),
+      context,
+    );
+  }
+
+  /** Never a 5xx: the one rule that holds for every request, valid or not. */
+  expectNo5xx(exchange: Exchange): void {
+    this.expectThat(exchange.status < 500, `server error ${exchange.status}`, exchange);
+  }
+
+  /**
+   * A request that must be refused. `asked` names what it asked for, which must exist and be the caller's
+   * own (e.g. "user A's own cycle 1234"), so that an answer served where it should be refused shows as
+   * served: a 404 for an id nobody owns is no evidence of a refusal. Served fails this requirement, a 5xx
+   * fails ERR-NO-5XX-ON-CLIENT-INPUT, and the refusal's status is judged by `reading`; what was refused, and
+   * how, is the pass's evidence.
+   */
+  expectRefusal(exchange: Exchange, reading: RefusalReading, asked: string): void {
+    this.judging();
+    const { status } = exchange;
+    new Verdict(NO_5XX_ON_CLIENT_INPUT).expectNo5xx(exchange);
+    this.expectThat(status >= 400, `${asked} was served with status ${status}, not refused`, exchange);
+    const { expected, tolerated } = reading;
+    if (!expected.includes(status)) {
+      const allowed = tolerated === 'any 4xx' ? status < 500 : tolerated.includes(status);
+      const statuses = [...expected, ...(tolerated === 'any 4xx' ? ['another 4xx'] : tolerated)];
+      this.expectThat(allowed, `${asked} was refused with ${status}, not ${statuses.join(' or ')}`, exchange);
+      this.warn(`${asked} was refused with ${status}, not ${expected.join(' or ')}`, exchange);
+    }
+    this.evidence(`${asked} refused`, exchange);
+  }
+
+  /**
+   * The answer to a request the suite reads as one to refuse with 400 that may be served all the same (a
+   * cursor that is not the previous response's): a 5xx, or a served record that is not the caller's (whose
+   * identities are `own`), fails; any answer but 400 is a warning.
+   */
+  expectNoLeak(
+    exchange: Exchange,
+    what: string,
+    own: ReadonlySet<string>,
+    identityOf: (record: Record<string, unknown>) => string,
+  ): void {
+    this.judging();
+    this.expectThat(exchange.status < 500, `${what}: server error ${exchange.status}`, exchange);
+    if (exchange.status === 400) return;
+    if (exchange.status === 200) {
+      const records = this.json<{ records?: Record<string, unknown>[] }>(exchange).records ?? [];
+      const foreign = records.map(identityOf).filter((identity) => !own.has(identity));
+      this.expectThat(
+        foreign.length === 0,
+        `${what}: served ${foreign.length} record(s) that are not the caller's (e.g. ${foreign[0]})`,
+        exchange,
+      );
+    }
+    this.warn(`${what}: answered ${exchange.status}, not 400`, exchange);
+  }
 }
 
-/** The assertions and verdicts above, each bound to one requirement (a check's own). */
-const requirementVerdicts = {
-  evidence,
-  warn,
-  note,
-  notVerifiedHere,
-  expectNone,
-  expectThat,
-  expectStatus,
-  expectJsonContentType,
-  expectSchema,
-  expectNo5xx,
-  expectRefusal,
-};
-
-type WithoutRequirement<F> = F extends (requirement: string, ...rest: infer A) => infer R
-  ? (...rest: A) => R
-  : never;
-
-/** The verdicts of one check, bound to the requirement it declares: `verdict.expectStatus(exchange, 200)`. */
-export type Verdict = { readonly requirement: string } & {
-  readonly [K in keyof typeof requirementVerdicts]: WithoutRequirement<(typeof requirementVerdicts)[K]>;
-};
-
-/** The verdicts of the requirement the running test declared through verifies(). */
-export const declaredVerdict = (testInfo: TestInfo): Verdict => verdictFor(declaredRequirement(testInfo));
-
-function verdictFor(requirement: string): Verdict {
-  const bound = Object.entries(requirementVerdicts).map(([name, verdict]) => [
-    name,
-    (...rest: unknown[]) =>
-      (verdict as (requirement: string, ...rest: unknown[]) => unknown)(requirement, ...rest),
-  ]);
-  return { requirement, ...Object.fromEntries(bound) } as Verdict;
-}
+/** The verdicts of the requirement the running test declared through verifies(): its `verdict` fixture. */
+export const declaredVerdict = (testInfo: TestInfo): Verdict => new Verdict(declaredRequirement(testInfo));

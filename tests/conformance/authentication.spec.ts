@@ -12,6 +12,7 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
+import { RequestRefused } from '../../src/http/request-refused.ts';
 import { signInRunError } from '../../src/report/run-errors.ts';
 import { covered } from '../../src/suite/depth.ts';
 import {
@@ -20,15 +21,13 @@ import {
   type UserName,
   type UserTokenPool,
 } from '../../src/suite/fixtures.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import { ConformanceFailure, expectNo5xx } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** The user-data operations, plus the utility operation whose security the seed leaves open. */
 const targets: readonly Operation[] = [
@@ -119,7 +118,7 @@ for (const op of targets) {
           covered('auth negative', [`user data ${authCase.name}`], op.operationId);
           verdict.evidence(`${describeOperation(op)} ${authCase.name}: 401`);
         } else {
-          expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+          verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
           verdict.note(
             `${describeOperation(op)} ${authCase.name}: answered ${exchange.status} (the seed does not show this operation's security)`,
           );
@@ -148,14 +147,14 @@ test(
       try {
         code = await client.obtainCode(scopes);
       } catch (error) {
-        // What the server answered (a 5xx, its own loop, an error redirect...) is its failure, with the request.
-        if (error instanceof SignInServerFailure)
-          throw new ConformanceFailure(verdict.requirement, `user ${user}: ${error.what}`, error.evidence);
+        // A request the run refused stops the check; what the server answered (a 5xx, its own loop, an error
+        // redirect...) is its failure, with the request.
+        if (error instanceof RequestRefused) throw error;
+        if (error instanceof SignInServerFailure) verdict.fail(`user ${user}: ${error.what}`, error.evidence);
         // Sign-in automation that lost its way, a refused password, a page for a person: the run's trouble.
         const signIn = signInRunError(error);
         if (signIn) stoppedByRunError(test.info(), signIn);
-        throw new ConformanceFailure(
-          verdict.requirement,
+        return verdict.fail(
           `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
@@ -164,12 +163,12 @@ test(
       const exchange = await client.tokenRequest(client.codeGrant(code));
       verdict.expectStatus(exchange, 200);
       verdict.expectJsonContentType(exchange);
-      const body = exchange.json<{
+      const body = verdict.json<{
         access_token?: unknown;
         token_type?: unknown;
         expires_in?: unknown;
         scope?: unknown;
-      }>();
+      }>(exchange);
       registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
       verdict.expectThat(
         typeof body.access_token === 'string' && body.access_token.length > 0,

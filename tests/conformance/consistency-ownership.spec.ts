@@ -4,21 +4,20 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import { preview } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
+import { locate } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
-import { operationsOf, successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { type Dataset, knownValues, locate } from '../../src/suite/user-data.ts';
-import { blockedBy, ConformanceFailure, expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { knownValues, operationsOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
+import { ConformanceFailure } from '../../src/suite/verdicts.ts';
 
 // Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
 // says (a fault shows on any).
-
-const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -127,13 +126,13 @@ test(
           await readPage<DataRecord>(api, collection.path, {
             token: tokenB,
             limit: 5,
-            requirement: successRequirementOf(collection),
+            requirement: successRequirement(collection),
           })
         ).records;
       } catch (error) {
         // The collection's own tests report why it cannot be read; this check is merely blocked by it.
         if (!(error instanceof ConformanceFailure)) throw error;
-        blockedBy(
+        verdict.blockedBy(
           error.requirement,
           `user B's ${collection.path} could not be read (${error.message.split('\n')[0]})`,
         );
@@ -167,7 +166,7 @@ test(
     }
     verdict.expectNone(problems, first);
     if (tried === 0)
-      notVerified('user B has no records whose ids could be tried (CONFORMANCE_USER_B needs data)');
+      verdict.notVerified('user B has no records whose ids could be tried (CONFORMANCE_USER_B needs data)');
     verdict.evidence(`${tried} of user B's ids refused to user A`);
   },
 );
@@ -180,7 +179,7 @@ test(
     verdict.expectNo5xx(profile);
     let profileUser: unknown;
     try {
-      profileUser = served(profile) ? profile.json<{ user_id?: unknown }>().user_id : undefined;
+      profileUser = succeeded(profile) ? profile.json<{ user_id?: unknown }>().user_id : undefined;
     } catch {
       profileUser = undefined;
     }
@@ -203,7 +202,7 @@ test(
     if (typeof profileUser !== 'number' && owners.size > 1)
       problems.push(`the collections mix records of users ${[...owners].join(', ')}`);
     verdict.expectNone(problems, profile);
-    if (owners.size === 0) notVerified("user A's collections hold no record with a user_id");
+    if (owners.size === 0) verdict.notVerified("user A's collections hold no record with a user_id");
     verdict.evidence(`every record of user A's collections carries user_id ${[...owners].join(', ')}`);
   },
 );
@@ -225,7 +224,7 @@ test(
         continue;
       }
       const exchange = await api.send({ method: op.method, path: buildPath(op, params) });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       verdict.note(`${op.method} ${op.path} without a token answers ${exchange.status}`);
     }
   },

@@ -6,14 +6,13 @@ import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
+import { locate } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, idSet, iso } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
-import { operationsOf, singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { type Dataset, locate, spread } from '../../src/suite/user-data.ts';
-import { notVerified, type Verdict } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { operationsOf, singleReadOf, spread, userCollections } from '../../src/suite/user-catalogue.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
 
 // Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are
@@ -62,13 +61,6 @@ async function listedNow(
   return page.records.find((listed) => sameId(listed.id, record.id));
 }
 
-const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
-
-/** The record was served: any 2xx (the exact success status is the operation test's business). */
-function expectServed(verdict: Verdict, exchange: Exchange): void {
-  verdict.expectThat(served(exchange), `expected the record, got status ${exchange.status}`, exchange);
-}
-
 const sameId = (a: unknown, b: unknown): boolean =>
   (typeof a === 'string' || typeof a === 'number') && String(a).toLowerCase() === String(b).toLowerCase();
 
@@ -93,15 +85,16 @@ for (const collection of userCollections) {
         loaded.records.map((_, index) => index),
         await sample(dataset),
       );
-      if (indexes.length === 0) notVerified(`${collection.path} holds no record`);
+      if (indexes.length === 0) verdict.notVerified(`${collection.path} holds no record`);
       const problems: string[] = [];
       const updated: string[] = [];
       let first: Exchange | undefined;
       for (const index of indexes) {
         const record = loaded.records[index] as DataRecord;
         const exchange = await dataset.read(single, { [param.name]: String(record.id) });
-        expectServed(verdict, exchange);
-        const byId = exchange.json<DataRecord>();
+        // The record was served: any 2xx (the exact success status is the operation test's business).
+        verdict.expectSuccess(exchange);
+        const byId = verdict.json<DataRecord>(exchange);
         // A record updated since the collection was read (a score that arrived) is compared with the
         // collection as it is now.
         const listed =
@@ -122,7 +115,9 @@ for (const collection of userCollections) {
       }
       verdict.expectNone(problems, first);
       if (updated.length === indexes.length)
-        notVerified(`every record read was updated since the collection was read: ${updated.join(', ')}`);
+        verdict.notVerified(
+          `every record read was updated since the collection was read: ${updated.join(', ')}`,
+        );
       verdict.evidence(
         `${indexes.length - updated.length} of ${indexes.length} records compared${updated.length > 0 ? ` (${updated.join(', ')} updated and no longer listed where they were)` : ''}`,
       );
@@ -137,13 +132,14 @@ test(
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
     const paramSets = await dataset.paramSets(op, await sample(dataset));
-    if (paramSets.length === 0) notVerified('no cycle of user A has a recovery (hence a sleep) to read');
+    if (paramSets.length === 0)
+      verdict.notVerified('no cycle of user A has a recovery (hence a sleep) to read');
     const problems: string[] = [];
     let first: Exchange | undefined;
     for (const params of paramSets) {
       const exchange = await dataset.read(op, params);
-      expectServed(verdict, exchange);
-      const sleep = exchange.json<DataRecord>();
+      verdict.expectSuccess(exchange);
+      const sleep = verdict.json<DataRecord>(exchange);
       if (sameId(sleep.cycle_id, params.cycleId)) continue;
       first ??= exchange;
       problems.push(
@@ -163,15 +159,15 @@ test(
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
     const paramSets = await dataset.paramSets(op, await sample(dataset));
-    if (paramSets.length === 0) notVerified('no cycle of user A has a recovery');
+    if (paramSets.length === 0) verdict.notVerified('no cycle of user A has a recovery');
     const sleeps = idSet(await dataset.records('listSleeps'));
     const getSleep = operationById('getSleepById');
     const problems: string[] = [];
     let first: Exchange | undefined;
     for (const params of paramSets) {
       const exchange = await dataset.read(op, params);
-      expectServed(verdict, exchange);
-      const recovery = exchange.json<DataRecord>();
+      verdict.expectSuccess(exchange);
+      const recovery = verdict.json<DataRecord>(exchange);
       if (!sameId(recovery.cycle_id, params.cycleId)) {
         first ??= exchange;
         problems.push(`cycle ${params.cycleId}: the recovery has cycle_id ${String(recovery.cycle_id)}`);
@@ -180,7 +176,7 @@ test(
       if (sleeps.has(String(recovery.sleep_id).toLowerCase())) continue;
       const sleep = await dataset.read(getSleep, { sleepId: String(recovery.sleep_id) });
       verdict.expectNo5xx(sleep);
-      if (served(sleep)) continue;
+      if (succeeded(sleep)) continue;
       first ??= exchange;
       problems.push(
         `cycle ${params.cycleId}: the recovery's sleep_id ${String(recovery.sleep_id)} is no sleep of the collection and answers ${sleep.status} by id`,
@@ -203,7 +199,7 @@ test(
         .filter((record) => typeof record.v1_id === 'number')
         .map((record) => [record.v1_id, record]),
     );
-    if (byV1.size === 0) notVerified('no sleep or workout of user A carries a v1_id');
+    if (byV1.size === 0) verdict.notVerified('no sleep or workout of user A carries a v1_id');
     const problems: string[] = [];
     let first: Exchange | undefined;
     // The v1_ids the schema checks sample too (oldest first, spread).
@@ -211,8 +207,8 @@ test(
     for (const params of paramSets) {
       const record = byV1.get(params.activityV1Id) as DataRecord;
       const exchange = await dataset.read(op, params);
-      expectServed(verdict, exchange);
-      const mapped = exchange.json<{ v2_activity_id?: unknown }>().v2_activity_id;
+      verdict.expectSuccess(exchange);
+      const mapped = verdict.json<{ v2_activity_id?: unknown }>(exchange).v2_activity_id;
       if (sameId(mapped, record.id)) continue;
       first ??= exchange;
       problems.push(`v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`);

@@ -4,25 +4,25 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
+import { type LoadedCollection, locate } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, idSet, ownExtent } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
-import { singleReadOf, successRequirementOf } from '../../src/suite/user-catalogue.ts';
-import { type Dataset, type LoadedCollection, locate } from '../../src/suite/user-data.ts';
-import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { singleReadOf } from '../../src/suite/user-catalogue.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
 
 /** References missing from the collections that are looked up by id, per test. */
 const MAX_LOOKUPS = 20;
-
-const served = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
 
 /**
  * References (`field` of each record) that are neither ids of `known` records nor resolve with a GET of
  * `read` (at most MAX_LOOKUPS looked up); also returns how many there were and how many were not looked up.
  */
 async function unresolved(
+  verdict: Verdict,
   api: ApiClient,
   token: string,
   from: LoadedCollection,
@@ -49,8 +49,8 @@ async function unresolved(
     if (lookedUp >= MAX_LOOKUPS) break;
     lookedUp++;
     const answer = await api.send({ path: buildPath(read, { [param.name]: value }), token });
-    expectNo5xx(successRequirementOf(read), answer);
-    if (served(answer)) continue;
+    verdict.of(successRequirement(read)).expectNo5xx(answer);
+    if (succeeded(answer)) continue;
     const where = locate(from, index);
     exchange ??= where.exchange;
     problems.push(
@@ -122,6 +122,7 @@ for (const { requirement, from, field, to } of references) {
       const known = idSet(referenced.records);
       const within = await withinReach(dataset, referring, referenced);
       const { problems, references, notLookedUp, exchange } = await unresolved(
+        verdict,
         api,
         token,
         referring,
@@ -144,7 +145,7 @@ for (const { requirement, from, field, to } of references) {
           );
       }
       verdict.expectNone(problems, exchange);
-      if (references === 0) notVerified(`no record of ${source.path} carries a ${field}`);
+      if (references === 0) verdict.notVerified(`no record of ${source.path} carries a ${field}`);
       verdict.evidence(`${references} ${field}s of ${source.path} checked, none dangling`);
     },
   );

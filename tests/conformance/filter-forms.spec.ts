@@ -19,11 +19,11 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { pageOf } from '../../src/suite/collections.ts';
 import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
+import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
-import { COMPLETE_LIMIT, type Dataset, type LoadedCollection } from '../../src/suite/user-data.ts';
-import { notVerified, type Verdict } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { COMPLETE_LIMIT, type Dataset } from '../../src/suite/user-data.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
 
 /** The position of the record an end is set at: as FLT-END-EXCLUSIVE's first anchor. */
 const END_ANCHOR = 5;
@@ -81,7 +81,7 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       const classes = await dataset.classes(op);
       const bounds = await boundsOf(dataset, op, verdict.requirement);
-      if (bounds.length === 0) notVerified(`${name} holds no record to set a bound at`);
+      if (bounds.length === 0) verdict.notVerified(`${name} holds no record to set a bound at`);
       const problems: string[] = [];
       const sent: { param: string; form: DateTimeForm }[] = [];
       for (const { param, instant, canonical } of bounds) {
@@ -105,7 +105,8 @@ describeEachCollection((op, name) => {
         }
       }
       verdict.expectNone(problems);
-      if (sent.length === 0) notVerified(`${name}: no form of this run's share could write the instants`);
+      if (sent.length === 0)
+        verdict.notVerified(`${name}: no form of this run's share could write the instants`);
       for (const param of ['start', 'end'])
         covered(
           `${param} form`,
@@ -125,7 +126,7 @@ describeEachCollection((op, name) => {
     ),
     async ({ dataset, verdict }) => {
       const bound = (await boundsOf(dataset, op, verdict.requirement)).find(({ param }) => param === 'end');
-      if (!bound) notVerified(`${name} holds no record to set end at`);
+      if (!bound) return verdict.notVerified(`${name} holds no record to set end at`);
       const { record, instant, canonical } = bound;
       const found = identities(canonical.records).includes(identityOf(record));
       verdict.expectThat(
@@ -146,7 +147,7 @@ describeEachCollection((op, name) => {
     const { records, extentOf } = await dataset.timed(op);
     const [window] = (await dataset.classes(op)).windows;
     const record = records[Math.min((window?.records ?? 1) - 1, records.length - 1)];
-    if (!record) notVerified(`${name} holds no record to set the bounds at`);
+    if (!record) return verdict.notVerified(`${name} holds no record to set the bounds at`);
     const at = extentOrFail(extentOf, record, verdict.requirement).earliest;
     const walk = await firstPage(dataset, op, { start: iso(at), end: iso(at) }, verdict.requirement);
     const extent = (one: DataRecord) => extentOrFail(extentOf, one, verdict.requirement);

@@ -27,10 +27,9 @@ import {
   identityOf,
   iso,
 } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import { expectNo5xx, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
 
 const HOUR = 3_600_000;
 
@@ -55,10 +54,14 @@ interface Bound {
 }
 
 /**
- * Reads the records filtered at each anchor's time and fails with every record beyond the bound (a
- * warning for one exactly at it); returns how many records of the walk lie beyond some bound.
+ * Reads the records filtered at each anchor's time: every record served beyond the bound, as a problem (one
+ * exactly at it is a warning), and how many records of the walk lie beyond some bound.
  */
-async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bound: Bound): Promise<number> {
+async function crossings(
+  verdict: Verdict,
+  all: readonly DataRecord[],
+  bound: Bound,
+): Promise<{ problems: string[]; beyond: number }> {
   const extent = (record: DataRecord) => extentOrFail(bound.extentOf, record, verdict.requirement);
   const problems: string[] = [];
   let beyond = 0;
@@ -75,8 +78,7 @@ async function expectBoundHolds(verdict: Verdict, all: readonly DataRecord[], bo
       else if (time === at) verdict.warn(`${which} ${bound.atBound}`, page.exchange);
     }
   }
-  verdict.expectNone(problems);
-  return beyond;
+  return { problems, beyond };
 }
 
 /**
@@ -121,7 +123,8 @@ describeEachCollection((op, name) => {
         }
       }
       verdict.expectNone(problems);
-      if (checked === 0) notVerified(`${name} holds no record to filter (${all.records.length} records)`);
+      if (checked === 0)
+        verdict.notVerified(`${name} holds no record to filter (${all.records.length} records)`);
       covered('filter boundary', ["start = a record's start"], name);
       verdict.evidence(`${name}: ${checked} records at or after ${anchors.length} start values found`);
     },
@@ -134,7 +137,7 @@ describeEachCollection((op, name) => {
     ),
     async ({ dataset, verdict }) => {
       const { records, extentOf } = await dataset.timed(op);
-      const earlier = await expectBoundHolds(verdict, records, {
+      const { problems, beyond: earlier } = await crossings(verdict, records, {
         // The start-filtered walks of the windows, which FLT-START-INCLUSIVE and the pagination checks read.
         read: async (query) => {
           const walk = await dataset.walk(op, { limit: 25, query, requirement: verdict.requirement });
@@ -148,8 +151,11 @@ describeEachCollection((op, name) => {
         leaked: (finish) => `ended ${finish}, before start: it did not occur at or after start`,
         atBound: 'ended exactly at start and is included',
       });
+      verdict.expectNone(problems);
       if (earlier === 0)
-        notVerified(`${name}: no record ended before the start values tried (${records.length} records)`);
+        verdict.notVerified(
+          `${name}: no record ended before the start values tried (${records.length} records)`,
+        );
       verdict.evidence(`${name}: ${earlier} earlier records could have leaked in, none did`);
     },
   );
@@ -159,7 +165,7 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const { walk, records, extentOf } = await dataset.timed(op);
-      if (records.length === 0) notVerified(`${name} holds no record`);
+      if (records.length === 0) verdict.notVerified(`${name} holds no record`);
       // Ask for what exists before the oldest record the walk without start found. A walk that ended there
       // must have seen it all; one the plan's bound stopped (next_token still given) goes on past it.
       const oldest = Math.min(
@@ -196,7 +202,7 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const { records, extentOf } = await dataset.timed(op);
       const token = await userToken();
-      const later = await expectBoundHolds(verdict, records, {
+      const { problems, beyond: later } = await crossings(verdict, records, {
         // The first page (limit 25) before each end.
         read: (query) =>
           readPage<DataRecord>(api, path, { token, limit: 25, query, requirement: verdict.requirement }),
@@ -208,8 +214,11 @@ describeEachCollection((op, name) => {
         leaked: (earliest) => `starts after end (${earliest})`,
         atBound: 'starts exactly at end and is included',
       });
+      verdict.expectNone(problems);
       if (later === 0)
-        notVerified(`${name}: no record starts after the end values tried (${records.length} records)`);
+        verdict.notVerified(
+          `${name}: no record starts after the end values tried (${records.length} records)`,
+        );
       covered('filter boundary', ["end = a record's start"], name);
       verdict.evidence(`${name}: ${later} later records could have leaked in, none did`);
     },
@@ -236,7 +245,7 @@ describeEachCollection((op, name) => {
         `without end the first page differs from the one with end=${end}: ${missing.length > 0 ? `missing ${missing.slice(0, 5).join(', ')}` : `${actual.slice(0, 5).join(', ')} … vs ${expected.slice(0, 5).join(', ')} …`}`,
         withoutEnd.exchange,
       );
-      if (expected.length === 0) notVerified(`${name} holds no record up to now`);
+      if (expected.length === 0) verdict.notVerified(`${name} holds no record up to now`);
       verdict.evidence(`${name}: the first ${expected.length} records match`);
     },
   );
@@ -262,7 +271,7 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       const query = { start: '2025-10-02T00:00:00.000Z', end: '2025-10-01T00:00:00.000Z' };
       const exchange = await api.send({ path, token, query });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       if (exchange.status !== 400) {
         const served =
           exchange.status === 200

@@ -8,13 +8,11 @@ import {
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
-import { requirements } from '../../src/contract/requirements.ts';
+import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
+import { onPages } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import { onPages } from '../../src/suite/user-data.ts';
-import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>
@@ -24,14 +22,12 @@ const labelled = (records: readonly DataRecord[]): DataRecord[] =>
       : record,
   );
 
-// INV-CYCLE-SCORE-IFF-SCORED, INV-SLEEP-… and INV-RECOVERY-…, each with the collection it applies to.
-const scoreRules = requirements
-  .filter((requirement) => /^INV-[A-Z]+-SCORE-IFF-SCORED$/.test(requirement.id))
-  .map((requirement) => {
-    const collection = userCollections.find((op) => requirement.operations.includes(op.operationId));
-    if (!collection) throw new Error(`${requirement.id}: no collection among its operations`);
-    return { requirement: requirement.id, collection };
-  });
+// INV-CYCLE-SCORE-IFF-SCORED, INV-SLEEP-… and INV-RECOVERY-…: the "score iff SCORED" rule each collection's
+// record schema states (its union's x-requirement), as the recorded exchanges are checked against it too.
+const scoreRules = userCollections.flatMap((collection) => {
+  const requirement = conditionalRequirementAt(collection.responseSchema as string, '/records/0');
+  return requirement ? [{ requirement, collection }] : [];
+});
 
 for (const { requirement, collection } of scoreRules) {
   test(
@@ -45,7 +41,7 @@ for (const { requirement, collection } of scoreRules) {
       verdict.expectNone(problems, exchange);
       const scored = loaded.records.filter((record) => record.score_state === 'SCORED').length;
       if (scored === 0)
-        notVerified(
+        verdict.notVerified(
           `${collection.path} holds no SCORED record (${loaded.records.length} records): a score's presence cannot be checked`,
         );
       verdict.evidence(`${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`);
@@ -61,7 +57,7 @@ test(
     const { problems, exchange } = onPages(cycles, openCycleProblems(cycles.records));
     verdict.expectNone(problems, exchange);
     if (cycles.records.length < 2)
-      notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
+      verdict.notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
     verdict.evidence(
       `${cycles.records.length} cycles, ${cycles.records.filter((c) => c.end === undefined).length} without end`,
     );
@@ -78,7 +74,7 @@ test(
     const late = sleeps.records.filter(
       (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
     );
-    if (late.length === 0) notVerified('user A has no sleep past 2025-09-01');
+    if (late.length === 0) verdict.notVerified('user A has no sleep past 2025-09-01');
     verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`);
   },
 );
@@ -111,7 +107,7 @@ test(
       if (!single || !record || !param || (typeof record.id !== 'string' && typeof record.id !== 'number'))
         continue;
       const exchange = await dataset.read(single, { [param.name]: record.id });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       let now: unknown;
       try {
         now = exchange.json<DataRecord>().score_state;

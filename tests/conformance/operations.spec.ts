@@ -7,16 +7,12 @@
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
-import { requirementOf } from '../../src/contract/rule-requirements.ts';
-import { formatViolation, validate } from '../../src/contract/validators.ts';
+import { appliesTo, successRequirement } from '../../src/contract/requirements.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { covered } from '../../src/suite/depth.ts';
-import { test } from '../../src/suite/test.ts';
-import { successRequirementOf } from '../../src/suite/user-catalogue.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);
@@ -27,20 +23,18 @@ const SMOKE = [Tags.smoke];
 const readOperations = operations.filter(
   (op) => (op.area === 'user-data' || op.area === 'utility') && !COVERED_ELSEWHERE.has(op.operationId),
 );
-const appliesTo = (requirement: string, op: Operation): boolean =>
-  requirementById(requirement)?.operations.includes(op.operationId) === true;
 
 /**
  * The operation called as a client would on success: user A's token, a real id for its path parameter; sent
  * once per worker (Dataset.read), whichever of the operation's tests asks first.
  */
-async function callWithRealIds(op: Operation, dataset: Dataset): Promise<Exchange> {
+async function callWithRealIds(op: Operation, dataset: Dataset, verdict: Verdict): Promise<Exchange> {
   const [params] = await dataset.paramSets(op, 1);
-  if (params === undefined) notVerified(`user A has no record to supply ${op.path}'s path parameter`);
+  if (params === undefined) verdict.notVerified(`user A has no record to supply ${op.path}'s path parameter`);
   const exchange = await dataset.read(op, params);
   // "404 no resource found" on an operation without parameters: the user has none (ERR-404-BODY-PROFILE).
   if (exchange.status === 404 && op.pathParams.length === 0 && op.statuses.includes(404))
-    notVerified(
+    verdict.notVerified(
       `user A has no ${op.responseSchema ?? 'resource'}: ${op.path} answered 404, as the seed allows`,
     );
   return exchange;
@@ -58,14 +52,16 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
       const exchange = await dataset.read(op);
       verdict.expectStatus(exchange, [op.successStatus, 404]);
       if (exchange.status !== 404)
-        notVerified(`user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`);
+        verdict.notVerified(
+          `user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`,
+        );
       verdict.evidence(`${op.path} answered 404 for a user without one`);
     },
   );
 }
 
 for (const op of readOperations) {
-  const requirement = successRequirementOf(op);
+  const requirement = successRequirement(op);
 
   test(
     ...verifies(
@@ -74,28 +70,14 @@ for (const op of readOperations) {
       { tag: SMOKE },
     ),
     async ({ dataset, verdict }) => {
-      const exchange = await callWithRealIds(op, dataset);
+      const exchange = await callWithRealIds(op, dataset, verdict);
       verdict.expectStatus(exchange, op.successStatus);
       if (op.responseSchema === null) {
-        verdict.expectThat(
-          exchange.text === '',
-          `expected an empty body, got ${exchange.text.length} bytes`,
-          exchange,
-        );
+        verdict.expectEmptyBody(exchange);
         verdict.evidence('no body', exchange);
         return;
       }
-      let body: unknown;
-      try {
-        body = exchange.json();
-      } catch {
-        verdict.expectThat(false, `the body is not a JSON ${op.responseSchema}`, exchange);
-      }
-      const { errors } = validate(op.responseSchema, body);
-      verdict.expectNone(
-        errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
-        exchange,
-      );
+      verdict.expectSchema(op.responseSchema, verdict.json(exchange), exchange);
       covered('read operation', [op.operationId]);
       verdict.evidence(`a valid ${op.responseSchema}`, exchange);
     },
@@ -128,16 +110,10 @@ for (const op of readOperations) {
         tag: SMOKE,
       }),
       async ({ dataset, verdict }) => {
-        const exchange = await callWithRealIds(op, dataset);
+        const exchange = await callWithRealIds(op, dataset, verdict);
         verdict.expectThat(exchange.text !== '', `no body (status ${exchange.status})`, exchange);
         verdict.expectJsonContentType(exchange);
-        let parses = true;
-        try {
-          JSON.parse(exchange.text);
-        } catch {
-          parses = false;
-        }
-        verdict.expectThat(parses, 'the body is not JSON', exchange);
+        verdict.json(exchange);
         verdict.evidence('an application/json body', exchange);
       },
     );
@@ -152,12 +128,8 @@ for (const op of readOperations) {
         { tag: SMOKE },
       ),
       async ({ dataset, verdict }) => {
-        const exchange = await callWithRealIds(op, dataset);
-        verdict.expectThat(
-          exchange.status >= 200 && exchange.status < 300,
-          `the versioned path answers ${exchange.status}, not a success`,
-          exchange,
-        );
+        const exchange = await callWithRealIds(op, dataset, verdict);
+        verdict.expectSuccess(exchange, 'the versioned path');
         verdict.evidence(`served under /${version}/`, exchange);
       },
     );

@@ -5,25 +5,22 @@
 import { descendingProblems } from '../../src/checks/invariants.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirements } from '../../src/contract/requirements.ts';
+import { requirementOf } from '../../src/contract/requirements.ts';
+import { succeeded } from '../../src/http/exchange.ts';
+import { onPages } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
-import { onPages } from '../../src/suite/user-data.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;
 
 // ORD-CYCLES, ORD-SLEEPS, ORD-WORKOUTS, ORD-RECOVERIES, each with its collection.
-const orderRules = userCollections.map((collection) => {
-  const requirement = requirements.find(
-    (r) => r.id.startsWith('ORD-') && r.operations.includes(collection.operationId),
-  );
-  if (!requirement) throw new Error(`${collection.operationId}: no ORD-* requirement`);
-  return { requirement: requirement.id, collection, bySleep: collection.operationId === 'listRecoveries' };
-});
+const orderRules = userCollections.map((collection) => ({
+  requirement: requirementOf(collection, 'ORD-'),
+  collection,
+  bySleep: collection.operationId === 'listRecoveries',
+}));
 
 const parses = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
@@ -54,7 +51,7 @@ for (const { requirement, collection, bySleep } of orderRules) {
           lookups++;
           const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
           verdict.expectNo5xx(exchange);
-          if (exchange.status >= 200 && exchange.status < 300) {
+          if (succeeded(exchange)) {
             try {
               sleepStart.set(key(id), (JSON.parse(exchange.text) as DataRecord).start);
             } catch {
@@ -76,16 +73,14 @@ for (const { requirement, collection, bySleep } of orderRules) {
         );
       }
       if (keyed.length - unordered < 2)
-        notVerified(`fewer than two records with a readable ${what}: no order to observe`);
-      // Compared without the unreadable ones; problems are renumbered to the index in the walk, to name the page.
+        verdict.notVerified(`fewer than two records with a readable ${what}: no order to observe`);
+      // Compared without the unreadable ones; each problem keeps its record's index in the walk, to name the page.
       const readable = keyed.flatMap((record, index) => (parses(record.sort_key) ? [{ record, index }] : []));
       const problems = descendingProblems(
         readable.map(({ record }) => record),
         (record) => record.sort_key,
         what,
-      ).map((problem) =>
-        problem.replace(/^record (\d+)/, (_, n: string) => `record ${readable[Number(n)]?.index ?? n}`),
-      );
+      ).map((problem) => ({ ...problem, index: readable[problem.index]?.index ?? problem.index }));
       const located = onPages(loaded, problems);
       verdict.expectNone(located.problems, located.exchange);
       verdict.evidence(`${readable.length} records in order over ${loaded.pages.length} page(s)`);

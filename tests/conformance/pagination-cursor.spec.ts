@@ -4,15 +4,13 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
-import { describeExchange, type Exchange } from '../../src/http/exchange.ts';
 import { type Page, readPage } from '../../src/suite/collections.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { type DataRecord, identities, identityOf, iso } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { describeOperation } from '../../src/suite/user-catalogue.ts';
-import { ConformanceFailure, notVerified, type Verdict } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import type { Verdict } from '../../src/suite/verdicts.ts';
 
 /** A different character of the same kind (base64url: the top bit of its 6-bit value flipped). */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -31,39 +29,16 @@ async function cursorOf(
   api: ApiClient,
   op: Operation,
   token: string,
-  requirement: string,
+  verdict: Verdict,
   query: Record<string, string> = {},
 ): Promise<{ page: Page<DataRecord>; cursor: string }> {
+  const { requirement } = verdict;
   const page = await readPage<DataRecord>(api, buildPath(op), { token, query, limit: 5, requirement });
   if (page.nextToken === undefined)
-    notVerified(
+    return verdict.notVerified(
       `${describeOperation(op)}: a first page of 5 records carries no next_token, so there is no cursor to test (the collection needs more than 5 records)`,
     );
   return { page, cursor: page.nextToken };
-}
-
-/**
- * An opaque cursor that is not the previous response's may be refused (the suite's reading: 400) or
- * served; it must never get a 5xx or serve another user's records (`own`: the identities of the caller's
- * complete collection).
- */
-function expectNoLeak(verdict: Verdict, exchange: Exchange, what: string, own: ReadonlySet<string>): void {
-  if (exchange.status >= 500)
-    throw new ConformanceFailure(
-      verdict.requirement,
-      `${what}: server error ${exchange.status}\n${describeExchange(exchange)}`,
-    );
-  if (exchange.status === 400) return;
-  if (exchange.status === 200) {
-    const records = exchange.json<{ records?: DataRecord[] }>().records ?? [];
-    const foreign = records.filter((record) => !own.has(identityOf(record)));
-    if (foreign.length > 0)
-      throw new ConformanceFailure(
-        verdict.requirement,
-        `${what}: served ${foreign.length} record(s) that are not the caller's (e.g. ${identityOf(foreign[0] as DataRecord)})\n${describeExchange(exchange)}`,
-      );
-  }
-  verdict.warn(`${what}: answered ${exchange.status}, not 400`, exchange);
 }
 
 describeEachCollection((op, name) => {
@@ -76,7 +51,7 @@ describeEachCollection((op, name) => {
     ),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
-      const { cursor } = await cursorOf(api, op, token, verdict.requirement);
+      const { cursor } = await cursorOf(api, op, token, verdict);
       const own = new Set(identities((await dataset.referenceWalk(op)).records));
       const variants: [string, string][] = [
         ['a character in the middle changed', flipAt(cursor, Math.floor(cursor.length / 2))],
@@ -86,7 +61,7 @@ describeEachCollection((op, name) => {
       ];
       for (const [what, variant] of variants) {
         const exchange = await api.send({ path, token, query: { limit: 5, nextToken: variant } });
-        expectNoLeak(verdict, exchange, `a next_token with ${what}`, own);
+        verdict.expectNoLeak(exchange, `a next_token with ${what}`, own, identityOf);
       }
       verdict.evidence(`${name}: ${variants.length} altered cursors`);
     },
@@ -99,11 +74,11 @@ describeEachCollection((op, name) => {
     ),
     async ({ api, dataset, userToken, requires, verdict }) => {
       requires('second-user');
-      const { cursor } = await cursorOf(api, op, await userToken(ALL_READ_SCOPES, 'B'), verdict.requirement);
+      const { cursor } = await cursorOf(api, op, await userToken(ALL_READ_SCOPES, 'B'), verdict);
       const token = await userToken();
       const own = new Set(identities((await dataset.referenceWalk(op)).records));
       const exchange = await api.send({ path, token, query: { limit: 5, nextToken: cursor } });
-      expectNoLeak(verdict, exchange, "user B's next_token used by user A", own);
+      verdict.expectNoLeak(exchange, "user B's next_token used by user A", own, identityOf);
       verdict.evidence(`${name}: user B's cursor answered ${exchange.status}`);
     },
   );
@@ -116,7 +91,7 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const start = '2000-01-01T00:00:00.000Z';
-      const { cursor } = await cursorOf(api, op, token, verdict.requirement, { start });
+      const { cursor } = await cursorOf(api, op, token, verdict, { start });
       const own = new Set(identities((await dataset.referenceWalk(op)).records));
       for (const query of [
         {},
@@ -124,11 +99,11 @@ describeEachCollection((op, name) => {
         { start, end: iso(Date.now() + 86_400_000) },
       ]) {
         const exchange = await api.send({ path, token, query: { ...query, limit: 5, nextToken: cursor } });
-        expectNoLeak(
-          verdict,
+        verdict.expectNoLeak(
           exchange,
           `a next_token issued for start=${start} used with ${JSON.stringify(query)}`,
           own,
+          identityOf,
         );
       }
       verdict.evidence(`${name}: a cursor reused under 3 other queries`);

@@ -8,10 +8,8 @@ import { type CollectionWalk, type Page, readPage } from '../../src/suite/collec
 import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/suite/user-data.ts';
-import { expectNo5xx, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** limit's default and maximum, from the operation's parameter schema (10 and 25 in the seed). */
 function limitRules(op: Operation): { byDefault: number; maximum: number } {
@@ -53,7 +51,7 @@ describeEachCollection((op, name) => {
         first.exchange,
       );
       if (all.records.length <= byDefault)
-        notVerified(
+        verdict.notVerified(
           `${name} holds ${all.records.length} records: the default page size needs more than ${byDefault}`,
         );
       verdict.expectThat(
@@ -86,7 +84,9 @@ describeEachCollection((op, name) => {
         exchange,
       );
       if (all.records.length <= maximum)
-        notVerified(`${name} holds ${all.records.length} records: a full page of ${maximum} needs more`);
+        verdict.notVerified(
+          `${name} holds ${all.records.length} records: a full page of ${maximum} needs more`,
+        );
       verdict.expectThat(
         records.length === maximum,
         `limit=${maximum} returned ${records.length} records although the collection has ${all.records.length}`,
@@ -105,7 +105,7 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       for (const limit of [maximum + 1, maximum * 4]) {
         const exchange = await api.send({ path, token, query: { limit } });
-        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+        verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
         if (exchange.status === 400) continue;
         // The seed states the maximum ("maximum 25"), not that a larger limit is refused: a page beyond the
         // maximum breaks it; a page capped at the maximum departs from the suite's reading only.
@@ -124,7 +124,7 @@ describeEachCollection((op, name) => {
       // A page over the maximum can be served only from a collection that holds more.
       const held = (await dataset.referenceWalk(op)).records.length;
       if (held <= maximum)
-        notVerified(
+        verdict.notVerified(
           `${name} holds ${held} records: no answer to limit=${maximum + 1} could hold more than ${maximum}`,
         );
       verdict.evidence(`${name}: ${held} records, never more than ${maximum} on a page for a larger limit`);
@@ -144,7 +144,7 @@ describeEachCollection((op, name) => {
         verdict.evidence('a limit that is no int32 refused', exchange);
       }
       const empty = await api.send({ path, token, query: { limit: '' } });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', empty);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(empty);
       if (empty.status !== 400) verdict.warn(`an empty limit answered ${empty.status}, not 400`, empty);
     },
   );
@@ -158,7 +158,7 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       for (const limit of ['0', '-1']) {
         const exchange = await api.send({ path, token, query: { limit } });
-        expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+        verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
         const served =
           exchange.status === 200
             ? ` with ${(exchange.json<{ records?: unknown[] }>().records ?? []).length} records`
@@ -211,7 +211,7 @@ describeEachCollection((op, name) => {
         });
       const telling = reads.filter(({ limit, selected }) => selected > limit);
       if (telling.length === 0)
-        notVerified(`${name} holds ${held} record(s): no read selected more records than its limit`);
+        verdict.notVerified(`${name} holds ${held} record(s): no read selected more records than its limit`);
       covered('limit', [...new Set(telling.map(({ limit }) => limit))], name);
       verdict.evidence(
         `${name}: ${telling.length} reads over more records than their limit, limits ${[...new Set(telling.map(({ limit }) => limit))].sort((a, b) => a - b).join(', ')}`,

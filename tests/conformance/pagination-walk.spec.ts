@@ -8,22 +8,16 @@
 // deep enough that the small walk reaches page 5 (the run's depth plan, src/config/input-classes.ts: limits
 // 1, 2 and 7, every collection in the deep plan, one each by rotation in the budgeted plan). Comparisons
 // between walks of the same query need no reading of the filter semantics.
-import { duplicateProblems } from '../../src/checks/invariants.ts';
+import { describeRecordProblem, duplicateProblems } from '../../src/checks/invariants.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
+import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  COMPLETE_LIMIT,
-  COMPLETE_WALK,
-  type Dataset,
-  type LoadedCollection,
-} from '../../src/suite/user-data.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { COMPLETE_LIMIT, COMPLETE_WALK, type Dataset } from '../../src/suite/user-data.ts';
 
 const sameSequence = (a: readonly string[], b: readonly string[]): string | undefined => {
   const length = Math.max(a.length, b.length);
@@ -81,7 +75,8 @@ describeEachCollection((op, name) => {
       const token = await userToken();
       const { records: all, extentOf } = await dataset.timed(op);
       const key = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
-      if (all.length < 3) notVerified(`${name} holds ${all.length} records; the check needs at least 3`);
+      if (all.length < 3)
+        verdict.notVerified(`${name} holds ${all.length} records; the check needs at least 3`);
       const problems: string[] = [];
 
       // The first page (no limit: the default page size) is the head of the complete walk, and its first
@@ -153,7 +148,7 @@ describeEachCollection((op, name) => {
       for (const [what, walk] of walks) {
         problems.push(
           ...duplicateProblems(walk.records, (record) => identityOf(record as DataRecord)).map(
-            (p) => `${what}: ${p}`,
+            (problem) => `${what}: ${describeRecordProblem(problem)}`,
           ),
         );
         for (const record of walk.records) {
@@ -177,7 +172,8 @@ describeEachCollection((op, name) => {
       }
       verdict.expectNone(problems);
       const followed = walks.reduce((sum, [, walk]) => sum + walk.pages.length - 1, 0);
-      if (followed === 0) notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
+      if (followed === 0)
+        verdict.notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
       coverDepth(windows, name);
       verdict.evidence(
         `${name}: ${followed} next_tokens followed over ${walks.length} walks; ${windows.map(({ limit, small }) => `limit ${limit} to page ${small.walk.pages.length}`).join(', ')}`,
@@ -221,7 +217,7 @@ describeEachCollection((op, name) => {
           );
       }
       verdict.expectNone(problems);
-      if (all.length < 2) notVerified(`${name} holds ${all.length} record(s): no order to compare`);
+      if (all.length < 2) verdict.notVerified(`${name} holds ${all.length} record(s): no order to compare`);
       coverDepth(windows, name);
       verdict.evidence(
         `${name}: ${pairs.length} pairs of walks compared over windows of ${windows.map(({ whole }) => whole.walk.records.length).join(', ')} records`,

@@ -8,38 +8,25 @@
 // tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
 import { suppliedExpiredToken } from '../../src/auth/expired-tokens.ts';
-import type { PartnerClient } from '../../src/auth/partner-client.ts';
 import type { Capability } from '../../src/config/capabilities.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import { covered } from '../../src/suite/depth.ts';
 import {
   addTestDataOperation,
-  catalogueRequirement,
   getRequisitionOperation,
-  observedTestData,
-  observedTokenRequest,
-  parseJson,
   partnerOperations,
-} from '../../src/suite/partner-data.ts';
+} from '../../src/suite/partner-catalogue.ts';
+import type { PartnerData } from '../../src/suite/partner-data.ts';
 import { ownedTarget, ownedTargetTags } from '../../src/suite/partner-owned-targets.ts';
-import type { TargetSession } from '../../src/suite/target-session.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectNo5xx,
-  expectSchema,
-  expectStatus,
-  expectThat,
-  type RefusalReading,
-} from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import type { RefusalReading, Verdict } from '../../src/suite/verdicts.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
@@ -51,12 +38,11 @@ const MISSING_TOKEN: RefusalReading = { expected: [401], tolerated: 'any 4xx' };
 /** `op` sent with `token` (none when undefined) on what partner A owns, and what it asked for. */
 async function sendAs(
   api: ApiClient,
-  session: TargetSession,
-  partner: PartnerClient,
+  partnerData: PartnerData,
   op: Operation,
   token: string | undefined,
 ): Promise<{ exchange: Exchange; asked: string }> {
-  const { request, asked } = await ownedTarget(session, partner, op);
+  const { request, asked } = await ownedTarget(partnerData, op);
   return { exchange: await api.send({ ...request, token }), asked };
 }
 
@@ -65,14 +51,13 @@ async function sendAs(
  * other checks first sent it (the same request, observed once per worker session).
  */
 async function withValidToken(
-  session: TargetSession,
-  partner: PartnerClient,
+  partnerData: PartnerData,
   op: Operation,
 ): Promise<{ exchange: Exchange; asked: string }> {
   if (op.operationId === addTestDataOperation.operationId)
-    return { exchange: await observedTestData(session, partner), asked: `${op.method} ${op.path}` };
-  const { request, asked } = await ownedTarget(session, partner, op);
-  return { exchange: await partner.send(request), asked };
+    return { exchange: await partnerData.observedTestData(), asked: `${op.method} ${op.path}` };
+  const { request, asked } = await ownedTarget(partnerData, op);
+  return { exchange: await partnerData.partner.send(request), asked };
 }
 
 interface TokenResponse {
@@ -81,21 +66,25 @@ interface TokenResponse {
   expires_in?: unknown;
 }
 
+/** The verdicts of the token request's answer (OP-PARTNER-TOKEN), which a check that needs a token judges. */
+const tokenAnswer = (verdict: Verdict): Verdict => verdict.of(successRequirement(tokenOperation));
+
 /**
  * An expired token of partner A: the configured or stored one, else the sandbox's (sandbox-only token body
  * field sandbox_expires_in 0), minted once per worker session.
  */
 async function expiredToken(
   config: SuiteConfig,
-  session: TargetSession,
-  partner: PartnerClient,
+  partnerData: PartnerData,
+  verdict: Verdict,
 ): Promise<string> {
   const supplied = suppliedExpiredToken(config, 'partner');
   if (supplied) return supplied;
-  const exchange = await observedTokenRequest(session, partner, { sandbox_expires_in: 0 });
-  expectStatus('OP-PARTNER-TOKEN', exchange, 200);
-  const token = parseJson<TokenResponse | null>('OP-PARTNER-TOKEN', exchange)?.access_token;
-  expectThat('OP-PARTNER-TOKEN', typeof token === 'string', 'no access_token in the response', exchange);
+  const exchange = await partnerData.observedTokenRequest({ sandbox_expires_in: 0 });
+  const answer = tokenAnswer(verdict);
+  answer.expectStatus(exchange, 200);
+  const token = answer.json<TokenResponse | null>(exchange)?.access_token;
+  answer.expectThat(typeof token === 'string', 'no access_token in the response', exchange);
   registerSecret(token as string);
   return token as string;
 }
@@ -107,13 +96,13 @@ async function expiredToken(
  * of its body (its token kept out of every report).
  */
 async function validTokenAnswer(
-  session: TargetSession,
-  partner: PartnerClient,
-  requirement: string,
+  partnerData: PartnerData,
+  verdict: Verdict,
 ): Promise<{ exchange: Exchange; body: TokenResponse }> {
-  const exchange = await observedTokenRequest(session, partner);
-  expectStatus(requirement, exchange, 200);
-  const body = parseJson<TokenResponse>(requirement, exchange);
+  const exchange = await partnerData.observedTokenRequest();
+  const answer = tokenAnswer(verdict);
+  answer.expectStatus(exchange, 200);
+  const body = answer.json<TokenResponse>(exchange);
   if (typeof body?.access_token === 'string') registerSecret(body.access_token);
   return { exchange, body };
 }
@@ -127,15 +116,17 @@ test(
     also: [TOKEN_RESPONSE_SCHEMA, JSON_BODIES],
     tag: [Tags.partner, Tags.smoke],
   }),
-  async ({ partnerA, session, verdict }) => {
-    const exchange = await observedTokenRequest(session, partnerA);
+  async ({ partnerData, verdict }) => {
+    const exchange = await partnerData.observedTokenRequest();
     verdict.expectStatus(exchange, 200);
-    expectJsonContentType(JSON_BODIES, exchange);
-    evidence(JSON_BODIES, 'the partner token response is application/json', exchange);
-    const body = parseJson<TokenResponse>(verdict.requirement, exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    jsonBodies.evidence('the partner token response is application/json', exchange);
+    const body = verdict.json<TokenResponse>(exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
-    expectSchema(TOKEN_RESPONSE_SCHEMA, 'partner-token-response', body, exchange);
-    evidence(TOKEN_RESPONSE_SCHEMA, 'the token response is a PartnerTokenResponse', exchange);
+    const schema = verdict.of(TOKEN_RESPONSE_SCHEMA);
+    schema.expectSchema('partner-token-response', body, exchange);
+    schema.evidence('the token response is a PartnerTokenResponse', exchange);
     verdict.evidence('valid client credentials got a token', exchange);
   },
 );
@@ -153,7 +144,7 @@ test(
   async ({ partnerA, verdict }) => {
     const exchange = await partnerA.requestToken({ scope: undefined, grant_type: undefined });
     verdict.expectStatus(exchange, 200);
-    const body = parseJson<TokenResponse>(verdict.requirement, exchange);
+    const body = verdict.json<TokenResponse>(exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
     verdict.expectThat(typeof body?.access_token === 'string', 'the response has no access_token', exchange);
     verdict.evidence('a body with client_id and client_secret only got a token');
@@ -162,9 +153,9 @@ test(
 
 test(
   ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', { tag: [Tags.partner] }),
-  async ({ partnerA, requires, session, verdict }) => {
+  async ({ partnerData, requires, verdict }) => {
     requires('real-auth');
-    const { exchange, body } = await validTokenAnswer(session, partnerA, 'OP-PARTNER-TOKEN');
+    const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
       `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
@@ -178,9 +169,9 @@ test(
   ...verifies('PAUTH-EXPIRES-IN', 'the token response gives expires_in as a positive integer of seconds', {
     tag: [Tags.partner],
   }),
-  async ({ partnerA, requires, session, verdict }) => {
+  async ({ partnerData, requires, verdict }) => {
     requires('real-auth');
-    const { exchange, body } = await validTokenAnswer(session, partnerA, 'OP-PARTNER-TOKEN');
+    const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
       `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
@@ -271,8 +262,8 @@ for (const op of partnerOperations) {
       `${op.method} ${op.path} accepts a partner token as Authorization Bearer`,
       { tag: ownedTargetTags(op) },
     ),
-    async ({ partnerA, session, verdict }) => {
-      const { exchange, asked } = await withValidToken(session, partnerA, op);
+    async ({ partnerData, verdict }) => {
+      const { exchange, asked } = await withValidToken(partnerData, op);
       // On partner A's own requisition a 404 refuses the token too ("not found or caller not an owner").
       const refusals = op.pathParams.length > 0 ? [401, 403, 404] : [401, 403];
       verdict.expectThat(
@@ -281,7 +272,7 @@ for (const op of partnerOperations) {
         exchange,
       );
       // A 5xx says nothing about the token: the operation failed (its own success requirement).
-      expectNo5xx(catalogueRequirement('OP-', op), exchange);
+      verdict.of(successRequirement(op)).expectNo5xx(exchange);
       verdict.evidence(`${asked} with partner A's token`, exchange);
     },
   );
@@ -302,9 +293,9 @@ for (const op of partnerOperations) {
         `${op.method} ${op.path} ${name} gets 401${stated ? '' : " (by the suite's reading; refused by the seed)"}`,
         { tag: ownedTargetTags(op) },
       ),
-      async ({ api, partnerA, requires, session, verdict }) => {
+      async ({ api, partnerData, requires, verdict }) => {
         requires('partner', 'real-auth');
-        const { exchange, asked } = await sendAs(api, session, partnerA, op, token());
+        const { exchange, asked } = await sendAs(api, partnerData, op, token());
         verdict.expectRefusal(exchange, stated ? STATED_401 : MISSING_TOKEN, asked);
       },
     );
@@ -314,10 +305,10 @@ for (const op of partnerOperations) {
     ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
       tag: ownedTargetTags(op),
     }),
-    async ({ api, config, partnerA, requires, session, verdict }) => {
+    async ({ api, config, partnerData, requires, verdict }) => {
       requires('expired-partner-token');
-      const expired = await expiredToken(config, session, partnerA);
-      const { exchange, asked } = await sendAs(api, session, partnerA, op, expired);
+      const expired = await expiredToken(config, partnerData, verdict);
+      const { exchange, asked } = await sendAs(api, partnerData, op, expired);
       verdict.expectRefusal(exchange, STATED_401, asked);
     },
   );
@@ -329,7 +320,7 @@ const renewals: {
   requirement: string;
   kind: string;
   capability: Capability;
-  stale: (partner: PartnerClient, config: SuiteConfig, session: TargetSession) => Promise<string>;
+  stale: (config: SuiteConfig, partnerData: PartnerData, verdict: Verdict) => Promise<string>;
 }[] = [
   {
     requirement: 'PAUTH-INVALID-TOKEN',
@@ -341,7 +332,7 @@ const renewals: {
     requirement: 'PAUTH-EXPIRED-TOKEN',
     kind: 'expired',
     capability: 'expired-partner-token',
-    stale: (partner, config, session) => expiredToken(config, session, partner),
+    stale: expiredToken,
   },
 ];
 
@@ -352,10 +343,10 @@ for (const { requirement, kind, capability, stale } of renewals) {
       `after a 401 for an ${kind} token the client requests a new token, and the retry is served`,
       { tag: ownedTargetTags(getRequisitionOperation) },
     ),
-    async ({ config, partnerA, requires, session, verdict }) => {
+    async ({ config, partnerA, partnerData, requires, verdict }) => {
       requires(capability);
-      const { request, asked } = await ownedTarget(session, partnerA, getRequisitionOperation);
-      partnerA.useToken(await stale(partnerA, config, session));
+      const { request, asked } = await ownedTarget(partnerData, getRequisitionOperation);
+      partnerA.useToken(await stale(config, partnerData, verdict));
       const exchange = await partnerA.send(request);
       verdict.expectThat(
         partnerA.renewals === 1,

@@ -12,27 +12,19 @@ import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
+import { requirementOf } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
-  catalogueRequirement,
   idAddressedOperations,
-  observedOnUnknownId,
-  readRequisition,
   requestFor,
-  statusChanges,
-  statusesOf,
   statusUpdateOperations,
-  uniqueStatus,
-  validBodyFor,
-  workingRequisition,
-} from '../../src/suite/partner-data.ts';
+} from '../../src/suite/partner-catalogue.ts';
+import { statusChanges, statusesOf, uniqueStatus, validBodyFor } from '../../src/suite/partner-resources.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
-import { test } from '../../src/suite/test.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [
@@ -45,13 +37,13 @@ for (const op of idAddressedOperations) {
   const resource = addressedResource(op);
   test(
     ...verifies(
-      catalogueRequirement('PTN-OWNER-', op),
+      requirementOf(op, 'PTN-OWNER-'),
       `${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`,
       { tag: tagsOf(op) },
     ),
-    async ({ partnerA, partnerB, requires, session, verdict }) => {
+    async ({ partnerB, partnerData, requires, verdict }) => {
       requires('second-partner');
-      const owned = await workingRequisition(session, partnerA);
+      const owned = await partnerData.workingRequisition();
       const id = addressedId(op, owned);
       const exchange = await partnerB.send(requestFor(op, id, validBodyFor(op, uniqueStatus('NON_OWNER'))));
       verdict.expectStatus(exchange, 404);
@@ -71,15 +63,15 @@ for (const op of statusUpdateOperations) {
       `partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`,
       { tag: tagsOf(op) },
     ),
-    async ({ partnerA, partnerB, requires, session, verdict }) => {
+    async ({ partnerB, partnerData, requires, verdict }) => {
       requires('second-partner');
-      const owned = await workingRequisition(session, partnerA);
-      const readOwned = () => readRequisition(partnerA, owned.id, 'OP-GET-REQUISITION');
+      const owned = await partnerData.workingRequisition();
+      const readOwned = () => partnerData.readRequisition(owned.id, 'OP-GET-REQUISITION');
       // A's data as it is now: earlier checks of the session may have changed it.
       const { requisition: current } = await readOwned();
       const before = statusesOf(current);
       if (before.size === 0)
-        notVerified(`requisition ${owned.id} has no service request whose status could change`);
+        verdict.notVerified(`requisition ${owned.id} has no service request whose status could change`);
       const status = uniqueStatus('NON_OWNER');
       const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
       const { exchange, requisition } = await readOwned();
@@ -102,9 +94,9 @@ for (const op of idAddressedOperations) {
     ...verifies('PTN-NOT-FOUND', `${op.method} ${op.path} on an unknown id gets 404`, {
       tag: [Tags.partner],
     }),
-    async ({ partnerA, requires, session, verdict }) => {
+    async ({ partnerData, requires, verdict }) => {
       requires('stateful');
-      const exchange = await observedOnUnknownId(session, partnerA, op);
+      const exchange = await partnerData.observedOnUnknownId(op);
       verdict.expectStatus(exchange, 404);
       verdict.evidence("an id nobody owns, with partner A's valid token", exchange);
     },

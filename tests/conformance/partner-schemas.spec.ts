@@ -7,33 +7,24 @@
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
 // read once per worker session and judged by every check here (src/suite/partner-data.ts).
-import type { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { requirementAt, requirementOf } from '../../src/contract/rule-requirements.ts';
+import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import {
   APPOINTMENT_TYPES,
-  appointmentsOf,
   DEFAULT_APPOINTMENT_TYPE,
-  firstServiceRequestId,
   getRequisitionOperation,
   getServiceRequestOperation,
-  observedRequisition,
-  observedServiceRequest,
-  parseJson,
-  partnerRequisitionIds,
+} from '../../src/suite/partner-catalogue.ts';
+import type { PartnerData } from '../../src/suite/partner-data.ts';
+import {
+  appointmentsOf,
+  firstServiceRequestId,
   type RequisitionData,
-  seededRequisitionIds,
   serviceRequestsOf,
-  sharedRequisition,
-  sharedServiceRequest,
-} from '../../src/suite/partner-data.ts';
-import type { TargetSession } from '../../src/suite/target-session.ts';
-import { test } from '../../src/suite/test.ts';
-import { evidence, expectJsonContentType, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+} from '../../src/suite/partner-resources.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
 const TAGS = [Tags.partner, Tags.write];
@@ -44,8 +35,6 @@ const JSON_BODIES = 'OP-JSON-BODIES';
 /** The sandbox lists a partner's seeded requisitions first; a few of them are enough. */
 const SANDBOX_SEEDED = 6;
 
-type Note = (requirement: string, text: string) => void;
-
 interface Loaded {
   id: string;
   exchange: Exchange;
@@ -53,21 +42,16 @@ interface Loaded {
 }
 
 /** The requisitions to check, as the worker session first read them (each read once, for every check). */
-async function loadRequisitions(
-  api: ApiClient,
-  session: TargetSession,
-  partnerA: PartnerClient,
-  note: Note,
-): Promise<Loaded[]> {
-  const ids = await partnerRequisitionIds(session, partnerA, note, APPOINTMENT_TYPES);
-  if (session.config.capabilities.has('sandbox-admin')) {
+async function loadRequisitions(partnerData: PartnerData, sandboxAdmin: boolean): Promise<Loaded[]> {
+  const ids = await partnerData.requisitionIds(APPOINTMENT_TYPES);
+  if (sandboxAdmin) {
     // Sandbox administration (the 'sandbox-admin' capability): the seeded data, with both PatientCore variants.
-    const seeded = await seededRequisitionIds(session, api, partnerA);
+    const seeded = await partnerData.seededRequisitionIds();
     ids.push(...seeded.slice(0, SANDBOX_SEEDED));
   }
   const loaded: Loaded[] = [];
   for (const id of new Set(ids)) {
-    const { exchange, requisition } = await sharedRequisition(session, partnerA, id, 'OP-GET-REQUISITION');
+    const { exchange, requisition } = await partnerData.sharedRequisition(id, 'OP-GET-REQUISITION');
     loaded.push({ id, exchange, requisition });
   }
   return loaded;
@@ -103,7 +87,7 @@ function oneOfEachKind(loaded: Loaded[]): string[] {
 function attribute(violation: SchemaViolation): { part: string; specific: string } {
   return {
     part: requirementAt('lab-requisition', violation.pointer),
-    specific: requirementOf(violation).requirement,
+    specific: attributed(violation).requirement,
   };
 }
 
@@ -126,8 +110,8 @@ function violationsOf(requirement: string, loaded: Loaded[]): { problems: string
 
 test(
   ...verifies('SCH-LAB-REQUISITION', 'partner requisitions carry every LabRequisition field', { tag: TAGS }),
-  async ({ api, partnerA, note, session, verdict }) => {
-    const loaded = await loadRequisitions(api, session, partnerA, note);
+  async ({ config, partnerData, verdict }) => {
+    const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
     verdict.evidence(`${loaded.length} requisitions validated`);
@@ -142,17 +126,17 @@ test(
       tag: TAGS,
     },
   ),
-  async ({ api, partnerA, note, session, verdict }) => {
-    const loaded = await loadRequisitions(api, session, partnerA, note);
+  async ({ config, partnerData, verdict }) => {
+    const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     let alone: Exchange | undefined;
     const kinds = oneOfEachKind(loaded);
     for (const id of kinds) {
-      const read = await sharedServiceRequest(session, partnerA, id, 'OP-GET-SERVICE-REQUEST');
+      const read = await partnerData.sharedServiceRequest(id, 'OP-GET-SERVICE-REQUEST');
       for (const violation of validate('service-request', read.serviceRequest).errors) {
         alone ??= read.exchange;
         problems.push(
-          `GET service request ${id}: ${formatViolation(violation)} → ${requirementOf(violation).requirement}`,
+          `GET service request ${id}: ${formatViolation(violation)} → ${attributed(violation).requirement}`,
         );
       }
     }
@@ -167,8 +151,8 @@ test(
   ...verifies('SCH-PATIENT-CORE', 'requisition patients are a Patient or an extended lab patient', {
     tag: TAGS,
   }),
-  async ({ api, config, partnerA, note, session, verdict }) => {
-    const loaded = await loadRequisitions(api, session, partnerA, note);
+  async ({ config, partnerData, verdict }) => {
+    const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     const variants = new Map<string, number>();
     for (const { requisition } of loaded) {
@@ -197,8 +181,8 @@ test(
   ...verifies('SCH-APPOINTMENT', 'requisition appointments are Appointments of the lab variant', {
     tag: TAGS,
   }),
-  async ({ api, partnerA, note, session, verdict }) => {
-    const loaded = await loadRequisitions(api, session, partnerA, note);
+  async ({ config, partnerData, verdict }) => {
+    const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     const appointments = loaded.flatMap(({ requisition }) => appointmentsOf(requisition));
     const withSlot = appointments.filter((appointment) => 'slot_id' in appointment).length;
@@ -207,7 +191,8 @@ test(
       `${appointments.length} appointments checked: ${withSlot} with slot_id, ${withAddress} with collection_address (lab variant fields)`,
     );
     verdict.expectNone(problems, exchange);
-    if (appointments.length === 0) notVerified(`the ${loaded.length} requisitions hold no appointment`);
+    if (appointments.length === 0)
+      verdict.notVerified(`the ${loaded.length} requisitions hold no appointment`);
     verdict.evidence(`${appointments.length} appointments of ${loaded.length} requisitions validated`);
   },
 );
@@ -220,13 +205,14 @@ test(
     'GET /v2/partner/requisition/{id} answers 200 with a JSON LabRequisition to its owner',
     { also: [JSON_BODIES], tag: TAGS },
   ),
-  async ({ partnerA, note, session, verdict }) => {
-    const [id] = await partnerRequisitionIds(session, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
-    const exchange = await observedRequisition(session, partnerA, id as string);
+  async ({ partnerData, verdict }) => {
+    const [id] = await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE]);
+    const exchange = await partnerData.observedRequisition(id as string);
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
-    expectJsonContentType(JSON_BODIES, exchange);
-    evidence(JSON_BODIES, 'the requisition is application/json', exchange);
-    const body = parseJson<RequisitionData>(verdict.requirement, exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    jsonBodies.evidence('the requisition is application/json', exchange);
+    const body = verdict.json<RequisitionData>(exchange);
     verdict.expectThat(
       body?.id === id,
       `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
@@ -242,15 +228,16 @@ test(
     'GET /v2/partner/service-request/{id} answers 200 with a JSON ServiceRequest to its owner',
     { also: [JSON_BODIES], tag: TAGS },
   ),
-  async ({ partnerA, note, session, verdict }) => {
-    const [id] = await partnerRequisitionIds(session, partnerA, note, [DEFAULT_APPOINTMENT_TYPE]);
-    const { requisition } = await sharedRequisition(session, partnerA, id as string, 'OP-GET-REQUISITION');
+  async ({ partnerData, verdict }) => {
+    const [id] = await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE]);
+    const { requisition } = await partnerData.sharedRequisition(id as string, 'OP-GET-REQUISITION');
     const serviceRequestId = firstServiceRequestId(requisition);
-    const exchange = await observedServiceRequest(session, partnerA, serviceRequestId);
+    const exchange = await partnerData.observedServiceRequest(serviceRequestId);
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
-    expectJsonContentType(JSON_BODIES, exchange);
-    evidence(JSON_BODIES, 'the service request is application/json', exchange);
-    const body = parseJson<{ id?: unknown }>(verdict.requirement, exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    jsonBodies.evidence('the service request is application/json', exchange);
+    const body = verdict.json<{ id?: unknown }>(exchange);
     verdict.expectThat(
       body?.id === serviceRequestId,
       `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,

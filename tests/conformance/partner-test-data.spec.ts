@@ -11,30 +11,15 @@
 // (src/suite/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { formatViolation, validate } from '../../src/contract/validators.ts';
 import { covered } from '../../src/suite/depth.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
-  appointmentsOf,
   DEFAULT_APPOINTMENT_TYPE,
-  generatedId,
-  generatedRequisition,
-  observedTestData,
-  parseJson,
-  requestTestData,
-  serviceRequestIdsOf,
-  sharedRequisition,
-} from '../../src/suite/partner-data.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectSchema,
-  expectStatus,
-  notVerified,
-} from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+} from '../../src/suite/partner-catalogue.ts';
+import { requestTestData } from '../../src/suite/partner-data.ts';
+import { appointmentsOf, serviceRequestIdsOf } from '../../src/suite/partner-resources.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
 
@@ -65,45 +50,34 @@ for (const { label, appointmentType } of calls) {
       `add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`,
       { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: GENERATES },
     ),
-    async ({ partnerA, note, session, verdict }) => {
-      const generated = await observedTestData(session, partnerA, appointmentType);
+    async ({ partnerData, verdict }) => {
+      const answer = verdict.of(ADD_TEST_DATA_ANSWER);
+      const types = verdict.of(APPOINTMENT_TYPES_ACCEPTED);
+      const generated = await partnerData.observedTestData(appointmentType);
       const accepted = requirementFor(generated.status);
-      expectStatus(accepted, generated, addTestDataOperation.successStatuses);
+      verdict.of(accepted).expectStatus(generated, addTestDataOperation.successStatuses);
       if (generated.status !== 204) {
-        expectJsonContentType(ADD_TEST_DATA_ANSWER, generated);
-        expectSchema(
-          ADD_TEST_DATA_ANSWER,
-          'test-data-response',
-          parseJson(ADD_TEST_DATA_ANSWER, generated),
-          generated,
-        );
+        answer.expectJsonContentType(generated);
+        answer.expectSchema('test-data-response', answer.json(generated), generated);
       }
-      const id = generatedId(generated, accepted, note);
-      evidence(ADD_TEST_DATA_ANSWER, `${label}: ${generated.status}`, generated);
-      if (appointmentType !== undefined)
-        evidence(APPOINTMENT_TYPES_ACCEPTED, `${label} accepted (${generated.status})`, generated);
+      const id = partnerData.generatedId(generated, accepted);
+      answer.evidence(`${label}: ${generated.status}`, generated);
+      if (appointmentType !== undefined) types.evidence(`${label} accepted (${generated.status})`, generated);
       if (id === undefined) {
         // The documented 204 names no requisition: the answer is verified, what it generated cannot be.
         verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
         return;
       }
-      const { exchange, requisition } = await sharedRequisition(session, partnerA, id, verdict.requirement);
+      const { exchange, requisition } = await partnerData.sharedRequisition(id, verdict.requirement);
       verdict.expectThat(
         requisition.id === id,
         `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,
         exchange,
       );
-      const { errors } = validate('lab-requisition', requisition);
-      verdict.expectNone(
-        errors.map(
-          (violation) => `the generated requisition is no LabRequisition: ${formatViolation(violation)}`,
-        ),
-        exchange,
-      );
-      const types = appointmentsOf(requisition).map((appointment) => appointment.type);
-      note(
-        APPOINTMENT_TYPES_ACCEPTED,
-        `${label}: the generated appointment's type field is ${JSON.stringify(types)} (the field's values are not shown in the seed)`,
+      verdict.expectSchema('lab-requisition', requisition, exchange, 'the generated requisition');
+      const typeFields = appointmentsOf(requisition).map((appointment) => appointment.type);
+      types.note(
+        `${label}: the generated appointment's type field is ${JSON.stringify(typeFields)} (the field's values are not shown in the seed)`,
       );
       verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, exchange);
     },
@@ -117,8 +91,8 @@ for (const appointmentType of APPOINTMENT_TYPES) {
       `a generated ${appointmentType} requisition has a booked appointment for its own service requests`,
       { tag: GENERATES },
     ),
-    async ({ partnerA, note, session, verdict }) => {
-      const { requisition, read } = await generatedRequisition(session, partnerA, note, appointmentType);
+    async ({ partnerData, verdict }) => {
+      const { requisition, read } = await partnerData.generatedRequisition(appointmentType);
       const own = new Set(serviceRequestIdsOf(requisition));
       const appointments = appointmentsOf(requisition);
       const problems: string[] = [];
@@ -153,8 +127,8 @@ test(
     'a generated MOBILE appointment includes a collection_address with building, area and emirate',
     { tag: GENERATES },
   ),
-  async ({ partnerA, note, session, verdict }) => {
-    const { requisition, read } = await generatedRequisition(session, partnerA, note, 'MOBILE');
+  async ({ partnerData, verdict }) => {
+    const { requisition, read } = await partnerData.generatedRequisition('MOBILE');
     const appointments = appointmentsOf(requisition);
     verdict.expectThat(appointments.length > 0, 'the requisition has no appointment', read);
     const problems = appointments.flatMap((appointment, index) => {
@@ -185,7 +159,7 @@ test(
     }
     const productionBaseUrl =
       config.productionBaseUrl ??
-      notVerified(
+      verdict.notVerified(
         "the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production) or the production deployment's URL (CONFORMANCE_PRODUCTION_BASE_URL)",
       );
     // The same request to the production deployment (on the embedded sandbox, its production twin).

@@ -13,36 +13,23 @@ import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementOf } from '../../src/contract/rule-requirements.ts';
-import { formatViolation, validate } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import {
   addressedResource,
+  statusUpdateOperations,
+  updateOperations,
+} from '../../src/suite/partner-catalogue.ts';
+import {
   firstServiceRequestId,
-  parseJson,
-  readRequisition,
-  readServiceRequest,
   realisticReport,
   type ServiceRequestData,
   serviceRequestIdsOf,
   statusChanges,
   statusesOf,
-  statusUpdateOperations,
   uniqueStatus,
-  updateOperations,
-  workingRequisition,
-} from '../../src/suite/partner-data.ts';
+} from '../../src/suite/partner-resources.ts';
 import { assertProperty } from '../../src/suite/properties.ts';
-import { test } from '../../src/suite/test.ts';
-import {
-  evidence,
-  expectJsonContentType,
-  expectNo5xx,
-  expectNone,
-  notVerified,
-  type Verdict,
-} from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
 
@@ -55,16 +42,6 @@ const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 const patchRequisition = operationById('updateRequisitionStatus');
 const patchServiceRequest = operationById('updateServiceRequestStatus');
 const postResults = operationById('createServiceRequestResults');
-
-const is2xx = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
-
-function expectEmptyBody(verdict: Verdict, exchange: Exchange): void {
-  verdict.expectThat(
-    exchange.text === '',
-    `expected no body, got ${exchange.text.length} bytes: ${exchange.text.slice(0, 200)}`,
-    exchange,
-  );
-}
 
 const statusUpdate = (op: Operation, id: string, body: unknown) => ({
   method: op.method,
@@ -82,13 +59,13 @@ test(
       tag: WRITES,
     },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { id } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { id } = await partnerData.workingRequisition();
     const exchange = await partnerA.send(
       statusUpdate(patchRequisition, id, { task_business_status: uniqueStatus('REQUISITION') }),
     );
     verdict.expectStatus(exchange, patchRequisition.successStatus);
-    expectEmptyBody(verdict, exchange);
+    verdict.expectEmptyBody(exchange);
     verdict.evidence(`requisition ${id} updated, no body`, exchange);
   },
 );
@@ -99,22 +76,21 @@ test(
     'PATCH on a requisition sets the task business status on all of its service requests',
     { tag: WRITES },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { id, requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { id, requisition } = await partnerData.workingRequisition();
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     if (serviceRequestIds.length < 2)
-      notVerified(
+      verdict.notVerified(
         `requisition ${id} has ${serviceRequestIds.length} service request(s): "all" needs at least two`,
       );
     const status = uniqueStatus('REQUISITION_ALL');
     const update = await partnerA.send(statusUpdate(patchRequisition, id, { task_business_status: status }));
-    verdict.expectThat(is2xx(update), `the update was refused (${update.status})`, update);
+    verdict.expectSuccess(update, 'the update');
 
     const problems: string[] = [];
     let last: Exchange = update;
     for (const serviceRequestId of serviceRequestIds) {
-      const { exchange, serviceRequest } = await readServiceRequest(
-        partnerA,
+      const { exchange, serviceRequest } = await partnerData.readServiceRequest(
         serviceRequestId,
         'OP-GET-SERVICE-REQUEST',
       );
@@ -124,7 +100,7 @@ test(
           `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
         );
     }
-    const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+    const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
     for (const [serviceRequestId, value] of statusesOf(after)) {
       if (value !== status)
         problems.push(
@@ -144,28 +120,26 @@ test(
     'PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest',
     { also: [SERVICE_REQUEST_SCHEMA, JSON_BODIES, STATUS_VALUES], tag: WRITES },
   ),
-  async ({ partnerA, note, session, verdict }) => {
-    const { requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { requisition } = await partnerData.workingRequisition();
     const serviceRequestId = firstServiceRequestId(requisition);
     const status = uniqueStatus('SERVICE_REQUEST');
     const exchange = await partnerA.send(
       statusUpdate(patchServiceRequest, serviceRequestId, { task_business_status: status }),
     );
     verdict.expectStatus(exchange, patchServiceRequest.successStatus);
-    expectJsonContentType(JSON_BODIES, exchange);
-    const body = parseJson<ServiceRequestData>(verdict.requirement, exchange);
-    note(
-      STATUS_VALUES,
-      `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
-    );
-    evidence(JSON_BODIES, 'the updated service request is application/json', exchange);
-    const { errors } = validate('service-request', body);
-    expectNone(
-      SERVICE_REQUEST_SCHEMA,
-      errors.map((violation) => `${formatViolation(violation)} → ${requirementOf(violation).requirement}`),
-      exchange,
-    );
-    evidence(SERVICE_REQUEST_SCHEMA, 'the updated service request is a ServiceRequest', exchange);
+    const jsonBodies = verdict.of(JSON_BODIES);
+    jsonBodies.expectJsonContentType(exchange);
+    const body = verdict.json<ServiceRequestData>(exchange);
+    verdict
+      .of(STATUS_VALUES)
+      .note(
+        `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
+      );
+    jsonBodies.evidence('the updated service request is application/json', exchange);
+    const schema = verdict.of(SERVICE_REQUEST_SCHEMA);
+    schema.expectSchema('service-request', body, exchange);
+    schema.evidence('the updated service request is a ServiceRequest', exchange);
     verdict.expectNone(
       [
         ...(body.id === serviceRequestId
@@ -189,22 +163,22 @@ test(
     'PATCH on one service request leaves its sibling service requests as they were',
     { tag: WRITES },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { id, requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { id, requisition } = await partnerData.workingRequisition();
     const [target, ...siblings] = serviceRequestIdsOf(requisition);
     if (target === undefined || siblings.length === 0)
-      notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
-    const readWorking = () => readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+      verdict.notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
+    const readWorking = () => partnerData.readRequisition(id, 'OP-GET-REQUISITION');
     // The siblings as they are now: earlier checks of the session may have changed them.
     const before = statusesOf((await readWorking()).requisition);
     const update = await partnerA.send(
       statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
     );
-    verdict.expectThat(is2xx(update), `the update was refused (${update.status})`, update);
+    verdict.expectSuccess(update, 'the update');
 
     const problems: string[] = [];
     for (const sibling of siblings) {
-      const { serviceRequest } = await readServiceRequest(partnerA, sibling, 'OP-GET-SERVICE-REQUEST');
+      const { serviceRequest } = await partnerData.readServiceRequest(sibling, 'OP-GET-SERVICE-REQUEST');
       if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
         problems.push(
           `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
@@ -231,8 +205,8 @@ for (const op of statusUpdateOperations) {
       `${op.method} ${op.path} with a reason is accepted and replaces the task business status`,
       { tag: WRITES },
     ),
-    async ({ partnerA, session, verdict }) => {
-      const { id, requisition } = await workingRequisition(session, partnerA);
+    async ({ partnerA, partnerData, verdict }) => {
+      const { id, requisition } = await partnerData.workingRequisition();
       const serviceRequestId = firstServiceRequestId(requisition);
       const addressed = resource === 'requisition' ? id : serviceRequestId;
       const first = uniqueStatus('FIRST');
@@ -244,13 +218,9 @@ for (const op of statusUpdateOperations) {
         const exchange = await partnerA.send(
           statusUpdate(op, addressed, { task_business_status: status, reason }),
         );
-        verdict.expectThat(
-          is2xx(exchange),
-          `an update with a reason was refused (${exchange.status})`,
-          exchange,
-        );
+        verdict.expectSuccess(exchange, 'an update with a reason');
       }
-      const { exchange, requisition: after } = await readRequisition(partnerA, id, 'OP-GET-REQUISITION');
+      const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
       const statuses = statusesOf(after);
       // The service requests the updates reached: the addressed one, or those of the requisition that show either.
       const reached =
@@ -284,8 +254,8 @@ test(
     'POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body',
     { tag: WRITES },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, verdict }) => {
+    const { requisition } = await partnerData.workingRequisition();
     const serviceRequestId = firstServiceRequestId(requisition);
     const exchange = await partnerA.send({
       method: postResults.method,
@@ -293,7 +263,7 @@ test(
       json: realisticReport(),
     });
     verdict.expectStatus(exchange, postResults.successStatus);
-    expectEmptyBody(verdict, exchange);
+    verdict.expectEmptyBody(exchange);
     verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, exchange);
   },
 );
@@ -306,8 +276,8 @@ test(
       tag: [Tags.property, ...WRITES],
     },
   ),
-  async ({ partnerA, session, verdict }) => {
-    const { requisition } = await workingRequisition(session, partnerA);
+  async ({ partnerA, partnerData, session, verdict }) => {
+    const { requisition } = await partnerData.workingRequisition();
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     let sent = 0;
     await assertProperty(
@@ -320,7 +290,7 @@ test(
           json: report,
         });
         verdict.expectStatus(exchange, postResults.successStatus);
-        expectEmptyBody(verdict, exchange);
+        verdict.expectEmptyBody(exchange);
       }),
       { numRuns: 20, endOnFailure: true },
     );
@@ -388,11 +358,12 @@ for (const op of updateOperations) {
       `${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`,
       { also: [NO_5XX_ON_CLIENT_INPUT], tag: [Tags.property, ...WRITES] },
     ),
-    async ({ partnerA, session, verdict }) => {
-      const { id, requisition } = await workingRequisition(session, partnerA);
+    async ({ partnerA, partnerData, session, verdict }) => {
+      const { id, requisition } = await partnerData.workingRequisition();
       const serviceRequestId = firstServiceRequestId(requisition);
       const addressed = resource === 'requisition' ? id : serviceRequestId;
       const status = uniqueStatus('INVALID');
+      const no5xx = verdict.of(NO_5XX_ON_CLIENT_INPUT);
       let accepted = 0;
       let sent = 0;
       const departures: string[] = [];
@@ -402,7 +373,7 @@ for (const op of updateOperations) {
       // changed it), again after each body the service took (2xx), and once at the end, which shows a refused
       // body that was applied all the same.
       const statuses = async () =>
-        statusesOf((await readRequisition(partnerA, id, 'OP-GET-REQUISITION')).requisition);
+        statusesOf((await partnerData.readRequisition(id, 'OP-GET-REQUISITION')).requisition);
       let before = readable ? await statuses() : new Map<string, unknown>();
       const readBack = async (what: string) => {
         const after = await statuses();
@@ -422,14 +393,14 @@ for (const op of updateOperations) {
               ? { body: body.raw, headers: { 'content-type': 'application/json' } }
               : { json: body.json }),
           });
-          expectNo5xx(NO_5XX_ON_CLIENT_INPUT, exchange);
+          no5xx.expectNo5xx(exchange);
           sent++;
           if (!readable) {
             // A results upload cannot be read back: a 2xx is the service saying it stored the report.
-            if (is2xx(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
+            if (succeeded(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
             return;
           }
-          if (!is2xx(exchange)) {
+          if (!succeeded(exchange)) {
             refused++;
             return;
           }
@@ -448,7 +419,7 @@ for (const op of updateOperations) {
         verdict.note(
           `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
         );
-      evidence(NO_5XX_ON_CLIENT_INPUT, `${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
+      no5xx.evidence(`${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
       verdict.evidence(`${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind`);
     },
   );

@@ -6,11 +6,8 @@
 import { operations } from '../../src/contract/operations.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
-import { refusedRequest } from '../../src/suite/run-waits.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { requestFor } from '../../src/suite/user-catalogue.ts';
-import { notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 /** The user data reads, those the contract lists 429 for. */
 const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));
@@ -23,25 +20,23 @@ test(
   async ({ api, dataset, userToken, verdict }) => {
     const token = await userToken();
     const ids = await dataset.knownIds();
-    // The target's refusals come back to this check (the judge has warned); the run's own still stop it.
-    const client = api.withOptions({ onRefused: undefined });
     const answered: string[] = [];
     const refused: string[] = [];
     let announcing = 0;
     // A read whose path needs an id user A's data does not supply is left out (a sparse account).
     for (const op of reads.filter((read) => read.pathParams.every(({ name }) => ids[name] !== undefined))) {
       try {
-        const exchange = await client.send({ ...requestFor(op, ids), token });
+        const exchange = await api.send({ ...requestFor(op, ids), token });
         answered.push(op.operationId);
         if (announcedRateLimit(exchange.headers)) announcing += 1;
       } catch (error) {
-        if (!(error instanceof RequestRefused)) throw error;
-        if (error.side === 'run') refusedRequest(error);
+        // The target's refusals are what this check counts (the judge has warned); the run's own stop it.
+        if (!(error instanceof RequestRefused) || error.side === 'run') throw error;
         refused.push(op.operationId);
       }
     }
     if (announcing === 0 && refused.length === 0)
-      notVerified(
+      verdict.notVerified(
         `none of the ${answered.length} user data reads sent announced a rate limit (no X-RateLimit-*, RateLimit or Retry-After header): a limit the target does not announce cannot be kept`,
       );
     verdict.evidence(

@@ -15,15 +15,13 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import { note, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
 
 const CONCURRENCY = 16;
 /** What the seed does not show (the values, windows and headers): recorded as observed. */
@@ -46,6 +44,7 @@ test(
   ),
   async ({ api, config, userToken, freshToken, requires, verdict }, testInfo) => {
     requires('rate-limit');
+    const values = verdict.of(RL_VALUES);
     if (!cheap) throw new Error('the catalogue has no user-data read without parameters');
     const configured = config.rateLimit;
     const ownLimit = configured !== undefined && config.capabilities.has('own-rate-limit');
@@ -66,12 +65,11 @@ test(
       : 'no rate-limit header';
     const limit = configured?.limit ?? announced?.limit;
     if (limit === undefined)
-      notVerified(
+      return verdict.notVerified(
         `no rate limit configured (CONFORMANCE_RATE_LIMIT) and ${describeOperation(cheap)} announced none (${read})`,
       );
     if (configured && announced?.limit !== undefined && announced.limit !== configured.limit)
-      note(
-        'RL-VALUES',
+      values.note(
         `the target announces a limit of ${announced.limit} (${read}); configured ${configured.limit}`,
       );
     let windowSeconds = configured?.windowSeconds ?? announced?.windowSeconds;
@@ -81,7 +79,7 @@ test(
     // One window's limit and one more, within the budget; else not verified, with the numbers.
     const maxRequests = Math.min(config.rateLimitBudget, Math.ceil(limit * 1.2) + 20);
     if (limit + 1 > maxRequests)
-      notVerified(
+      verdict.notVerified(
         `the limit (${documented}) takes ${limit + 1} requests in one window to exceed, over the burst's budget of ${config.rateLimitBudget} (CONFORMANCE_RATE_LIMIT_BUDGET)`,
       );
 
@@ -129,7 +127,7 @@ test(
         windowSeconds === undefined || elapsed > windowSeconds * 1000 || servedInWindow <= limit,
         `${servedInWindow} requests to ${describeOperation(cheap)} were served within one window of the limit (${documented}) and none of the ${sent} got 429`,
       );
-      notVerified(
+      return verdict.notVerified(
         `${sent} requests (budget ${maxRequests}) took ${elapsed} ms and none got 429, so the limit (${documented}) was never exceeded within one window`,
       );
     }
@@ -146,8 +144,7 @@ test(
     const shown = config.rateLimitHeaders.map(
       (header) => `${header}: ${limited?.headers[header.toLowerCase()]}`,
     );
-    note(
-      RL_VALUES,
+    values.note(
       `429 after ${sent} requests in ${elapsed} ms (${served.length} served; limit ${documented})${shown.length ? `; ${shown.join(', ')}` : ''}`,
     );
 

@@ -7,17 +7,16 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementById, requirements } from '../../src/contract/requirements.ts';
-import { requirementAt, requirementOf, requirementsOf } from '../../src/contract/rule-requirements.ts';
+import { requirementById, requirements, successRequirement } from '../../src/contract/requirements.ts';
+import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
-import { test } from '../../src/suite/test.ts';
-import { successRequirementOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { userCollections } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import { blockedBy, ConformanceFailure, expectNo5xx, note, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { ConformanceFailure } from '../../src/suite/verdicts.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -35,7 +34,7 @@ const stated = new Set(
 );
 const schemaRequirements = requirements.map((r) => r.id).filter((id) => stated.has(id));
 for (const id of schemaRequirements) {
-  if (requirementById(id)?.level !== 'MUST')
+  if (requirementById(id).level !== 'MUST')
     throw new Error(`${id} is not a MUST requirement of the catalogue`);
 }
 
@@ -129,7 +128,7 @@ function collect(
   const result = validate(schema, body);
   for (const violation of result.errors) {
     findings.problems.push({
-      requirement: requirementOf(violation).requirement,
+      requirement: attributed(violation).requirement,
       text: `${where}: ${formatViolation(violation)}`,
       exchange,
     });
@@ -173,7 +172,7 @@ async function check(dataset: Dataset): Promise<Findings> {
         `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]}); its records were not checked`,
       );
       findings.blockers.push({
-        requirement: error instanceof ConformanceFailure ? error.requirement : successRequirementOf(op),
+        requirement: error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
         reason: `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]})`,
       });
       continue;
@@ -202,7 +201,7 @@ async function check(dataset: Dataset): Promise<Findings> {
     for (const params of paramSets) {
       const exchange = await dataset.read(op, params);
       // Any 2xx with a body is checked; the exact success status is the operation test's business.
-      if (exchange.status < 200 || exchange.status >= 300) {
+      if (!succeeded(exchange)) {
         findings.unreadable.push(
           `${exchange.request.method} ${buildPath(op, params)} answered ${exchange.status}: not checked here (see ${op.operationId}'s operation test)`,
         );
@@ -253,9 +252,9 @@ for (const { requirement, witness } of checks) {
       );
       const [count, what] = witness(findings.seen);
       const [blocker] = findings.blockers;
-      if (count === 0 && blocker) blockedBy(blocker.requirement, blocker.reason);
+      if (count === 0 && blocker) verdict.blockedBy(blocker.requirement, blocker.reason);
       const [withheld] = findings.withheld;
-      if (count === 0) notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
+      if (count === 0) verdict.notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
       verdict.evidence(`${count} ${what} validated`);
     },
   );
@@ -293,10 +292,9 @@ test(
         const key = `${JSON.stringify(workout.sport_id)}=${JSON.stringify(workout.sport_name)}`;
         sports.set(key, (sports.get(key) ?? 0) + 1);
       }
-      note(
-        NOT_SHOWN.sports,
-        `sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`,
-      );
+      verdict
+        .of(NOT_SHOWN.sports)
+        .note(`sport_id=sport_name pairs seen: ${[...sports].map(([k, n]) => `${k} (${n})`).join(', ')}`);
     } else {
       verdict.note('the workouts could not be read; nothing observed');
     }
@@ -306,22 +304,22 @@ test(
       const types = new Set(
         records.filter((r) => r.step_count !== undefined).map((r) => typeof r.step_count),
       );
-      note(
-        NOT_SHOWN.stepCount,
-        `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
-      );
+      verdict
+        .of(NOT_SHOWN.stepCount)
+        .note(
+          `step_count present in ${records.filter((r) => r.step_count !== undefined).length}/${records.length} cycles${types.size ? ` (JSON types: ${[...types].join(', ')})` : ''}`,
+        );
     }
     const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
     const exchange = await dataset.read(profileOp);
-    expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+    verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
     let profile: unknown;
     try {
       profile = exchange.json();
     } catch {
       profile = undefined;
     }
-    note(
-      NOT_SHOWN.profileFields,
+    verdict.of(NOT_SHOWN.profileFields).note(
       profile && typeof profile === 'object'
         ? `GET ${profileOp.path} (${exchange.status}) fields: ${Object.entries(profile)
             .map(([field, value]) => `${field}:${value === null ? 'null' : typeof value}`)

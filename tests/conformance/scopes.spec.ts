@@ -6,18 +6,17 @@
 // SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant: see revoke.spec.ts.
 
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { requirements } from '../../src/contract/requirements.ts';
+import { requirementOf } from '../../src/contract/requirements.ts';
 import { covered } from '../../src/suite/depth.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test } from '../../src/suite/test.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import { expectNo5xx, type RefusalReading } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import type { RefusalReading } from '../../src/suite/verdicts.ts';
 
 // One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
 test.describe.configure({ mode: 'default' });
@@ -32,19 +31,10 @@ const missingScope = (config: SuiteConfig): RefusalReading => ({
   tolerated: [403],
 });
 
-/** The SCOPE-READ-* requirement that names the operation. */
-function scopeRequirement(operationId: string): string {
-  const found = requirements.find(
-    (requirement) => requirement.id.startsWith('SCOPE-READ-') && requirement.operations.includes(operationId),
-  );
-  if (!found) throw new Error(`specs/requirements.yaml has no SCOPE-READ-* requirement for ${operationId}`);
-  return found.id;
-}
-
 for (const op of userDataOperations) {
   if (op.security.kind !== 'user' || op.security.scope === null) continue;
   const scope = op.security.scope;
-  const requirement = scopeRequirement(op.operationId);
+  const requirement = requirementOf(op, 'SCOPE-READ-');
   const others = ALL_READ_SCOPES.filter((candidate) => candidate !== scope);
 
   test(
@@ -84,7 +74,7 @@ for (const op of userDataOperations) {
     async ({ api, dataset, userToken, verdict }) => {
       const ids = await dataset.idsFor(op);
       const exchange = await api.send({ ...requestFor(op, ids), token: await userToken(['read:profile']) });
-      expectNo5xx('ERR-NO-5XX-ON-CLIENT-INPUT', exchange);
+      verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       verdict.note(
         `${describeOperation(op)} with a token holding only read:profile answered ${exchange.status} (the seed declares no scope for it)`,
       );

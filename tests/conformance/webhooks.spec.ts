@@ -17,10 +17,8 @@ import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { freshRequisition, serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-data.ts';
-import { test } from '../../src/suite/test.ts';
-import { note, notVerified } from '../../src/suite/verdicts.ts';
-import { verifies } from '../../src/suite/verifies.ts';
+import { serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-resources.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/suite/webhook-inbox.ts';
 import {
   describeScheme,
@@ -84,14 +82,15 @@ test(
       tag: [Tags.partner, Tags.nonProduction, Tags.write],
     },
   ),
-  async ({ api, config, partnerA, requires, session, verdict }) => {
+  async ({ api, config, partnerA, partnerData, requires, verdict }) => {
     requires('webhooks');
     const secret = config.signingSecret;
-    if (!secret) notVerified('no signing secret configured (CONFORMANCE_PARTNER_A_SIGNING_SECRET)');
+    if (!secret)
+      return verdict.notVerified('no signing secret configured (CONFORMANCE_PARTNER_A_SIGNING_SECRET)');
     const scheme = config.webhooks.signature;
     const inbox = await openWebhookInbox(api, config, partnerA.credentials.clientId, '/webhooks/partner');
     try {
-      const { id, requisition } = await freshRequisition(session, partnerA);
+      const { id, requisition } = await partnerData.freshRequisition();
       const ids = [id, ...serviceRequestIdsOf(requisition)];
       const op = operationById('updateRequisitionStatus');
       const status = uniqueStatus('WEBHOOK');
@@ -100,7 +99,7 @@ test(
         path: buildPath(op, { id }),
         json: { task_business_status: status, reason: 'webhook conformance check' },
       });
-      verdict.expectThat(update.status >= 200 && update.status < 300, 'the status update failed', update);
+      verdict.expectSuccess(update, 'the status update');
       // Webhooks about this requisition (other tests' events for partner A reach the receiver too). The
       // payload is not specified: wait for one that names the new status, else take those naming the ids.
       const ours = (delivery: Delivery) => ids.some((value) => deliveryText(delivery).includes(value));
@@ -111,7 +110,7 @@ test(
       const deliveries = inbox.deliveries().filter(ours);
       const within = `within ${config.webhooks.waitSeconds} s of its status update`;
       if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
-        notVerified(
+        verdict.notVerified(
           `no webhook about requisition ${id} reached the receiver (CONFORMANCE_WEBHOOK_PUBLIC_URL) ${within}; which changes the service announces is not shown`,
         );
       verdict.expectThat(
@@ -127,14 +126,16 @@ test(
           return undefined;
         }
       });
-      note(
-        EVENT_TYPES,
-        `event types observed: ${[...new Set(payloads.map((payload) => JSON.stringify(payload?.type) ?? 'no type field'))].join(', ')}`,
-      );
-      note(
-        PAYLOAD,
-        `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
-      );
+      verdict
+        .of(EVENT_TYPES)
+        .note(
+          `event types observed: ${[...new Set(payloads.map((payload) => JSON.stringify(payload?.type) ?? 'no type field'))].join(', ')}`,
+        );
+      verdict
+        .of(PAYLOAD)
+        .note(
+          `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
+        );
 
       // The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
       // shown"): under the suite's default reading a departure is a warning, under the team's scheme a failure.
@@ -144,12 +145,13 @@ test(
       const prefixed = deliveries.some((delivery) =>
         /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, scheme.header) ?? ''),
       );
-      note(
-        SIGNATURE_ALGORITHM,
-        departures.length === 0
-          ? `${deliveries.length} webhook(s): ${scheme.header} verified as ${describeScheme(scheme)}${prefixed ? ', with an algorithm= prefix' : ''}`
-          : `${scheme.header} did not verify as ${describeScheme(scheme)} (${scheme.configured ? 'configured' : 'default'} scheme)`,
-      );
+      verdict
+        .of(SIGNATURE_ALGORITHM)
+        .note(
+          departures.length === 0
+            ? `${deliveries.length} webhook(s): ${scheme.header} verified as ${describeScheme(scheme)}${prefixed ? ', with an algorithm= prefix' : ''}`
+            : `${scheme.header} did not verify as ${describeScheme(scheme)} (${scheme.configured ? 'configured' : 'default'} scheme)`,
+        );
       verdict.expectNone(unsigned(deliveries, scheme), update);
       verdict.evidence(`${deliveries.length} partner webhook(s) carried ${scheme.header}`);
     } finally {
@@ -178,17 +180,18 @@ test(
       const deliveries = await inbox.waitFor(aboutUser(userId), waitMs(config));
       const missing = `no webhook naming user A (user_id ${userId}) reached the receiver registered for the OAuth client within ${config.webhooks.waitSeconds} s`;
       if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
-        notVerified(
+        verdict.notVerified(
           `${missing}: the seed gives a client no way to cause one; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
         );
       verdict.expectThat(deliveries.length > 0, `${missing} of a change of the user's data`);
 
       const signed = deliveries.filter((delivery) => deliveryHeader(delivery, scheme.header) !== undefined);
       const departures = departuresFrom(signed, login.clientSecret, scheme);
-      note(
-        SIGNATURE_ALGORITHM,
-        `user-data webhooks (which secret signs them is not shown): ${signed.length - departures.length} of ${signed.length} signed one(s) verified as ${describeScheme(scheme)} under the OAuth client secret${departures.length ? `; ${departures.join('; ')}` : ''}`,
-      );
+      verdict
+        .of(SIGNATURE_ALGORITHM)
+        .note(
+          `user-data webhooks (which secret signs them is not shown): ${signed.length - departures.length} of ${signed.length} signed one(s) verified as ${describeScheme(scheme)} under the OAuth client secret${departures.length ? `; ${departures.join('; ')}` : ''}`,
+        );
       verdict.expectNone(unsigned(deliveries, scheme));
       verdict.evidence(
         `${deliveries.length} user-data webhook(s) about user ${userId} carried ${scheme.header}`,

@@ -8,11 +8,11 @@ import { expect, test } from '@playwright/test';
 import fc from 'fast-check';
 import { mutationsAt } from '../../src/contract/invalid-arbitraries.ts';
 import { REQUIREMENT_KEYWORD } from '../../src/contract/requirement-keyword.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
+import { findRequirement } from '../../src/contract/requirements.ts';
 import {
+  attributed,
   conditionalRequirementAt,
   requirementAt,
-  requirementOf,
   requirementsOf,
   rulesOf,
 } from '../../src/contract/rule-requirements.ts';
@@ -39,7 +39,7 @@ function attributions(schema: string): Record<string, string> {
   for (const mutation of mutationsAt(schemaAt(schema))) {
     for (const value of fc.sample(mutation.arbitrary, { numRuns: 8, seed: 42 })) {
       for (const violation of validate(schema, value).errors) {
-        found[`${violation.rule} ${violation.pointer}`] = requirementOf(violation).requirement;
+        found[`${violation.rule} ${violation.pointer}`] = attributed(violation).requirement;
       }
     }
   }
@@ -52,7 +52,7 @@ test.describe('every schema rule states a requirement of the catalogue', () => {
       const rules = rulesOf(name);
       expect(rules.length).toBeGreaterThan(0);
       const unknown = rules.filter(
-        ({ requirement }) => requirement === undefined || !requirementById(requirement),
+        ({ requirement }) => requirement === undefined || !findRequirement(requirement),
       );
       expect(unknown.map((rule) => `${rule.path} ${rule.property ?? ''} → ${rule.requirement}`)).toEqual([]);
     });
@@ -78,10 +78,10 @@ test.describe('every schema rule states a requirement of the catalogue', () => {
 });
 
 test.describe('violations are attributed as before the annotations', () => {
-  for (const [schema, attributed] of Object.entries(expected.violations)) {
+  for (const [schema, recorded] of Object.entries(expected.violations)) {
     test(schema, () => {
       const found = attributions(schema);
-      const differing = Object.entries(attributed)
+      const differing = Object.entries(recorded)
         .filter(([violation, requirement]) => found[violation] !== requirement)
         .map(([violation, requirement]) => `${violation}: expected ${requirement}, got ${found[violation]}`);
       expect(differing).toEqual([]);
@@ -117,7 +117,7 @@ test.describe('attributions the replaced table could not make', () => {
       const [violation, ...others] = validate(schema, instance).errors;
       expect(others.map(formatViolation)).toEqual([]);
       expect(violation?.rule).toBe(rule);
-      expect(requirementOf(violation as NonNullable<typeof violation>).requirement).toBe(requirement);
+      expect(attributed(violation as NonNullable<typeof violation>).requirement).toBe(requirement);
     });
   }
 });

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById, operations } from '../../src/contract/operations.ts';
-import { successRequirementFor } from '../../src/contract/requirements.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
@@ -53,8 +53,8 @@ test('one valid exchange per user-data and partner operation, each with an unkno
     /unknown property 'unknown_field'/,
   );
   for (const op of checked) {
-    const id = successRequirementFor(op.operationId);
-    if (id) expect(statusOf(report, id), `${op.operationId} (${id})`).toBe('pass');
+    const id = successRequirement(op);
+    expect(statusOf(report, id), `${op.operationId} (${id})`).toBe('pass');
   }
 });
 
@@ -85,7 +85,7 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
   const { code, report, written, output } = await checkRecording(file);
   expect(report.verdict, output).toBe('fail');
   expect(code).toBe(1);
-  const opCycle = successRequirementFor('getCycleById') as string;
+  const opCycle = successRequirement({ operationId: 'getCycleById' });
   expect(statusOf(report, opCycle)).toBe('fail');
   expect(report.tests.find((t) => t.failedRequirements.includes(opCycle))?.error).toMatch(
     /status 201 is not one getCycleById lists.*faulty\.har#1/s,

@@ -13,10 +13,10 @@ import { pagingProbes } from './sandbox-fault-probes-paging.ts';
 const probes: Record<UserFault, Probe> = { ...dataProbes, ...pagingProbes, ...accessProbes };
 
 test('every user-area fault names a requirement of specs/requirements.yaml and there are at least 30', async () => {
-  const { requirementById } = await import('../../src/contract/requirements.ts');
+  const { findRequirement } = await import('../../src/contract/requirements.ts');
   expect(Object.keys(userFaults).length).toBeGreaterThanOrEqual(30);
   for (const [name, fault] of Object.entries(userFaults)) {
-    expect(requirementById(fault.requirement), `${name} → ${fault.requirement}`).toBeDefined();
+    expect(findRequirement(fault.requirement), `${name} → ${fault.requirement}`).toBeDefined();
     expect(faults[name as keyof typeof faults]).toBe(fault);
   }
 });

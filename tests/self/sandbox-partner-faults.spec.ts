@@ -11,7 +11,7 @@ import {
   statusFaultName,
 } from '../../sandbox/faults/status.ts';
 import { routeTable } from '../../sandbox/route-table.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
+import { findRequirement } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
 import {
@@ -321,7 +321,7 @@ const probes: Record<PartnerFault, Probe> = {
 
 test('every partner fault names a stated, verifiable-or-listed requirement of the catalogue', () => {
   for (const [name, fault] of Object.entries(partnerFaults)) {
-    const requirement = requirementById(fault.requirement);
+    const requirement = findRequirement(fault.requirement);
     expect(requirement, `${name} → ${fault.requirement}`).toBeDefined();
     expect(requirement?.level, name).toBe('MUST');
     expect(fault.area).toBe('partner');

@@ -2,6 +2,7 @@
 // from the check through the test's annotations to the report's summary unchanged, an outcome outside the
 // list is refused, and a failure is charged to its finding's requirement, never to what its text names.
 import { expect, test } from '@playwright/test';
+import { RequestRefused } from '../../src/http/request-refused.ts';
 import {
   FINDING_OUTCOMES,
   type Finding,
@@ -12,15 +13,8 @@ import {
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/test-result.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
-import { endingFindings } from '../../src/suite/raised-failures.ts';
-import {
-  ConformanceFailure,
-  evidence,
-  note,
-  notVerifiedHere,
-  stopWith,
-  warn,
-} from '../../src/suite/verdicts.ts';
+import { endingFindings, isKeptStop, keepRaised } from '../../src/suite/raised-failures.ts';
+import { ConformanceFailure, stopWith, Verdict } from '../../src/suite/verdicts.ts';
 import { type Ended, endedTest, skipReasonOf, stoppableInfo } from './findings-support.ts';
 
 const RUN_ERROR = { kind: 'sign-in' as const, cause: 'no form on the page', remedy: 'try the browser' };
@@ -47,17 +41,20 @@ function stopped(stop: Omit<Finding, 'requirement'>, outcome: TestOutcome) {
 
 /** How a check reaches each outcome, and how the test then ends. */
 const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
-  pass: () => passedWith(() => evidence('PAG-A', '182 records of 8 pages')),
+  pass: () => passedWith(() => new Verdict('PAG-A').evidence('182 records of 8 pages')),
   fail: () => {
     const failure = new ConformanceFailure('PAG-A', '1 violation(s)', 'GET http://x/v2/cycle → 200');
     // What the worker's fixture does with the errors Playwright recorded ("Name: message").
     const errors = [`${failure.name}: ${failure.message}`];
     const info = stoppableInfo();
-    for (const ended of endingFindings(errors.map((message) => ({ message }))))
+    for (const ended of endingFindings(
+      errors.map((message) => ({ message })),
+      () => 'PAG-A',
+    ))
       if (ended) recordFinding(info, ended);
     return { status: 'failed', outcome: 'failed', annotations: info.annotations, errors };
   },
-  warning: () => passedWith(() => warn('PAG-A', 'limit=0 served 10 records')),
+  warning: () => passedWith(() => new Verdict('PAG-A').warn('limit=0 served 10 records')),
   'not-verified': () => stopped({ outcome: 'not-verified', message: 'no SCORED cycle' }, 'not-verified'),
   blocked: () =>
     stopped(
@@ -65,7 +62,7 @@ const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
       'blocked',
     ),
   omitted: () => stopped({ outcome: 'omitted', message: 'smoke runs no write' }, 'omitted'),
-  note: () => passedWith(() => note('PAG-A', 'answered 200')),
+  note: () => passedWith(() => new Verdict('PAG-A').note('answered 200')),
   error: () => {
     const info = stoppableInfo();
     skipReasonOf(() => stoppedByRunError(info, RUN_ERROR));
@@ -104,7 +101,10 @@ test('the summary says each finding as the report did: failures, reasons, eviden
   });
   // A requirement not verified by a check that goes on: the test passes, the requirement is listed.
   const partly = summarise(
-    endedTest({ status: 'passed', annotations: recordedHere(() => notVerifiedHere('PAG-B', 'no id')) }),
+    endedTest({
+      status: 'passed',
+      annotations: recordedHere(() => new Verdict('PAG-B').notVerifiedHere('no id')),
+    }),
   );
   expect(partly).toMatchObject({ outcome: 'passed', notVerified: ['PAG-B: no id'] });
 });
@@ -172,4 +172,29 @@ test('an untyped error the run error explains stops the test, not verified; a ch
   expect(summarise(endedTest({ status: 'skipped' })).skipReason).toBe(
     'not verified: did not run (the run ended first)',
   );
+});
+
+test("a request the run refused is a stop where it ends a test: not verified, charged to the test's own requirement", () => {
+  const refusal = new RequestRefused({ method: 'GET', url: 'http://x/v2/cycle' }, 'run budget spent');
+  const failure = new ConformanceFailure('PAG-B', '1 violation(s)');
+  // The API client keeps each refusal before it throws it (its onRefused, src/suite/target-session.ts).
+  keepRaised(refusal);
+  expect([isKeptStop(refusal), isKeptStop(failure), isKeptStop(new Error('x'))]).toEqual([
+    true,
+    false,
+    false,
+  ]);
+  // Playwright hands the fixture each error as "Name: message".
+  const errors = [refusal, failure, new Error('x')].map((error) => ({
+    message: `${error.name}: ${error.message}`,
+  }));
+  expect(endingFindings(errors, () => 'PAG-A')).toEqual([
+    {
+      requirement: 'PAG-A',
+      outcome: 'not-verified',
+      message: 'run budget spent: GET http://x/v2/cycle was not sent',
+    },
+    failure.finding,
+    undefined,
+  ]);
 });

@@ -1,11 +1,12 @@
 // A partner's server-to-server client: client credentials for a bearer token, sent on every request;
 // on a 401 it requests a new token and retries once, as the seed tells partners to do.
-import type { ClientCredentials } from '../config/suite-config.ts';
+import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { SEED_PARTNER_TOKEN_REQUEST } from '../config/variables.ts';
 import { type ApiClient, type ApiRequest, partnerCredential } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { timed } from '../run-state/phase-log.ts';
+import { partnerKey, TokenStore } from './token-store.ts';
 
 /** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
 export interface PartnerTokenSettings {
@@ -87,4 +88,20 @@ export class PartnerClient {
     this.renewals++;
     return this.api.send({ ...request, credential, token: await this.accessToken() });
   }
+}
+
+/** The partner token request's values; with a token store, each token issued is kept there with its expiry. */
+export function partnerTokenSettings(
+  config: SuiteConfig,
+  credentials: ClientCredentials,
+): PartnerTokenSettings {
+  const { partnerGrantType: grantType, partnerScope: scope, tokenStore } = config.auth;
+  if (!tokenStore) return { grantType, scope };
+  const store = new TokenStore(tokenStore);
+  const key = partnerKey(config.baseUrl, credentials.clientId);
+  return {
+    grantType,
+    scope,
+    onToken: (accessToken, expiresIn) => store.record(key, { accessToken, scopes: scope, expiresIn }),
+  };
 }

@@ -2,17 +2,15 @@
 // user tokens minted through the real authorization code flow (once per scope set, worker and target, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
-import { PartnerClient, type PartnerTokenSettings } from '../auth/partner-client.ts';
+import { PartnerClient, partnerTokenSettings } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
-import { partnerKey, TokenStore } from '../auth/token-store.ts';
 import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
-import type { Capability } from '../config/capabilities.ts';
-import { capabilitySource } from '../config/capabilities.ts';
+import { type Capability, capabilitySource } from '../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
-import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
+import type { SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
@@ -121,19 +119,6 @@ function partnerFor(
       `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID, CONFORMANCE_PARTNER_${name}_CLIENT_SECRET)`,
     );
   return new PartnerClient(api, credentials, tokens, partnerTokenSettings(config, credentials));
-}
-
-/** The partner token request's values; with a token store, each token issued is kept there with its expiry. */
-function partnerTokenSettings(config: SuiteConfig, credentials: ClientCredentials): PartnerTokenSettings {
-  const { partnerGrantType: grantType, partnerScope: scope, tokenStore } = config.auth;
-  if (!tokenStore) return { grantType, scope };
-  const store = new TokenStore(tokenStore);
-  const key = partnerKey(config.baseUrl, credentials.clientId);
-  return {
-    grantType,
-    scope,
-    onToken: (accessToken, expiresIn) => store.record(key, { accessToken, scopes: scope, expiresIn }),
-  };
 }
 
 /** The target lacks capabilities a check needs: the reason names what would supply each. */

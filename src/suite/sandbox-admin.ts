@@ -1,15 +1,7 @@
-// Every call the suite makes to the embedded sandbox's administration API (sandbox-only extensions, not
-// part of the contract; sandbox/admin.ts and sandbox/partner/admin-routes.ts). Only tests on a target with the
-// 'sandbox-admin' capability (the embedded sandbox) use them (webhook checks through webhook-inbox.ts):
-//
-//   GET    /sandbox/webhooks?owner=…                         the URLs registered for an owner
-//   POST   /sandbox/webhooks {owner, url}                    register a receiver URL
-//   DELETE /sandbox/webhooks?owner=…                         remove every receiver of an owner
-//   POST   /sandbox/users/:userId/events {type?, id?}        simulate a change of a user's data (webhooks)
-//   GET    <base>/sandbox/partners/:clientId/requisitions    a partner's requisitions (seeded data included)
-//
-// The /sandbox routes live beside /developer (at the base URL's origin); the partner inspection routes live
-// under the base URL. An answer other than the documented one throws an Error naming the exchange.
+// Every call the suite makes to the embedded sandbox's administration API (sandbox-only, not the contract's:
+// sandbox/admin.ts, sandbox/partner/admin-routes.ts; the routes are listed in docs/sandbox.md), used only on
+// a target with the 'sandbox-admin' capability. The /sandbox routes live beside /developer, the partner
+// inspection routes under the base URL. An answer other than the documented one throws, naming the exchange.
 import type { SuiteConfig } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';

@@ -1,12 +1,6 @@
-// The user's data, read through the API and kept by the worker's session with the test's target
-// (`userDataCache`), each read once per worker, target and token; a test reads it through its `dataset`
-// fixture, user A's view. How deep the reads go is the run's depth plan (src/suite/depth.ts). Three kinds:
-//   - walks of a collection, one per key (walkKey): the reference walk (limit 25, no query, the plan's newest
-//     pages, never the whole history) that the data checks share, and start-filtered windows. A walk that
-//     failed on an answer keeps its failure; one left unanswered is read again (src/suite/unanswered.ts);
-//   - one id per path parameter (knownIds), from the first records of the collections;
-//   - single reads (a record by id, a cycle's sleep or recovery, the body measurement, the profile, an
-//     activity mapping): each sent once, its exchange judged by every check that reads it.
+// A test's view of user A's data (its `dataset` fixture): the reads the worker keeps for the test's target
+// (./user-data-cache.ts), as deep as the run's depth plan says (./depth.ts), through the test's own client;
+// a read a check cannot do without stops the check (blocked, not verified), naming why.
 
 import { collectionClasses, type DepthPlan } from '../config/depth-plan.ts';
 import type { CollectionClasses } from '../config/input-classes.ts';
@@ -17,14 +11,13 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { type Page, pageOf, readPage, type WalkOptions, walkCollection } from './collections.ts';
+import { type Page, pageOf } from './collections.ts';
 import { planOf } from './depth.ts';
 import { coreTest, internal } from './fixtures.ts';
 import { grantMismatchOf } from './grant-guard.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
-import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
-import { failedOnAnswer, rethrowAsAsker, sharedRead, UnansweredFailure } from './unanswered.ts';
+import { rethrowAsAsker, UnansweredFailure } from './unanswered.ts';
 import {
   collectionById,
   idSourceOf,
@@ -34,25 +27,9 @@ import {
   type RecordSource,
   spread,
   userCollections,
-  V1_CUTOFF,
 } from './user-catalogue.ts';
+import { COMPLETE_LIMIT, UserDataCache, type WalkRequest } from './user-data-cache.ts';
 import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
-
-/** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */
-export interface WalkRequest {
-  limit?: number;
-  query?: Record<string, string | undefined>;
-  requirement: string;
-  /** Read only this many pages (a sample); the walk is otherwise followed to its end. */
-  pages?: number;
-  /** The most records the query can select (Dataset `walk`): the walk stops past it (collections.ts). */
-  maxRecords?: number;
-}
-
-/** The page size of the reference walk: the maximum, so that the walk every check shares takes the fewest pages. */
-export const COMPLETE_LIMIT = 25;
-/** How a problem names the reference walk. */
-export const COMPLETE_WALK = `reference walk, limit=${COMPLETE_LIMIT}`;
 
 /** The collections whose reference walks give a collection's extents (records.ts): a recovery's sleep and cycle. */
 const extentSources = (collection: OperationId): OperationId[] =>
@@ -60,130 +37,6 @@ const extentSources = (collection: OperationId): OperationId[] =>
 
 /** The bounds found for each start, by the reference walk they were found in (the worker's, kept as long as it). */
 const startBounds = new WeakMap<readonly DataRecord[], Map<number, number>>();
-
-/** The key of a walk: the token's user, the collection, the page size, the query and the bounds of its read. */
-const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token'>) =>
-  JSON.stringify([
-    token,
-    op.operationId,
-    options.limit ?? null,
-    options.query ?? {},
-    options.samplePages ?? null,
-    options.maxRecords ?? null,
-  ]);
-
-/** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
-export class UserDataCache {
-  private readonly walks = new Map<string, Promise<CollectionOutcome>>();
-  private readonly ids = new Map<string, Promise<KnownIds>>();
-  private readonly singles = new Map<string, Promise<Exchange>>();
-
-  constructor(
-    private readonly workerApi: ApiClient,
-    /** A stateless target (a mock) has no collection to walk to its end: its first page is the sample. */
-    private readonly firstPageOnly: boolean,
-    /** The run's memo: a read one worker made serves every worker (user tokens are the run's too). */
-    private readonly memo: RunMemo,
-  ) {}
-
-  /**
-   * The newest records of the token's user, at most `pages` pages of the maximum (the plan's bound), or the
-   * error that stopped the walk; never rejects.
-   */
-  completeWalk(token: string, op: Operation, pages: number): Promise<CollectionOutcome> {
-    return this.read(this.workerApi, token, op, {
-      limit: COMPLETE_LIMIT,
-      requirement: successRequirement(op),
-      samplePages: this.firstPageOnly ? 1 : pages,
-    });
-  }
-
-  /** A walk of the collection with the request's page size and query, read through `api` on first use. */
-  async walk(api: ApiClient, token: string, op: Operation, request: WalkRequest): Promise<LoadedCollection> {
-    const { pages, ...walk } = request;
-    const outcome = await this.read(api, token, op, { ...walk, maxPages: 200, samplePages: pages });
-    if (!outcome.ok) rethrowAsAsker(outcome.error);
-    return outcome.value;
-  }
-
-  /** The outcome of the walk of its key, read on first use. */
-  private read(
-    api: ApiClient,
-    token: string,
-    op: Operation,
-    options: Omit<WalkOptions, 'token'>,
-  ): Promise<CollectionOutcome> {
-    const key = walkKey(token, op, options);
-    let outcome = this.walks.get(key);
-    if (!outcome) {
-      const walk = () => walkCollection<DataRecord>(api, buildPath(op), { token, ...options });
-      const reading: Promise<CollectionOutcome> = this.memo
-        .remember(`walk ${key}`, walk, walkCodec<DataRecord>())
-        .then(
-          (walk): CollectionOutcome => ({
-            ok: true,
-            value: { operation: op, ...walk, complete: walk.pages.at(-1)?.nextToken === undefined },
-          }),
-          (error: unknown): CollectionOutcome => {
-            if (!failedOnAnswer(error) && this.walks.get(key) === reading) this.walks.delete(key);
-            return { ok: false, error };
-          },
-        );
-      this.walks.set(key, reading);
-      outcome = reading;
-    }
-    return outcome;
-  }
-
-  /**
-   * Ids of the token's user's own records: cycleId is the cycle of the newest recovery (so it has a sleep
-   * and a recovery), sleepId that recovery's sleep, workoutId the newest workout, and activityV1Id the v1_id
-   * of the newest sleep that started before the V1 cut-off (2025-09-01). Needs a token holding
-   * read:recovery, read:workout and read:sleep.
-   */
-  knownIds(api: ApiClient, token: string, readable: Readable): Promise<KnownIds> {
-    return sharedRead(this.ids, token, () =>
-      this.memo.remember(`known ids ${token}`, () => this.readIds(api, token, readable), jsonCodec()),
-    );
-  }
-
-  private async readIds(api: ApiClient, token: string, readable: Readable): Promise<KnownIds> {
-    const first = async (id: OperationId, query: Record<string, string> = {}) =>
-      readable(operationById(id))
-        ? readPage<DataRecord>(api, buildPath(operationById(id)), {
-            token,
-            query,
-            limit: 1,
-            requirement: successRequirement(operationById(id)),
-          }).then((page) => page.records[0])
-        : undefined;
-    const recovery = await first('listRecoveries');
-    const workout = await first('listWorkouts');
-    // An id the user's data cannot supply stays absent: a check that needs it is then not verified.
-    const known: KnownIds = Object.fromEntries(
-      Object.entries({ cycleId: recovery?.cycle_id, sleepId: recovery?.sleep_id, workoutId: workout?.id })
-        .filter(([, value]) => value !== undefined)
-        .map(([name, value]) => [name, String(value)]),
-    );
-    const oldSleep = await first('listSleeps', { end: V1_CUTOFF }).catch((error: unknown) => {
-      if (error instanceof RequestRefused) throw error;
-      return undefined;
-    });
-    if (oldSleep?.v1_id !== undefined) known.activityV1Id = String(oldSleep.v1_id);
-    return known;
-  }
-
-  /** The answer to a GET of `path` with the token, sent through `api` on first use. */
-  singleRead(api: ApiClient, token: string, path: string): Promise<Exchange> {
-    const key = JSON.stringify([token, path]);
-    return sharedRead(this.singles, key, () =>
-      this.memo.remember(`single read ${key}`, () => api.send({ path, token }), exchangeCodec),
-    );
-  }
-}
-
-/** Whether a token's grant lets it read an operation (src/suite/grant-guard.ts): the ids it cannot are left out. */
-type Readable = (op: Operation) => boolean;
 
 /**
  * A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. A

@@ -22,7 +22,8 @@ import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { COMPLETE_LIMIT, type Dataset } from '../../src/suite/user-data.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
+import { COMPLETE_LIMIT } from '../../src/suite/user-data-cache.ts';
 import type { Verdict } from '../../src/suite/verdicts.ts';
 
 /** The position of the record an end is set at: as FLT-END-EXCLUSIVE's first anchor. */

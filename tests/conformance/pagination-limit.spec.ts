@@ -9,7 +9,7 @@ import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/suite/user-data.ts';
+import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/suite/user-data-cache.ts';
 
 /** limit's default and maximum, from the operation's parameter schema (10 and 25 in the seed). */
 function limitRules(op: Operation): { byDefault: number; maximum: number } {

@@ -17,7 +17,8 @@ import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK, type Dataset } from '../../src/suite/user-data.ts';
+import type { Dataset } from '../../src/suite/user-data.ts';
+import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/suite/user-data-cache.ts';
 
 const sameSequence = (a: readonly string[], b: readonly string[]): string | undefined => {
   const length = Math.max(a.length, b.length);

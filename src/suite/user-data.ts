@@ -190,9 +190,15 @@ export class Dataset {
     const [own, sleeps, cycles] = walks;
     const records = own?.records ?? [];
     const extentOf = sleeps && cycles ? recoveryExtents(sleeps.records, cycles.records) : ownExtent;
-    const reachedBack = (walk: LoadedCollection) =>
-      walk.complete || walk.records.some((record) => (extentOf(record)?.earliest ?? at) < at);
-    if (!walks.every((walk) => walk && reachedBack(walk))) return undefined;
+    // Each walk read back past `start` (or to its end): its own records' times, a recovery's by its sleep and cycle.
+    const reachedBack = (walk: LoadedCollection | undefined, extent: ExtentOf) =>
+      walk !== undefined &&
+      (walk.complete || walk.records.some((record) => (extent(record)?.earliest ?? at) < at));
+    if (
+      !reachedBack(own, extentOf) ||
+      ![sleeps, cycles].every((walk) => !walk || reachedBack(walk, ownExtent))
+    )
+      return undefined;
     const known = startBounds.get(records) ?? new Map<number, number>();
     startBounds.set(records, known);
     if (!known.has(at))

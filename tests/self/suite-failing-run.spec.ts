@@ -91,9 +91,10 @@ test('a server that ignores start: the walks stop where the window ends, and onl
   const ignored = await runAgainst(['filter-start-ignored'], grep);
   expect(clean.report.totals.failed).toBe(0);
   expect(failedRequirements(ignored.report)).toEqual(['FLT-START-EXCLUDES-EARLIER']);
-  // The same walks, cut one record past the window: no more requests than a clean server takes, give or
-  // take the cut pages' last records (a start ignored made the narrow window at limit 1 hundreds of pages).
-  expect(ignored.report.requestsSent).toBeLessThanOrEqual(Math.ceil(clean.report.requestsSent * 1.1));
+  // The same walks, cut one record past the window: about the requests a clean server takes, give or take
+  // the page past each window's end (a start ignored made the narrow window at limit 1 hundreds of pages,
+  // 4.7 times the clean run's requests).
+  expect(ignored.report.requestsSent).toBeLessThanOrEqual(Math.ceil(clean.report.requestsSent * 1.25));
   console.log(
     `requests: clean ${clean.report.requestsSent}, start ignored ${ignored.report.requestsSent}; failing / clean wall time: ${(ignored.durationMs / clean.durationMs).toFixed(2)}`,
   );

@@ -136,7 +136,7 @@ test('a target that leaves 1 request in 50 unanswered: the run stops sending onc
   expect(survivors(run.processes)).toEqual([]);
 });
 
-test('an unanswered page of a shared walk: one failure, charged to the walk; the checks that waited for it are blocked, later ones read it again', async () => {
+test('an unanswered page of a shared walk: one failure, charged to the walk; a check that waited for it is blocked, a later one reads it again', async () => {
   // The first page of the complete walk of cycles, the first time only: every check below reads that walk.
   let hung = false;
   const firstPage = (path: string) =>
@@ -164,9 +164,10 @@ test('an unanswered page of a shared walk: one failure, charged to the walk; the
   expect(failed[0]?.findings.filter((f) => f.outcome === 'fail')).toHaveLength(1);
   expect(failed[0]?.error).toContain(`no answer: GET ${run.proxy.origin}${request?.path}`);
   expect(failed[0]?.error).toContain('timed out after 8000 ms (CONFORMANCE_REQUEST_TIMEOUT_MS)');
-  // The check that waited for the same walk (in the other worker) is blocked by it; a later asker read it again.
+  // A check that waited for the same walk (in the other worker, when it came while the request hung: the
+  // schedule decides, and tests/self/suite-run-memo.spec.ts holds that case deterministically) is blocked by
+  // it; a later asker read it again: nothing else failed.
   const blocked = tests.filter((t) => t.outcome === 'blocked');
-  expect(blocked.length, 'checks that waited for the unanswered walk').toBeGreaterThan(0);
   for (const t of blocked)
     expect(t.skipReason).toContain(
       `blocked by OP-LIST-CYCLES: a read it shares got no answer: GET ${run.proxy.origin}${request?.path}`,

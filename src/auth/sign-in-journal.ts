@@ -109,19 +109,25 @@ export function memoryJournal(): SignInJournal {
 
 const runFile = (): string => reportPath('.run/sign-ins.jsonl');
 
-/** The run's journal, shared by its processes through the run's directory. */
-export function runJournal(): SignInJournal {
+/**
+ * The run's journal of the sign-ins at `authUrl`, shared by the run's processes through its directory. Each
+ * target keeps its own: the instances of a matrix run (the gates) are servers of their own, and one's broken
+ * sign-in says nothing of another's.
+ */
+export function runJournal(authUrl: string): SignInJournal {
+  const target = new URL(authUrl).origin;
   return new SignInJournal(
     () =>
       existsSync(runFile())
         ? readFileSync(runFile(), 'utf8')
             .split('\n')
             .filter(Boolean)
-            .map((line) => JSON.parse(line) as JournalEvent)
+            .map((line) => JSON.parse(line) as JournalEvent & { target?: string })
+            .filter((event) => event.target === target)
         : [],
     (event) => {
       mkdirSync(dirname(runFile()), { recursive: true });
-      appendFileSync(runFile(), `${JSON.stringify(event)}\n`);
+      appendFileSync(runFile(), `${JSON.stringify({ ...event, target })}\n`);
     },
   );
 }

@@ -278,7 +278,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     }
     // A target the run started answers to the suite's own configuration: any 4xx of its sign-in is its own.
     for (const instance of started)
-      if (instance.startedByRun) runJournal().ownTarget(instance.config.authUrl);
+      if (instance.startedByRun) runJournal(instance.config.authUrl).ownTarget(instance.config.authUrl);
     // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
     const [own] = started;
     const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));

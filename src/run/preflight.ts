@@ -153,7 +153,7 @@ async function signInProblem(
   const { tokenStore } = config.auth;
   const grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
   const held = grants ? grants.store.read().grants : {};
-  const journal = runJournal();
+  const journal = runJournal(config.authUrl);
   const browser = new BrowserSignIn();
   try {
     for (const [name, account] of [

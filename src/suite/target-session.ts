@@ -102,7 +102,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     config,
     true,
     (key, mint) => memo.remember(`user token ${key}`, mint, secretTokenCodec),
-    runJournal(),
+    runJournal(config.authUrl),
   );
   const shared = new Map<string, unknown>();
   return {

@@ -8,9 +8,6 @@ export interface DateTimeForm {
   digits: 0 | 3 | 6;
 }
 
-/** The form the suite writes everywhere else (Date.prototype.toISOString). */
-export const CANONICAL_FORM: DateTimeForm = { offset: 'Z', digits: 3 };
-
 /** `+05:30` → 330 minutes; `Z` → 0. */
 export function offsetMinutes(offset: string): number {
   if (offset === 'Z') return 0;

@@ -20,7 +20,7 @@ export interface LoadedCollection {
 export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
 
 /** Where a record of a walk was served: page (0-based), index on that page, and that page's exchange. */
-export function locate(
+export function servedAt(
   collection: LoadedCollection,
   index: number,
 ): { page: number; onPage: number; exchange: Exchange } {
@@ -45,7 +45,7 @@ export function onPages(
 ): { problems: string[]; exchange?: Exchange } {
   let exchange: Exchange | undefined;
   const located = problems.map((problem) => {
-    const where = locate(collection, problem.index);
+    const where = servedAt(collection, problem.index);
     exchange ??= where.exchange;
     return describeRecordProblem(problem, ` (page ${where.page}, #${where.onPage})`);
   });

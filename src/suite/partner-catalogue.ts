@@ -54,6 +54,6 @@ export const APPOINTMENT_TYPES: readonly string[] = appointmentTypeParam?.schema
 export const DEFAULT_APPOINTMENT_TYPE = String(appointmentTypeParam?.schema.default ?? 'IN_PERSON');
 
 /** The request of an id-addressed operation on `id`, with a valid body. */
-export function requestFor(op: Operation, id: string, body: unknown = validBodyFor(op)) {
+export function partnerRequestFor(op: Operation, id: string, body: unknown = validBodyFor(op)) {
   return { method: op.method, path: buildPath(op, { id }), json: body };
 }

@@ -17,7 +17,7 @@ import {
   DEFAULT_APPOINTMENT_TYPE,
   getRequisitionOperation,
   getServiceRequestOperation,
-  requestFor,
+  partnerRequestFor,
 } from './partner-catalogue.ts';
 import { isObject, type RequisitionData, type ServiceRequestData, unknownId } from './partner-resources.ts';
 import { claimRequisition } from './requisition-claims.ts';
@@ -140,7 +140,7 @@ export class PartnerData {
   /** The partner's request of `op` on an id no partner owns, with a valid body (only the id is at issue). */
   observedOnUnknownId(op: Operation): Promise<Exchange> {
     return this.observedOnce(['unknown id', op.operationId], () =>
-      this.partner.send(requestFor(op, unknownId())),
+      this.partner.send(partnerRequestFor(op, unknownId())),
     );
   }
 

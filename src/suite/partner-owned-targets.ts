@@ -9,7 +9,12 @@ import { Tags } from '../config/profiles.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import type { ApiRequest } from '../http/api-client.ts';
-import { addressedId, addressedResource, DEFAULT_APPOINTMENT_TYPE, requestFor } from './partner-catalogue.ts';
+import {
+  addressedId,
+  addressedResource,
+  DEFAULT_APPOINTMENT_TYPE,
+  partnerRequestFor,
+} from './partner-catalogue.ts';
 import type { OwnedRequisition, PartnerData } from './partner-data.ts';
 import { uniqueStatus, validBodyFor } from './partner-resources.ts';
 
@@ -38,7 +43,7 @@ export async function ownedTarget(partnerData: PartnerData, op: Operation): Prom
     : await partnerData.requisitionForAuthentication();
   const id = addressedId(op, owned);
   return {
-    request: requestFor(op, id, validBodyFor(op, uniqueStatus('AUTHENTICATION'))),
+    request: partnerRequestFor(op, id, validBodyFor(op, uniqueStatus('AUTHENTICATION'))),
     asked: `${op.method} of partner A's ${addressedResource(op).replace('-', ' ')} ${id}`,
   };
 }

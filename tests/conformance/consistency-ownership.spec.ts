@@ -9,7 +9,7 @@ import { preview } from '../../src/contract/validators.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { locate } from '../../src/suite/loaded-collection.ts';
+import { servedAt } from '../../src/suite/loaded-collection.ts';
 import type { DataRecord } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { knownValues, operationsOf, userCollections } from '../../src/suite/user-catalogue.ts';
@@ -192,7 +192,7 @@ test(
         if (record.user_id === undefined) return;
         owners.add(String(record.user_id));
         if (typeof profileUser === 'number' && record.user_id !== profileUser) {
-          const where = locate(loaded, index);
+          const where = servedAt(loaded, index);
           problems.push(
             `${collection.path} page ${where.page}, #${where.onPage}: user_id ${preview(record.user_id)}, but the profile's is ${profileUser}`,
           );

@@ -8,7 +8,7 @@ import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { readPage } from '../../src/suite/collections.ts';
-import { locate } from '../../src/suite/loaded-collection.ts';
+import { servedAt } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, idSet, iso } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { operationsOf, singleReadOf, spread, userCollections } from '../../src/suite/user-catalogue.ts';
@@ -108,7 +108,7 @@ for (const collection of userCollections) {
         const found = differences(listed, byId);
         if (found.length === 0) continue;
         first ??= exchange;
-        const where = locate(loaded, index);
+        const where = servedAt(loaded, index);
         problems.push(
           `${String(record.id)} (page ${where.page}, #${where.onPage} of the collection) differs at ${found.join('; ')}`,
         );

@@ -7,7 +7,7 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { type LoadedCollection, locate } from '../../src/suite/loaded-collection.ts';
+import { type LoadedCollection, servedAt } from '../../src/suite/loaded-collection.ts';
 import { type DataRecord, idSet, ownExtent } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { singleReadOf } from '../../src/suite/user-catalogue.ts';
@@ -51,7 +51,7 @@ async function unresolved(
     const answer = await api.send({ path: buildPath(read, { [param.name]: value }), token });
     verdict.of(successRequirement(read)).expectNo5xx(answer);
     if (succeeded(answer)) continue;
-    const where = locate(from, index);
+    const where = servedAt(from, index);
     exchange ??= where.exchange;
     problems.push(
       `record ${index} (page ${where.page}, #${where.onPage}) of ${from.operation.path}: ${field} ${value} is in no record of the collection and ${read.path.replace(`{${param.name}}`, value)} answers ${answer.status}`,

@@ -19,7 +19,7 @@ import {
   addressedId,
   addressedResource,
   idAddressedOperations,
-  requestFor,
+  partnerRequestFor,
   statusUpdateOperations,
 } from '../../src/suite/partner-catalogue.ts';
 import { statusChanges, statusesOf, uniqueStatus, validBodyFor } from '../../src/suite/partner-resources.ts';
@@ -45,7 +45,9 @@ for (const op of idAddressedOperations) {
       requires('second-partner');
       const owned = await partnerData.workingRequisition();
       const id = addressedId(op, owned);
-      const exchange = await partnerB.send(requestFor(op, id, validBodyFor(op, uniqueStatus('NON_OWNER'))));
+      const exchange = await partnerB.send(
+        partnerRequestFor(op, id, validBodyFor(op, uniqueStatus('NON_OWNER'))),
+      );
       verdict.expectStatus(exchange, 404);
       verdict.evidence(
         `partner A's ${resource.replace('-', ' ')} ${id}, which A reads, refused to B`,
@@ -73,7 +75,9 @@ for (const op of statusUpdateOperations) {
       if (before.size === 0)
         verdict.notVerified(`requisition ${owned.id} has no service request whose status could change`);
       const status = uniqueStatus('NON_OWNER');
-      const refused = await partnerB.send(requestFor(op, addressedId(op, owned), validBodyFor(op, status)));
+      const refused = await partnerB.send(
+        partnerRequestFor(op, addressedId(op, owned), validBodyFor(op, status)),
+      );
       const { exchange, requisition } = await readOwned();
       const changes = statusChanges(before, statusesOf(requisition));
       verdict.expectNone(
@@ -123,7 +127,7 @@ for (const op of idAddressedOperations) {
         fc.asyncProperty(
           malformed.filter(({ value }) => value !== ''),
           async ({ value, description }) => {
-            if (!answers.has(value)) answers.set(value, partnerA.send(requestFor(op, value)));
+            if (!answers.has(value)) answers.set(value, partnerA.send(partnerRequestFor(op, value)));
             const exchange = await (answers.get(value) as Promise<Exchange>);
             seen.add(exchange.status);
             verdict.expectThat(

@@ -6,12 +6,12 @@
 // PAUTH-EXPIRED-TOKEN from the store. The headless sign-ins need Chromium (skipped without one: chromium.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
+import { freePort } from '../../src/run/prism.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { needsChromium } from './chromium.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
@@ -95,14 +95,6 @@ test('npm run login signs in on a served form with no browser and no setting cha
     await sandbox.close();
   }
 });
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 test('--headed without a display prints the authorization URL and takes the code a person reaches', async () => {
   const sandbox = await start({ realisticLogin: true });

@@ -6,7 +6,6 @@
 // revocations after the first spent the grant) with how to verify it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -18,10 +17,11 @@ import type { TokenStoreData } from '../../src/auth/token-store.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import { freePort } from '../../src/run/prism.ts';
 import { cli } from '../../src/run/run-step.ts';
 import { cliRun } from './auth-attribution-support.ts';
 import { browserToo } from './chromium.ts';
-import { credentials, redirectUriFor, start } from './sandbox-client.ts';
+import { credentials, start, userLoginFor } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -32,20 +32,10 @@ test('the automation stops at the code page: PersonNeeded, by the form filler an
   const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
   try {
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
-    const [user] = credentials.users;
     for (const method of browserToo() ? (['form', 'browser'] as const) : (['form'] as const)) {
-      const client = new UserOAuthClient(
-        api,
-        sandbox.authUrl,
-        {
-          clientId: credentials.client.clientId,
-          clientSecret: credentials.client.clientSecret,
-          redirectUri: redirectUriFor(sandbox),
-          username: user?.username ?? '',
-          password: user?.password ?? '',
-        },
-        { codeSource: codeSourceFor(method, api, browser) },
-      );
+      const client = new UserOAuthClient(api, sandbox.authUrl, userLoginFor(sandbox), {
+        codeSource: codeSourceFor(method, api, browser),
+      });
       const stopped = await client.obtainCode('read:profile').catch((error: unknown) => error);
       expect(stopped, `${method}: ${String(stopped)}`).toBeInstanceOf(PersonNeeded);
       expect((stopped as Error).message).toMatch(/needs a person: the page asks for "Code"/);
@@ -56,14 +46,6 @@ test('the automation stops at the code page: PersonNeeded, by the form filler an
     await sandbox.close();
   }
 });
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** The served form of a page: where it posts and its hidden fields. */
 function formOf(html: string): { action: string; hidden: Record<string, string> } {

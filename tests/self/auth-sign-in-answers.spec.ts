@@ -14,7 +14,7 @@ import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { needsChromium } from './chromium.ts';
-import { credentials, redirectUriFor, start } from './sandbox-client.ts';
+import { start, userLoginFor } from './sandbox-client.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -33,19 +33,11 @@ async function signIn(
   const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
   try {
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
-    const [user] = credentials.users;
-    const client = new UserOAuthClient(
-      api,
-      sandbox.authUrl,
-      {
-        clientId: credentials.client.clientId,
-        clientSecret: credentials.client.clientSecret,
-        redirectUri: redirectUriFor(sandbox),
-        username: user?.username ?? '',
-        password: user?.password ?? '',
-      },
-      { codeSource: codeSourceFor(method, api, browser), journal, clientAuth: 'client_secret_basic' },
-    );
+    const client = new UserOAuthClient(api, sandbox.authUrl, userLoginFor(sandbox), {
+      codeSource: codeSourceFor(method, api, browser),
+      journal,
+      clientAuth: 'client_secret_basic',
+    });
     return await client.obtainCode('read:profile').then(
       () => undefined,
       (error: unknown) => error,

@@ -18,7 +18,7 @@ import type { Exchange } from '../../src/http/exchange.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { browserToo, needsChromium } from './chromium.ts';
-import { ALL_SCOPES, credentials, redirectUriFor, start } from './sandbox-client.ts';
+import { ALL_SCOPES, start, userLoginFor } from './sandbox-client.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -45,19 +45,12 @@ async function signIn(
   const exchanges: Exchange[] = [];
   const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl, onExchange: (e) => exchanges.push(e) });
   const browser = options.browser ?? new BrowserSignIn();
-  const user = credentials.users[options.user === 'B' ? 1 : 0] ?? { username: '', password: '' };
   const started = performance.now();
   try {
     const client = new UserOAuthClient(
       api,
       sandbox.authUrl,
-      {
-        clientId: credentials.client.clientId,
-        clientSecret: credentials.client.clientSecret,
-        redirectUri: redirectUriFor(sandbox),
-        username: user.username,
-        password: options.password ?? user.password,
-      },
+      userLoginFor(sandbox, options.user, options.password),
       { pkce: true, user: options.user, codeSource: codeSourceFor(method, api, browser) },
     );
     const token = await client.authorize(ASKED);

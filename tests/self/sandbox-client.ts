@@ -5,6 +5,7 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { loadSandboxCredentials } from '../../sandbox/credentials.ts';
 import { READ_SCOPES } from '../../sandbox/oauth/scopes.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
+import type { UserLogin } from '../../src/config/suite-config.ts';
 
 export const credentials = loadSandboxCredentials();
 export const ALL_SCOPES = [...READ_SCOPES, 'offline'];
@@ -33,6 +34,18 @@ export async function start(options: SandboxInput = {}): Promise<RunningSandbox>
 
 export function redirectUriFor(sandbox: RunningSandbox): string {
   return `${sandbox.authUrl}/callback`;
+}
+
+/** The sign-in of sandbox user A (or B) through the sandbox's OAuth client, as the suite is configured. */
+export function userLoginFor(sandbox: RunningSandbox, user: UserKey = 'A', password?: string): UserLogin {
+  const account = credentials.users[user === 'B' ? 1 : 0] ?? { username: '', password: '' };
+  return {
+    clientId: credentials.client.clientId,
+    clientSecret: credentials.client.clientSecret,
+    redirectUri: redirectUriFor(sandbox),
+    username: account.username,
+    password: password ?? account.password,
+  };
 }
 
 export interface AuthorizeOptions {

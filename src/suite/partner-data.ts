@@ -25,7 +25,6 @@ import { type Codec, exchangeCodec, jsonCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
 import type { TargetSession } from './target-session.ts';
-import { sharedRead } from './unanswered.ts';
 import { notVerified, Verdict } from './verdicts.ts';
 
 /** The requisition a GET answered, or a failure of `requirement` naming the request. */
@@ -126,8 +125,7 @@ export class PartnerData {
     const { session, partner } = this;
     const key = ['partner', partner.credentials.clientId, ...what].join(' ');
     // Once per run (the memo), and once per worker the coordinator is asked (the session).
-    const observed = session.shared('partner observations', () => new Map<string, Promise<unknown>>());
-    return sharedRead(observed, key, () => session.memo.remember(key, observe, codec)) as Promise<T>;
+    return session.sharedRead(key, () => session.memo.remember(key, observe, codec));
   }
 
   /** add-test-data's answer for `appointmentType` (undefined: the parameter omitted, the default). */

@@ -24,7 +24,7 @@ import { keepRaised } from './raised-failures.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';
-import { unansweredFailure } from './unanswered.ts';
+import { sharedRead, unansweredFailure } from './unanswered.ts';
 
 export interface TargetSession {
   manifest: RunManifest;
@@ -39,6 +39,11 @@ export interface TargetSession {
    * check's findings), by a key of its own.
    */
   shared<Value>(key: string, create: () => Value): Value;
+  /**
+   * A read the session's tests share, by a key of its own: kept for later askers unless it fails, and then
+   * sent again by the next asker (a request without an answer: src/suite/unanswered.ts).
+   */
+  sharedRead<Value>(key: string, read: () => Promise<Value>): Promise<Value>;
   /** What the run's workers share with this target instance: reads made once for the whole run. */
   memo: RunMemo;
   close(): Promise<void>;
@@ -105,6 +110,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     runJournal(config.authUrl),
   );
   const shared = new Map<string, unknown>();
+  const reads = new Map<string, Promise<unknown>>();
   return {
     manifest,
     config,
@@ -116,6 +122,8 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
       if (!shared.has(key)) shared.set(key, create());
       return shared.get(key) as Value;
     },
+    sharedRead: <Value>(key: string, read: () => Promise<Value>): Promise<Value> =>
+      sharedRead(reads, key, read) as Promise<Value>,
     close: async () => {
       await tokenPool.close();
       transport.dispose();

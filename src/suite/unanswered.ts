@@ -1,9 +1,12 @@
 // A request the target left without an answer is charged once: it fails the requirement of the check that
 // sent it (the check's own, or the one a shared read names: a page of a walk is the collection's OP-*
-// requirement, a sign-in AUTH-CODE-FLOW), whatever that check made of it, and no other check. A check that
+// requirement, a sign-in AUTH-CODE-FLOW), whatever that check made of it, and no other check. A reading is
+// never a failure: a reading's check charges its operation's OP-* requirement instead. A check that
 // waited for the same read is blocked by it. A shared read that got no answer is forgotten: the next asker
 // sends it again, and is the check that sent it.
 import type { TestInfo } from '@playwright/test';
+import { matchOperation } from '../contract/match-operation.ts';
+import { findRequirement, successRequirement } from '../contract/requirements.ts';
 import type { UnansweredRead } from '../coordinator/routes.ts';
 import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
@@ -32,6 +35,14 @@ export class UnansweredFailure extends ConformanceFailure {
   }
 }
 
+/** The requirement an unanswered request of `test` fails: the check's own stated one, else its operation's. */
+function chargedRequirement(test: TestInfo, method: string, url: string): string {
+  const declared = declaredRequirement(test);
+  if (findRequirement(declared)?.level === 'MUST') return declared;
+  const operation = matchOperation(method, url);
+  return operation ? successRequirement(operation) : declared;
+}
+
 /** What a request without an answer throws in a test (the API client's unansweredError): the check's failure. */
 export function unansweredFailure(failure: TransportFailure): Error {
   const test = currentTest();
@@ -40,7 +51,7 @@ export function unansweredFailure(failure: TransportFailure): Error {
   const request = `${method} ${redactText(url)}: ${failure.reason}`;
   try {
     return new UnansweredFailure(
-      { requirement: declaredRequirement(test), request },
+      { requirement: chargedRequirement(test, method, url), request },
       test,
       `reproduce: ${curl(failure.request)}`,
     );

@@ -241,7 +241,7 @@ for (const { requirement, witness } of checks) {
     ),
     async ({ dataset, session, verdict }) => {
       // One check per worker and target: the findings are shared by the per-requirement tests.
-      const findings = await session.shared('schema findings', () => check(dataset));
+      const findings = await session.sharedRead('schema findings', () => check(dataset));
       for (const text of findings.unreadable) verdict.note(text);
       if (requirement.startsWith('SCH-'))
         for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);

@@ -108,6 +108,32 @@ test('a target that never answers some requests: the run ends, names the request
   expect(survivors(run.processes)).toEqual([]);
 });
 
+test("a reading's check that gets no answer fails its operation's OP-* requirement, never the reading", async () => {
+  // FLT-START-AFTER-END (a reading: 400 by the suite's reading) on cycles, its one request left unanswered.
+  const startAfterEnd = (path: string) => {
+    const url = new URL(path, 'http://x');
+    return /\/v2\/cycle$/.test(url.pathname) && url.searchParams.get('start') === '2025-10-02T00:00:00.000Z';
+  };
+  const run = await runAgainstHostileTarget(
+    (request, body) => (body === undefined && startAfterEnd(request.path) ? 'hang' : undefined),
+    { CONFORMANCE_GREP: 'listCycles.*@FLT-START-AFTER-END', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
+  );
+  expect(
+    run.proxy.faulted.map((r) => r.fault),
+    run.output.slice(-2000),
+  ).toEqual(['hang']);
+  const failed = (run.report?.tests ?? []).filter((t) => t.outcome === 'failed');
+  expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-LIST-CYCLES']]);
+  expect(failed[0]?.findings.filter((f) => f.outcome === 'fail').map((f) => f.message)).toEqual([
+    expect.stringMatching(
+      /^no answer: GET \S+\/v2\/cycle\?start=2025-10-02\S+: no response: timed out after 1000 ms/,
+    ),
+  ]);
+  const statuses = Object.fromEntries((run.report?.requirements ?? []).map((r) => [r.id, r.status]));
+  expect(statuses['FLT-START-AFTER-END']).not.toBe('fail');
+  expect(run.code).toBe(1);
+});
+
 test('a target that leaves 1 request in 50 unanswered: the run stops sending once its budget of unanswered requests is spent', async () => {
   const run = await runAgainstHostileTarget(
     (request, body) => (body === undefined && request.index % 50 === 0 ? 'hang' : undefined),
@@ -176,6 +202,28 @@ test('an unanswered page of a shared walk: one failure, charged to the walk; a c
   const statuses = Object.fromEntries((run.report?.requirements ?? []).map((r) => [r.id, r.status]));
   expect(statuses['OP-LIST-CYCLES']).toBe('fail');
   expect([statuses['ORD-CYCLES'], statuses['PAG-FIRST-PAGE']]).not.toContain('fail');
+  expect(run.code).toBe(1);
+});
+
+test('an unanswered single read of the schema sweep fails its operation once; the other schema checks read again', async () => {
+  // The first GET /v2/cycle/{id}/sleep, read once for all the schema checks of a worker.
+  let hung = false;
+  const run = await runAgainstHostileTarget(
+    (request, body) => {
+      if (body !== undefined || hung || !/\/v2\/cycle\/\d+\/sleep$/.test(request.path)) return undefined;
+      hung = true;
+      return 'hang';
+    },
+    { CONFORMANCE_GREP: '@SCH-', CONFORMANCE_WORKERS: '1', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
+  );
+  expect(
+    run.proxy.faulted.map((r) => r.fault),
+    run.output.slice(-2000),
+  ).toEqual(['hang']);
+  const tests = run.report?.tests ?? [];
+  const failed = tests.filter((t) => t.outcome === 'failed');
+  expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-GET-CYCLE-SLEEP']]);
+  expect(tests.filter((t) => t.outcome === 'passed').length).toBeGreaterThan(5);
   expect(run.code).toBe(1);
 });
 

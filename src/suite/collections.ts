@@ -8,7 +8,7 @@ import { operations } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
-import { UnansweredFailure } from './unanswered.ts';
+import { chargeUnansweredTo } from './unanswered.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 export interface Page<T> {
@@ -50,9 +50,7 @@ export async function readPage<T>(
   const requirement = collection ? successRequirement(collection) : options.requirement;
   const exchange = await api
     .send({ path, token: options.token, query: { ...options.query, limit: options.limit, nextToken } })
-    .catch((error: unknown) => {
-      throw error instanceof UnansweredFailure ? error.chargedTo(requirement) : error;
-    });
+    .catch(chargeUnansweredTo(requirement));
   return pageOf<T>(exchange, requirement, nextToken);
 }
 

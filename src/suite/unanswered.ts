@@ -60,6 +60,13 @@ export function unansweredFailure(failure: TransportFailure): Error {
   }
 }
 
+/** Rethrows a failed read's error: a request without an answer charged to `requirement`, the one the read names. */
+export const chargeUnansweredTo =
+  (requirement: string) =>
+  (error: unknown): never => {
+    throw error instanceof UnansweredFailure ? error.chargedTo(requirement) : error;
+  };
+
 /** A read another worker's check sent and got no answer to, as a check that waited for it learns it. */
 export const unansweredElsewhere = (read: UnansweredRead): UnansweredFailure =>
   new UnansweredFailure(read, undefined);

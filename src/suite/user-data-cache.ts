@@ -13,7 +13,7 @@ import { readPage, type WalkOptions, walkCollection } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import type { DataRecord } from './records.ts';
 import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
-import { failedOnAnswer, rethrowAsAsker, sharedRead } from './unanswered.ts';
+import { chargeUnansweredTo, failedOnAnswer, rethrowAsAsker, sharedRead } from './unanswered.ts';
 import { type KnownIds, V1_CUTOFF } from './user-catalogue.ts';
 
 /** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */
@@ -145,11 +145,11 @@ export class UserDataCache {
   }
 
   /** The answer to a GET of `path` with the token, sent through `api` on first use. */
-  singleRead(api: ApiClient, token: string, path: string): Promise<Exchange> {
+  singleRead(api: ApiClient, token: string, op: Operation, path: string): Promise<Exchange> {
     const key = JSON.stringify([token, path]);
-    return sharedRead(this.singles, key, () =>
-      this.memo.remember(`single read ${key}`, () => api.send({ path, token }), exchangeCodec),
-    );
+    // Shared by the checks: a request without an answer is the operation's failure, as a walk's page is.
+    const send = () => api.send({ path, token }).catch(chargeUnansweredTo(successRequirement(op)));
+    return sharedRead(this.singles, key, () => this.memo.remember(`single read ${key}`, send, exchangeCodec));
   }
 }
 

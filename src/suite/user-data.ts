@@ -279,12 +279,7 @@ export class Dataset {
   /** User A's answer to `op` (a GET) with the path parameters, sent once per worker and target. */
   async read(op: Operation, params: Record<string, string | number> = {}): Promise<Exchange> {
     if (op.method !== 'GET') throw new Error(`${op.operationId}: only a GET is read once for every check`);
-    // Shared by the checks: a request without an answer is the operation's failure, as a walk's page is.
-    return this.cache
-      .singleRead(this.api, await this.tokenFor(op), buildPath(op, params))
-      .catch((error: unknown) => {
-        throw error instanceof UnansweredFailure ? error.chargedTo(successRequirement(op)) : error;
-      });
+    return this.cache.singleRead(this.api, await this.tokenFor(op), op, buildPath(op, params));
   }
 
   /** A collection's first page without query (the default page size): the same read as `read(op)`. */

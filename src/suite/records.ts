@@ -25,6 +25,14 @@ export const idSet = (records: readonly DataRecord[]): Set<string> =>
 /** The records of a page or walk as identities, in order. */
 export const identities = (records: readonly DataRecord[]): string[] => records.map(identityOf);
 
+/** `first difference at position 3: a vs b` between two sequences of identities, or undefined when equal. */
+export function sequenceDifference(a: readonly string[], b: readonly string[]): string | undefined {
+  for (let index = 0; index < Math.max(a.length, b.length); index++)
+    if (a[index] !== b[index])
+      return `first difference at position ${index}: ${a[index] ?? '(end)'} vs ${b[index] ?? '(end)'} (${a.length} vs ${b.length} records)`;
+  return undefined;
+}
+
 /**
  * When a record happened, as far as the seed lets a client tell. Records are taken to occupy [start, end)
  * (end absent: still going). The seed orders recoveries "by the start time of the related sleep" but does

@@ -43,6 +43,20 @@ const startBounds = new WeakMap<readonly DataRecord[], Map<number, number>>();
  * read its token's grant cannot make (the grant lacks the operation's scope) ends the check not verified,
  * naming the grant, before anything is read or cached.
  */
+/** A window's walk at one page size: its query, and how a problem names it. */
+export interface WindowWalk {
+  what: string;
+  query: Record<string, string>;
+  walk: LoadedCollection;
+}
+
+/** A window of the run's plan walked at a small page size, and the same window at the maximum. */
+export interface WindowWalks {
+  limit: number;
+  small: WindowWalk;
+  whole: WindowWalk;
+}
+
 export class Dataset {
   constructor(
     private readonly cache: UserDataCache,
@@ -265,15 +279,21 @@ export class Dataset {
   }
 
   /** The walk of the window of the newest `records` records with a page size, and how a problem names it. */
-  async windowWalk(
-    op: Operation,
-    records: number,
-    limit: number,
-    requirement: string,
-  ): Promise<{ what: string; query: Record<string, string>; walk: LoadedCollection }> {
+  async windowWalk(op: Operation, records: number, limit: number, requirement: string): Promise<WindowWalk> {
     const query = await this.windowQuery(op, records);
     const walk = await this.walk(op, { limit, query, requirement });
     return { what: `start=${query.start}, limit=${limit}`, query, walk };
+  }
+
+  /** The windows of the run's plan for `op`, each walked at its small page size and at the maximum. */
+  async windowWalks(op: Operation, requirement: string): Promise<WindowWalks[]> {
+    const walks: WindowWalks[] = [];
+    for (const { limit, records } of (await this.classes(op)).windows) {
+      const small = await this.windowWalk(op, records, limit, requirement);
+      const whole = await this.windowWalk(op, records, COMPLETE_LIMIT, requirement);
+      walks.push({ limit, small, whole });
+    }
+    return walks;
   }
 
   /** User A's answer to `op` (a GET) with the path parameters, sent once per worker and target. */

@@ -20,7 +20,14 @@ import { pageOf } from '../../src/suite/collections.ts';
 import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
-import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
+import {
+  type DataRecord,
+  extentOrFail,
+  identities,
+  identityOf,
+  iso,
+  sequenceDifference,
+} from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
 import { COMPLETE_LIMIT } from '../../src/suite/user-data-cache.ts';
@@ -62,14 +69,6 @@ async function boundsOf(dataset: Dataset, op: Operation, requirement: string): P
   return bounds;
 }
 
-/** `first difference at 3: a vs b` between two sequences of identities, or undefined when equal. */
-function difference(a: readonly string[], b: readonly string[]): string | undefined {
-  for (let index = 0; index < Math.max(a.length, b.length); index++)
-    if (a[index] !== b[index])
-      return `first difference at position ${index}: ${a[index] ?? '(end)'} vs ${b[index] ?? '(end)'} (${a.length} vs ${b.length} records)`;
-  return undefined;
-}
-
 describeEachCollection((op, name) => {
   const path = buildPath(op);
 
@@ -97,7 +96,7 @@ describeEachCollection((op, name) => {
           });
           verdict.expectStatus(exchange, 200);
           const page = pageOf<DataRecord>(exchange, verdict.requirement);
-          const found = difference(identities(page.records), expected);
+          const found = sequenceDifference(identities(page.records), expected);
           if (found)
             problems.push(
               `${param}=${written} (${describeForm(form)}) vs ${param}=${iso(instant)}: ${found}`,

@@ -96,13 +96,12 @@ describeEachCollection((op, name) => {
     ...verifies('FLT-START-INCLUSIVE', `${name} with start = a record's start includes that record`),
     async ({ dataset, verdict }) => {
       const { records, extentOf } = await dataset.timed(op);
-      const all = { records };
       const extent = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement);
       const problems: string[] = [];
       let checked = 0;
       const anchors = await windowAnchors(dataset, op);
       for (const index of anchors) {
-        const record = all.records[Math.min(index, all.records.length - 1)];
+        const record = records[Math.min(index, records.length - 1)];
         if (!record) continue;
         const start = extent(record).earliest;
         const walk = await dataset.walk(op, {
@@ -112,7 +111,7 @@ describeEachCollection((op, name) => {
         });
         const found = new Set(identities(walk.records));
         // Every record of the complete walk that starts at or after start must be there.
-        for (const candidate of all.records) {
+        for (const candidate of records) {
           if (extent(candidate).earliest >= start) checked++;
           if (extent(candidate).earliest >= start && !found.has(identityOf(candidate))) {
             const exact = candidate === record ? ' (it starts exactly at start)' : '';
@@ -123,8 +122,7 @@ describeEachCollection((op, name) => {
         }
       }
       verdict.expectNone(problems);
-      if (checked === 0)
-        verdict.notVerified(`${name} holds no record to filter (${all.records.length} records)`);
+      if (checked === 0) verdict.notVerified(`${name} holds no record to filter (${records.length} records)`);
       covered('filter boundary', ["start = a record's start"], name);
       verdict.evidence(`${name}: ${checked} records at or after ${anchors.length} start values found`);
     },

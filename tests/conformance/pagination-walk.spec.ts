@@ -9,26 +9,22 @@
 // 1, 2 and 7, every collection in the deep plan, one each by rotation in the budgeted plan). Comparisons
 // between walks of the same query need no reading of the filter semantics.
 import { describeRecordProblem, duplicateProblems } from '../../src/checks/invariants.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { readPage } from '../../src/suite/collections.ts';
 import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
 import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
-import { type DataRecord, extentOrFail, identities, identityOf, iso } from '../../src/suite/records.ts';
+import {
+  type DataRecord,
+  extentOrFail,
+  identities,
+  identityOf,
+  iso,
+  sequenceDifference,
+} from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
+import type { WindowWalks } from '../../src/suite/user-data.ts';
 import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/suite/user-data-cache.ts';
-
-const sameSequence = (a: readonly string[], b: readonly string[]): string | undefined => {
-  const length = Math.max(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    if (a[index] !== b[index]) {
-      return `first difference at position ${index}: ${a[index] ?? '(end)'} vs ${b[index] ?? '(end)'} (${a.length} vs ${b.length} records)`;
-    }
-  }
-  return undefined;
-};
 
 /** The records as runs of one start time ("time: ids", the ids sorted): the sequence up to the order of ties. */
 function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord) => number): string[] {
@@ -39,24 +35,6 @@ function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord)
     else runs.push({ key: keyOf(record), ids: [identityOf(record)] });
   }
   return runs.map(({ key, ids }) => `${iso(key)}: ${ids.sort().join(', ')}`);
-}
-
-/** A window walked at a small page size, and the same window at the maximum. */
-interface WindowWalks {
-  limit: number;
-  small: { what: string; walk: LoadedCollection };
-  whole: { what: string; walk: LoadedCollection };
-}
-
-/** The windows of the run's plan for this collection, each walked at its small page size and at 25. */
-async function windowWalks(dataset: Dataset, op: Operation, requirement: string): Promise<WindowWalks[]> {
-  const walks: WindowWalks[] = [];
-  for (const { limit, records } of (await dataset.classes(op)).windows) {
-    const small = await dataset.windowWalk(op, records, limit, requirement);
-    const whole = await dataset.windowWalk(op, records, COMPLETE_LIMIT, requirement);
-    walks.push({ limit, small, whole });
-  }
-  return walks;
 }
 
 /** Records the page depth each small walk reached, as input classes (`limit 7: page 5`). */
@@ -84,7 +62,7 @@ describeEachCollection((op, name) => {
       // record is the newest of all.
       const first = await dataset.firstPage(op);
       const head = identities(all).slice(0, first.records.length);
-      const difference = sameSequence(identities(first.records), head);
+      const difference = sequenceDifference(identities(first.records), head);
       if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
       const newest = first.records[0];
       if (newest) {
@@ -137,7 +115,7 @@ describeEachCollection((op, name) => {
     async ({ dataset, verdict }) => {
       const all = await dataset.referenceWalk(op);
       const known = new Set(identities(all.records));
-      const windows = await windowWalks(dataset, op, verdict.requirement);
+      const windows = await dataset.windowWalks(op, verdict.requirement);
       const walks: [string, LoadedCollection][] = [
         [COMPLETE_WALK, all],
         ...windows.flatMap(({ small, whole }): [string, LoadedCollection][] => [
@@ -191,7 +169,7 @@ describeEachCollection((op, name) => {
       const { records: all, extentOf } = await dataset.timed(op);
       const keyOf = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
       const problems: string[] = [];
-      const windows = await windowWalks(dataset, op, verdict.requirement);
+      const windows = await dataset.windowWalks(op, verdict.requirement);
       // Each window walked with a small page size against the same window at 25, and the small walks of one
       // window against each other.
       const pairs = [
@@ -204,10 +182,10 @@ describeEachCollection((op, name) => {
         ),
       ];
       for (const [one, other] of pairs) {
-        const difference = sameSequence(identities(one.walk.records), identities(other.walk.records));
+        const difference = sequenceDifference(identities(one.walk.records), identities(other.walk.records));
         if (!difference) continue;
         // The seed orders by start time alone: records that share one may come in either order.
-        const byStart = sameSequence(
+        const byStart = sequenceDifference(
           byStartTime(one.walk.records, keyOf),
           byStartTime(other.walk.records, keyOf),
         );
@@ -234,7 +212,7 @@ describeEachCollection((op, name) => {
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const all = await dataset.referenceWalk(op);
-      const windows = await windowWalks(dataset, op, verdict.requirement);
+      const windows = await dataset.windowWalks(op, verdict.requirement);
       // The walks themselves (collections.ts) fail PAG-LAST-PAGE on a next_token that cannot be followed
       // or that never ends. A next_token leading to an empty last page is a cursor that does not look
       // ahead: the seed does not forbid it, the suite's reading does. The reference walk stops at the plan's
@@ -261,7 +239,7 @@ describeEachCollection((op, name) => {
       const [first] = windows;
       const count = first?.whole.walk.records.length ?? 0;
       if (first && !first.whole.walk.cut && count > 0 && count <= COMPLETE_LIMIT) {
-        const query = await dataset.windowQuery(op, (await dataset.classes(op)).windows[0]?.records ?? count);
+        const { query } = first.whole;
         const whole = await readPage<DataRecord>(api, path, {
           token,
           limit: count,

@@ -153,7 +153,7 @@ async function signIn(
     const codeOf = (reached: Outcome): AuthorizationCode => {
       if (arrival) redirectAnswer(arrival, reached);
       if ('error' in reached) throw new Error(`Authorization failed: ${reached.error}`);
-      journal.signedIn(watch.worked(), user);
+      journal.signedIn(watch.steps(), user);
       return reached;
     };
     // Every request is watched (a redirect's target too, which routes do not see); one to the redirect URI

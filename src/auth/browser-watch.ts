@@ -9,7 +9,6 @@ import { createExchange, type Exchange, exchangeLine } from '../http/exchange.ts
 import { redactText } from '../http/redact.ts';
 import { serverLoop } from './sign-in-answers.ts';
 import { CertificateUntrusted, SignInServerFailure } from './sign-in-errors.ts';
-import type { SignInStepRequest } from './sign-in-journal.ts';
 
 /** A request as an exchange, with the status it got (no body: the evidence is the request and the status). */
 export const requestExchange = (request: Request, status: number, headers: Record<string, string> = {}) =>
@@ -112,8 +111,8 @@ export class PageWatch {
       .find((exchange) => exchange.request.url === url && (exchange.status < 300 || exchange.status >= 400));
   }
 
-  /** The steps of this sign-in that answered as they should (below 400). */
-  worked(): SignInStepRequest[] {
-    return this.#documents.filter((exchange) => exchange.status < 400).map((exchange) => exchange.request);
+  /** The steps of this sign-in, each with its answer. */
+  steps(): readonly Exchange[] {
+    return this.#documents;
   }
 }

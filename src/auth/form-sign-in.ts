@@ -74,10 +74,7 @@ export const formSignIn =
         const outcome = codeFromRedirect(target, account.redirectUri, request.state);
         redirectAnswer(exchange, outcome);
         if (outcome && 'code' in outcome) {
-          journal.signedIn(
-            chain.map((done) => done.request),
-            user,
-          );
+          journal.signedIn(chain, user);
           return outcome;
         }
         exchange = await send('GET', target, 'redirect');

@@ -17,6 +17,12 @@ export interface SignInStepRequest {
   url: string;
 }
 
+/** A step of a sign-in and its answer's status. */
+interface AnsweredStep {
+  request: SignInStepRequest;
+  status: number;
+}
+
 type JournalEvent =
   | { own: string }
   | { worked: string[] }
@@ -59,15 +65,19 @@ export class SignInJournal {
     return undefined;
   }
 
-  /** A sign-in of `user` ended with a code: its steps worked. */
-  signedIn(steps: readonly SignInStepRequest[], user: ConfiguredUser): void {
+  /** A sign-in of `user` ended with a code: its steps that answered below 400 worked. */
+  signedIn(steps: readonly AnsweredStep[], user: ConfiguredUser): void {
     this.stepsWorked(steps, user);
     this.append({ outcome: 'signed-in' });
   }
 
-  /** Steps that answered as they should (a token endpoint's grant), without a sign-in's outcome. */
-  stepsWorked(steps: readonly SignInStepRequest[], user: ConfiguredUser): void {
-    if (steps.length > 0) this.append({ worked: [...new Set(steps.map((step) => stepKey(step, user)))] });
+  /**
+   * Steps that answered below 400 (a token endpoint's grant too, without a sign-in's outcome). A 4xx a page
+   * went on past (a login form shown again) did not work.
+   */
+  stepsWorked(steps: readonly AnsweredStep[], user: ConfiguredUser): void {
+    const worked = steps.filter(({ status }) => status < 400).map(({ request }) => stepKey(request, user));
+    if (worked.length > 0) this.append({ worked: [...new Set(worked)] });
   }
 
   /** The server failed a sign-in: `what` it did, in one line. */

@@ -192,7 +192,7 @@ export class UserOAuthClient {
       this.remember(error);
     }
     if (exchange.status !== 200) throw new TokenRequestError(exchange, errorCode(exchange));
-    this.journal.stepsWorked([exchange.request], this.user);
+    this.journal.stepsWorked([exchange], this.user);
     const body = exchange.json<{
       access_token?: string;
       refresh_token?: string;

@@ -92,3 +92,18 @@ for (const { name, method, options } of SIGN_INS)
       });
     });
   });
+
+test('a step answered 4xx within a sign-in that went on past it did not work: a later 4xx of it is not charged', () => {
+  const journal = memoryJournal();
+  const login = { method: 'POST', url: 'https://auth.example/login?attempt=1' };
+  const consent = { method: 'GET', url: 'https://auth.example/consent' };
+  journal.signedIn(
+    [
+      { request: login, status: 401 },
+      { request: consent, status: 200 },
+    ],
+    'A',
+  );
+  expect(journal.workedBefore(login, 'A')).toBeUndefined();
+  expect(journal.workedBefore(consent, 'A')).toBe('where it answered within a sign-in earlier in this run');
+});

@@ -66,7 +66,7 @@ export function withLatency<T extends ConformanceReport>(
     requirements: results,
     requirementTotals: requirementTotalsOf(results),
     gateFailures,
-    // A run error outranks a failure (src/report/build-report.ts).
-    verdict: failed && report.verdict !== 'error' ? 'fail' : report.verdict,
+    // A failure outranks a run error (src/report/build-report.ts): the run's error stays beside it.
+    verdict: failed ? 'fail' : report.verdict,
   };
 }

@@ -126,6 +126,8 @@ test('a p95 over budget is a warning of LAT-BUDGET; strict mode makes it a failu
   expect(strict.requirements[0]?.status).toBe('fail');
   expect(strict.verdict).toBe('fail');
   expect(strict.gateFailures.join()).toContain('listCycles: p95 70 ms over the budget of 20 ms');
+  // A failure outranks a run error, as in every verdict.
+  expect(withLatency({ ...report(true), verdict: 'error' }, rows, budgets).verdict).toBe('fail');
   expect(withLatency(report(true), rows, { '*': 100 }).requirements[0]?.status).toBe('pass');
   // Without a budget the table is still there and LAT-BUDGET is not in the run.
   const plain = withLatency(report(false), rows, {});

@@ -32,3 +32,13 @@ export function matchOperation(method: string, url: string): Operation | undefin
   const path = pathOf(url);
   return routes.find((route) => route.op.method === method.toUpperCase() && route.pattern.test(path))?.op;
 }
+
+/**
+ * The operation a request to `url` is on a target served at `baseUrl`: its path under the base URL's path
+ * (`/developer`, or whatever prefix the target serves), whatever the host's spelling.
+ */
+export function operationUnder(baseUrl: string, method: string, url: string): Operation | undefined {
+  const prefix = pathOf(baseUrl).replace(/\/$/, '');
+  const path = pathOf(url);
+  return path.startsWith(prefix) ? matchOperation(method, path.slice(prefix.length)) : undefined;
+}

@@ -4,6 +4,7 @@
 import type { TestInfo } from '@playwright/test';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { methodAndPath } from '../http/request-timeout.ts';
 import { Verdict } from './verdicts.ts';
 
 /** What a test records of each answer to a request under `baseUrl` its client sends. */
@@ -23,17 +24,13 @@ export function answerWatch(testInfo: TestInfo, baseUrl: string): (exchange: Exc
 function warnNulls(exchange: Exchange, seen: Set<string>, baseUrl: string): void {
   if (!exchange.request.url.startsWith(`${baseUrl.replace(/\/+$/, '')}/`)) return;
   // One warning per route and field: ids in the path become {id}.
-  const path = new URL(exchange.request.url).pathname
-    .replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}(?=\/|$)/gi, '/{id}')
-    .replace(/\/\d+(?=\/|$)/g, '/{id}');
+  const route = methodAndPath(exchange.request);
   const fields = [...new Set(exchange.nullPointers.map(fieldPattern))].filter(
-    (field) => !seen.has(`${path} ${field}`),
+    (field) => !seen.has(`${route} ${field}`),
   );
   if (fields.length === 0) return;
-  for (const field of fields) seen.add(`${path} ${field}`);
-  new Verdict('SCH-NULL-FOR-ABSENT').warn(
-    `${exchange.request.method} ${path} sends null for ${fields.join(', ')}: read as absent`,
-  );
+  for (const field of fields) seen.add(`${route} ${field}`);
+  new Verdict('SCH-NULL-FOR-ABSENT').warn(`${route} sends null for ${fields.join(', ')}: read as absent`);
 }
 
 /** CONFORMANCE_PRISM_PROXY: Prism's violations of an exchange become a second opinion in the report. */

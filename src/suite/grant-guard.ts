@@ -3,7 +3,7 @@
 // check asked without to see a refusal): not sent, and the check not verified, naming the grant
 // (src/auth/granted-scope.ts). The server's answer could not have judged it either way.
 import type { UserTokenPool } from '../auth/user-token-pool.ts';
-import { matchOperation } from '../contract/match-operation.ts';
+import { operationUnder } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import type { RequestGuard } from '../http/api-client.ts';
 import { notVerified } from './verdicts.ts';
@@ -14,10 +14,7 @@ const scopeOf = (op: Operation | undefined): string | undefined =>
 
 /** The operation a request to `url` (under `baseUrl`) is, if any. */
 function operationOf(method: string, url: URL, baseUrl: string): Operation | undefined {
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/$/, '');
-  if (url.origin !== base.origin || !url.pathname.startsWith(prefix)) return undefined;
-  return matchOperation(method, url.pathname.slice(prefix.length));
+  return url.origin === new URL(baseUrl).origin ? operationUnder(baseUrl, method, url.href) : undefined;
 }
 
 /** Why a token of `pool` cannot serve a check's request for `op`, if it cannot. */

@@ -10,7 +10,7 @@
 // first 429, so a target that always refuses one operation costs the run one wait, not one per check.
 import { test } from '@playwright/test';
 import type { SuiteConfig } from '../config/suite-config.ts';
-import { matchOperation, pathOf } from '../contract/match-operation.ts';
+import { operationUnder, pathOf } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { CoordinatorCall } from '../coordinator/client.ts';
@@ -48,9 +48,7 @@ function listingOf(config: SuiteConfig, method: string, url: string): Listing {
       name: oauth === 'token' ? 'the user token endpoint' : 'the authorization endpoint',
       requirement: 'AUTH-CODE-FLOW',
     };
-  // The operation's path is under the base URL's (`/developer`, or whatever prefix the target serves).
-  const base = pathOf(config.baseUrl).replace(/\/$/, '');
-  const op = path.startsWith(base) ? matchOperation(method, path.slice(base.length)) : undefined;
+  const op = operationUnder(config.baseUrl, method, path);
   if (!op) return { kind: 'outside', name: `${method} ${path}` };
   return op.statuses.includes(429)
     ? { kind: 'listed', name: opName(op) }

@@ -9,7 +9,7 @@ import { requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
-import { matchOperation, pathOf } from '../contract/match-operation.ts';
+import { operationUnder } from '../contract/match-operation.ts';
 import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../coordinator/client.ts';
 import { ROUTES } from '../coordinator/routes.ts';
 import { ApiClient } from '../http/api-client.ts';
@@ -17,7 +17,12 @@ import { appendToRecording } from '../http/har-writer.ts';
 import { budgetKey, leasingPacer, type Pacer } from '../http/pacer.ts';
 import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
-import { type LearnedTable, learnedTimeouts, type RequestTimeouts } from '../http/request-timeout.ts';
+import {
+  type LearnedTable,
+  learnedTimeouts,
+  methodAndPath,
+  type RequestTimeouts,
+} from '../http/request-timeout.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { runningTestExchanges } from './exchange-sink.ts';
 import { keepRaised } from './raised-failures.ts';
@@ -58,7 +63,7 @@ interface RunLine {
 /** Request timeouts learned with every worker of the run, per operation of the contract, for one target. */
 const runTimeouts = (call: CoordinatorCall, target: string): RequestTimeouts =>
   learnedTimeouts(
-    ({ method, url }) => matchOperation(method, url)?.operationId ?? `${method} ${pathOf(url)}`,
+    (request) => operationUnder(target, request.method, request.url)?.operationId ?? methodAndPath(request),
     async (answers) => (await call(ROUTES.timeouts, { target, answers })) as LearnedTable,
   );
 
@@ -91,7 +96,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
     timeouts: runTimeouts(call, config.baseUrl),
-    unansweredError: unansweredFailure,
+    unansweredError: (failure) => unansweredFailure(failure, config.baseUrl),
     // Session-level reads (shared datasets, tokens) belong to the test they are made for; outside a test
     // they are recorded as they happen.
     onExchange: (exchange) => {

@@ -5,7 +5,7 @@
 // waited for the same read is blocked by it. A shared read that got no answer is forgotten: the next asker
 // sends it again, and is the check that sent it.
 import type { TestInfo } from '@playwright/test';
-import { matchOperation } from '../contract/match-operation.ts';
+import { operationUnder } from '../contract/match-operation.ts';
 import { findRequirement, successRequirement } from '../contract/requirements.ts';
 import type { UnansweredRead } from '../coordinator/routes.ts';
 import { curl } from '../http/exchange.ts';
@@ -36,22 +36,25 @@ export class UnansweredFailure extends ConformanceFailure {
 }
 
 /** The requirement an unanswered request of `test` fails: the check's own stated one, else its operation's. */
-function chargedRequirement(test: TestInfo, method: string, url: string): string {
+function chargedRequirement(test: TestInfo, baseUrl: string, method: string, url: string): string {
   const declared = declaredRequirement(test);
   if (findRequirement(declared)?.level === 'MUST') return declared;
-  const operation = matchOperation(method, url);
+  const operation = operationUnder(baseUrl, method, url);
   return operation ? successRequirement(operation) : declared;
 }
 
-/** What a request without an answer throws in a test (the API client's unansweredError): the check's failure. */
-export function unansweredFailure(failure: TransportFailure): Error {
+/**
+ * What a request without an answer throws in a test (the API client's unansweredError, on a target served at
+ * `baseUrl`): the check's failure.
+ */
+export function unansweredFailure(failure: TransportFailure, baseUrl: string): Error {
   const test = currentTest();
   if (!test) return failure;
   const { method, url } = failure.request;
   const request = `${method} ${redactText(url)}: ${failure.reason}`;
   try {
     return new UnansweredFailure(
-      { requirement: chargedRequirement(test, method, url), request },
+      { requirement: chargedRequirement(test, baseUrl, method, url), request },
       test,
       `reproduce: ${curl(failure.request)}`,
     );

@@ -8,6 +8,7 @@ import type { PartnerClient } from '../auth/partner-client.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { coreTest, internal } from './fixtures.ts';
@@ -25,6 +26,7 @@ import { type Codec, exchangeCodec, jsonCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
 import type { TargetSession } from './target-session.ts';
+import { chargeUnansweredTo } from './unanswered.ts';
 import { notVerified, Verdict } from './verdicts.ts';
 
 /** The requisition a GET answered, or a failure of `requirement` naming the request. */
@@ -114,49 +116,56 @@ export class PartnerData {
    * never verdicts, so that each check judges what it needs under its own requirement (a status fault of the
    * GET fails OP-GET-REQUISITION, not the check that happened to send it first). Every observation is kept
    * under the key built here alone (the partner, what was asked, of what), so the memo can be shared more
-   * widely without touching a check. A request without an answer fails the check that sent it and blocks
-   * those that waited for it; the next asker sends it again (src/suite/unanswered.ts).
+   * widely without touching a check. A request without an answer fails the check that sent it, charged to
+   * the operation `op` observed (its OP-*), and blocks those that waited for it; the next asker sends it again
+   * (src/suite/unanswered.ts).
    */
   private observedOnce<T = Exchange>(
     what: readonly string[],
+    op: Operation | undefined,
     observe: () => Promise<T>,
     codec: Codec<T> = exchangeCodec as unknown as Codec<T>,
   ): Promise<T> {
     const { session, partner } = this;
     const key = ['partner', partner.credentials.clientId, ...what].join(' ');
+    const send = op ? () => observe().catch(chargeUnansweredTo(successRequirement(op))) : observe;
     // Once per run (the memo), and once per worker the coordinator is asked (the session).
-    return session.sharedRead(key, () => session.memo.remember(key, observe, codec));
+    return session.sharedRead(key, () => session.memo.remember(key, send, codec));
   }
 
   /** add-test-data's answer for `appointmentType` (undefined: the parameter omitted, the default). */
   observedTestData(appointmentType?: string): Promise<Exchange> {
-    return this.observedOnce(['add-test-data', appointmentType ?? '(default)'], () =>
+    return this.observedOnce(['add-test-data', appointmentType ?? '(default)'], addTestDataOperation, () =>
       requestTestData(this.partner, appointmentType),
     );
   }
 
   /** The partner's request of `op` on an id no partner owns, with a valid body (only the id is at issue). */
   observedOnUnknownId(op: Operation): Promise<Exchange> {
-    return this.observedOnce(['unknown id', op.operationId], () =>
+    return this.observedOnce(['unknown id', op.operationId], op, () =>
       this.partner.send(partnerRequestFor(op, unknownId())),
     );
   }
 
   /** A token request of the partner, with `overrides` merged into its body (none: the configured request). */
   observedTokenRequest(overrides: Record<string, unknown> = {}): Promise<Exchange> {
-    return this.observedOnce(['token', JSON.stringify(overrides)], () =>
+    return this.observedOnce(['token', JSON.stringify(overrides)], undefined, () =>
       this.partner.requestToken(overrides),
     );
   }
 
   /** GET of a requisition, as this session first sent it. */
   observedRequisition(id: string): Promise<Exchange> {
-    return this.observedOnce(['requisition', id], () => getRequisition(this.partner, id));
+    return this.observedOnce(['requisition', id], getRequisitionOperation, () =>
+      getRequisition(this.partner, id),
+    );
   }
 
   /** GET of a service request alone, as this session first sent it. */
   observedServiceRequest(id: string): Promise<Exchange> {
-    return this.observedOnce(['service request', id], () => getServiceRequest(this.partner, id));
+    return this.observedOnce(['service request', id], getServiceRequestOperation, () =>
+      getServiceRequest(this.partner, id),
+    );
   }
 
   /** The sandbox's seeded requisitions of the partner (sandbox administration, the 'sandbox-admin' capability). */
@@ -164,6 +173,7 @@ export class PartnerData {
     const { session, partner } = this;
     return this.observedOnce(
       ['seeded requisitions'],
+      undefined,
       () => sandboxRequisitionIds(this.api, session.config, partner.credentials.clientId),
       jsonCodec<string[]>(),
     );
@@ -303,8 +313,10 @@ export class PartnerData {
    */
   async requisitionForAuthentication(): Promise<OwnedRequisition> {
     if (this.session.config.environment !== 'production') {
-      const generated = await this.observedOnce(['add-test-data', 'for the authentication checks'], () =>
-        requestTestData(this.partner),
+      const generated = await this.observedOnce(
+        ['add-test-data', 'for the authentication checks'],
+        addTestDataOperation,
+        () => requestTestData(this.partner),
       );
       const id = this.generatedId(generated, 'OP-ADD-TEST-DATA');
       if (id !== undefined)

@@ -227,6 +227,28 @@ test('an unanswered single read of the schema sweep fails its operation once; th
   expect(run.code).toBe(1);
 });
 
+test('an unanswered partner observation fails its operation once; the checks that share it read it again', async () => {
+  // The first add-test-data call, observed once for the test-data checks of a worker.
+  let hung = false;
+  const run = await runAgainstHostileTarget(
+    (request, body) => {
+      if (body !== undefined || hung || !/\/development\/add-test-data/.test(request.path)) return undefined;
+      hung = true;
+      return 'hang';
+    },
+    { CONFORMANCE_GREP: '@TD-', CONFORMANCE_WORKERS: '1', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
+  );
+  expect(
+    run.proxy.faulted.map((r) => r.fault),
+    run.output.slice(-2000),
+  ).toEqual(['hang']);
+  const tests = run.report?.tests ?? [];
+  const failed = tests.filter((t) => t.outcome === 'failed');
+  expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-ADD-TEST-DATA']]);
+  expect(tests.filter((t) => t.outcome === 'passed').length).toBeGreaterThan(2);
+  expect(run.code).toBe(1);
+});
+
 test('a target that leaves 1 request in 50 unanswered: each charged once, to the check that sent it, each given up after the learned timeout', async () => {
   // The same selection against a clean target, measured at the same time, so both see the same machine.
   const selection = {

@@ -38,24 +38,16 @@ async function resolve(
   return depthPlan({ ...inputs, announced: exchange && limitAnnounced(exchange) });
 }
 
-/** Each session's plan, once resolved; a resolution a stopped check left undone is tried again. */
-const plans = new WeakMap<TargetSession, Promise<DepthPlan>>();
-
 /**
  * The plan of the session's target, resolved on first use from the answer `announcing` gets (undefined:
- * no answer to read a limit from); recorded on the running test.
+ * no answer to read a limit from; a resolution a stopped check left undone is tried again); recorded on the
+ * running test.
  */
 export async function planOf(
   session: TargetSession,
   announcing: () => Promise<Exchange | undefined>,
 ): Promise<DepthPlan> {
-  let resolving = plans.get(session);
-  if (!resolving) {
-    resolving = resolve(session, announcing);
-    plans.set(session, resolving);
-    resolving.catch(() => plans.delete(session));
-  }
-  const plan = await resolving;
+  const plan = await session.sharedRead('depth plan', () => resolve(session, announcing));
   const { annotations } = test.info();
   if (!annotations.some((annotation) => annotation.type === DEPTH_ANNOTATION))
     annotations.push({ type: DEPTH_ANNOTATION, description: JSON.stringify(plan) });

@@ -8,7 +8,7 @@
 //   warning on RL-ANNOUNCED-LIMIT where each 429 said when to retry (a failure in strict mode).
 // The first stop of an operation is recorded with the run's coordinator: its later requests stop at their
 // first 429, so a target that always refuses one operation costs the run one wait, not one per check.
-import { test } from '@playwright/test';
+
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationUnder, pathOf } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
@@ -25,6 +25,7 @@ import {
   refusalsText,
 } from '../http/rate-limited.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { currentTest } from './run-waits.ts';
 import { ConformanceFailure, Verdict } from './verdicts.ts';
 
 /** The reading a user data operation's 429 within the target's own announced limit departs from. */
@@ -60,12 +61,7 @@ const ERRORS_ROW = '"| 429 | rejected due to rate limiting | all user data opera
 
 /** A warning recorded on the running test, if any (a worker's own reads run outside one). */
 function warnInTest(requirement: string, message: string, evidence: RateLimitedAnswer): void {
-  try {
-    test.info();
-  } catch {
-    return;
-  }
-  new Verdict(requirement).warn(message, evidence.exchange);
+  if (currentTest()) new Verdict(requirement).warn(message, evidence.exchange);
 }
 
 export function rateLimitJudge(config: SuiteConfig, call: CoordinatorCall): RateLimitJudge {

@@ -15,6 +15,7 @@ import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import {
+  addressedId,
   addressedResource,
   statusUpdateOperations,
   updateOperations,
@@ -206,9 +207,9 @@ for (const op of statusUpdateOperations) {
       { tag: WRITES },
     ),
     async ({ partnerA, partnerData, verdict }) => {
-      const { id, requisition } = await partnerData.workingRequisition();
-      const serviceRequestId = firstServiceRequestId(requisition);
-      const addressed = resource === 'requisition' ? id : serviceRequestId;
+      const working = await partnerData.workingRequisition();
+      const { id } = working;
+      const addressed = addressedId(op, working);
       const first = uniqueStatus('FIRST');
       const second = uniqueStatus('SECOND');
       for (const [status, reason] of [
@@ -350,7 +351,6 @@ function invalidBodies(op: Operation, status: string): fc.Arbitrary<InvalidBody>
 }
 
 for (const op of updateOperations) {
-  const resource = addressedResource(op);
   const readable = op.requestSchema === 'service-request-status-request';
   test(
     ...verifies(
@@ -359,9 +359,9 @@ for (const op of updateOperations) {
       { also: [NO_5XX_ON_CLIENT_INPUT], tag: [Tags.property, ...WRITES] },
     ),
     async ({ partnerA, partnerData, session, verdict }) => {
-      const { id, requisition } = await partnerData.workingRequisition();
-      const serviceRequestId = firstServiceRequestId(requisition);
-      const addressed = resource === 'requisition' ? id : serviceRequestId;
+      const working = await partnerData.workingRequisition();
+      const { id } = working;
+      const addressed = addressedId(op, working);
       const status = uniqueStatus('INVALID');
       const no5xx = verdict.of(NO_5XX_ON_CLIENT_INPUT);
       let accepted = 0;

@@ -12,7 +12,13 @@ import { boundedRetries, type RateLimitedAnswer, type RateLimitJudge } from './r
 import { registerIssuedTokens } from './redact.ts';
 import type { RequestCounter, UnansweredRequests } from './request-counter.ts';
 import { RequestRefused } from './request-refused.ts';
-import { fixedTimeouts, learnedTimeouts, methodAndPath, type RequestTimeouts } from './request-timeout.ts';
+import {
+  fixedTimeouts,
+  learnedTimeouts,
+  methodAndPath,
+  type RequestTimeouts,
+  type Timeout,
+} from './request-timeout.ts';
 import { type Transport, TransportError, type TransportResponse } from './transport.ts';
 import { TransportFailure } from './transport-failure.ts';
 
@@ -121,10 +127,13 @@ export class ApiClient {
       if (!request.noRetry) await this.waitForTurn(sent, credential, answers);
       this.refuseWhenUnanswered(sent);
       this.options.requests.count(credential, sent.url);
+      // Learned before the clock starts: asking the run's coordinator is no part of the target's latency.
+      const timeout = await this.options.timeouts.timeoutFor(sent);
       const startedAt = new Date();
       const started = performance.now();
-      const response = await this.roundTrip(sent, request.maxRedirects ?? 0);
+      const response = await this.roundTrip(sent, request.maxRedirects ?? 0, timeout);
       const timing = { startedAt: startedAt.toISOString(), durationMs: performance.now() - started };
+      this.options.timeouts.answered(sent, timing.durationMs);
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
       const announced = announcedRateLimit(exchange.headers);
@@ -190,13 +199,14 @@ export class ApiClient {
    * token response is redacted too); a request without a complete response throws a TransportFailure, one
    * left without any answer what `unansweredError` makes of it.
    */
-  private async roundTrip(sent: SentRequest, maxRedirects: number): Promise<TransportResponse> {
-    const { timeouts, unanswered, unansweredError } = this.options;
-    const timeout = await timeouts.timeoutFor(sent);
-    const started = performance.now();
+  private async roundTrip(
+    sent: SentRequest,
+    maxRedirects: number,
+    timeout: Timeout,
+  ): Promise<TransportResponse> {
+    const { unanswered, unansweredError } = this.options;
     try {
       const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs: timeout.ms });
-      timeouts.answered(sent, performance.now() - started);
       registerIssuedTokens(response.text);
       return response;
     } catch (error) {

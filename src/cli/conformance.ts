@@ -28,13 +28,13 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
   for (const name of ['conformance.json', 'conformance.md', 'junit.xml', MATRIX_REPORT])
     rmSync(reportPath(name), { force: true });
 
-  const configProblem = playwrightConfigProblem();
-  if (configProblem) {
-    console.error(`Conformance: ERROR: ${runErrorLine(configProblem)}`);
+  const resolved = resolveBeforePlaywright();
+  if ('problem' in resolved) {
+    console.error(`Conformance: ERROR: ${runErrorLine(resolved.problem)}`);
     return EXIT_CODES.configuration;
   }
 
-  const finishAllure = allureStep(allureReportAsked());
+  const finishAllure = allureStep(resolved.allureReport);
   const stopFile = newStopFile();
   const suite = await runInProcessGroup(process.execPath, [playwrightCli(), 'test', ...playwrightArgs], {
     env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile },
@@ -48,20 +48,12 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
   return exitCode(suite.code);
 }
 
-/** CONFORMANCE_ALLURE_REPORT, where the run reads its variables (the environment over the env file). */
-function allureReportAsked(): boolean {
-  try {
-    return read(merged(environmentLayers()), 'CONFORMANCE_ALLURE_REPORT');
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What playwright.config.ts resolves before global setup (the env file, the profile, the workers, the
- * targets): a configuration error there would end Playwright's start with a stack trace.
+ * targets): a configuration error there would end Playwright's start with a stack trace. With it,
+ * CONFORMANCE_ALLURE_REPORT, which this process reads (the environment over the env file).
  */
-function playwrightConfigProblem(): RunError | undefined {
+function resolveBeforePlaywright(): { problem: RunError } | { allureReport: boolean } {
   // Until the env file is read, the environment alone.
   let layers: VariableLayer[] = [{ variables: process.env }];
   try {
@@ -69,9 +61,9 @@ function playwrightConfigProblem(): RunError | undefined {
     const environment = merged(layers);
     runOptions(environment);
     runTargets(environment);
-    return undefined;
+    return { allureReport: read(environment, 'CONFORMANCE_ALLURE_REPORT') };
   } catch (error) {
-    if (error instanceof ConfigError) return configurationError(error, layers);
+    if (error instanceof ConfigError) return { problem: configurationError(error, layers) };
     throw error;
   }
 }

@@ -19,6 +19,7 @@ import {
   type AnnouncedLimit,
   depthPlan,
   describePlan,
+  limitAnnounced,
   rotationOf,
   secondsAtLimit,
 } from '../config/depth-plan.ts';
@@ -29,7 +30,6 @@ import { operationById } from '../contract/operations.ts';
 import { verifiableMust } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
@@ -248,9 +248,9 @@ async function main(): Promise<number> {
     baseUrl: config.baseUrl,
     timeoutMs: config.requestTimeoutMs,
     onExchange: (exchange) => {
-      const { limit, windowSeconds } = announcedRateLimit(exchange.headers) ?? {};
+      const announced = limitAnnounced(exchange.headers);
       const kind = new URL(exchange.request.url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
-      if (limit !== undefined && windowSeconds !== undefined) limits[kind] = { limit, windowSeconds };
+      if (announced) limits[kind] = announced;
     },
     // At most MAX_REQUESTS, and no write: reads, and POSTs to the token endpoints only.
     guard: (method, url) => {

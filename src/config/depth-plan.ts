@@ -5,6 +5,7 @@
 // through without waiting (or that announces none: the embedded sandbox, a staging server) gets it; a
 // production limit gets the budgeted plan, whose depth comes from choosing inputs, not from more requests.
 // No plan reads the whole history: every walk is bounded by what its check needs to see.
+import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { type CollectionClasses, classesOf, plannedClasses } from './input-classes.ts';
 import type { Profile } from './suite-config.ts';
@@ -19,6 +20,12 @@ export interface AnnouncedLimit {
  * Seconds `requests` take at `limit`: each window's worth goes at once, then the run waits for the next
  * window (the first window's share needs no wait).
  */
+/** The limit an answer's headers announce, with a window; undefined when they announce none. */
+export function limitAnnounced(headers: Record<string, string>): AnnouncedLimit | undefined {
+  const { limit, windowSeconds } = announcedRateLimit(headers) ?? {};
+  return limit !== undefined && windowSeconds !== undefined ? { limit, windowSeconds } : undefined;
+}
+
 export const secondsAtLimit = (requests: number, { limit, windowSeconds }: AnnouncedLimit): number =>
   Math.max(0, Math.ceil(requests / limit) - 1) * windowSeconds;
 

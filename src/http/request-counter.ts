@@ -96,6 +96,9 @@ export class RequestCounter {
  * and every check not yet run is not verified instead of waiting out more timeouts.
  */
 export class UnansweredRequests {
+  /** Once spent, the budget stays spent. */
+  private spentReason: string | undefined;
+
   constructor(
     private readonly log: string,
     private readonly budget: number,
@@ -108,11 +111,14 @@ export class UnansweredRequests {
 
   /** The reason to send nothing more, once the budget is spent. */
   spent(): string | undefined {
-    // Checked before every request: most runs see no unanswered request, and a size costs no read.
-    if (!existsSync(this.log) || statSync(this.log).size === 0) return undefined;
+    if (this.spentReason !== undefined) return this.spentReason;
+    // Checked before every request: most runs see no unanswered request, and a size costs no read (each
+    // line holds at least a digit and its newline).
+    if (!existsSync(this.log) || statSync(this.log).size < 2 * this.budget) return undefined;
     const waits = readFileSync(this.log, 'utf8').split('\n').filter(Boolean).map(Number);
     if (waits.length < this.budget) return undefined;
     const [least, most] = [Math.min(...waits), Math.max(...waits)];
-    return `blocked: the target stopped answering; ${waits.length} requests unanswered after ${least === most ? least : `${least}–${most}`} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`;
+    this.spentReason = `blocked: the target stopped answering; ${waits.length} requests unanswered after ${least === most ? least : `${least}–${most}`} ms (CONFORMANCE_UNANSWERED_BUDGET=${this.budget})`;
+    return this.spentReason;
   }
 }

@@ -4,17 +4,10 @@
 // worker resolves the same plan). Each test that reads through the plan records it as an annotation, so the
 // report says how deep the run went, and why; a check records the input classes it covered (`covered`).
 import { test } from '@playwright/test';
-import { type AnnouncedLimit, type DepthPlan, depthPlan, rotationOf } from '../config/depth-plan.ts';
+import { type DepthPlan, depthPlan, limitAnnounced, rotationOf } from '../config/depth-plan.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import { DEPTH_ANNOTATION, recordCovered } from '../report/input-coverage.ts';
 import type { TargetSession } from './target-session.ts';
-
-/** The limit an answer announces, with a window; undefined when it announces none. */
-export function limitAnnounced(exchange: Exchange): AnnouncedLimit | undefined {
-  const { limit, windowSeconds } = announcedRateLimit(exchange.headers) ?? {};
-  return limit !== undefined && windowSeconds !== undefined ? { limit, windowSeconds } : undefined;
-}
 
 async function resolve(
   session: TargetSession,
@@ -35,7 +28,7 @@ async function resolve(
     if (test.info().expectedStatus === 'skipped') throw error;
     return undefined;
   });
-  return depthPlan({ ...inputs, announced: exchange && limitAnnounced(exchange) });
+  return depthPlan({ ...inputs, announced: exchange && limitAnnounced(exchange.headers) });
 }
 
 /**

@@ -9,7 +9,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
 import { runTargets } from '../config/run-plan.ts';
 import { read } from '../config/variables.ts';
-import { gateVerdict } from '../report/baseline.ts';
+import { exitStatusOf } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { configurationError } from '../report/run-errors.ts';
@@ -83,9 +83,7 @@ function exitCode(playwrightCode: number): number {
     return EXIT_CODES.error;
   }
   const report = JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport;
-  const verdict = gateVerdict(report);
-  if (verdict === 'error')
-    return report.runError?.kind === 'configuration' ? EXIT_CODES.configuration : EXIT_CODES.error;
-  if (verdict === 'incomplete') return playwrightCode === 0 ? EXIT_CODES.pass : EXIT_CODES.incomplete;
-  return EXIT_CODES[verdict];
+  const status = exitStatusOf(report);
+  // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
+  return status === 'incomplete' && playwrightCode === 0 ? EXIT_CODES.pass : EXIT_CODES[status];
 }

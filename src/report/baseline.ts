@@ -4,7 +4,7 @@
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
 import { readFileSync } from 'node:fs';
 import type { FailOn } from '../config/suite-config.ts';
-import type { RunVerdict } from './exit-statuses.ts';
+import type { EXIT_STATUSES, RunVerdict } from './exit-statuses.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RequirementResult, SinceLastRun } from './model.ts';
 
@@ -77,4 +77,12 @@ export function gateVerdict(
   if (since?.failOn !== 'new') return report.verdict;
   if (since.newFailures.length > 0) return 'fail';
   return report.runError ? 'error' : 'pass';
+}
+
+/** The exit status a report's run ends with: its gate verdict's, a configuration error's own. */
+export function exitStatusOf(
+  report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun' | 'runError'>,
+): keyof typeof EXIT_STATUSES {
+  const verdict = gateVerdict(report);
+  return verdict === 'error' && report.runError?.kind === 'configuration' ? 'configuration' : verdict;
 }

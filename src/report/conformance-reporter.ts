@@ -24,7 +24,7 @@ import { reportPath } from '../run-state/reports-dir.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
-import { gateVerdict, withBaseline } from './baseline.ts';
+import { exitStatusOf, gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
@@ -103,13 +103,11 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
   if (findings.length > CONSOLE_FINDINGS)
     console.log(`  … and ${findings.length - CONSOLE_FINDINGS} more in conformance.md`);
   console.log(`\n${verdictLine(report)}`);
-  const verdict = gateVerdict(report);
+  const status = exitStatusOf(report);
   console.log(
-    verdict === 'incomplete' && allowIncomplete
+    status === 'incomplete' && allowIncomplete
       ? `exit ${EXIT_CODES.pass}: INCOMPLETE allowed (CONFORMANCE_ALLOW_INCOMPLETE=1)`
-      : verdict === 'error' && report.runError?.kind === 'configuration'
-        ? exitLine('configuration')
-        : exitLine(verdict),
+      : exitLine(status),
   );
   for (const file of ['conformance.md', 'html/index.html', 'junit.xml']) console.log(`  ${reportPath(file)}`);
 }

@@ -5,9 +5,11 @@
 // sign-in's outcome, and the users whose sign-in needs a person. Two server failures in a row and a check
 // that needs a new sign-in is blocked by AUTH-CODE-FLOW, which they already fail: one failure may be a blip,
 // two mean a broken sign-in that each check would meet again, at the cost of its requests.
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { redactText } from '../http/redact.ts';
+import { readJsonLines } from '../run-state/json-lines.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { type ConfiguredUser, PersonNeeded, SignInBlocked } from './sign-in-errors.ts';
 
@@ -128,13 +130,7 @@ export function runJournal(authUrl: string): SignInJournal {
   const target = new URL(authUrl).origin;
   return new SignInJournal(
     () =>
-      existsSync(runFile())
-        ? readFileSync(runFile(), 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => JSON.parse(line) as JournalEvent & { target?: string })
-            .filter((event) => event.target === target)
-        : [],
+      readJsonLines<JournalEvent & { target?: string }>(runFile()).filter((event) => event.target === target),
     (event) => {
       mkdirSync(dirname(runFile()), { recursive: true });
       appendFileSync(runFile(), `${JSON.stringify({ ...event, target })}\n`);

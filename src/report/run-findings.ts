@@ -1,7 +1,9 @@
 // What the run observed outside any test (the preflight of global setup): each finding with where it was
 // seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
 // server's failure met before the tests is charged like any other (src/report/test-result.ts).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+import { appendFileSync } from 'node:fs';
+import { readJsonLines } from '../run-state/json-lines.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { type Finding, validFinding } from './finding.ts';
 
@@ -18,12 +20,4 @@ export const recordRunFinding = (where: string, finding: Finding): void =>
 
 /** The findings recorded so far, in order. */
 export const recordedRunFindings = (): RunFinding[] =>
-  existsSync(file())
-    ? readFileSync(file(), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => {
-          const { where, finding } = JSON.parse(line) as RunFinding;
-          return { where, finding: validFinding(finding) };
-        })
-    : [];
+  readJsonLines<RunFinding>(file()).map(({ where, finding }) => ({ where, finding: validFinding(finding) }));

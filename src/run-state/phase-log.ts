@@ -1,8 +1,10 @@
 // The phases of a run that no reporter sees (global setup, each target's start, logins, teardown), timed
 // where they happen, in any process of the run, as JSON lines beside the run's manifest; `npm run bench`
 // reads them back. Outside a run (a command that signs in, a self test) nothing is recorded.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+import { appendFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readJsonLines } from './json-lines.ts';
 import { processVariable } from './process-variables.ts';
 
 export type Phase = 'global setup' | 'target start' | 'login' | 'teardown';
@@ -23,11 +25,8 @@ export async function timed<T>(phase: Phase, work: () => Promise<T>): Promise<T>
 
 /** The phases a run recorded in `reportsDir`: count and total milliseconds of each. */
 export function recordedPhases(reportsDir: string): Partial<Record<Phase, { count: number; ms: number }>> {
-  const file = join(reportsDir, PHASE_LOG);
   const phases: Partial<Record<Phase, { count: number; ms: number }>> = {};
-  if (!existsSync(file)) return phases;
-  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
-    const { phase, ms } = JSON.parse(line) as { phase: Phase; ms: number };
+  for (const { phase, ms } of readJsonLines<{ phase: Phase; ms: number }>(join(reportsDir, PHASE_LOG))) {
     const total = phases[phase] ?? { count: 0, ms: 0 };
     phases[phase] = { count: total.count + 1, ms: total.ms + ms };
   }

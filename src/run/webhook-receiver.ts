@@ -5,10 +5,12 @@
 // - on any other target, global setup starts one for the whole run on CONFORMANCE_WEBHOOK_LISTEN, the team
 //   has registered CONFORMANCE_WEBHOOK_PUBLIC_URL (which reaches it) with the service, and it appends each
 //   delivery to the run's webhook log (a JSON line each), which the checks of every worker read.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { readJsonLines } from '../run-state/json-lines.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
 export interface Delivery {
@@ -67,14 +69,10 @@ const logLine = (delivery: Delivery): string =>
 
 /** The deliveries a webhook log holds (none when the file does not exist yet). */
 export function readDeliveryLog(file: string): Delivery[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const logged = JSON.parse(line) as Omit<Delivery, 'body'> & { body: string };
-      return { ...logged, body: Buffer.from(logged.body, 'base64') };
-    });
+  return readJsonLines<Omit<Delivery, 'body'> & { body: string }>(file).map((logged) => ({
+    ...logged,
+    body: Buffer.from(logged.body, 'base64'),
+  }));
 }
 
 /**

@@ -29,13 +29,13 @@ import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
-import { inputsSection } from './input-coverage.ts';
+import { inputsSection, plannedRequests } from './input-coverage.ts';
 import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
-import { progressLine, REQUEST_PLAN } from './request-plan.ts';
+import { progressLine } from './request-plan.ts';
 import { recordedRunFindings } from './run-findings.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
@@ -122,6 +122,8 @@ export default class ConformanceReporter implements Reporter {
   private selection: string[] = [];
   private lastProgress = Date.now();
   private testsEnded = 0;
+  /** The requests the run's depth plan expects, once a test recorded the plan. */
+  private plannedRequests: number | undefined;
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.suite = suite;
@@ -129,18 +131,18 @@ export default class ConformanceReporter implements Reporter {
     this.selection = judgedSelection(config.metadata, config.shard);
   }
 
-  /** Every half minute: tests done, requests sent against the profile's plan, and the time left. */
-  onTestEnd(): void {
+  /** Every half minute: tests done, requests sent against the run's depth plan, and the time left. */
+  onTestEnd(test: TestCase): void {
     this.testsEnded += 1;
+    this.plannedRequests = plannedRequests(test.annotations) ?? this.plannedRequests;
     if (Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = Date.now();
     const manifest = writtenManifest(0);
     if (!manifest || !this.suite) return;
-    const planned = REQUEST_PLAN[manifest.config.profile];
     const left =
       Date.parse(manifest.startedAt) / 1000 + manifest.options.runTimeoutSeconds - Date.now() / 1000;
     console.log(
-      `progress: ${this.testsEnded}/${this.suite.allTests().length} tests, ${progressLine(requestsSent(manifest.requestLog), planned.user + planned.partner + planned.other, left)}`,
+      `progress: ${this.testsEnded}/${this.suite.allTests().length} tests, ${progressLine(requestsSent(manifest.requestLog), this.plannedRequests, left)}`,
     );
   }
 

@@ -47,6 +47,15 @@ const parsed = (description: string | undefined): unknown => {
   }
 };
 
+/** The requests a test's depth plan expects of the run (src/config/depth-plan.ts), if it recorded its plan. */
+export function plannedRequests(annotations: Annotations): number | undefined {
+  const plan = parsed(annotations.find(({ type }) => type === DEPTH_ANNOTATION)?.description) as
+    | { requests?: { user: number; partner: number; other: number } }
+    | undefined;
+  const requests = plan?.requests;
+  return requests ? requests.user + requests.partner + requests.other : undefined;
+}
+
 /** Numbers in numeric order, the rest as written. */
 const byValue = (a: string, b: string) =>
   /^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b);

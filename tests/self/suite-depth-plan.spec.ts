@@ -8,8 +8,9 @@ import { expect, test } from '@playwright/test';
 import { collectionClasses, depthPlan } from '../../src/config/depth-plan.ts';
 import { COLLECTIONS, END_FORMS, LIMIT_VALUES, START_FORMS } from '../../src/config/input-classes.ts';
 import { describeForm } from '../../src/contract/date-time-forms.ts';
+import { DEPTH_ANNOTATION, plannedRequests } from '../../src/report/input-coverage.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { REQUEST_PLAN } from '../../src/report/request-plan.ts';
+import { progressLine } from '../../src/report/request-plan.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -89,8 +90,21 @@ test('a budgeted run sends as many user-data requests for three years of history
   const usual = await userRequests('');
   const long = await userRequests('long-history');
   expect(Math.abs(long - usual), `${usual} and ${long} requests`).toBeLessThanOrEqual(usual * 0.02);
-  const planned = REQUEST_PLAN['ci-gate'].user;
+  const planned = depthPlan({ profile: 'ci-gate', runTimeoutSeconds: 900, rotation: 0, pinned: 'budgeted' })
+    .requests.user;
   expect(Math.abs(usual - planned), `${usual} requests, ${planned} planned`).toBeLessThanOrEqual(
     planned * 0.1,
   );
+});
+
+test("the console's progress counts against the plan the run recorded: the deep plan's requests on the sandbox", () => {
+  const deep = depthPlan({ profile: 'ci-gate', runTimeoutSeconds: 900, rotation: 0 });
+  expect(deep.depth).toBe('deep');
+  const { user, partner, other } = deep.requests;
+  const annotations = [{ type: DEPTH_ANNOTATION, description: JSON.stringify(deep) }];
+  expect(plannedRequests(annotations)).toBe(user + partner + other);
+  expect(progressLine(1500, plannedRequests(annotations), 10.4)).toBe(
+    `1500/${user + partner + other} requests planned, 10 s left of the run budget`,
+  );
+  expect(progressLine(12, plannedRequests([]), 10)).toBe('12 requests sent, 10 s left of the run budget');
 });

@@ -33,7 +33,7 @@ export interface SandboxOptions {
    * How many days of history each user has at least (default 150; `--history-days`, variant long-history:
    * about three years), so that a run's request count can be held flat however long the account's history.
    */
-  historyDays?: number;
+  historyDays: number;
   /**
    * A real authorization server's sign-in (sandbox/oauth): a script-rendered login form with a CSRF token,
    * a consent step, and client authentication by HTTP Basic only. Off: the plain HTML form of the embedded run.

@@ -3,6 +3,7 @@ import type { Environment, SandboxOptions } from './context.ts';
 import { type FaultName, faults } from './faults/index.ts';
 import { LOGIN_PAGES, type LoginPage } from './oauth/login-pages.ts';
 import type { RateLimitPolicy } from './rate-limit.ts';
+import { MIN_HISTORY_DAYS } from './user/generator.ts';
 import { type VariantName, variants } from './variants.ts';
 
 export const defaultRateLimit: RateLimitPolicy = { limit: 2000, windowSeconds: 60 };
@@ -46,6 +47,7 @@ export function resolveOptions({
     loginPage: 'plain',
     tokenLifetimeSeconds: 3600,
     userActivityMs: 0,
+    historyDays: MIN_HISTORY_DAYS,
     ...options,
     rateLimit: 'limit' in rateLimit ? [rateLimit] : [...rateLimit],
     faults: faultSet(names ?? []),

@@ -168,13 +168,13 @@ function cycleStarts(rng: Prng, now: number, historyDays: number): number[] {
 
 /**
  * The user's records. `simultaneousWorkouts` (variant start-ties): a day's second workout starts when its
- * first does, so the two share a start time. `historyDays`: the least history (default MIN_HISTORY_DAYS).
+ * first does, so the two share a start time. `historyDays`: the least history (MIN_HISTORY_DAYS unless the sandbox was given one).
  */
 export function generateUserRecords(
   account: Account,
   seed: number,
   now: number,
-  { simultaneousWorkouts = false, historyDays = MIN_HISTORY_DAYS } = {},
+  { simultaneousWorkouts, historyDays }: { simultaneousWorkouts: boolean; historyDays: number },
 ): UserRecords {
   const { userId } = account;
   const rng = createPrng(deriveSeed(seed, `user:${userId}`));

@@ -5,7 +5,7 @@ import { buildClients, type OAuthClient } from '../oauth/clients.ts';
 import { UserTokenStore } from '../oauth/tokens.ts';
 import { type Account, buildAccounts } from './accounts.ts';
 import { CursorCodec } from './cursor.ts';
-import { generateUserRecords, MIN_HISTORY_DAYS } from './generator.ts';
+import { generateUserRecords } from './generator.ts';
 import { applyRecordFaults, recordFaults } from './record-faults.ts';
 import { makeSparse } from './sparse.ts';
 import { buildStore, type DataStore } from './store.ts';
@@ -34,9 +34,7 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const epoch = dataEpoch ?? now().getTime();
   const sparse = ctx.variant('sparse-user');
   const simultaneousWorkouts = ctx.variant('start-ties');
-  const historyDays = ctx.variant('long-history')
-    ? LONG_HISTORY_DAYS
-    : (ctx.options.historyDays ?? MIN_HISTORY_DAYS);
+  const historyDays = ctx.variant('long-history') ? LONG_HISTORY_DAYS : ctx.options.historyDays;
   const shape = { sparse, simultaneousWorkouts, historyDays, format: timeFormat(ctx) };
   const key = JSON.stringify([seed, epoch, shape, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);

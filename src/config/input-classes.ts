@@ -97,22 +97,17 @@ export function classesOf(
   rotation: number,
   scope: 'whole' | 'rotated' | 'none',
 ): CollectionClasses {
-  if (scope === 'none') return { limits: [], windows: [], startForms: [], endForms: [] };
-  if (scope === 'whole')
-    return {
-      limits: [...LIMIT_VALUES],
-      windows: [...DEEP_WINDOWS],
-      startForms: [...START_FORMS],
-      endForms: [...END_FORMS],
-    };
-  const n = COLLECTIONS.length;
-  const turn = index + rotation;
-  const small = SMALL_PAGE_SIZES[turn % SMALL_PAGE_SIZES.length] as number;
+  const small = SMALL_PAGE_SIZES[(index + rotation) % SMALL_PAGE_SIZES.length] as number;
+  const windows = {
+    whole: [...DEEP_WINDOWS],
+    rotated: [{ limit: small, records: deepEnough(small) }],
+    none: [],
+  };
   return {
-    limits: share(LIMIT_VALUES, turn % n, n),
-    windows: [{ limit: small, records: deepEnough(small) }],
-    startForms: share(START_FORMS, turn % START_FORMS.length, START_FORMS.length),
-    endForms: share(END_FORMS, turn % END_FORMS.length, END_FORMS.length),
+    limits: shareOf(LIMIT_VALUES, index, COLLECTIONS.length, rotation, scope),
+    windows: windows[scope],
+    startForms: shareOf(START_FORMS, index, START_FORMS.length, rotation, scope),
+    endForms: shareOf(END_FORMS, index, END_FORMS.length, rotation, scope),
   };
 }
 

@@ -247,10 +247,9 @@ export class Dataset {
   async timed(op: Operation): Promise<{ walk: LoadedCollection; records: DataRecord[]; extentOf: ExtentOf }> {
     const walk = await this.referenceWalk(op);
     const extentOf = await this.extents(op);
-    if (op.operationId !== 'listRecoveries') return { walk, records: walk.records, extentOf };
     const bounded = await Promise.all(
-      ['listSleeps', 'listCycles'].map(
-        async (id) => !(await this.referenceWalk(operationById(id as OperationId))).complete,
+      extentSources(op.operationId).map(
+        async (id) => !(await this.referenceWalk(operationById(id))).complete,
       ),
     );
     if (!bounded.some(Boolean)) return { walk, records: walk.records, extentOf };

@@ -205,49 +205,44 @@ test('an unanswered page of a shared walk: one failure, charged to the walk; a c
   expect(run.code).toBe(1);
 });
 
-test('an unanswered single read of the schema sweep fails its operation once; the other schema checks read again', async () => {
-  // The first GET /v2/cycle/{id}/sleep, read once for all the schema checks of a worker.
-  let hung = false;
-  const run = await runAgainstHostileTarget(
-    (request, body) => {
-      if (body !== undefined || hung || !/\/v2\/cycle\/\d+\/sleep$/.test(request.path)) return undefined;
-      hung = true;
-      return 'hang';
-    },
-    { CONFORMANCE_GREP: '@SCH-', CONFORMANCE_WORKERS: '1', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
-  );
-  expect(
-    run.proxy.faulted.map((r) => r.fault),
-    run.output.slice(-2000),
-  ).toEqual(['hang']);
-  const tests = run.report?.tests ?? [];
-  const failed = tests.filter((t) => t.outcome === 'failed');
-  expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-GET-CYCLE-SLEEP']]);
-  expect(tests.filter((t) => t.outcome === 'passed').length).toBeGreaterThan(5);
-  expect(run.code).toBe(1);
-});
-
-test('an unanswered partner observation fails its operation once; the checks that share it read it again', async () => {
-  // The first add-test-data call, observed once for the test-data checks of a worker.
-  let hung = false;
-  const run = await runAgainstHostileTarget(
-    (request, body) => {
-      if (body !== undefined || hung || !/\/development\/add-test-data/.test(request.path)) return undefined;
-      hung = true;
-      return 'hang';
-    },
-    { CONFORMANCE_GREP: '@TD-', CONFORMANCE_WORKERS: '1', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
-  );
-  expect(
-    run.proxy.faulted.map((r) => r.fault),
-    run.output.slice(-2000),
-  ).toEqual(['hang']);
-  const tests = run.report?.tests ?? [];
-  const failed = tests.filter((t) => t.outcome === 'failed');
-  expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-ADD-TEST-DATA']]);
-  expect(tests.filter((t) => t.outcome === 'passed').length).toBeGreaterThan(2);
-  expect(run.code).toBe(1);
-});
+// A read the checks of a worker share, its first request left unanswered: one failure, charged to the
+// operation it reads; the other checks read it again and pass.
+for (const { read, path, grep, charged, passing } of [
+  {
+    read: 'a single read of the schema sweep',
+    path: /\/v2\/cycle\/\d+\/sleep$/,
+    grep: '@SCH-',
+    charged: 'OP-GET-CYCLE-SLEEP',
+    passing: 5,
+  },
+  {
+    read: 'a partner observation (add-test-data)',
+    path: /\/development\/add-test-data/,
+    grep: '@TD-',
+    charged: 'OP-ADD-TEST-DATA',
+    passing: 2,
+  },
+])
+  test(`${read} left unanswered fails ${charged} once; the checks that share it read it again`, async () => {
+    let hung = false;
+    const run = await runAgainstHostileTarget(
+      (request, body) => {
+        if (body !== undefined || hung || !path.test(request.path)) return undefined;
+        hung = true;
+        return 'hang';
+      },
+      { CONFORMANCE_GREP: grep, CONFORMANCE_WORKERS: '1', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
+    );
+    expect(
+      run.proxy.faulted.map((r) => r.fault),
+      run.output.slice(-2000),
+    ).toEqual(['hang']);
+    const tests = run.report?.tests ?? [];
+    const failed = tests.filter((t) => t.outcome === 'failed');
+    expect(failed.map((t) => t.failedRequirements)).toEqual([[charged]]);
+    expect(tests.filter((t) => t.outcome === 'passed').length).toBeGreaterThan(passing);
+    expect(run.code).toBe(1);
+  });
 
 test('a target that leaves 1 request in 50 unanswered: each charged once, to the check that sent it, each given up after the learned timeout', async () => {
   // The same selection against a clean target, measured at the same time, so both see the same machine.

@@ -389,7 +389,7 @@ export const variables = {
   },
   CONFORMANCE_FAIL_ON: {
     section: 'recording',
-    doc: '`any` or `new`: only new failures (against the baseline) fail the exit status',
+    doc: '`any` or `new`: only new failures (against the baseline) fail the exit status; a run whose only failures are old ends as it would without them (ERROR, INCOMPLETE or PASS), and a run without failures keeps its own status (a narrowed run stays INCOMPLETE)',
     parse: parse.oneOf(['any', 'new'] as const),
     default: 'any',
   },

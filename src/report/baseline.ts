@@ -71,17 +71,18 @@ export function withBaseline<T extends ConformanceReport>(
  * error stays one where no new failure outranks it).
  */
 export function gateVerdict(
-  report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun' | 'runError'>,
+  report: Pick<ConformanceReport, 'verdict' | 'verdictBesideFailures' | 'sinceLastRun' | 'runError'>,
 ): RunVerdict {
   const since = report.sinceLastRun;
-  if (since?.failOn !== 'new') return report.verdict;
+  // Only a FAIL is judged against the baseline: an INCOMPLETE (a narrowed run too) or an ERROR stays one.
+  if (since?.failOn !== 'new' || report.verdict !== 'fail') return report.verdict;
   if (since.newFailures.length > 0) return 'fail';
-  return report.runError ? 'error' : 'pass';
+  return report.verdictBesideFailures ?? (report.runError ? 'error' : 'pass');
 }
 
 /** The exit status a report's run ends with: its gate verdict's, a configuration error's own. */
 export function exitStatusOf(
-  report: Pick<ConformanceReport, 'verdict' | 'sinceLastRun' | 'runError'>,
+  report: Pick<ConformanceReport, 'verdict' | 'verdictBesideFailures' | 'sinceLastRun' | 'runError'>,
 ): keyof typeof EXIT_STATUSES {
   const verdict = gateVerdict(report);
   return verdict === 'error' && report.runError?.kind === 'configuration' ? 'configuration' : verdict;

@@ -199,13 +199,12 @@ export function buildReport(
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const { runError, runSideStops } = runSide(meta.runError, tests);
   // A failure seen stays a failure, whatever else went wrong: FAIL, then ERROR, INCOMPLETE, PASS.
-  const verdict: RunVerdict = failed
-    ? 'fail'
-    : runError
-      ? 'error'
-      : incomplete.length > 0 || interrupted || narrowed
-        ? 'incomplete'
-        : 'pass';
+  const besideFailures = runError
+    ? 'error'
+    : incomplete.length > 0 || interrupted || narrowed
+      ? 'incomplete'
+      : 'pass';
+  const verdict: RunVerdict = failed ? 'fail' : besideFailures;
   return {
     ...run,
     ...(runError ? { runError } : {}),
@@ -220,6 +219,7 @@ export function buildReport(
     },
     requirementTotals: requirementTotalsOf(requirements),
     verdict,
+    ...(failed ? { verdictBesideFailures: besideFailures } : {}),
     gateFailures,
     incomplete,
     deviations,

@@ -68,5 +68,6 @@ export function withLatency<T extends ConformanceReport>(
     gateFailures,
     // A failure outranks a run error (src/report/build-report.ts): the run's error stays beside it.
     verdict: failed ? 'fail' : report.verdict,
+    ...(failed && report.verdict !== 'fail' ? { verdictBesideFailures: report.verdict } : {}),
   };
 }

@@ -122,6 +122,8 @@ export interface ConformanceReport {
   /** Requirements by status. */
   requirementTotals: Record<RequirementStatus, number>;
   verdict: RunVerdict;
+  /** A FAIL's verdict but for its failures (ERROR, INCOMPLETE or PASS): what CONFORMANCE_FAIL_ON=new leaves of it. */
+  verdictBesideFailures?: Exclude<RunVerdict, 'fail'>;
   gateFailures: string[];
   /** MUST requirements of the profile not verified, each with its reasons (why the run is INCOMPLETE). */
   incomplete: { id: string; reasons: string[] }[];

@@ -64,6 +64,13 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
   expect(evidenceWeight(['1,300 records'])).toBe(1300);
   expect(gateVerdict({ verdict: 'fail', sinceLastRun: since })).toBe('fail');
   expect(gateVerdict({ verdict: 'fail', sinceLastRun: { ...since, newFailures: [] } })).toBe('pass');
+  // Only old failures: the verdict beside them; a run that failed nothing keeps its own (a narrowed one too).
+  const noNew = { ...since, newFailures: [] };
+  expect(gateVerdict({ verdict: 'fail', verdictBesideFailures: 'incomplete', sinceLastRun: noNew })).toBe(
+    'incomplete',
+  );
+  expect(gateVerdict({ verdict: 'incomplete', sinceLastRun: noNew })).toBe('incomplete');
+  expect(gateVerdict({ verdict: 'error', sinceLastRun: noNew })).toBe('error');
   expect(gateVerdict({ verdict: 'fail', sinceLastRun: { ...since, failOn: 'any', newFailures: [] } })).toBe(
     'fail',
   );

@@ -37,6 +37,7 @@ import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 import { progressLine } from './request-plan.ts';
 import { recordedRunFindings } from './run-findings.ts';
+import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
@@ -235,9 +236,11 @@ async function conformanceReport(
   const targetAnswered = tests.some(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
+  const summaries = tests.map((test) => summarise(test, targetAnswered));
+  const exchanges = tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? ''));
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
-    [...tests.map((test) => summarise(test, targetAnswered)), ...outsideTests],
+    [...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [])), ...outsideTests],
     requirements,
     loadExpectations(config?.expectationsFile),
     {
@@ -259,6 +262,7 @@ async function conformanceReport(
       interrupted: result.status === 'interrupted' || result.status === 'timedout',
       runError: recordedRunError(),
       selection,
+      exchanges: exchanges.flat(),
     },
   );
   const latency = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});

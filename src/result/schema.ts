@@ -68,8 +68,8 @@ const closed = { additionalProperties: false } as const;
 const text = (description: string) => Type.String({ description });
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 const ids = (description: string) => Type.Array(Type.String(), { description });
-const oneOf = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Enum([...values] as [...T], { description });
+const oneOf = <const T extends string[]>(values: readonly [...T], description: string) =>
+  Type.Enum(values, { description });
 const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T, description: string) =>
   Type.Object(properties, { ...closed, description });
 
@@ -120,6 +120,12 @@ const Finding = object(
       }),
     ),
     prerequisite: Type.Optional(text('outcome blocked: the requirement that failed first')),
+    kind: Type.Optional(
+      oneOf(
+        ['data', 'configuration', 'not-run'],
+        'outcome not-verified: why (absent: the data held too little)',
+      ),
+    ),
     variables: Type.Optional(ids('outcome not-verified: the variables that would supply what was lacking')),
     runError: Type.Optional(RunError),
     replay: Type.Optional(Replay),

@@ -17,7 +17,9 @@ import { samplesFromAnnotations } from '../../src/report/latency-samples.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/overview.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
@@ -75,18 +77,21 @@ const latRequirement: RequirementResult = {
   id: LATENCY_REQUIREMENT,
   level: 'READING',
   section: 'Limits',
+  area: 'Limits',
   text: 'budget',
   reading: 'p95 within the budget',
   status: 'omitted',
   verifiable: true,
   tests: [],
   evidence: [],
+  evidenceCount: 0,
   warnings: [],
   notVerified: [],
   notes: [],
 };
 
 const report = (strict: boolean): ConformanceReport => ({
+  ...emptyResult(),
   target: 'sandbox',
   baseUrl: 'http://x',
   profile: 'ci-gate',
@@ -163,7 +168,7 @@ test('check-recording: the latency table from HAR times', async () => {
     { CONFORMANCE_REPORTS_DIR: dir, CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50' },
     true,
   );
-  const checked = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const checked = readResult(join(dir, 'conformance.json'));
   expect(checked.latency).toEqual([
     { operationId: 'getCycleById', count: 4, p50: 7, p95: 120, max: 120, budgetMs: 50 },
   ]);

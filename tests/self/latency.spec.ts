@@ -122,7 +122,7 @@ test('a p95 over budget is a warning of LAT-BUDGET; strict mode makes it a failu
   const warned = withLatency(report(false), rows, budgets);
   expect(warned.latency?.map((r) => r.budgetMs)).toEqual([20, 100]);
   expect(warned.requirements[0]?.status).toBe('warning');
-  expect(warned.requirements[0]?.warnings).toEqual([
+  expect(warned.requirements[0]?.warnings.map((w) => w.message)).toEqual([
     'listCycles: p95 70 ms over the budget of 20 ms (4 answer(s), max 70 ms)',
   ]);
   expect(warned.verdict).toBe('pass');
@@ -197,7 +197,7 @@ test('live: against the slow variant, listCycles over a 20 ms budget is a warnin
     const lat = live.requirements.find((r) => r.id === LATENCY_REQUIREMENT);
     expect(lat?.status).toBe('warning');
     expect(lat?.warnings).toHaveLength(1);
-    expect(lat?.warnings[0]).toMatch(/^listCycles: p95 [\d.]+ ms over the budget of 20 ms/);
+    expect(lat?.warnings[0]?.message).toMatch(/^listCycles: p95 [\d.]+ ms over the budget of 20 ms/);
     expect(live.verdict).toBe('incomplete');
     expect(live.totals.failed).toBe(0);
     expect(code).toBe(0);

@@ -77,8 +77,10 @@ test('requirement statuses: a failure counts for the requirement it names, not f
     'PAG-HIDDEN': 'omitted',
   });
   const a = report.requirements.find((r) => r.id === 'PAG-A');
-  expect(a?.evidence).toEqual(['182 records of 8 pages']);
-  expect(report.requirements.find((r) => r.id === 'PAG-B')?.notVerified).toEqual(['t2: blocked by PAG-C']);
+  expect(a?.evidence).toEqual([{ test: 't1', message: '182 records of 8 pages', count: 1 }]);
+  expect(report.requirements.find((r) => r.id === 'PAG-B')?.notVerified).toEqual([
+    { test: 't2', message: 'blocked by PAG-C', kind: 'blocked', prerequisite: 'PAG-C' },
+  ]);
   expect(report.totals).toEqual({ passed: 2, failed: 1, skipped: 0 });
   expect(report.verdict).toBe('fail');
   expect(report.gateFailures).toEqual(['failed: t2 (PAG-C)']);

@@ -1,9 +1,8 @@
-// Playwright reporter that turns test results into the conformance report (reports/conformance.json and
-// reports/conformance.md) and the JUnit file, and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR),
-// which it also writes into the Allure results, and which becomes the run's exit status. A matrix run
-// (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
+// Playwright reporter that turns test results into the conformance result (reports/conformance.json, from
+// which every other form is rendered: src/report/write-report.ts), and decides the run verdict (PASS, FAIL,
+// INCOMPLETE or ERROR), which it also writes into the Allure results, and which becomes the run's exit
+// status. A matrix run (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
-import { writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
@@ -30,7 +29,6 @@ import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
-import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
@@ -110,7 +108,14 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
       ? `exit ${EXIT_CODES.pass}: INCOMPLETE allowed (CONFORMANCE_ALLOW_INCOMPLETE=1)`
       : exitLine(status),
   );
-  for (const file of ['conformance.md', 'html/index.html', 'junit.xml']) console.log(`  ${reportPath(file)}`);
+  for (const file of [
+    'conformance.md',
+    'html/index.html',
+    'junit.xml',
+    'junit-requirements.xml',
+    'ctrf-report.json',
+  ])
+    console.log(`  ${reportPath(file)}`);
 }
 
 /** How often the console shows the run's progress against its plan. */
@@ -166,15 +171,16 @@ export default class ConformanceReporter implements Reporter {
     // No test at all (global setup never ended): the run's own report, which says why.
     if (targets.size > 0 && !targets.has('')) return this.writeMatrix(targets, result);
     const manifest = runManifest();
-    const report = await conformanceReport(
-      tests,
-      manifest,
-      result,
-      this.selection,
-      recordedRunFindings().map(summariseRunFinding),
+    // Every form below reads the result as written (conformance.json), and nothing else.
+    const report = writeReport(
+      await conformanceReport(
+        tests,
+        manifest,
+        result,
+        this.selection,
+        recordedRunFindings().map(summariseRunFinding),
+      ),
     );
-    writeReport(report);
-    writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
     markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
     const har = manifest?.config.recordHar;

@@ -16,6 +16,7 @@ import type { TestResultSummary } from '../../src/report/model.ts';
 import type { ConformanceResult } from '../../src/result/schema.ts';
 import { validResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { verifies } from '../../src/suite/test.ts';
 import { ctrfProblems, junitXsdProblems } from './ci-support.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
@@ -208,4 +209,17 @@ test('verify-report refuses a result with a field removed or a status outside th
   // The untouched result follows the schema (it has no digest: not a certificate).
   expect(untouched.output).toContain('follows the result schema');
   expect(untouched.code).toBe(2);
+});
+
+test('Allure’s behaviours tree: a test’s area is its feature, each requirement it reports on a story', () => {
+  const [, details] = verifies('PAG-LIMIT-MAX', 'limit over 25 is refused', {
+    also: ['ERR-NO-5XX-ON-CLIENT-INPUT'],
+  });
+  expect([details.annotation].flat()).toEqual(
+    expect.arrayContaining([
+      { type: 'allure.label.feature', description: 'Endpoints' },
+      { type: 'allure.label.story', description: 'PAG-LIMIT-MAX' },
+      { type: 'allure.label.story', description: 'ERR-NO-5XX-ON-CLIENT-INPUT' },
+    ]),
+  );
 });

@@ -64,7 +64,9 @@ export type RateLimitKey = string | { key: string; policies: readonly RateLimitP
 
 export class FixedWindowRateLimiter {
   readonly #windows = new Map<string, Window>();
-  /** The requests answered 429: of a client's limit, and of a token's own (sandbox_rate_limit). */
+  /** The requests counted against a client's limit, and against a token's own (sandbox_rate_limit). */
+  readonly counted = { client: 0, ownLimit: 0 };
+  /** The requests answered 429 over a client's limit, and over a token's own. */
   readonly answered429 = { client: 0, ownLimit: 0 };
 
   constructor(
@@ -164,6 +166,8 @@ export function rateLimitHook(
     const key = keyOf(request);
     if (key === undefined) return;
     const decision = typeof key === 'string' ? limiter.take(key) : limiter.take(key.key, key.policies);
+    const kind = typeof key === 'string' ? 'client' : 'ownLimit';
+    limiter.counted[kind] += 1;
     const headers = rateLimitHeaders(decision, options.style);
     if (options.refuses?.(request)) return refuse(reply, decision, { ...headers, 'retry-after': '1' });
     if (decision.allowed || options.never429) {
@@ -172,7 +176,7 @@ export function rateLimitHook(
     }
     // Production announces the reset in X-RateLimit-Reset only.
     const retryAfter = options.style === 'production' ? {} : { 'retry-after': String(decision.resetSeconds) };
-    limiter.answered429[typeof key === 'string' ? 'client' : 'ownLimit'] += 1;
+    limiter.answered429[kind] += 1;
     return refuse(reply, decision, { ...headers, ...retryAfter });
   };
 }

@@ -2,8 +2,9 @@
 // suite run sent (the smoke profile's budget and read-only guard, the production guard).
 //
 //   GET    /sandbox/requests   { total, by_route: { "GET /developer/v2/cycle": 12, ... },
-//                                rate_limited: { client: 0, own_limit: 3 } }   (requests answered 429 over a
-//                                client's limit, and over a token's own limit: sandbox_rate_limit)
+//                                rate_limited: { client: 0, own_limit: 3 }, limited: { client: 140, own_limit: 30 } }
+//                                (the requests answered 429 over a client's limit and over a token's own limit,
+//                                sandbox_rate_limit; and the requests counted against each)
 //   DELETE /sandbox/requests   reset
 // The admin routes themselves are not counted.
 import type { FastifyInstance } from 'fastify';
@@ -21,11 +22,14 @@ export function registerRequestLog(app: FastifyInstance, limiter: FixedWindowRat
     total: [...byRoute.values()].reduce((sum, count) => sum + count, 0),
     by_route: Object.fromEntries([...byRoute].sort(([a], [b]) => a.localeCompare(b))),
     rate_limited: { client: limiter.answered429.client, own_limit: limiter.answered429.ownLimit },
+    limited: { client: limiter.counted.client, own_limit: limiter.counted.ownLimit },
   }));
   app.delete('/sandbox/requests', async (_request, reply) => {
     byRoute.clear();
-    limiter.answered429.client = 0;
-    limiter.answered429.ownLimit = 0;
+    for (const counts of [limiter.answered429, limiter.counted]) {
+      counts.client = 0;
+      counts.ownLimit = 0;
+    }
     return reply.code(204).send();
   });
 }

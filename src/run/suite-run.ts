@@ -9,6 +9,7 @@ import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
+import { readResult, validResult } from '../result/validate.ts';
 import { playwrightCli } from './playwright.ts';
 import { cli, runProcess } from './run-step.ts';
 
@@ -73,7 +74,7 @@ export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<
 
 /** The conformance report of a run's directory. */
 export const conformanceReportIn = (dir: string): ConformanceReport =>
-  readJson(join(dir, 'conformance.json'));
+  readResult(join(dir, 'conformance.json'));
 
 export const runSuite = (
   env: NodeJS.ProcessEnv = {},
@@ -99,7 +100,14 @@ export const runMatrix = (targets: readonly TargetSpec[], env: NodeJS.ProcessEnv
       writeFileSync(file, JSON.stringify(targets));
       return { CONFORMANCE_MATRIX: file };
     },
-    read: (dir) => readJson(join(dir, MATRIX_REPORT)),
+    // Each target's report follows the result schema, as a run's own does.
+    read: (dir) =>
+      Object.fromEntries(
+        Object.entries(readJson<Record<string, unknown>>(join(dir, MATRIX_REPORT))).map(([name, report]) => [
+          name,
+          validResult(report, `${MATRIX_REPORT}, target ${name}`),
+        ]),
+      ),
   });
 
 /** The run's report; throws with the end of its output when it wrote none. */

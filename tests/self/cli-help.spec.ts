@@ -14,10 +14,12 @@ import { packageVersion } from '../../src/run-state/package.ts';
 
 const SUBCOMMANDS = [
   'run',
+  'merge-reports',
   'doctor',
   'login',
   'check-recording',
   'verify-report',
+  'render',
   'verify-webhook',
   'sandbox',
 ];

@@ -56,7 +56,7 @@ export async function runConformance(playwrightArgs: readonly string[], shard?: 
 }
 
 /** Where a shard's blob report goes: PLAYWRIGHT_BLOB_OUTPUT_DIR, else reports/blob-report. */
-export const blobDir = (): string =>
+const blobDir = (): string =>
   processVariable('PLAYWRIGHT_BLOB_OUTPUT_DIR') ?? reportPath('blob-report');
 
 /**

@@ -6,12 +6,10 @@ import { packageVersion } from '../run-state/package.ts';
 import { contractDigests } from './digest.ts';
 import type { ConformanceReport } from './model.ts';
 
-export type ResultHeader = Pick<
+export const resultHeader = (): Pick<
   ConformanceReport,
   '$schema' | 'schemaVersion' | 'suite' | 'contract' | 'redaction' | 'extensions'
->;
-
-export const resultHeader = (): ResultHeader => ({
+> => ({
   $schema: RESULT_SCHEMA_ID,
   schemaVersion: RESULT_SCHEMA_VERSION,
   suite: { name: 'physiology-conformance', version: packageVersion() },

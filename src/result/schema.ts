@@ -494,7 +494,6 @@ export type ResultFinding = Static<typeof Finding>;
 export type ResultTest = Static<typeof TestResult>;
 export type ResultRequirement = Static<typeof RequirementResult>;
 export type ResultExchange = Static<typeof Exchange>;
-export type ResultRunError = Static<typeof RunError>;
 export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
 export type RunVerdict = (typeof RUN_VERDICTS)[number];

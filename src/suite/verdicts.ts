@@ -152,14 +152,16 @@ export class Verdict {
 
   /**
    * What a passing check rested on: what it observed that could have shown a violation, e.g. "182 records of
-   * 8 pages, 140 SCORED", with the request's line when one request says it.
+   * 8 pages, 140 SCORED", with the request's line when one request says it; `count`, how many observations
+   * (182: the baseline compares it from run to run; 1 when not given).
    */
-  evidence(text: string, context?: Exchange): void {
+  evidence(text: string, context?: Exchange, count?: number): void {
     this.judging();
     record(test.info(), {
       requirement: this.requirement,
       outcome: 'pass',
       message: context ? `${text} (${firstLine(context)})` : text,
+      ...(count === undefined ? {} : { count: Math.max(1, count) }),
     });
   }
 

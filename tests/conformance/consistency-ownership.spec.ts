@@ -167,7 +167,7 @@ test(
     verdict.expectNone(problems, first);
     if (tried === 0)
       verdict.notVerified('user B has no records whose ids could be tried (CONFORMANCE_USER_B needs data)');
-    verdict.evidence(`${tried} of user B's ids refused to user A`);
+    verdict.evidence(`${tried} of user B's ids refused to user A`, undefined, tried);
   },
 );
 

@@ -214,6 +214,10 @@ test(
       problems.push(`v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`);
     }
     verdict.expectNone(problems, first);
-    verdict.evidence(`${paramSets.length} v1_ids mapped to their records' uuids`);
+    verdict.evidence(
+      `${paramSets.length} v1_ids mapped to their records' uuids`,
+      undefined,
+      paramSets.length,
+    );
   },
 );

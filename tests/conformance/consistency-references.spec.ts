@@ -146,7 +146,11 @@ for (const { requirement, from, field, to } of references) {
       }
       verdict.expectNone(problems, exchange);
       if (references === 0) verdict.notVerified(`no record of ${source.path} carries a ${field}`);
-      verdict.evidence(`${references} ${field}s of ${source.path} checked, none dangling`);
+      verdict.evidence(
+        `${references} ${field}s of ${source.path} checked, none dangling`,
+        undefined,
+        references,
+      );
     },
   );
 }

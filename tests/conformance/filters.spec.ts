@@ -124,7 +124,11 @@ describeEachCollection((op, name) => {
       verdict.expectNone(problems);
       if (checked === 0) verdict.notVerified(`${name} holds no record to filter (${records.length} records)`);
       covered('filter boundary', ["start = a record's start"], name);
-      verdict.evidence(`${name}: ${checked} records at or after ${anchors.length} start values found`);
+      verdict.evidence(
+        `${name}: ${checked} records at or after ${anchors.length} start values found`,
+        undefined,
+        checked,
+      );
     },
   );
 

@@ -44,7 +44,11 @@ for (const { requirement, collection } of scoreRules) {
         verdict.notVerified(
           `${collection.path} holds no SCORED record (${loaded.records.length} records): a score's presence cannot be checked`,
         );
-      verdict.evidence(`${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`);
+      verdict.evidence(
+        `${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`,
+        undefined,
+        loaded.records.length,
+      );
     },
   );
 }
@@ -75,7 +79,7 @@ test(
       (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
     );
     if (late.length === 0) verdict.notVerified('user A has no sleep past 2025-09-01');
-    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`);
+    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`, undefined, late.length);
   },
 );
 

@@ -127,7 +127,11 @@ describeEachCollection((op, name) => {
         verdict.notVerified(
           `${name} holds ${held} records: no answer to limit=${maximum + 1} could hold more than ${maximum}`,
         );
-      verdict.evidence(`${name}: ${held} records, never more than ${maximum} on a page for a larger limit`);
+      verdict.evidence(
+        `${name}: ${held} records, never more than ${maximum} on a page for a larger limit`,
+        undefined,
+        held,
+      );
     },
   );
 

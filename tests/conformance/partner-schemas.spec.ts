@@ -114,7 +114,7 @@ test(
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
-    verdict.evidence(`${loaded.length} requisitions validated`);
+    verdict.evidence(`${loaded.length} requisitions validated`, undefined, loaded.length);
   },
 );
 
@@ -167,7 +167,7 @@ test(
     const seen = [...variants].map(([variant, count]) => `${variant} ×${count}`).join(', ');
     verdict.note(`PatientCore variants seen across ${loaded.length} requisitions: ${seen}`);
     verdict.expectNone(problems, exchange);
-    verdict.evidence(`${loaded.length} patients validated: ${seen}`);
+    verdict.evidence(`${loaded.length} patients validated: ${seen}`, undefined, loaded.length);
     if (config.target === 'sandbox' && variants.size < 2) {
       // Not a verdict on the target: the check itself did not reach both variants.
       throw new Error(

@@ -255,7 +255,7 @@ for (const { requirement, witness } of checks) {
       if (count === 0 && blocker) verdict.blockedBy(blocker.requirement, blocker.reason);
       const [withheld] = findings.withheld;
       if (count === 0) verdict.notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
-      verdict.evidence(`${count} ${what} validated`);
+      verdict.evidence(`${count} ${what} validated`, undefined, count);
     },
   );
 }

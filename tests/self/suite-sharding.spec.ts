@@ -149,8 +149,9 @@ test('behind 100 requests a minute shared by four shards at once: no 429 but the
     const run = await sharded(sandbox, env);
     expect(run.served.rate_limited.own_limit, 'the burst reached its limit').toBeGreaterThan(0);
     expect(run.served.rate_limited.client, 'answered 429 over the shared client limit').toBe(0);
-    // Well over one window of the client's limit: four shards each spending the whole would overshoot it.
-    expect(run.served.limited.client, 'requests counted against the client’s limit').toBeGreaterThan(200);
+    // More than one window of the client's limit (the run's depth plan fits its reads to the budget): four
+    // shards each spending the whole window would have overshot it.
+    expect(run.served.limited.client, 'requests counted against the client’s limit').toBeGreaterThan(100);
     expect(statuses(run.result), differences(run.result, whole.result)).toEqual(statuses(whole.result));
     console.log(
       `four shards behind 100/min: ${run.served.limited.client} requests of the client's limit, ${run.served.rate_limited.client} answered 429; the burst's token ${run.served.limited.own_limit}, ${run.served.rate_limited.own_limit} answered 429`,

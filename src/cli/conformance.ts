@@ -3,21 +3,19 @@
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then). The exit status is this run's alone: the reports of an earlier run are
 // removed first, and a configuration Playwright's own would stop on is refused here, in one line.
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
 import { runTargets } from '../config/run-plan.ts';
 import { read } from '../config/variables.ts';
-import { exitStatusOf } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
 import { configurationError } from '../report/run-errors.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
-import type { ConformanceResult } from '../result/schema.ts';
-import { readResult } from '../result/validate.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
+import { reportExitCode } from '../run/report-exit.ts';
 import { SHARD_REPORTERS } from '../run/reporters.ts';
 import { processVariable } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
@@ -56,8 +54,7 @@ export async function runConformance(playwrightArgs: readonly string[], shard?: 
 }
 
 /** Where a shard's blob report goes: PLAYWRIGHT_BLOB_OUTPUT_DIR, else reports/blob-report. */
-const blobDir = (): string =>
-  processVariable('PLAYWRIGHT_BLOB_OUTPUT_DIR') ?? reportPath('blob-report');
+const blobDir = (): string => processVariable('PLAYWRIGHT_BLOB_OUTPUT_DIR') ?? reportPath('blob-report');
 
 /**
  * One shard of a run: its tests, reported as a blob for `merge-reports`, which gives the run's verdict. Its
@@ -117,20 +114,4 @@ function exitCode(playwrightCode: number): number {
   // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
   if (playwrightCode > 128 || playwrightCode === 0) return playwrightCode;
   return reportExitCode(playwrightCode, () => false);
-}
-
-/**
- * The exit status of the report the run wrote: its verdict's (an INCOMPLETE `allowed` passes), or ERROR
- * when it wrote none (`status`: how the process that should have written it ended).
- */
-export function reportExitCode(status: number, allowed: (report: ConformanceResult) => boolean): number {
-  if (!existsSync(reportPath('conformance.json'))) {
-    console.error(
-      `Conformance: ERROR: the run ended (status ${status}) without a report: the suite's own trouble, see above`,
-    );
-    return EXIT_CODES.error;
-  }
-  const report = readResult(reportPath('conformance.json'));
-  const verdict = exitStatusOf(report);
-  return verdict === 'incomplete' && allowed(report) ? EXIT_CODES.pass : EXIT_CODES[verdict];
 }

@@ -10,8 +10,8 @@ import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
+import { reportExitCode } from '../run/report-exit.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
-import { reportExitCode } from './conformance.ts';
 
 const MERGE_CONFIG = fileURLToPath(new URL('../run/merge.config.ts', import.meta.url));
 

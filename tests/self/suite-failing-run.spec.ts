@@ -12,8 +12,9 @@ import type { FaultName } from '../../sandbox/faults/index.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
-import { runProcess } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
+import { ctrfProblems, junitXsdProblems } from './ci-support.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
 
@@ -59,7 +60,7 @@ async function runAgainst(faults: FaultName[], grep: string) {
     ) as { suites: JsonSuite[] };
     const tests = json.suites.flatMap(testsOf);
     console.log(`${faults.join(', ') || 'clean'}: ${durationMs} ms, ${report.totals.failed} failed tests`);
-    return { code, output, report, tests, durationMs };
+    return { code, output, report, tests, durationMs, dir };
   } finally {
     await sandbox.close();
   }
@@ -84,6 +85,31 @@ test('dozens of failed checks: no worker is replaced, and every failure is shown
   expect(failed.every((t) => t.expectedStatus === 'passed' && t.status === 'unexpected')).toBe(true);
   expect(broken.code).toBe(1);
   console.log(`failing / clean wall time: ${(broken.durationMs / clean.durationMs).toFixed(2)}`);
+  // A failure names the exchange it rests on, kept once in the result, redacted, its body's size given.
+  const named = broken.report.tests.flatMap((t) =>
+    t.findings.flatMap((f) => (f.exchange ? [f.exchange] : [])),
+  );
+  const kept = new Map(broken.report.exchanges.map((exchange) => [exchange.id, exchange]));
+  expect(named.length, 'failures naming their exchange').toBeGreaterThan(0);
+  expect(
+    named.filter((id) => !kept.has(id)),
+    'named exchanges the result keeps',
+  ).toEqual([]);
+  expect(kept.size, 'each exchange once').toBe(broken.report.exchanges.length);
+  const [first] = kept.values();
+  expect(first?.response.body.size).toBeGreaterThan(0);
+  expect(first?.curl).toMatch(/^curl -i -X GET '/);
+  expect(first?.request.headers.authorization).toBe('<redacted>');
+  // Every form the run wrote is the result's alone: rendered again from conformance.json, the same bytes.
+  const again = scratchDir();
+  const [command, args] = cli('render', join(broken.dir, 'conformance.json'), '--out', again);
+  expect((await runProcess(command, args, {}, true)).code).toBe(0);
+  for (const form of ['conformance.md', 'junit.xml', 'junit-requirements.xml', 'ctrf-report.json'])
+    expect(readFileSync(join(again, form), 'utf8'), form).toBe(readFileSync(join(broken.dir, form), 'utf8'));
+  expect(await junitXsdProblems(readFileSync(join(broken.dir, 'junit-requirements.xml'), 'utf8'))).toEqual(
+    [],
+  );
+  expect(ctrfProblems(JSON.parse(readFileSync(join(broken.dir, 'ctrf-report.json'), 'utf8')))).toEqual([]);
 });
 
 test('a server that ignores start: the walks stop where the window ends, and only the filter fails', async () => {

@@ -146,7 +146,9 @@ test("a departure from the suite's reading is a warning; strict mode makes it a 
     const lenient = await runSuiteAgainst(sandbox, selection);
     const limitType = lenient.report.requirements.find((r) => r.id === 'PAG-LIMIT-TYPE');
     expect(limitType?.status).toBe('warning');
-    expect(limitType?.warnings.join('\n')).toContain('an empty limit answered 200, not 400');
+    expect(limitType?.warnings.map((warning) => warning.message).join('\n')).toContain(
+      'an empty limit answered 200, not 400',
+    );
     expect(lenient.report.verdict).toBe('incomplete');
     expect(lenient.report.totals.failed).toBe(0);
     expect(lenient.code).toBe(0);

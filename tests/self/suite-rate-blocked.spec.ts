@@ -28,7 +28,10 @@ test('a 429 that outlasts the run budget leaves the checks that needed the block
     // The checks over the complete sleep collection read a walk the limit blocked: none of them passed.
     for (const id of ['VER-V2-IDS', 'SCH-SLEEP']) {
       const requirement = report.requirements.find((r) => r.id === id);
-      expect(requirement?.status, `${id}: ${requirement?.notVerified.join('; ')}`).toBe('not-verified');
+      expect(
+        requirement?.status,
+        `${id}: ${requirement?.notVerified.map((line) => line.message).join('; ')}`,
+      ).toBe('not-verified');
     }
     // INCOMPLETE (the conformance CLI's exit 3; Playwright's own status here is a failed run).
     expect(report.verdict).toBe('incomplete');

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { certifiedResults, computeDigest } from '../report/digest.ts';
 import type { ConformanceReport } from '../report/model.ts';
-import { RESULT_SCHEMA_VERSION } from '../result/schema.ts';
+import { RESULT_SCHEMA_VERSION } from '../result/identity.ts';
 import { resultProblems } from '../result/validate.ts';
 
 /** Why a report is not of its whole profile, if it is not (its run's selection, src/config/selection.ts). */

@@ -1,6 +1,7 @@
 // A check's outcome as data, from the worker to the reporter: one `finding` annotation per outcome, its
 // description the Finding as JSON. The outcomes are a closed list; the reporter refuses any other.
-import { OUTCOMES, type Outcome, type ResultFinding } from '../result/schema.ts';
+import { OUTCOMES, type Outcome } from '../result/outcomes.ts';
+import type { ResultFinding } from '../result/schema.ts';
 
 /** The one closed list of outcomes (the result schema's). */
 export const FINDING_OUTCOMES = OUTCOMES;

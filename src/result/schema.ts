@@ -1,63 +1,20 @@
 // The published shape of reports/conformance.json, defined once: TypeBox gives both the TypeScript type
 // (`ConformanceResult`) and the JSON Schema 2020-12 (result-schema/conformance-result.schema.json, written by
-// `npm run docs:tables`). Every object is closed; every list of statuses is closed and rolls up from one
+// `npm run docs:tables`, which readers validate against: src/result/validate.ts). Every object is closed; every list of statuses is closed and rolls up from one
 // outcome list, a finding's. Every renderer (Markdown, JUnit, CTRF, the GitHub summary, the page) reads this
 // and nothing else, so a result written by an older suite of the same major version renders again.
 import Type, { type Static } from 'typebox';
 import type { RequirementLevel } from '../contract/requirements.ts';
 import { RUN_ERROR_KINDS } from '../run-state/run-error.ts';
+import { RESULT_SCHEMA_ID } from './identity.ts';
+import {
+  NOT_VERIFIED_KINDS,
+  OUTCOMES,
+  REQUIREMENT_STATUSES,
+  RUN_VERDICTS,
+  TEST_OUTCOMES,
+} from './outcomes.ts';
 
-/** SemVer of the schema: a new optional field is a minor version, anything else a major one. */
-export const RESULT_SCHEMA_VERSION = '1.0.0';
-/** The schema's `$id`, and the `$schema` of every result: one per major version. */
-export const RESULT_SCHEMA_ID = 'urn:physiology-conformance:conformance-result:1';
-
-/** The one outcome list: what a check found. Test outcomes and requirement statuses are parts of it. */
-export const OUTCOMES = [
-  'pass',
-  'fail',
-  'warning',
-  'not-verified',
-  'blocked',
-  'omitted',
-  'note',
-  'error',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
-/** How a test ended: the outcomes that end a check (a warning or a note never does). */
-export const TEST_OUTCOMES = [
-  'pass',
-  'fail',
-  'not-verified',
-  'blocked',
-  'omitted',
-  'error',
-] as const satisfies readonly Outcome[];
-/** A requirement's status: blocked and error roll up into not-verified. */
-export const REQUIREMENT_STATUSES = [
-  'pass',
-  'fail',
-  'warning',
-  'not-verified',
-  'note',
-  'omitted',
-] as const satisfies readonly Outcome[];
-/** The run's verdict, in the order they outrank each other. */
-export const RUN_VERDICTS = ['fail', 'error', 'incomplete', 'pass'] as const;
-/** Why a requirement was not verified, and so how to verify it. */
-export const NOT_VERIFIED_KINDS = [
-  /** the target's data held too little (the message says what was missing) */
-  'data',
-  /** the configuration lacks a capability or credential (`variables` names what would supply it) */
-  'configuration',
-  /** a prerequisite failed first (`prerequisite`) */
-  'blocked',
-  /** the run error, or a run-side cause that stopped the check (`remedy`) */
-  'run-error',
-  /** the check did not run: the run ended first */
-  'not-run',
-] as const;
 export const REQUIREMENT_LEVELS = [
   'MUST',
   'READING',
@@ -494,10 +451,7 @@ export type ResultFinding = Static<typeof Finding>;
 export type ResultTest = Static<typeof TestResult>;
 export type ResultRequirement = Static<typeof RequirementResult>;
 export type ResultExchange = Static<typeof Exchange>;
-export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
-export type TestOutcome = (typeof TEST_OUTCOMES)[number];
-export type RunVerdict = (typeof RUN_VERDICTS)[number];
-export type NotVerifiedKind = (typeof NOT_VERIFIED_KINDS)[number];
+export type { NotVerifiedKind, Outcome, RequirementStatus, RunVerdict, TestOutcome } from './outcomes.ts';
 
 /** The JSON Schema document as published: 2020-12, with the suite's own `$id`. */
 export const resultSchemaDocument = (): Record<string, unknown> => ({

@@ -2,8 +2,9 @@
 // own output, documents every field, closes every object and ships in the package.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { resultSchemaFile } from '../../src/result/identity.ts';
 import { resultSchemaDocument } from '../../src/result/schema.ts';
-import { resultSchemaFile, resultSchemaText } from '../../src/result/schema-file.ts';
+import { resultSchemaText } from '../../src/result/schema-file.ts';
 
 type Node = {
   type?: string;

@@ -80,7 +80,7 @@ test('a user data read refused within the announced limit: the target side, a wa
   expect(code).toBe(3);
   const requirement = (id: string) => report?.requirements.find((r) => r.id === id);
   expect(requirement('RL-ANNOUNCED-LIMIT')?.status).toBe('warning');
-  expect(requirement('RL-ANNOUNCED-LIMIT')?.warnings[0]).toMatch(
+  expect(requirement('RL-ANNOUNCED-LIMIT')?.warnings[0]?.message).toMatch(
     /^the target refused GET \/v2\/user\/profile\/basic \(getBasicProfile\) within the rate limit it announced: it answered 429 5 times in a row over \d+ s, each retry sent after the full reset the last 429 announced, although it announced requests remaining \(last: limit \d+ per window, remaining \d+, reset in \d+ s, Retry-After 1 s\)/,
   );
   const profile = requirement('OP-GET-BASIC-PROFILE');

@@ -86,7 +86,7 @@ test('a user data read refused within the announced limit: the target side, a wa
   const profile = requirement('OP-GET-BASIC-PROFILE');
   expect(profile?.status).toBe('not-verified');
   for (const reason of profile?.notVerified ?? [])
-    expect(reason).toMatch(
+    expect(reason.message).toMatch(
       /GET \S+\/v2\/user\/profile\/basic was not sent again: the target answered 429.*: on the target's side, not the run's budget$/,
     );
   // One request waited out four resets; every later one stopped at its first 429.

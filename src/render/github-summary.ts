@@ -29,23 +29,49 @@ interface Section {
   unit: string;
 }
 
+/** Lines of a failure shown: the first few of its message. */
+const SHOWN_LINES = 4;
+
+/** A failed requirement: its first failure's check and message, and the curl of its exchange. */
 function failureBlock(result: ConformanceResult, requirement: ResultRequirement): string {
-  const [first = 'failed'] = failureLines(result, requirement);
-  const [line, ...rest] = first.split('\n');
-  const curl = rest.find((text) => text.trim().startsWith('reproduce:'))?.trim();
+  const failing = result.tests.flatMap((test) =>
+    test.findings
+      .filter((finding) => finding.outcome === 'fail' && finding.requirement === requirement.id)
+      .map((finding) => ({ test, finding })),
+  );
+  const [first] = failing;
+  if (!first)
+    return `- **${requirement.id}** (${requirement.area}): ${cut(failureLines(result, requirement)[0] ?? 'failed', 300)}`;
+  const { test, finding } = first;
+  const lines = finding.message.split('\n');
+  const shown = lines.slice(0, SHOWN_LINES).map((line) => cut(line, 300));
+  if (lines.length > SHOWN_LINES) shown.push(`… ${lines.length - SHOWN_LINES} more line(s)`);
+  const curl =
+    result.exchanges.find((exchange) => exchange.id === finding.exchange)?.curl ??
+    finding.evidence
+      ?.split('\n')
+      .find((line) => line.trim().startsWith('reproduce:'))
+      ?.trim()
+      .replace(/^reproduce:\s*/, '');
+  const more = failing.length > 1 ? ` (and ${failing.length - 1} more failure(s))` : '';
   return [
-    `- **${requirement.id}** (${requirement.area}): ${cut(line ?? '', 300)}`,
-    ...(curl ? ['', `  \`\`\`sh\n  ${cut(curl.replace(/^reproduce:\s*/, ''), 1000)}\n  \`\`\``] : []),
+    `- **${requirement.id}** (${requirement.area}), ${cut(test.title, 200)}${more}:`,
+    '  ```text',
+    ...shown.map((line) => `  ${line}`),
+    '  ```',
+    ...(curl ? ['  ```sh', `  ${cut(curl, 1000)}`, '  ```'] : []),
   ].join('\n');
 }
 
 function sections(result: ConformanceResult): Section[] {
   const failed = result.requirements.filter((r) => r.status === 'fail');
   const fresh = new Set(result.sinceLastRun?.newFailures ?? []);
-  const areas = [...new Set(result.requirements.map((r) => r.area))].map((area) => {
+  const areas = [...new Set(result.requirements.map((r) => r.area))].flatMap((area) => {
     const of = result.requirements.filter((r) => r.area === area);
     const n = (status: ResultRequirement['status']) => of.filter((r) => r.status === status).length;
-    return `| ${cell(area)} | ${n('pass')} | ${n('fail')} | ${n('warning')} | ${n('not-verified')} |`;
+    const counts = [n('pass'), n('fail'), n('warning'), n('not-verified')];
+    // An area the run judged nothing of (a narrowed run) is left out.
+    return counts.some((count) => count > 0) ? [`| ${cell(area)} | ${counts.join(' | ')} |`] : [];
   });
   return [
     {
@@ -91,10 +117,9 @@ export function githubSummary(result: ConformanceResult, budget = SUMMARY_BUDGET
   let text = head;
   const leftOut: string[] = [];
   for (const section of sections(result)) {
-    const heading = `\n\n${section.heading}\n`;
     let kept = 0;
     for (const block of section.blocks) {
-      const addition = `${kept === 0 ? heading : ''}\n${block}`;
+      const addition = `${kept === 0 ? `\n\n${section.heading}` : ''}\n${block}`;
       if (bytes(text) + bytes(addition) + reserve > budget) break;
       text += addition;
       kept += 1;

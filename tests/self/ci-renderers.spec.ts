@@ -170,10 +170,13 @@ test('the GitHub summary stays under its budget on 500 failures: the verdict and
   expect(text.indexOf('### New failures since the baseline')).toBeLessThan(
     text.indexOf('### Failures known before'),
   );
-  expect(text).toContain('- **GEN-FAIL-1** (Endpoints): ');
+  expect(text).toContain('- **GEN-FAIL-1** (Endpoints), GEN-FAIL-1: the check:');
   expect(text).toContain("curl -i -X POST 'http://127.0.0.1:4010/v2/partner/requisition/0'");
   expect(lines.at(-2)).toMatch(
     /^_Left out to stay within 512 KiB: \d+ failures\. Every one is in conformance\.md/,
+  );
+  console.log(
+    `GitHub summary of 500 failures: ${Buffer.byteLength(text)} bytes of ${SUMMARY_BUDGET}; ${lines.at(-2)}`,
   );
   // What fits is whole: nothing said to be left out.
   expect(githubSummary(everyOutcome())).toContain('_Everything is above');

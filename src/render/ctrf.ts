@@ -4,7 +4,7 @@
 // with the `ctrf` reference package (tests/self/ci-renderers.spec.ts).
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
 import type { ConformanceResult, RequirementStatus, ResultRequirement } from '../result/schema.ts';
-import { failureLines, notVerifiedLine } from './requirement-lines.ts';
+import { failureLines, headline, notVerifiedLine } from './requirement-lines.ts';
 
 const CTRF_STATUS: Record<RequirementStatus, TestStatus> = {
   pass: 'passed',
@@ -20,7 +20,7 @@ function message(result: ConformanceResult, requirement: ResultRequirement): Pic
   switch (requirement.status) {
     case 'fail': {
       const [first = 'failed', ...rest] = failureLines(result, requirement);
-      return { message: first.split('\n')[0] ?? first, trace: [first, ...rest].join('\n\n') };
+      return { message: headline(first), trace: [first, ...rest].join('\n\n') };
     }
     case 'not-verified':
       return { message: requirement.notVerified.map(notVerifiedLine).join('\n') };

@@ -4,7 +4,7 @@
 // was not verified or not run. Valid against the Jenkins JUnit XSD (tests/self/ci-renderers.spec.ts).
 import type { ConformanceResult, ResultRequirement } from '../result/schema.ts';
 import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
-import { failureLines, notVerifiedLine } from './requirement-lines.ts';
+import { failureLines, headline, notVerifiedLine } from './requirement-lines.ts';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -44,7 +44,7 @@ function testcase(
     skipped !== undefined
       ? `<skipped>${xmlText(skipped)}</skipped>`
       : requirement.status === 'fail'
-        ? `<failure${attributes({ message: `[${requirement.id}] ${failures[0] ?? 'failed'}`, type: requirement.id })}>${xmlText(failures.join('\n'))}</failure>`
+        ? `<failure${attributes({ message: `[${requirement.id}] ${headline(failures[0] ?? 'failed')}`, type: requirement.id })}>${xmlText(failures.join('\n'))}</failure>`
         : '';
   return `${open}${outcome}<system-out>${xmlText(systemOut(requirement).join('\n'))}</system-out></testcase>`;
 }

@@ -19,6 +19,16 @@ export function notVerifiedLine(line: NotVerifiedLine): string {
   return `${line.test}: ${line.message}${how ? ` (${how})` : ''}`;
 }
 
+/** A failure in one line for a title or an attribute: its first two lines ("2 violation(s): - …"), cut. */
+export function headline(failure: string): string {
+  const line = failure
+    .split('\n')
+    .slice(0, 2)
+    .map((part) => part.trim())
+    .join(' ');
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
 /** The failures of `requirement`: each fail finding naming it, with its evidence (the request and its curl). */
 export function failureLines(result: ConformanceResult, requirement: ResultRequirement): string[] {
   const lines = result.tests.flatMap((test) =>

@@ -1,20 +1,15 @@
 // `physiology-conformance merge-reports DIR...`: a sharded run's blob reports as one run (src/cli/merge-reports.ts).
 import type { Command } from 'commander';
 import { read } from '../../config/variables.ts';
-import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
 import { exitWith, subcommand, withEnvFile } from './common.ts';
+import { RUN_EXIT_STATUSES } from './run.ts';
 
 export const mergeReportsCommand = (): Command =>
   withEnvFile(
     subcommand(
       'merge-reports',
       "Merge the blob reports of a sharded run (`run --shard i/n` in each job) into the run's reports: one conformance.json and its forms, one verdict. Set the run's CONFORMANCE_* variables here too, so the report names the target.",
-      [
-        ...(['pass', 'fail', 'incomplete', 'error'] as const).map(
-          (verdict) => [EXIT_STATUSES[verdict].code, EXIT_STATUSES[verdict].meaning] as const,
-        ),
-        [SIGNAL_STATUS.code, SIGNAL_STATUS.meaning],
-      ],
+      RUN_EXIT_STATUSES,
     ),
   )
     .argument('<dirs...>', "folders holding the shards' blob reports (report-*.zip, in them or below)")

@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { variablesHelp } from '../../config/variables-doc.ts';
 import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
 import { packageRoot, typeScriptNodeOptions } from '../../run-state/package.ts';
-import { exitWith, subcommand, withEnvFile } from './common.ts';
+import { type ExitStatuses, exitWith, subcommand, withEnvFile } from './common.ts';
 
 /** Every CONFORMANCE_* variable, from the table (src/config/variables.ts): the run's and the command's help. */
 export const variablesHelpText = (): string =>
@@ -34,6 +34,14 @@ function shardOption(text: string): string {
   return text;
 }
 
+/** The exit statuses of a run, and of the merge of a sharded one: its verdict's, or a signal's. */
+export const RUN_EXIT_STATUSES: ExitStatuses = [
+  ...(['pass', 'fail', 'incomplete', 'error'] as const).map(
+    (verdict) => [EXIT_STATUSES[verdict].code, EXIT_STATUSES[verdict].meaning] as const,
+  ),
+  [SIGNAL_STATUS.code, SIGNAL_STATUS.meaning],
+];
+
 /** Asked of Playwright, help would still render the last run's Allure report: the run's help answers it. */
 const HELP = new Set(['--help', '-h']);
 
@@ -42,12 +50,7 @@ export function runCommand(): Command {
     subcommand(
       'run',
       'Run the conformance suite against CONFORMANCE_BASE_URL, or against the embedded sandbox when unset.',
-      [
-        ...(['pass', 'fail', 'incomplete', 'error'] as const).map(
-          (verdict) => [EXIT_STATUSES[verdict].code, EXIT_STATUSES[verdict].meaning] as const,
-        ),
-        [SIGNAL_STATUS.code, SIGNAL_STATUS.meaning],
-      ],
+      RUN_EXIT_STATUSES,
     ),
   )
     .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')

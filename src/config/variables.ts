@@ -438,6 +438,11 @@ export const variables = {
     doc: 'the run manifest of the run a process belongs to (set by global setup for its workers)',
     parse: parse.path,
   },
+  CONFORMANCE_SELF_TEST_ERROR: {
+    section: 'run',
+    doc: "test-only, set by the suite's self tests: `type-error:<ID>` makes the checks declaring requirement ID throw a TypeError of the suite's own code, `hang:<ID>` makes them wait until their test timeout (the run must end ERROR `suite`); read from the process environment alone, and only against the embedded sandbox",
+    parse: parse.text,
+  },
 } as const satisfies Record<`CONFORMANCE_${string}`, Row<unknown>>;
 
 export type VariableName = keyof typeof variables;

@@ -45,7 +45,10 @@ export interface TestResultSummary {
   /** The requests the test sent (shared reads count for the test that made them). */
   requests?: RequestTally;
   error?: string;
-  /** Outcome 'error': what on the suite's or the user's side stopped the test. */
+  /**
+   * What on the suite's or the user's side the test met: what stopped it (outcome 'error'), or an error of
+   * the suite's own code beside its failures (outcome 'failed').
+   */
   runError?: RunError;
   durationMs?: number;
 }

@@ -8,7 +8,7 @@ import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { type Capability, capabilitySource } from '../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
-import { targetNameOf } from '../config/run-plan.ts';
+import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
@@ -17,10 +17,10 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
+import { type Finding, findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
-import { signInRunError } from '../report/run-errors.ts';
+import { ofAnotherCause, signInRunError, suiteError } from '../report/run-errors.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
@@ -29,6 +29,7 @@ import { collectTestExchanges } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
+import { injectedError } from './self-test-hooks.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from './unanswered.ts';
 import {
@@ -170,6 +171,23 @@ function endStopped(testInfo: TestInfo, stop: Stop): void {
   testInfo.errors.length = 0;
 }
 
+/**
+ * The errors that ended the test that no check raised (`findings`: what each error of the test was kept
+ * as), unless the reporter reads another cause in them (src/report/run-errors.ts ofAnotherCause): an
+ * exception in a check's own code, a Playwright test timeout, an assertion outside the verdicts. Each is an
+ * `error` finding of kind `suite`, with its stack; a failure the test also met stays a failure beside it.
+ */
+function suiteErrorFindings(testInfo: TestInfo, findings: readonly (Finding | undefined)[]): Finding[] {
+  const title = ownTitle(testInfo.title, targetNameOf(testInfo.annotations));
+  return testInfo.errors.flatMap((error, index) => {
+    if (findings[index] || ofAnotherCause(error.message ?? '')) return [];
+    const runError = suiteError(title, error);
+    return [
+      { requirement: declaredRequirement(testInfo), outcome: 'error', message: runError.cause, runError },
+    ];
+  });
+}
+
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
 export const stoppedByRunError = (testInfo: TestInfo, runError: RunError): never =>
   stopWith(testInfo, { outcome: 'error', message: runError.cause, runError });
@@ -237,6 +255,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // (src/suite/raised-failures.ts).
       const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
       for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      // An error no check raised, of the suite's own code, is the run's (ERROR `suite`), never a failure.
+      for (const finding of suiteErrorFindings(testInfo, findings)) recordFinding(testInfo, finding);
       const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
       const [last] = stops.slice(-1);
       if (testInfo.status === 'failed' && last && stops.length === findings.length)
@@ -382,8 +402,13 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
     internal,
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  verdict: [async ({}, use, testInfo) => use(declaredVerdict(testInfo)), internal],
+  verdict: [
+    async ({ config }, use, testInfo) => {
+      await injectedError(config, testInfo);
+      await use(declaredVerdict(testInfo));
+    },
+    internal,
+  ],
 });
 
 export { expect };

@@ -126,6 +126,11 @@ export const variants = {
       "the checkbox consent page of checkbox-consent, where the user has unticked read:workout: every grant lacks it, and the token response's scope says so; operations of read:workout answer 401 to its tokens",
     seed: '"It returns one user\'s physiological data after that user has granted access by OAuth 2.0"; "Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Refresh-token behaviour and the user token request parameters: not shown." (what the user grants is the user\'s choice; RFC 6749 §3.3 lets the grant differ from the scope asked for, and §5.1 makes the token response say so)',
   },
+  'wider-grant': {
+    description:
+      'the authorization server grants every read scope whatever the sign-in asked for, and its token response says so ("scope" lists all six): a token asked for read:cycles alone also reads sleeps (sandbox/oauth/routes.ts)',
+    seed: '"Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Description list of the scopes: not shown."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed does not say a grant holds only the scopes asked for; RFC 6749 §3.3 lets the server grant otherwise, and §5.1 makes the token response say so)',
+  },
   'sparse-user': {
     description:
       'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',

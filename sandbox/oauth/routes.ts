@@ -31,7 +31,7 @@ import { authenticateClient, parseBasicAuthorization } from './clients.ts';
 import { CAPTCHA_TEXT } from './login-pages.ts';
 import { AUTHORIZE_PATH, callbackPage, errorPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
-import { parseScope } from './scopes.ts';
+import { parseScope, READ_SCOPES } from './scopes.ts';
 import { registerTwoStepSignIn, signInPagesOf } from './sign-in.ts';
 import { registerSignInFaults, SignInCount } from './sign-in-faults.ts';
 import type { Grant, IssuedTokens } from './tokens.ts';
@@ -72,6 +72,13 @@ function ownRateLimit(fields: Fields): Grant['rateLimit'] {
     throw oauthError(400, 'invalid_request', 'sandbox_rate_limit must be N/SECONDS, e.g. 30/3');
   return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
+
+/**
+ * Variant wider-grant: a code's grant holds every read scope, whatever was asked (RFC 6749 §3.3), and its
+ * token response says so; `offline` stays as asked.
+ */
+const widenedGrant = (ctx: UserServices['ctx'], grant: Grant): Grant =>
+  ctx.variant('wider-grant') ? { ...grant, scopes: [...new Set([...READ_SCOPES, ...grant.scopes])] } : grant;
 
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { clients, tokens, accounts, ctx } = services;
@@ -173,7 +180,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.pkce && !verifierMatches(redemption.pkce, fields.code_verifier))
         throw oauthError(400, 'invalid_grant', 'The code_verifier does not match the code_challenge');
       const rateLimit = ownRateLimit(fields);
-      const grant = rateLimit ? { ...redemption.grant, rateLimit } : redemption.grant;
+      const granted = widenedGrant(ctx, redemption.grant);
+      const grant = rateLimit ? { ...granted, rateLimit } : granted;
       return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields, defaultLifetime)));
     }
     if (grantType === 'refresh_token') {

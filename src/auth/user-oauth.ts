@@ -6,7 +6,7 @@
 import type { ClientAuthMethod, UserLogin } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
-import { registerSecret } from '../http/redact.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
 import { type AuthorizationCode, authorizationRequest, type CodeSource } from './authorization-request.ts';
 import { formSignIn } from './form-sign-in.ts';
 import { refusedAgain, serverError } from './sign-in-answers.ts';
@@ -23,6 +23,8 @@ export interface UserToken {
   grantedScope?: string;
   /** Where it was said (default: the token response); a refresh that stated none: the stored grant's scope. */
   scopeStatedBy?: 'redirect' | 'stored grant';
+  /** The token response the token came in, with its request (redacted): the statement of its grant. */
+  statedIn?: string;
 }
 
 export interface AuthorizationOptions {
@@ -209,6 +211,7 @@ export class UserOAuthClient {
       expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
       scopes,
       ...this.statedScope(code, body.scope),
+      statedIn: redactText(`${describeExchange(exchange)}\n  answered: ${exchange.text.slice(0, 600)}`),
     };
   }
 }

@@ -1,7 +1,8 @@
 // The false-alarm gate: the whole suite against the sandbox under each conforming variant (sandbox/
 // variants.ts: a behaviour the seed allows that the plain sandbox does not show). Every variant must give
 // zero failures (warnings are allowed and listed); a variant that leaves the suite without the data it
-// needs (sparse-user), or whose user withholds a scope (checkbox-consent-unticked), must end INCOMPLETE, never PASS. Every variant's instance runs in one Playwright run
+// needs (sparse-user), whose user withholds a scope (checkbox-consent-unticked), or whose grants are wider than
+// asked (wider-grant), must end INCOMPLETE, never PASS. Every variant's instance runs in one Playwright run
 // (a matrix of targets, src/config/run-plan.ts). Writes reports/variants.json; exits 1 on any miss.
 //
 //   npm run variants [-- variant ...]
@@ -18,6 +19,8 @@ const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
   'sparse-user': ['incomplete'],
   // The grant lacks read:workout: the checks that need it are not verified, naming the grant.
   'checkbox-consent-unticked': ['incomplete'],
+  // Every grant holds every read scope: the scope matrix cannot see a refusal, a warning names the extras.
+  'wider-grant': ['incomplete'],
 };
 
 /**

@@ -26,7 +26,7 @@ import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from './answer-watch.ts';
 import { collectTestExchanges } from './exchange-sink.ts';
-import { withGrantGuard } from './grant-guard.ts';
+import { tryStatedGrant, withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { injectedError } from './self-test-hooks.ts';
@@ -158,6 +158,13 @@ async function signedIn(
     const reason = error instanceof Error ? error.message : String(error);
     blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
   }
+}
+
+/** The token, once tried on each read scope its stated grant lacks (src/suite/grant-guard.ts). */
+async function triedToken(token: Promise<UserToken>, session: TargetSession): Promise<UserToken> {
+  const issued = await token;
+  await tryStatedGrant(issued, session.api, session.memo);
+  return issued;
 }
 
 /**
@@ -372,7 +379,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     internal,
   ],
   userToken: [
-    async ({ tokenPool, config }, use) => {
+    async ({ tokenPool, config, session }, use) => {
       await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
         const token = tokenPool.cached(scopes, user);
         if (!token)
@@ -381,15 +388,15 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
               ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
               : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
           );
-        return (await signedIn(token, scopes, user)).accessToken;
+        return (await triedToken(signedIn(token, scopes, user), session)).accessToken;
       });
     },
     internal,
   ],
   freshToken: [
-    async ({ tokenPool }, use) => {
+    async ({ tokenPool, session }, use) => {
       await use((scopes, user = 'A', options = {}) =>
-        signedIn(tokenPool.fresh(scopes, user, options), scopes, user),
+        triedToken(signedIn(tokenPool.fresh(scopes, user, options), scopes, user), session),
       );
     },
     internal,

@@ -27,7 +27,7 @@ import {
 // ---------------------------------------------------------------- the catalogue and its wiring
 test.describe('variant catalogue', () => {
   test('every variant says what it changes and quotes the seed text that allows it', () => {
-    expect(Object.keys(variants).length).toBe(27);
+    expect(Object.keys(variants).length).toBe(28);
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant.description.length, name).toBeGreaterThan(20);
       expect(variant.seed, name).toMatch(/"[^"]{10,}"/);
@@ -206,6 +206,26 @@ test.describe('variant test-data-204', () => {
     conforms('lab-requisition', created.body);
     expect((created.body as { appointments: Rec[] }).appointments[0]?.collection_address).toBeDefined();
     expect((await sandbox.as(partnerB, 'GET', paths.requisition(String(after.at(-1)?.id)))).status).toBe(404);
+  });
+});
+
+test.describe('variant wider-grant', () => {
+  const run = userSandbox(['wider-grant']);
+
+  test('a token asked for read:cycles alone is granted every read scope, says so, and reads sleeps', async () => {
+    const { sandbox } = run();
+    const tokens = await login(sandbox, { scopes: ['read:cycles'] });
+    expect(tokens.scope.split(' ').sort()).toEqual([
+      'read:body_measurement',
+      'read:cycles',
+      'read:profile',
+      'read:recovery',
+      'read:sleep',
+      'read:workout',
+    ]);
+    const sleeps = await api(sandbox, `${collections.sleep}?limit=1`, tokens.access_token);
+    expect(sleeps.status).toBe(200);
+    conforms('paginated-sleep-response', sleeps.body);
   });
 });
 

@@ -78,8 +78,8 @@ export const variants = {
   },
   'limit-capped': {
     description:
-      'an integer limit over 25 (up to the int32 maximum) is served capped at the maximum: a page of at most 25 records; abc, 1.5 and a limit beyond int32 still get 400',
-    seed: '"| limit | integer int32 | maximum 25, default 10 |"; "| limit query parameter, maximum | 25 |" (the seed states the maximum, not whether a larger value is refused or capped)',
+      'an integer limit over 25, of any size (2147483648 and longer too), is served capped at the maximum: a page of at most 25 records, as a server that parses limit as a big number and caps it does; abc and 1.5 still get 400',
+    seed: '"| limit | integer int32 | maximum 25, default 10 |"; "| limit query parameter, maximum | 25 |" (the seed states the maximum, not whether a larger value, within int32 or beyond it, is refused or capped)',
   },
   'int64-overflow-404': {
     description:

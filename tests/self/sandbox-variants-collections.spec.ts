@@ -176,16 +176,16 @@ test.describe('variant lenient-limits', () => {
 test.describe('variant limit-capped', () => {
   const run = userSandbox(['limit-capped']);
 
-  test('an int32 limit over 25 is served as 25; abc, 1.5 and a limit beyond int32 stay 400', async () => {
+  test('an integer limit over 25, beyond int32 too, is served as 25; abc, 1.5 and 0 stay 400', async () => {
     const { sandbox, tokenA } = run();
     for (const [name, path] of collectionEntries) {
-      for (const limit of ['26', '100', '2147483647']) {
+      for (const limit of ['26', '100', '2147483647', '2147483648', '9'.repeat(40)]) {
         const response = await api(sandbox, `${path}?limit=${limit}`, tokenA);
         expect(response.status, `limit=${limit}`).toBe(200);
         expect(response.body.records).toHaveLength(25);
         conforms(pageSchemas[name], response.body);
       }
-      for (const limit of ['abc', '1.5', '2147483648', '0']) {
+      for (const limit of ['abc', '1.5', '0']) {
         expect((await api(sandbox, `${path}?limit=${limit}`, tokenA)).status, `limit=${limit}`).toBe(400);
       }
     }

@@ -27,6 +27,11 @@ export const variants = {
       'POST /v2/partner/development/add-test-data answers 204 without a body (the requisition is still generated)',
     seed: '"204 generated (reference samples show a 200 body with requisition_id, a uuid string)"',
   },
+  'test-data-location': {
+    description:
+      'POST /v2/partner/development/add-test-data answers 204 without a body and names the generated requisition in a Location header (the path of GET /v2/partner/requisition/{id})',
+    seed: '"204 generated (reference samples show a 200 body with requisition_id, a uuid string)"; "The result is fetched with GET /v2/partner/requisition/{id}." (the seed does not say how a 204 names the requisition; RFC 9110 §10.2.2 lets a Location header name the resource a request created)',
+  },
   'offset-cursor': {
     description:
       'next_token is an unsigned, decodable offset (base64url of {"o":N}), bound to neither user nor query: any decodable cursor is served from the caller\'s own data for the current query, an undecodable one gets 400',
@@ -130,6 +135,11 @@ export const variants = {
     description:
       'the authorization server grants every read scope whatever the sign-in asked for, and its token response says so ("scope" lists all six): a token asked for read:cycles alone also reads sleeps (sandbox/oauth/routes.ts)',
     seed: '"Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Description list of the scopes: not shown."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed does not say a grant holds only the scopes asked for; RFC 6749 §3.3 lets the server grant otherwise, and §5.1 makes the token response say so)',
+  },
+  'body-measurement-a-only': {
+    description:
+      'user B has no body measurement (GET /v2/user/measurement/body answers 404 to its tokens); user A keeps every resource (sandbox/user/services.ts)',
+    seed: '"| 404 | no resource found, or requested resource not found | single-record reads, cycle sleep, cycle recovery, body measurement, basic profile, activity mapping |" (a user may have no body measurement)',
   },
   'sparse-user': {
     description:

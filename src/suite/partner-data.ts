@@ -6,6 +6,7 @@
 // sandbox-only administration calls in sandbox-admin.ts.
 import type { PartnerClient } from '../auth/partner-client.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { operationUnder } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import { successRequirement } from '../contract/requirements.ts';
@@ -62,7 +63,22 @@ export function requestTestData(partner: PartnerClient, appointmentType?: string
 }
 
 const NO_ID_ON_204 =
-  'add-test-data answered 204 (the documented answer), which names no requisition: the generated requisition cannot be found';
+  'add-test-data answered 204 (the documented answer) and named no requisition (no Location header): the generated requisition cannot be found';
+
+/**
+ * The requisition a Location header names: a URL or path (resolved against the request's) of GET
+ * /v2/partner/requisition/{id} under the target's base URL (RFC 9110 §10.2.2); undefined for any other.
+ */
+function requisitionAt(exchange: Exchange, baseUrl: string): string | undefined {
+  const { location } = exchange.headers;
+  if (!location) return undefined;
+  const url = URL.canParse(location, exchange.request.url)
+    ? new URL(location, exchange.request.url)
+    : undefined;
+  if (!url || operationUnder(baseUrl, 'GET', url.href)?.operationId !== getRequisitionOperation.operationId)
+    return undefined;
+  return decodeURIComponent(url.pathname.split('/').at(-1) ?? '') || undefined;
+}
 
 const CONFIGURE_IDS = 'set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns';
 
@@ -223,15 +239,17 @@ export class PartnerData {
   // ---------------------------------------------------------------------------------- test data
 
   /**
-   * The requisition id an add-test-data answer gives: 204 (the documented answer) carries none (undefined,
-   * noted), 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
+   * The requisition id an add-test-data answer gives: 204 (the documented answer) names it in a Location
+   * header, or names none (undefined, noted); 200 (the reference samples) carries `requisition_id`. Fails
+   * `requirement` for any other answer.
    */
   generatedId(exchange: Exchange, requirement: string): string | undefined {
     new Verdict(requirement).expectStatus(exchange, addTestDataOperation.successStatuses);
     const answer = new Verdict('OP-ADD-TEST-DATA');
     if (exchange.status === 204) {
-      answer.note(NO_ID_ON_204);
-      return undefined;
+      const located = requisitionAt(exchange, this.session.config.baseUrl);
+      answer.note(located ? 'add-test-data answered 204 naming its requisition by Location' : NO_ID_ON_204);
+      return located;
     }
     const body = answer.json<{ requisition_id?: unknown }>(exchange);
     const id = isObject(body) ? body.requisition_id : undefined;

@@ -78,15 +78,17 @@ interface TestFixtures {
   exchanges: Exchange[];
   /**
    * The HTTP client of the current test: recorded, counted, paced and guarded by the profile and by the
-   * grants of its tokens (a request needing a scope its token's grant and the check disagree on is not
-   * sent: the check is not verified, naming the grant; src/suite/grant-guard.ts).
+   * grants of its tokens (a request needing a scope its token's stated grant lacks, and that the target
+   * refused the token when it was tried on it, is not sent: the check is not verified, naming the grant and
+   * the refusal; src/suite/grant-guard.ts).
    */
   api: ApiClient;
   /** Skips the test, with the reason, when the target lacks a capability. */
   requires: (...capabilities: Capability[]) => void;
   /**
    * A user token for the scope set (default: all six read scopes), cached per worker and target; the pool
-   * knows the scope its grant carries (src/auth/granted-scope.ts), which the test's client holds it to.
+   * knows the scope its grant is stated to carry (src/auth/granted-scope.ts), and the token is tried once on
+   * each scope asked for that the statement lacks (src/suite/grant-guard.ts).
    */
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   /** A newly minted user token (a grant of its own, e.g. to revoke), stopped like userToken's on a failed sign-in. */

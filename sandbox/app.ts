@@ -11,6 +11,7 @@ import type { SandboxContext, SandboxOptions } from './context.ts';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errors.ts';
 import { registerMethodNotAllowed, trackRoutes } from './method-not-allowed.ts';
+import { registerLongTail } from './long-tail.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
 import { resolveOptions, type SandboxInput } from './options.ts';
 import { registerPartnerRoutes } from './partner/routes.ts';
@@ -85,6 +86,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   registerRequestLog(app);
   registerSuccessStatus(app);
   registerResponseRewrites(app, ctx);
+  if (ctx.variant('long-tail')) registerLongTail(app, ctx, BASE_PATH);
   const routes = trackRoutes(app);
   await app.register(formbody);
 

@@ -129,12 +129,12 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
 }
 
 /** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
-export function summariseRunFinding({ where, finding }: RunFinding): TestResultSummary {
+export function summariseRunFinding({ where, file, finding }: RunFinding): TestResultSummary {
   const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);
   return {
     title: where,
-    file: 'global setup',
+    file: file ?? 'global setup',
     status: failed ? 'failed' : 'passed',
     outcome: failed ? 'failed' : 'passed',
     requirements: [],

@@ -177,7 +177,7 @@ export const variables = {
   },
   CONFORMANCE_UNANSWERED_BUDGET: {
     section: 'server',
-    doc: 'requests the run may see go unanswered, over all its workers; once spent the target has stopped answering: the run sends nothing more, every check not yet run is *not verified* ("blocked: the target stopped answering"), and the summary says so first',
+    doc: 'requests the run may see go unanswered in a check (all their sendings), over all its workers; once spent the target has stopped answering: the run sends nothing more, every check not yet run is *not verified* ("blocked: the target stopped answering"), and the summary says so first',
     parse: parse.positiveInteger,
     default: 5,
   },

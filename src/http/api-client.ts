@@ -48,7 +48,7 @@ export interface ApiClientOptions {
   requests: RequestCounter;
   /** The run's count of requests that got no answer: once its budget is spent, nothing more is sent. */
   unanswered?: UnansweredRequests;
-  /** Told of every wait for the rate limit before it starts (a test's timeout grows by it). */
+  /** Told of every wait before it starts, for the rate limit or a slow answer (a test's timeout grows by it). */
   onWait?: (waitMs: number, reason: string) => void;
   /** Told of a refusal before it is thrown (the suite keeps it: the test it ends is not verified by it). */
   onRefused?: (refusal: RequestRefused) => void;
@@ -249,7 +249,7 @@ export class ApiClient {
     if (kind === 'other' || kind === 'interrupted') return new TransportFailure(sent, reason);
     const { unanswered, unansweredError } = this.options;
     unanswered?.record(kind === 'timeout' ? this.bound.ms : Math.round(waitedMs));
-    const failure = new TransportFailure(sent, `no response: ${reason}`);
+    const failure = new TransportFailure(sent, `no response: ${reason}`, undefined, true);
     return unansweredError ? unansweredError(failure) : failure;
   }
 }

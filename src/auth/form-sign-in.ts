@@ -60,7 +60,7 @@ export const formSignIn =
       sent.add(key);
       redirects = why === 'redirect' ? [...redirects, key] : [];
       const headers = { accept: 'text/html', ...(cookie ? { cookie } : {}) };
-      const exchange = await api.send({ method, path: url, form, headers });
+      const exchange = await api.send({ method, path: url, form, headers, signIn: true });
       jar.store(url, exchange.headers['set-cookie']);
       chain.push(exchange);
       return exchange;

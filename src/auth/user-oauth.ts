@@ -152,6 +152,7 @@ export class UserOAuthClient {
       this.api.send({
         method: 'POST',
         path: `${this.authUrl}/oauth/oauth2/token`,
+        signIn: true,
         ...(method === 'client_secret_post'
           ? { form: { ...grant, client_id: clientId, client_secret: clientSecret } }
           : {

@@ -219,7 +219,7 @@ export const variables = {
   },
   CONFORMANCE_REQUEST_BUDGET: {
     section: 'server',
-    doc: "the smoke profile's request budget",
+    doc: "the smoke profile's request budget: requests to the service's API, user data and partner (a sign-in's steps are counted apart; docs/profiles-and-targets.md, \"The smoke budget\"); once spent, the checks left are not verified, naming it",
     parse: parse.positiveInteger,
     default: 60,
   },

@@ -116,6 +116,11 @@ export const variants = {
       'the user OAuth token endpoint accepts client credentials only by HTTP Basic (RFC 6749 §2.3.1); credentials in the form body get 401 invalid_client with WWW-Authenticate: Basic',
     seed: '"Token URL: {auth_url}/oauth/oauth2/token."; "Refresh-token behaviour and the user token request parameters: not shown."',
   },
+  'pkce-required': {
+    description:
+      'the authorization server requires PKCE (RFC 7636): an authorization request without code_challenge goes back to the redirect URI with error=invalid_request ("code_challenge is required", as §4.4.1 prescribes), and a code is redeemed only with its code_verifier',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed shows no authorization request parameter beyond the flow; RFC 7636 §4.4.1 lets a server require PKCE, as the OAuth 2.0 Security BCP, RFC 9700, recommends for every client)',
+  },
   'checkbox-consent': {
     description:
       'a three-step sign-in, as --login-page checkboxes serves it: the e-mail alone, then the password, then a consent page listing the scopes asked for as checkboxes named scope, all ticked, in the form whose submit control is <input type="submit" value="Allow">; the grant holds exactly the scopes submitted (sandbox/oauth/sign-in.ts)',

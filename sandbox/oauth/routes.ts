@@ -1,6 +1,7 @@
 // The user OAuth 2.0 authorization code flow at {auth_url}:
 //   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state,
-//                             optionally PKCE code_challenge and code_challenge_method S256|plain); its shape
+//                             optionally PKCE code_challenge and code_challenge_method S256|plain, required
+//                             by variant pkce-required); its shape
 //                             is option loginPage's (sandbox/oauth/login-pages.ts)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
 //                             (option realisticLogin, or loginPage consent, identifier-first or checkboxes:
@@ -94,7 +95,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     fields: Fields,
     onValid: (request: AuthorizationRequest) => FastifyReply,
   ) => {
-    const check = checkAuthorizationRequest(fields, clients);
+    const check = checkAuthorizationRequest(fields, clients, ctx.variant('pkce-required'));
     if (check.kind === 'page') return html(reply, 400, errorPage(check.message));
     if (check.kind === 'redirect') {
       const { error, description, state } = check;

@@ -15,6 +15,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import {
   type AuthorizationCode,
+  type AuthorizationError,
   type AuthorizationRequest,
   type CodeSource,
   codeFromRedirect,
@@ -67,7 +68,7 @@ const MAX_STEPS = 20;
 const RENDER_TIMEOUT_MS = 3_000;
 const SIGNED_IN_PAGE = '<!doctype html><title>Signed in</title><p>Signed in. You may close this window.</p>';
 
-type Outcome = AuthorizationCode | { error: string };
+type Outcome = AuthorizationCode | AuthorizationError;
 
 const hasPasswordField = (page: HtmlPage): boolean =>
   page.forms.some((form) => form.controls.some((control) => control.type === 'password'));
@@ -151,7 +152,7 @@ async function signIn(
       settle(outcome);
     };
     const codeOf = (reached: Outcome): AuthorizationCode => {
-      if (arrival) redirectAnswer(arrival, reached);
+      if (arrival) redirectAnswer(arrival, reached, { user, journal });
       if ('error' in reached) throw new Error(`Authorization failed: ${reached.error}`);
       journal.signedIn(watch.steps(), user);
       return reached;

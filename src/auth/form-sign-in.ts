@@ -72,7 +72,7 @@ export const formSignIn =
       if (location && exchange.status >= 300 && exchange.status < 400) {
         const target = new URL(location, exchange.request.url).toString();
         const outcome = codeFromRedirect(target, account.redirectUri, request.state);
-        redirectAnswer(exchange, outcome);
+        redirectAnswer(exchange, outcome, { user, journal });
         if (outcome && 'code' in outcome) {
           journal.signedIn(chain, user);
           return outcome;

@@ -295,9 +295,9 @@ export const variables = {
   },
   CONFORMANCE_PKCE: {
     section: 'your-server',
-    doc: '`1`: authorization requests carry a PKCE S256 challenge, the code exchange its verifier',
+    doc: 'authorization requests carry a PKCE S256 challenge, the code exchange its verifier (RFC 7636; a server that does not support PKCE ignores both, §4.5); `0` sends neither',
     parse: parse.flag,
-    default: false,
+    default: true,
   },
   CONFORMANCE_OFFLINE_SCOPE: {
     section: 'your-server',

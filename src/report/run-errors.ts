@@ -41,6 +41,11 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
     remedy:
       'check CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID and CONFORMANCE_REDIRECT_URI against the server; if they are right, the server refuses its own authorization endpoint',
   },
+  AuthorizationRequestRefused: {
+    kind: 'sign-in-refused',
+    remedy:
+      'check the authorization request against the server (its error_description names the parameter): CONFORMANCE_CLIENT_ID, CONFORMANCE_REDIRECT_URI, CONFORMANCE_OFFLINE_SCOPE, CONFORMANCE_PKCE (PKCE S256 is sent unless it is 0); if they are right, the server refuses a request it should accept',
+  },
   CertificateUntrusted: { kind: 'certificate', remedy: CERTIFICATE_REMEDY },
 };
 

@@ -52,6 +52,8 @@ export interface AuthorizeOptions {
   user?: UserKey;
   scopes?: readonly string[];
   state?: string;
+  /** A PKCE S256 code challenge (RFC 7636) the authorization request carries. */
+  codeChallenge?: string;
 }
 
 /** GET the form, POST the login, and return the Location of the redirect to the redirect URI. */
@@ -66,6 +68,9 @@ export async function authorizationRedirect(
     response_type: 'code',
     scope: (options.scopes ?? ALL_SCOPES).join(' '),
     state: options.state ?? 'state-12345678',
+    ...(options.codeChallenge
+      ? { code_challenge: options.codeChallenge, code_challenge_method: 'S256' }
+      : {}),
   };
   const form = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${new URLSearchParams(fields)}`);
   if (form.status !== 200) throw new Error(`authorization form answered ${form.status}`);

@@ -1,8 +1,18 @@
 // The conforming variants that change which requests are accepted (partner token and results bodies, user
-// OAuth client authentication): each one changes what it says (see sandbox-variants.spec.ts).
+// OAuth client authentication, PKCE): each one changes what it says (see sandbox-variants.spec.ts).
+import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { assertValid } from '../../src/contract/validators.ts';
-import { api, collections, credentials, login, start, tokenRequest } from './sandbox-client.ts';
+import {
+  api,
+  authorizationCode,
+  collections,
+  credentials,
+  login,
+  redirectUriFor,
+  start,
+  tokenRequest,
+} from './sandbox-client.ts';
 import { partnerA, partnerB, paths, validTokenRequest } from './sandbox-partner-support.ts';
 import { codeGrant, partnerSandbox, userSandbox } from './sandbox-variant-support.ts';
 
@@ -127,6 +137,47 @@ test.describe('variant basic-client-auth', () => {
       const { clientId } = credentials.client;
       const mixed = await tokenRequest(sandbox, { ...(await codeGrant(sandbox)), client_id: clientId }, true);
       expect(mixed.status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- pkce-required
+test.describe('variant pkce-required', () => {
+  test('an authorization request without a code challenge goes back with invalid_request; a code is redeemed only with its verifier', async () => {
+    const sandbox = await start({ variants: ['pkce-required'] });
+    try {
+      const query = new URLSearchParams({
+        client_id: credentials.client.clientId,
+        redirect_uri: redirectUriFor(sandbox),
+        response_type: 'code',
+        scope: 'read:profile',
+        state: 'state-12345678',
+      });
+      const refused = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${query}`, { redirect: 'manual' });
+      expect(refused.status).toBe(302);
+      const back = new URL(refused.headers.get('location') ?? '');
+      expect(`${back.origin}${back.pathname}`).toBe(redirectUriFor(sandbox));
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        error: 'invalid_request',
+        error_description: 'code_challenge is required',
+        state: 'state-12345678',
+      });
+      const verifier = randomBytes(32).toString('base64url');
+      const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
+      const grant = async () => ({
+        grant_type: 'authorization_code',
+        code: await authorizationCode(sandbox, { codeChallenge }),
+        redirect_uri: redirectUriFor(sandbox),
+      });
+      const noVerifier = await tokenRequest(sandbox, await grant());
+      expect(noVerifier.status).toBe(400);
+      expect(await noVerifier.json()).toMatchObject({ error: 'invalid_grant' });
+      const issued = await tokenRequest(sandbox, { ...(await grant()), code_verifier: verifier });
+      expect(issued.status).toBe(200);
+      const { access_token } = await issued.json();
+      expect((await api(sandbox, '/v2/user/profile/basic', access_token)).status).toBe(200);
     } finally {
       await sandbox.close();
     }

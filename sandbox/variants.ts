@@ -131,6 +131,17 @@ export const variants = {
       "the checkbox consent page of checkbox-consent, where the user has unticked read:workout: every grant lacks it, and the token response's scope says so; operations of read:workout answer 401 to its tokens",
     seed: '"It returns one user\'s physiological data after that user has granted access by OAuth 2.0"; "Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Refresh-token behaviour and the user token request parameters: not shown." (what the user grants is the user\'s choice; RFC 6749 §3.3 lets the grant differ from the scope asked for, and §5.1 makes the token response say so)',
   },
+  'iframe-consent': {
+    description:
+      'a two-step sign-in whose consent form is in a same-origin <iframe> of the consent page: the username and password, then a page with the scopes and a frame (GET /oauth/oauth2/consent-frame, by the sign-in session\'s cookie) holding the "Cancel" / "Accept" form, which posts from the frame (sandbox/oauth/sign-in.ts); the suite signs in by its default, the HTTP form filler',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown." (the seed shows no sign-in or consent page: their markup is the authorization server\'s)',
+  },
+  'iframe-consent-browser': {
+    description:
+      "the sign-in of iframe-consent, the suite signing in with the browser (CONFORMANCE_SIGN_IN=browser): the consent form is found in the page's frame",
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown." (the seed shows no sign-in or consent page: their markup is the authorization server\'s)',
+    suite: { CONFORMANCE_SIGN_IN: 'browser' },
+  },
   'sparse-user': {
     description:
       'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',

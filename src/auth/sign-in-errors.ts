@@ -1,6 +1,6 @@
 // How a sign-in fails, told apart for whoever maps failures to verdicts. The run's side: the automation could
 // not find its way through the pages (SignInAutomationError: a page it cannot read, a loop of its own
-// submissions, a page built by script for the HTTP form filler), the runner has no browser for a page that
+// submissions, a page built by script for the HTTP form filler; BrowserSignInStuck: the browser's), the runner has no browser for a page that
 // needs one (BrowserUnavailable), the target refused the configured password (CredentialsRefused), a page
 // asks for what no configuration holds (PersonNeeded), a 4xx at a first sign-in that the configuration may
 // explain (SignInRefused), an `error=` there naming the request's parameters (AuthorizationRequestRefused),
@@ -20,6 +20,14 @@ export class SignInAutomationError extends Error {
       `Sign-in automation could not find its way: ${reason}.\n  The page: ${page}${screenshot ? `\n  Screenshot: ${screenshot}` : ''}`,
     );
     this.name = 'SignInAutomationError';
+  }
+}
+
+/** The browser could not find its way (in any frame of the page): a person signs in, not another browser. */
+export class BrowserSignInStuck extends SignInAutomationError {
+  constructor(reason: string, page: string, screenshot?: string) {
+    super(reason, page, screenshot);
+    this.name = 'BrowserSignInStuck';
   }
 }
 

@@ -19,6 +19,12 @@ const SIGN_IN_REMEDY =
 /** The sign-in's error classes (src/auth/) whose errors are the user's side: by name, across processes. */
 const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
   SignInAutomationError: { kind: 'sign-in', remedy: SIGN_IN_REMEDY },
+  // Its own name (a subclass): the browser lost its way, so a browser is no remedy.
+  BrowserSignInStuck: {
+    kind: 'sign-in',
+    remedy:
+      'the browser sign-in could not find its way through the login pages (the screenshot shows where): a person signs the users in once, `physiology-conformance login --headed`, and the run takes its token store (CONFORMANCE_TOKEN_STORE)',
+  },
   // Its own name (a subclass): the form filler met a page built by script, with CONFORMANCE_SIGN_IN=form.
   PageBuiltByScript: {
     kind: 'sign-in',

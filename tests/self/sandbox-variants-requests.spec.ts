@@ -184,6 +184,49 @@ test.describe('variant pkce-required', () => {
   });
 });
 
+// ---------------------------------------------------------------- iframe-consent, iframe-consent-browser
+test.describe('variants iframe-consent and iframe-consent-browser', () => {
+  for (const variant of ['iframe-consent', 'iframe-consent-browser'] as const)
+    test(`${variant}: the consent page has no form, its same-origin frame has the consent form, for the signed-in session only`, async () => {
+      const sandbox = await start({ variants: [variant] });
+      try {
+        const query = new URLSearchParams({
+          client_id: credentials.client.clientId,
+          redirect_uri: redirectUriFor(sandbox),
+          response_type: 'code',
+          scope: 'read:profile',
+          state: 'state-12345678',
+        });
+        const opened = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${query}`);
+        const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        const csrf = /name="csrf_token" value="([^"]+)"/.exec(await opened.text())?.[1] ?? '';
+        const frameUrl = `${sandbox.authUrl}/oauth/oauth2/consent-frame`;
+        expect((await fetch(frameUrl, { headers: { cookie } })).status, 'before the password').toBe(400);
+        const [user] = credentials.users;
+        const consentPage = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth`, {
+          method: 'POST',
+          headers: { cookie },
+          body: new URLSearchParams({ step: 'login', csrf_token: csrf, ...user }),
+        });
+        const wrapper = await consentPage.text();
+        expect(wrapper).toContain('<iframe src="/oauth/oauth2/consent-frame"');
+        expect(wrapper).not.toContain('<form');
+        const frame = await (await fetch(frameUrl, { headers: { cookie } })).text();
+        expect(frame).toMatch(/<form method="post" action="\/oauth\/oauth2\/auth">/);
+        const allowed = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie },
+          body: new URLSearchParams({ step: 'consent', csrf_token: csrf, consent: 'accept' }),
+        });
+        expect(allowed.status).toBe(302);
+        expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+      } finally {
+        await sandbox.close();
+      }
+    });
+});
+
 // ---------------------------------------------------------------- int64-overflow-404
 test.describe('variant int64-overflow-404', () => {
   const run = userSandbox(['int64-overflow-404']);

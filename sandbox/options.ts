@@ -31,7 +31,7 @@ export function resolveOptions({
   if (options.realisticLogin && pageVariants.length > 0)
     throw new Error(`the realistic sign-in has its own pages: no variant ${pageVariants.join(', ')} with it`);
   if (
-    options.captchaFromSignIn !== undefined &&
+    (options.captchaFromSignIn !== undefined || options.captchaFor !== undefined) &&
     (options.realisticLogin || (options.loginPage ?? 'plain') !== 'plain')
   )
     throw new Error('only the plain login page asks for a captcha');

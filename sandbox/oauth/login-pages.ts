@@ -15,7 +15,8 @@
 //   second-factor  the username and password, then a code sent by e-mail (GET /sandbox/mail shows it), then
 //               the consent page of identifier-first: only a person signs in there
 // The plain page asks for a captcha as well from sign-in captchaFromSignIn on (an option), as a server does
-// that grows wary of a user signing in again and again. The variants iframe-consent and
+// that grows wary of a user signing in again and again, and of the users of option captchaFor once their
+// username is posted (a server wary of one account). The variants iframe-consent and
 // iframe-consent-browser sign in by username and password, then show the consent form of identifier-first
 // in a same-origin <iframe> of the consent page.
 // The realistic sign-in (option realisticLogin) builds its pages by script instead (sandbox/oauth/pages.ts).

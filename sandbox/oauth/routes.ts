@@ -108,10 +108,12 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
   const form = signInPagesOf(ctx);
   if (!('render' in form)) registerTwoStepSignIn(app, services, { showForm, redirectBack }, form);
   else {
-    // Option captchaFromSignIn: from that sign-in on, the page asks for a captcha too.
-    const { captchaFromSignIn } = ctx.options;
-    const captcha = (valid: AuthorizationRequest) =>
-      captchaFromSignIn !== undefined && signIns.of(valid.state) >= captchaFromSignIn;
+    // Option captchaFromSignIn: from that sign-in on, the page asks for a captcha too; option captchaFor:
+    // for those users, once their username is posted.
+    const { captchaFromSignIn, captchaFor = [] } = ctx.options;
+    const captcha = (valid: AuthorizationRequest, username?: string) =>
+      (captchaFromSignIn !== undefined && signIns.of(valid.state) >= captchaFromSignIn) ||
+      (username !== undefined && captchaFor.some((wary) => wary.toLowerCase() === username));
     app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
       showForm(reply, request.query as Fields, (valid) =>
         html(reply, 200, form.render(valid, undefined, captcha(valid))),
@@ -124,10 +126,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         if (form.denied(fields)) {
           return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
         }
-        if (captcha(valid) && fields.captcha?.trim().toUpperCase() !== CAPTCHA_TEXT)
-          return html(reply, 401, form.render(valid, 'Type the characters shown in the picture.', true));
         const given = form.credentials(fields);
         const username = given.username.trim().toLowerCase();
+        if (captcha(valid, username) && fields.captcha?.trim().toUpperCase() !== CAPTCHA_TEXT)
+          return html(reply, 401, form.render(valid, 'Type the characters shown in the picture.', true));
         const account = accounts.find(
           (a) => a.username.toLowerCase() === username && a.password === given.password,
         );

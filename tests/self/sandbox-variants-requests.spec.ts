@@ -6,6 +6,7 @@ import { assertValid } from '../../src/contract/validators.ts';
 import {
   api,
   authorizationCode,
+  authorizationFields,
   collections,
   credentials,
   login,
@@ -148,13 +149,7 @@ test.describe('variant pkce-required', () => {
   test('an authorization request without a code challenge goes back with invalid_request; a code is redeemed only with its verifier', async () => {
     const sandbox = await start({ variants: ['pkce-required'] });
     try {
-      const query = new URLSearchParams({
-        client_id: credentials.client.clientId,
-        redirect_uri: redirectUriFor(sandbox),
-        response_type: 'code',
-        scope: 'read:profile',
-        state: 'state-12345678',
-      });
+      const query = new URLSearchParams(authorizationFields(sandbox, { scopes: ['read:profile'] }));
       const refused = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${query}`, { redirect: 'manual' });
       expect(refused.status).toBe(302);
       const back = new URL(refused.headers.get('location') ?? '');
@@ -190,13 +185,7 @@ test.describe('variants iframe-consent and iframe-consent-browser', () => {
     test(`${variant}: the consent page has no form, its same-origin frame has the consent form, for the signed-in session only`, async () => {
       const sandbox = await start({ variants: [variant] });
       try {
-        const query = new URLSearchParams({
-          client_id: credentials.client.clientId,
-          redirect_uri: redirectUriFor(sandbox),
-          response_type: 'code',
-          scope: 'read:profile',
-          state: 'state-12345678',
-        });
+        const query = new URLSearchParams(authorizationFields(sandbox, { scopes: ['read:profile'] }));
         const opened = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${query}`);
         const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
         const csrf = /name="csrf_token" value="([^"]+)"/.exec(await opened.text())?.[1] ?? '';

@@ -152,6 +152,11 @@ export const variants = {
       'every user-data collection response (listCycles, listSleeps, listRecoveries, listWorkouts) is sent 60 ms late (sandbox/user/collection.ts SLOW_VARIANT_DELAY_MS)',
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
   },
+  'long-tail': {
+    description:
+      "a long tail of slow answers: of the answers of the service's operations, about 1 in 40 leaves 2.5 s late and 1 in 300 12 s late, every one of them correct; which ones is drawn from the instance's seed, answer by answer (sandbox/long-tail.ts)",
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
+  },
   'timestamped-webhook-signatures': {
     description:
       'webhooks carry Service-Timestamp (unix seconds) and Service-Signed is the hex HMAC-SHA256 of that value followed by the raw body (sandbox/webhooks.ts)',

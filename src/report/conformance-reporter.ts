@@ -38,6 +38,13 @@ import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 import { progressLine } from './request-plan.ts';
 import { recordedRunFindings } from './run-findings.ts';
+import {
+  firstSendingFailures,
+  lateSamples,
+  recordedSlowRequests,
+  sentTwice,
+  slowRequestRows,
+} from './slow-requests.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
@@ -236,9 +243,14 @@ async function conformanceReport(
   const targetAnswered = tests.some(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
+  const slow = config ? recordedSlowRequests(config.baseUrl) : [];
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
-    [...tests.map((test) => summarise(test, targetAnswered)), ...outsideTests],
+    [
+      ...tests.map((test) => summarise(test, targetAnswered)),
+      ...outsideTests,
+      ...firstSendingFailures(slow).map(summariseRunFinding),
+    ],
     requirements,
     loadExpectations(config?.expectationsFile),
     {
@@ -262,7 +274,12 @@ async function conformanceReport(
       selection,
     },
   );
-  const latency = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});
+  const samples = [...tests.flatMap(testSamples), ...lateSamples(slow)];
+  const latency = {
+    ...withLatency(built, latencyTable(samples), config?.latencyBudgets ?? {}),
+    slowRequests: slowRequestRows(slow),
+    sentTwice: sentTwice(slow),
+  };
   const budget =
     config?.profile === 'smoke'
       ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }

@@ -7,6 +7,7 @@ import type { RunVerdict } from './exit-statuses.ts';
 import type { Finding } from './finding.ts';
 import type { InputsSection } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
+import type { SlowRequestRow } from './slow-requests.ts';
 
 /** How a test ended, in the verdict model's terms (src/suite/verdicts.ts). */
 export type TestOutcome =
@@ -138,6 +139,12 @@ export interface ConformanceReport {
   sinceLastRun?: SinceLastRun;
   /** Per operation: count, p50, p95, max of the target's answer times (ms), budget and baseline p95. */
   latency?: LatencyRow[];
+  /**
+   * The requests that were slow (past 1 s) or lost their connection, and what became of each sending
+   * (src/report/slow-requests.ts); `sentTwice` of them were sent a second time beside their first.
+   */
+  slowRequests?: SlowRequestRow[];
+  sentTwice?: number;
   /** How deep the run went and which classes of the input space it covered (src/report/input-coverage.ts). */
   inputs?: InputsSection;
 }

@@ -1,9 +1,9 @@
 // A test's result in the verdict model's terms, from its findings (src/report/finding.ts). What a test
 // ended with but recorded no finding for (a Playwright expect, a timeout, a crash, a test that never ran)
 // is inferred here: a failure is charged to the requirements it declares, unless its error shows a cause
-// on the suite's or the user's side (src/report/run-errors.ts); a request without a complete answer (a reset,
-// a cut body; one without any answer is the check's typed failure, src/suite/unanswered.ts) only to the
-// requirement the check verifies.
+// on the suite's or the user's side (src/report/run-errors.ts); a request that failed on the way (a refused
+// connection, a redirect loop; one left without an answer, none in time or its connection lost, is the
+// check's typed failure of its operation, src/suite/unanswered.ts) only to the requirement the check verifies.
 import { stripVTControlCharacters } from 'node:util';
 import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
@@ -129,12 +129,12 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
 }
 
 /** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
-export function summariseRunFinding({ where, finding }: RunFinding): TestResultSummary {
+export function summariseRunFinding({ where, file, finding }: RunFinding): TestResultSummary {
   const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);
   return {
     title: where,
-    file: 'global setup',
+    file: file ?? 'global setup',
     status: failed ? 'failed' : 'passed',
     outcome: failed ? 'failed' : 'passed',
     requirements: [],

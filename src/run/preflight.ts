@@ -117,15 +117,15 @@ function browserProblem(config: SuiteConfig): RunError | undefined {
 
 /**
  * One request, a transport failure as the target's (`variable` names its URL) being unreachable. A request
- * left unanswered is sent once more: one lost answer is a flaky target (the run's unanswered budget judges
- * that), not one that cannot be reached at all.
+ * left unanswered (none in time, or its connection lost) is sent once more: one lost answer is a flaky target
+ * (the run's unanswered budget judges that), not one that cannot be reached at all.
  */
 async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2): Promise<T | RunError> {
   try {
     return await send();
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
-    if (tries > 1 && /timed out/.test(error.reason)) return reaching(variable, send, tries - 1);
+    if (tries > 1 && error.unanswered) return reaching(variable, send, tries - 1);
     if (CERTIFICATE_ERROR.test(error.reason))
       return {
         kind: 'certificate',

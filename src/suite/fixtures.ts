@@ -204,7 +204,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(sessions);
       await sessions.close();
     },
-    { scope: 'worker', ...internal },
+    // Closing waits for the first sendings still in flight, each by its bound (CONFORMANCE_REQUEST_TIMEOUT_MS).
+    { scope: 'worker', timeout: 0, ...internal },
   ],
   session: [
     async ({ targetInstances, targetSessions }, use, testInfo) => {

@@ -121,6 +121,11 @@ export const variants = {
       'the user OAuth token endpoint accepts client credentials only by HTTP Basic (RFC 6749 §2.3.1); credentials in the form body get 401 invalid_client with WWW-Authenticate: Basic',
     seed: '"Token URL: {auth_url}/oauth/oauth2/token."; "Refresh-token behaviour and the user token request parameters: not shown."',
   },
+  'pkce-required': {
+    description:
+      'the authorization server requires PKCE (RFC 7636): an authorization request without code_challenge goes back to the redirect URI with error=invalid_request ("code_challenge is required", as §4.4.1 prescribes), and a code is redeemed only with its code_verifier',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed shows no authorization request parameter beyond the flow; RFC 7636 §4.4.1 lets a server require PKCE, as the OAuth 2.0 Security BCP, RFC 9700, recommends for every client)',
+  },
   'checkbox-consent': {
     description:
       'a three-step sign-in, as --login-page checkboxes serves it: the e-mail alone, then the password, then a consent page listing the scopes asked for as checkboxes named scope, all ticked, in the form whose submit control is <input type="submit" value="Allow">; the grant holds exactly the scopes submitted (sandbox/oauth/sign-in.ts)',
@@ -140,6 +145,17 @@ export const variants = {
     description:
       'user B has no body measurement (GET /v2/user/measurement/body answers 404 to its tokens); user A keeps every resource (sandbox/user/services.ts)',
     seed: '"| 404 | no resource found, or requested resource not found | single-record reads, cycle sleep, cycle recovery, body measurement, basic profile, activity mapping |" (a user may have no body measurement)',
+  },
+  'iframe-consent': {
+    description:
+      'a two-step sign-in whose consent form is in a same-origin <iframe> of the consent page: the username and password, then a page with the scopes and a frame (GET /oauth/oauth2/consent-frame, by the sign-in session\'s cookie) holding the "Cancel" / "Accept" form, which posts from the frame (sandbox/oauth/sign-in.ts); the suite signs in by its default, the HTTP form filler',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown." (the seed shows no sign-in or consent page: their markup is the authorization server\'s)',
+  },
+  'iframe-consent-browser': {
+    description:
+      "the sign-in of iframe-consent, the suite signing in with the browser (CONFORMANCE_SIGN_IN=browser): the consent form is found in the page's frame",
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown." (the seed shows no sign-in or consent page: their markup is the authorization server\'s)',
+    suite: { CONFORMANCE_SIGN_IN: 'browser' },
   },
   'sparse-user': {
     description:

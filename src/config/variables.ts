@@ -219,7 +219,7 @@ export const variables = {
   },
   CONFORMANCE_REQUEST_BUDGET: {
     section: 'server',
-    doc: "the smoke profile's request budget",
+    doc: "the smoke profile's request budget: requests to the service's API, user data and partner (a sign-in's steps are counted apart; docs/profiles-and-targets.md, \"The smoke budget\"); once spent, the checks left are not verified, naming it",
     parse: parse.positiveInteger,
     default: 60,
   },
@@ -295,9 +295,9 @@ export const variables = {
   },
   CONFORMANCE_PKCE: {
     section: 'your-server',
-    doc: '`1`: authorization requests carry a PKCE S256 challenge, the code exchange its verifier',
+    doc: 'authorization requests carry a PKCE S256 challenge, the code exchange its verifier (RFC 7636; a server that does not support PKCE ignores both, §4.5); `0` sends neither',
     parse: parse.flag,
-    default: false,
+    default: true,
   },
   CONFORMANCE_OFFLINE_SCOPE: {
     section: 'your-server',

@@ -2,7 +2,8 @@
 // (and budgeted), paced by the rate budget of their credential, guarded by the profile, and recorded for
 // the report. A 429 means "later": the request is sent again once the announced reset has passed, until the
 // judge of 429s (rate-limited.ts) ends it; a request the run cannot afford (a wait past its deadline, a
-// target that stopped answering) is refused with a RequestRefused, never sent.
+// target that stopped answering, the smoke profile's spent request budget) is refused with a
+// RequestRefused, never sent.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
 import { type FormFields, formBody } from './form-body.ts';
 import type { Pacer } from './pacer.ts';
@@ -36,10 +37,18 @@ export interface ApiRequest {
   /** The credential whose rate budget the request draws on (default: the user OAuth client). */
   credential?: string;
   maxRedirects?: number;
+  /**
+   * A step of the user sign-in (the authorization page and its forms, wherever they post; the user token
+   * endpoint): no write of data whatever its method, and outside the smoke profile's request budget.
+   */
+  signIn?: boolean;
 }
 
-/** Decides whether a request may be sent, with its bearer token; throws to refuse (profile guards). */
-export type RequestGuard = (method: string, url: URL, token?: string) => void;
+/**
+ * Decides whether a request may be sent, with its bearer token and whether it is a step of the user sign-in;
+ * throws to refuse (profile guards).
+ */
+export type RequestGuard = (method: string, url: URL, token?: string, signIn?: boolean) => void;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -113,7 +122,8 @@ export class ApiClient {
   async send(request: ApiRequest): Promise<Exchange> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = this.url(request.path, request.query);
-    this.options.guard?.(method, url, request.token);
+    const signIn = request.signIn === true;
+    this.options.guard?.(method, url, request.token, signIn);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
     let body = request.body;
@@ -129,8 +139,8 @@ export class ApiClient {
     const answers: RateLimitedAnswer[] = [];
     for (;;) {
       if (!request.noRetry) await this.waitForTurn(sent, credential, answers);
-      this.refuseWhenUnanswered(sent);
-      this.options.requests.count(credential, sent.url);
+      this.refuseWhenSpent(sent, signIn);
+      this.options.requests.count(credential, sent.url, signIn);
       const { response, startedAt, durationMs } = await this.answer(sent, request, credential);
       const timing = { startedAt: startedAt.toISOString(), durationMs };
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
@@ -168,8 +178,9 @@ export class ApiClient {
     this.end(stop ?? new RequestRefused(sent, refusal.reason));
   }
 
-  private refuseWhenUnanswered(sent: SentRequest): void {
-    const spent = this.options.unanswered?.spent();
+  /** Refuses a request once the target stopped answering, or the run's request budget is spent. */
+  private refuseWhenSpent(sent: SentRequest, signIn: boolean): void {
+    const spent = this.options.unanswered?.spent() ?? this.options.requests.spent(signIn);
     if (spent) this.refuse(new RequestRefused(sent, spent));
   }
 

@@ -15,6 +15,7 @@ import { requirements } from '../contract/requirements.ts';
 import { assembleHar } from '../http/har-writer.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
+  budgeted,
   rateLimitedAnswers,
   requestsSent,
   requestTally,
@@ -280,7 +281,9 @@ async function conformanceReport(
     sentTwice: sentTwice(slow),
   };
   const budget =
-    config?.profile === 'smoke' ? { spent: built.requestsSent, of: config.requestBudget } : undefined;
+    config?.profile === 'smoke'
+      ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }
+      : undefined;
   const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
   const timed = { ...latency, inputs: inputsSection(annotations, budget) };
   return withBaseline(

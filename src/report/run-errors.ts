@@ -21,6 +21,12 @@ const SIGN_IN_REMEDY =
 /** The sign-in's error classes (src/auth/) whose errors are the user's side: by name, across processes. */
 const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
   SignInAutomationError: { kind: 'sign-in', remedy: SIGN_IN_REMEDY },
+  // Its own name (a subclass): the browser lost its way, so a browser is no remedy.
+  BrowserSignInStuck: {
+    kind: 'sign-in',
+    remedy:
+      'the browser sign-in could not find its way through the login pages (the screenshot shows where): a person signs the users in once, `physiology-conformance login --headed`, and the run takes its token store (CONFORMANCE_TOKEN_STORE)',
+  },
   // Its own name (a subclass): the form filler met a page built by script, with CONFORMANCE_SIGN_IN=form.
   PageBuiltByScript: {
     kind: 'sign-in',
@@ -42,6 +48,11 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
     kind: 'sign-in-refused',
     remedy:
       'check CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID and CONFORMANCE_REDIRECT_URI against the server; if they are right, the server refuses its own authorization endpoint',
+  },
+  AuthorizationRequestRefused: {
+    kind: 'sign-in-refused',
+    remedy:
+      'check the authorization request against the server (its error_description names the parameter): CONFORMANCE_CLIENT_ID, CONFORMANCE_REDIRECT_URI, CONFORMANCE_OFFLINE_SCOPE, CONFORMANCE_PKCE (PKCE S256 is sent unless it is 0); if they are right, the server refuses a request it should accept',
   },
   CertificateUntrusted: { kind: 'certificate', remedy: CERTIFICATE_REMEDY },
 };

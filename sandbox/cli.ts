@@ -68,6 +68,7 @@ export interface SandboxOptions {
   userActivity: string;
   historyDays: string;
   captchaFrom?: string;
+  captchaFor?: string;
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -99,6 +100,7 @@ export async function serveSandbox(values: SandboxOptions): Promise<number> {
     ...(values.captchaFrom
       ? { captchaFromSignIn: integer('captcha-from', values.captchaFrom, 1, 1_000_000) }
       : {}),
+    ...(values.captchaFor ? { captchaFor: values.captchaFor.split(',').map((user) => user.trim()) } : {}),
     ...tls(values),
     ...(values.rateLimit ? { rateLimit: parseRateLimit(values.rateLimit) } : {}),
     rateLimitHeaders: parseRateLimitHeaders(values.rateLimitHeaders),

@@ -50,6 +50,11 @@ export interface SandboxOptions {
    * that grows wary of a user signing in again and again; undefined: never.
    */
   captchaFromSignIn?: number;
+  /**
+   * The users (usernames) the plain login page asks for a captcha too, once their username is posted, as a
+   * server does that grows wary of one account; undefined: none.
+   */
+  captchaFor?: readonly string[];
   /** The sign-in from which the faults that break the sign-in mid-run break it (default 2: the second). */
   brokenFromSignIn?: number;
   /** Serve HTTPS with this key and certificate (PEM), e.g. issued by a private CA; undefined: HTTP. */

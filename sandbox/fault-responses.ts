@@ -5,6 +5,7 @@ import type { FaultName } from './faults/index.ts';
 import { statusFaultName, statusSwapEntries } from './faults/status.ts';
 import { onSuccessOf, operationOf, type ResponseRewrite } from './response-rewrite.ts';
 import { routeTable } from './route-table.ts';
+import { USER_TOKEN_PATH } from './variant-responses.ts';
 
 type Json = Record<string, unknown>;
 /** A body rewrite of a JSON object (every body these faults rewrite is one). */
@@ -59,6 +60,11 @@ export function faultResponses(ctx: SandboxContext): Partial<Record<FaultName, R
         'x-ratelimit-remaining': undefined,
         'x-ratelimit-reset': undefined,
       }),
+    },
+    // ------------------------------------------------------------ user OAuth
+    'scope-stated-empty': {
+      applies: (request, status) => status === 200 && request.routeOptions.url === USER_TOKEN_PATH,
+      body: edit((token) => ({ ...token, scope: '' })),
     },
     // ------------------------------------------------------------ partner
     'partner-token-type-not-bearer': {

@@ -27,11 +27,11 @@ export function resolveOptions({
   // The realistic sign-in has pages of its own.
   if (options.realisticLogin && (options.loginPage ?? 'plain') !== 'plain')
     throw new Error(`the realistic sign-in has its own pages: no login page ${options.loginPage} with it`);
-  const pageVariants = [...(variantNames ?? [])].filter((name) => name.startsWith('checkbox-consent'));
+  const pageVariants = [...(variantNames ?? [])].filter((name) => /^(checkbox|iframe)-consent/.test(name));
   if (options.realisticLogin && pageVariants.length > 0)
     throw new Error(`the realistic sign-in has its own pages: no variant ${pageVariants.join(', ')} with it`);
   if (
-    options.captchaFromSignIn !== undefined &&
+    (options.captchaFromSignIn !== undefined || options.captchaFor !== undefined) &&
     (options.realisticLogin || (options.loginPage ?? 'plain') !== 'plain')
   )
     throw new Error('only the plain login page asks for a captcha');

@@ -27,6 +27,11 @@ export const variants = {
       'POST /v2/partner/development/add-test-data answers 204 without a body (the requisition is still generated)',
     seed: '"204 generated (reference samples show a 200 body with requisition_id, a uuid string)"',
   },
+  'test-data-location': {
+    description:
+      'POST /v2/partner/development/add-test-data answers 204 without a body and names the generated requisition in a Location header (the path of GET /v2/partner/requisition/{id})',
+    seed: '"204 generated (reference samples show a 200 body with requisition_id, a uuid string)"; "The result is fetched with GET /v2/partner/requisition/{id}." (the seed does not say how a 204 names the requisition; RFC 9110 §10.2.2 lets a Location header name the resource a request created)',
+  },
   'offset-cursor': {
     description:
       'next_token is an unsigned, decodable offset (base64url of {"o":N}), bound to neither user nor query: any decodable cursor is served from the caller\'s own data for the current query, an undecodable one gets 400',
@@ -78,8 +83,8 @@ export const variants = {
   },
   'limit-capped': {
     description:
-      'an integer limit over 25 (up to the int32 maximum) is served capped at the maximum: a page of at most 25 records; abc, 1.5 and a limit beyond int32 still get 400',
-    seed: '"| limit | integer int32 | maximum 25, default 10 |"; "| limit query parameter, maximum | 25 |" (the seed states the maximum, not whether a larger value is refused or capped)',
+      'an integer limit over 25, of any size (2147483648 and longer too), is served capped at the maximum: a page of at most 25 records, as a server that parses limit as a big number and caps it does; abc and 1.5 still get 400',
+    seed: '"| limit | integer int32 | maximum 25, default 10 |"; "| limit query parameter, maximum | 25 |" (the seed states the maximum, not whether a larger value, within int32 or beyond it, is refused or capped)',
   },
   'int64-overflow-404': {
     description:
@@ -116,6 +121,11 @@ export const variants = {
       'the user OAuth token endpoint accepts client credentials only by HTTP Basic (RFC 6749 §2.3.1); credentials in the form body get 401 invalid_client with WWW-Authenticate: Basic',
     seed: '"Token URL: {auth_url}/oauth/oauth2/token."; "Refresh-token behaviour and the user token request parameters: not shown."',
   },
+  'pkce-required': {
+    description:
+      'the authorization server requires PKCE (RFC 7636): an authorization request without code_challenge goes back to the redirect URI with error=invalid_request ("code_challenge is required", as §4.4.1 prescribes), and a code is redeemed only with its code_verifier',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed shows no authorization request parameter beyond the flow; RFC 7636 §4.4.1 lets a server require PKCE, as the OAuth 2.0 Security BCP, RFC 9700, recommends for every client)',
+  },
   'checkbox-consent': {
     description:
       'a three-step sign-in, as --login-page checkboxes serves it: the e-mail alone, then the password, then a consent page listing the scopes asked for as checkboxes named scope, all ticked, in the form whose submit control is <input type="submit" value="Allow">; the grant holds exactly the scopes submitted (sandbox/oauth/sign-in.ts)',
@@ -126,6 +136,27 @@ export const variants = {
       "the checkbox consent page of checkbox-consent, where the user has unticked read:workout: every grant lacks it, and the token response's scope says so; operations of read:workout answer 401 to its tokens",
     seed: '"It returns one user\'s physiological data after that user has granted access by OAuth 2.0"; "Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Refresh-token behaviour and the user token request parameters: not shown." (what the user grants is the user\'s choice; RFC 6749 §3.3 lets the grant differ from the scope asked for, and §5.1 makes the token response say so)',
   },
+  'wider-grant': {
+    description:
+      'the authorization server grants every read scope whatever the sign-in asked for, and its token response says so ("scope" lists all six): a token asked for read:cycles alone also reads sleeps (sandbox/oauth/routes.ts)',
+    seed: '"Scopes used by operations: read:cycles, read:recovery, read:sleep, read:workout, read:body_measurement, read:profile."; "Description list of the scopes: not shown."; "Refresh-token behaviour and the user token request parameters: not shown." (the seed does not say a grant holds only the scopes asked for; RFC 6749 §3.3 lets the server grant otherwise, and §5.1 makes the token response say so)',
+  },
+  'body-measurement-a-only': {
+    description:
+      'user B has no body measurement (GET /v2/user/measurement/body answers 404 to its tokens); user A keeps every resource (sandbox/user/services.ts)',
+    seed: '"| 404 | no resource found, or requested resource not found | single-record reads, cycle sleep, cycle recovery, body measurement, basic profile, activity mapping |" (a user may have no body measurement)',
+  },
+  'iframe-consent': {
+    description:
+      'a two-step sign-in whose consent form is in a same-origin <iframe> of the consent page: the username and password, then a page with the scopes and a frame (GET /oauth/oauth2/consent-frame, by the sign-in session\'s cookie) holding the "Cancel" / "Accept" form, which posts from the frame (sandbox/oauth/sign-in.ts); the suite signs in by its default, the HTTP form filler',
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown." (the seed shows no sign-in or consent page: their markup is the authorization server\'s)',
+  },
+  'iframe-consent-browser': {
+    description:
+      "the sign-in of iframe-consent, the suite signing in with the browser (CONFORMANCE_SIGN_IN=browser): the consent form is found in the page's frame",
+    seed: '"Scheme: OAuth 2.0 authorization code flow."; "Authorization URL: {auth_url}/oauth/oauth2/auth."; "Description list of the scopes: not shown." (the seed shows no sign-in or consent page: their markup is the authorization server\'s)',
+    suite: { CONFORMANCE_SIGN_IN: 'browser' },
+  },
   'sparse-user': {
     description:
       'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',
@@ -134,6 +165,11 @@ export const variants = {
   slow: {
     description:
       'every user-data collection response (listCycles, listSleeps, listRecoveries, listWorkouts) is sent 60 ms late (sandbox/user/collection.ts SLOW_VARIANT_DELAY_MS)',
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
+  },
+  'long-tail': {
+    description:
+      "a long tail of slow answers: of the answers of the service's operations, about 1 in 40 leaves 2.5 s late and 1 in 300 12 s late, every one of them correct; which ones is drawn from the instance's seed, answer by answer (sandbox/long-tail.ts)",
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
   },
   'timestamped-webhook-signatures': {

@@ -12,6 +12,10 @@ const partner = (requirement: string, description: string): FaultDefinition => (
 
 export const partnerFaults = {
   // Token endpoint and partner bearer authentication
+  'partner-token-429': partner(
+    'OP-PARTNER-TOKEN',
+    'POST /v2/partner/token answers every request, from the first, 429 with Retry-After: 1: a status the contract lists for user data operations only.',
+  ),
   'partner-token-wrong-secret-accepted': partner(
     'PAUTH-TOKEN-INVALID-CLIENT',
     'POST /v2/partner/token issues a token to a known client whose client_secret is wrong.',

@@ -269,6 +269,10 @@ export const userFaults = {
     'SCOPE-READ-PROFILE',
     'GET /v2/user/profile/basic does not check read:profile',
   ),
+  'scope-stated-empty': auth(
+    'SCOPE-READ-CYCLES',
+    'the user token response states "scope": "" for every grant, while its tokens are served every read scope asked for (read:cycles included): the grant\'s statement and its enforcement disagree',
+  ),
   'scope-required-for-revoke': auth('SCOPE-REVOKE-ANY', 'DELETE /v2/user/access requires read:profile'),
   'revoke-tokens-still-valid': auth('REVOKE-TOKENS', 'tokens keep working after DELETE /v2/user/access'),
   'revoke-answers-200-with-body': auth(

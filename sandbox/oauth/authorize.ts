@@ -38,6 +38,8 @@ const field = (fields: Record<string, unknown>, name: string): string | undefine
 export function checkAuthorizationRequest(
   fields: Record<string, unknown>,
   clients: ReadonlyMap<string, OAuthClient>,
+  /** Variant pkce-required: a request without a code challenge is refused (RFC 7636 §4.4.1). */
+  requirePkce = false,
 ): AuthorizationCheck {
   const clientId = field(fields, 'client_id');
   const client = clientId === undefined ? undefined : clients.get(clientId);
@@ -67,6 +69,7 @@ export function checkAuthorizationRequest(
   const method = field(fields, 'code_challenge_method') ?? (challenge === undefined ? undefined : 'plain');
   if (challenge === undefined && method !== undefined)
     return back('invalid_request', 'code_challenge_method without code_challenge');
+  if (challenge === undefined && requirePkce) return back('invalid_request', 'code_challenge is required');
   if (method !== undefined && method !== 'S256' && method !== 'plain')
     return back('invalid_request', 'code_challenge_method must be S256 or plain');
   if (challenge !== undefined && !PKCE_VALUE.test(challenge))

@@ -15,7 +15,10 @@
 //   second-factor  the username and password, then a code sent by e-mail (GET /sandbox/mail shows it), then
 //               the consent page of identifier-first: only a person signs in there
 // The plain page asks for a captcha as well from sign-in captchaFromSignIn on (an option), as a server does
-// that grows wary of a user signing in again and again.
+// that grows wary of a user signing in again and again, and of the users of option captchaFor once their
+// username is posted (a server wary of one account). The variants iframe-consent and
+// iframe-consent-browser sign in by username and password, then show the consent form of identifier-first
+// in a same-origin <iframe> of the consent page.
 // The realistic sign-in (option realisticLogin) builds its pages by script instead (sandbox/oauth/pages.ts).
 import type { AuthorizationRequest } from './authorize.ts';
 import { AUTHORIZE_PATH, alert, escapeHtml, hidden, page, scopeList } from './pages.ts';
@@ -281,6 +284,24 @@ export const checkboxConsentPage =
         '</form>',
       ].join('\n'),
     );
+
+/** Where the framed consent page's frame loads its form from (the sign-in session's cookie names it). */
+export const CONSENT_FRAME_PATH = '/oauth/oauth2/consent-frame';
+
+/**
+ * The iframe-consent variants' consent page: the scopes, and the consent form in a same-origin frame (the
+ * page itself has no form and no button), as an authorization server that embeds its consent widget.
+ */
+export function framedConsentPage(request: AuthorizationRequest): string {
+  return page(
+    'Permissions requested',
+    [
+      '<h1>Permissions requested</h1>',
+      scopeList(request),
+      `<iframe src="${CONSENT_FRAME_PATH}" title="Allow access" width="420" height="160"></iframe>`,
+    ].join('\n'),
+  );
+}
 
 /** The second-factor variant's first page: username and password, in English. */
 export function passwordLoginPage(request: AuthorizationRequest, csrfToken: string, error?: string): string {

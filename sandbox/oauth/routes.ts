@@ -1,6 +1,7 @@
 // The user OAuth 2.0 authorization code flow at {auth_url}:
 //   GET  /oauth/oauth2/auth   login-and-consent form (client_id, redirect_uri, response_type=code, scope, state,
-//                             optionally PKCE code_challenge and code_challenge_method S256|plain); its shape
+//                             optionally PKCE code_challenge and code_challenge_method S256|plain, required
+//                             by variant pkce-required); its shape
 //                             is option loginPage's (sandbox/oauth/login-pages.ts)
 //   POST /oauth/oauth2/auth   form submission: 302 to redirect_uri?code=…&state=… (or ?error=access_denied)
 //                             (option realisticLogin, or loginPage consent, identifier-first or checkboxes:
@@ -31,7 +32,7 @@ import { authenticateClient, parseBasicAuthorization } from './clients.ts';
 import { CAPTCHA_TEXT } from './login-pages.ts';
 import { AUTHORIZE_PATH, callbackPage, errorPage } from './pages.ts';
 import { type Fields, html, stringFields } from './replies.ts';
-import { parseScope } from './scopes.ts';
+import { parseScope, READ_SCOPES } from './scopes.ts';
 import { registerTwoStepSignIn, signInPagesOf } from './sign-in.ts';
 import { registerSignInFaults, SignInCount } from './sign-in-faults.ts';
 import type { Grant, IssuedTokens } from './tokens.ts';
@@ -73,6 +74,13 @@ function ownRateLimit(fields: Fields): Grant['rateLimit'] {
   return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
 }
 
+/**
+ * Variant wider-grant: a code's grant holds every read scope, whatever was asked (RFC 6749 §3.3), and its
+ * token response says so; `offline` stays as asked.
+ */
+const widenedGrant = (ctx: UserServices['ctx'], grant: Grant): Grant =>
+  ctx.variant('wider-grant') ? { ...grant, scopes: [...new Set([...READ_SCOPES, ...grant.scopes])] } : grant;
+
 export async function registerOAuthRoutes(app: FastifyInstance, services: UserServices): Promise<void> {
   const { clients, tokens, accounts, ctx } = services;
   const signIns = new SignInCount();
@@ -94,7 +102,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
     fields: Fields,
     onValid: (request: AuthorizationRequest) => FastifyReply,
   ) => {
-    const check = checkAuthorizationRequest(fields, clients);
+    const check = checkAuthorizationRequest(fields, clients, ctx.variant('pkce-required'));
     if (check.kind === 'page') return html(reply, 400, errorPage(check.message));
     if (check.kind === 'redirect') {
       const { error, description, state } = check;
@@ -107,10 +115,12 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
   const form = signInPagesOf(ctx);
   if (!('render' in form)) registerTwoStepSignIn(app, services, { showForm, redirectBack }, form);
   else {
-    // Option captchaFromSignIn: from that sign-in on, the page asks for a captcha too.
-    const { captchaFromSignIn } = ctx.options;
-    const captcha = (valid: AuthorizationRequest) =>
-      captchaFromSignIn !== undefined && signIns.of(valid.state) >= captchaFromSignIn;
+    // Option captchaFromSignIn: from that sign-in on, the page asks for a captcha too; option captchaFor:
+    // for those users, once their username is posted.
+    const { captchaFromSignIn, captchaFor = [] } = ctx.options;
+    const captcha = (valid: AuthorizationRequest, username?: string) =>
+      (captchaFromSignIn !== undefined && signIns.of(valid.state) >= captchaFromSignIn) ||
+      (username !== undefined && captchaFor.some((wary) => wary.toLowerCase() === username));
     app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
       showForm(reply, request.query as Fields, (valid) =>
         html(reply, 200, form.render(valid, undefined, captcha(valid))),
@@ -123,10 +133,10 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         if (form.denied(fields)) {
           return redirectBack(reply, valid.redirectUri, { error: 'access_denied', state: valid.state });
         }
-        if (captcha(valid) && fields.captcha?.trim().toUpperCase() !== CAPTCHA_TEXT)
-          return html(reply, 401, form.render(valid, 'Type the characters shown in the picture.', true));
         const given = form.credentials(fields);
         const username = given.username.trim().toLowerCase();
+        if (captcha(valid, username) && fields.captcha?.trim().toUpperCase() !== CAPTCHA_TEXT)
+          return html(reply, 401, form.render(valid, 'Type the characters shown in the picture.', true));
         const account = accounts.find(
           (a) => a.username.toLowerCase() === username && a.password === given.password,
         );
@@ -173,7 +183,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       if (redemption.pkce && !verifierMatches(redemption.pkce, fields.code_verifier))
         throw oauthError(400, 'invalid_grant', 'The code_verifier does not match the code_challenge');
       const rateLimit = ownRateLimit(fields);
-      const grant = rateLimit ? { ...redemption.grant, rateLimit } : redemption.grant;
+      const granted = widenedGrant(ctx, redemption.grant);
+      const grant = rateLimit ? { ...granted, rateLimit } : granted;
       return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields, defaultLifetime)));
     }
     if (grantType === 'refresh_token') {

@@ -65,6 +65,12 @@ export class SignInSessions {
     return { status: 'ok', session, id };
   }
 
+  /** The live session the cookie names, for a page of it that posts nothing (a consent frame's). */
+  find(id: string | undefined): SignInSession | undefined {
+    const session = id === undefined ? undefined : this.#sessions.get(id);
+    return session && this.now().getTime() < session.expiresAt ? session : undefined;
+  }
+
   close(id: string): void {
     this.#sessions.delete(id);
   }

@@ -6,7 +6,8 @@
 // variant's are served French forms (option loginPage consent, sandbox/oauth/login-pages.ts). The checkbox
 // consent page grants the scopes its boxes submitted, no more than were asked for. The second-factor variant
 // asks, after the password, for a code it sends by e-mail (POST step=code); the sandbox's mailbox shows what
-// it sent: GET /sandbox/mail (sandbox-only, as /sandbox/info).
+// it sent: GET /sandbox/mail (sandbox-only, as /sandbox/info). The framed consent variants serve the consent
+// form in a same-origin frame of the consent page (GET CONSENT_FRAME_PATH, by the session's cookie).
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context.ts';
@@ -14,8 +15,10 @@ import type { UserServices } from '../user/services.ts';
 import type { AuthorizationRequest } from './authorize.ts';
 import {
   acceptConsentPage,
+  CONSENT_FRAME_PATH,
   checkboxConsentPage,
   codePage,
+  framedConsentPage,
   frenchLoginPage,
   IDENTIFY_PATH,
   iconConsentAllowed,
@@ -62,6 +65,8 @@ export interface TwoStepPages {
   /** A second factor after the password (step=code): the page asking for the code sent by e-mail. */
   secondFactor?(request: AuthorizationRequest, csrfToken: string, error?: string): string;
   consent(request: AuthorizationRequest, csrfToken: string): string;
+  /** A consent page whose form is in a frame: the frame's document (GET CONSENT_FRAME_PATH), `consent` its page. */
+  consentFrame?(request: AuthorizationRequest, csrfToken: string): string;
   allowed(fields: Fields): boolean;
   /** The scopes an allowing consent grants (default: every scope asked for). */
   granted?(fields: RepeatedFields, request: AuthorizationRequest): string[];
@@ -94,6 +99,15 @@ export const SECOND_FACTOR_PAGES: TwoStepPages = {
   wrongPassword: 'Wrong e-mail or password.',
 };
 
+/** The iframe-consent variants' pages: username and password, then consent in a same-origin frame. */
+export const FRAMED_CONSENT_PAGES: TwoStepPages = {
+  login: passwordLoginPage,
+  consent: framedConsentPage,
+  consentFrame: acceptConsentPage,
+  allowed: (fields) => fields.consent === 'accept',
+  wrongPassword: 'Wrong e-mail or password.',
+};
+
 /** The consent variant's served French pages. */
 export const ICON_CONSENT_PAGES: TwoStepPages = {
   login: frenchLoginPage,
@@ -121,6 +135,7 @@ export function signInPagesOf({ options, variant }: SandboxContext): TwoStepPage
   if (options.realisticLogin) return SCRIPTED_PAGES;
   if (variant('checkbox-consent-unticked')) return checkboxPages([UNTICKED_SCOPE]);
   if (variant('checkbox-consent') || loginPage === 'checkboxes') return checkboxPages([]);
+  if (variant('iframe-consent') || variant('iframe-consent-browser')) return FRAMED_CONSENT_PAGES;
   if (loginPage === 'consent') return ICON_CONSENT_PAGES;
   if (loginPage === 'identifier-first') return IDENTIFIER_FIRST_PAGES;
   if (loginPage === 'second-factor') return SECOND_FACTOR_PAGES;
@@ -139,6 +154,14 @@ export function registerTwoStepSignIn(
   /** The codes sent by e-mail, oldest first. */
   const mail: { to: string; code: string; sent_at: string }[] = [];
   if (pages.secondFactor) app.get('/sandbox/mail', async () => ({ messages: mail }));
+  const { consentFrame } = pages;
+  // The frame of a framed consent page: the consent form of the session its cookie names, once signed in.
+  if (consentFrame)
+    app.get(CONSENT_FRAME_PATH, (request, reply) => {
+      const session = sessions.find(cookieValue(request.headers.cookie, SESSION_COOKIE));
+      if (session?.userId === undefined) return html(reply, 400, errorPage('Sign in first.'));
+      return html(reply, 200, consentFrame(session.request, session.csrfToken));
+    });
 
   app.get(AUTHORIZE_PATH, { schema: { querystring: stringFields } }, (request, reply) =>
     showForm(reply, request.query as Fields, (valid) => {

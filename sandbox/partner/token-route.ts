@@ -2,7 +2,7 @@
 // (wrong secret, unknown client, missing client_id/client_secret) get 401 invalid_client; a body that is
 // not a JSON object, or a wrong grant_type/scope, gets 400. grant_type and scope may be omitted.
 // Variant token-400: a missing client_id or client_secret gets 400. Variant other-refusal-statuses: a body
-// that is not a JSON object gets 422.
+// that is not a JSON object gets 422. Fault partner-token-429: every token request gets 429.
 //
 // Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
 // an already-expired token (expires_in 0) for expired-token tests. Default lifetime: the option tokenLifetimeSeconds.
@@ -25,6 +25,10 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
     attachValidation: true,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      if (runtime.ctx.fault('partner-token-429'))
+        throw new HttpError(429, 'rate_limited', 'Over the rate limit: try again later', {
+          'retry-after': '1',
+        });
       if (request.validationError)
         throw rejection(request.body, {
           missingIs400: runtime.ctx.variant('token-400'),

@@ -13,7 +13,6 @@ import type { CollectionName, Entry } from './store.ts';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 25;
-const INT32_MAX = 2 ** 31 - 1;
 const DAY = 86_400_000;
 
 export interface CollectionOperation {
@@ -61,8 +60,8 @@ function querySchema(ctx: SandboxContext) {
 /**
  * Ajv's type coercion takes '1e1', '0x10', ' 5' and even '1e400' (Infinity) for integers; limit must be
  * plain decimal digits before the schema coerces and range-checks it. Variant lenient-limits: an empty,
- * zero or negative integer limit is dropped, so the default applies. Variant limit-capped: an int32 limit
- * over the maximum is served as the maximum. Variant empty-filter-absent: an empty start or end is dropped.
+ * zero or negative integer limit is dropped, so the default applies. Variant limit-capped: an integer limit
+ * over the maximum, of any size (beyond int32 too), is served as the maximum. Variant empty-filter-absent: an empty start or end is dropped.
  */
 function queryHook(ctx: SandboxContext) {
   const digits = ctx.fault('pagination-limit-fraction-accepted') ? /^[0-9]+(\.[0-9]+)?$/ : /^[0-9]+$/;
@@ -79,8 +78,7 @@ function queryHook(ctx: SandboxContext) {
     if (lenient && typeof raw === 'string' && /^(-[0-9]+|0*)$/.test(raw)) delete query.limit;
     else if (typeof raw === 'string' && !digits.test(raw))
       throw badRequest('querystring/limit must be integer');
-    else if (capped && typeof raw === 'string' && Number(raw) > MAX_LIMIT && Number(raw) <= INT32_MAX)
-      query.limit = String(MAX_LIMIT);
+    else if (capped && typeof raw === 'string' && Number(raw) > MAX_LIMIT) query.limit = String(MAX_LIMIT);
   };
 }
 

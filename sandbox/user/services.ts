@@ -33,9 +33,10 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const { seed, now, dataEpoch } = ctx.options;
   const epoch = dataEpoch ?? now().getTime();
   const sparse = ctx.variant('sparse-user');
+  const bodylessB = ctx.variant('body-measurement-a-only');
   const simultaneousWorkouts = ctx.variant('start-ties');
   const historyDays = ctx.variant('long-history') ? LONG_HISTORY_DAYS : ctx.options.historyDays;
-  const shape = { sparse, simultaneousWorkouts, historyDays, format: timeFormat(ctx) };
+  const shape = { sparse, bodylessB, simultaneousWorkouts, historyDays, format: timeFormat(ctx) };
   const key = JSON.stringify([seed, epoch, shape, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);
   builtStores.delete(key);
@@ -50,6 +51,8 @@ const LONG_HISTORY_DAYS = 1100;
 
 interface DataShape {
   sparse: boolean;
+  /** Variant body-measurement-a-only: the second user has no body measurement. */
+  bodylessB: boolean;
   simultaneousWorkouts: boolean;
   historyDays: number;
   format: ReturnType<typeof timeFormat>;
@@ -61,13 +64,14 @@ function build(
   epoch: number,
   shape: DataShape,
 ): DataStore {
-  const { sparse, simultaneousWorkouts, historyDays, format } = shape;
+  const { sparse, bodylessB, simultaneousWorkouts, historyDays, format } = shape;
   const records = accounts.map((account, index) => {
     const generated = generateUserRecords(account, ctx.options.seed, epoch, {
       simultaneousWorkouts,
       historyDays,
     });
     if (sparse) makeSparse(generated, index);
+    if (bodylessB && index === 1) delete generated.body;
     applyRecordFaults(generated, ctx);
     applyTimeFormats(generated, format);
     return generated;

@@ -1,5 +1,6 @@
 // The authorization request of the user flow (RFC 6749 §4.1.1): {auth_url}/oauth/oauth2/auth with the
-// client, redirect URI, scope and a random state, plus PKCE S256 (RFC 7636) when asked for.
+// client, redirect URI, scope and a random state, plus PKCE S256 (RFC 7636; the run's default, which a
+// server that does not support it ignores, §4.5).
 import { createHash, randomBytes } from 'node:crypto';
 import type { UserLogin } from '../config/suite-config.ts';
 import type { ConfiguredUser } from './sign-in-errors.ts';
@@ -40,12 +41,18 @@ export interface AuthorizationCode {
   scope?: string;
 }
 
+/** A redirect to the redirect URI without a code: why, and the `error` code it carried (RFC 6749 §4.1.2.1). */
+export interface AuthorizationError {
+  error: string;
+  errorCode?: string;
+}
+
 /** The code of a redirect to `redirectUri`, checked against the state; undefined for any other URL. */
 export function codeFromRedirect(
   address: string,
   redirectUri: string,
   state: string,
-): AuthorizationCode | { error: string } | undefined {
+): AuthorizationCode | AuthorizationError | undefined {
   const url = new URL(address);
   const expected = new URL(redirectUri);
   if (url.origin !== expected.origin || url.pathname !== expected.pathname) return undefined;
@@ -54,9 +61,11 @@ export function codeFromRedirect(
   const code = url.searchParams.get('code');
   const scope = url.searchParams.get('scope');
   if (code) return scope ? { code, scope } : { code };
-  const error = url.searchParams.get('error') ?? 'no code';
+  const error = url.searchParams.get('error') ?? undefined;
   return {
-    error: `the redirect carried ${error}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
+    error:
+      `the redirect carried ${error ?? 'no code'}: ${url.searchParams.get('error_description') ?? ''}`.trim(),
+    ...(error === undefined ? {} : { errorCode: error }),
   };
 }
 

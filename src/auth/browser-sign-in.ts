@@ -1,6 +1,7 @@
 // Signs a user in through a real browser (Chromium driven by Playwright), like a person would: it opens the
-// authorization URL and, page after page, reads the rendered DOM (src/auth/html-form.ts) and does what
-// src/auth/sign-in-step.ts decides: fills the credential fields it finds by type, autocomplete and label and
+// authorization URL and, page after page, reads the rendered DOM of each of its frames (src/auth/html-form.ts;
+// a consent form may be in an <iframe>) and does what src/auth/sign-in-step.ts decides in the first frame
+// that offers a way on: fills the credential fields it finds by type, autocomplete and label and
 // presses Enter in the password field (or the affirmative button when the default one refuses), presses the
 // affirmative control of a consent page, never a refusal; it catches the redirect to the redirect URI
 // (intercepted in the browser: nothing needs to listen there). The server's answers are watched and judged
@@ -9,12 +10,13 @@
 // what it saw, with a screenshot under the reports directory.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type Browser, chromium, type Page, type Request } from '@playwright/test';
+import { type Browser, chromium, type Frame, type Page, type Request } from '@playwright/test';
 import { trustedSpkiHashes } from '../http/certificate.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import {
   type AuthorizationCode,
+  type AuthorizationError,
   type AuthorizationRequest,
   type CodeSource,
   codeFromRedirect,
@@ -25,10 +27,10 @@ import { CONTROL_SELECTOR, type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
 import { pageAnswer, redirectAnswer, serverError } from './sign-in-answers.ts';
 import {
+  BrowserSignInStuck,
   BrowserUnavailable,
   CertificateUntrusted,
   CredentialsRefused,
-  SignInAutomationError,
 } from './sign-in-errors.ts';
 import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { type SignInStep, signInStep } from './sign-in-step.ts';
@@ -67,26 +69,56 @@ const MAX_STEPS = 20;
 const RENDER_TIMEOUT_MS = 3_000;
 const SIGNED_IN_PAGE = '<!doctype html><title>Signed in</title><p>Signed in. You may close this window.</p>';
 
-type Outcome = AuthorizationCode | { error: string };
+type Outcome = AuthorizationCode | AuthorizationError;
 
 const hasPasswordField = (page: HtmlPage): boolean =>
   page.forms.some((form) => form.controls.some((control) => control.type === 'password'));
 
-/** The page's rendered DOM, read as the form filler reads a served page. */
-async function rendered(page: Page): Promise<HtmlPage> {
-  // Only a page that runs scripts may still build its controls (an error page is read at once).
-  const scripted = await page.evaluate(() => document.scripts.length > 0).catch(() => true);
-  if (scripted)
-    await page
-      .locator('input:not([type=hidden]), button')
-      .first()
-      .waitFor({ timeout: RENDER_TIMEOUT_MS })
-      .catch(() => undefined);
-  return parsePage(await page.content(), page.url());
+/** A frame of the page, its rendered DOM read as the form filler reads a served page, and its step. */
+interface Shown {
+  frame: Frame;
+  shown: HtmlPage;
+  next: SignInStep;
 }
 
-/** The page's control of rank `index` (html-form.ts counts them by the same selector, in the same order). */
-async function control(page: Page, index: number) {
+/** The page's frames, the main frame first. */
+const framesOf = (page: Page): Frame[] => [
+  page.mainFrame(),
+  ...page.frames().filter((frame) => frame !== page.mainFrame()),
+];
+
+/**
+ * The page's rendered DOM, frame by frame: the first frame (the main frame first) whose step goes on (a form
+ * to fill, a control to press, or a field only a person can fill), else the main frame.
+ */
+async function rendered(page: Page): Promise<Shown> {
+  const frames = framesOf(page);
+  // Only a page that runs scripts may still build its controls (an error page is read at once).
+  const scripted = await Promise.all(
+    frames.map((frame) => frame.evaluate(() => document.scripts.length > 0).catch(() => true)),
+  );
+  if (scripted.some(Boolean))
+    await Promise.any(
+      frames.map((frame) =>
+        frame.locator('input:not([type=hidden]), button').first().waitFor({ timeout: RENDER_TIMEOUT_MS }),
+      ),
+    ).catch(() => undefined);
+  const read = async (frame: Frame): Promise<Shown> => {
+    const shown = parsePage(await frame.content(), frame.url());
+    return { frame, shown, next: signInStep(shown) };
+  };
+  const [main = page.mainFrame(), ...children] = frames;
+  const inMain = await read(main);
+  // A child frame may go (its parent navigated) while it is read: then it offers nothing.
+  const inChildren = await Promise.all(children.map((frame) => read(frame).catch(() => undefined)));
+  return (
+    [inMain, ...inChildren].find((one) => one && one.next.kind !== 'stuck' && one.next.kind !== 'scripted') ??
+    inMain
+  );
+}
+
+/** The frame's control of rank `index` (html-form.ts counts them by the same selector, in the same order). */
+async function control(page: Frame, index: number) {
   const handle = await page.evaluateHandle(
     ([selector, rank]) => document.querySelectorAll(selector)[rank] ?? null,
     [CONTROL_SELECTOR, index] as const,
@@ -96,9 +128,9 @@ async function control(page: Page, index: number) {
   return element;
 }
 
-/** Does a step in the page: fills and submits a login, or presses a control. */
+/** Does a step in a frame of the page: fills and submits a login, or presses a control. */
 async function act(
-  page: Page,
+  page: Frame,
   step: Extract<SignInStep, { kind: 'login' | 'press' }>,
   account: SignInAccount,
 ) {
@@ -151,7 +183,7 @@ async function signIn(
       settle(outcome);
     };
     const codeOf = (reached: Outcome): AuthorizationCode => {
-      if (arrival) redirectAnswer(arrival, reached);
+      if (arrival) redirectAnswer(arrival, reached, { user, journal });
       if ('error' in reached) throw new Error(`Authorization failed: ${reached.error}`);
       journal.signedIn(watch.steps(), user);
       return reached;
@@ -163,7 +195,7 @@ async function signIn(
     const navigations: Promise<string>[] = [];
     context.on('request', (sent) => {
       observe(sent);
-      if (sent.isNavigationRequest() && sent.frame() === page.mainFrame()) navigations.push(requestKey(sent));
+      if (sent.isNavigationRequest() && sent.frame().page() === page) navigations.push(requestKey(sent));
     });
     await context.route(
       (url) => codeFromRedirect(url.toString(), account.redirectUri, request.state) !== undefined,
@@ -177,7 +209,7 @@ async function signIn(
     await Promise.race([page.goto(request.url).catch(() => undefined), redirected, watch.failed]);
     const seen = new Set<string>();
     const stuck = async (reason: string, shown: HtmlPage) =>
-      new SignInAutomationError(reason, describePage(shown), await screenshot(page));
+      new BrowserSignInStuck(reason, describePage(shown), await screenshot(page));
     let reason = options.headed ? 'a person signs in (--headed)' : '';
     let passwordSent = false;
     /** Whether the last action brought a new page, the redirect or an alert before the step's timeout. */
@@ -185,13 +217,12 @@ async function signIn(
     for (let step = 0; !reason; step++) {
       if (outcome) return codeOf(outcome);
       if (watch.failure) throw watch.failure;
-      // A server error needs no reading of its page.
-      serverError(watch.lastDocument());
-      const shown = await rendered(page);
+      // A server error needs no reading of its page, in whichever frame it shows.
+      for (const frame of framesOf(page)) serverError(watch.lastDocument(frame.url()));
+      const { frame, shown, next } = await rendered(page);
       if (outcome) return codeOf(outcome);
       if (watch.failure) throw watch.failure;
-      const answer = watch.lastDocument();
-      const next = signInStep(shown);
+      const answer = watch.lastDocument(frame.url());
       if (next.kind === 'person' && options.onManual) {
         reason = `${next.reason}; the page: ${describePage(shown)}`;
         break;
@@ -223,13 +254,24 @@ async function signIn(
       }
       const loaded = page.waitForEvent('load', { timeout: stepTimeout });
       loaded.catch(() => undefined);
-      await act(page, next, account);
+      // A form in a frame posts there: the frame's new document is the step's answer.
+      const framed =
+        frame === page.mainFrame()
+          ? new Promise<never>(() => undefined)
+          : page
+              .waitForEvent('framenavigated', {
+                predicate: (navigated) => navigated === frame,
+                timeout: stepTimeout,
+              })
+              .then(() => frame.waitForLoadState('load'));
+      framed.catch(() => undefined);
+      await act(frame, next, account);
       passwordSent = next.kind === 'login' && next.password !== undefined;
       // A login refused without a new page shows an alert instead.
       const alerted = passwordSent
-        ? page.getByRole('alert').first().waitFor({ timeout: stepTimeout })
+        ? frame.getByRole('alert').first().waitFor({ timeout: stepTimeout })
         : new Promise<never>(() => undefined);
-      changed = await Promise.race([loaded, redirected, alerted, watch.failed]).then(
+      changed = await Promise.race([loaded, framed, redirected, alerted, watch.failed]).then(
         () => true,
         () => false,
       );

@@ -1,5 +1,5 @@
-// What the browser sign-in's pages answer, watched as it comes: each main-frame document's response (as an
-// exchange, for src/auth/sign-in-answers.ts and the run's journal), a redirect chain that comes back to a
+// What the browser sign-in's pages answer, watched as it comes: each document's response, in any frame of the
+// page (as an exchange, for src/auth/sign-in-answers.ts and the run's journal), a redirect chain that comes back to a
 // request it made (the server's loop; the browser itself would follow it 20 times), and a navigation the
 // browser refused: a certificate it does not trust (named as Node reads it), or its own redirect limit.
 // What breaks the sign-in is kept as `failure`, and `failed` settles then.
@@ -42,7 +42,7 @@ export class PageWatch {
   failure: Error | undefined;
   readonly failed: Promise<void>;
   #fail: () => void = () => undefined;
-  /** The main frame's document responses of this sign-in, redirects included. */
+  /** The document responses of this sign-in, in every frame of its page, redirects included. */
   readonly #documents: Exchange[] = [];
 
   constructor(
@@ -52,16 +52,15 @@ export class PageWatch {
     this.failed = new Promise((resolve) => {
       this.#fail = resolve;
     });
-    const ofMainFrame = (request: Request) =>
-      request.isNavigationRequest() && request.frame() === page.mainFrame();
+    const ofPage = (request: Request) => request.isNavigationRequest() && request.frame().page() === page;
     context.on('response', (response) => {
-      if (ofMainFrame(response.request())) this.#documents.push(responseExchange(response));
+      if (ofPage(response.request())) this.#documents.push(responseExchange(response));
     });
     context.on('request', (request) => {
-      if (ofMainFrame(request) && request.redirectedFrom()) void this.checkChain(request);
+      if (ofPage(request) && request.redirectedFrom()) void this.checkChain(request);
     });
     context.on('requestfailed', (request) => {
-      if (ofMainFrame(request)) void this.refused(request, request.failure()?.errorText ?? '');
+      if (ofPage(request)) void this.refused(request, request.failure()?.errorText ?? '');
     });
   }
 
@@ -103,9 +102,8 @@ export class PageWatch {
     }
   }
 
-  /** The response of the page now shown (its last document that is not a redirect). */
-  lastDocument(): Exchange | undefined {
-    const url = this.page.url();
+  /** The response of the document now shown at `url` (its last that is not a redirect; default: the page's). */
+  lastDocument(url = this.page.url()): Exchange | undefined {
     return [...this.#documents]
       .reverse()
       .find((exchange) => exchange.request.url === url && (exchange.status < 300 || exchange.status >= 400));

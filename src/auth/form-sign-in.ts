@@ -4,7 +4,9 @@
 // many pages (login, second step, consent); a loop of its own shows as a form submission sent again the same
 // (method, URL, body and cookies), and a hard cap bounds the rest. What the server answers is judged as it
 // comes (src/auth/sign-in-answers.ts): a 5xx, a redirect chain that comes back to a request it already
-// made, an `error=` redirect, a 4xx of a step that worked earlier in the run fail the server. A page whose
+// made, an `error=` redirect, a 4xx of a step that worked earlier in the run fail the server. A page that
+// offers nothing to fill or press but a frame of its own origin (a consent form in an <iframe>) is read
+// through that frame: its src is loaded as a browser loads it, with the session's cookies. A page whose
 // form a script builds defeats it: PageBuiltByScript says so, and the sign-in by the page's kind
 // (src/auth/sign-in-method.ts) hands it to a browser.
 import type { ApiClient } from '../http/api-client.ts';
@@ -26,6 +28,10 @@ const MAX_REQUESTS = 20;
 const hasPasswordField = (page: HtmlPage): boolean =>
   page.forms.some((form) => form.controls.some((control) => control.type === 'password'));
 
+/** The page's first frame of its own origin (a third party's frame, a captcha widget say, is not followed). */
+const ownFrame = (page: HtmlPage): string | undefined =>
+  page.frames.find((frame) => new URL(frame).origin === new URL(page.url).origin);
+
 /** The HTTP form filler as a sign-in, its requests sent (and recorded) through `api`. */
 export const formSignIn =
   (api: ApiClient): CodeSource =>
@@ -39,7 +45,7 @@ export const formSignIn =
     const send = async (
       method: 'GET' | 'POST',
       url: string,
-      why: 'redirect' | 'form',
+      why: 'redirect' | 'form' | 'frame',
       form?: readonly FormEntry[],
     ) => {
       const cookie = jar.header(url);
@@ -60,7 +66,7 @@ export const formSignIn =
       sent.add(key);
       redirects = why === 'redirect' ? [...redirects, key] : [];
       const headers = { accept: 'text/html', ...(cookie ? { cookie } : {}) };
-      const exchange = await api.send({ method, path: url, form, headers });
+      const exchange = await api.send({ method, path: url, form, headers, signIn: true });
       jar.store(url, exchange.headers['set-cookie']);
       chain.push(exchange);
       return exchange;
@@ -72,7 +78,7 @@ export const formSignIn =
       if (location && exchange.status >= 300 && exchange.status < 400) {
         const target = new URL(location, exchange.request.url).toString();
         const outcome = codeFromRedirect(target, account.redirectUri, request.state);
-        redirectAnswer(exchange, outcome);
+        redirectAnswer(exchange, outcome, { user, journal });
         if (outcome && 'code' in outcome) {
           journal.signedIn(chain, user);
           return outcome;
@@ -85,8 +91,19 @@ export const formSignIn =
       const step: SignInStep = signInStep(page);
       pageAnswer(exchange, step, { user, journal, page: described });
       if (passwordSent && hasPasswordField(page)) throw new CredentialsRefused(user, `(${described()})`);
+      const frame = step.kind === 'scripted' || step.kind === 'stuck' ? ownFrame(page) : undefined;
+      if (frame) {
+        exchange = await send('GET', frame, 'frame');
+        continue;
+      }
       if (step.kind === 'scripted') throw new PageBuiltByScript(described());
-      if (step.kind === 'stuck') throw new SignInAutomationError(step.reason, described());
+      if (step.kind === 'stuck')
+        throw new SignInAutomationError(
+          page.frames.length > 0
+            ? `${step.reason}, and its frames are of another origin, which the form filler does not follow`
+            : step.reason,
+          described(),
+        );
       const form = step.form;
       // A control outside forms works by script: only a browser can press it.
       if (!form) throw new PageBuiltByScript(described());

@@ -1,5 +1,6 @@
 // Reads a login or consent page with a real HTML parser (parse5): its title, its forms (where each posts, its
-// fields and its submit buttons), the buttons outside any form, its alerts, and whether scripts run there.
+// fields and its submit buttons), the buttons outside any form, its alerts, its frames (where each loads
+// from), and whether scripts run there.
 // Each control keeps what a person sees it called (label, accessible name, placeholder...), so that the
 // credential fields and the affirmative button can be told apart, what it would submit (src/auth/form-data.ts
 // builds the form data set from that), and its rank among the page's `input, button, select, textarea`
@@ -58,6 +59,8 @@ export interface HtmlPage {
   alerts: string[];
   /** Whether the page runs scripts (a page with no form may build one). */
   scripted: boolean;
+  /** Where the page's frames (`<iframe src>`, `<frame src>`) load from, in document order: absolute http(s) URLs. */
+  frames: string[];
 }
 
 const SUBMIT_TYPES = new Set(['submit', 'image']);
@@ -258,6 +261,12 @@ export function parsePage(html: string, url: string): HtmlPage {
       .map((element) => squeezed(textOf(element)))
       .filter(Boolean),
     scripted: elements.some((element) => element.tagName === 'script' && isExecutable(element)),
+    frames: elements.flatMap((element) => {
+      const src =
+        element.tagName === 'iframe' || element.tagName === 'frame' ? attribute(element, 'src') : '';
+      const address = src ? URL.parse(src, url) : null;
+      return address && /^https?:$/.test(address.protocol) ? [address.toString()] : [];
+    }),
   };
 }
 

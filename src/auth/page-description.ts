@@ -1,6 +1,6 @@
 // What a sign-in page showed, in one redacted paragraph for an error message: its address, title and status,
 // each form with where it posts, its fields (names and labels; never values but the buttons') and buttons,
-// the buttons outside forms, and its alerts.
+// the buttons outside forms, its alerts and where its frames load from.
 import { redactText } from '../http/redact.ts';
 import { type Control, type HtmlPage, isButton } from './html-form.ts';
 
@@ -27,6 +27,10 @@ export function describePage(page: HtmlPage, status?: number): string {
   }
   if (page.buttons.length > 0) parts.push(`buttons outside forms ${page.buttons.map(button).join(', ')}`);
   if (page.alerts.length > 0) parts.push(`alerts ${page.alerts.map(quoted).join(', ')}`);
+  if (page.frames.length > 0)
+    parts.push(
+      `frames from ${page.frames.map((frame) => new URL(frame).origin + new URL(frame).pathname).join(', ')}`,
+    );
   if (page.scripted) parts.push('scripts');
   return redactText(parts.join('; '));
 }

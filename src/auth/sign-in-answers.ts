@@ -2,11 +2,19 @@
 // filler and the browser. The server's failures (AUTH-CODE-FLOW): a 5xx; a redirect chain that comes back to
 // a request it already made (or runs past any real flow's length); an `error=` redirect, or one that drops
 // the state; a 4xx from a step that worked earlier in the run with the same configuration. The run's side:
-// a page that asks for what no configuration holds (a person), and a 4xx at a step that never worked, which
-// a wrong configuration explains as well as a missing endpoint.
+// a page that asks for what no configuration holds (a person), and, at a step that never worked, a 4xx or
+// an `error=` naming the request's parameters, which a wrong configuration explains as well as the server.
+
 import { curl, describeExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
-import { type ConfiguredUser, PersonNeeded, SignInRefused, SignInServerFailure } from './sign-in-errors.ts';
+import type { AuthorizationError } from './authorization-request.ts';
+import {
+  AuthorizationRequestRefused,
+  type ConfiguredUser,
+  PersonNeeded,
+  SignInRefused,
+  SignInServerFailure,
+} from './sign-in-errors.ts';
 import type { SignInJournal } from './sign-in-journal.ts';
 import type { SignInStep } from './sign-in-step.ts';
 
@@ -36,16 +44,27 @@ export function serverLoop(chain: readonly string[], key: string, exchanges: rea
   );
 }
 
-/** A redirect to the redirect URI that carries an error, or not the client's state: the server's answer. */
+/**
+ * The `error` codes of an authorization response that name the request's own parameters (RFC 6749
+ * §4.1.2.1): the run's configuration (its client, redirect URI, scopes, PKCE) explains them as well as the
+ * server does, until the same step has worked.
+ */
+const REQUEST_ERRORS = new Set(['invalid_request', 'invalid_scope', 'unauthorized_client']);
+
+/**
+ * A redirect to the redirect URI that carries an error, or not the client's state: the server's answer, but
+ * for an error naming the request's parameters at a step that never worked in the run (both readings).
+ */
 export function redirectAnswer(
   exchange: Exchange,
-  outcome: { code: string } | { error: string } | undefined,
+  outcome: { code: string } | AuthorizationError | undefined,
+  { user, journal }: Pick<PageContext, 'user' | 'journal'>,
 ): void {
-  if (outcome && 'error' in outcome)
-    throw new SignInServerFailure(
-      `${stepOf(exchange)} answered ${exchange.status}: the redirect to the redirect URI: ${outcome.error}`,
-      describeExchange(exchange),
-    );
+  if (!outcome || !('error' in outcome)) return;
+  const what = `${stepOf(exchange)} answered ${exchange.status}: the redirect to the redirect URI: ${outcome.error}`;
+  if (REQUEST_ERRORS.has(outcome.errorCode ?? '') && !journal.workedBefore(exchange.request, user))
+    throw new AuthorizationRequestRefused(redactText(what));
+  throw new SignInServerFailure(what, describeExchange(exchange));
 }
 
 /** A 5xx, whatever the page says: the server failed the sign-in. */

@@ -1,9 +1,10 @@
 // How a sign-in fails, told apart for whoever maps failures to verdicts. The run's side: the automation could
 // not find its way through the pages (SignInAutomationError: a page it cannot read, a loop of its own
-// submissions, a page built by script for the HTTP form filler), the runner has no browser for a page that
+// submissions, a page built by script for the HTTP form filler; BrowserSignInStuck: the browser's), the runner has no browser for a page that
 // needs one (BrowserUnavailable), the target refused the configured password (CredentialsRefused), a page
 // asks for what no configuration holds (PersonNeeded), a 4xx at a first sign-in that the configuration may
-// explain (SignInRefused), a certificate the run does not trust (CertificateUntrusted). The server's side:
+// explain (SignInRefused), an `error=` there naming the request's parameters (AuthorizationRequestRefused),
+// a certificate the run does not trust (CertificateUntrusted). The server's side:
 // SignInServerFailure, an answer of the authorization server that fails AUTH-CODE-FLOW.
 
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
@@ -19,6 +20,14 @@ export class SignInAutomationError extends Error {
       `Sign-in automation could not find its way: ${reason}.\n  The page: ${page}${screenshot ? `\n  Screenshot: ${screenshot}` : ''}`,
     );
     this.name = 'SignInAutomationError';
+  }
+}
+
+/** The browser could not find its way (in any frame of the page): a person signs in, not another browser. */
+export class BrowserSignInStuck extends SignInAutomationError {
+  constructor(reason: string, page: string, screenshot?: string) {
+    super(reason, page, screenshot);
+    this.name = 'BrowserSignInStuck';
   }
 }
 
@@ -84,6 +93,23 @@ export class SignInRefused extends Error {
       `Sign-in refused at its first step: ${answer}. Either the configuration does not match the server (CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID, CONFORMANCE_REDIRECT_URI), or the server lacks or refuses its authorization endpoint`,
     );
     this.name = 'SignInRefused';
+  }
+}
+
+/**
+ * An `error=` naming the authorization request's parameters (invalid_request, invalid_scope,
+ * unauthorized_client) at a sign-in step that never worked in this run: the request the run's configuration
+ * builds may not suit the server, or the server refuses a request it should accept.
+ */
+export class AuthorizationRequestRefused extends Error {
+  constructor(
+    /** `GET https://…/oauth/oauth2/auth answered 302: the redirect … carried invalid_request: …`, redacted. */
+    answer: string,
+  ) {
+    super(
+      `Sign-in refused at its first step: ${answer}. Either the authorization request the run's configuration builds does not suit the server (its client CONFORMANCE_CLIENT_ID, redirect URI CONFORMANCE_REDIRECT_URI, the scopes it asks, PKCE per CONFORMANCE_PKCE), or the server refuses a request it should accept`,
+    );
+    this.name = 'AuthorizationRequestRefused';
   }
 }
 

@@ -1,12 +1,12 @@
 // User tokens through the real OAuth 2.0 authorization code flow: a sign-in (the HTTP form filler, or a
 // browser) gets the code from the authorization page's redirect, the code is exchanged at the token
-// endpoint, with PKCE (S256) when configured; refresh tokens are redeemed (for a scope set, RFC 6749 §6) at
+// endpoint, with PKCE (S256) unless configured off; refresh tokens are redeemed (for a scope set, RFC 6749 §6) at
 // the same endpoint. The client authenticates in the form body or by HTTP Basic (RFC 6749 §2.3.1). A token
 // keeps the scope its server said it granted (src/auth/granted-scope.ts reads it).
 import type { ClientAuthMethod, UserLogin } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
-import { registerSecret } from '../http/redact.ts';
+import { redactText, registerSecret } from '../http/redact.ts';
 import { type AuthorizationCode, authorizationRequest, type CodeSource } from './authorization-request.ts';
 import { formSignIn } from './form-sign-in.ts';
 import { refusedAgain, serverError } from './sign-in-answers.ts';
@@ -23,6 +23,8 @@ export interface UserToken {
   grantedScope?: string;
   /** Where it was said (default: the token response); a refresh that stated none: the stored grant's scope. */
   scopeStatedBy?: 'redirect' | 'stored grant';
+  /** The token response the token came in, with its request (redacted): the statement of its grant. */
+  statedIn?: string;
 }
 
 export interface AuthorizationOptions {
@@ -35,7 +37,7 @@ export interface AuthorizationOptions {
 export interface UserOAuthOptions {
   /** The client authentication tried first; after a 401 the other one is tried and, if it works, kept. */
   clientAuth?: ClientAuthMethod;
-  /** Send a PKCE S256 challenge with every authorization request. */
+  /** Send a PKCE S256 challenge with every authorization request (default: yes; CONFORMANCE_PKCE=0: no). */
   pkce?: boolean;
   /** Signs the user in (default: the HTTP form filler, its requests sent through the client's api). */
   codeSource?: CodeSource;
@@ -100,7 +102,7 @@ export class UserOAuthClient {
 
   /** The sign-in part: returns the authorization code delivered to the redirect URI. */
   async obtainCode(scopes: string): Promise<string> {
-    const request = authorizationRequest(this.authUrl, this.login, scopes, this.options.pkce === true);
+    const request = authorizationRequest(this.authUrl, this.login, scopes, this.options.pkce !== false);
     const { code, scope }: AuthorizationCode = await this.codeSource(
       request,
       { ...this.login, user: this.user },
@@ -152,6 +154,7 @@ export class UserOAuthClient {
       this.api.send({
         method: 'POST',
         path: `${this.authUrl}/oauth/oauth2/token`,
+        signIn: true,
         ...(method === 'client_secret_post'
           ? { form: { ...grant, client_id: clientId, client_secret: clientSecret } }
           : {
@@ -209,6 +212,7 @@ export class UserOAuthClient {
       expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
       scopes,
       ...this.statedScope(code, body.scope),
+      statedIn: redactText(`${describeExchange(exchange)}\n  answered: ${exchange.text.slice(0, 600)}`),
     };
   }
 }

@@ -4,8 +4,8 @@
 //     `npm run login` stored; a dead grant is replaced by one sign-in;
 //   - otherwise a sign-in per scope set, by the page's kind or CONFORMANCE_SIGN_IN (src/auth/sign-in-method.ts).
 // A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
-// The pool knows the grant of every token it handed out (`grantMismatch`): a check's request that needs a
-// scope on which the grant and the check disagree is not sent (src/suite/grant-guard.ts).
+// The pool knows the grant of every token it handed out (`grantOf`), which src/suite/grant-guard.ts checks
+// against what the token does.
 
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
@@ -15,7 +15,6 @@ import type { Exchange } from '../http/exchange.ts';
 import { timed } from '../run-state/phase-log.ts';
 import { BrowserSignIn } from './browser-sign-in.ts';
 import { suppliedExpiredToken } from './expired-tokens.ts';
-import { grantMismatch } from './granted-scope.ts';
 import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { codeSourceFor } from './sign-in-method.ts';
 import { StoredGrants } from './stored-grants.ts';
@@ -93,13 +92,9 @@ export class UserTokenPool {
     return token;
   }
 
-  /**
-   * Why a token this pool handed out cannot serve a request that needs `scope` (the grant lacks a scope its
-   * check asked for, or carries one it asked without: src/auth/granted-scope.ts); undefined otherwise.
-   */
-  grantMismatch(accessToken: string, scope: string): string | undefined {
-    const issued = this.issued.get(accessToken);
-    return issued && grantMismatch(issued.token, issued.user, scope);
+  /** A token this pool handed out: whose it is, and what was asked and stated of its grant. */
+  grantOf(accessToken: string): { user: UserName; token: UserToken } | undefined {
+    return this.issued.get(accessToken);
   }
 
   private mint(scopes: readonly string[], user: UserName, options: AuthorizationOptions): Promise<UserToken> {

@@ -70,11 +70,8 @@ const briefly = (exchange: Exchange): string => {
   return `${exchange.status}${error ? ` ${error}` : ''}`;
 };
 
-/**
- * The checks, in order; each catches its own failure, so every problem gets its line. The sign-ins go through
- * `signInApi`: its requests are the sign-in's own steps, whatever their method.
- */
-async function runChecks(config: SuiteConfig, api: ApiClient, signInApi: ApiClient): Promise<Check[]> {
+/** The checks, in order; each catches its own failure, so every problem gets its line. */
+async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> {
   const checks: Check[] = [];
   const check = async (name: string, run: () => Promise<string | Untried>) => {
     try {
@@ -101,7 +98,7 @@ async function runChecks(config: SuiteConfig, api: ApiClient, signInApi: ApiClie
   });
   if (checks.some((done) => done.outcome === 'failed')) return checks;
 
-  const pool = new UserTokenPool(signInApi, config, false);
+  const pool = new UserTokenPool(api, config, false);
   const users: UserName[] = config.userLogin ? ['A', ...(config.secondUser ? (['B'] as const) : [])] : [];
   for (const user of users) {
     await check(`user ${user} token`, async () => {
@@ -241,6 +238,7 @@ async function main(): Promise<number> {
   }
   for (const secret of secretsOf(config)) registerSecret(secret);
   let sent = 0;
+  let signInSteps = 0;
   const transport = nodeTransport();
   // The limits the target announced, per kind of credential (the partner API's own path tells it apart).
   const limits: Partial<Record<keyof RequestTally, AnnouncedLimit>> = {};
@@ -252,26 +250,24 @@ async function main(): Promise<number> {
       const kind = new URL(exchange.request.url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
       if (announced) limits[kind] = announced;
     },
-    // At most MAX_REQUESTS, and no write: reads, and POSTs to the token endpoints only.
-    guard: (method, url) => {
-      if (method !== 'GET' && !/\/(oauth2\/auth|oauth2\/token|partner\/token)$/.test(url.pathname))
+    // At most MAX_REQUESTS, and no write: reads, and POSTs to the partner token endpoint. A sign-in's steps
+    // (its forms, wherever they post, and the token endpoint) are no write of data: counted apart, bounded
+    // by the sign-in itself (src/auth/form-sign-in.ts).
+    guard: (method, url, _token, signIn) => {
+      if (signIn) {
+        signInSteps++;
+        return;
+      }
+      if (method !== 'GET' && !/\/partner\/token$/.test(url.pathname))
         throw new Error(`the doctor sends no write (${method} ${url.pathname})`);
       if (++sent > MAX_REQUESTS) throw new Error(`the doctor's ${MAX_REQUESTS} requests are spent`);
-    },
-  });
-  // A sign-in's steps (its forms, wherever they post, and the token endpoint) are no write of data: counted
-  // apart, bounded by the sign-in itself (src/auth/form-sign-in.ts).
-  let signInSteps = 0;
-  const signInApi = api.withOptions({
-    guard: () => {
-      signInSteps++;
     },
   });
   try {
     console.log(
       `Doctor: ${config.target} target ${config.baseUrl} (auth ${config.authUrl}), ${config.environment}, profile ${config.profile}`,
     );
-    const checks = await runChecks(config, api, signInApi);
+    const checks = await runChecks(config, api);
     for (const { name, outcome, detail } of checks) console.log(`  ${MARK[outcome]} ${name}: ${detail}`);
     console.log(
       `  ${Math.min(sent, MAX_REQUESTS)} requests, none a write${signInSteps > 0 ? `, and ${signInSteps} of sign-in` : ''}\n`,

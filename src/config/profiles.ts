@@ -71,8 +71,11 @@ export function refusal(
   return undefined;
 }
 
-/** Non-GET requests that change nothing on the target: token requests and the login form. */
-const SAFE_WRITES = [/\/v2\/partner\/token$/, /\/oauth\/oauth2\/(auth|token)$/];
+/**
+ * Non-GET requests that change nothing on the target: the partner token request, and every step of the user
+ * sign-in (its login and consent posts wherever they go, the token request), which its client marks.
+ */
+const SAFE_WRITES = [/\/v2\/partner\/token$/];
 const TEST_DATA = /\/v2\/partner\/development\/add-test-data$/;
 
 export class ProfileViolation extends Error {}
@@ -83,9 +86,12 @@ export function requestGuard(
   environment: Environment,
   tags: readonly string[],
 ): RequestGuard {
-  return (method, url) => {
+  return (method, url, _token, signIn) => {
     const readOnly =
-      method === 'GET' || method === 'HEAD' || SAFE_WRITES.some((pattern) => pattern.test(url.pathname));
+      method === 'GET' ||
+      method === 'HEAD' ||
+      signIn === true ||
+      SAFE_WRITES.some((pattern) => pattern.test(url.pathname));
     if (profile === 'smoke' && !readOnly) {
       throw new ProfileViolation(
         `smoke profile refused ${method} ${url.pathname}: the smoke profile is read-only`,

@@ -1,7 +1,9 @@
 // What narrowed a run to part of its profile: CONFORMANCE_GREP, and the options of `playwright test` that
 // select tests. The Playwright configuration records it in the run's metadata, under a key of its own per
 // shard, which blob reports carry into `merge-reports`; the reporter reads it back. A narrowed run is never
-// a PASS (src/report/build-report.ts); the smoke profile, a selection by design, is judged as before.
+// a PASS (src/report/build-report.ts), in every profile: the smoke profile's own selection (its @smoke tests)
+// is the profile, not a narrowing, and a selection that only restates it is left out.
+import { Tags } from './profiles.ts';
 import { type Env, read } from './variables.ts';
 
 export interface Shard {
@@ -138,12 +140,22 @@ export function commandLinePart(argv: readonly string[]): RunPart {
   return part;
 }
 
-/** The part of the profile a run's process runs: CONFORMANCE_GREP and its command line's selection. */
+/** The selections that state a profile's own tests, whole: the smoke profile's @smoke. */
+const profileOwn = (profile: string | undefined): string[] =>
+  profile === 'smoke' ? [`CONFORMANCE_GREP=${Tags.smoke}`, `--grep ${Tags.smoke}`] : [];
+
+/**
+ * The part of the profile a run's process runs: CONFORMANCE_GREP and its command line's selection, but for
+ * a selection that only restates the profile's own (CONFORMANCE_GREP=@smoke in the smoke profile).
+ */
 export function runPart(env: Env, argv: readonly string[]): RunPart {
   const grep = read(env, 'CONFORMANCE_GREP');
   const { selection, shard } = commandLinePart(argv);
+  const own = profileOwn(read(env, 'CONFORMANCE_PROFILE'));
   return {
-    selection: [...(grep === undefined ? [] : [`CONFORMANCE_GREP=${quoted(grep)}`]), ...selection],
+    selection: [...(grep === undefined ? [] : [`CONFORMANCE_GREP=${quoted(grep)}`]), ...selection].filter(
+      (entry) => !own.includes(entry),
+    ),
     ...(shard ? { shard } : {}),
   };
 }

@@ -171,13 +171,13 @@ export const variables = {
   },
   CONFORMANCE_REQUEST_TIMEOUT_MS: {
     section: 'server',
-    doc: "per-request timeout for every call (user, partner, OAuth), fixed; unset, it is learned from the target's answers to each operation. A request without an answer fails the check that sent it once, naming the request and the time waited (docs/rate-limits.md)",
+    doc: "the bound for every request (user, partner, OAuth): an answer that comes before it is an answer, judged on its content however late (past 1 s it is listed in the report's latency section); a request without one by then is unanswered, charged once to its operation (docs/rate-limits.md). A read still unanswered at its resend mark is sent again beside the first, so a lost answer costs the run the resend mark, not the bound",
     parse: parse.positiveInteger,
-    shown: `learned: ${TIMEOUT_RULE.factor} × the p99 of the operation's answers (with fewer than ${TIMEOUT_RULE.minAnswers}, the slowest answer to any), ${TIMEOUT_RULE.floorMs} to ${TIMEOUT_RULE.ceilingMs} ms`,
+    shown: `${TIMEOUT_RULE.boundMs} (what a production client allows: gateways cut at 29 to 100 s, Playwright's default is 30 s); the resend mark: the p99 of the operation's latest answers (with fewer than ${TIMEOUT_RULE.minAnswers}, the slowest answer to any), ${TIMEOUT_RULE.slowMs} to ${TIMEOUT_RULE.resendCeilingMs} ms`,
   },
   CONFORMANCE_UNANSWERED_BUDGET: {
     section: 'server',
-    doc: 'requests the run may see go unanswered, over all its workers; once spent the target has stopped answering: the run sends nothing more, every check not yet run is *not verified* ("blocked: the target stopped answering"), and the summary says so first',
+    doc: 'requests the run may see go unanswered in a check (all their sendings), over all its workers; once spent the target has stopped answering: the run sends nothing more, every check not yet run is *not verified* ("blocked: the target stopped answering"), and the summary says so first',
     parse: parse.positiveInteger,
     default: 5,
   },
@@ -219,7 +219,7 @@ export const variables = {
   },
   CONFORMANCE_REQUEST_BUDGET: {
     section: 'server',
-    doc: "the smoke profile's request budget",
+    doc: "the smoke profile's request budget: requests to the service's API, user data and partner (a sign-in's steps are counted apart; docs/profiles-and-targets.md, \"The smoke budget\"); once spent, the checks left are not verified, naming it",
     parse: parse.positiveInteger,
     default: 60,
   },
@@ -295,9 +295,9 @@ export const variables = {
   },
   CONFORMANCE_PKCE: {
     section: 'your-server',
-    doc: '`1`: authorization requests carry a PKCE S256 challenge, the code exchange its verifier',
+    doc: 'authorization requests carry a PKCE S256 challenge, the code exchange its verifier (RFC 7636; a server that does not support PKCE ignores both, §4.5); `0` sends neither',
     parse: parse.flag,
-    default: false,
+    default: true,
   },
   CONFORMANCE_OFFLINE_SCOPE: {
     section: 'your-server',
@@ -437,6 +437,11 @@ export const variables = {
     section: 'run',
     doc: 'the run manifest of the run a process belongs to (set by global setup for its workers)',
     parse: parse.path,
+  },
+  CONFORMANCE_SELF_TEST_ERROR: {
+    section: 'run',
+    doc: "test-only, set by the suite's self tests: `type-error:<ID>` makes the checks declaring requirement ID throw a TypeError of the suite's own code, `hang:<ID>` makes them wait until their test timeout (the run must end ERROR `suite`); read from the process environment alone, and only against the embedded sandbox",
+    parse: parse.text,
   },
 } as const satisfies Record<`CONFORMANCE_${string}`, Row<unknown>>;
 

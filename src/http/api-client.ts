@@ -2,7 +2,8 @@
 // (and budgeted), paced by the rate budget of their credential, guarded by the profile, and recorded for
 // the report. A 429 means "later": the request is sent again once the announced reset has passed, until the
 // judge of 429s (rate-limited.ts) ends it; a request the run cannot afford (a wait past its deadline, a
-// target that stopped answering) is refused with a RequestRefused, never sent.
+// target that stopped answering, the smoke profile's spent request budget) is refused with a
+// RequestRefused, never sent.
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
 import { type FormFields, formBody } from './form-body.ts';
 import type { Pacer } from './pacer.ts';
@@ -12,14 +13,9 @@ import { boundedRetries, type RateLimitedAnswer, type RateLimitJudge } from './r
 import { registerIssuedTokens } from './redact.ts';
 import type { RequestCounter, UnansweredRequests } from './request-counter.ts';
 import { RequestRefused } from './request-refused.ts';
-import {
-  fixedTimeouts,
-  learnedTimeouts,
-  methodAndPath,
-  type RequestTimeouts,
-  type Timeout,
-} from './request-timeout.ts';
-import { type Transport, TransportError, type TransportResponse } from './transport.ts';
+import { learnedTimeouts, methodAndPath, type RequestTimeouts, TIMEOUT_RULE } from './request-timeout.ts';
+import { type Sending, type SlowRequest, sendWithSecond } from './second-sending.ts';
+import { type Transport, TransportError } from './transport.ts';
 import { TransportFailure } from './transport-failure.ts';
 
 export interface ApiRequest {
@@ -41,10 +37,18 @@ export interface ApiRequest {
   /** The credential whose rate budget the request draws on (default: the user OAuth client). */
   credential?: string;
   maxRedirects?: number;
+  /**
+   * A step of the user sign-in (the authorization page and its forms, wherever they post; the user token
+   * endpoint): no write of data whatever its method, and outside the smoke profile's request budget.
+   */
+  signIn?: boolean;
 }
 
-/** Decides whether a request may be sent, with its bearer token; throws to refuse (profile guards). */
-export type RequestGuard = (method: string, url: URL, token?: string) => void;
+/**
+ * Decides whether a request may be sent, with its bearer token and whether it is a step of the user sign-in;
+ * throws to refuse (profile guards).
+ */
+export type RequestGuard = (method: string, url: URL, token?: string, signIn?: boolean) => void;
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -53,7 +57,7 @@ export interface ApiClientOptions {
   requests: RequestCounter;
   /** The run's count of requests that got no answer: once its budget is spent, nothing more is sent. */
   unanswered?: UnansweredRequests;
-  /** Told of every wait for the rate limit before it starts (a test's timeout grows by it). */
+  /** Told of every wait before it starts, for the rate limit or a slow answer (a test's timeout grows by it). */
   onWait?: (waitMs: number, reason: string) => void;
   /** Told of a refusal before it is thrown (the suite keeps it: the test it ends is not verified by it). */
   onRefused?: (refusal: RequestRefused) => void;
@@ -62,11 +66,15 @@ export interface ApiClientOptions {
   guard?: RequestGuard;
   /** Receives every exchange (the per-test recorder). */
   onExchange?: (exchange: Exchange) => void;
-  /** CONFORMANCE_REQUEST_TIMEOUT_MS: a request without an answer by then fails (undefined: learned). */
+  /** CONFORMANCE_REQUEST_TIMEOUT_MS: the bound, after which a request without an answer is unanswered. */
   timeoutMs?: number;
-  /** Where the timeout is learned, when timeoutMs is not set (default: from this client's own answers). */
+  /** Where the resend marks are learned (default: from this client's own answers). */
   timeouts?: RequestTimeouts;
-  /** What a request left without an answer throws (default: its TransportFailure). */
+  /** Whether a request late or lost may be sent a second time beside the first: a read (default: none). */
+  sendsAgain?: (request: SentRequest) => boolean;
+  /** Told when a request is slow (1 s) or loses its connection; returns who hears what became of it. */
+  onSlow?: (request: SentRequest) => (slow: SlowRequest) => void;
+  /** What a request left without an answer (none in time, or its connection lost) throws (default: its TransportFailure). */
   unansweredError?: (failure: TransportFailure) => Error;
   /** On a 401 to a request with a token: a new token to send it again with, once (undefined: none). */
   renewToken?: (token: string, refusal: Exchange) => Promise<string | undefined>;
@@ -80,17 +88,22 @@ export const partnerCredential = (clientId: string): string => `partner ${client
 
 export class ApiClient {
   private readonly options: ApiClientOptions & { timeouts: RequestTimeouts };
+  /** After it, a request without an answer is unanswered; and how it was set, for the failure that says so. */
+  private readonly bound: { ms: number; how: string };
 
   constructor(
     private readonly transport: Transport,
     options: ApiClientOptions,
   ) {
     // Made once: every client derived from this one (withOptions) learns from the same answers.
-    const timeouts =
+    this.options = { ...options, timeouts: options.timeouts ?? learnedTimeouts(methodAndPath) };
+    this.bound =
       options.timeoutMs === undefined
-        ? (options.timeouts ?? learnedTimeouts(methodAndPath))
-        : fixedTimeouts(options.timeoutMs);
-    this.options = { ...options, timeouts };
+        ? {
+            ms: TIMEOUT_RULE.boundMs,
+            how: 'the bound a production client allows; CONFORMANCE_REQUEST_TIMEOUT_MS sets it',
+          }
+        : { ms: options.timeoutMs, how: 'CONFORMANCE_REQUEST_TIMEOUT_MS' };
   }
 
   /** The same client with some options replaced (e.g. a per-test recorder and guard). */
@@ -109,7 +122,8 @@ export class ApiClient {
   async send(request: ApiRequest): Promise<Exchange> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = this.url(request.path, request.query);
-    this.options.guard?.(method, url, request.token);
+    const signIn = request.signIn === true;
+    this.options.guard?.(method, url, request.token, signIn);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
     let body = request.body;
@@ -125,15 +139,10 @@ export class ApiClient {
     const answers: RateLimitedAnswer[] = [];
     for (;;) {
       if (!request.noRetry) await this.waitForTurn(sent, credential, answers);
-      this.refuseWhenUnanswered(sent);
-      this.options.requests.count(credential, sent.url);
-      // Learned before the clock starts: asking the run's coordinator is no part of the target's latency.
-      const timeout = await this.options.timeouts.timeoutFor(sent);
-      const startedAt = new Date();
-      const started = performance.now();
-      const response = await this.roundTrip(sent, request.maxRedirects ?? 0, timeout);
-      const timing = { startedAt: startedAt.toISOString(), durationMs: performance.now() - started };
-      this.options.timeouts.answered(sent, timing.durationMs);
+      this.refuseWhenSpent(sent, signIn);
+      this.options.requests.count(credential, sent.url, signIn);
+      const { response, startedAt, durationMs } = await this.answer(sent, request, credential);
+      const timing = { startedAt: startedAt.toISOString(), durationMs };
       const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
       this.options.onExchange?.(exchange);
       const announced = announcedRateLimit(exchange.headers);
@@ -169,8 +178,9 @@ export class ApiClient {
     this.end(stop ?? new RequestRefused(sent, refusal.reason));
   }
 
-  private refuseWhenUnanswered(sent: SentRequest): void {
-    const spent = this.options.unanswered?.spent();
+  /** Refuses a request once the target stopped answering, or the run's request budget is spent. */
+  private refuseWhenSpent(sent: SentRequest, signIn: boolean): void {
+    const spent = this.options.unanswered?.spent() ?? this.options.requests.spent(signIn);
     if (spent) this.refuse(new RequestRefused(sent, spent));
   }
 
@@ -195,26 +205,62 @@ export class ApiClient {
   }
 
   /**
-   * One round trip. Tokens in the body are registered as secrets before anything parses it (a truncated
-   * token response is redacted too); a request without a complete response throws a TransportFailure, one
-   * left without any answer what `unansweredError` makes of it.
+   * The request's answer: the first sending's, or for a read late or lost, a second sending's (src/http/
+   * second-sending.ts). A request left without one throws what `unansweredError` makes of it; any other
+   * failed round trip (a refused connection, a redirect loop, the run stopping) its TransportFailure.
    */
-  private async roundTrip(
-    sent: SentRequest,
-    maxRedirects: number,
-    timeout: Timeout,
-  ): Promise<TransportResponse> {
-    const { unanswered, unansweredError } = this.options;
+  private async answer(sent: SentRequest, request: ApiRequest, credential: string): Promise<Sending> {
+    // Learned before the clock starts: asking the run's coordinator is no part of the target's latency.
+    const resendMark = await this.options.timeouts.resendMarkFor(sent);
+    const again = !request.noRetry && this.options.sendsAgain?.(sent) === true;
+    const started = performance.now();
     try {
-      const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs: timeout.ms });
-      registerIssuedTokens(response.text);
-      return response;
+      return await sendWithSecond({
+        send: (timeoutMs) => this.sending(sent, request.maxRedirects ?? 0, timeoutMs),
+        slowMs: TIMEOUT_RULE.slowMs,
+        resendMark,
+        boundMs: this.bound.ms,
+        sendAgain: again
+          ? async () =>
+              !(await this.options.pacer.turn(credential, (ms, why) => this.options.onWait?.(ms, why)))
+          : undefined,
+        onSlow: () => {
+          // A slow answer is still an answer: the test waits for it up to the bound.
+          this.options.onWait?.(this.bound.ms - TIMEOUT_RULE.slowMs, 'a slow answer');
+          return this.options.onSlow?.(sent) ?? (() => {});
+        },
+      });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof TransportError && error.timedOut)) throw new TransportFailure(sent, reason);
-      unanswered?.record(timeout.ms);
-      const failure = new TransportFailure(sent, `no response: ${reason} (${timeout.how})`);
-      throw unansweredError ? unansweredError(failure) : failure;
+      throw this.failure(sent, error, performance.now() - started);
     }
+  }
+
+  /**
+   * One sending and its complete answer. Tokens in the body are registered as secrets before anything parses
+   * it (a truncated token response is redacted too); every answer teaches the resend marks, a late one too.
+   */
+  private async sending(sent: SentRequest, maxRedirects: number, timeoutMs: number): Promise<Sending> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const response = await this.transport.send({ ...sent, maxRedirects, timeoutMs }).catch((error) => {
+      // A sending given up at the bound says how the bound was set.
+      if (!(error instanceof TransportError && error.kind === 'timeout')) throw error;
+      throw new TransportError(`${error.message} (${this.bound.how})`, 'timeout');
+    });
+    const durationMs = performance.now() - started;
+    registerIssuedTokens(response.text);
+    this.options.timeouts.answered(sent, durationMs);
+    return { response, startedAt, durationMs };
+  }
+
+  /** What a request that got no answer throws, after `waitedMs`. */
+  private failure(sent: SentRequest, error: unknown, waitedMs: number): Error {
+    const reason = error instanceof Error ? error.message : String(error);
+    const kind = error instanceof TransportError ? error.kind : 'other';
+    if (kind === 'other' || kind === 'interrupted') return new TransportFailure(sent, reason);
+    const { unanswered, unansweredError } = this.options;
+    unanswered?.record(kind === 'timeout' ? this.bound.ms : Math.round(waitedMs));
+    const failure = new TransportFailure(sent, `no response: ${reason}`, undefined, true);
+    return unansweredError ? unansweredError(failure) : failure;
   }
 }

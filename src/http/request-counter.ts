@@ -1,12 +1,11 @@
 // Counts the requests a run sends, across Playwright workers: each request appends one byte to the run's
 // request log (appends of one byte are atomic), and the byte says what it was: `u` a user-data operation, `p`
-// a partner request, `o` another (the OAuth sign-in, the sandbox's administration: requests the seed's rate
-// limit of the user data operations does not count); a paced request answered 429 adds an `r`. Global
-// setup names the file in the run manifest; each worker counts through its own RequestCounter
-// (src/suite/fixtures.ts).
+// a partner request, `o` another (a step of the user sign-in, wherever it posts; the sandbox's
+// administration: requests the seed's rate limit of the user data operations does not count); a paced
+// request answered 429 adds an `r`. Global setup names the file in the run manifest; each worker counts
+// through its own RequestCounter (src/suite/fixtures.ts). A smoke run's request budget counts the requests
+// to the service's API, user data and partner (docs/profiles-and-targets.md, "The smoke budget").
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-
-export class RequestBudgetExceeded extends Error {}
 
 /** Requests by kind: user-data operations, partner requests, and the rest (sign-in, administration). */
 export interface RequestTally {
@@ -23,8 +22,12 @@ export const REQUESTS_ANNOTATION = 'requests';
 /** What this process has sent (a worker runs one test at a time: a test's share is the difference). */
 export const processTally: RequestTally = { user: 0, partner: 0, other: 0 };
 
-/** A partner's request: drawn on a partner's budget, or sent to the partner API without one (a refusal check). */
-function kindOf(credential: string, url: string): keyof RequestTally {
+/**
+ * A partner's request: drawn on a partner's budget, or sent to the partner API without one (a refusal check);
+ * a step of the user sign-in (`signIn`), whatever its path, is neither.
+ */
+function kindOf(credential: string, url: string, signIn: boolean): keyof RequestTally {
+  if (signIn) return 'other';
   const path = new URL(url).pathname;
   if (credential.startsWith('partner') || path.includes('/v2/partner/')) return 'partner';
   return /\/(oauth|sandbox)\//.test(path) ? 'other' : 'user';
@@ -62,24 +65,32 @@ export function requestsSent(log: string | undefined): number {
   return user + partner + other;
 }
 
+/** The requests a smoke run's budget counts: those to the service's API, user data and partner. */
+export const budgeted = ({ user, partner }: RequestTally): number => user + partner;
+
 /** The paced requests of the run that were answered 429 all the same (each was sent again later). */
 export const rateLimitedAnswers = (log: string | undefined): number => occurrences(logText(log), 'r');
 
 export class RequestCounter {
-  /** `budget`: the most requests the whole run may send (undefined: no limit). */
+  /** `budget`: the most requests to the service's API the whole run may send (undefined: no limit). */
   constructor(
     private readonly log: string,
     private readonly budget?: number,
   ) {}
 
-  /** Records one request to `url` drawing on `credential`'s budget, refusing it first if the run's budget is spent. */
-  count(credential: string, url: string): void {
-    if (this.budget !== undefined && requestsSent(this.log) >= this.budget) {
-      throw new RequestBudgetExceeded(
-        `Request budget of ${this.budget} spent: the smoke profile sends no more requests (CONFORMANCE_REQUEST_BUDGET)`,
-      );
-    }
-    const kind = kindOf(credential, url);
+  /**
+   * Why the run sends no more requests to the service's API, once its budget is spent; undefined: it may.
+   * A sign-in's steps are outside the budget (`signIn`): a sign-in is never started only to be refused.
+   */
+  spent(signIn: boolean): string | undefined {
+    if (signIn || this.budget === undefined || budgeted(requestTally(this.log)) < this.budget)
+      return undefined;
+    return `the run's request budget is spent: ${this.budget} requests to the service's API (CONFORMANCE_REQUEST_BUDGET, the smoke profile's)`;
+  }
+
+  /** Records one request to `url` drawing on `credential`'s budget (a step of the user sign-in: `signIn`). */
+  count(credential: string, url: string, signIn: boolean): void {
+    const kind = kindOf(credential, url, signIn);
     processTally[kind] += 1;
     appendFileSync(this.log, KINDS[kind]);
   }

@@ -1,30 +1,35 @@
-// How long a request waits for its answer. CONFORMANCE_REQUEST_TIMEOUT_MS fixes it. Otherwise it is learned
-// from the target's own answers to the same operation: 10 × their 99th percentile (below 100 answers, the
-// slowest); an operation with fewer than 3 answers waits 10 × the slowest answer to any; all between a floor of
-// 1 s and a ceiling of 10 s (the old fixed default, and the wait before any answer: no run waits longer than
-// before). Generous, as a cut answer is charged to the server. The run's workers learn together, through the
-// run's coordinator (src/coordinator/server.ts).
+// How long a request waits for its answer, and what it does meanwhile. The bound: a request without an
+// answer by then is unanswered, charged to the server; 30 s, what a client of a production API accepts
+// (gateways cut at 29 to 100 s, Playwright's own default is 30 s); CONFORMANCE_REQUEST_TIMEOUT_MS sets it.
+// Past 1 s an answer is slow (the report lists it). The resend mark: the p99 of the target's latest answers to
+// the same operation (below 100 answers, the slowest), between 1 s and 10 s (fewer than 3 answers: the slowest
+// answer to any; none yet: 10 s); a read still unanswered then is sent again beside the first (src/http/
+// second-sending.ts), so a lost answer costs the run the resend mark, not the bound. The run's workers learn
+// together, through the run's coordinator (src/coordinator/server.ts).
 import type { SentRequest } from './exchange.ts';
 
 export const TIMEOUT_RULE = {
-  factor: 10,
+  /** Without an answer by then, a request is unanswered (CONFORMANCE_REQUEST_TIMEOUT_MS sets it). */
+  boundMs: 30_000,
+  /** Past it an answer is slow; the resend mark is never earlier. */
+  slowMs: 1_000,
+  /** The resend mark: this quantile of an operation's latest answers, at most the ceiling. */
   quantile: 0.99,
-  floorMs: 1_000,
-  ceilingMs: 10_000,
+  resendCeilingMs: 10_000,
   /** Answers to an operation before its own times are trusted. */
   minAnswers: 3,
   /** The latest answers of an operation that count (a target's speed may change over a run). */
   window: 200,
 } as const;
 
-/** A request's timeout, and how it was set (for the failure that names it). */
-export interface Timeout {
+/** When a read still unanswered is sent again, and how that was learned (for the report that lists it). */
+export interface ResendMark {
   ms: number;
   how: string;
 }
 
 export interface RequestTimeouts {
-  timeoutFor(request: SentRequest): Promise<Timeout>;
+  resendMarkFor(request: SentRequest): Promise<ResendMark>;
   /** The request was answered after `ms`. */
   answered(request: SentRequest, ms: number): void;
 }
@@ -36,18 +41,18 @@ export type OperationOf = (request: SentRequest) => string;
 export const methodAndPath: OperationOf = ({ method, url }) =>
   `${method} ${new URL(url).pathname.replace(/\/(\d+|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})(?=\/|$)/gi, '/{id}')}`;
 
-/** The key of a learned table that holds the timeout of an operation with too few answers of its own. */
+/** The key of a learned table that holds the resend mark of an operation with too few answers of its own. */
 export const ANY_OPERATION = '*';
 
-/** Learned timeouts by operation (and ANY_OPERATION); empty before the first answer. */
+/** Learned resend marks by operation (and ANY_OPERATION); empty before the first answer. */
 export type LearnedTable = Record<string, number>;
 
-const timeoutAfter = (ms: number): number => {
-  const { factor, floorMs, ceilingMs } = TIMEOUT_RULE;
-  return Math.round(Math.min(ceilingMs, Math.max(floorMs, factor * ms)));
+const markAt = (ms: number): number => {
+  const { slowMs, resendCeilingMs } = TIMEOUT_RULE;
+  return Math.round(Math.min(resendCeilingMs, Math.max(slowMs, ms)));
 };
 
-/** The target's latest answer times, by operation, and the timeouts they teach. */
+/** The target's latest answer times, by operation, and the resend marks they teach. */
 export class AnswerTimes {
   private readonly byOperation = new Map<string, number[]>();
   private slowest: number | undefined;
@@ -60,17 +65,17 @@ export class AnswerTimes {
     this.slowest = Math.max(this.slowest ?? 0, ms);
   }
 
-  /** The timeout the answers to `operation` teach; undefined while they are too few. */
+  /** The resend mark the answers to `operation` teach; undefined while they are too few. */
   of(operation: string): number | undefined {
     const times = this.byOperation.get(operation) ?? [];
     if (times.length < TIMEOUT_RULE.minAnswers) return undefined;
     const sorted = [...times].sort((a, b) => a - b);
-    return timeoutAfter(sorted[Math.ceil(TIMEOUT_RULE.quantile * sorted.length) - 1] as number);
+    return markAt(sorted[Math.ceil(TIMEOUT_RULE.quantile * sorted.length) - 1] as number);
   }
 
-  /** The timeout of an operation with too few answers: from the slowest answer (undefined: none yet). */
+  /** The resend mark of an operation with too few answers: the slowest answer (undefined: none yet). */
   ofAny(): number | undefined {
-    return this.slowest === undefined ? undefined : timeoutAfter(this.slowest);
+    return this.slowest === undefined ? undefined : markAt(this.slowest);
   }
 
   table(): LearnedTable {
@@ -85,25 +90,15 @@ export class AnswerTimes {
   }
 }
 
-/** A request's timeout: what the run learned, else what this client's own answers teach. */
-function timeoutOf(operation: string, run: LearnedTable, own: AnswerTimes): Timeout {
-  const override = 'CONFORMANCE_REQUEST_TIMEOUT_MS sets it';
+/** A request's resend mark: what the run learned, else what this client's own answers teach. */
+function resendMarkOf(operation: string, run: LearnedTable, own: AnswerTimes): ResendMark {
   const ms = run[operation] ?? own.of(operation);
-  if (ms !== undefined) return { ms, how: `learned from the target's answers to ${operation}; ${override}` };
+  if (ms !== undefined) return { ms, how: `the p99 of the target's answers to ${operation}` };
   const known = [run[ANY_OPERATION], own.ofAny()].filter((any) => any !== undefined);
   if (known.length > 0)
-    return {
-      ms: Math.max(...known),
-      how: `learned from the target's slowest answer (too few to ${operation} yet); ${override}`,
-    };
-  return { ms: TIMEOUT_RULE.ceilingMs, how: `the ceiling: no answer to learn from yet; ${override}` };
+    return { ms: Math.max(...known), how: `the target's slowest answer (too few to ${operation} yet)` };
+  return { ms: TIMEOUT_RULE.resendCeilingMs, how: 'the ceiling: no answer to learn from yet' };
 }
-
-/** The timeout CONFORMANCE_REQUEST_TIMEOUT_MS sets. */
-export const fixedTimeouts = (ms: number): RequestTimeouts => ({
-  timeoutFor: async () => ({ ms, how: 'CONFORMANCE_REQUEST_TIMEOUT_MS' }),
-  answered: () => {},
-});
 
 /** Hands the answers seen since the last call to the run's learning; resolves with the run's learned table. */
 export type ShareAnswers = (answers: [string, number][]) => Promise<LearnedTable>;
@@ -111,7 +106,7 @@ export type ShareAnswers = (answers: [string, number][]) => Promise<LearnedTable
 /** Answers handed to the run together, so that learning costs the run one question per batch. */
 const BATCH = 16;
 
-/** Timeouts learned from the answers of this client alone, or (with `share`) of the whole run. */
+/** Resend marks learned from the answers of this client alone, or (with `share`) of the whole run. */
 export function learnedTimeouts(operationOf: OperationOf, share?: ShareAnswers): RequestTimeouts {
   const own = new AnswerTimes();
   let learned: LearnedTable | undefined;
@@ -134,11 +129,11 @@ export function learnedTimeouts(operationOf: OperationOf, share?: ShareAnswers):
   };
   let started: Promise<void> | undefined;
   return {
-    async timeoutFor(request) {
+    async resendMarkFor(request) {
       // A new worker starts from what the run has learned.
       started ??= shareNow();
       await started;
-      return timeoutOf(operationOf(request), learned ?? {}, own);
+      return resendMarkOf(operationOf(request), learned ?? {}, own);
     },
     answered(request, ms) {
       const operation = operationOf(request);

@@ -1,4 +1,4 @@
-// A request that got no complete response (timeout, connection reset, socket hang up, redirect loop): the
+// A request that got no complete response (timeout, connection reset, socket hang up, refused, redirect loop): the
 // error names the request (method, URL, curl line) and the cause, every credential redacted.
 import { curl, type SentRequest } from './exchange.ts';
 import { redactText } from './redact.ts';
@@ -12,6 +12,8 @@ export class TransportFailure extends Error {
     reason: string,
     /** More context, appended (e.g. fast-check's counterexample). */
     detail?: string,
+    /** No answer came: none within the bound, or the connection was lost (not refused, not a redirect loop). */
+    readonly unanswered = false,
   ) {
     const why = redactText(reason);
     super(

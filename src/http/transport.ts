@@ -36,17 +36,26 @@ export interface Transport {
   dispose(): void;
 }
 
+/**
+ * How a round trip failed: `timeout`, no answer before the deadline; `cut`, the connection was lost before the
+ * answer was complete (a reset, a socket hung up, a body cut short); `interrupted`, the run is stopping;
+ * `other`, anything else (a refused connection, an unknown host, a certificate, a redirect loop).
+ */
+export type TransportErrorKind = 'timeout' | 'cut' | 'interrupted' | 'other';
+
 /** Why a round trip failed, in words: `timed out after 1000 ms`, `read ECONNRESET`, `redirect loop: …`. */
 export class TransportError extends Error {
   constructor(
     reason: string,
-    /** No answer came before the deadline (not a reset, a cut body or a refused connection). */
-    readonly timedOut = false,
+    readonly kind: TransportErrorKind = 'other',
   ) {
     super(reason);
     this.name = 'TransportError';
   }
 }
+
+/** Node's codes of a connection lost under a request or its answer (a reset, a hang-up, a stream cut). */
+const CUT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -64,7 +73,7 @@ function readBody(response: IncomingMessage): Promise<string> {
     stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     stream.on('error', reject);
     response.on('aborted', () =>
-      reject(new TransportError('connection closed before the body was complete')),
+      reject(new TransportError('connection closed before the body was complete', 'cut')),
     );
     response.on('error', reject);
   });
@@ -95,7 +104,7 @@ export function nodeTransport(): Transport {
   // keep it waiting.
   const inFlight = new Set<ClientRequest>();
   let stopping = false;
-  const stopped = () => new TransportError('interrupted: the run is stopping');
+  const stopped = () => new TransportError('interrupted: the run is stopping', 'interrupted');
   const interrupt = () => {
     stopping = true;
     for (const outgoing of inFlight) outgoing.destroy(stopped());
@@ -120,7 +129,8 @@ export function nodeTransport(): Transport {
       // (a stall of the worker, not of the target) is still an answer.
       const expire = () =>
         setImmediate(() => {
-          if (!settled) outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`, true));
+          if (!settled)
+            outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`, 'timeout'));
         });
       const timer =
         deadline === undefined ? undefined : setTimeout(expire, Math.max(0, deadline - Date.now()));
@@ -130,7 +140,8 @@ export function nodeTransport(): Transport {
         // A certificate that does not verify is named by its code (src/http/certificate.ts reads it).
         const { code } = error as NodeJS.ErrnoException;
         const reason = code && CERTIFICATE_ERROR.test(code) ? `${code}: ${error.message}` : error.message;
-        reject(error instanceof TransportError ? error : new TransportError(reason));
+        const kind = code && CUT_CODES.has(code) ? 'cut' : 'other';
+        reject(error instanceof TransportError ? error : new TransportError(reason, kind));
       };
       inFlight.add(outgoing);
       outgoing.on('close', () => inFlight.delete(outgoing));

@@ -14,6 +14,7 @@ import { requirements } from '../contract/requirements.ts';
 import { assembleHar } from '../http/har-writer.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
+  budgeted,
   rateLimitedAnswers,
   requestsSent,
   requestTally,
@@ -35,6 +36,13 @@ import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 import { progressLine } from './request-plan.ts';
 import { recordedRunFindings } from './run-findings.ts';
+import {
+  firstSendingFailures,
+  lateSamples,
+  recordedSlowRequests,
+  sentTwice,
+  slowRequestRows,
+} from './slow-requests.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
@@ -247,11 +255,16 @@ async function conformanceReport(
   const targetAnswered = tests.some(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
+  const slow = config ? recordedSlowRequests(config.baseUrl) : [];
   const summaries = tests.map((test) => summarise(test, targetAnswered));
   const exchanges = tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? ''));
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
-    [...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [])), ...outsideTests],
+    [
+      ...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [])),
+      ...outsideTests,
+      ...firstSendingFailures(slow).map(summariseRunFinding),
+    ],
     requirements,
     loadExpectations(config?.expectationsFile),
     {
@@ -277,9 +290,16 @@ async function conformanceReport(
       exchanges: exchanges.flat(),
     },
   );
-  const latency = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});
+  const samples = [...tests.flatMap(testSamples), ...lateSamples(slow)];
+  const latency = {
+    ...withLatency(built, latencyTable(samples), config?.latencyBudgets ?? {}),
+    slowRequests: slowRequestRows(slow),
+    sentTwice: sentTwice(slow),
+  };
   const budget =
-    config?.profile === 'smoke' ? { spent: built.requestsSent, of: config.requestBudget } : undefined;
+    config?.profile === 'smoke'
+      ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }
+      : undefined;
   const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
   const timed = { ...latency, inputs: inputsSection(annotations, budget) };
   return withBaseline(

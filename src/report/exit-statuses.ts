@@ -24,9 +24,9 @@ export const EXIT_STATUSES = {
   error: {
     code: 4,
     meaning:
-      "ERROR: nothing failed, and the run could not judge the target (the suite's or the user's side: an unreachable target, refused credentials, no browser, a page that needs a person...)",
+      "ERROR: nothing failed, and the run could not judge the target (the suite's or the user's side: an unreachable target, refused credentials, no browser...)",
     verdict: 'ERROR',
-    when: "nothing failed, and the run could not judge the target, for a cause on the suite's or the user's side: a target that cannot be reached at all, credentials it refuses at the first token request or sign-in, no browser (or a crashed one) where the first sign-in needs one, a first login page that needs a person (a captcha, a second factor), a local port in use, the suite's own crash. Said first, with what to do; what it stopped is *not verified (blocked by the run error)*, never failed. Found before the first test where it can be (a preflight of a handful of requests in global setup: the run then ends in seconds)",
+    when: "nothing failed, and the run could not judge the target, for a cause on the suite's or the user's side: a target that cannot be reached at all, credentials it refuses at the first token request or sign-in, no browser (or a crashed one) where the first sign-in needs one, a local port in use, the suite's own crash. Said first, with what to do; what it stopped is *not verified (blocked by the run error)*, never failed. Found before the first test where it can be (a preflight of a handful of requests in global setup: the run then ends in seconds)",
   },
   configuration: {
     code: 2,
@@ -39,7 +39,7 @@ export const EXIT_STATUSES = {
     meaning:
       'INCOMPLETE: nothing failed, but a MUST requirement of the profile was not verified, or the run was narrowed',
     verdict: 'INCOMPLETE',
-    when: 'nothing failed, but a MUST requirement in the profile was not verified (or the run budget ran out); the report lists each with its reason. A run-side cause that only some checks meet (a fresh sign-in that needs a person) stops those checks alone, listed beside the verdict. Also a narrowed run, whatever it saw: a selection (`CONFORMANCE_GREP`, `--grep`, a test file, `--last-failed`, `--project`, a shard judged alone...) runs part of the profile, and the report lists what it did not run ([selecting tests](docs/profiles-and-targets.md#selecting-tests); the smoke profile is a selection by design). `CONFORMANCE_ALLOW_INCOMPLETE=1` makes it exit 0, except a narrowed certification',
+    when: 'nothing failed, but a MUST requirement in the profile was not verified (or the run budget ran out); the report lists each with its reason. A run-side cause that only some checks meet stops those checks alone, listed beside the verdict: a sign-in of a user that needs a person (a captcha, a second factor), from the first page or mid-run, stops the checks that need that user. Also a narrowed run, whatever it saw, in every profile: a selection (`CONFORMANCE_GREP`, `--grep`, a test file, `--last-failed`, `--project`, a shard judged alone...) runs part of the profile, and the report lists what it did not run ([selecting tests](docs/profiles-and-targets.md#selecting-tests); the `@smoke` tests of the smoke profile are no selection). `CONFORMANCE_ALLOW_INCOMPLETE=1` makes it exit 0, except a narrowed certification',
   },
   pass: {
     code: 0,

@@ -98,7 +98,7 @@ export function inputsLines(inputs: InputsSection | undefined): string[] {
     '',
     ...(budget
       ? [
-          `Request budget: ${budget.spent} of ${budget.of} requests spent (CONFORMANCE_REQUEST_BUDGET) on the classes below.`,
+          `Request budget: ${budget.spent} of ${budget.of} requests to the service's API spent (CONFORMANCE_REQUEST_BUDGET) on the classes below; the sign-ins' steps are counted apart.`,
           '',
         ]
       : []),

@@ -1,6 +1,7 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification. It opens with a
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
+import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { notVerifiedLine } from '../render/requirement-lines.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
@@ -8,6 +9,7 @@ import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
 import { areaCounts, areaOf, overBudget, p95Change } from './overview.ts';
 import { runSideLines } from './run-side.ts';
+import type { SlowRequestRow } from './slow-requests.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
   pass: '✅ pass',
@@ -66,6 +68,27 @@ function latencyLines(rows: readonly LatencyRow[]): string[] {
   return ['', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body];
 }
 
+/** The slow requests listed in the latency section, at most this many (conformance.json has them all). */
+const SLOW_ROWS = 50;
+
+/** The requests that were slow or lost their connection, below the latency table. */
+function slowRequestLines(rows: readonly SlowRequestRow[], sentTwice: number): string[] {
+  if (rows.length === 0) return [];
+  const line = (row: SlowRequestRow) =>
+    `| ${[row.operationId ?? '', row.request, row.first, row.second ?? 'not sent again', row.used].map(cell).join(' | ')} |`;
+  return [
+    '',
+    `#### Slow requests: ${rows.length} slower than ${TIMEOUT_RULE.slowMs} ms or left without an answer, ${sentTwice} of them sent a second time`,
+    '',
+    'An answer that came is judged on its content, however late; a request is unanswered only past the bound.',
+    '',
+    '| Operation | Request | First sending | Second sending | Went on with |',
+    '|---|---|---|---|---|',
+    ...rows.slice(0, SLOW_ROWS).map(line),
+    ...(rows.length > SLOW_ROWS ? ['', `… and ${rows.length - SLOW_ROWS} more in conformance.json.`] : []),
+  ];
+}
+
 function summaryLines(report: ConformanceReport): string[] {
   const areas = areaCounts(report.requirements).filter(
     (a) => a.pass + a.fail + a.warning + a.notVerified > 0,
@@ -80,6 +103,7 @@ function summaryLines(report: ConformanceReport): string[] {
     '',
     '### Latency of the target (ms, per operation, from the answers this run recorded)',
     ...latencyLines(report.latency ?? []),
+    ...slowRequestLines(report.slowRequests ?? [], report.sentTwice ?? 0),
     ...inputsLines(report.inputs),
   ];
 }

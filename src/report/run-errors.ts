@@ -3,12 +3,14 @@
 // target's doing. A check that meets one stops with an `error` finding (src/suite/fixtures.ts
 // stoppedByRunError); an error that escaped a test untyped reaches the reporter only as text, so it is
 // recognised there by its class name (src/auth/sign-in-errors.ts) or by the words of a browser crash, and a
-// refused connection counts when the target answered nothing in the whole run.
+// refused connection counts when the target answered nothing in the whole run. Any other error no check
+// raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts): kind `suite`.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/config-error.ts';
 import { layerOf, type VariableLayer } from '../config/environment.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY } from '../http/certificate.ts';
 import { redactText } from '../http/redact.ts';
+import { TransportFailure } from '../http/transport-failure.ts';
 import type { RunError } from '../run-state/run-error.ts';
 
 const BROWSER_REMEDY =
@@ -19,6 +21,12 @@ const SIGN_IN_REMEDY =
 /** The sign-in's error classes (src/auth/) whose errors are the user's side: by name, across processes. */
 const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
   SignInAutomationError: { kind: 'sign-in', remedy: SIGN_IN_REMEDY },
+  // Its own name (a subclass): the browser lost its way, so a browser is no remedy.
+  BrowserSignInStuck: {
+    kind: 'sign-in',
+    remedy:
+      'the browser sign-in could not find its way through the login pages (the screenshot shows where): a person signs the users in once, `physiology-conformance login --headed`, and the run takes its token store (CONFORMANCE_TOKEN_STORE)',
+  },
   // Its own name (a subclass): the form filler met a page built by script, with CONFORMANCE_SIGN_IN=form.
   PageBuiltByScript: {
     kind: 'sign-in',
@@ -40,6 +48,11 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
     kind: 'sign-in-refused',
     remedy:
       'check CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID and CONFORMANCE_REDIRECT_URI against the server; if they are right, the server refuses its own authorization endpoint',
+  },
+  AuthorizationRequestRefused: {
+    kind: 'sign-in-refused',
+    remedy:
+      'check the authorization request against the server (its error_description names the parameter): CONFORMANCE_CLIENT_ID, CONFORMANCE_REDIRECT_URI, CONFORMANCE_OFFLINE_SCOPE, CONFORMANCE_PKCE (PKCE S256 is sent unless it is 0); if they are right, the server refuses a request it should accept',
   },
   CertificateUntrusted: { kind: 'certificate', remedy: CERTIFICATE_REMEDY },
 };
@@ -82,6 +95,30 @@ export function runErrorOfTest(errors: readonly string[], targetAnswered: boolea
   }
   return undefined;
 }
+
+const SUITE_REMEDY = "report it to the suite's maintainers, with reports/ and the console output";
+
+/**
+ * Whether a test's error that no check raised has a cause other than the suite's own code: a request
+ * without a complete answer (the target's), or the run's side as runErrorOfTest reads it.
+ */
+export const ofAnotherCause = (error: string): boolean =>
+  error.startsWith(`${TransportFailure.name}: `) || runErrorOfTest([error], false) !== undefined;
+
+/** A test's error as Playwright serialises it. */
+export interface TestError {
+  message?: string;
+  stack?: string;
+  value?: string;
+}
+
+/** An error of the suite's own code in the test `title` (its first line, and its stack, redacted). */
+export const suiteError = (title: string, error: TestError): RunError => ({
+  kind: 'suite',
+  cause: `the suite's own code failed in "${title}": ${firstLine(error.message ?? error.value ?? 'an error without a message')}`,
+  remedy: SUITE_REMEDY,
+  ...(error.stack ? { stack: redactText(error.stack) } : {}),
+});
 
 /** The target (or its authorization server, `variable`) answered no request. */
 export const unreachable = (reason: string, variable: string): RunError => ({
@@ -126,6 +163,6 @@ export function setupRunError(error: unknown, layers: readonly VariableLayer[]):
   return {
     kind: 'suite',
     cause: `the suite crashed in its setup: ${firstLine(message)}`,
-    remedy: 'report it to the suite maintainers, with reports/ and the console output',
+    remedy: SUITE_REMEDY,
   };
 }

@@ -1,6 +1,7 @@
 // What the run observed outside any test (the preflight of global setup): each finding with where it was
 // seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
-// server's failure met before the tests is charged like any other (src/report/test-result.ts).
+// server's failure met before the tests is charged like any other (src/report/test-result.ts), as is a first
+// sending judged after its check went on without it (src/report/slow-requests.ts).
 
 import { appendFileSync } from 'node:fs';
 import { readJsonLines } from '../run-state/json-lines.ts';
@@ -10,6 +11,8 @@ import { type Finding, validFinding } from './finding.ts';
 export interface RunFinding {
   /** Where the run saw it: "preflight: sign-in of user A". */
   where: string;
+  /** The spec file of the test it comes from (default: global setup). */
+  file?: string;
   finding: Finding;
 }
 

@@ -19,7 +19,9 @@ export function runSideLines(report: ConformanceReport): string[] {
     runError &&
     (report.verdict === 'error'
       ? `Run error (${runError.kind}): ${runErrorLine(runError)}`
-      : `The run was cut short (${runError.kind}): ${runErrorLine(runError)}; ${stoppedChecks(report)} check(s) not verified`);
+      : runError.kind === 'suite'
+        ? `Beside the failures, the suite's own code failed (suite): ${runErrorLine(runError)}; ${stoppedChecks(report)} check(s) not verified`
+        : `The run was cut short (${runError.kind}): ${runErrorLine(runError)}; ${stoppedChecks(report)} check(s) not verified`);
   return [
     ...(cut ? [cut] : []),
     ...(report.runSideStops ?? []).map(

@@ -1,9 +1,10 @@
 // A test's result in the verdict model's terms, from its findings (src/report/finding.ts). What a test
-// ended with but recorded no finding for (a Playwright expect, a timeout, a crash, a test that never ran)
-// is inferred here: a failure is charged to the requirements it declares, unless its error shows a cause
-// on the suite's or the user's side (src/report/run-errors.ts); a request without a complete answer (a reset,
-// a cut body; one without any answer is the check's typed failure, src/suite/unanswered.ts) only to the
-// requirement the check verifies.
+// ended with but recorded no finding for (a worker that died before its teardown, a test that never ran)
+// is inferred here: an error that shows a cause on the user's side is that run error
+// (src/report/run-errors.ts); a request that failed on the way (a refused connection, a redirect loop; one
+// left without an answer, none in time or its connection lost, is the check's typed failure of its
+// operation, src/suite/unanswered.ts) fails the requirement the check verifies; any other error is the
+// suite's own (kind `suite`), never a failure of a declared requirement.
 import { stripVTControlCharacters } from 'node:util';
 import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
@@ -19,7 +20,7 @@ import {
   stopReason,
 } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
-import { runErrorOfTest } from './run-errors.ts';
+import { runErrorOfTest, suiteError, type TestError } from './run-errors.ts';
 import type { RunFinding } from './run-findings.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
@@ -40,23 +41,33 @@ const redacted = (finding: Finding): Finding => ({
 /** The last finding that stopped the check: the one it ended with. */
 const lastStop = (findings: readonly Finding[]): Stop | undefined => findings.filter(isStop).at(-1);
 
+/** What a test ended with, as the reporter sees it. */
+interface Ended {
+  ran: TestResultSummary['status'];
+  title: string;
+  errors: readonly TestError[];
+  skipped: string | undefined;
+}
+
 /** The findings of an outcome the test recorded none for; `verified`: the requirement the check verifies. */
 function inferred(
-  ran: TestResultSummary['status'],
+  { ran, title, errors: ended, skipped }: Ended,
   recorded: readonly Finding[],
   declared: readonly string[],
   verified: string,
-  errors: readonly string[],
-  skipped: string | undefined,
   targetAnswered: boolean,
 ): Finding[] {
   const requirement = declared[0] ?? '';
-  if (ran === 'failed' && !recorded.some((finding) => finding.outcome === 'fail')) {
+  const errors = ended.map((error) => error.message ?? '');
+  const judged = recorded.some((finding) => finding.outcome === 'fail' || finding.outcome === 'error');
+  if (ran === 'failed' && !judged) {
     const runError = runErrorOfTest(errors, targetAnswered);
     if (runError) return [{ requirement, outcome: 'error', message: runError.cause, runError }];
     const message = redactText(errors[0]?.split('\n')[0] ?? 'failed');
-    const transport = errors.some((error) => error.startsWith(`${TransportFailure.name}: `));
-    return (transport ? [verified] : declared).map((id) => ({ requirement: id, outcome: 'fail', message }));
+    if (errors.some((error) => error.startsWith(`${TransportFailure.name}: `)))
+      return [{ requirement: verified, outcome: 'fail', message }];
+    const suite = suiteError(title, ended[0] ?? { message: 'the test failed without an error' });
+    return [{ requirement, outcome: 'error', message: suite.cause, runError: suite }];
   }
   if (ran === 'skipped' && !recorded.some(isStop))
     return [
@@ -84,34 +95,40 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   ];
   const ofType = (type: string) =>
     annotations.filter((a) => a.type === type).map((a) => redactText(a.description ?? ''));
-  const errors = (result?.errors ?? []).map((e) => stripVTControlCharacters(e.message ?? ''));
+  const ended = (result?.errors ?? []).map((e) => ({
+    ...e,
+    message: stripVTControlCharacters(e.message ?? ''),
+    ...(e.stack === undefined ? {} : { stack: stripVTControlCharacters(e.stack) }),
+  }));
+  const errors = ended.map((e) => e.message);
   const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
   // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
   // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
   const ran = test.outcome() === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
   const recorded = findingsOf(annotations).map(redacted);
+  // A matrix run names each registration after its target: the target's report has the test's own title.
+  const title = [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
+    ' › ',
+  );
   const findings = [
     ...recorded,
     ...inferred(
-      ran,
+      { ran, title, errors: ended, skipped: ofType('skip')[0] },
       recorded,
       declared,
       ofType(REQUIREMENT_ANNOTATION)[0] ?? declared[0] ?? '',
-      errors,
-      ofType('skip')[0],
       targetAnswered,
     ),
   ];
-  // What the run error stopped is not verified, never failed.
-  const stoppedByError = findings.filter(isStop).find((finding) => finding.outcome === 'error');
+  // What the run error stopped is not verified, never failed; a failure the test met outranks it, beside it.
+  const metError = findings.filter(isStop).find((finding) => finding.outcome === 'error');
+  const failedToo = ran === 'failed' && findings.some((finding) => finding.outcome === 'fail');
+  const stoppedByError = failedToo ? undefined : metError;
   const status = stoppedByError ? 'skipped' : ran;
   const stop = stoppedByError ?? (status === 'skipped' ? lastStop(findings) : undefined);
   const error = errors.join('\n');
   return {
-    // A matrix run names each registration after its target: the target's report has the test's own title.
-    title: [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
-      ' › ',
-    ),
+    title,
     file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
     status,
     outcome: stop?.outcome ?? (status === 'passed' ? 'pass' : 'fail'),
@@ -126,18 +143,18 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
     prismViolations: ofType('prism-violation'),
     requests: ofType(REQUESTS_ANNOTATION).map((json) => JSON.parse(json) as RequestTally)[0],
     error: error ? redactText(error).slice(0, 3000) : undefined,
-    runError: stoppedByError?.runError,
+    runError: metError?.runError,
     durationMs: result?.duration,
   };
 }
 
 /** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
-export function summariseRunFinding({ where, finding }: RunFinding): TestResultSummary {
+export function summariseRunFinding({ where, file, finding }: RunFinding): TestResultSummary {
   const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);
   return {
     title: where,
-    file: 'global setup',
+    file: file ?? 'global setup',
     status: failed ? 'failed' : 'passed',
     outcome: failed ? 'fail' : 'pass',
     requirements: [],

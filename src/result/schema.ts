@@ -36,12 +36,14 @@ const RequirementStatus = oneOf(REQUIREMENT_STATUSES, "a requirement's status");
 const RunVerdict = oneOf(RUN_VERDICTS, 'the run verdict');
 const NotVerifiedKind = oneOf(NOT_VERIFIED_KINDS, 'why a requirement was not verified');
 
+const RUN_ERROR = {
+  kind: oneOf(RUN_ERROR_KINDS, "the run-side cause's kind"),
+  cause: text('what went wrong, redacted'),
+  remedy: text('what to do about it, e.g. "check CONFORMANCE_BASE_URL"'),
+  stack: Type.Optional(text("kind suite: where the suite's code failed (the error's stack, redacted)")),
+};
 const RunError = object(
-  {
-    kind: oneOf(RUN_ERROR_KINDS, "the run-side cause's kind"),
-    cause: text('what went wrong, redacted'),
-    remedy: text('what to do about it, e.g. "check CONFORMANCE_BASE_URL"'),
-  },
+  RUN_ERROR,
   "what on the suite's or the user's side stopped checks (never the target's failure)",
 );
 
@@ -143,7 +145,12 @@ const TestResult = object(
     prismViolations: ids('violations Prism reported as a validating proxy (a second opinion)'),
     requests: Type.Optional(RequestTally),
     error: Type.Optional(text('its error, redacted, cut at 3000 characters')),
-    runError: Type.Optional(RunError),
+    runError: Type.Optional(
+      object(
+        RUN_ERROR,
+        "what on the suite's or the user's side the test met: what stopped it (outcome error), or an error of the suite's own code beside its failures (outcome fail)",
+      ),
+    ),
     durationMs: Type.Optional(Type.Number({ minimum: 0, description: 'how long its last attempt took' })),
   },
   'one test',
@@ -204,6 +211,18 @@ const RequirementResult = object(
     deviation: Type.Optional(text('the documented reason of a known deviation (CONFORMANCE_EXPECTATIONS)')),
   },
   'a requirement of the catalogue (specs/requirements.yaml) and its result',
+);
+
+const SlowRequest = object(
+  {
+    operationId: Type.Optional(text('the operation of specs/openapi.yaml, when the request is one')),
+    request: text('the request line, redacted'),
+    test: text('the test that sent it'),
+    first: text('what became of the first sending, in words'),
+    second: Type.Optional(text('what became of the second sending, when there was one')),
+    used: oneOf(['first', 'second', 'neither'], 'the sending the check went on with'),
+  },
+  'a request that was slow (past 1 s) or lost its connection (src/report/slow-requests.ts)',
 );
 
 const LatencyRow = object(
@@ -359,12 +378,9 @@ export const ConformanceResultSchema = Type.Object(
     runError: Type.Optional(RunError),
     runSideStops: Type.Optional(
       Type.Array(
-        Type.Object(
-          { ...RunError.properties, checks: count('checks it stopped') },
-          {
-            ...closed,
-            description: 'a run-side cause that stopped some checks',
-          },
+        object(
+          { ...RUN_ERROR, checks: count('checks it stopped') },
+          'a run-side cause that stopped some checks',
         ),
       ),
     ),
@@ -435,6 +451,10 @@ export const ConformanceResultSchema = Type.Object(
     recording: Type.Optional(Recording),
     sinceLastRun: Type.Optional(SinceLastRun),
     latency: Type.Optional(Type.Array(LatencyRow)),
+    slowRequests: Type.Optional(
+      Type.Array(SlowRequest, { description: 'the slow or lost requests, and what became of each sending' }),
+    ),
+    sentTwice: Type.Optional(count('how many of them were sent a second time beside their first')),
     inputs: Type.Optional(Inputs),
     extensions: Extensions,
   },

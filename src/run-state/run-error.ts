@@ -21,6 +21,7 @@ export const RUN_ERROR_KINDS = [
   /** A TLS certificate the run does not trust (a private CA not given in NODE_EXTRA_CA_CERTS, an expired one). */
   'certificate',
   'port',
+  /** The suite's own code failed: a crash in a check or in setup, a test timeout, an assertion outside the verdicts. */
   'suite',
 ] as const;
 
@@ -32,6 +33,8 @@ export interface RunError {
   cause: string;
   /** What to do about it: "check CONFORMANCE_BASE_URL". */
   remedy: string;
+  /** Kind suite: where the suite's code failed (the error's stack, redacted). */
+  stack?: string;
 }
 
 /** The run error in one line: cause, then what to do. */

@@ -6,12 +6,16 @@
 // recorded as a finding of the run (src/report/run-findings.ts), and the tests run. A target the run started
 // itself is reachable by construction and answers to the suite's own credentials: whatever it refuses is for
 // the tests to judge (the mutation gate's faults), so there only the local checks run. The requests go
-// through the standalone client: counted nowhere, redacted.
+// through the standalone client: counted nowhere, redacted. A request answered 429 is sent once more after
+// the wait it asked for; a second 429 is no run error: the partner token request's fails OP-PARTNER-TOKEN,
+// the user token endpoint's AUTH-CODE-FLOW (neither lists 429), as they would in a test, and the preflight
+// goes on. A user whose sign-in needs a person stops only the checks that need that user (the run's
+// journal tells them, src/auth/sign-in-journal.ts); the preflight goes on to the next.
 import { randomBytes } from 'node:crypto';
 import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
 import { signInForEveryReadScope } from '../auth/granted-scope.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
-import { SignInServerFailure } from '../auth/sign-in-errors.ts';
+import { PersonNeeded, SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { runJournal } from '../auth/sign-in-journal.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
@@ -21,8 +25,11 @@ import type { VariableLayer } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../http/certificate.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { announcedNumbers, type RateLimitJudge } from '../http/rate-limited.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
@@ -32,6 +39,47 @@ import { recordRunFinding } from '../report/run-findings.ts';
 import type { RunError } from '../run-state/run-error.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;
+const PARTNER_TOKEN = operationById('requestPartnerToken');
+
+/** A request the target answered 429 twice, the second time after the wait the first asked for. */
+class RateLimitedTwice extends Error {
+  constructor(
+    readonly exchange: Exchange,
+    /** What the first 429 announced, for the message. */
+    readonly first: string,
+  ) {
+    super(`${exchange.request.method} ${exchange.request.url} answered 429 twice`);
+    this.name = 'RateLimitedTwice';
+  }
+}
+
+/** The preflight's judge of 429s: the first is waited out as it asks, and the request sent again; a second ends it. */
+const onceMore: RateLimitJudge = async (_credential, answers, cannotWait) => {
+  const [first] = answers;
+  const last = answers.at(-1);
+  if (!first || !last || (answers.length < 2 && !cannotWait)) return undefined;
+  return new RateLimitedTwice(last.exchange, announcedNumbers(first.announced));
+};
+
+/**
+ * A request the target answered 429 twice, where the contract lists no 429: recorded as the server's failure of
+ * `requirement` (as a test's would be), and the preflight goes on; any other error is thrown again.
+ */
+const chargeRateLimit =
+  (where: string, requirement: string) =>
+  (error: unknown): undefined => {
+    if (!(error instanceof RateLimitedTwice)) throw error;
+    const { method, url } = error.exchange.request;
+    recordRunFinding(`preflight: ${where}`, {
+      requirement,
+      outcome: 'fail',
+      message: redactText(
+        `${method} ${new URL(url).pathname} answered 429, a status the contract does not list for it, again after the run waited out the first as it asked (${error.first})`,
+      ),
+      evidence: describeExchange(error.exchange),
+    });
+    return undefined;
+  };
 
 /** The error code of an OAuth error answer (RFC 6749 §5.2), if it has one. */
 const oauthError = (text: string): string | undefined => {
@@ -69,15 +117,15 @@ function browserProblem(config: SuiteConfig): RunError | undefined {
 
 /**
  * One request, a transport failure as the target's (`variable` names its URL) being unreachable. A request
- * left unanswered is sent once more: one lost answer is a flaky target (the run's unanswered budget judges
- * that), not one that cannot be reached at all.
+ * left unanswered (none in time, or its connection lost) is sent once more: one lost answer is a flaky target
+ * (the run's unanswered budget judges that), not one that cannot be reached at all.
  */
 async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2): Promise<T | RunError> {
   try {
     return await send();
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
-    if (tries > 1 && /timed out/.test(error.reason)) return reaching(variable, send, tries - 1);
+    if (tries > 1 && error.unanswered) return reaching(variable, send, tries - 1);
     if (CERTIFICATE_ERROR.test(error.reason))
       return {
         kind: 'certificate',
@@ -97,7 +145,13 @@ async function targetProblem(
   layers: readonly VariableLayer[],
   api: ApiClient,
 ): Promise<RunError | undefined> {
-  const answer = await reaching('CONFORMANCE_BASE_URL', () => api.send({ path: PROFILE_PATH }));
+  // A 429 there (a user data operation lists it) is an answer: the target is reached.
+  const answer = await reaching('CONFORMANCE_BASE_URL', () => api.send({ path: PROFILE_PATH })).catch(
+    (error: unknown) => {
+      if (error instanceof RateLimitedTwice) return error.exchange;
+      throw error;
+    },
+  );
   if (isRunError(answer)) return answer;
 
   const { partnerScope: scope, partnerGrantType: grantType } = config.auth;
@@ -107,7 +161,10 @@ async function targetProblem(
   ] as const) {
     if (!credentials) continue;
     const partner = new PartnerClient(api, credentials, new Map(), { scope, grantType });
-    const token = await reaching('CONFORMANCE_BASE_URL', () => partner.requestToken());
+    const token = await reaching('CONFORMANCE_BASE_URL', () => partner.requestToken()).catch(
+      chargeRateLimit(`partner ${name} token`, successRequirement(PARTNER_TOKEN)),
+    );
+    if (token === undefined) continue;
     if (isRunError(token)) return token;
     if (token.status === 401)
       return refused(
@@ -127,7 +184,10 @@ async function targetProblem(
     code: randomBytes(16).toString('hex'),
     redirect_uri: login.redirectUri,
   };
-  const token = await reaching('CONFORMANCE_AUTH_URL', () => client.tokenRequest(grant));
+  const token = await reaching('CONFORMANCE_AUTH_URL', () => client.tokenRequest(grant)).catch(
+    chargeRateLimit('the user token endpoint', 'AUTH-CODE-FLOW'),
+  );
+  if (token === undefined) return signInProblem(config, api, login);
   if (isRunError(token)) return token;
   if (token.status === 401 || oauthError(token.text) === 'invalid_client')
     return refused(
@@ -142,7 +202,8 @@ async function targetProblem(
 /**
  * One sign-in per user the run will sign in (none with pre-issued tokens; with a token store, those it holds
  * no grant of), by the method the run will use: its run-side errors tell the user's side (src/auth/); a
- * server's failure is recorded against AUTH-CODE-FLOW, and the next user tried.
+ * server's failure is recorded against AUTH-CODE-FLOW, and a sign-in that needs a person in the run's
+ * journal (the checks that need that user stop at once), and the next user tried.
  */
 async function signInProblem(
   config: SuiteConfig,
@@ -171,6 +232,11 @@ async function signInProblem(
       const problem = await signInForEveryReadScope(user, name).then(
         () => undefined,
         (error: unknown) => {
+          // The journal keeps it (src/auth/user-oauth.ts): the checks that need the user stop, no other.
+          if (error instanceof PersonNeeded) {
+            console.log(`Sign-in: ${error.message}; the checks that need user ${name} will not be verified`);
+            return undefined;
+          }
           if (!(error instanceof SignInServerFailure)) return signInRunError(error);
           recordRunFinding(`preflight: sign-in of user ${name}`, {
             requirement: 'AUTH-CODE-FLOW',
@@ -209,7 +275,7 @@ export async function preflight(
       // Counted in the run's request log: a smoke run's budget covers them too.
       standaloneClient(
         transport,
-        { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs },
+        { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs, rateLimited: onceMore },
         requestLog,
       ),
     );

@@ -20,6 +20,10 @@ export interface ExploredProperty<T> {
   predicate: (value: T) => Promise<void>;
 }
 
+/** What an evidence line says of the counterexamples a property replayed ('' for none). */
+export const replayedFromStore = (count: number): string =>
+  count > 0 ? ` (${count} replayed from the failure store)` : '';
+
 /** Runs the property; returns how many stored counterexamples it replayed. */
 export async function assertExplored<T>(config: SuiteConfig, property: ExploredProperty<T>): Promise<number> {
   const stored = replayed(config.failureStore, property.check) as T[];

@@ -8,7 +8,7 @@ import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { type Capability, capabilitySource, variablesSupplying } from '../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
-import { targetNameOf } from '../config/run-plan.ts';
+import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
@@ -17,19 +17,20 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
+import { type Finding, findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
-import { signInRunError } from '../report/run-errors.ts';
+import { ofAnotherCause, signInRunError, suiteError } from '../report/run-errors.ts';
 import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from './answer-watch.ts';
 import { collectTestExchanges, exchangeId } from './exchange-sink.ts';
-import { withGrantGuard } from './grant-guard.ts';
+import { tryStatedGrant, withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
+import { injectedError } from './self-test-hooks.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from './unanswered.ts';
 import {
@@ -78,15 +79,17 @@ interface TestFixtures {
   exchanges: Exchange[];
   /**
    * The HTTP client of the current test: recorded, counted, paced and guarded by the profile and by the
-   * grants of its tokens (a request needing a scope its token's grant and the check disagree on is not
-   * sent: the check is not verified, naming the grant; src/suite/grant-guard.ts).
+   * grants of its tokens (a request needing a scope its token's stated grant lacks, and that the target
+   * refused the token when it was tried on it, is not sent: the check is not verified, naming the grant and
+   * the refusal; src/suite/grant-guard.ts).
    */
   api: ApiClient;
   /** Skips the test, with the reason, when the target lacks a capability. */
   requires: (...capabilities: Capability[]) => void;
   /**
    * A user token for the scope set (default: all six read scopes), cached per worker and target; the pool
-   * knows the scope its grant carries (src/auth/granted-scope.ts), which the test's client holds it to.
+   * knows the scope its grant is stated to carry (src/auth/granted-scope.ts), and the token is tried once on
+   * each scope asked for that the statement lacks (src/suite/grant-guard.ts).
    */
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   /** A newly minted user token (a grant of its own, e.g. to revoke), stopped like userToken's on a failed sign-in. */
@@ -173,6 +176,13 @@ async function signedIn(
   }
 }
 
+/** The token, once tried on each read scope its stated grant lacks (src/suite/grant-guard.ts). */
+async function triedToken(token: Promise<UserToken>, session: TargetSession): Promise<UserToken> {
+  const issued = await token;
+  await tryStatedGrant(issued, session.api, session.memo);
+  return issued;
+}
+
 /**
  * A test that only stops ended (a request the run refused, met in the check's own request or in a read it
  * shares) ends as any stopped check does, skipped with the reason: not the failure its thrown error made it.
@@ -182,6 +192,23 @@ function endStopped(testInfo: TestInfo, stop: Stop): void {
   testInfo.annotations.push({ type: 'skip', description: stopReason(stop) });
   testInfo.status = 'skipped';
   testInfo.errors.length = 0;
+}
+
+/**
+ * The errors that ended the test that no check raised (`findings`: what each error of the test was kept
+ * as), unless the reporter reads another cause in them (src/report/run-errors.ts ofAnotherCause): an
+ * exception in a check's own code, a Playwright test timeout, an assertion outside the verdicts. Each is an
+ * `error` finding of kind `suite`, with its stack; a failure the test also met stays a failure beside it.
+ */
+function suiteErrorFindings(testInfo: TestInfo, findings: readonly (Finding | undefined)[]): Finding[] {
+  const title = ownTitle(testInfo.title, targetNameOf(testInfo.annotations));
+  return testInfo.errors.flatMap((error, index) => {
+    if (findings[index] || ofAnotherCause(error.message ?? '')) return [];
+    const runError = suiteError(title, error);
+    return [
+      { requirement: declaredRequirement(testInfo), outcome: 'error', message: runError.cause, runError },
+    ];
+  });
 }
 
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
@@ -218,7 +245,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       await use(sessions);
       await sessions.close();
     },
-    { scope: 'worker', ...internal },
+    // Closing waits for the first sendings still in flight, each by its bound (CONFORMANCE_REQUEST_TIMEOUT_MS).
+    { scope: 'worker', timeout: 0, ...internal },
   ],
   session: [
     async ({ targetInstances, targetSessions }, use, testInfo) => {
@@ -251,6 +279,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // (src/suite/raised-failures.ts).
       const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
       for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      // An error no check raised, of the suite's own code, is the run's (ERROR `suite`), never a failure.
+      for (const finding of suiteErrorFindings(testInfo, findings)) recordFinding(testInfo, finding);
       const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
       const [last] = stops.slice(-1);
       if (testInfo.status === 'failed' && last && stops.length === findings.length)
@@ -365,7 +395,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     internal,
   ],
   userToken: [
-    async ({ tokenPool, config }, use) => {
+    async ({ tokenPool, config, session }, use) => {
       await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
         const token = tokenPool.cached(scopes, user);
         if (!token)
@@ -374,15 +404,15 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
               ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
               : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
           );
-        return (await signedIn(token, scopes, user)).accessToken;
+        return (await triedToken(signedIn(token, scopes, user), session)).accessToken;
       });
     },
     internal,
   ],
   freshToken: [
-    async ({ tokenPool }, use) => {
+    async ({ tokenPool, session }, use) => {
       await use((scopes, user = 'A', options = {}) =>
-        signedIn(tokenPool.fresh(scopes, user, options), scopes, user),
+        triedToken(signedIn(tokenPool.fresh(scopes, user, options), scopes, user), session),
       );
     },
     internal,
@@ -395,8 +425,13 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
     internal,
   ],
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-  verdict: [async ({}, use, testInfo) => use(declaredVerdict(testInfo)), internal],
+  verdict: [
+    async ({ config }, use, testInfo) => {
+      await injectedError(config, testInfo);
+      await use(declaredVerdict(testInfo));
+    },
+    internal,
+  ],
 });
 
 export { expect };

@@ -6,11 +6,13 @@
 // sandbox-only administration calls in sandbox-admin.ts.
 import type { PartnerClient } from '../auth/partner-client.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { operationUnder } from '../contract/match-operation.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { announcedRequisition, readsRunWebhookLog } from './announced-requisition.ts';
 import { coreTest, internal } from './fixtures.ts';
 import {
   APPOINTMENT_TYPES,
@@ -62,7 +64,22 @@ export function requestTestData(partner: PartnerClient, appointmentType?: string
 }
 
 const NO_ID_ON_204 =
-  'add-test-data answered 204 (the documented answer), which names no requisition: the generated requisition cannot be found';
+  'add-test-data answered 204 (the documented answer) and named no requisition (no Location header, and no webhook the run read): the generated requisition cannot be found';
+
+/**
+ * The requisition a Location header names: a URL or path (resolved against the request's) of GET
+ * /v2/partner/requisition/{id} under the target's base URL (RFC 9110 §10.2.2); undefined for any other.
+ */
+function requisitionAt(exchange: Exchange, baseUrl: string): string | undefined {
+  const { location } = exchange.headers;
+  if (!location) return undefined;
+  const url = URL.canParse(location, exchange.request.url)
+    ? new URL(location, exchange.request.url)
+    : undefined;
+  if (!url || operationUnder(baseUrl, 'GET', url.href)?.operationId !== getRequisitionOperation.operationId)
+    return undefined;
+  return decodeURIComponent(url.pathname.split('/').at(-1) ?? '') || undefined;
+}
 
 const CONFIGURE_IDS = 'set CONFORMANCE_PARTNER_REQUISITION_IDS to requisitions partner A owns';
 
@@ -223,15 +240,24 @@ export class PartnerData {
   // ---------------------------------------------------------------------------------- test data
 
   /**
-   * The requisition id an add-test-data answer gives: 204 (the documented answer) carries none (undefined,
-   * noted), 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
+   * The requisition id an add-test-data answer gives: 204 (the documented answer) names it in a Location
+   * header, or a webhook announces it (src/suite/announced-requisition.ts), or none does (undefined, noted);
+   * 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
    */
-  generatedId(exchange: Exchange, requirement: string): string | undefined {
+  async generatedId(exchange: Exchange, requirement: string): Promise<string | undefined> {
     new Verdict(requirement).expectStatus(exchange, addTestDataOperation.successStatuses);
     const answer = new Verdict('OP-ADD-TEST-DATA');
     if (exchange.status === 204) {
-      answer.note(NO_ID_ON_204);
-      return undefined;
+      const located = requisitionAt(exchange, this.session.config.baseUrl);
+      const announced = located ? undefined : await this.announced(exchange);
+      answer.note(
+        located
+          ? 'add-test-data answered 204 naming its requisition by Location'
+          : announced
+            ? 'add-test-data answered 204 naming no requisition; a webhook announced it'
+            : NO_ID_ON_204,
+      );
+      return located ?? announced;
     }
     const body = answer.json<{ requisition_id?: unknown }>(exchange);
     const id = isObject(body) ? body.requisition_id : undefined;
@@ -243,6 +269,22 @@ export class PartnerData {
     return id as string;
   }
 
+  /** The requisition a webhook announced after the 204 `generated`, looked for once per run. */
+  private async announced(generated: Exchange): Promise<string | undefined> {
+    const { config } = this.session;
+    if (!readsRunWebhookLog(config)) return undefined;
+    const found = await this.observedOnce(
+      ['add-test-data announced', generated.timing?.startedAt ?? '', generated.request.url],
+      undefined,
+      async () =>
+        (await announcedRequisition(generated, config, this.api, this.partner.credentials.clientId, (id) =>
+          getRequisition(this.partner, id),
+        )) ?? null,
+      jsonCodec<string | null>(),
+    );
+    return found ?? undefined;
+  }
+
   /**
    * The requisition add-test-data generated for `appointmentType` in this session (non-production), as first
    * read back. `requirement` is failed when generation fails, TD-GENERATES-REQUISITION when the read does.
@@ -252,7 +294,7 @@ export class PartnerData {
     requirement = 'TD-GENERATES-REQUISITION',
   ): Promise<GeneratedRequisition> {
     const generated = await this.observedTestData(appointmentType);
-    const id = this.generatedId(generated, requirement);
+    const id = await this.generatedId(generated, requirement);
     if (id === undefined) notVerified(NO_ID_ON_204);
     const { exchange: read, requisition } = await this.sharedRequisition(id, 'TD-GENERATES-REQUISITION');
     return { id, requisition, generated, read };
@@ -270,7 +312,7 @@ export class PartnerData {
     const generated: string[] = [];
     if (config.environment !== 'production') {
       for (const appointmentType of types) {
-        const id = this.generatedId(await this.observedTestData(appointmentType), 'OP-ADD-TEST-DATA');
+        const id = await this.generatedId(await this.observedTestData(appointmentType), 'OP-ADD-TEST-DATA');
         if (id !== undefined) generated.push(id);
       }
     }
@@ -292,7 +334,7 @@ export class PartnerData {
     const generated =
       config.environment === 'production'
         ? undefined
-        : this.generatedId(await this.observedTestData(DEFAULT_APPOINTMENT_TYPE), 'OP-ADD-TEST-DATA');
+        : await this.generatedId(await this.observedTestData(DEFAULT_APPOINTMENT_TYPE), 'OP-ADD-TEST-DATA');
     const candidates = [
       ...(generated === undefined ? [] : [generated]),
       ...(config.partnerRequisitionIds ?? []),
@@ -318,7 +360,7 @@ export class PartnerData {
         addTestDataOperation,
         () => requestTestData(this.partner),
       );
-      const id = this.generatedId(generated, 'OP-ADD-TEST-DATA');
+      const id = await this.generatedId(generated, 'OP-ADD-TEST-DATA');
       if (id !== undefined)
         return {
           id,
@@ -334,7 +376,7 @@ export class PartnerData {
    */
   async freshRequisition(): Promise<OwnedRequisition> {
     if (this.session.config.environment !== 'production') {
-      const id = this.generatedId(await requestTestData(this.partner), 'OP-ADD-TEST-DATA');
+      const id = await this.generatedId(await requestTestData(this.partner), 'OP-ADD-TEST-DATA');
       if (id !== undefined)
         return { id, requisition: (await this.readRequisition(id, 'TD-GENERATES-REQUISITION')).requisition };
     }

@@ -37,7 +37,8 @@ function withPropertyReport(cause: unknown, report: string): Error {
     const { requirement, message, evidence } = cause.finding;
     return new ConformanceFailure(requirement, message, evidence ? `${evidence}\n${report}` : report);
   }
-  if (cause instanceof TransportFailure) return new TransportFailure(cause.request, cause.reason, report);
+  if (cause instanceof TransportFailure)
+    return new TransportFailure(cause.request, cause.reason, report, cause.unanswered);
   const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return new Error(`${redactText(message)}\n${report}`);
 }

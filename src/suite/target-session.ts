@@ -29,6 +29,7 @@ import { keepRaised } from './raised-failures.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';
+import { slowRequestWatch } from './slow-request-watch.ts';
 import { sharedRead, unansweredFailure } from './unanswered.ts';
 
 export interface TargetSession {
@@ -77,6 +78,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
   const transport = nodeTransport();
   const { pacer, call } = line(manifest.coordinatorUrl);
   const judge = rateLimitJudge(config, call);
+  const slow = slowRequestWatch(config.baseUrl);
   const api = new ApiClient(transport, {
     baseUrl: config.baseUrl,
     // One budget per target and credential: instances of a matrix run are servers of their own.
@@ -96,6 +98,10 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
     timeouts: runTimeouts(call, config.baseUrl),
+    // A read of the contract, late or lost, is sent again beside the first; a write never.
+    sendsAgain: ({ method, url }) =>
+      method === 'GET' && operationUnder(config.baseUrl, method, url) !== undefined,
+    onSlow: slow.onSlow,
     unansweredError: (failure) => unansweredFailure(failure, config.baseUrl),
     // Session-level reads (shared datasets, tokens) belong to the test they are made for; outside a test
     // they are recorded as they happen.
@@ -130,6 +136,8 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     sharedRead: <Value>(key: string, read: () => Promise<Value>): Promise<Value> =>
       sharedRead(reads, key, read) as Promise<Value>,
     close: async () => {
+      // A first sending a check went on without is judged once it settles, by its bound at the latest.
+      await slow.settled();
       await tokenPool.close();
       transport.dispose();
     },

@@ -1,12 +1,11 @@
-// A request the target left without an answer is charged once: it fails the requirement of the check that
-// sent it (the check's own, or the one a shared read names: a page of a walk is the collection's OP-*
-// requirement, a sign-in AUTH-CODE-FLOW), whatever that check made of it, and no other check. A reading is
-// never a failure: a reading's check charges its operation's OP-* requirement instead. A check that
-// waited for the same read is blocked by it. A shared read that got no answer is forgotten: the next asker
-// sends it again, and is the check that sent it.
+// A request the target left without an answer (none within the bound, or its connection lost) is charged
+// once, in the check that sent it, whatever that check made of it, to its operation's OP-* requirement (one
+// outside the contract, a sign-in step, to AUTH-CODE-FLOW where the read names it, else the check's own); never
+// to a reading, nor to any other check. A check that waited for the same read is blocked by it. A shared read
+// that got no answer is forgotten: the next asker sends it again, and is the check that sent it.
 import type { TestInfo } from '@playwright/test';
 import { operationUnder } from '../contract/match-operation.ts';
-import { findRequirement, successRequirement } from '../contract/requirements.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { UnansweredRead } from '../coordinator/routes.ts';
 import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
@@ -35,12 +34,10 @@ export class UnansweredFailure extends ConformanceFailure {
   }
 }
 
-/** The requirement an unanswered request of `test` fails: the check's own stated one, else its operation's. */
+/** The requirement an unanswered request of `test` fails: its operation's, else the check's own. */
 function chargedRequirement(test: TestInfo, baseUrl: string, method: string, url: string): string {
-  const declared = declaredRequirement(test);
-  if (findRequirement(declared)?.level === 'MUST') return declared;
   const operation = operationUnder(baseUrl, method, url);
-  return operation ? successRequirement(operation) : declared;
+  return operation ? successRequirement(operation) : declaredRequirement(test);
 }
 
 /**

@@ -10,7 +10,9 @@ import { operations } from '../../src/contract/operations.ts';
 import { appliesTo, successRequirement } from '../../src/contract/requirements.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { covered } from '../../src/suite/depth.ts';
+import type { UserName } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { requestFor } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
 import type { Verdict } from '../../src/suite/verdicts.ts';
 
@@ -40,22 +42,31 @@ async function callWithRealIds(op: Operation, dataset: Dataset, verdict: Verdict
   return exchange;
 }
 
-/** ERR-404-BODY-PROFILE is observable only for a user who has no body measurement or no profile. */
+/**
+ * ERR-404-BODY-PROFILE is observable only for a user who has no body measurement or no profile: asked with
+ * each configured user (user A's read is the one every check shares), until one has none.
+ */
 for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFILE', candidate))) {
   test(
     ...verifies(
       'ERR-404-BODY-PROFILE',
-      `${op.method} ${op.path} answers 404 when user A has none, else ${op.successStatus}`,
+      `${op.method} ${op.path} answers 404 for a configured user who has none, else ${op.successStatus}`,
       { tag: SMOKE },
     ),
-    async ({ dataset, verdict }) => {
-      const exchange = await dataset.read(op);
-      verdict.expectStatus(exchange, [op.successStatus, 404]);
-      if (exchange.status !== 404)
-        verdict.notVerified(
-          `user A has a ${op.responseSchema}: the 404 for a user without one cannot be observed`,
-        );
-      verdict.evidence(`${op.path} answered 404 for a user without one`);
+    async ({ api, config, dataset, userToken, verdict }) => {
+      const users: UserName[] = config.capabilities.has('second-user') ? ['A', 'B'] : ['A'];
+      for (const user of users) {
+        const exchange =
+          user === 'A'
+            ? await dataset.read(op)
+            : await api.send({ ...requestFor(op), token: await userToken(undefined, user) });
+        verdict.expectStatus(exchange, [op.successStatus, 404]);
+        if (exchange.status === 404)
+          return verdict.evidence(`${op.path} answered 404 for user ${user}, who has none`, exchange);
+      }
+      verdict.notVerified(
+        `user${users.length > 1 ? 's' : ''} ${users.join(' and ')} each have a ${op.responseSchema}: the 404 for a user without one cannot be observed`,
+      );
     },
   );
 }

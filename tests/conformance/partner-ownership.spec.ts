@@ -8,13 +8,13 @@
 // by each test for its duration; on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the
 // updates do not run. A request on an unknown id is sent once per operation and worker session.
 
-import fc from 'fast-check';
 import { Tags } from '../../src/config/profiles.ts';
 import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { assertExplored, replayedFromStore } from '../../src/suite/explored-property.ts';
 import {
   addressedId,
   addressedResource,
@@ -23,7 +23,6 @@ import {
   statusUpdateOperations,
 } from '../../src/suite/partner-catalogue.ts';
 import { statusChanges, statusesOf, uniqueStatus, validBodyFor } from '../../src/suite/partner-resources.ts';
-import { assertProperty } from '../../src/suite/properties.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
@@ -121,26 +120,25 @@ for (const op of idAddressedOperations) {
       // The malformed ids are few: each is sent once, whatever number of runs draws it.
       const answers = new Map<string, Promise<Exchange>>();
       const seen = new Set<number>();
-      await assertProperty(
-        config.propertySeed,
+      const replays = await assertExplored(config, {
+        check: `${verdict.requirement} ${op.operationId} malformed id`,
         // An empty id addresses another path (/v2/partner/requisition//status), not this operation: left out.
-        fc.asyncProperty(
-          malformed.filter(({ value }) => value !== ''),
-          async ({ value, description }) => {
-            if (!answers.has(value)) answers.set(value, partnerA.send(partnerRequestFor(op, value)));
-            const exchange = await (answers.get(value) as Promise<Exchange>);
-            seen.add(exchange.status);
-            verdict.expectThat(
-              exchange.status >= 400 && exchange.status < 500,
-              `an id that is ${description} (${JSON.stringify(value)}) got ${exchange.status}, not a client error`,
-              exchange,
-            );
-          },
-        ),
-        { numRuns: 10, endOnFailure: true },
-      );
+        arbitrary: malformed.filter(({ value }) => value !== ''),
+        examples: [],
+        cases: 10,
+        predicate: async ({ value, description }) => {
+          if (!answers.has(value)) answers.set(value, partnerA.send(partnerRequestFor(op, value)));
+          const exchange = await (answers.get(value) as Promise<Exchange>);
+          seen.add(exchange.status);
+          verdict.expectThat(
+            exchange.status >= 400 && exchange.status < 500,
+            `an id that is ${description} (${JSON.stringify(value)}) got ${exchange.status}, not a client error`,
+            exchange,
+          );
+        },
+      });
       verdict.evidence(
-        `${op.method} ${op.path}, ${answers.size} malformed ids: statuses ${[...seen].sort().join(', ')}`,
+        `${op.method} ${op.path}, ${answers.size} malformed ids: statuses ${[...seen].sort().join(', ')}${replayedFromStore(replays)}`,
       );
     },
   );

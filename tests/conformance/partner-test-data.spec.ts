@@ -5,8 +5,10 @@
 // answers 404.
 //
 // The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
-// samples: both are accepted. After a 204 the generated requisition cannot be found, so the follow-up
-// checks are skipped with a note. Each call (without the parameter, and per type) is sent once per worker
+// samples: both are accepted. A 204 that names the requisition in a Location header (RFC 9110 §10.2.2), or
+// that a webhook the run reads announces (src/suite/announced-requisition.ts), is read as a 200 is; after one
+// that names none the generated requisition cannot be found, so the follow-up checks are not verified, with
+// a note. Each call (without the parameter, and per type) is sent once per worker
 // session, and its requisition read back once: every check here judges that one observation
 // (src/suite/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
@@ -60,12 +62,14 @@ for (const { label, appointmentType } of calls) {
         answer.expectJsonContentType(generated);
         answer.expectSchema('test-data-response', answer.json(generated), generated);
       }
-      const id = partnerData.generatedId(generated, accepted);
+      const id = await partnerData.generatedId(generated, accepted);
       answer.evidence(`${label}: ${generated.status}`, generated);
       if (appointmentType !== undefined) types.evidence(`${label} accepted (${generated.status})`, generated);
       if (id === undefined) {
-        // The documented 204 names no requisition: the answer is verified, what it generated cannot be.
-        verdict.notVerifiedHere('add-test-data answered 204, which names no requisition to read back');
+        // A 204 that names no requisition: the answer is verified, what it generated cannot be.
+        verdict.notVerifiedHere(
+          'add-test-data answered 204 and named no requisition (no Location header, no webhook the run read) to read back',
+        );
         return;
       }
       const { exchange, requisition } = await partnerData.sharedRequisition(id, verdict.requirement);

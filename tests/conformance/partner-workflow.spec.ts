@@ -14,6 +14,7 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
+import { assertExplored, replayedFromStore } from '../../src/suite/explored-property.ts';
 import {
   addressedId,
   addressedResource,
@@ -29,7 +30,6 @@ import {
   statusesOf,
   uniqueStatus,
 } from '../../src/suite/partner-resources.ts';
-import { assertProperty } from '../../src/suite/properties.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 
 const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
@@ -281,9 +281,12 @@ test(
     const { requisition } = await partnerData.workingRequisition();
     const serviceRequestIds = serviceRequestIdsOf(requisition);
     let sent = 0;
-    await assertProperty(
-      session.config.propertySeed,
-      fc.asyncProperty(validArbitrary(postResults.requestSchema as string), async (report) => {
+    const replays = await assertExplored(session.config, {
+      check: `${verdict.requirement} generated valid reports`,
+      arbitrary: validArbitrary(postResults.requestSchema as string),
+      examples: [],
+      cases: 20,
+      predicate: async (report) => {
         const serviceRequestId = serviceRequestIds[sent++ % serviceRequestIds.length] as string;
         const exchange = await partnerA.send({
           method: postResults.method,
@@ -292,10 +295,11 @@ test(
         });
         verdict.expectStatus(exchange, postResults.successStatus);
         verdict.expectEmptyBody(exchange);
-      }),
-      { numRuns: 20, endOnFailure: true },
+      },
+    });
+    verdict.evidence(
+      `${sent} generated reports stored (fast-check seed ${session.config.propertySeed})${replayedFromStore(replays)}`,
     );
-    verdict.evidence(`${sent} generated reports stored (fast-check seed ${session.config.propertySeed})`);
   },
 );
 
@@ -380,9 +384,12 @@ for (const op of updateOperations) {
         departures.push(...statusChanges(before, after).map((change) => `${what} was applied: ${change}`));
         before = after;
       };
-      await assertProperty(
-        session.config.propertySeed,
-        fc.asyncProperty(invalidBodies(op, status), async (body) => {
+      const replays = await assertExplored(session.config, {
+        check: `${verdict.requirement} ${op.operationId}`,
+        arbitrary: invalidBodies(op, status),
+        examples: [],
+        cases: 30,
+        predicate: async (body) => {
           // A body of a kind already sent differs only in its valid fields: the service was asked that already.
           if (kinds.has(body.kind)) return;
           kinds.add(body.kind);
@@ -406,9 +413,8 @@ for (const op of updateOperations) {
           }
           accepted++;
           await readBack(`${body.label} answered ${exchange.status}`);
-        }),
-        { numRuns: 30, endOnFailure: true },
-      );
+        },
+      });
       if (readable) await readBack(`one of the ${refused} refused bodies`);
       // Every field of these bodies is optional and no 400 is listed: refusing them is the suite's reading.
       if (departures.length > 0)
@@ -420,7 +426,9 @@ for (const op of updateOperations) {
           `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
         );
       no5xx.evidence(`${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
-      verdict.evidence(`${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind`);
+      verdict.evidence(
+        `${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind${replayedFromStore(replays)}`,
+      );
     },
   );
 }

@@ -7,8 +7,11 @@
 // Each value is classified by the seed's types (int64, int32, uuid, ISO 8601 date-time), not by the
 // generator's label: e.g. 2^53 is outside the JSON-safe integers but a valid int64. Where the seed leaves
 // the answer open (limit 0 or negative, an ISO 8601 date-time that is not RFC 3339) both 200 and 400 pass;
-// where the suite reads a loose point (an empty limit, start or end; a limit over the maximum, served capped;
-// an integer id beyond int64; start after end) another non-5xx answer is a warning.
+// where the suite reads a loose point, and a conforming server may be lenient (an empty limit, start or end;
+// a limit over the maximum or beyond int32, served capped; an integer id beyond int64, or an id in another
+// notation of its type; a day past its month's end, or a date without a time; start after end, served
+// empty) another non-5xx answer is a warning. What a lenient answer still may not do fails: a page over the
+// maximum (PAG-LIMIT-OVER-MAX).
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
 // without parameters (nothing to generate). Each test replays the failure store's counterexamples first
 // (src/suite/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
@@ -42,8 +45,15 @@ interface RequestCase {
   requirement: string;
   /** `expected` is the suite's reading, not the seed's word: another (non-5xx) status is a warning. */
   reading?: boolean;
-  /** The most records a 200 may hold, whatever the reading (limit over the maximum: the maximum). */
-  maxRecords?: number;
+  /** The most records a 200 may hold, whatever the reading, and the requirement a larger page breaks. */
+  caps: readonly Cap[];
+}
+
+/** A bound on a 200's records: a limit over the maximum (PAG-LIMIT-OVER-MAX), start after end (none). */
+interface Cap {
+  records: number;
+  requirement: string;
+  what: string;
 }
 
 /** A verdict on a request: allowed statuses, the requirement, and whether they are only a reading. */
@@ -78,6 +88,18 @@ const edgeIds = (schema: ParameterSchema): string[] =>
         'ffffffff-ffff-ffff-ffff-ffffffffffff',
         'FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF',
       ];
+
+/**
+ * An id written in another notation of its type, which a lenient parser reads as the id it denotes (a
+ * not-found, by the suite's reading a 400): a uuid without hyphens or in braces; an integer in hexadecimal
+ * or exponent notation (1.0, the seed's own example, stays malformed).
+ */
+function inAnotherNotation(schema: ParameterSchema, value: string): boolean {
+  if (schema.type === 'integer') return /^(0x[0-9a-f]+|\d+e\d+)$/i.test(value);
+  if (schema.format !== 'uuid') return false;
+  const hex = value.replace(/^\{(.*)\}$/, '$1');
+  return (hex !== value && isUuid(hex)) || /^[0-9a-f]{32}$/i.test(value);
+}
 
 /**
  * Malformed ids beyond the generated ones, at the edges of the shape: one digit past int64 either way (20
@@ -120,16 +142,28 @@ function pathCases(op: Operation, ids: KnownIds, shapes: (all: string[]) => stri
     const value = pathParams[param.name] ?? '';
     const known = value === ids[param.name];
     const wellFormed = wellFormedId(param.schema, value);
-    // An integer beyond the int64 range: malformed (400) by the suite's reading; the seed also lets a
-    // server read it as an id that names no record (404), a warning (ERR-400-MALFORMED-PARAMETER).
+    // An integer beyond the int64 range, or an id in another notation: malformed (400) by the suite's
+    // reading; the seed also lets a server read it as an id that names no record (404), a warning
+    // (ERR-400-MALFORMED-PARAMETER).
     const overflow = !wellFormed && param.schema.type === 'integer' && /^-?\d+$/.test(value);
+    const notation = !wellFormed && inAnotherNotation(param.schema, value);
+    const kind = known
+      ? 'a known id'
+      : wellFormed
+        ? 'a well-formed id'
+        : overflow
+          ? 'an integer beyond int64'
+          : notation
+            ? `an id in another notation of its ${param.schema.format ?? param.schema.type}`
+            : 'a malformed id';
     return {
-      label: `${param.name}=${JSON.stringify(value)} (${known ? 'a known id' : wellFormed ? 'a well-formed id' : overflow ? 'an integer beyond int64' : 'a malformed id'})`,
+      label: `${param.name}=${JSON.stringify(value)} (${kind})`,
       pathParams: { [param.name]: value },
       query: {},
       expected: known ? [200] : wellFormed ? [200, 404] : [400],
       requirement: wellFormed ? 'ERR-NO-5XX-ON-CLIENT-INPUT' : 'ERR-400-MALFORMED-PARAMETER',
-      reading: overflow || undefined,
+      reading: overflow || notation || undefined,
+      caps: [],
     };
   };
   const raw = (value: string): RawRequest => ({ pathParams: { [param.name]: value }, query: {} });
@@ -175,6 +209,30 @@ function iso8601DateTime(value: string): boolean {
   );
 }
 
+/**
+ * A value that is no RFC 3339 date-time but that a lenient parser reads as an instant: a calendar date alone
+ * (its start), or a date-time whose fields are in range but whose day is past its month's end (rolled over
+ * into the next month). A month or day out of its field's range (2025-13-45, the seed's example) is not.
+ */
+function readLeniently(value: string): boolean {
+  const match =
+    /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value);
+  if (!match) return false;
+  const [, , month, day, hour, minute] = match.map(Number);
+  const inRange = (n: number | undefined, min: number, max: number) =>
+    n !== undefined && n >= min && n <= max;
+  if (!inRange(month, 1, 12) || !inRange(day, 1, 31)) return false;
+  if (match[4] === undefined) return dayExists(value);
+  return inRange(hour, 0, 23) && inRange(minute, 0, 59) && !dayExists(value);
+}
+
+/** Whether the calendar date a value starts with exists (2024-02-29 does, 2025-02-30 does not). */
+function dayExists(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 function queryParam(op: Operation, name: string): JsonSchema {
   const param = op.queryParams.find((candidate) => candidate.name === name);
   if (!param) throw new Error(`${op.operationId}: no query parameter ${name}`);
@@ -183,12 +241,14 @@ function queryParam(op: Operation, name: string): JsonSchema {
 
 /**
  * Whether a request's answer could have broken the stated part of its requirement: any answer to a rule the
- * seed states or to a requirement that is a reading as a whole; to another reading, only a page for a limit
- * over the maximum, from a collection holding more (`held` records).
+ * seed states or to a requirement that is a reading as a whole; to another reading, only a page over a
+ * stated cap, from a collection holding more (`held` records).
  */
 function couldFail(request: RequestCase, held: number): boolean {
   if (!request.reading || requirementById(request.requirement)?.level === 'READING') return true;
-  return request.maxRecords !== undefined && held > request.maxRecords;
+  return request.caps.some(
+    (cap) => requirementById(cap.requirement)?.level !== 'READING' && held > cap.records,
+  );
 }
 
 /** How many records the collection holds (its complete walk; 0 when that walk failed, reported elsewhere). */
@@ -206,9 +266,10 @@ function limitVerdict(value: string, maximum: number): Verdict {
   // No minimum is shown (PAG-LIMIT-MINIMUM): 0 and negative values, however far below int32, may be
   // served (as the default page) or refused.
   if (limit < 1) return [[200, 400], 'PAG-LIMIT-MINIMUM'];
-  if (limit > INT32_MAX) return [[400], 'PAG-LIMIT-TYPE'];
-  // Over the maximum: 400 is the suite's reading; a page capped at the maximum also conforms (a page
-  // beyond it fails PAG-LIMIT-OVER-MAX, see maxRecords).
+  // Beyond int32 it is no int32, and over the maximum besides: 400 is the suite's reading; a page capped at
+  // the maximum also conforms, as for 26 (a page beyond it fails PAG-LIMIT-OVER-MAX, see the caps).
+  if (limit > INT32_MAX) return [[400], 'PAG-LIMIT-TYPE', true];
+  // Over the maximum: 400 is the suite's reading; a page capped at the maximum also conforms.
   if (limit > maximum) return [[400], 'PAG-LIMIT-OVER-MAX', true];
   return [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
 }
@@ -234,23 +295,22 @@ function collectionCases(op: Operation): Cases {
       if (value === undefined) continue;
       // An empty value may be read as a malformed date-time or as no value (absent): 400 is the reading.
       if (value === '') verdicts.push([[400], 'FLT-MALFORMED-DATE', true]);
+      // A date alone, or a day past its month's end: malformed by the reading, read leniently by others.
       else if (Number.isNaN(Date.parse(value)) || !iso8601DateTime(value))
-        verdicts.push([[400], 'FLT-MALFORMED-DATE']);
+        verdicts.push([[400], 'FLT-MALFORMED-DATE', readLeniently(value) || undefined]);
       // ISO 8601 but not RFC 3339 (no seconds, no zone): the seed does not say; either answer passes.
       else if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value))
         verdicts.push([[200, 400], 'FLT-MALFORMED-DATE']);
     }
     const { start, end } = query;
-    if (
+    const afterEnd =
       start !== undefined &&
       end !== undefined &&
       iso8601DateTime(start) &&
       iso8601DateTime(end) &&
-      Date.parse(start) > Date.parse(end)
-    ) {
-      // The seed is silent on start after end: 400 is the suite's reading (FLT-START-AFTER-END).
-      verdicts.push([[400], 'FLT-START-AFTER-END', true]);
-    }
+      Date.parse(start) > Date.parse(end);
+    // The seed is silent on start after end: 400 or an empty 200, by the suite's reading (FLT-START-AFTER-END).
+    if (afterEnd) verdicts.push([[200, 400], 'FLT-START-AFTER-END', true]);
     // A definite refusal wins (the seed's over a reading's); otherwise the narrowest verdict that is not
     // plain success.
     const refusals = verdicts.filter(([statuses]) => statuses.length === 1 && statuses[0] === 400);
@@ -258,6 +318,14 @@ function collectionCases(op: Operation): Cases {
     const open = verdicts.find(([statuses]) => statuses.length > 1);
     const [expected, requirement, reading] = refusal ?? open ?? [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
     const over = query.limit !== undefined && /^\d+$/.test(query.limit) && Number(query.limit) > maximum;
+    const caps: Cap[] = [
+      ...(over
+        ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX', what: `the maximum ${maximum}` }]
+        : []),
+      ...(afterEnd
+        ? [{ records: 0, requirement: 'FLT-START-AFTER-END', what: 'none, start being after end' }]
+        : []),
+    ];
     return {
       label: `query ${JSON.stringify(query)}`,
       pathParams: {},
@@ -265,7 +333,7 @@ function collectionCases(op: Operation): Cases {
       expected,
       requirement,
       reading,
-      maxRecords: over ? maximum : undefined,
+      caps,
     };
   };
 
@@ -286,11 +354,14 @@ function collectionCases(op: Operation): Cases {
         .map(([a, b]) => (Date.parse(a) > Date.parse(b) ? { start: a, end: b } : { start: b, end: a })),
     )
     .map((query) => ({ pathParams: {}, query: defined(query) }));
-  // An empty end (malformed by the suite's reading, absent by another) goes first, then a case of each rule.
+  // An empty end (malformed by the suite's reading, absent by another) goes first, then a case of each rule
+  // and of each edge where a conforming server may be lenient.
   const examples: Record<string, string>[] = [
     { end: '' },
+    { limit: '1.5' },
     { limit: String(INT32_MAX + 1) },
     { limit: String(maximum * 2) },
+    { start: '2025-13-45T00:00:00Z' },
     { start: '2025-02-30T00:00:00Z' },
     { start: '2024-03-01T12:00:00Z', end: '2024-02-29T12:00:00Z' },
   ];
@@ -364,15 +435,16 @@ for (const op of generated) {
           });
           verdict.expectNo5xx(exchange);
           sent++;
-          if (request.maxRecords !== undefined && exchange.status === 200) {
-            const served = (verdict.json<{ records?: unknown[] }>(exchange).records ?? []).length;
-            verdict
-              .of('PAG-LIMIT-OVER-MAX')
-              .expectThat(
-                served <= request.maxRecords,
-                `${request.label}: ${served} records, more than the maximum ${request.maxRecords}`,
-                exchange,
-              );
+          const served =
+            exchange.status === 200 && request.caps.length > 0
+              ? (verdict.json<{ records?: unknown[] }>(exchange).records ?? []).length
+              : 0;
+          // A page over a stated cap fails; over a reading's (start after end), it departs from the reading.
+          for (const cap of request.caps.filter((one) => served > one.records)) {
+            const problem = `${request.label}: ${served} records, more than ${cap.what}`;
+            if (requirementById(cap.requirement)?.level === 'READING')
+              departures.set(cap.requirement, problem);
+            else verdict.of(cap.requirement).expectThat(false, problem, exchange);
           }
           if (!request.expected.includes(exchange.status) && request.reading) {
             departures.set(

@@ -1,12 +1,19 @@
 // The scope matrix (SCOPE-READ-*): for every operation that declares a read scope, a token holding every
 // other read scope is refused with 401 on user A's own data (RFC 6750's 403 a warning; any other status
-// fails), and a token holding only that scope succeeds. The requirement of each scope comes from the
-// catalogue (specs/requirements.yaml), the operations and their scopes from specs/openapi.yaml. GET
-// /v2/cycle/{cycleId}/sleep declares no scope (security not shown): observed and noted only.
-// SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant: see revoke.spec.ts.
+// fails), and a token holding only that scope succeeds. What the server states of each grant (the token
+// response's scope) is checked against what its token does: a token served a scope its stated grant lacks
+// fails that scope's requirement, with the token response and the served request; a grant wider than asked
+// is a warning naming the extra scopes, and leaves a check that needed the narrower token not verified.
+// The requirement of each scope comes from the catalogue (specs/requirements.yaml), the operations and their
+// scopes from specs/openapi.yaml. GET /v2/cycle/{cycleId}/sleep declares no scope (security not shown):
+// observed and noted only. SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant:
+// see revoke.spec.ts.
 
+import { lackedScope, widerGrant } from '../../src/auth/granted-scope.ts';
+import type { UserTokenPool } from '../../src/auth/user-token-pool.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
+import { describeExchange, exchangeLine, succeeded } from '../../src/http/exchange.ts';
 import { covered } from '../../src/suite/depth.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
@@ -16,10 +23,18 @@ import {
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
-import type { RefusalReading } from '../../src/suite/verdicts.ts';
+import type { RefusalReading, Verdict } from '../../src/suite/verdicts.ts';
 
 // One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
 test.describe.configure({ mode: 'default' });
+
+/** The warning a grant wider than its token was asked for gets (its text), if it is one. */
+function widerThanAsked(pool: UserTokenPool, token: string, verdict: Verdict): string | undefined {
+  const grant = pool.grantOf(token)?.token;
+  const wider = grant && widerGrant(grant, 'A');
+  if (wider) verdict.warn(wider);
+  return wider;
+}
 
 /**
  * A token lacking the scope: 401 ("| 401 | invalid authorization | all user data operations"); RFC 6750's 403
@@ -42,10 +57,16 @@ for (const op of userDataOperations) {
       requirement,
       `${describeOperation(op)} refuses a token holding every read scope but ${scope} with 401 (403 a warning)`,
     ),
-    async ({ api, dataset, userToken, config, requires, verdict }) => {
+    async ({ api, dataset, userToken, tokenPool, config, requires, verdict }) => {
       requires('scopes');
       const request = requestFor(op, await dataset.idsFor(op));
-      const exchange = await api.send({ ...request, token: await userToken(others) });
+      const token = await userToken(others);
+      const wider = widerThanAsked(tokenPool, token, verdict);
+      const exchange = await api.send({ ...request, token });
+      if (wider && succeeded(exchange))
+        verdict.notVerified(
+          `${wider}: a refusal for lacking ${scope} cannot be seen (${exchangeLine(exchange)})`,
+        );
       verdict.expectRefusal(exchange, missingScope(config), `user A's ${request.path}`);
       covered('read scope withheld', [scope], op.operationId);
     },
@@ -53,11 +74,25 @@ for (const op of userDataOperations) {
 
   test(
     ...verifies(requirement, `${describeOperation(op)} serves a token holding only ${scope}`),
-    async ({ api, dataset, userToken, requires, verdict }) => {
+    async ({ api, dataset, userToken, tokenPool, requires, verdict }) => {
       requires('scopes');
       const ids = await dataset.idsFor(op);
-      const exchange = await api.send({ ...requestFor(op, ids), token: await userToken([scope]) });
+      const token = await userToken([scope]);
+      // A token the target refused on the scope its stated grant lacks is not verified (grant-guard.ts).
+      const exchange = await api.send({ ...requestFor(op, ids), token });
       verdict.expectStatus(exchange, servedStatuses(op));
+      const grant = tokenPool.grantOf(token)?.token;
+      const lack = grant && lackedScope(grant, 'A', scope);
+      if (lack)
+        verdict.fail(
+          `${lack}, yet the target served the token (${exchangeLine(exchange)}): the grant's statement and its enforcement disagree`,
+          [
+            `the token response:\n${grant.statedIn ?? '(not kept)'}`,
+            `the served request:\n${describeExchange(exchange)}`,
+          ].join('\n'),
+        );
+      const wider = widerThanAsked(tokenPool, token, verdict);
+      if (wider) verdict.notVerified(`${wider}: a token holding only ${scope} could not be had`);
       covered('read scope alone', [scope], op.operationId);
       verdict.evidence(`served to a token holding only ${scope}`, exchange);
     },

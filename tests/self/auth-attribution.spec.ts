@@ -2,7 +2,8 @@
 // start (so the preflight signs in), with a fault of the sign-in. Whatever the authorization server answers
 // is the server's: a 500, a 404 once the endpoint has worked, a 503 at the login post, a redirect loop now
 // and then, a break mid-run beside a data fault: FAIL, each finding naming AUTH-CODE-FLOW and the request.
-// What is the run's stays the run's: a 404 at the first sign-in is ERROR naming both readings; a captcha
+// What is the run's stays the run's: a 404 at the first sign-in is ERROR naming both readings, and so is an
+// invalid_request there (a server requiring PKCE, with CONFORMANCE_PKCE=0); a captcha
 // from mid-run stops the checks that need a new sign-in, reported beside the data fault's FAIL. The time of
 // each run is recorded (an annotation), never asserted.
 import { expect, test } from '@playwright/test';
@@ -68,6 +69,29 @@ test('the authorization endpoint answers 404 from the first sign-in: ERROR, nami
     /GET http:\/\/\S+\/oauth\/oauth2\/auth answered 404 .*Either the configuration does not match the server \(CONFORMANCE_AUTH_URL, CONFORMANCE_CLIENT_ID, CONFORMANCE_REDIRECT_URI\), or the server lacks or refuses its authorization endpoint/,
   );
   expect(run.report.runError?.remedy).toMatch(/CONFORMANCE_AUTH_URL/);
+});
+
+test('a server that requires PKCE: no failure with no configuration; with CONFORMANCE_PKCE=0 its invalid_request is ERROR naming both readings', async () => {
+  const sandbox = await start({ variants: ['pkce-required'] });
+  try {
+    const grep = { CONFORMANCE_GREP: '@AUTH-CODE-FLOW|@PAG-LIMIT-DEFAULT' };
+    const signedIn = await cliRun(sandbox, grep);
+    expect(signedIn.code, signedIn.output.slice(-3000)).toBe(3); // narrowed: INCOMPLETE at best
+    expect(signedIn.report.totals.failed).toBe(0);
+    expect(signedIn.report.runError).toBeUndefined();
+    for (const id of ['AUTH-CODE-FLOW', 'PAG-LIMIT-DEFAULT'])
+      expect(signedIn.report.requirements.find((r) => r.id === id)?.status, id).toBe('pass');
+    const withoutPkce = await cliRun(sandbox, { ...grep, CONFORMANCE_PKCE: '0' });
+    expect(withoutPkce.code, withoutPkce.output.slice(-3000)).toBe(4);
+    expect(withoutPkce.report.totals.failed).toBe(0);
+    expect(withoutPkce.report.runError?.kind).toBe('sign-in-refused');
+    expect(withoutPkce.report.runError?.cause).toMatch(
+      /carried invalid_request: code_challenge is required\. Either the authorization request the run's configuration builds does not suit the server .*, or the server refuses a request it should accept/,
+    );
+    expect(withoutPkce.report.runError?.remedy).toMatch(/CONFORMANCE_PKCE/);
+  } finally {
+    await sandbox.close();
+  }
 });
 
 test('the authorization endpoint answers 404 once it has worked (mid-run): FAIL, the 404 charged with its request', async () => {

@@ -3,15 +3,15 @@
 // INCOMPLETE with no failure; a run against it says so in its first lines and leaves the checks that need
 // read:workout not verified, naming the grant, while the others pass; npm run login says so and stores the
 // grant's real scope, from which the next run's refreshes ask only what it holds. The scope the redirect
-// carries counts when the token response states none; a grant wider than asked, on the scope a refusal
-// check needs absent, stops that check too.
+// carries counts when the token response states none; a grant's statement names what it lacks and what it
+// carries beyond what was asked.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import { grantMismatch, narrowedGrant } from '../../src/auth/granted-scope.ts';
+import { lackedScope, lackedScopes, narrowedGrant, widerGrant } from '../../src/auth/granted-scope.ts';
 import type { TokenStoreData } from '../../src/auth/token-store.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
@@ -162,33 +162,27 @@ test("the redirect's scope counts when the token response states none; the token
   }
 });
 
-test('a grant that disagrees with its check on the scope a request needs stops the check, either way', () => {
+test("a grant's statement: the scopes asked for it lacks, and the read scopes it carries beyond them", () => {
   const allButCycles = 'read:profile read:sleep';
-  // Asked for every scope but read:cycles (a refusal check), granted read:cycles too: it cannot see a refusal.
+  // Asked for every scope but read:cycles (a refusal check), stated with read:cycles too: wider than asked.
+  const wider = { accessToken: 't', scopes: allButCycles, grantedScope: `${allButCycles} read:cycles` };
+  expect(widerGrant(wider, 'A')).toMatch(
+    /^the grant for user A is wider than asked: it carries read:cycles, which its token was asked without/,
+  );
+  expect(lackedScope(wider, 'A', 'read:cycles')).toBeUndefined();
+  // Asked for read:sleep and stated without it.
   expect(
-    grantMismatch(
-      { accessToken: 't', scopes: allButCycles, grantedScope: `${allButCycles} read:cycles` },
-      'A',
-      'read:cycles',
-    ),
-  ).toMatch(/^the grant for user A carries read:cycles, which its token was asked without/);
-  // Asked for read:sleep and not granted it.
-  expect(
-    grantMismatch(
-      { accessToken: 't', scopes: allButCycles, grantedScope: 'read:profile' },
-      'B',
-      'read:sleep',
-    ),
+    lackedScope({ accessToken: 't', scopes: allButCycles, grantedScope: 'read:profile' }, 'B', 'read:sleep'),
   ).toBe(
     'the grant for user B lacks read:sleep (asked for "read:profile read:sleep"; the token response\'s scope "read:profile")',
   );
-  // No scope stated: the scope asked for (RFC 6749 §5.1); a wider grant elsewhere does not matter.
-  expect(grantMismatch({ accessToken: 't', scopes: allButCycles }, 'A', 'read:sleep')).toBeUndefined();
+  // Stated as empty: it lacks every scope asked for, and carries none beyond them.
+  const empty = { accessToken: 't', scopes: allButCycles, grantedScope: '' };
+  expect(lackedScopes(empty)).toEqual(['read:profile', 'read:sleep']);
+  expect(widerGrant(empty, 'A')).toBeUndefined();
+  // No scope stated: the scope asked for (RFC 6749 §5.1); a scope beyond the read scopes is no wider grant.
+  expect(lackedScope({ accessToken: 't', scopes: allButCycles }, 'A', 'read:sleep')).toBeUndefined();
   expect(
-    grantMismatch(
-      { accessToken: 't', scopes: 'read:sleep', grantedScope: 'read:sleep read:profile' },
-      'A',
-      'read:sleep',
-    ),
+    widerGrant({ accessToken: 't', scopes: 'read:sleep', grantedScope: 'read:sleep offline' }, 'A'),
   ).toBeUndefined();
 });

@@ -2,12 +2,18 @@
 // sandbox's served page (the HTTP form filler) and on its page built by script (the browser): a 500, a 503
 // at the login post, a redirect loop are SignInServerFailure naming the request and the status; a 404 at a
 // step that worked earlier in the run's journal is the server's too, and at a first sign-in SignInRefused,
-// naming both readings. Browser cases need Chromium and are skipped without it.
+// naming both readings; so is an `error=` naming the request's parameters (a server that requires PKCE,
+// asked without: AuthorizationRequestRefused), which PKCE by default never meets. Browser cases need
+// Chromium and are skipped without it.
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
 import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
-import { SignInRefused, SignInServerFailure } from '../../src/auth/sign-in-errors.ts';
+import {
+  AuthorizationRequestRefused,
+  SignInRefused,
+  SignInServerFailure,
+} from '../../src/auth/sign-in-errors.ts';
 import { memoryJournal, type SignInJournal } from '../../src/auth/sign-in-journal.ts';
 import { codeSourceFor } from '../../src/auth/sign-in-method.ts';
 import { UserOAuthClient } from '../../src/auth/user-oauth.ts';
@@ -23,11 +29,15 @@ const SIGN_INS = [
   { name: 'the browser on a page built by script', method: 'browser', options: { realisticLogin: true } },
 ] as const;
 
-/** Obtains a code from `sandbox` by `method`, with `journal`: the error it fails with (undefined: a code). */
+/**
+ * Obtains a code from `sandbox` by `method`, with `journal` (and PKCE unless `pkce` is false): the error it
+ * fails with (undefined: a code).
+ */
 async function signIn(
   sandbox: RunningSandbox,
   method: 'form' | 'browser',
   journal: SignInJournal,
+  pkce?: boolean,
 ): Promise<unknown> {
   const transport = nodeTransport();
   const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
@@ -37,6 +47,7 @@ async function signIn(
       codeSource: codeSourceFor(method, api, browser),
       journal,
       clientAuth: 'client_secret_basic',
+      ...(pkce === undefined ? {} : { pkce }),
     });
     return await client.obtainCode('read:profile').then(
       () => undefined,
@@ -89,6 +100,23 @@ for (const { name, method, options } of SIGN_INS)
         const first = await signIn(sandbox, method, memoryJournal());
         expect(first, String(first)).toBeInstanceOf(SignInRefused);
         expect((first as Error).message).toMatch(/Either the configuration does not match the server/);
+      });
+    });
+
+    test("a server that requires PKCE: the default signs in; without PKCE its error= is the run-or-server question at a first sign-in, the server's once the step worked", async () => {
+      await withSandbox({ ...options, variants: ['pkce-required'] }, async (sandbox) => {
+        const journal = memoryJournal();
+        expect(await signIn(sandbox, method, journal)).toBeUndefined();
+        const first = await signIn(sandbox, method, memoryJournal(), false);
+        expect(first, String(first)).toBeInstanceOf(AuthorizationRequestRefused);
+        expect((first as Error).message).toMatch(
+          /^Sign-in refused at its first step: GET http:\/\/\S+\/oauth\/oauth2\/auth answered 302: the redirect to the redirect URI: the redirect carried invalid_request: code_challenge is required\. Either the authorization request the run's configuration builds does not suit the server \(.*CONFORMANCE_PKCE\), or the server refuses a request it should accept$/,
+        );
+        const again = await signIn(sandbox, method, journal, false);
+        expect(again, String(again)).toBeInstanceOf(SignInServerFailure);
+        expect((again as SignInServerFailure).what).toMatch(
+          /carried invalid_request: code_challenge is required$/,
+        );
       });
     });
   });

@@ -1,5 +1,6 @@
 // Where the sign-in automation cannot find its way, it says what it saw: a page with no usable form is a
-// SignInAutomationError describing the page (and, in the browser, a screenshot), a loop shows as a request
+// SignInAutomationError describing the page (and, in the browser, a screenshot; the browser's advises a
+// person's sign-in, never the browser it already is), a loop shows as a request
 // sent again the same, while a long flow of many pages passes. The affirmative control is read in the common
 // languages and a refusal is never chosen.
 import { existsSync } from 'node:fs';
@@ -10,10 +11,11 @@ import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { decisionOf } from '../../src/auth/consent-words.ts';
 import { formSignIn } from '../../src/auth/form-sign-in.ts';
 import { parsePage } from '../../src/auth/html-form.ts';
-import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
+import { BrowserSignInStuck, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { signInStep } from '../../src/auth/sign-in-step.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
+import { signInRunError } from '../../src/report/run-errors.ts';
 import { browserToo } from './chromium.ts';
 
 test('allow and deny are read in en, fr, de, es, it, pt and nl; deny wins', () => {
@@ -139,7 +141,7 @@ async function fill(origin: string, path: string) {
   }
 }
 
-test('a page with no usable form: SignInAutomationError with the page described, by either sign-in', async () => {
+test('a page with no usable form: SignInAutomationError with the page described, by either sign-in; only the form filler advises the browser', async () => {
   const server = await target({
     '/maintenance': () => ({
       html: html('Maintenance', '<p>Back soon.</p><form action="/home"><button>Annuler</button></form>'),
@@ -151,6 +153,7 @@ test('a page with no usable form: SignInAutomationError with the page described,
     const message = (error as Error).message;
     for (const seen of ['/maintenance', '"Maintenance"', '"Annuler"', 'refuses or cancels'])
       expect(message).toContain(seen);
+    expect(signInRunError(error)?.remedy).toContain('CONFORMANCE_SIGN_IN=browser');
     if (!browserToo()) return;
     const browser = new BrowserSignIn({ stepTimeoutMs: 3_000 });
     try {
@@ -166,8 +169,14 @@ test('a page with no usable form: SignInAutomationError with the page described,
           account(server.origin),
         )
         .catch((e: unknown) => e);
-      expect(failed).toBeInstanceOf(SignInAutomationError);
+      expect(failed).toBeInstanceOf(BrowserSignInStuck);
       expect((failed as Error).message).toContain('"Maintenance"');
+      // The run already uses the browser: its remedy is a person's sign-in, never the browser again.
+      expect(signInRunError(failed)).toMatchObject({
+        kind: 'sign-in',
+        remedy: expect.stringMatching(/login --headed/),
+      });
+      expect(signInRunError(failed)?.remedy).not.toContain('CONFORMANCE_SIGN_IN');
       const screenshot = (failed as SignInAutomationError).screenshot;
       expect(screenshot && existsSync(screenshot)).toBe(true);
     } finally {
@@ -203,6 +212,34 @@ test('a loop is a request sent again the same; a flow of many pages passes', asy
     expect(loop).toBeInstanceOf(SignInAutomationError);
     expect((loop as Error).message).toMatch(/again, the same: the sign-in goes round in a loop/);
     expect(await fill(server.origin, '/long')).toEqual({ code: 'the-code' });
+  } finally {
+    await server.close();
+  }
+});
+
+test("a page whose consent form is in a frame: the form filler follows a frame of the page's origin, never another's", async () => {
+  const consent = html('Consent', '<form method="post" action="/consent"><button>Allow</button></form>');
+  const server = await target({
+    // A third party's widget first, then the page's own frame, which holds the form.
+    '/framed': () => ({
+      html: html(
+        'Permissions',
+        '<p>Allow?</p><iframe src="https://widgets.example.test/w"></iframe><iframe src="/frame"></iframe>',
+      ),
+    }),
+    '/frame': () => ({ html: consent }),
+    '/consent': (state) => ({ location: `/cb?code=the-code&state=${state}` }),
+    '/elsewhere': () => ({
+      html: html('Permissions', '<iframe src="https://widgets.example.test/w"></iframe>'),
+    }),
+  });
+  try {
+    expect(await fill(server.origin, '/framed')).toEqual({ code: 'the-code' });
+    const stuck = await fill(server.origin, '/elsewhere').catch((e: unknown) => e);
+    expect(stuck).toBeInstanceOf(SignInAutomationError);
+    expect((stuck as Error).message).toMatch(
+      /no form and no button, and its frames are of another origin[\s\S]*frames from https:\/\/widgets\.example\.test\/w/,
+    );
   } finally {
     await server.close();
   }

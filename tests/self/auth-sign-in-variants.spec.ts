@@ -3,7 +3,8 @@
 // every scope asked for (the checkbox consent page's boxes all submitted), the form filler where the page is
 // a served form, the browser where it is built by script; the form filler never posts a refusal; a wrong
 // password is CredentialsRefused, for user A or B by their variables. Where the user unticked a box
-// (variant checkbox-consent-unticked), both grants lack that scope, and the token says so. Browser cases need
+// (variant checkbox-consent-unticked), both grants lack that scope, and the token says so. A consent form in a
+// same-origin frame (variant iframe-consent) is found there by both. Browser cases need
 // Chromium (/usr/bin/chromium, or CONFORMANCE_CHROMIUM) and are skipped without it.
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
@@ -30,6 +31,8 @@ const VARIANTS: { name: string; options: SandboxInput; scripted: boolean }[] = [
     scripted: false,
   })),
   { name: 'realistic', options: { realisticLogin: true }, scripted: true },
+  // The consent form in a same-origin <iframe> of the consent page: found in the frame by either sign-in.
+  { name: 'iframe consent', options: { variants: ['iframe-consent'] }, scripted: false },
 ];
 const METHODS = ['form', 'browser', 'auto'] as const;
 /** Every read scope and the offline scope: a form filler that kept one checkbox of seven would lose six. */

@@ -52,7 +52,19 @@ export interface AuthorizeOptions {
   user?: UserKey;
   scopes?: readonly string[];
   state?: string;
+  /** A PKCE S256 code challenge (RFC 7636) the authorization request carries. */
+  codeChallenge?: string;
 }
+
+/** The fields of an authorization request of the sandbox client (every scope, a fixed state by default). */
+export const authorizationFields = (sandbox: RunningSandbox, options: AuthorizeOptions = {}) => ({
+  client_id: credentials.client.clientId,
+  redirect_uri: redirectUriFor(sandbox),
+  response_type: 'code',
+  scope: (options.scopes ?? ALL_SCOPES).join(' '),
+  state: options.state ?? 'state-12345678',
+  ...(options.codeChallenge ? { code_challenge: options.codeChallenge, code_challenge_method: 'S256' } : {}),
+});
 
 /** GET the form, POST the login, and return the Location of the redirect to the redirect URI. */
 export async function authorizationRedirect(
@@ -60,13 +72,7 @@ export async function authorizationRedirect(
   options: AuthorizeOptions = {},
 ): Promise<string> {
   const user = credentials.users[options.user === 'B' ? 1 : 0];
-  const fields = {
-    client_id: credentials.client.clientId,
-    redirect_uri: redirectUriFor(sandbox),
-    response_type: 'code',
-    scope: (options.scopes ?? ALL_SCOPES).join(' '),
-    state: options.state ?? 'state-12345678',
-  };
+  const fields = authorizationFields(sandbox, options);
   const form = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${new URLSearchParams(fields)}`);
   if (form.status !== 200) throw new Error(`authorization form answered ${form.status}`);
   const submitted = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth`, {

@@ -7,6 +7,7 @@ import {
   authorizationRedirect,
   collections,
   credentials,
+  login,
   redirectUriFor,
   tokenRequest,
 } from './sandbox-client.ts';
@@ -122,6 +123,14 @@ export const accessProbes = {
   'scope-unchecked-list-workouts': scopeChecked(collections.workout),
   'scope-unchecked-body-measurement': scopeChecked('/v2/user/measurement/body'),
   'scope-unchecked-profile': scopeChecked('/v2/user/profile/basic'),
+  'scope-stated-empty': {
+    async check(p) {
+      // The token response states the scope its token holds: read:cycles, which the token is served with.
+      const tokens = await login(p.sandbox, { scopes: ['read:cycles'] });
+      assert.equal(tokens.scope, 'read:cycles');
+      assert.equal((await p.get(collections.cycle, tokens.access_token)).status, 200);
+    },
+  },
   'scope-required-for-revoke': status('/v2/user/access', 204, (p) => p.token('A', ['read:cycles']), 'DELETE'),
   'revoke-tokens-still-valid': {
     async check(p) {

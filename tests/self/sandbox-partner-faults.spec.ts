@@ -128,6 +128,14 @@ const statusProbes = Object.fromEntries(
 ) as Record<keyof typeof partnerStatusFaults, Probe>;
 
 const probes: Record<PartnerFault, Probe> = {
+  'partner-token-429': {
+    async check(sandbox) {
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA) });
+        expect(answer.status).toBe(200);
+      }
+    },
+  },
   'partner-token-wrong-secret-accepted': refusedToken(
     validTokenRequest(partnerA, { client_secret: 'wrong' }),
   ),

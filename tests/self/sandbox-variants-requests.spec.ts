@@ -1,8 +1,19 @@
 // The conforming variants that change which requests are accepted (partner token and results bodies, user
-// OAuth client authentication): each one changes what it says (see sandbox-variants.spec.ts).
+// OAuth client authentication, PKCE): each one changes what it says (see sandbox-variants.spec.ts).
+import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { assertValid } from '../../src/contract/validators.ts';
-import { api, collections, credentials, login, start, tokenRequest } from './sandbox-client.ts';
+import {
+  api,
+  authorizationCode,
+  authorizationFields,
+  collections,
+  credentials,
+  login,
+  redirectUriFor,
+  start,
+  tokenRequest,
+} from './sandbox-client.ts';
 import { partnerA, partnerB, paths, validTokenRequest } from './sandbox-partner-support.ts';
 import { codeGrant, partnerSandbox, userSandbox } from './sandbox-variant-support.ts';
 
@@ -131,6 +142,78 @@ test.describe('variant basic-client-auth', () => {
       await sandbox.close();
     }
   });
+});
+
+// ---------------------------------------------------------------- pkce-required
+test.describe('variant pkce-required', () => {
+  test('an authorization request without a code challenge goes back with invalid_request; a code is redeemed only with its verifier', async () => {
+    const sandbox = await start({ variants: ['pkce-required'] });
+    try {
+      const query = new URLSearchParams(authorizationFields(sandbox, { scopes: ['read:profile'] }));
+      const refused = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${query}`, { redirect: 'manual' });
+      expect(refused.status).toBe(302);
+      const back = new URL(refused.headers.get('location') ?? '');
+      expect(`${back.origin}${back.pathname}`).toBe(redirectUriFor(sandbox));
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        error: 'invalid_request',
+        error_description: 'code_challenge is required',
+        state: 'state-12345678',
+      });
+      const verifier = randomBytes(32).toString('base64url');
+      const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
+      const grant = async () => ({
+        grant_type: 'authorization_code',
+        code: await authorizationCode(sandbox, { codeChallenge }),
+        redirect_uri: redirectUriFor(sandbox),
+      });
+      const noVerifier = await tokenRequest(sandbox, await grant());
+      expect(noVerifier.status).toBe(400);
+      expect(await noVerifier.json()).toMatchObject({ error: 'invalid_grant' });
+      const issued = await tokenRequest(sandbox, { ...(await grant()), code_verifier: verifier });
+      expect(issued.status).toBe(200);
+      const { access_token } = await issued.json();
+      expect((await api(sandbox, '/v2/user/profile/basic', access_token)).status).toBe(200);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- iframe-consent, iframe-consent-browser
+test.describe('variants iframe-consent and iframe-consent-browser', () => {
+  for (const variant of ['iframe-consent', 'iframe-consent-browser'] as const)
+    test(`${variant}: the consent page has no form, its same-origin frame has the consent form, for the signed-in session only`, async () => {
+      const sandbox = await start({ variants: [variant] });
+      try {
+        const query = new URLSearchParams(authorizationFields(sandbox, { scopes: ['read:profile'] }));
+        const opened = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth?${query}`);
+        const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        const csrf = /name="csrf_token" value="([^"]+)"/.exec(await opened.text())?.[1] ?? '';
+        const frameUrl = `${sandbox.authUrl}/oauth/oauth2/consent-frame`;
+        expect((await fetch(frameUrl, { headers: { cookie } })).status, 'before the password').toBe(400);
+        const [user] = credentials.users;
+        const consentPage = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth`, {
+          method: 'POST',
+          headers: { cookie },
+          body: new URLSearchParams({ step: 'login', csrf_token: csrf, ...user }),
+        });
+        const wrapper = await consentPage.text();
+        expect(wrapper).toContain('<iframe src="/oauth/oauth2/consent-frame"');
+        expect(wrapper).not.toContain('<form');
+        const frame = await (await fetch(frameUrl, { headers: { cookie } })).text();
+        expect(frame).toMatch(/<form method="post" action="\/oauth\/oauth2\/auth">/);
+        const allowed = await fetch(`${sandbox.authUrl}/oauth/oauth2/auth`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { cookie },
+          body: new URLSearchParams({ step: 'consent', csrf_token: csrf, consent: 'accept' }),
+        });
+        expect(allowed.status).toBe(302);
+        expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+      } finally {
+        await sandbox.close();
+      }
+    });
 });
 
 // ---------------------------------------------------------------- int64-overflow-404

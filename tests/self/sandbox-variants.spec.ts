@@ -27,7 +27,7 @@ import {
 // ---------------------------------------------------------------- the catalogue and its wiring
 test.describe('variant catalogue', () => {
   test('every variant says what it changes and quotes the seed text that allows it', () => {
-    expect(Object.keys(variants).length).toBe(27);
+    expect(Object.keys(variants).length).toBe(34);
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant.description.length, name).toBeGreaterThan(20);
       expect(variant.seed, name).toMatch(/"[^"]{10,}"/);
@@ -206,6 +206,58 @@ test.describe('variant test-data-204', () => {
     conforms('lab-requisition', created.body);
     expect((created.body as { appointments: Rec[] }).appointments[0]?.collection_address).toBeDefined();
     expect((await sandbox.as(partnerB, 'GET', paths.requisition(String(after.at(-1)?.id)))).status).toBe(404);
+  });
+});
+
+test.describe('variant test-data-location', () => {
+  const partner = partnerSandbox(['test-data-location']);
+
+  test('add-test-data answers 204 without a body, its Location naming the requisition it generated', async () => {
+    const sandbox = partner();
+    const answer = await sandbox.as(partnerA, 'POST', `${paths.testData}?appointmentType=MOBILE`);
+    expect(answer.status).toBe(204);
+    expect(answer.text).toBe('');
+    const location = answer.headers.get('location') ?? '';
+    const [created] = (await sandbox.requisitionsOf(partnerA)).slice(-1);
+    expect(location).toMatch(new RegExp(`/v2/partner/requisition/${created?.id}$`));
+    const read = await sandbox.as(partnerA, 'GET', paths.requisition(String(created?.id)));
+    expect(read.status).toBe(200);
+    conforms('lab-requisition', read.body);
+  });
+});
+
+test.describe('variant wider-grant', () => {
+  const run = userSandbox(['wider-grant']);
+
+  test('a token asked for read:cycles alone is granted every read scope, says so, and reads sleeps', async () => {
+    const { sandbox } = run();
+    const tokens = await login(sandbox, { scopes: ['read:cycles'] });
+    expect(tokens.scope.split(' ').sort()).toEqual([
+      'read:body_measurement',
+      'read:cycles',
+      'read:profile',
+      'read:recovery',
+      'read:sleep',
+      'read:workout',
+    ]);
+    const sleeps = await api(sandbox, `${collections.sleep}?limit=1`, tokens.access_token);
+    expect(sleeps.status).toBe(200);
+    conforms('paginated-sleep-response', sleeps.body);
+  });
+});
+
+test.describe('variant body-measurement-a-only', () => {
+  const run = userSandbox(['body-measurement-a-only']);
+
+  test("user B's body measurement answers 404; user A's is served, and the rest of B's data stays", async () => {
+    const { sandbox, tokenA, tokenB } = run();
+    const path = '/v2/user/measurement/body';
+    expect((await api(sandbox, path, tokenB)).status).toBe(404);
+    const served = await api(sandbox, path, tokenA);
+    expect(served.status).toBe(200);
+    conforms('user-body-measurement', served.body);
+    expect((await api(sandbox, '/v2/user/profile/basic', tokenB)).status).toBe(200);
+    expect((await api(sandbox, `${collections.cycle}?limit=1`, tokenB)).body.records).toHaveLength(1);
   });
 });
 

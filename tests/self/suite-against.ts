@@ -27,14 +27,19 @@ export const sandboxTargetEnv = (sandbox: RunningSandbox, reports: string): Node
 
 /**
  * Runs the suite (the tests CONFORMANCE_GREP selects, given in `env`); with `allReporters` the configured
- * reporters (HTML, JUnit, Allure...) write to the scratch dir too.
+ * reporters (HTML, JUnit, Allure...) write to the scratch dir too; `args` go to Playwright.
  */
-export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv, allReporters = false) {
+export async function runSuiteAgainst(
+  sandbox: RunningSandbox,
+  env: NodeJS.ProcessEnv,
+  allReporters = false,
+  args: readonly string[] = [],
+) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const { code, output } = await runProcess(
     process.execPath,
-    [playwrightCli(), 'test', ...(allReporters ? [] : ['--reporter', suiteReporters('dot')])],
+    [playwrightCli(), 'test', ...(allReporters ? [] : ['--reporter', suiteReporters('dot')]), ...args],
     {
       ...sandboxTargetEnv(sandbox, reports),
       // A selection of a few tests: a second worker would cost more CPU to start than it saves.

@@ -2,8 +2,9 @@
 // exploring run prints its seed, finds a fault a generated case reaches (a start or end in a far UTC offset
 // answered 500), shrinks it and adds seed and counterexample to the failure store; a later gate run, with
 // its own fixed seed, replays that counterexample first and fails on it; against a server without the fault
-// the replay passes, and the store keeps one line.
-import { readFileSync } from 'node:fs';
+// the replay passes, and the store keeps one line. Every property check of the suite goes through the
+// store, not only the generated requests of robustness.spec.ts.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { FIXED_PROPERTY_SEED } from '../../src/config/variable-parsers.ts';
@@ -19,8 +20,12 @@ const EXPLORING_SEED = '1156172235';
 const CHECK = 'ERR-NO-5XX-ON-CLIENT-INPUT: GET /v2/cycle \\(listCycles\\)';
 
 async function run(store: string, env: Record<string, string>, ...options: string[]) {
+  return runOf(CHECK, store, env, ...options);
+}
+
+async function runOf(grep: string, store: string, env: Record<string, string>, ...options: string[]) {
   const reports = join(scratchDir(), `run-${Math.random().toString(36).slice(2)}`);
-  const [command, args] = cli('run', ...options, '--', '--grep', CHECK);
+  const [command, args] = cli('run', ...options, '--', '--grep', grep);
   const { code, output } = await runProcess(
     command,
     args,
@@ -81,4 +86,41 @@ test('a failure found exploring is stored with its seed, shrunk, and replayed fi
   const [replay] = clean.report.tests;
   expect(replay?.status, clean.output).toBe('passed');
   expect(messagesOf(replay, 'pass').join('\n')).toContain('1 replayed from the failure store');
+});
+
+test('every property check stores and replays its failures: none calls fast-check but through the store', () => {
+  const dir = 'tests/conformance';
+  const specs = readdirSync(dir).map((file) => ({ file, source: readFileSync(join(dir, file), 'utf8') }));
+  const property = specs.filter(({ source }) => source.includes('Tags.property'));
+  expect(property.map(({ file }) => file).sort()).toEqual([
+    'partner-ownership.spec.ts',
+    'partner-workflow.spec.ts',
+    'robustness.spec.ts',
+  ]);
+  for (const { file, source } of property) expect(source, file).toContain('assertExplored(');
+  for (const { file, source } of specs)
+    expect(source, file).not.toMatch(/fc\.(assert|asyncProperty|property)\(|assertProperty\(/);
+});
+
+test("a partner property replays the store's counterexamples first, as the robustness checks do", async () => {
+  test.setTimeout(180_000);
+  const store = join(scratchDir(), 'conformance-failures.jsonl');
+  const counterexample = { value: 'stored-not-a-uuid', rule: 'format', pointer: '', description: 'stored' };
+  const entry: StoredFailure = {
+    check: 'ERR-NO-5XX-ON-CLIENT-INPUT getRequisition malformed id',
+    requirement: 'ERR-NO-5XX-ON-CLIENT-INPUT',
+    seed: 1,
+    counterexample,
+    found: '2026-01-01T00:00:00.000Z',
+    target: 'http://127.0.0.1/developer',
+  };
+  writeFileSync(store, `${JSON.stringify(entry)}\n`);
+  const { report, output } = await runOf(
+    'GET /v2/partner/requisition/\\{id\\} with a malformed id',
+    store,
+    {},
+  );
+  const [check] = report.tests;
+  expect(check?.status, output).toBe('passed');
+  expect(messagesOf(check, 'pass').join('\n')).toContain('1 replayed from the failure store');
 });

@@ -126,7 +126,7 @@ const fail = (requirement: string) => ({
   description: JSON.stringify({ requirement, outcome: 'fail', message: 'x' }),
 });
 
-test("a failure is charged to its finding's requirement, whatever its text names", () => {
+test("a failure is charged to its finding's requirement, whatever its text names; any other error is the suite's", () => {
   const failed = (ended: Omit<Ended, 'status'>) => summarise(endedTest({ status: 'failed', ...ended }));
   expect(
     failed({ annotations: [fail('PAG-A')], errors: ['ConformanceFailure: [PAG-B] 1 violation(s)'] })
@@ -135,16 +135,39 @@ test("a failure is charged to its finding's requirement, whatever its text names
   expect(
     failed({ annotations: [fail('PAG-C')], errors: ['TypeError: x is undefined'] }).failedRequirements,
   ).toEqual(['PAG-C']);
-  // No finding (a Playwright expect, a timeout): the requirements the test declares, never the text's.
-  const untyped = failed({
-    errors: ['Error: [PAG-B] expect(received).toBe(expected)\n\nExpected: 1'],
-    tags: ['@PAG-A', '@PAG-X', '@smoke'],
+  // No finding (a Playwright expect, a timeout, a crash the worker's teardown never saw): the suite's own
+  // error, never a failure of the requirements the test declares, nor of the one its text names.
+  for (const error of [
+    'Error: [PAG-B] expect(received).toBe(expected)\n\nExpected: 1',
+    'Test timeout of 30000ms exceeded.',
+    "TypeError: Cannot read properties of undefined (reading 'records')",
+  ]) {
+    const untyped = failed({ errors: [error], tags: ['@PAG-A', '@PAG-X', '@smoke'] });
+    expect(untyped).toMatchObject({ status: 'skipped', outcome: 'error', failedRequirements: [] });
+    expect(untyped.runError).toMatchObject({
+      kind: 'suite',
+      cause: `the suite's own code failed in "PAG-A: t": ${error.split('\n')[0]}`,
+      remedy: "report it to the suite's maintainers, with reports/ and the console output",
+    });
+  }
+  // The worker's record of the suite's error beside a failure: the failure stands, the error beside it.
+  const beside = failed({
+    annotations: [
+      fail('PAG-C'),
+      {
+        type: 'finding',
+        description: JSON.stringify({
+          requirement: 'PAG-A',
+          outcome: 'error',
+          message: 'the suite failed',
+          runError: { kind: 'suite', cause: 'the suite failed', remedy: 'report it', stack: 'TypeError: x' },
+        }),
+      },
+    ],
+    errors: ['ConformanceFailure: [PAG-C] x', 'TypeError: x'],
   });
-  expect(untyped.failedRequirements).toEqual(['PAG-A', 'PAG-X']);
-  expect(untyped.findings).toEqual([
-    { requirement: 'PAG-A', outcome: 'fail', message: 'Error: [PAG-B] expect(received).toBe(expected)' },
-    { requirement: 'PAG-X', outcome: 'fail', message: 'Error: [PAG-B] expect(received).toBe(expected)' },
-  ]);
+  expect(beside).toMatchObject({ status: 'failed', outcome: 'failed', failedRequirements: ['PAG-C'] });
+  expect(beside.runError).toMatchObject({ kind: 'suite', stack: 'TypeError: x' });
   // A request without a complete answer (a reset): only the requirement the check verifies, not its `also`.
   const reset = failed({
     errors: ['TransportFailure: GET http://x/v2/cycle failed: read ECONNRESET'],

@@ -13,11 +13,13 @@ import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.t
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-const SAFE_WRITES = [
-  'POST /oauth/oauth2/auth',
-  'POST /oauth/oauth2/token',
-  'POST /developer/v2/partner/token',
-];
+/** Routes of the service's API (the smoke budget counts them), not of the sign-in. */
+const isApi = (route: string) => route.split(' ')[1]?.startsWith('/developer/') === true;
+/** What the sandbox served of the service's API. */
+const apiServed = (served: { by_route: Record<string, number> }) =>
+  Object.entries(served.by_route)
+    .filter(([route]) => isApi(route))
+    .reduce((sum, [, count]) => sum + count, 0);
 
 test('smoke sends no write and stays within its budget, even when --grep asks for writes', async () => {
   const sandbox = await startSandbox({ port: 0 });
@@ -27,11 +29,12 @@ test('smoke sends no write and stays within its budget, even when --grep asks fo
       CONFORMANCE_REQUEST_BUDGET: '60',
       CONFORMANCE_GREP: '@smoke|@write|@destructive|@nonprod|@ratelimit',
     });
+    // The API's writes; a sign-in's posts are no write of data, and the partner token request neither.
     const writes = Object.keys(served.by_route).filter(
-      (route) => !route.startsWith('GET ') && !SAFE_WRITES.includes(route),
+      (route) => isApi(route) && !route.startsWith('GET ') && route !== 'POST /developer/v2/partner/token',
     );
     expect(writes, 'writes the smoke run sent').toEqual([]);
-    expect(served.total, 'requests the sandbox served').toBeLessThanOrEqual(60);
+    expect(apiServed(served), "requests to the service's API the sandbox served").toBeLessThanOrEqual(60);
     expect(report.requestsSent).toBe(served.total);
     expect(report.totals.passed, 'smoke tests that ran').toBeGreaterThan(0);
     expect(report.totals.failed).toBe(0);
@@ -41,6 +44,36 @@ test('smoke sends no write and stays within its budget, even when --grep asks fo
         t.tags.some((tag) => ['@write', '@destructive', '@nonprod', '@ratelimit'].includes(tag)),
     );
     expect(ranWrites.map((t) => t.title)).toEqual([]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('smoke against a production deployment with login and consent pages and no stored grant: 0 failures within its budget, its sign-ins finished', async () => {
+  // Sign-in pages of their own (an e-mail page posting to /identity/signin/email, a password page, a consent
+  // page), in production: no stored grant, so the preflight and the checks sign in.
+  const sandbox = await startSandbox({ port: 0, environment: 'production', loginPage: 'identifier-first' });
+  try {
+    const { code, report, served, output, reports } = await runSuiteAgainst(sandbox, {
+      CONFORMANCE_PROFILE: 'smoke',
+      CONFORMANCE_ENVIRONMENT: 'production',
+    });
+    expect(code, output.slice(-3000)).toBe(0);
+    expect(report.verdict).toBe('pass');
+    expect(report.totals.failed).toBe(0);
+    // Every sign-in started was finished: each e-mail page posted was followed by its password and its
+    // consent, both posted to the authorization endpoint.
+    const started = served.by_route['POST /identity/signin/email'] ?? 0;
+    expect(started).toBeGreaterThan(0);
+    expect(served.by_route['POST /oauth/oauth2/auth']).toBe(2 * started);
+    const api = apiServed(served);
+    expect(api, "requests to the service's API").toBeLessThanOrEqual(60);
+    expect(report.requests?.byCredential.other, "the sign-ins' steps, counted apart").toBe(
+      served.total - api,
+    );
+    expect(readFileSync(join(reports, 'conformance.md'), 'utf8')).toMatch(
+      new RegExp(`Request budget: ${api} of 60 requests to the service's API spent`),
+    );
   } finally {
     await sandbox.close();
   }

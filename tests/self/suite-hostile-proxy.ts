@@ -1,16 +1,18 @@
 // A fault-injecting HTTP proxy for the hostile-target self tests: it forwards every request to an upstream
 // origin (the Host header kept, so the sandbox's redirects come back through the proxy) and, as a plan
-// decides per request, never answers, resets the connection, or cuts the response body short. It sees
-// every response, so it knows every token the upstream issued.
+// decides per request, never answers, resets the connection, cuts the response body short, or answers late.
+// It sees every response, so it knows every token the upstream issued.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout } from 'node:timers/promises';
 
 /**
  * hang: never answer. reset: TCP reset instead of the response. truncate: a well-formed response whose body
  * stops in the middle (Content-Length matching what is sent). cut: the headers promise the whole body, the
  * connection closes halfway through it. html500: an HTML error page with status 500 instead of the answer.
+ * lateMs: the upstream's answer, unchanged, that many ms late.
  */
-export type Fault = 'hang' | 'reset' | 'truncate' | 'cut' | 'html500';
+export type Fault = 'hang' | 'reset' | 'truncate' | 'cut' | 'html500' | { lateMs: number };
 
 const ERROR_PAGE = '<!doctype html><title>500 Internal Server Error</title><h1>Internal Server Error</h1>';
 
@@ -70,7 +72,7 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
     proxy.faulted.push(entry);
     proxy.onFault?.(entry);
   };
-  const respond = (
+  const respond = async (
     request: ProxiedRequest,
     client: ServerResponse,
     status: number,
@@ -84,6 +86,7 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
     const fault = plan(request, text);
     if (fault) apply(request, fault);
     if (fault === 'hang') return;
+    if (typeof fault === 'object') await setTimeout(fault.lateMs);
     if (fault === 'reset') return client.socket?.resetAndDestroy();
     if (fault === 'html500') return client.writeHead(500, { 'content-type': 'text/html' }).end(ERROR_PAGE);
     const sent = fault === 'truncate' || fault === 'cut' ? body.subarray(0, cutPoint(text)) : body;
@@ -119,9 +122,9 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          respond(request, client, response.statusCode ?? 502, response.headers, Buffer.concat(chunks)),
-        );
+        response.on('end', () => {
+          void respond(request, client, response.statusCode ?? 502, response.headers, Buffer.concat(chunks));
+        });
       },
     );
     upstreamRequest.on('error', () => client.socket?.destroy());

@@ -107,30 +107,71 @@ test('a target that never answers some requests: the run ends, names the request
   expect(survivors(run.processes)).toEqual([]);
 });
 
-test("a reading's check that gets no answer fails its operation's OP-* requirement, never the reading", async () => {
-  // FLT-START-AFTER-END (a reading: 400 by the suite's reading) on cycles, its one request left unanswered.
-  const startAfterEnd = (path: string) => {
-    const url = new URL(path, 'http://x');
-    return /\/v2\/cycle$/.test(url.pathname) && url.searchParams.get('start') === '2025-10-02T00:00:00.000Z';
-  };
+// FLT-START-AFTER-END (a reading: 400 by the suite's reading) on cycles, its one request left without an
+// answer: hung (a bound of 1 s, before any resend mark: the check fails with it), or reset (sent again at once:
+// the check judges the second answer, and the first is charged after it).
+for (const fault of ['hang', 'reset'] as const)
+  test(`a reading's request that ${fault === 'hang' ? 'gets no answer' : 'is reset'} fails its operation's OP-* requirement once, never the reading`, async () => {
+    let faulted = false;
+    const startAfterEnd = (path: string) => {
+      const url = new URL(path, 'http://x');
+      return (
+        /\/v2\/cycle$/.test(url.pathname) && url.searchParams.get('start') === '2025-10-02T00:00:00.000Z'
+      );
+    };
+    const run = await runAgainstHostileTarget(
+      (request, body) => {
+        if (faulted || !startAfterEnd(request.path) || (fault === 'hang') !== (body === undefined))
+          return undefined;
+        faulted = true;
+        return fault;
+      },
+      { CONFORMANCE_GREP: 'listCycles.*@FLT-START-AFTER-END', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
+    );
+    expect(
+      run.proxy.faulted.map((r) => r.fault),
+      run.output.slice(-2000),
+    ).toEqual([fault]);
+    const failures = (run.report?.tests ?? []).flatMap((t) => t.findings.filter((f) => f.outcome === 'fail'));
+    expect(failures.map((f) => f.requirement)).toEqual(['OP-LIST-CYCLES']);
+    expect(failures[0]?.message).toMatch(
+      fault === 'hang'
+        ? /^no answer: GET \S+\/v2\/cycle\?start=2025-10-02\S+: no response: timed out after 1000 ms \(CONFORMANCE_REQUEST_TIMEOUT_MS\)$/
+        : /^no answer: GET \S+\/v2\/cycle\?start=2025-10-02\S+: read ECONNRESET; the check went on with the same request sent again after \d+ ms/,
+    );
+    const statuses = Object.fromEntries((run.report?.requirements ?? []).map((r) => [r.id, r.status]));
+    expect(statuses['FLT-START-AFTER-END']).not.toBe('fail');
+    expect(run.code).toBe(1);
+  });
+
+test('a target whose answers come late now and then, by seconds: an answer is judged on its content, 0 failures, the slow ones listed in the latency section', async () => {
+  // 1 answer in 40 leaves 2.5 s late, 1 in 300 12 s late (the sandbox's long-tail variant, by the proxy's
+  // count): within the bound of a production client, each is an answer.
   const run = await runAgainstHostileTarget(
-    (request, body) => (body === undefined && startAfterEnd(request.path) ? 'hang' : undefined),
-    { CONFORMANCE_GREP: 'listCycles.*@FLT-START-AFTER-END', CONFORMANCE_REQUEST_TIMEOUT_MS: '1000' },
+    (request, body) =>
+      body === undefined
+        ? undefined
+        : request.index % 300 === 0
+          ? { lateMs: 12_000 }
+          : request.index % 40 === 0
+            ? { lateMs: 2_500 }
+            : undefined,
+    { CONFORMANCE_GREP: '@PAG-|@FLT-|@OP-|@SCH-' },
   );
-  expect(
-    run.proxy.faulted.map((r) => r.fault),
-    run.output.slice(-2000),
-  ).toEqual(['hang']);
-  const failed = (run.report?.tests ?? []).filter((t) => t.outcome === 'fail');
-  expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-LIST-CYCLES']]);
-  expect(failed[0]?.findings.filter((f) => f.outcome === 'fail').map((f) => f.message)).toEqual([
-    expect.stringMatching(
-      /^no answer: GET \S+\/v2\/cycle\?start=2025-10-02\S+: no response: timed out after 1000 ms/,
-    ),
-  ]);
-  const statuses = Object.fromEntries((run.report?.requirements ?? []).map((r) => [r.id, r.status]));
-  expect(statuses['FLT-START-AFTER-END']).not.toBe('fail');
-  expect(run.code).toBe(1);
+  const late = run.proxy.faulted.filter((r) => typeof r.fault === 'object');
+  expect(late.length, 'answers sent late').toBeGreaterThan(10);
+  // Narrowed: INCOMPLETE (exit 3), with nothing failed.
+  expect(run.report?.totals.failed, errorsOf(run.report).join('\n').slice(0, 3000)).toBe(0);
+  expect(run.code).toBe(3);
+  // Every answer 12 s late is in the latency section's list of slow requests (those 2.5 s late too, unless
+  // the worker was too busy to see it late: its answer was then read at once).
+  const listed = (run.report?.slowRequests ?? []).map((row) => row.request);
+  const twelve = late.filter((r) => typeof r.fault === 'object' && r.fault.lateMs === 12_000);
+  for (const request of twelve)
+    expect(listed).toContain(`${request.method} ${run.proxy.origin}${request.path}`);
+  expect(listed.length).toBeGreaterThanOrEqual(twelve.length);
+  const markdown = readFileSync(join(run.reports, 'conformance.md'), 'utf8');
+  expect(markdown).toContain('#### Slow requests:');
 });
 
 test('a target that leaves 1 request in 50 unanswered: the run stops sending once its budget of unanswered requests is spent', async () => {
@@ -161,16 +202,17 @@ test('a target that leaves 1 request in 50 unanswered: the run stops sending onc
   expect(survivors(run.processes)).toEqual([]);
 });
 
-test('an unanswered page of a shared walk: one failure, charged to the walk; a check that waited for it is blocked, a later one reads it again', async () => {
-  // The first page of the complete walk of cycles, the first time only: every check below reads that walk.
-  let hung = false;
+test('a page of a shared walk left unanswered, sent twice: one failure, charged to the walk; a check that waited for it is blocked, a later one reads it again', async () => {
+  // The first page of the complete walk of cycles, both its sendings (the second at the resend mark): every
+  // check below reads that walk.
+  let hung = 0;
   const firstPage = (path: string) =>
     new URL(path, 'http://x').search === '?limit=25' &&
     /\/v2\/cycle$/.test(new URL(path, 'http://x').pathname);
   const run = await runAgainstHostileTarget(
     (request, body) => {
-      if (body !== undefined || hung || !firstPage(request.path)) return undefined;
-      hung = true;
+      if (body !== undefined || hung === 2 || !firstPage(request.path)) return undefined;
+      hung += 1;
       return 'hang';
     },
     // Long enough for the other worker (it signs in meanwhile, or waits for the sign-in) to come to wait for
@@ -181,7 +223,7 @@ test('an unanswered page of a shared walk: one failure, charged to the walk; a c
     },
   );
   const [request] = run.proxy.faulted;
-  expect(run.proxy.faulted.map((r) => r.fault)).toEqual(['hang']);
+  expect(run.proxy.faulted.map((r) => r.fault)).toEqual(['hang', 'hang']);
   const tests = run.report?.tests ?? [];
   const failed = tests.filter((t) => t.outcome === 'fail');
   expect(failed.length, 'tests charged with the unanswered request').toBe(1);
@@ -243,47 +285,56 @@ for (const { read, path, grep, charged, passing } of [
     expect(run.code).toBe(1);
   });
 
-test('a target that leaves 1 request in 50 unanswered: each charged once, to the check that sent it, each given up after the learned timeout', async () => {
-  // The same selection against a clean target, measured at the same time, so both see the same machine.
+test('a target that leaves 1 request in 50 unanswered, and one that resets 1 connection in 50: FAIL, each request charged once to its operation, the checks go on with a second sending', async () => {
+  // The same selection against a clean target, measured at the same time, so all see the same machine.
   const selection = {
     CONFORMANCE_GREP: '@PAG-|@FLT-|@OP-|@SCH-',
     // Not stopped by the budget: every check meets its unanswered requests.
     CONFORMANCE_UNANSWERED_BUDGET: '50',
+    // A small bound, so that the run's end does not wait long for the last first sending's.
+    CONFORMANCE_REQUEST_TIMEOUT_MS: '5000',
   };
-  const [clean, hostile] = await Promise.all([
+  const oneIn50 =
+    (fault: 'hang' | 'reset'): FaultPlan =>
+    (request, body) =>
+      (body === undefined) === (fault === 'hang') && request.index % 50 === 0 ? fault : undefined;
+  const [clean, hung, reset] = await Promise.all([
     runAgainstHostileTarget(() => undefined, selection),
-    runAgainstHostileTarget(
-      (request, body) => (body === undefined && request.index % 50 === 0 ? 'hang' : undefined),
-      selection,
-    ),
+    runAgainstHostileTarget(oneIn50('hang'), selection),
+    runAgainstHostileTarget(oneIn50('reset'), selection),
   ]);
-  // Narrowed: INCOMPLETE (exit 3), with nothing failed.
+  // Narrowed: INCOMPLETE (exit 3), with nothing failed, nothing sent twice.
   expect(clean.code, clean.output.slice(-2000)).toBe(3);
   expect(clean.report?.totals.failed).toBe(0);
-  const hung = hostile.proxy.faulted.length;
-  expect(hung, 'requests left unanswered').toBeGreaterThan(2);
-  const tests = hostile.report?.tests ?? [];
-  const failures = tests.flatMap((t) => t.findings.filter((f) => f.outcome === 'fail'));
-  expect(failures.length).toBeGreaterThan(0);
-  expect(failures.length, 'failures: at most one per unanswered request').toBeLessThanOrEqual(hung);
-  for (const failure of failures) expect(failure.message).toMatch(/^no answer: \S+ http:\S+: no response/);
-  // A reading, or a requirement a check reports on the way, is never charged with a missing answer.
-  const readings = new Set(
-    (hostile.report?.requirements ?? []).filter((r) => r.level === 'READING').map((r) => r.id),
-  );
-  expect(failures.filter((failure) => readings.has(failure.requirement))).toEqual([]);
-  expect(hostile.code).toBe(1);
-  // Each unanswered request was given up after the timeout learned from the target's latency, not the 10 s
-  // ceiling (the wall times are measured, not asserted: no verdict here may depend on the machine's speed).
-  const waits = readFileSync(join(hostile.reports, '.run', 'unanswered.log'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map(Number);
-  expect(waits.length).toBe(hung);
-  for (const wait of waits) expect(wait).toBeLessThan(10_000);
-  console.log(
-    `1 in 50 unanswered: ${hostile.wallMs} ms, ${(hostile.wallMs / clean.wallMs).toFixed(2)}× the clean ${clean.wallMs} ms`,
-  );
+  for (const hostile of [hung, reset]) {
+    const faulted = hostile.proxy.faulted.length;
+    expect(faulted, 'requests left without an answer').toBeGreaterThan(2);
+    const tests = hostile.report?.tests ?? [];
+    const failures = tests.flatMap((t) => t.findings.filter((f) => f.outcome === 'fail'));
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.length, 'failures: at most one per request left without an answer').toBeLessThanOrEqual(
+      faulted,
+    );
+    for (const failure of failures) expect(failure.message).toMatch(/^no answer: \S+ http:\S+: /);
+    // Each request once: no two failures name the same request.
+    const requests = failures.map((failure) => /^no answer: (\S+ \S+):/.exec(failure.message)?.[1]);
+    expect(new Set(requests).size).toBe(requests.length);
+    // Charged to its operation (or a sign-in step to AUTH-CODE-FLOW), never to a reading nor to another check.
+    for (const failure of failures) expect(failure.requirement).toMatch(/^(OP-|AUTH-CODE-FLOW$)/);
+    // The reads were sent a second time, and the checks went on with it.
+    expect(hostile.report?.sentTwice, 'requests sent twice').toBeGreaterThan(0);
+    expect(hostile.report?.sentTwice).toBeLessThanOrEqual(faulted);
+    expect(hostile.code).toBe(1);
+  }
+  // The wall times are measured, not asserted: no verdict here may depend on the machine's speed.
+  const bound = Number(selection.CONFORMANCE_REQUEST_TIMEOUT_MS);
+  for (const [name, hostile] of [
+    ['1 in 50 unanswered', hung],
+    ['1 in 50 reset', reset],
+  ] as const)
+    console.log(
+      `${name}: ${hostile.wallMs} ms, ${hostile.report?.sentTwice} sent twice, against the clean ${clean.wallMs} ms plus the bound ${bound} ms (+20%: ${Math.round((clean.wallMs + bound) * 1.2)} ms)`,
+    );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -30,11 +30,22 @@ test('production: non-production tests do not run, except the production check',
 
 const url = (path: string) => new URL(`https://api.example.test/developer${path}`);
 
-test('the HTTP guard refuses every write in smoke, but lets token requests through', () => {
+test("the HTTP guard refuses every write in smoke, but lets token requests and the sign-in's steps through", () => {
   const guard = requestGuard('smoke', 'production', [Tags.smoke]);
+  const signInStep = (path: string) =>
+    guard('POST', new URL(`https://login.example.test${path}`), undefined, true);
   expect(() => guard('GET', url('/v2/cycle'))).not.toThrow();
   expect(() => guard('POST', url('/v2/partner/token'))).not.toThrow();
-  expect(() => guard('POST', new URL('https://api.example.test/oauth/oauth2/token'))).not.toThrow();
+  // The user sign-in's steps, wherever its forms post: the login and consent posts, the token request.
+  for (const path of [
+    '/login',
+    '/consent',
+    '/identity/signin/email',
+    '/oauth/oauth2/auth',
+    '/oauth/oauth2/token',
+  ])
+    expect(() => signInStep(path), path).not.toThrow();
+  expect(() => guard('POST', new URL('https://login.example.test/login'))).toThrow(ProfileViolation);
   for (const [method, path] of [
     ['DELETE', '/v2/user/access'],
     ['PATCH', '/v2/partner/requisition/x/status'],

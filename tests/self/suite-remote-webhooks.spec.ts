@@ -4,14 +4,18 @@
 // checks read the run's webhook log. WH-SIGNED and REVOKE-WEBHOOKS-STOP are verified under the timestamp
 // scheme the variant timestamped-webhook-signatures uses and the configuration states; a service that
 // signs otherwise than the configured scheme fails WH-SIGNED, and one whose webhooks go on after a
-// revocation fails REVOKE-WEBHOOKS-STOP.
+// revocation fails REVOKE-WEBHOOKS-STOP. A 204 of add-test-data that names no requisition is followed by the
+// webhook that announces it: the generated requisition is read from it.
 import { expect, test } from '@playwright/test';
 import type { SandboxInput } from '../../sandbox/options.ts';
 import { freePort } from '../../src/run/prism.ts';
+import { messagesOf } from './findings-support.ts';
 import { credentials, start } from './sandbox-client.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
-async function webhookRun(options: SandboxInput) {
+const WEBHOOK_CHECKS = '@WH-SIGNED(?=\\s|$)|@REVOKE-WEBHOOKS-STOP';
+
+async function webhookRun(options: SandboxInput, grep = WEBHOOK_CHECKS) {
   const sandbox = await start({ ...options, userActivityMs: 300 });
   try {
     const port = await freePort();
@@ -27,7 +31,7 @@ async function webhookRun(options: SandboxInput) {
     const { report } = await runSuiteAgainst(sandbox, {
       CONFORMANCE_TARGET: 'remote',
       CONFORMANCE_SIGN_IN: 'form',
-      CONFORMANCE_GREP: '@WH-SIGNED(?=\\s|$)|@REVOKE-WEBHOOKS-STOP',
+      CONFORMANCE_GREP: grep,
       CONFORMANCE_WEBHOOK_LISTEN: `127.0.0.1:${port}`,
       CONFORMANCE_WEBHOOK_PUBLIC_URL: url,
       CONFORMANCE_WEBHOOK_WAIT_S: '2',
@@ -38,6 +42,10 @@ async function webhookRun(options: SandboxInput) {
       requirement: t.requirements[0],
       status: t.status,
       failed: t.failedRequirements,
+      notVerified: messagesOf(t, 'not-verified'),
+      notes: (report.requirements.find((r) => r.id === 'OP-ADD-TEST-DATA')?.notes ?? []).map(
+        (note) => note.message,
+      ),
     }));
   } finally {
     await sandbox.close();
@@ -57,4 +65,24 @@ test('signatures outside the configured scheme fail WH-SIGNED; webhooks after a 
   const tests = await webhookRun({ faults: ['revoke-webhooks-continue'] });
   const failed = tests.filter((t) => t.status === 'failed').flatMap((t) => t.failed);
   expect(failed.sort()).toEqual(['REVOKE-WEBHOOKS-STOP', 'WH-SIGNED']);
+});
+
+test("add-test-data's 204 naming no requisition is read from the webhook that announced it", async () => {
+  // A run of the command line against a started sandbox: a run's time on a busy machine, never asserted.
+  test.setTimeout(120_000);
+  const tests = await webhookRun(
+    { variants: ['test-data-204'] },
+    '@TD-GENERATES-REQUISITION|@TD-MOBILE-ADDRESS',
+  );
+  expect(tests.map((t) => `${t.requirement} ${t.status}`).sort()).toEqual([
+    'TD-GENERATES-REQUISITION passed',
+    'TD-GENERATES-REQUISITION passed',
+    'TD-GENERATES-REQUISITION passed',
+    'TD-GENERATES-REQUISITION passed',
+    'TD-MOBILE-ADDRESS passed',
+  ]);
+  expect(tests.flatMap((t) => t.notVerified)).toEqual([]);
+  expect(tests[0]?.notes).toContain(
+    'add-test-data answered 204 naming no requisition; a webhook announced it',
+  );
 });

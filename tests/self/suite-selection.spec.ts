@@ -61,6 +61,17 @@ test('the selecting options and test filters, in every form the parser accepts; 
   expect(
     runPart({ CONFORMANCE_GREP: '@PAG-LIMIT-MAX(?=\\s|$)' }, ['node', 'cli.js', 'test']).selection,
   ).toEqual(['CONFORMANCE_GREP="@PAG-LIMIT-MAX(?=\\\\s|$)"']);
+  // The smoke profile's own selection (@smoke) is the profile, not a narrowing; a user's selection is one.
+  const smoke = { CONFORMANCE_PROFILE: 'smoke' };
+  expect(
+    runPart({ ...smoke, CONFORMANCE_GREP: '@smoke' }, ['node', 'cli.js', 'test', '-g', '@smoke']),
+  ).toEqual({ selection: [] });
+  expect(
+    runPart({ ...smoke, CONFORMANCE_GREP: '@OP-LIST-CYCLES' }, ['node', 'cli.js', 'test']).selection,
+  ).toEqual(['CONFORMANCE_GREP=@OP-LIST-CYCLES']);
+  expect(runPart({ CONFORMANCE_GREP: '@smoke' }, ['node', 'cli.js', 'test']).selection).toEqual([
+    'CONFORMANCE_GREP=@smoke',
+  ]);
 });
 
 test('a shard judged alone is narrowed; a merge is whole only with every shard', () => {

@@ -15,10 +15,11 @@ export const variablesHelpText = (): string =>
 const NARROWED_HELP = `
 A narrowed run (CONFORMANCE_GREP, or after --: --grep, --grep-invert, --project, --last-failed,
 --only-changed, --test-list, --test-list-invert, test-file filters, --shard judged alone rather than merged
-with merge-reports) runs part of its profile: it ends INCOMPLETE (exit 3) at best, never PASS, in ci-gate as
-in certification; a failure it sees is still a FAIL. The report records the selection (the certification
-digest covers it), and verify-report refuses it. CONFORMANCE_ALLOW_INCOMPLETE=1 lets a narrowed ci-gate run
-exit 0, never a narrowed certification. The smoke profile is a selection by design, judged as before.`;
+with merge-reports) runs part of its profile: it ends INCOMPLETE (exit 3) at best, never PASS, in every
+profile; a failure it sees is still a FAIL. The report records the selection (the certification digest
+covers it), and verify-report refuses it. CONFORMANCE_ALLOW_INCOMPLETE=1 lets a narrowed ci-gate or smoke
+run exit 0, never a narrowed certification. The smoke profile's own @smoke tests are the profile, not a
+narrowing (CONFORMANCE_GREP=@smoke narrows nothing there).`;
 
 /** Every report a run writes, and how to get the one it writes only when asked (docs/reports.md). */
 const REPORTS_HELP = `

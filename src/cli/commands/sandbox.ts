@@ -48,6 +48,10 @@ export const sandboxCommand = (): Command =>
       'plain',
     )
     .option('--captcha-from <n>', 'the plain login page asks for a captcha too from the n-th sign-in on')
+    .option(
+      '--captcha-for <usernames>',
+      'the plain login page asks these users (comma-separated) for a captcha too, once their username is posted',
+    )
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM; with --tls-key)')
     .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
     .option('--token-lifetime <seconds>', 'lifetime of the access tokens issued', '3600')

@@ -1,0 +1,53 @@
+// What a target session's client tells of the requests that are slow (1 s) or lose their connection
+// (src/http/second-sending.ts): each is recorded for the report once all its sendings settled, named by the
+// test that sent it (src/report/slow-requests.ts). A session closes once the last has settled: each ends by
+// its bound, so a first sending a check went on without is judged, however late.
+import type { TestInfo } from '@playwright/test';
+import { ownTitle, targetNameOf } from '../config/run-plan.ts';
+import { operationUnder } from '../contract/match-operation.ts';
+import type { ApiClientOptions } from '../http/api-client.ts';
+import { curl } from '../http/exchange.ts';
+import { redactText } from '../http/redact.ts';
+import { recordSlowRequest } from '../report/slow-requests.ts';
+import { currentTest } from './run-waits.ts';
+
+/** A test's title as the report gives it (src/report/test-result.ts). */
+const reportTitle = (test: TestInfo): string =>
+  [...test.titlePath.slice(1, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(' › ');
+
+export interface SlowRequestWatch {
+  onSlow: NonNullable<ApiClientOptions['onSlow']>;
+  /** Resolves once every slow request told so far has settled. */
+  settled(): Promise<void>;
+}
+
+/** The watch of the slow requests sent to the target at `baseUrl`. */
+export function slowRequestWatch(baseUrl: string): SlowRequestWatch {
+  const pending = new Set<Promise<void>>();
+  return {
+    onSlow: (request) => {
+      const test = currentTest();
+      let done = () => {};
+      pending.add(new Promise<void>((resolve) => (done = resolve)));
+      return (slow) => {
+        recordSlowRequest({
+          ...slow,
+          target: baseUrl,
+          test: test ? reportTitle(test) : '',
+          file: test ? test.file.replace(/^.*\/tests\//, 'tests/') : '',
+          operationId: operationUnder(baseUrl, request.method, request.url)?.operationId,
+          request: `${request.method} ${redactText(request.url)}`,
+          curl: curl(request),
+        });
+        done();
+      };
+    },
+    settled: async () => {
+      while (pending.size > 0) {
+        const waiting = [...pending];
+        await Promise.all(waiting);
+        for (const one of waiting) pending.delete(one);
+      }
+    },
+  };
+}

@@ -67,7 +67,10 @@ const uniqueBy = <T>(items: readonly T[], key: (item: T) => string): T[] => [
   ...new Map(items.map((item) => [key(item), item])).values(),
 ];
 const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
+/** A line of a requirement's result once per test and message (what stopped a check, test by test). */
 const statementKey = (line: { test: string; message: string }) => `${line.test}\n${line.message}`;
+/** Evidence, a warning or a note once, whichever tests said it (the first that did is named). */
+const messageKey = (line: { message: string }) => line.message;
 
 type NotVerifiedLine = RequirementResult['notVerified'][number];
 
@@ -127,7 +130,7 @@ function resultOf(
       tests.flatMap((test) =>
         stated(test, outcome, id).map((finding) => ({ test: test.title, message: finding.message })),
       ),
-      statementKey,
+      messageKey,
     );
   const warnings = said('warning');
   const passed = declaring.filter(
@@ -138,9 +141,9 @@ function resultOf(
       const rested = stated(test, 'pass', id);
       return rested.length > 0
         ? rested.map((finding) => ({ test: test.title, message: finding.message, count: finding.count ?? 1 }))
-        : [{ test: test.title, message: 'passed', count: 1 }];
+        : [{ test: test.title, message: `${test.title}: passed`, count: 1 }];
     }),
-    statementKey,
+    messageKey,
   );
   let status: RequirementStatus;
   if (failing.length > 0) status = 'fail';

@@ -166,7 +166,7 @@ test("a failure is charged to its finding's requirement, whatever its text names
     ],
     errors: ['ConformanceFailure: [PAG-C] x', 'TypeError: x'],
   });
-  expect(beside).toMatchObject({ status: 'failed', outcome: 'failed', failedRequirements: ['PAG-C'] });
+  expect(beside).toMatchObject({ status: 'failed', outcome: 'fail', failedRequirements: ['PAG-C'] });
   expect(beside.runError).toMatchObject({ kind: 'suite', stack: 'TypeError: x' });
   // A request without a complete answer (a reset): only the requirement the check verifies, not its `also`.
   const reset = failed({

@@ -13,7 +13,7 @@ import { exitStatusOf } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { configurationError } from '../report/run-errors.ts';
-import { MATRIX_REPORT } from '../report/write-report.ts';
+import { MATRIX_REPORT, PAGE } from '../report/write-report.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
@@ -25,7 +25,7 @@ import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run-
 /** The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status. */
 export async function runConformance(playwrightArgs: readonly string[]): Promise<number> {
   // An earlier run's verdict must never become this run's exit status.
-  for (const name of ['conformance.json', 'conformance.md', 'junit.xml', MATRIX_REPORT])
+  for (const name of ['conformance.json', 'conformance.md', PAGE, 'junit.xml', MATRIX_REPORT])
     rmSync(reportPath(name), { force: true });
 
   const resolved = resolveBeforePlaywright();

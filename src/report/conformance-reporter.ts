@@ -1,5 +1,6 @@
-// Playwright reporter that turns test results into the conformance report (reports/conformance.json and
-// reports/conformance.md) and the JUnit file, and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR),
+// Playwright reporter that turns test results into the conformance report (reports/conformance.json,
+// reports/conformance.md and the page, reports/index.html, with the run's line of the requirement history)
+// and the JUnit file, and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR),
 // which it also writes into the Allure results, and which becomes the run's exit status. A matrix run
 // (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
@@ -20,13 +21,14 @@ import {
   requestTally,
   UnansweredRequests,
 } from '../http/request-counter.ts';
+import { packageVersion } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
 import { exitStatusOf, gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
-import { certifiedResults, computeDigest } from './digest.ts';
+import { certifiedResults, computeDigest, contractDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
@@ -35,10 +37,12 @@ import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
+import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './request-plan.ts';
+import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
 import { recordedRunFindings } from './run-findings.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
-import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
+import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 /** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
 function writtenManifest(instance: number): RunManifest | undefined {
@@ -109,7 +113,8 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
       ? `exit ${EXIT_CODES.pass}: INCOMPLETE allowed (CONFORMANCE_ALLOW_INCOMPLETE=1)`
       : exitLine(status),
   );
-  for (const file of ['conformance.md', 'html/index.html', 'junit.xml']) console.log(`  ${reportPath(file)}`);
+  for (const file of [PAGE, 'conformance.md', 'html/index.html', 'junit.xml'])
+    console.log(`  ${reportPath(file)}`);
 }
 
 /** How often the console shows the run's progress against its plan. */
@@ -172,6 +177,7 @@ export default class ConformanceReporter implements Reporter {
       this.selection,
       recordedRunFindings().map(summariseRunFinding),
     );
+    appendHistory(requirementHistoryPath(), historyEntryOf(report, contractDigest(), packageVersion()));
     writeReport(report);
     writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);

@@ -1,14 +1,21 @@
-// Writes reports/conformance.json and reports/conformance.md from a built report.
+// Writes reports/conformance.json, reports/conformance.md and the page, reports/index.html, from a built
+// report (the page with the trend of the requirement history).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
+import { reportPage } from './page/report-page.ts';
+import { requirementHistoryPath } from './requirement-history.ts';
 import { runSideLines } from './run-side.ts';
+
+/** The page of a run, beside conformance.md. */
+export const PAGE = 'index.html';
 
 export function writeReport(report: ConformanceReport): void {
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(reportPath('conformance.md'), renderMarkdown(report));
+  writeFileSync(reportPath(PAGE), reportPage(report, requirementHistoryPath()));
 }
 
 /** The file of a matrix run's reports, one per target (src/config/run-plan.ts). */

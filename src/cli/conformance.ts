@@ -3,7 +3,7 @@
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then). The exit status is this run's alone: the reports of an earlier run are
 // removed first, and a configuration Playwright's own would stop on is refused here, in one line.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
@@ -11,9 +11,9 @@ import { runTargets } from '../config/run-plan.ts';
 import { read } from '../config/variables.ts';
 import { exitStatusOf } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
-import type { ConformanceReport } from '../report/model.ts';
 import { configurationError } from '../report/run-errors.ts';
 import { MATRIX_REPORT, PAGE } from '../report/write-report.ts';
+import { readResult } from '../result/validate.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
@@ -82,7 +82,7 @@ function exitCode(playwrightCode: number): number {
     );
     return EXIT_CODES.error;
   }
-  const report = JSON.parse(readFileSync(reportPath('conformance.json'), 'utf8')) as ConformanceReport;
+  const report = readResult(reportPath('conformance.json'));
   const status = exitStatusOf(report);
   // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
   return status === 'incomplete' && playwrightCode === 0 ? EXIT_CODES.pass : EXIT_CODES[status];

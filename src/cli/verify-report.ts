@@ -1,8 +1,12 @@
-// `npm run verify-report -- reports/conformance.json`: checks a certification report's digest against this
-// checkout's spec, schemas and suite version and the report's own results. Exit 0 when it matches.
+// `npm run verify-report -- reports/conformance.json`: checks a report against the published result schema
+// (a field missing, one the schema does not name, a status outside its lists: refused, exit 1), then a
+// certification report's digest against this checkout's spec, schemas and suite version and the report's
+// own results. Exit 0 when it matches.
 import { readFileSync } from 'node:fs';
 import { certifiedResults, computeDigest } from '../report/digest.ts';
 import type { ConformanceReport } from '../report/model.ts';
+import { RESULT_SCHEMA_VERSION } from '../result/schema.ts';
+import { resultProblems } from '../result/validate.ts';
 
 /** Why a report is not of its whole profile, if it is not (its run's selection, src/config/selection.ts). */
 function narrowing(report: Partial<Pick<ConformanceReport, 'selection'>>): string | undefined {
@@ -15,7 +19,15 @@ function narrowing(report: Partial<Pick<ConformanceReport, 'selection'>>): strin
 
 /** `physiology-conformance verify-report FILE`: its exit status. */
 export function verifyReport(file: string): number {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const problems = resultProblems(data);
+  if (problems.length > 0) {
+    console.log(`${file} does not follow the result schema ${RESULT_SCHEMA_VERSION}:`);
+    for (const problem of problems) console.log(`  ${problem}`);
+    return 1;
+  }
+  const report = data as ConformanceReport;
+  console.log(`${file} follows the result schema (written under ${report.schemaVersion})`);
   if (!report.digest) {
     console.error(`${file} has no digest (only the certification profile writes one)`);
     return 2;

@@ -3,11 +3,11 @@
 // false alarm on any behaviour the seed allows), the remote-target run (INCOMPLETE, no failure), the
 // mutation run (every fault caught by a failure naming its requirement) and the traceability gate. The
 // conformance runs and gates go beside the self tests, in a second lane.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { RunVerdict } from '../report/exit-statuses.ts';
-import { type ConformanceReport, idsWithStatus } from '../report/model.ts';
+import { idsWithStatus } from '../report/model.ts';
+import { readResult } from '../result/validate.ts';
 import { missingChromium } from '../run/chromium-need.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { cli, runProcess, type StepResult, tsx } from '../run/run-step.ts';
@@ -19,7 +19,7 @@ const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
 /** Why a conformance run's report does not show the expected run verdicts, if it does not. */
 function conformanceVerdict(dir: string, allowed: readonly RunVerdict[]): string | undefined {
   try {
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const report = readResult(join(dir, 'conformance.json'));
     const failed = idsWithStatus(report.requirements, 'fail');
     if (failed.length > 0) return `${failed.length} requirement(s) failed: ${failed.join(', ')}`;
     if (!allowed.includes(report.verdict))

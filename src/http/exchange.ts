@@ -89,21 +89,31 @@ export function describeExchange(exchange: Exchange): string {
   return `${exchangeLine(exchange)}\n  reproduce: ${curl(exchange.request)}`;
 }
 
-/** A redacted, JSON-ready record of an exchange for report attachments. */
-export function redactedRecord(exchange: Exchange): object {
-  const limit = 4000;
+/** The characters of a body a report keeps. */
+const BODY_LIMIT = 4000;
+
+/** A body as reports keep it: redacted, cut at BODY_LIMIT characters, with the whole body's size in bytes. */
+const keptBody = (text: string) => ({
+  text: redactText(text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text),
+  size: Buffer.byteLength(text),
+  truncated: text.length > BODY_LIMIT,
+});
+
+/** A redacted, JSON-ready record of an exchange, as the result keeps it (src/result/schema.ts), but its id. */
+export function redactedRecord(exchange: Exchange) {
   return {
     request: {
       method: exchange.request.method,
       url: redactText(exchange.request.url),
       headers: redactHeaders(exchange.request.headers),
-      body: exchange.request.body === undefined ? undefined : redactText(exchange.request.body),
+      ...(exchange.request.body === undefined ? {} : { body: keptBody(exchange.request.body) }),
     },
     response: {
       status: exchange.status,
       headers: redactHeaders(exchange.headers),
-      body: redactText(exchange.text.length > limit ? `${exchange.text.slice(0, limit)}…` : exchange.text),
+      body: keptBody(exchange.text),
     },
     curl: curl(exchange.request),
+    ...(exchange.timing ?? {}),
   };
 }

@@ -57,11 +57,21 @@ export function redactText(text: string): string {
   return result;
 }
 
+/** Headers whose values are always replaced. */
+const SECRET_HEADERS = ['authorization', 'cookie', 'set-cookie', 'proxy-authorization'];
+
+/** What every report has redacted (the result states it): the marker, and the fields and headers replaced. */
+export const REDACTION = {
+  marker: REDACTED,
+  fields: SECRET_FIELDS,
+  headers: SECRET_HEADERS,
+} as const;
+
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [
       name,
-      /^(authorization|cookie|set-cookie|proxy-authorization)$/i.test(name) ? REDACTED : redactText(value),
+      SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : redactText(value),
     ]),
   );
 }

@@ -2,7 +2,7 @@
 // memory: counts, plus the first few locations of each distinct finding. Turned into report entries
 // (TestResultSummary) only at the end, when every secret of the recording is known, so they are redacted.
 import { redactText } from '../http/redact.ts';
-import { type Finding, type FindingOutcome, findingLines, stopReason } from '../report/finding.ts';
+import { type Finding, type FindingOutcome, stopReason } from '../report/finding.ts';
 import type { TestResultSummary } from '../report/model.ts';
 import type { ExchangeFinding, ExchangeOutcome } from './check-exchange.ts';
 
@@ -95,7 +95,7 @@ function summaryOf(group: Group): TestResultSummary {
       checked > 0
         ? [`${checked} recorded exchange(s) of ${operation} checked (first: ${group.firstChecked})`]
         : [],
-    ),
+    ).map((finding) => ({ ...finding, count: checked })),
     ...findingsOf('fail', errors),
     ...findingsOf('warning', lines(seen.warning)),
     ...(stop ? [stop] : findingsOf('not-verified', lines(seen['not-verified']))),
@@ -105,13 +105,12 @@ function summaryOf(group: Group): TestResultSummary {
     title: `${operation}: ${id} in recorded exchanges`,
     file: 'recording',
     status: failed ? 'failed' : unverifiedOnly ? 'skipped' : 'passed',
-    outcome: failed ? 'failed' : unverifiedOnly ? 'not-verified' : 'passed',
+    outcome: failed ? 'fail' : unverifiedOnly ? 'not-verified' : 'pass',
     requirements: [id],
     failedRequirements: failed ? [id] : [],
     tags: ['@recording'],
     skipReason: stop && stopReason(stop),
     findings,
-    ...findingLines(findings, stop),
     prismViolations: [],
     error: failed
       ? redactText(`[${id}] ${operation}:\n${errors.map((e) => `  - ${e}`).join('\n')}`)

@@ -1,23 +1,19 @@
 // CONFORMANCE_BASELINE: this run against a previous run's conformance.json, requirement by requirement:
-// new failures, fixed, still failing, newly not verified, and requirements whose evidence shrank (the
-// counts their evidence states, e.g. "182 records", add up to less than before). With
+// new failures, fixed, still failing, newly not verified, newly verified, and requirements whose evidence
+// shrank (their evidence counts, e.g. 182 records, add up to less than before); and whether the contract or
+// the catalogue changed between the two, so that a change is not blamed on the target. With
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
-import { readFileSync } from 'node:fs';
 import type { FailOn } from '../config/suite-config.ts';
+import { readResult } from '../result/validate.ts';
 import type { EXIT_STATUSES, RunVerdict } from './exit-statuses.ts';
 import type { LatencyRow } from './latency.ts';
 import type { ConformanceReport, RequirementResult, SinceLastRun } from './model.ts';
 
-type Requirements = Pick<ConformanceReport, 'requirements'>;
-type Previous = Requirements & Pick<ConformanceReport, 'latency'>;
-
-/** What a requirement's evidence counts: the first number of each line (1 for a line without one). */
-export const evidenceWeight = (evidence: readonly string[]): number =>
-  evidence.reduce((sum, line) => sum + Number(/\d+/.exec(line.replace(/,(?=\d{3})/g, ''))?.[0] ?? 1), 0);
+type Compared = Pick<ConformanceReport, 'requirements'> & Partial<Pick<ConformanceReport, 'contract'>>;
 
 export function compareWithBaseline(
-  current: Requirements,
-  previous: Requirements,
+  current: Compared,
+  previous: Compared,
   baseline: string,
   mode: FailOn = 'any',
 ): SinceLastRun {
@@ -32,12 +28,20 @@ export function compareWithBaseline(
     fixed: ids((now, then) => failing(then) && !failing(now) && now.status !== 'omitted'),
     stillFailing: ids((now, then) => failing(now) && failing(then)),
     newlyNotVerified: ids((now, then) => now.status === 'not-verified' && then?.status !== 'not-verified'),
+    newlyVerified: ids((now, then) => now.status === 'pass' && then?.status === 'not-verified'),
     evidenceShrank: current.requirements.flatMap((now) => {
       const then = before.get(now.id);
       if (!then || now.status !== 'pass' || then.status !== 'pass') return [];
-      const [was, is] = [evidenceWeight(then.evidence), evidenceWeight(now.evidence)];
-      return is < was ? [{ id: now.id, before: was, after: is }] : [];
+      return now.evidenceCount < then.evidenceCount
+        ? [{ id: now.id, before: then.evidenceCount, after: now.evidenceCount }]
+        : [];
     }),
+    ...(current.contract && previous.contract
+      ? {
+          contractChanged: current.contract.spec !== previous.contract.spec,
+          catalogueChanged: current.contract.catalogue !== previous.contract.catalogue,
+        }
+      : {}),
   };
 }
 
@@ -58,7 +62,7 @@ export function withBaseline<T extends ConformanceReport>(
   mode: FailOn = 'any',
 ): T {
   if (!file) return report;
-  const previous = JSON.parse(readFileSync(file, 'utf8')) as Previous;
+  const previous = readResult(file);
   return {
     ...report,
     sinceLastRun: compareWithBaseline(report, previous, file, mode),

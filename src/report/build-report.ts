@@ -9,7 +9,7 @@ import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import type { RunVerdict } from './exit-statuses.ts';
 import { type Expectation, expectationFor } from './expectations.ts';
-import type { FindingOutcome } from './finding.ts';
+import { type Finding, type FindingOutcome, isStop } from './finding.ts';
 import {
   type ConformanceReport,
   idsWithStatus,
@@ -18,6 +18,8 @@ import {
   type RunSideStop,
   type TestResultSummary,
 } from './model.ts';
+import { areaOf } from './overview.ts';
+import { resultHeader } from './result-header.ts';
 
 export type RunMeta = Pick<
   ConformanceReport,
@@ -33,7 +35,13 @@ export type RunMeta = Pick<
   | 'propertySeed'
   | 'runError'
   | 'selection'
-> & { interrupted: boolean; requestTally?: RequestTally; rateLimitedAnswers?: number };
+> & {
+  interrupted: boolean;
+  requestTally?: RequestTally;
+  rateLimitedAnswers?: number;
+  /** The exchanges of the tests that did not pass, by id (src/report/test-exchanges.ts). */
+  exchanges?: ConformanceReport['exchanges'];
+};
 
 /** A requirement's family: its ID up to the first dash (PAG-NEXT-TOKEN: PAG). */
 const familyOf = (id: string): string => id.split('-')[0] ?? id;
@@ -49,13 +57,55 @@ function requestsByFamily(tests: readonly TestResultSummary[]): Record<string, R
   return Object.fromEntries(Object.entries(families).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** The messages of the test's findings of `outcome` about `id`. */
-const stated = (test: TestResultSummary, outcome: FindingOutcome, id: string): string[] =>
-  test.findings
-    .filter((finding) => finding.outcome === outcome && finding.requirement === id)
-    .map((finding) => finding.message);
+/** The test's findings of `outcome` about `id`. */
+const stated = (test: TestResultSummary, outcome: FindingOutcome, id: string): Finding[] =>
+  test.findings.filter((finding) => finding.outcome === outcome && finding.requirement === id);
 
+/** Each item once, by `key`. */
+const uniqueBy = <T>(items: readonly T[], key: (item: T) => string): T[] => [
+  ...new Map(items.map((item) => [key(item), item])).values(),
+];
 const unique = <T>(items: readonly T[]): T[] => [...new Set(items)];
+const statementKey = (line: { test: string; message: string }) => `${line.test}\n${line.message}`;
+
+type NotVerifiedLine = RequirementResult['notVerified'][number];
+
+/** A finding that left a requirement not verified, as its result states it: the kind says how to verify it. */
+function notVerifiedLine(test: string, finding: Finding): NotVerifiedLine {
+  const line = { test, message: finding.message };
+  switch (finding.outcome) {
+    case 'blocked':
+      return { ...line, kind: 'blocked', prerequisite: finding.prerequisite ?? '' };
+    case 'error':
+      return { ...line, kind: 'run-error', ...(finding.runError ? { remedy: finding.runError.remedy } : {}) };
+    default:
+      return {
+        ...line,
+        kind: finding.kind ?? (finding.variables?.length ? 'configuration' : 'data'),
+        ...(finding.variables?.length ? { variables: finding.variables } : {}),
+      };
+  }
+}
+
+/** Why a declaring test left `id` not verified, if it did. */
+function notVerifiedBy(test: TestResultSummary, id: string): NotVerifiedLine[] {
+  const stop = [...test.findings].reverse().find((finding) => isStop(finding));
+  if (test.outcome === 'not-verified' || test.outcome === 'blocked' || test.outcome === 'error')
+    return stop
+      ? [notVerifiedLine(test.title, stop)]
+      : [{ test: test.title, message: test.skipReason ?? 'did not run', kind: 'not-run' }];
+  // A test that failed on another requirement never reached this one.
+  if (test.outcome === 'fail' && !test.failedRequirements.includes(id))
+    return [
+      {
+        test: test.title,
+        message: `blocked by ${test.failedRequirements.join(', ')}`,
+        kind: 'blocked',
+        prerequisite: test.failedRequirements[0] ?? '',
+      },
+    ];
+  return stated(test, 'not-verified', id).map((finding) => notVerifiedLine(test.title, finding));
+}
 
 function resultOf(
   requirement: Requirement,
@@ -64,28 +114,32 @@ function resultOf(
 ): RequirementResult {
   const { id } = requirement;
   const declaring = tests.filter((test) => test.requirements.includes(id));
-  const failing = tests.filter((test) => test.outcome === 'failed' && test.failedRequirements.includes(id));
+  const failing = tests.filter((test) => test.outcome === 'fail' && test.failedRequirements.includes(id));
   const related = unique([...declaring, ...failing]);
-  const notVerified = unique(
-    declaring.flatMap((test) => {
-      if (test.outcome === 'not-verified' || test.outcome === 'blocked' || test.outcome === 'error')
-        return [`${test.title}: ${test.skipReason ?? 'did not run'}`];
-      // A test that failed on another requirement never reached this one.
-      if (test.outcome === 'failed' && !test.failedRequirements.includes(id))
-        return [`${test.title}: blocked by ${test.failedRequirements.join(', ')}`];
-      return stated(test, 'not-verified', id).map((reason) => `${test.title}: ${reason}`);
-    }),
+  const notVerified = uniqueBy(
+    declaring.flatMap((test) => notVerifiedBy(test, id)),
+    statementKey,
   );
   // Any check may warn or note about any requirement (a null seen by a schema check, say).
-  const warnings = unique(tests.flatMap((test) => stated(test, 'warning', id)));
+  const said = (outcome: FindingOutcome) =>
+    uniqueBy(
+      tests.flatMap((test) =>
+        stated(test, outcome, id).map((finding) => ({ test: test.title, message: finding.message })),
+      ),
+      statementKey,
+    );
+  const warnings = said('warning');
   const passed = declaring.filter(
-    (test) => test.outcome === 'passed' && stated(test, 'not-verified', id).length === 0,
+    (test) => test.outcome === 'pass' && stated(test, 'not-verified', id).length === 0,
   );
-  const evidence = unique(
+  const evidence = uniqueBy(
     passed.flatMap((test) => {
       const rested = stated(test, 'pass', id);
-      return rested.length > 0 ? rested : [`${test.title}: passed`];
+      return rested.length > 0
+        ? rested.map((finding) => ({ test: test.title, message: finding.message, count: finding.count ?? 1 }))
+        : [{ test: test.title, message: 'passed', count: 1 }];
     }),
+    statementKey,
   );
   let status: RequirementStatus;
   if (failing.length > 0) status = 'fail';
@@ -98,17 +152,19 @@ function resultOf(
     id,
     level: requirement.level,
     section: requirement.section,
+    area: areaOf(requirement),
     text: requirement.text,
-    reading: requirement.reading,
+    ...(requirement.reading === undefined ? {} : { reading: requirement.reading }),
     status,
     verifiable: requirement.verifiable,
-    reason: requirement.reason,
-    tests: related.map((test) => ({ title: test.title, outcome: test.outcome, skipReason: test.skipReason })),
+    ...(requirement.reason === undefined ? {} : { reason: requirement.reason }),
+    tests: related.map((test) => ({ title: test.title, outcome: test.outcome })),
     evidence,
+    evidenceCount: evidence.reduce((sum, line) => sum + line.count, 0),
     warnings,
     notVerified,
-    notes: unique(tests.flatMap((test) => stated(test, 'note', id))),
-    deviation,
+    notes: said('note'),
+    ...(deviation === undefined ? {} : { deviation }),
   };
 }
 
@@ -157,7 +213,7 @@ export function buildReport(
 ): Omit<ConformanceReport, 'digest'> {
   const gateFailures: string[] = [];
   const deviations: ConformanceReport['deviations'] = [];
-  for (const test of tests.filter((t) => t.outcome === 'failed')) {
+  for (const test of tests.filter((t) => t.outcome === 'fail')) {
     const expectation = expectationFor(expectations, test.title, test.failedRequirements);
     if (expectation) deviations.push({ test: test.title, key: expectation.key, reason: expectation.reason });
     else gateFailures.push(`failed: ${test.title} (${test.failedRequirements.join(', ')})`);
@@ -169,10 +225,7 @@ export function buildReport(
         test.requirements.includes(expectation.key) ||
         test.failedRequirements.includes(expectation.key),
     );
-    if (
-      covered.some((test) => test.outcome === 'passed') &&
-      !covered.some((test) => test.outcome === 'failed')
-    ) {
+    if (covered.some((test) => test.outcome === 'pass') && !covered.some((test) => test.outcome === 'fail')) {
       gateFailures.push(
         `expected failure no longer happens: ${expectation.key} (${expectation.reason}); remove it from the expectations file`,
       );
@@ -189,12 +242,13 @@ export function buildReport(
   const incomplete = requirements
     .filter((r) => r.level === 'MUST' && r.verifiable)
     .flatMap((r) => {
-      if (r.status === 'not-verified') return [{ id: r.id, reasons: r.notVerified }];
+      if (r.status === 'not-verified')
+        return [{ id: r.id, reasons: r.notVerified.map((line) => `${line.test}: ${line.message}`) }];
       return narrowed && r.status === 'omitted' && r.tests.length === 0
         ? [{ id: r.id, reasons: [notRun] }]
         : [];
     });
-  const { interrupted, requestTally, rateLimitedAnswers = 0, ...run } = meta;
+  const { interrupted, requestTally, rateLimitedAnswers = 0, exchanges = [], ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const { runError, runSideStops } = runSide(meta.runError, tests);
@@ -206,6 +260,7 @@ export function buildReport(
       : 'pass';
   const verdict: RunVerdict = failed ? 'fail' : besideFailures;
   return {
+    ...resultHeader(),
     ...run,
     ...(runError ? { runError } : {}),
     ...(runSideStops.length > 0 ? { runSideStops } : {}),
@@ -230,5 +285,6 @@ export function buildReport(
     ),
     requirements,
     tests,
+    exchanges,
   };
 }

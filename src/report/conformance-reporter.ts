@@ -21,14 +21,13 @@ import {
   requestTally,
   UnansweredRequests,
 } from '../http/request-counter.ts';
-import { packageVersion } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
 import { markAllure } from './allure-verdict.ts';
 import { exitStatusOf, gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
-import { certifiedResults, computeDigest, contractDigest } from './digest.ts';
+import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
@@ -41,6 +40,7 @@ import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './request-plan.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
 import { recordedRunFindings } from './run-findings.ts';
+import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
@@ -177,7 +177,7 @@ export default class ConformanceReporter implements Reporter {
       this.selection,
       recordedRunFindings().map(summariseRunFinding),
     );
-    appendHistory(requirementHistoryPath(), historyEntryOf(report, contractDigest(), packageVersion()));
+    appendHistory(requirementHistoryPath(), historyEntryOf(report));
     writeReport(report);
     writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
@@ -241,9 +241,11 @@ async function conformanceReport(
   const targetAnswered = tests.some(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
+  const summaries = tests.map((test) => summarise(test, targetAnswered));
+  const exchanges = tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? ''));
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
-    [...tests.map((test) => summarise(test, targetAnswered)), ...outsideTests],
+    [...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [])), ...outsideTests],
     requirements,
     loadExpectations(config?.expectationsFile),
     {
@@ -265,6 +267,7 @@ async function conformanceReport(
       interrupted: result.status === 'interrupted' || result.status === 'timedout',
       runError: recordedRunError(),
       selection,
+      exchanges: exchanges.flat(),
     },
   );
   const latency = withLatency(built, latencyTable(tests.flatMap(testSamples)), config?.latencyBudgets ?? {});

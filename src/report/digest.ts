@@ -4,13 +4,34 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { packageVersion, packageRoot as root } from '../run-state/package.ts';
 
-function contractFiles(): string[] {
+/** The spec and the schemas: what the contract's shape is. */
+function specFiles(): string[] {
   const schemas = readdirSync(`${root}schemas`)
     .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => `schemas/${name}`);
-  return ['specs/openapi.yaml', 'specs/requirements.yaml', ...schemas];
+  return ['specs/openapi.yaml', ...schemas];
 }
+
+const CATALOGUE = 'specs/requirements.yaml';
+
+/** Every file of the contract a digest covers, in a fixed order. */
+const contractFiles = (): string[] => {
+  const [openapi = '', ...schemas] = specFiles();
+  return [openapi, CATALOGUE, ...schemas];
+};
+
+const filesHash = (files: readonly string[]): string => {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update(readFileSync(root + file));
+  return hash.digest('hex');
+};
+
+/** What the run judged against, so that a comparison with another run can tell a change of contract. */
+export const contractDigests = (): { spec: string; catalogue: string } => ({
+  spec: filesHash(specFiles()),
+  catalogue: filesHash([CATALOGUE]),
+});
 
 export interface Digest {
   algorithm: 'sha256';
@@ -22,16 +43,9 @@ export interface Digest {
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-/** SHA-256 of the contract a run judges by: the spec, the requirement catalogue and the schemas. */
-export function contractDigest(): string {
-  const spec = createHash('sha256');
-  for (const file of contractFiles()) spec.update(file).update(readFileSync(root + file));
-  return spec.digest('hex');
-}
-
 export function computeDigest(results: unknown): Digest {
   const suiteVersion = packageVersion();
-  const specHash = contractDigest();
+  const specHash = filesHash(contractFiles());
   const resultsHash = sha256(JSON.stringify(results));
   return {
     algorithm: 'sha256',

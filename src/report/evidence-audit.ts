@@ -16,7 +16,7 @@ export interface Unevidenced {
 const passing = (tests: readonly TestResultSummary[], id: string): TestResultSummary[] =>
   tests.filter(
     (test) =>
-      test.outcome === 'passed' &&
+      test.outcome === 'pass' &&
       test.requirements.includes(id) &&
       !test.findings.some((finding) => finding.outcome === 'not-verified' && finding.requirement === id),
   );

@@ -1,8 +1,9 @@
 // The exit statuses of the suite's commands, with what each means: the one table the console's last line,
 // every subcommand's --help and the README's verdict table (npm run docs:tables) read.
 
-/** The verdicts of a run, in the order they outrank each other. */
-export type RunVerdict = 'fail' | 'error' | 'incomplete' | 'pass';
+import type { RunVerdict } from '../result/schema.ts';
+
+export type { RunVerdict };
 
 interface ExitStatus {
   code: number;

@@ -1,31 +1,18 @@
 // A check's outcome as data, from the worker to the reporter: one `finding` annotation per outcome, its
 // description the Finding as JSON. The outcomes are a closed list; the reporter refuses any other.
-import type { RunError } from '../run-state/run-error.ts';
+import { OUTCOMES, type Outcome, type ResultFinding } from '../result/schema.ts';
 
-export const FINDING_OUTCOMES = [
-  'pass',
-  'fail',
-  'warning',
-  'not-verified',
-  'blocked',
-  'omitted',
-  'note',
-  'error',
-] as const;
+/** The one closed list of outcomes (the result schema's). */
+export const FINDING_OUTCOMES = OUTCOMES;
 
-export type FindingOutcome = (typeof FINDING_OUTCOMES)[number];
+export type FindingOutcome = Outcome;
 
-export interface Finding {
-  requirement: string;
-  outcome: FindingOutcome;
-  message: string;
-  /** The request behind it, e.g. with its curl reproduction (redacted). */
-  evidence?: string;
-  /** Outcome blocked: the requirement that failed first. */
-  prerequisite?: string;
-  /** Outcome error: what on the suite's or the user's side stopped the check. */
-  runError?: RunError;
-}
+/**
+ * A check's outcome (the result schema's finding): its requirement, outcome and message; the evidence and
+ * exchange it rests on; a pass's count; a blocked check's prerequisite; what would supply what a not
+ * verified check lacked; a run error; a property failure's replay.
+ */
+export type Finding = ResultFinding;
 
 export const FINDING_ANNOTATION = 'finding';
 
@@ -97,18 +84,4 @@ export function stopReason(finding: Finding): string {
     default:
       return `not verified: ${finding.message}`;
   }
-}
-
-/** The findings as conformance.json's "ID: message" lists of a test, by kind; `stop` (its skip) left out. */
-export function findingLines(findings: readonly Finding[], stop?: Finding) {
-  const lines = (outcome: FindingOutcome) =>
-    findings
-      .filter((finding) => finding.outcome === outcome && finding !== stop)
-      .map((finding) => `${finding.requirement}: ${finding.message}`);
-  return {
-    evidence: lines('pass'),
-    warnings: lines('warning'),
-    notVerified: lines('not-verified'),
-    notes: lines('note'),
-  };
 }

@@ -1,6 +1,7 @@
 // reports/junit.xml, from the report's test summaries: the root names the run verdict (what a CI's JUnit view
 // shows first), one testsuite per spec file, a failure names its requirement, and what the run did not
 // verify (not verified, blocked, omitted, stopped by the run error) is <skipped>, never <failure>.
+import { type Finding, isStop } from './finding.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 
 const ENTITIES: Record<string, string> = {
@@ -38,13 +39,19 @@ function outcomeElement(test: TestResultSummary): string {
   return `<failure${attributes({ message, type: test.failedRequirements.join(' ') })}>${xmlText(full)}</failure>`;
 }
 
-/** Warnings, notes and what the test could not verify although it ran. */
+const SAID: Partial<Record<Finding['outcome'], string>> = {
+  warning: 'warning',
+  note: 'note',
+  'not-verified': 'not verified',
+};
+
+/** Warnings, notes and what the test could not verify although it ran (its stop is the skip's message). */
 function systemOut(test: TestResultSummary): string {
-  const lines = [
-    ...test.warnings.map((line) => `warning: ${line}`),
-    ...test.notes.map((line) => `note: ${line}`),
-    ...test.notVerified.map((line) => `not verified: ${line}`),
-  ];
+  const stop = test.status === 'skipped' ? test.findings.filter(isStop).at(-1) : undefined;
+  const lines = test.findings.flatMap((finding) => {
+    const said = SAID[finding.outcome];
+    return said && finding !== stop ? [`${said}: ${finding.requirement}: ${finding.message}`] : [];
+  });
   return lines.length > 0 ? `<system-out>${xmlText(lines.join('\n'))}</system-out>` : '';
 }
 

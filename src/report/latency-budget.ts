@@ -10,6 +10,9 @@ import { overBudget } from './overview.ts';
 
 export const LATENCY_REQUIREMENT = 'LAT-BUDGET';
 
+/** Who states LAT-BUDGET's result: the run's latency table, no test of its own. */
+const BY_THE_RUN = 'the latency table of the run';
+
 const budgetOf = (budgets: LatencyBudgets, operationId: string): number | undefined =>
   budgets[operationId] ?? budgets['*'];
 
@@ -32,7 +35,9 @@ function judged(
     return {
       ...requirement,
       status: 'not-verified',
-      notVerified: ['no answer of an operation with a budget was recorded'],
+      notVerified: [
+        { test: BY_THE_RUN, message: 'no answer of an operation with a budget was recorded', kind: 'data' },
+      ],
     };
   const line = (row: LatencyRow) =>
     `${row.operationId}: p95 ${row.p95} ms ${overBudget(row) ? 'over' : 'within'} the budget of ${row.budgetMs} ms (${row.count} answer(s), max ${row.max} ms)`;
@@ -40,9 +45,14 @@ function judged(
     return {
       ...requirement,
       status: 'pass',
-      evidence: [`${budgeted.length} operation(s) within budget`, ...budgeted.map(line)],
+      evidence: budgeted.map((row) => ({ test: BY_THE_RUN, message: line(row), count: row.count })),
+      evidenceCount: budgeted.reduce((sum, row) => sum + row.count, 0),
     };
-  return { ...requirement, status: strict ? 'fail' : 'warning', warnings: over.map(line) };
+  return {
+    ...requirement,
+    status: strict ? 'fail' : 'warning',
+    warnings: over.map((row) => ({ test: BY_THE_RUN, message: line(row) })),
+  };
 }
 
 /** The report with its latency table and, when budgets are set, LAT-BUDGET judged (strict: the gate too). */
@@ -58,7 +68,10 @@ export function withLatency<T extends ConformanceReport>(
   );
   const failed = results.find((r) => r.id === LATENCY_REQUIREMENT && r.status === 'fail');
   const gateFailures = failed
-    ? [...report.gateFailures, `latency over budget (CONFORMANCE_STRICT=1): ${failed.warnings.join('; ')}`]
+    ? [
+        ...report.gateFailures,
+        `latency over budget (CONFORMANCE_STRICT=1): ${failed.warnings.map((w) => w.message).join('; ')}`,
+      ]
     : report.gateFailures;
   return {
     ...report,

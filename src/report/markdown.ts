@@ -17,6 +17,21 @@ const STATUS_LABEL: Record<RequirementResult['status'], string> = {
   omitted: '· not in this run',
 };
 
+const messages = (lines: readonly { message: string }[]): string[] => lines.map((line) => line.message);
+
+/** A not-verified line with how to verify it: "title: reason (set CONFORMANCE_X)". */
+const notVerifiedText = (line: RequirementResult['notVerified'][number]): string => {
+  const how =
+    line.kind === 'blocked'
+      ? `blocked by ${line.prerequisite}`
+      : line.kind === 'configuration' && line.variables
+        ? `set ${line.variables.join(', ')}`
+        : line.kind === 'run-error'
+          ? line.remedy
+          : undefined;
+  return `${line.test}: ${line.message}${how ? ` (${how})` : ''}`;
+};
+
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function detail(requirement: RequirementResult): string {
@@ -24,22 +39,24 @@ function detail(requirement: RequirementResult): string {
   switch (requirement.status) {
     case 'fail':
       // A failure no test owns (a latency budget in strict mode) is stated by its warnings.
-      if (!requirement.tests.some((test) => test.outcome === 'failed'))
-        return requirement.warnings.join('<br>');
+      if (!requirement.tests.some((test) => test.outcome === 'fail'))
+        return messages(requirement.warnings).join('<br>');
       return requirement.tests
-        .filter((test) => test.outcome === 'failed')
+        .filter((test) => test.outcome === 'fail')
         .map((test) => `**${test.title}**`)
         .join('<br>');
     case 'warning':
-      return [...requirement.warnings, `reading: ${requirement.reading ?? requirement.text}`].join('<br>');
+      return [...messages(requirement.warnings), `reading: ${requirement.reading ?? requirement.text}`].join(
+        '<br>',
+      );
     case 'not-verified':
-      return requirement.notVerified.join('<br>');
+      return requirement.notVerified.map(notVerifiedText).join('<br>');
     case 'note':
-      return requirement.notes.join('<br>') || 'the contract leaves this open';
+      return messages(requirement.notes).join('<br>') || 'the contract leaves this open';
     case 'omitted':
       return requirement.verifiable ? '' : `not observable: ${requirement.reason}`;
     default:
-      return requirement.evidence.join('<br>');
+      return requirement.evidence.map((line) => `${line.test}: ${line.message}`).join('<br>');
   }
 }
 
@@ -91,7 +108,13 @@ function sinceLastRunLines(since: SinceLastRun): string[] {
     `- **New failures:** ${list(since.newFailures)}`,
     `- **Fixed:** ${list(since.fixed)}`,
     `- **Still failing:** ${list(since.stillFailing)}`,
+    ...(since.contractChanged || since.catalogueChanged
+      ? [
+          `- **The ${since.contractChanged ? 'contract' : 'catalogue'}${since.contractChanged && since.catalogueChanged ? ' and the catalogue' : ''} changed since the baseline:** a change may be the suite's, not the target's`,
+        ]
+      : []),
     `- **Newly not verified:** ${list(since.newlyNotVerified)}`,
+    `- **Newly verified:** ${list(since.newlyVerified)}`,
     `- **Evidence shrank:** ${since.evidenceShrank.length > 0 ? since.evidenceShrank.map((e) => `${e.id} (${e.before} → ${e.after})`).join(', ') : 'none'}`,
   ];
 }
@@ -159,7 +182,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     for (const requirement of warned)
       lines.push(
         `- **${requirement.id}** (reading: ${cell(requirement.reading ?? requirement.text)})`,
-        ...requirement.warnings.map((warning) => `  - ${cell(warning)}`),
+        ...requirement.warnings.map((warning) => `  - ${cell(warning.message)}`),
       );
   }
   if (report.sinceLastRun) lines.push(...sinceLastRunLines(report.sinceLastRun));

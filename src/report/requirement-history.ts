@@ -12,8 +12,8 @@ export interface HistoryEntry {
   profile: string;
   environment: string;
   verdict: Verdict;
-  /** SHA-256 of the contract and the catalogue the run judged by (specs/, schemas/). */
-  contract: string;
+  /** SHA-256 of the spec and schemas, and of the requirement catalogue, the run judged by. */
+  contract: { spec: string; catalogue: string };
   suiteVersion: string;
   /** Every requirement's status, by id. */
   statuses: Record<string, Status>;

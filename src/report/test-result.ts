@@ -12,7 +12,6 @@ import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.
 import { TransportFailure } from '../http/transport-failure.ts';
 import {
   type Finding,
-  findingLines,
   findingsOf,
   isStop,
   REQUIREMENT_ANNOTATION,
@@ -61,7 +60,12 @@ function inferred(
   }
   if (ran === 'skipped' && !recorded.some(isStop))
     return [
-      { requirement, outcome: 'not-verified', message: skipped ?? 'did not run (the run ended first)' },
+      {
+        requirement,
+        outcome: 'not-verified',
+        message: skipped ?? 'did not run (the run ended first)',
+        kind: 'not-run',
+      },
     ];
   return [];
 }
@@ -110,7 +114,7 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
     ),
     file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
     status,
-    outcome: stop?.outcome ?? (status === 'passed' ? 'passed' : 'failed'),
+    outcome: stop?.outcome ?? (status === 'passed' ? 'pass' : 'fail'),
     requirements: declared,
     failedRequirements:
       status === 'failed'
@@ -119,7 +123,6 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
     tags: test.tags.filter((tag) => !REQUIREMENT_TAG.test(tag)),
     skipReason: stop && stopReason(stop),
     findings,
-    ...findingLines(findings, stop),
     prismViolations: ofType('prism-violation'),
     requests: ofType(REQUESTS_ANNOTATION).map((json) => JSON.parse(json) as RequestTally)[0],
     error: error ? redactText(error).slice(0, 3000) : undefined,
@@ -136,12 +139,11 @@ export function summariseRunFinding({ where, finding }: RunFinding): TestResultS
     title: where,
     file: 'global setup',
     status: failed ? 'failed' : 'passed',
-    outcome: failed ? 'failed' : 'passed',
+    outcome: failed ? 'fail' : 'pass',
     requirements: [],
     failedRequirements: failed ? [finding.requirement] : [],
     tags: [],
     findings: [recorded],
-    ...findingLines([recorded]),
     prismViolations: [],
     error: failed
       ? [`[${recorded.requirement}] ${recorded.message}`, recorded.evidence ?? ''].join('\n').trim()

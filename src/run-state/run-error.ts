@@ -4,23 +4,27 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { reportPath } from './reports-dir.ts';
 
-export type RunErrorKind =
-  | 'configuration'
-  | 'unreachable'
-  | 'credentials'
-  | 'browser'
-  | 'sign-in'
+/** The closed list of run-side causes (the result schema publishes it, src/result/schema.ts). */
+export const RUN_ERROR_KINDS = [
+  'configuration',
+  'unreachable',
+  'credentials',
+  'browser',
+  'sign-in',
   /** A sign-in page asks for what no configuration holds (a captcha, a second factor): a person must sign in. */
-  | 'person'
+  'person',
   /**
    * The first sign-in got a 4xx where no step had worked: a wrong CONFORMANCE_AUTH_URL, client id or redirect
    * URI looks the same as a server that lacks its endpoint.
    */
-  | 'sign-in-refused'
+  'sign-in-refused',
   /** A TLS certificate the run does not trust (a private CA not given in NODE_EXTRA_CA_CERTS, an expired one). */
-  | 'certificate'
-  | 'port'
-  | 'suite';
+  'certificate',
+  'port',
+  'suite',
+] as const;
+
+export type RunErrorKind = (typeof RUN_ERROR_KINDS)[number];
 
 export interface RunError {
   kind: RunErrorKind;

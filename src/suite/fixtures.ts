@@ -6,7 +6,7 @@ import { PartnerClient, partnerTokenSettings } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
-import { type Capability, capabilitySource } from '../config/capabilities.ts';
+import { type Capability, capabilitySource, variablesSupplying } from '../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
@@ -21,11 +21,12 @@ import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../rep
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
+import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from './answer-watch.ts';
-import { collectTestExchanges } from './exchange-sink.ts';
+import { collectTestExchanges, exchangeId } from './exchange-sink.ts';
 import { withGrantGuard } from './grant-guard.ts';
 import { endingFindings } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
@@ -120,6 +121,19 @@ function partnerFor(
     );
   return new PartnerClient(api, credentials, tokens, partnerTokenSettings(config, credentials));
 }
+
+/** The exchanges a test that did not pass attaches: the last few, and every one a finding names. */
+function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo) {
+  const named = new Set(findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []));
+  const recent = exchanges.length - RECENT_EXCHANGES;
+  return exchanges.flatMap((exchange, index) => {
+    const id = exchangeId(testInfo.testId, index);
+    return index >= recent || named.has(id) ? [{ id, ...redactedRecord(exchange) }] : [];
+  });
+}
+
+/** How many of its last exchanges a test that did not pass keeps. */
+const RECENT_EXCHANGES = 25;
 
 /** The target lacks capabilities a check needs: the reason names what would supply each. */
 const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
@@ -262,7 +276,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // A test that writes or generates data reads its effect back: it needs a target that keeps state.
       const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
       if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))
-        notVerified(lacking(config, ['stateful']));
+        notVerified(lacking(config, ['stateful']), variablesSupplying('stateful'));
       await use(undefined);
     },
     { auto: true, ...internal },
@@ -302,19 +316,18 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   exchanges: [
     async ({ config }, use, testInfo) => {
       const exchanges: Exchange[] = [];
-      collectTestExchanges(exchanges);
+      collectTestExchanges(exchanges, testInfo.testId);
       await use(exchanges);
       collectTestExchanges(undefined);
       if (config.recordHar) appendToRecording(exchanges);
       // The answer times go to the reporter, which builds the latency table from every test's.
       const latency = latencyAnnotation(exchanges);
       if (latency) testInfo.annotations.push(latency);
-      if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0) {
-        await testInfo.attach('exchanges.json', {
-          body: JSON.stringify(exchanges.slice(-25).map(redactedRecord), null, 2),
+      if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
+        await testInfo.attach(EXCHANGES_ATTACHMENT, {
+          body: JSON.stringify(keptExchanges(exchanges, testInfo), null, 2),
           contentType: 'application/json',
         });
-      }
     },
     { auto: true, ...internal },
   ],
@@ -346,7 +359,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
     async ({ config }, use) => {
       await use((...capabilities) => {
         const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
-        if (missing.length > 0) notVerified(lacking(config, missing));
+        if (missing.length > 0) notVerified(lacking(config, missing), missing.flatMap(variablesSupplying));
       });
     },
     internal,

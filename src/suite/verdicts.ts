@@ -13,6 +13,7 @@ import { isJsonContentType } from '../http/content-type.ts';
 import { describeExchange, type Exchange, succeeded } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
+import { exchangeRef } from './exchange-sink.ts';
 import { keepRaised } from './raised-failures.ts';
 
 /** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
@@ -40,9 +41,13 @@ export function stopWith(testInfo: TestInfo, stop: Omit<Finding, 'requirement'>)
   throw new Error('unreachable: testInfo.skip throws');
 }
 
-/** Ends the running check as not verified: what was missing, and what would supply it. */
-export function notVerified(reason: string): never {
-  return stopWith(test.info(), { outcome: 'not-verified', message: reason });
+/** Ends the running check as not verified: what was missing, and what would supply it (`variables`). */
+export function notVerified(reason: string, variables: readonly string[] = []): never {
+  return stopWith(test.info(), {
+    outcome: 'not-verified',
+    message: reason,
+    ...(variables.length > 0 ? { kind: 'configuration', variables: [...variables] } : {}),
+  });
 }
 
 /** Ends the running check as not verified because the prerequisite `requirement` failed. */
@@ -59,6 +64,8 @@ export class ConformanceFailure extends Error {
     message: string,
     /** The request behind the failure (describeExchange: with its curl line), or other context. */
     evidence?: string,
+    /** The id of the exchange it rests on (src/suite/exchange-sink.ts). */
+    exchange?: string,
   ) {
     // Redacted here, before Playwright sees it: a quoted body may carry a token the service just issued.
     const finding: Finding = {
@@ -66,6 +73,7 @@ export class ConformanceFailure extends Error {
       outcome: 'fail',
       message: redactText(message),
       ...(evidence ? { evidence: redactText(evidence) } : {}),
+      ...(exchange ? { exchange } : {}),
     };
     super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
     this.name = 'ConformanceFailure';
@@ -97,6 +105,12 @@ const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
  * needs no declaration.
  */
 const judgedAnywhere = new Set([NO_5XX_ON_CLIENT_INPUT, ...operations.map(successRequirement)]);
+
+/** A finding's evidence of an exchange: its line and curl, and its id in the result. */
+const exchangeEvidence = (exchange: Exchange): { evidence: string; exchange?: string } => {
+  const id = exchangeRef(exchange);
+  return { evidence: describeExchange(exchange), ...(id ? { exchange: id } : {}) };
+};
 
 /** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
 const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
@@ -155,7 +169,7 @@ export class Verdict {
       requirement: this.requirement,
       outcome: 'warning',
       message: context ? `${observed} (${firstLine(context)})` : observed,
-      ...(context ? { evidence: describeExchange(context) } : {}),
+      ...(context ? exchangeEvidence(context) : {}),
     });
   }
 
@@ -180,10 +194,12 @@ export class Verdict {
     return blockedBy(requirement, reason);
   }
 
-  /** Fails with `message`; `evidence` shows it (the request with its curl line, or other context). */
-  fail(message: string, evidence?: string): never {
+  /** Fails with `message`; `evidence` shows it: the exchange (its line and curl, and its id), or other text. */
+  fail(message: string, evidence?: string | Exchange): never {
     this.judging();
-    throw new ConformanceFailure(this.requirement, message, evidence);
+    const { evidence: text, exchange } =
+      typeof evidence === 'object' ? exchangeEvidence(evidence) : { evidence, exchange: undefined };
+    throw new ConformanceFailure(this.requirement, message, text, exchange);
   }
 
   /** Fails with every problem found, so one run shows them all (capped to keep messages readable). */
@@ -192,7 +208,7 @@ export class Verdict {
     if (problems.length === 0) return;
     const shown = problems.slice(0, 15).map((problem) => `  - ${problem}`);
     if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
-    this.fail(`${problems.length} violation(s):\n${shown.join('\n')}`, context && describeExchange(context));
+    this.fail(`${problems.length} violation(s):\n${shown.join('\n')}`, context);
   }
 
   expectThat(condition: boolean, message: string, context?: Exchange): void {
@@ -204,17 +220,14 @@ export class Verdict {
     this.judging();
     const allowed = typeof expected === 'number' ? [expected] : expected;
     if (allowed.includes(exchange.status)) return;
-    this.fail(statusMessage(`status ${allowed.join(' or ')}`, exchange), describeExchange(exchange));
+    this.fail(statusMessage(`status ${allowed.join(' or ')}`, exchange), exchange);
   }
 
   /** The request was served: any 2xx (`what` says what was asked, where the request alone does not). */
   expectSuccess(exchange: Exchange, what?: string): void {
     this.judging();
     if (succeeded(exchange)) return;
-    this.fail(
-      `${what ? `${what}: ` : ''}${statusMessage('a success (2xx)', exchange)}`,
-      describeExchange(exchange),
-    );
+    this.fail(`${what ? `${what}: ` : ''}${statusMessage('a success (2xx)', exchange)}`, exchange);
   }
 
   expectEmptyBody(exchange: Exchange): void {
@@ -236,10 +249,7 @@ export class Verdict {
     try {
       return exchange.json<T>();
     } catch {
-      return this.fail(
-        `the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`,
-        describeExchange(exchange),
-      );
+      return this.fail(`the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`, exchange);
     }
   }
 

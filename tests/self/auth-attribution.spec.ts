@@ -17,7 +17,7 @@ const WITHOUT_USER_B = ['CONFORMANCE_USER_B', 'CONFORMANCE_PASSWORD_B'];
 
 /** The entries (tests, and the preflight's) that failed AUTH-CODE-FLOW. */
 const signInFailures = (report: ConformanceReport): TestResultSummary[] =>
-  report.tests.filter((t) => t.outcome === 'failed' && t.failedRequirements.includes('AUTH-CODE-FLOW'));
+  report.tests.filter((t) => t.outcome === 'fail' && t.failedRequirements.includes('AUTH-CODE-FLOW'));
 
 /** FAIL, exit 1; every AUTH-CODE-FLOW failure names the requirement, the request and what it answered. */
 function expectChargedToServer(run: Run, answered: RegExp): TestResultSummary[] {
@@ -160,7 +160,7 @@ test('a target that answers 1 request in 25 with an HTML 500, its sign-in pages 
     expect(preflight?.error).toMatch(
       /GET http:\/\/\S+\/oauth\/oauth2\/auth answered 500\n.*reproduce: curl/s,
     );
-    for (const failure of run.report.tests.filter((t) => t.outcome === 'failed'))
+    for (const failure of run.report.tests.filter((t) => t.outcome === 'fail'))
       expect(failure.error).toMatch(/500/);
   } finally {
     await proxy.close();

@@ -34,7 +34,7 @@ function outcomes(report: ConformanceReport) {
       .filter((t) => t.outcome === 'not-verified')
       .map((t) => [t.title, t.skipReason ?? ''] as const),
   );
-  return { notVerified, failed: report.tests.filter((t) => t.outcome === 'failed').map((t) => t.title) };
+  return { notVerified, failed: report.tests.filter((t) => t.outcome === 'fail').map((t) => t.title) };
 }
 
 test('the variant gate holds checkbox-consent-unticked to INCOMPLETE with no failure', async () => {

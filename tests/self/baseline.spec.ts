@@ -5,25 +5,29 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
-import { compareWithBaseline, evidenceWeight, gateVerdict } from '../../src/report/baseline.ts';
+import { compareWithBaseline, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const requirement = (
   id: string,
   status: RequirementResult['status'],
-  evidence: string[] = [],
+  evidence: number[] = [],
 ): RequirementResult => ({
   id,
   level: 'MUST',
   section: 'Area',
+  area: 'Area',
   text: id,
   status,
   verifiable: true,
   tests: [],
-  evidence,
+  evidence: evidence.map((count) => ({ test: 't', message: `${count} records`, count })),
+  evidenceCount: evidence.reduce((sum, count) => sum + count, 0),
   warnings: [],
   notVerified: [],
   notes: [],
@@ -36,8 +40,9 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
       requirement('B', 'fail'),
       requirement('C', 'fail'),
       requirement('D', 'pass'),
-      requirement('E', 'pass', ['182 records of 8 pages', 'x: passed']),
-      requirement('F', 'pass', ['1,200 records']),
+      requirement('E', 'pass', [182, 1]),
+      requirement('F', 'pass', [1200]),
+      requirement('H', 'not-verified'),
     ],
   };
   const current = {
@@ -46,8 +51,9 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
       requirement('B', 'pass'),
       requirement('C', 'fail'),
       requirement('D', 'not-verified'),
-      requirement('E', 'pass', ['40 records of 2 pages', 'x: passed']),
-      requirement('F', 'pass', ['1,300 records']),
+      requirement('E', 'pass', [40, 1]),
+      requirement('F', 'pass', [1300]),
+      requirement('H', 'pass', [3]),
       requirement('G', 'fail'),
     ],
   };
@@ -59,9 +65,17 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
     fixed: ['B'],
     stillFailing: ['C'],
     newlyNotVerified: ['D'],
+    newlyVerified: ['H'],
     evidenceShrank: [{ id: 'E', before: 183, after: 41 }],
   });
-  expect(evidenceWeight(['1,300 records'])).toBe(1300);
+  const contract = { spec: 'a', catalogue: 'b' };
+  expect(
+    compareWithBaseline(
+      { ...current, contract },
+      { ...previous, contract: { ...contract, spec: 'c' } },
+      'old.json',
+    ),
+  ).toMatchObject({ contractChanged: true, catalogueChanged: false });
   expect(gateVerdict({ verdict: 'fail', sinceLastRun: since })).toBe('fail');
   expect(gateVerdict({ verdict: 'fail', sinceLastRun: { ...since, newFailures: [] } })).toBe('pass');
   // Only old failures: the verdict beside them; a run that failed nothing keeps its own (a narrowed one too).
@@ -75,24 +89,9 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
     'fail',
   );
   const markdown = renderMarkdown({
+    ...emptyResult(),
     verdict: 'fail',
-    target: 't',
-    baseUrl: 'u',
-    environment: 'e',
-    profile: 'p',
-    startedAt: 's',
-    durationMs: 0,
-    requestsSent: 0,
-    strict: false,
-    totals: { passed: 0, failed: 0, skipped: 0 },
-    requirementTotals: { pass: 0, fail: 0, warning: 0, 'not-verified': 0, note: 0, omitted: 0 },
-    gateFailures: [],
-    incomplete: [],
-    selection: [],
-    deviations: [],
-    unknownRequirementTags: [],
     requirements: current.requirements,
-    tests: [],
     sinceLastRun: since,
   } satisfies ConformanceReport);
   expect(markdown).toContain('## Since last run');
@@ -115,7 +114,7 @@ test('end to end: a second check-recording run against the first one as baseline
       { CONFORMANCE_REPORTS_DIR: join(dir, out), ...env },
       true,
     );
-    const report = JSON.parse(readFileSync(join(dir, out, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const report = readResult(join(dir, out, 'conformance.json'));
     return { code, report, markdown: readFileSync(join(dir, out, 'conformance.md'), 'utf8') };
   };
   const first = await run(clean, 'first');

@@ -3,11 +3,12 @@
 // registry has), then the installed command: --help, and a run against the embedded sandbox that passes and
 // writes its reports in the user's folder.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { readResult } from '../../src/result/validate.ts';
 import { packageRoot } from '../../src/run-state/package.ts';
 
 const run = promisify(execFile);
@@ -35,6 +36,6 @@ test('the packed suite installs and its command runs from the user folder', {
 
   const env = { ...process.env, CONFORMANCE_ENV_FILE: undefined, CONFORMANCE_REPORTS_DIR: undefined };
   await run('npx', ['physiology-conformance', 'run'], { cwd: user, env });
-  const report = JSON.parse(readFileSync(join(user, 'reports', 'conformance.json'), 'utf8'));
+  const report = readResult(join(user, 'reports', 'conformance.json'));
   expect(report.verdict).toBe('pass');
 });

@@ -2,7 +2,9 @@
 // skip throws `Skipped`), and the TestCase of a finished test with its result's annotations and errors.
 import type { TestInfo } from '@playwright/test';
 import type { TestCase } from '@playwright/test/reporter';
-import type { RunMeta } from '../../src/report/build-report.ts';
+import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
+import type { FindingOutcome } from '../../src/report/finding.ts';
+import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
 
 export class Skipped extends Error {}
 
@@ -69,3 +71,10 @@ export const sandboxRunMeta: RunMeta = {
   interrupted: false,
   selection: [],
 };
+
+/** An empty result of the run `sandboxRunMeta` describes (no test, no requirement), to build on. */
+export const emptyResult = (): ConformanceReport => buildReport([], [], [], sandboxRunMeta);
+
+/** The messages of a test's findings of `outcome`. */
+export const messagesOf = (test: Pick<TestResultSummary, 'findings'> | undefined, outcome: FindingOutcome) =>
+  (test?.findings ?? []).filter((finding) => finding.outcome === outcome).map((finding) => finding.message);

@@ -17,7 +17,9 @@ import { samplesFromAnnotations } from '../../src/report/latency-samples.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/overview.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
@@ -75,18 +77,21 @@ const latRequirement: RequirementResult = {
   id: LATENCY_REQUIREMENT,
   level: 'READING',
   section: 'Limits',
+  area: 'Limits',
   text: 'budget',
   reading: 'p95 within the budget',
   status: 'omitted',
   verifiable: true,
   tests: [],
   evidence: [],
+  evidenceCount: 0,
   warnings: [],
   notVerified: [],
   notes: [],
 };
 
 const report = (strict: boolean): ConformanceReport => ({
+  ...emptyResult(),
   target: 'sandbox',
   baseUrl: 'http://x',
   profile: 'ci-gate',
@@ -117,7 +122,7 @@ test('a p95 over budget is a warning of LAT-BUDGET; strict mode makes it a failu
   const warned = withLatency(report(false), rows, budgets);
   expect(warned.latency?.map((r) => r.budgetMs)).toEqual([20, 100]);
   expect(warned.requirements[0]?.status).toBe('warning');
-  expect(warned.requirements[0]?.warnings).toEqual([
+  expect(warned.requirements[0]?.warnings.map((w) => w.message)).toEqual([
     'listCycles: p95 70 ms over the budget of 20 ms (4 answer(s), max 70 ms)',
   ]);
   expect(warned.verdict).toBe('pass');
@@ -163,7 +168,7 @@ test('check-recording: the latency table from HAR times', async () => {
     { CONFORMANCE_REPORTS_DIR: dir, CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50' },
     true,
   );
-  const checked = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const checked = readResult(join(dir, 'conformance.json'));
   expect(checked.latency).toEqual([
     { operationId: 'getCycleById', count: 4, p50: 7, p95: 120, max: 120, budgetMs: 50 },
   ]);
@@ -192,7 +197,7 @@ test('live: against the slow variant, listCycles over a 20 ms budget is a warnin
     const lat = live.requirements.find((r) => r.id === LATENCY_REQUIREMENT);
     expect(lat?.status).toBe('warning');
     expect(lat?.warnings).toHaveLength(1);
-    expect(lat?.warnings[0]).toMatch(/^listCycles: p95 [\d.]+ ms over the budget of 20 ms/);
+    expect(lat?.warnings[0]?.message).toMatch(/^listCycles: p95 [\d.]+ ms over the budget of 20 ms/);
     expect(live.verdict).toBe('incomplete');
     expect(live.totals.failed).toBe(0);
     expect(code).toBe(0);

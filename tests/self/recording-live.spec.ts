@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
@@ -25,9 +25,7 @@ async function recordRun(faults: string[]) {
   }
   const [command, args] = cli('check-recording', har);
   const checked = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: join(dir, 'checked') }, true);
-  const report = JSON.parse(
-    readFileSync(join(dir, 'checked', 'conformance.json'), 'utf8'),
-  ) as ConformanceReport;
+  const report = readResult(join(dir, 'checked', 'conformance.json'));
   return { har: readFileSync(har, 'utf8'), code: checked.code, report };
 }
 

@@ -9,6 +9,7 @@ import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -18,7 +19,7 @@ async function checkRecording(...files: string[]) {
   const reports = scratchDir();
   const [command, args] = cli('check-recording', ...files);
   const { code, output } = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
-  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const report = readResult(join(reports, 'conformance.json'));
   const written = readdirSync(reports)
     .filter((name) => name.startsWith('conformance.'))
     .map((name) => readFileSync(join(reports, name), 'utf8'))

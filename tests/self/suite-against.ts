@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
@@ -43,7 +43,7 @@ export async function runSuiteAgainst(sandbox: RunningSandbox, env: NodeJS.Proce
     },
     true,
   );
-  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const report = readResult(join(reports, 'conformance.json'));
   const served = (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
     total: number;
     by_route: Record<string, number>;

@@ -2,15 +2,14 @@
 // which depth each target gets and why; every limit value and every form in every run, each collection
 // meeting each value within a few runs; and, end to end against the embedded sandbox, a budgeted run that
 // sends no more user-data requests for an account with three years of history than for the default one.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { collectionClasses, depthPlan } from '../../src/config/depth-plan.ts';
 import { COLLECTIONS, END_FORMS, LIMIT_VALUES, START_FORMS } from '../../src/config/input-classes.ts';
 import { describeForm } from '../../src/contract/date-time-forms.ts';
 import { DEPTH_ANNOTATION, plannedRequests } from '../../src/report/input-coverage.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
 import { progressLine } from '../../src/report/request-plan.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -77,7 +76,7 @@ async function userRequests(variants: string): Promise<number> {
     },
     true,
   );
-  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const report = readResult(join(reports, 'conformance.json'));
   expect(
     report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
     output,

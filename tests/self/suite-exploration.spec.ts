@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { FIXED_PROPERTY_SEED } from '../../src/config/variable-parsers.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import type { StoredFailure } from '../../src/suite/failure-store.ts';
+import { messagesOf } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
 /** A seed whose generated cases reach the fault (found by an exploring run, as a night would). */
@@ -25,7 +27,7 @@ async function run(store: string, env: Record<string, string>, ...options: strin
     { CONFORMANCE_FAILURE_STORE: store, CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_WORKERS: '1', ...env },
     true,
   );
-  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const report = readResult(join(reports, 'conformance.json'));
   return { code, output, report };
 }
 
@@ -78,5 +80,5 @@ test('a failure found exploring is stored with its seed, shrunk, and replayed fi
   const clean = await run(store, {});
   const [replay] = clean.report.tests;
   expect(replay?.status, clean.output).toBe('passed');
-  expect(replay?.evidence.join('\n')).toContain('1 replayed from the failure store');
+  expect(messagesOf(replay, 'pass').join('\n')).toContain('1 replayed from the failure store');
 });

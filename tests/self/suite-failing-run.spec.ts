@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import type { FaultName } from '../../sandbox/faults/index.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
@@ -52,7 +53,7 @@ async function runAgainst(faults: FaultName[], grep: string) {
       true,
     );
     const dir = join(reports, `run-${faults.join('-') || 'clean'}`);
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const report = readResult(join(dir, 'conformance.json'));
     const json = JSON.parse(
       readFileSync(join(reports, `results-${faults.join('-') || 'clean'}.json`), 'utf8'),
     ) as { suites: JsonSuite[] };

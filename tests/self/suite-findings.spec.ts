@@ -15,7 +15,7 @@ import { summarise } from '../../src/report/test-result.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
 import { endingFindings, isKeptStop, keepRaised } from '../../src/suite/raised-failures.ts';
 import { ConformanceFailure, stopWith, Verdict } from '../../src/suite/verdicts.ts';
-import { type Ended, endedTest, skipReasonOf, stoppableInfo } from './findings-support.ts';
+import { type Ended, endedTest, messagesOf, skipReasonOf, stoppableInfo } from './findings-support.ts';
 
 const RUN_ERROR = { kind: 'sign-in' as const, cause: 'no form on the page', remedy: 'try the browser' };
 
@@ -29,7 +29,7 @@ function recordedHere(check: () => void): Ended['annotations'] {
 
 const passedWith = (check: () => void) => ({
   status: 'passed' as const,
-  outcome: 'passed' as const,
+  outcome: 'pass' as const,
   annotations: recordedHere(check),
 });
 
@@ -52,7 +52,7 @@ const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
       () => 'PAG-A',
     ))
       if (ended) recordFinding(info, ended);
-    return { status: 'failed', outcome: 'failed', annotations: info.annotations, errors };
+    return { status: 'failed', outcome: 'fail', annotations: info.annotations, errors };
   },
   warning: () => passedWith(() => new Verdict('PAG-A').warn('limit=0 served 10 records')),
   'not-verified': () => stopped({ outcome: 'not-verified', message: 'no SCORED cycle' }, 'not-verified'),
@@ -88,9 +88,9 @@ test('the summary says each finding as the report did: failures, reasons, eviden
   };
   expect(summary('fail')).toMatchObject({ status: 'failed', failedRequirements: ['PAG-A'] });
   expect(summary('fail').findings[0]?.evidence).toBe('GET http://x/v2/cycle → 200');
-  expect(summary('pass').evidence).toEqual(['PAG-A: 182 records of 8 pages']);
-  expect(summary('warning').warnings).toEqual(['PAG-A: limit=0 served 10 records']);
-  expect(summary('note').notes).toEqual(['PAG-A: answered 200']);
+  expect(messagesOf(summary('pass'), 'pass')).toEqual(['182 records of 8 pages']);
+  expect(messagesOf(summary('warning'), 'warning')).toEqual(['limit=0 served 10 records']);
+  expect(messagesOf(summary('note'), 'note')).toEqual(['answered 200']);
   expect(summary('not-verified').skipReason).toBe('not verified: no SCORED cycle');
   expect(summary('blocked').skipReason).toBe('blocked by OP-LIST-CYCLES: listCycles could not be read');
   expect(summary('omitted').skipReason).toBe('omitted: smoke runs no write');
@@ -106,7 +106,8 @@ test('the summary says each finding as the report did: failures, reasons, eviden
       annotations: recordedHere(() => new Verdict('PAG-B').notVerifiedHere('no id')),
     }),
   );
-  expect(partly).toMatchObject({ outcome: 'passed', notVerified: ['PAG-B: no id'] });
+  expect(partly).toMatchObject({ outcome: 'pass' });
+  expect(messagesOf(partly, 'not-verified')).toEqual(['no id']);
 });
 
 test('an outcome outside the closed list, or a finding that is not one, is refused loudly', () => {
@@ -167,7 +168,7 @@ test('an untyped error the run error explains stops the test, not verified; a ch
       endedTest({ status: 'failed', annotations: [fail('AUTH-CODE-FLOW')], errors: [refused] }),
       false,
     ),
-  ).toMatchObject({ outcome: 'failed', failedRequirements: ['AUTH-CODE-FLOW'] });
+  ).toMatchObject({ outcome: 'fail', failedRequirements: ['AUTH-CODE-FLOW'] });
   // A test that never ran.
   expect(summarise(endedTest({ status: 'skipped' })).skipReason).toBe(
     'not verified: did not run (the run ended first)',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { EXIT_CODES } from '../../src/report/exit-statuses.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
@@ -75,7 +75,7 @@ async function runCommandAgainst(sandbox: RunningSandbox, env: NodeJS.ProcessEnv
   return { code, output, reports, file: join(reports, 'conformance.json') };
 }
 
-const readReport = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+const readReport = (file: string) => readResult(file);
 
 test('a narrowed certification (its profile from the env file) never exits 0, and verify-report refuses its report', async () => {
   const sandbox = await startSandbox({ port: 0 });

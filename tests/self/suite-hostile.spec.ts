@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { scratchDir } from './scratch.ts';
 import { type FaultPlan, type FaultProxy, startFaultProxy } from './suite-hostile-proxy.ts';
 import { type ProcessInfo, processTree, secretsUnder, startCli, survivors } from './suite-hostile-support.ts';
@@ -68,9 +69,7 @@ async function runAgainstHostileTarget(
     const { code, output } = await cli.exit;
     const wallMs = Date.now() - started;
     const path = join(reports, 'conformance.json');
-    const report = existsSync(path)
-      ? (JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport)
-      : undefined;
+    const report = existsSync(path) ? readResult(path) : undefined;
     return { code, output, reports, report, proxy, processes, wallMs };
   } finally {
     await proxy.close();
@@ -122,7 +121,7 @@ test("a reading's check that gets no answer fails its operation's OP-* requireme
     run.proxy.faulted.map((r) => r.fault),
     run.output.slice(-2000),
   ).toEqual(['hang']);
-  const failed = (run.report?.tests ?? []).filter((t) => t.outcome === 'failed');
+  const failed = (run.report?.tests ?? []).filter((t) => t.outcome === 'fail');
   expect(failed.map((t) => t.failedRequirements)).toEqual([['OP-LIST-CYCLES']]);
   expect(failed[0]?.findings.filter((f) => f.outcome === 'fail').map((f) => f.message)).toEqual([
     expect.stringMatching(
@@ -184,7 +183,7 @@ test('an unanswered page of a shared walk: one failure, charged to the walk; a c
   const [request] = run.proxy.faulted;
   expect(run.proxy.faulted.map((r) => r.fault)).toEqual(['hang']);
   const tests = run.report?.tests ?? [];
-  const failed = tests.filter((t) => t.outcome === 'failed');
+  const failed = tests.filter((t) => t.outcome === 'fail');
   expect(failed.length, 'tests charged with the unanswered request').toBe(1);
   expect(failed[0]?.failedRequirements).toEqual(['OP-LIST-CYCLES']);
   expect(failed[0]?.findings.filter((f) => f.outcome === 'fail')).toHaveLength(1);
@@ -238,9 +237,9 @@ for (const { read, path, grep, charged, passing } of [
       run.output.slice(-2000),
     ).toEqual(['hang']);
     const tests = run.report?.tests ?? [];
-    const failed = tests.filter((t) => t.outcome === 'failed');
+    const failed = tests.filter((t) => t.outcome === 'fail');
     expect(failed.map((t) => t.failedRequirements)).toEqual([[charged]]);
-    expect(tests.filter((t) => t.outcome === 'passed').length).toBeGreaterThan(passing);
+    expect(tests.filter((t) => t.outcome === 'pass').length).toBeGreaterThan(passing);
     expect(run.code).toBe(1);
   });
 

@@ -4,11 +4,11 @@
 // is reported on the target's side and no longer sent. Neither holds the run: each client waits out one
 // refusal per operation (counted by the run's log, so the bound does not depend on the machine's speed),
 // and the console says what it waits for, and on whose account, without a secret.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
@@ -27,9 +27,7 @@ async function runWithFault(fault: string, grep: string) {
       CONFORMANCE_WORKERS: '1',
     }).exit;
     const path = join(reports, 'conformance.json');
-    const report = existsSync(path)
-      ? (JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport)
-      : undefined;
+    const report = existsSync(path) ? readResult(path) : undefined;
     return { code, output, report };
   } finally {
     await sandbox.close();

@@ -38,16 +38,12 @@ const result = (
 ): TestResultSummary => ({
   title,
   file: 'tests/conformance/x.spec.ts',
-  status: outcome === 'passed' || outcome === 'failed' ? outcome : 'skipped',
+  status: outcome === 'pass' ? 'passed' : outcome === 'fail' ? 'failed' : 'skipped',
   outcome,
   requirements,
-  failedRequirements: outcome === 'failed' ? requirements : [],
+  failedRequirements: outcome === 'fail' ? requirements : [],
   tags: [],
   findings: [],
-  evidence: [],
-  warnings: [],
-  notVerified: [],
-  notes: [],
   prismViolations: [],
   ...extra,
 });
@@ -63,10 +59,10 @@ const statuses = (report: ReturnType<typeof buildReport>) =>
 test('requirement statuses: a failure counts for the requirement it names, not for the test tags', () => {
   const report = buildReport(
     [
-      result('t1', 'passed', ['PAG-A'], { findings: [finding('PAG-A', 'pass', '182 records of 8 pages')] }),
+      result('t1', 'pass', ['PAG-A'], { findings: [finding('PAG-A', 'pass', '182 records of 8 pages')] }),
       // t2 declares PAG-B but its failure names PAG-C: PAG-C fails, PAG-B is blocked, never passed.
-      result('t2', 'failed', ['PAG-B'], { failedRequirements: ['PAG-C'] }),
-      result('t4', 'passed', ['PAG-OPEN'], { findings: [finding('PAG-OPEN', 'note', 'answered 200')] }),
+      result('t2', 'fail', ['PAG-B'], { failedRequirements: ['PAG-C'] }),
+      result('t4', 'pass', ['PAG-OPEN'], { findings: [finding('PAG-OPEN', 'note', 'answered 200')] }),
     ],
     catalogue,
     [],
@@ -81,8 +77,10 @@ test('requirement statuses: a failure counts for the requirement it names, not f
     'PAG-HIDDEN': 'omitted',
   });
   const a = report.requirements.find((r) => r.id === 'PAG-A');
-  expect(a?.evidence).toEqual(['182 records of 8 pages']);
-  expect(report.requirements.find((r) => r.id === 'PAG-B')?.notVerified).toEqual(['t2: blocked by PAG-C']);
+  expect(a?.evidence).toEqual([{ test: 't1', message: '182 records of 8 pages', count: 1 }]);
+  expect(report.requirements.find((r) => r.id === 'PAG-B')?.notVerified).toEqual([
+    { test: 't2', message: 'blocked by PAG-C', kind: 'blocked', prerequisite: 'PAG-C' },
+  ]);
   expect(report.totals).toEqual({ passed: 2, failed: 1, skipped: 0 });
   expect(report.verdict).toBe('fail');
   expect(report.gateFailures).toEqual(['failed: t2 (PAG-C)']);
@@ -90,7 +88,7 @@ test('requirement statuses: a failure counts for the requirement it names, not f
 
 test('run verdict: PASS only when every MUST passed; INCOMPLETE lists what was not verified and why', () => {
   const passing = buildReport(
-    [result('t1', 'passed', ['PAG-A']), result('t2', 'omitted', ['PAG-B'], { skipReason: 'omitted: smoke' })],
+    [result('t1', 'pass', ['PAG-A']), result('t2', 'omitted', ['PAG-B'], { skipReason: 'omitted: smoke' })],
     catalogue,
     [],
     meta,
@@ -99,7 +97,7 @@ test('run verdict: PASS only when every MUST passed; INCOMPLETE lists what was n
   expect(statuses(passing)['PAG-B']).toBe('omitted');
   const incomplete = buildReport(
     [
-      result('t1', 'passed', ['PAG-A']),
+      result('t1', 'pass', ['PAG-A']),
       result('t3', 'not-verified', ['PAG-C'], { skipReason: 'not verified: no SCORED record' }),
       result('t5', 'not-verified', ['PAG-HIDDEN'], { skipReason: 'not verified: no user without data' }),
     ],
@@ -118,7 +116,7 @@ test('run verdict: PASS only when every MUST passed; INCOMPLETE lists what was n
 test('warnings: a reading departure is shown with its reading and never fails the run', () => {
   const report = buildReport(
     [
-      result('t1', 'passed', ['PAG-A', 'PAG-READ'], {
+      result('t1', 'pass', ['PAG-A', 'PAG-READ'], {
         findings: [finding('PAG-READ', 'warning', 'limit=0 served 10 records')],
       }),
     ],
@@ -134,7 +132,7 @@ test('warnings: a reading departure is shown with its reading and never fails th
 });
 
 test('an interrupted run is INCOMPLETE, never PASS', () => {
-  const report = buildReport([result('t1', 'passed', ['PAG-A'])], catalogue, [], {
+  const report = buildReport([result('t1', 'pass', ['PAG-A'])], catalogue, [], {
     ...meta,
     interrupted: true,
   });
@@ -149,7 +147,7 @@ test('a run error with no failure makes the verdict ERROR: what it stopped is no
   };
   const report = buildReport(
     [
-      result('t1', 'passed', ['PAG-A']),
+      result('t1', 'pass', ['PAG-A']),
       result('t2', 'error', ['PAG-B'], {
         runError,
         skipReason: 'not verified (blocked by the run error): x',
@@ -175,7 +173,7 @@ test('a failure outranks a run error: FAIL, said first, then what cut the run sh
     remedy: 'check y',
   };
   const stopped = result('t2', 'error', ['PAG-B'], { runError, skipReason: 'x' });
-  const report = buildReport([result('t1', 'failed', ['PAG-A']), stopped], catalogue, [], {
+  const report = buildReport([result('t1', 'fail', ['PAG-A']), stopped], catalogue, [], {
     ...meta,
     runError,
   });
@@ -193,13 +191,13 @@ test('a failure outranks a run error: FAIL, said first, then what cut the run sh
 test('a run-side cause met by some checks stops them alone: INCOMPLETE, the cause listed beside', () => {
   const person = { kind: 'person' as const, cause: 'the page asks for "Code"', remedy: 'sign in by hand' };
   const stops = ['t2', 't3'].map((title) => result(title, 'error', ['PAG-B'], { runError: person }));
-  const report = buildReport([result('t1', 'passed', ['PAG-A']), ...stops], catalogue, [], meta);
+  const report = buildReport([result('t1', 'pass', ['PAG-A']), ...stops], catalogue, [], meta);
   expect(report.verdict).toBe('incomplete');
   expect(report.runError).toBeUndefined();
   expect(report.runSideStops).toEqual([{ ...person, checks: 2 }]);
   expect(statuses(report)).toMatchObject({ 'PAG-A': 'pass', 'PAG-B': 'not-verified' });
   // with a failure beside it, FAIL
-  const failing = buildReport([result('t1', 'failed', ['PAG-A']), ...stops], catalogue, [], meta);
+  const failing = buildReport([result('t1', 'fail', ['PAG-A']), ...stops], catalogue, [], meta);
   expect(failing.verdict).toBe('fail');
   expect(renderMarkdown(failing)).toContain(
     '- **Not verified on the run\'s side (person): the page asks for "Code"; sign in by hand; 2 check(s)**',
@@ -216,7 +214,7 @@ test('a failure the run met outside any test (the preflight) is charged like any
       evidence: 'reproduce: curl …',
     },
   });
-  const report = buildReport([result('t1', 'passed', ['PAG-A', 'PAG-C']), seen], catalogue, [], meta);
+  const report = buildReport([result('t1', 'pass', ['PAG-A', 'PAG-C']), seen], catalogue, [], meta);
   expect(report.verdict).toBe('fail');
   expect(statuses(report)).toMatchObject({ 'PAG-A': 'pass', 'PAG-C': 'fail' });
   expect(report.gateFailures).toEqual(['failed: preflight: sign-in of user A (PAG-C)']);
@@ -246,20 +244,20 @@ test("a test's error is the run's only when it is not the target's doing", () =>
 
 test('a documented deviation does not fail the gate, and a stale one does', () => {
   const expectations = [{ key: 'PAG-B', outcome: 'fail' as const, reason: 'ticket 12' }];
-  const deviating = buildReport([result('t2', 'failed', ['PAG-B'])], catalogue, expectations, meta);
+  const deviating = buildReport([result('t2', 'fail', ['PAG-B'])], catalogue, expectations, meta);
   expect(deviating.verdict).toBe('pass');
   expect(deviating.deviations).toEqual([{ test: 't2', key: 'PAG-B', reason: 'ticket 12' }]);
   expect(deviating.gateFailures).toEqual([]);
   expect(deviating.requirements.find((r) => r.id === 'PAG-B')?.deviation).toBe('ticket 12');
-  const stale = buildReport([result('t2', 'passed', ['PAG-B'])], catalogue, expectations, meta);
+  const stale = buildReport([result('t2', 'pass', ['PAG-B'])], catalogue, expectations, meta);
   expect(stale.verdict).toBe('fail');
   expect(stale.gateFailures[0]).toMatch(/no longer happens: PAG-B/);
 });
 
 test('unknown requirement tags are listed', () => {
-  expect(
-    buildReport([result('t', 'passed', ['NOPE-X'])], catalogue, [], meta).unknownRequirementTags,
-  ).toEqual(['NOPE-X']);
+  expect(buildReport([result('t', 'pass', ['NOPE-X'])], catalogue, [], meta).unknownRequirementTags).toEqual([
+    'NOPE-X',
+  ]);
 });
 
 test('the expectations file needs an outcome and a reason per entry', () => {
@@ -272,7 +270,7 @@ test('the expectations file needs an outcome and a reason per entry', () => {
 
 test('the Markdown report groups requirements by area and names failures', () => {
   const markdown = renderMarkdown({
-    ...buildReport([result('t2', 'failed', ['PAG-B'])], catalogue, [], meta),
+    ...buildReport([result('t2', 'fail', ['PAG-B'])], catalogue, [], meta),
   });
   expect(markdown).toContain('## Endpoints');
   expect(markdown).toMatch(/\*\*PAG-B\*\* PAG-B text \| MUST \| ❌ fail/);
@@ -281,7 +279,7 @@ test('the Markdown report groups requirements by area and names failures', () =>
 });
 
 test('the certification digest is stable for the same results and changes with them', () => {
-  const report = buildReport([result('t1', 'passed', ['PAG-A'])], catalogue, [], meta);
+  const report = buildReport([result('t1', 'pass', ['PAG-A'])], catalogue, [], meta);
   const digest = computeDigest(certifiedResults(report));
   expect(computeDigest(certifiedResults(report))).toEqual(digest);
   expect(digest.combined).toMatch(/^[0-9a-f]{64}$/);
@@ -302,7 +300,7 @@ test('the certification digest is stable for the same results and changes with t
 
 test('a narrowed run is never a PASS: what it did not run is listed, a failure stays a failure; smoke is judged as before', () => {
   const narrowed = { ...meta, selection: ['--grep @PAG-A'] };
-  const ran = [result('t1', 'passed', ['PAG-A'])];
+  const ran = [result('t1', 'pass', ['PAG-A'])];
   const report = buildReport(ran, catalogue, [], narrowed);
   expect(report.verdict).toBe('incomplete');
   expect(report.selection).toEqual(['--grep @PAG-A']);
@@ -318,7 +316,7 @@ test('a narrowed run is never a PASS: what it did not run is listed, a failure s
     verdict: 'incomplete',
     incomplete: [],
   });
-  expect(buildReport([result('t1', 'failed', ['PAG-A'])], catalogue, [], narrowed).verdict).toBe('fail');
+  expect(buildReport([result('t1', 'fail', ['PAG-A'])], catalogue, [], narrowed).verdict).toBe('fail');
   expect(buildReport(ran, [requirement('PAG-A')], [], { ...narrowed, profile: 'smoke' }).verdict).toBe(
     'pass',
   );

@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
@@ -63,7 +64,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
       envFor(whole, reportsWhole),
       true,
     );
-    unsharded = JSON.parse(readFileSync(join(reportsWhole, 'conformance.json'), 'utf8'));
+    unsharded = readResult(join(reportsWhole, 'conformance.json'));
     revokedWhole = await revocations(whole);
   } finally {
     await whole.close();
@@ -96,7 +97,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
       envFor(sandbox, reports),
       true,
     );
-    const merged = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const merged = readResult(join(reports, 'conformance.json'));
     expect(revokedWhole, 'the selection revokes').toBeGreaterThan(0);
     expect(revokedSharded, 'revocations the target saw').toBe(revokedWhole);
     expect(merged.tests.length).toBe(unsharded.tests.length);
@@ -116,9 +117,7 @@ test('a two-shard run runs every test once, revokes once, and merges into the un
       envFor(sandbox, partialReports),
       true,
     );
-    const partial = JSON.parse(
-      readFileSync(join(partialReports, 'conformance.json'), 'utf8'),
-    ) as ConformanceReport;
+    const partial = readResult(join(partialReports, 'conformance.json'));
     expect(partial.selection).toEqual([...unsharded.selection, '--shard 2/2 not merged']);
   } finally {
     await sandbox.close();

@@ -5,12 +5,12 @@ import { exitWith, subcommand } from './common.ts';
 export const verifyReportCommand = (): Command =>
   subcommand(
     'verify-report',
-    "Check a certification report's digest against this suite's spec, schemas and version, and its results.",
+    "Check a report against the published result schema, then a certification report's digest against this suite's spec, schemas and version, and its results.",
     [
       [0, 'the digest matches and the verdict is PASS: a certificate'],
       [
         1,
-        'the digest does not match, the run was narrowed (a selection, a shard), or the verdict is not PASS',
+        'the report does not follow the result schema, the digest does not match, the run was narrowed (a selection, a shard), or the verdict is not PASS',
       ],
     ],
   )

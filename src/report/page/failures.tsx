@@ -155,9 +155,23 @@ export function NotVerifiedSection({ items }: { items: readonly NotVerifiedView[
                 <td>
                   <ul class="tight">
                     {item.reasons.map((reason) => (
-                      <li key={`${reason.test}|${reason.howToVerify}`}>
-                        <strong>{KIND_LABEL[reason.kind]}:</strong> {reason.howToVerify}
-                        {reason.test && <span class="muted"> ({reason.test})</span>}
+                      <li key={`${reason.test}|${reason.message}`}>
+                        <strong>{KIND_LABEL[reason.kind]}:</strong> {reason.message}
+                        <div>
+                          How to verify:{' '}
+                          {reason.prerequisite ? (
+                            <>
+                              fix{' '}
+                              <a href={`#${reason.prerequisite}`} class="req-id">
+                                {reason.prerequisite}
+                              </a>{' '}
+                              first
+                            </>
+                          ) : (
+                            reason.howToVerify
+                          )}
+                        </div>
+                        <div class="muted">{reason.test}</div>
                       </li>
                     ))}
                   </ul>

@@ -1,15 +1,14 @@
-// The one adapter between conformance.json and the page: builds the page's view (view-model.ts) from a report
-// and the requirement history, and the history's line of a run. Nothing else of the page reads the report.
-
-import { escapeRegExp } from '../../text/escape-reg-exp.ts';
-import { evidenceWeight } from '../baseline.ts';
-import type { ConformanceReport, RequirementResult, TestResultSummary } from '../model.ts';
-import { areaOf, overBudget, p95Change } from '../overview.ts';
+// The one adapter between conformance.json (the result schema, src/result/schema.ts) and the page: builds the
+// page's view (view-model.ts) from a result and the requirement history, and the history's line of a run.
+// Nothing else of the page reads the result.
+import type { ConformanceReport, RequirementResult } from '../model.ts';
+import { overBudget, p95Change } from '../overview.ts';
 import type { History, HistoryEntry } from '../requirement-history.ts';
 import { runSideLines } from '../run-side.ts';
-import { shellCurl, singleQuoted } from './shell-curl.ts';
+import { shellCurl } from './shell-curl.ts';
 import { trendOf } from './trend.ts';
 import type {
+  BodyView,
   ChangesView,
   FailureView,
   NotVerifiedView,
@@ -17,12 +16,14 @@ import type {
   RequestView,
   RequirementView,
   Status,
-  TrendRun,
   VerdictView,
 } from './view-model.ts';
 
 /** How many runs the trend shows, this one included. */
 export const TREND_RUNS = 10;
+
+type Exchange = ConformanceReport['exchanges'][number];
+type NotVerifiedLine = RequirementResult['notVerified'][number];
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'];
 
@@ -35,17 +36,18 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** Why the run is not a PASS, in one sentence. */
 function causeOf(report: ConformanceReport): string | undefined {
-  const failedMust = report.requirements.filter((r) => r.status === 'fail' && r.deviation === undefined);
   const notVerified = report.incomplete.length;
+  const unverified = notVerified > 0 ? `; ${plural(notVerified, 'MUST requirement')} not verified` : '';
   switch (report.verdict) {
     case 'fail': {
-      const levels = [...new Set(failedMust.map((r) => r.level))];
+      const failed = report.requirements.filter((r) => r.status === 'fail' && r.deviation === undefined);
+      const levels = [...new Set(failed.map((r) => r.level))];
       const what =
-        failedMust.length > 0
-          ? `${plural(failedMust.length, `${levels.length === 1 ? `${levels[0]} ` : ''}requirement`)} failed`
-          : report.gateFailures[0];
+        failed.length > 0
+          ? `${plural(failed.length, `${levels.length === 1 ? `${levels[0]} ` : ''}requirement`)} failed`
+          : (report.gateFailures[0] ?? 'the gate failed');
       const cut = report.runError ? `; the run was cut short: ${report.runError.cause}` : '';
-      return `${what}${cut}${notVerified > 0 ? `; ${plural(notVerified, 'MUST requirement')} not verified` : ''}`;
+      return `${what}${cut}${unverified}`;
     }
     case 'error':
       return report.runError
@@ -53,7 +55,8 @@ function causeOf(report: ConformanceReport): string | undefined {
         : 'the run could not judge the target';
     case 'incomplete':
       if (report.selection.length > 0) return `the run was narrowed: ${report.selection.join('; ')}`;
-      if (report.stoppedSending) return `the run stopped sending: ${report.stoppedSending}`;
+      if (report.stoppedSending) return `the run stopped sending: ${report.stoppedSending}${unverified}`;
+      if (report.gateFailures.length > 0) return `${report.gateFailures.join('; ')}${unverified}`;
       return `${plural(notVerified, 'MUST requirement')} of the profile not verified`;
     default:
       return undefined;
@@ -77,42 +80,40 @@ function verdictOf(report: ConformanceReport): VerdictView {
 }
 
 /** The run's line of the requirement history. */
-export function historyEntryOf(
-  report: ConformanceReport,
-  contract: string,
-  suiteVersion: string,
-): HistoryEntry {
-  return {
-    startedAt: report.startedAt,
-    target: report.target,
-    profile: report.profile,
-    environment: report.environment,
-    verdict: report.verdict,
-    contract,
-    suiteVersion,
-    statuses: Object.fromEntries(report.requirements.map((r) => [r.id, r.status])),
-  };
-}
+export const historyEntryOf = (report: ConformanceReport): HistoryEntry => ({
+  startedAt: report.startedAt,
+  target: report.target,
+  profile: report.profile,
+  environment: report.environment,
+  verdict: report.verdict,
+  contract: report.contract,
+  suiteVersion: report.suite.version,
+  statuses: Object.fromEntries(report.requirements.map((r) => [r.id, r.status])),
+});
 
-/** The history of runs like this one (target, profile, environment), up to it, this run last. */
+/** The history of runs like this one (target, profile, environment) up to it, this run last. */
 function comparableRuns(report: ConformanceReport, history: readonly HistoryEntry[]): HistoryEntry[] {
-  const same = history.filter(
+  const earlier = history.filter(
     (entry) =>
       entry.target === report.target &&
       entry.profile === report.profile &&
       entry.environment === report.environment &&
       entry.startedAt < report.startedAt,
   );
-  const self = history.find((entry) => entry.startedAt === report.startedAt);
-  return [...same, self ?? historyEntryOf(report, '', '')];
+  return [...earlier, historyEntryOf(report)];
+}
+
+/** What differs between the contracts two runs judged by, said so that a change is not blamed on the target. */
+function contractChange(spec: boolean, catalogue: boolean, then: string): string | undefined {
+  const changed = [...(spec ? ['the spec or its schemas'] : []), ...(catalogue ? ['the catalogue'] : [])];
+  return changed.length > 0
+    ? `${changed.join(' and ')} changed since ${then}: a change of status may be the contract's or the suite's, not the target's`
+    : undefined;
 }
 
 function changesOf(report: ConformanceReport, runs: readonly HistoryEntry[]): ChangesView | undefined {
+  const known = (id: string) => ({ id, reason: report.requirements.find((r) => r.id === id)?.deviation });
   const since = report.sinceLastRun;
-  const known = (id: string) => ({
-    id,
-    reason: report.requirements.find((r) => r.id === id)?.deviation,
-  });
   if (since)
     return {
       against: since.baseline,
@@ -121,145 +122,155 @@ function changesOf(report: ConformanceReport, runs: readonly HistoryEntry[]): Ch
       fixed: since.fixed,
       stillFailing: since.stillFailing.map(known),
       newlyNotVerified: since.newlyNotVerified,
-      newlyVerified: [],
+      newlyVerified: since.newlyVerified,
+      contractChanged: contractChange(
+        since.contractChanged === true,
+        since.catalogueChanged === true,
+        'the baseline',
+      ),
     };
-  const [previous, current] = runs.slice(-2);
-  if (!previous || !current) return undefined;
+  const previous = runs.at(-2);
+  if (!previous) return undefined;
   const ids = (test: (now: Status, then: Status | undefined) => boolean) =>
     report.requirements.flatMap((r) => (test(r.status, previous.statuses[r.id]) ? [r.id] : []));
+  const then = `the run of ${previous.startedAt} (suite ${previous.suiteVersion})`;
   return {
-    against: `the run of ${previous.startedAt}`,
+    against: then,
     againstKind: 'last run',
-    newFailures: ids((now, then) => now === 'fail' && then !== 'fail'),
-    fixed: ids((now, then) => then === 'fail' && now !== 'fail' && now !== 'omitted'),
-    stillFailing: ids((now, then) => now === 'fail' && then === 'fail').map(known),
-    newlyNotVerified: ids((now, then) => now === 'not-verified' && then !== 'not-verified'),
-    newlyVerified: ids((now, then) => then === 'not-verified' && (now === 'pass' || now === 'warning')),
-    contractChanged:
-      previous.contract && current.contract && previous.contract !== current.contract
-        ? `the contract or the catalogue changed since the run of ${previous.startedAt} (suite ${previous.suiteVersion} then, ${current.suiteVersion} now): a change may be the suite's, not the target's`
-        : undefined,
+    newFailures: ids((now, was) => now === 'fail' && was !== 'fail'),
+    fixed: ids((now, was) => was === 'fail' && now !== 'fail' && now !== 'omitted'),
+    stillFailing: ids((now, was) => now === 'fail' && was === 'fail').map(known),
+    newlyNotVerified: ids((now, was) => now === 'not-verified' && was !== 'not-verified'),
+    newlyVerified: ids((now, was) => was === 'not-verified' && now === 'pass'),
+    contractChanged: contractChange(
+      previous.contract.spec !== report.contract.spec,
+      previous.contract.catalogue !== report.contract.catalogue,
+      then,
+    ),
   };
 }
+
+const messages = (lines: readonly { message: string }[]): string[] => lines.map((line) => line.message);
 
 function requirementOf(result: RequirementResult, runs: readonly HistoryEntry[]): RequirementView {
   const statuses = runs.map((run) => run.statuses[result.id]);
   return {
     id: result.id,
-    area: areaOf(result),
+    area: result.area,
     section: result.section,
     level: result.level,
     text: result.text,
     reading: result.reading,
     status: result.status,
-    evidenceCount:
-      result.status === 'pass' || result.status === 'warning' ? evidenceWeight(result.evidence) : 0,
-    evidence: result.evidence,
-    warnings: result.warnings,
-    notes: result.notes,
+    evidenceCount: result.evidenceCount,
+    evidence: result.evidence.map((line) => `${line.message} (${line.test})`),
+    warnings: messages(result.warnings),
+    notes: messages(result.notes),
     unobservable: result.verifiable ? undefined : result.reason,
     deviation: result.deviation,
-    tests: result.tests.map((test) => ({ title: test.title, outcome: test.outcome })),
+    tests: result.tests,
     trend: { statuses, kind: trendOf(statuses) },
   };
 }
 
-const anchorOf = (text: string): string =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-
-/** Today's report carries the request as its line and curl in the finding's evidence. */
-function requestOf(evidence: string | undefined): { request?: RequestView; status?: number; rest?: string } {
-  if (!evidence) return {};
-  const [line = '', ...more] = evidence.split('\n');
-  const sent = /^(\w+) (\S+) → (\d{3})$/.exec(line);
-  const curlLine = more.find((l) => l.trimStart().startsWith('reproduce: curl '));
-  const rest = more
-    .filter((l) => l !== curlLine)
-    .join('\n')
-    .trim();
-  if (!sent) return { rest: evidence };
-  const headers = [...(curlLine ?? '').matchAll(/-H '([^:']+): ([^']*)'/g)].map(
-    ([, name = '', value = '']) => [name, value] as [string, string],
-  );
-  return {
-    request: { method: sent[1] ?? '', url: sent[2] ?? '', headers },
-    status: Number(sent[3]),
-    rest: rest || undefined,
-  };
+/** What would verify a requirement a test could not, by why it could not. */
+function howToVerify(line: NotVerifiedLine): string {
+  switch (line.kind) {
+    case 'configuration':
+      return line.variables?.length ? `set ${line.variables.join(', ')}` : line.message;
+    case 'run-error':
+      return line.remedy ?? line.message;
+    case 'not-run':
+      return 'run the whole profile, to its end';
+    case 'blocked':
+      return `fix ${line.prerequisite ?? 'its prerequisite'} first`;
+    default:
+      return `a target whose data has what the check needs: ${line.message}`;
+  }
 }
+
+const notVerifiedOf = (requirements: readonly RequirementResult[]): NotVerifiedView[] =>
+  requirements
+    .filter((r) => r.status === 'not-verified')
+    .map((r) => ({
+      id: r.id,
+      level: r.level,
+      area: r.area,
+      reasons: r.notVerified.map((line) => ({
+        test: line.test,
+        kind: line.kind,
+        message: line.message,
+        howToVerify: howToVerify(line),
+        prerequisite: line.prerequisite,
+      })),
+    }));
+
+const bodyOf = (body: Exchange['response']['body'] | undefined): BodyView | undefined =>
+  body && (body.size > 0 || body.text !== '')
+    ? { text: body.text, bytes: body.size, cut: body.truncated }
+    : undefined;
+
+const headersOf = (headers: Record<string, string>): [string, string][] => Object.entries(headers);
 
 /** Where a request went, without the origin (each sandbox instance of a run has its own port). */
 const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, '');
 
 function failuresOf(report: ConformanceReport): FailureView[] {
+  const exchanges = new Map(report.exchanges.map((exchange) => [exchange.id, exchange]));
   const groups = new Map<string, FailureView>();
-  for (const test of report.tests.filter((t: TestResultSummary) => t.status === 'failed')) {
+  for (const test of report.tests.filter((t) => t.status === 'failed')) {
     for (const finding of test.findings.filter((f) => f.outcome === 'fail')) {
-      const { request, status, rest } = requestOf(finding.evidence);
+      const exchange = finding.exchange === undefined ? undefined : exchanges.get(finding.exchange);
+      // The same finding on the same request (whatever the instance's port) is one card.
       const key = [
         finding.requirement,
         finding.message,
-        request?.method,
-        pathOf(request?.url ?? ''),
-        rest,
+        exchange
+          ? `${exchange.request.method} ${pathOf(exchange.request.url)} ${exchange.response.status}`
+          : '',
+        finding.replay?.command ?? '',
       ].join('\n');
       const known = groups.get(key);
       if (known) {
         known.tests.push({ title: test.title, file: test.file });
         continue;
       }
-      const seed = report.propertySeed;
+      const request: RequestView | undefined = exchange && {
+        method: exchange.request.method,
+        url: exchange.request.url,
+        headers: headersOf(exchange.request.headers),
+        body: bodyOf(exchange.request.body),
+      };
       groups.set(key, {
         anchor: `failure-${groups.size + 1}`,
         requirement: finding.requirement,
         message: finding.message,
         tests: [{ title: test.title, file: test.file }],
         request,
-        response: status === undefined ? undefined : { status, headers: [] },
-        curl: request ? shellCurl(request) : undefined,
-        replay:
-          test.tags.includes('@property') && seed !== undefined
-            ? {
-                seed,
-                command: `CONFORMANCE_SEED=${seed} npx physiology-conformance run -- --grep ${singleQuoted(escapeRegExp(test.title))}`,
-              }
-            : undefined,
-        detail: rest,
+        response: exchange && {
+          status: exchange.response.status,
+          headers: headersOf(exchange.response.headers),
+          body: bodyOf(exchange.response.body),
+        },
+        curl: request && shellCurl(request),
+        replay: finding.replay && { seed: finding.replay.seed, command: finding.replay.command },
+        // Without an exchange the evidence is all there is of the request; a property's holds its counterexample.
+        detail: !exchange || finding.replay ? finding.evidence : undefined,
       });
     }
   }
   return [...groups.values()];
 }
 
-function notVerifiedOf(report: ConformanceReport, areaOfId: (id: string) => string): NotVerifiedView[] {
-  return report.requirements
-    .filter((r) => r.status === 'not-verified')
-    .map((r) => ({
-      id: r.id,
-      level: r.level,
-      area: areaOfId(r.id),
-      reasons: r.notVerified.map((line) => ({
-        kind: /: blocked by [A-Z]/.test(line)
-          ? 'blocked'
-          : /run error|on the run's side/.test(line)
-            ? 'run-side'
-            : /CONFORMANCE_[A-Z_]+|lacks/.test(line)
-              ? 'configuration'
-              : 'data',
-        howToVerify: line,
-      })),
-    }));
-}
+/** The redaction the result states, in a line. */
+const redactionOf = ({ redaction }: ConformanceReport): string =>
+  `${redaction.marker} replaces every value of the headers ${redaction.headers.join(', ')}, of the fields ${redaction.fields.join(', ')} (in URLs, bodies and messages), and every credential the run configured or was issued.`;
 
 /** The page's view of `report`, with the trend from the requirement history. */
 export function pageView(report: ConformanceReport, history: History): PageView {
   const runs = comparableRuns(report, history.entries).slice(-TREND_RUNS);
   const requirements = report.requirements.map((r) => requirementOf(r, runs));
   const areaNames = [...new Set(requirements.map((r) => r.area))];
-  const trendRuns: TrendRun[] = runs.map((run) => ({ startedAt: run.startedAt, verdict: run.verdict }));
   return {
     verdict: verdictOf(report),
     header: {
@@ -268,21 +279,21 @@ export function pageView(report: ConformanceReport, history: History): PageView 
       environment: report.environment,
       profile: report.profile,
       selection: report.selection,
-      suiteVersion: report.digest?.suiteVersion,
+      suiteVersion: `${report.suite.name} ${report.suite.version} (result schema ${report.schemaVersion})`,
+      contract: `spec and schemas ${report.contract.spec.slice(0, 12)}…, catalogue ${report.contract.catalogue.slice(0, 12)}…`,
       seed: report.propertySeed,
       digest: report.digest?.combined,
       startedAt: report.startedAt,
       durationMs: report.durationMs,
       requestsSent: report.requestsSent,
     },
-    redaction:
-      'Every token, secret, password and authorization header is replaced by <redacted> in the requests, responses, curl lines and messages shown.',
+    redaction: redactionOf(report),
     changes: changesOf(report, runs),
-    areas: areaNames.map((name) => {
+    areas: areaNames.map((name, index) => {
       const inArea = requirements.filter((r) => r.area === name);
-      return { name, anchor: `area-${anchorOf(name)}`, counts: countsOf(inArea), requirements: inArea };
+      return { name, anchor: `area-${index + 1}`, counts: countsOf(inArea), requirements: inArea };
     }),
-    notVerified: notVerifiedOf(report, (id) => requirements.find((r) => r.id === id)?.area ?? ''),
+    notVerified: notVerifiedOf(report.requirements),
     failures: failuresOf(report),
     latency: (report.latency ?? []).map((row) => ({
       operationId: row.operationId,
@@ -294,7 +305,7 @@ export function pageView(report: ConformanceReport, history: History): PageView 
       overBudget: overBudget(row),
       sinceBaseline: p95Change(row) || undefined,
     })),
-    trendRuns,
+    trendRuns: runs.map((run) => ({ startedAt: run.startedAt, verdict: run.verdict })),
     historyNote:
       history.unreadable > 0
         ? `${history.unreadable} line(s) of the requirement history are not a run's entry and were left out`

@@ -37,7 +37,7 @@ export const KIND_LABEL: Record<NotVerifiedKind, string> = {
   data: 'data',
   configuration: 'configuration',
   blocked: 'blocked',
-  'run-side': "the run's side",
+  'run-error': "the run's side",
   'not-run': 'not run',
 };
 

@@ -1,5 +1,6 @@
-// What reports/index.html shows, independent of conformance.json's shape: the page's components read only
-// this, and one adapter (from-report.ts) builds it from a report and the requirement history.
+// What reports/index.html shows, independent of conformance.json's shape (src/result/schema.ts): the page's
+// components read only this, and one adapter (from-report.ts) builds it from a result and the requirement
+// history.
 
 /** A requirement's status, as the report's closed list gives it. */
 export type Status = 'pass' | 'fail' | 'warning' | 'not-verified' | 'note' | 'omitted';
@@ -44,7 +45,9 @@ export interface RunHeader {
   profile: string;
   /** What narrowed the run (empty: the whole profile). */
   selection: string[];
-  suiteVersion?: string;
+  suiteVersion: string;
+  /** The contract judged by: short digests of the spec and schemas, and of the catalogue. */
+  contract: string;
   /** The fast-check seed of the run's properties. */
   seed?: number;
   digest?: string;
@@ -143,15 +146,23 @@ export type NotVerifiedKind =
   /** a prerequisite requirement failed */
   | 'blocked'
   /** the run's own side (a run error, a page that needs a person) stopped it */
-  | 'run-side'
-  /** a narrowed run did not run it */
+  | 'run-error'
+  /** the check did not run: the run ended first, or a narrowed run left it out */
   | 'not-run';
 
 export interface NotVerifiedView {
   id: string;
   level: Level;
   area: string;
-  reasons: { test?: string; kind: NotVerifiedKind; howToVerify: string }[];
+  reasons: {
+    test: string;
+    kind: NotVerifiedKind;
+    message: string;
+    /** What would verify it: the variables to set, the data needed, the requirement to fix first. */
+    howToVerify: string;
+    /** Kind blocked: the requirement that failed first (a link on the page). */
+    prerequisite?: string;
+  }[];
 }
 
 /** A failure: one finding, or the same finding (requirement, message, request) met by several tests. */

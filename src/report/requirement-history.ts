@@ -22,9 +22,10 @@ export interface HistoryEntry {
 /** How many runs the file keeps: a line is about 5 KB, so the file stays near a quarter of a megabyte. */
 export const HISTORY_KEPT = 50;
 
-/** Beside the Allure history (CONFORMANCE_ALLURE_HISTORY moves both, e.g. into a CI cache). */
-export const requirementHistoryPath = (): string =>
-  join(dirname(allureHistoryPath()), 'requirement-history.jsonl');
+/** The file's name: beside the Allure history (CONFORMANCE_ALLURE_HISTORY moves both, e.g. into a CI cache). */
+export const REQUIREMENT_HISTORY = 'requirement-history.jsonl';
+
+export const requirementHistoryPath = (): string => join(dirname(allureHistoryPath()), REQUIREMENT_HISTORY);
 
 export interface History {
   entries: HistoryEntry[];

@@ -12,7 +12,7 @@ import { read } from '../config/variables.ts';
 import { exitStatusOf } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
 import { configurationError } from '../report/run-errors.ts';
-import { MATRIX_REPORT, PAGE } from '../report/write-report.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { readResult } from '../result/validate.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
@@ -25,8 +25,7 @@ import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run-
 /** The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status. */
 export async function runConformance(playwrightArgs: readonly string[]): Promise<number> {
   // An earlier run's verdict must never become this run's exit status.
-  for (const name of ['conformance.json', 'conformance.md', PAGE, 'junit.xml', MATRIX_REPORT])
-    rmSync(reportPath(name), { force: true });
+  for (const name of [...REPORT_FILES, MATRIX_REPORT]) rmSync(reportPath(name), { force: true });
 
   const resolved = resolveBeforePlaywright();
   if ('problem' in resolved) {

@@ -5,7 +5,7 @@ import { checkRecordingCommand } from './commands/check-recording.ts';
 import { withUsageErrors } from './commands/common.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { loginCommand } from './commands/login.ts';
-import { renderPageCommand } from './commands/render-page.ts';
+import { renderCommand } from './commands/render.ts';
 import { runCommand, variablesHelpText } from './commands/run.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
 import { verifyReportCommand } from './commands/verify-report.ts';
@@ -21,7 +21,7 @@ for (const command of [
   loginCommand(),
   checkRecordingCommand(),
   verifyReportCommand(),
-  renderPageCommand(),
+  renderCommand(),
   verifyWebhookCommand(),
   sandboxCommand(),
 ])

@@ -1,10 +1,8 @@
-// Playwright reporter that turns test results into the conformance report (reports/conformance.json,
-// reports/conformance.md and the page, reports/index.html, with the run's line of the requirement history)
-// and the JUnit file, and decides the run verdict (PASS, FAIL, INCOMPLETE or ERROR),
-// which it also writes into the Allure results, and which becomes the run's exit status. A matrix run
-// (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
+// Playwright reporter that turns test results into the conformance result (reports/conformance.json, from
+// which every other form is rendered: src/report/write-report.ts), and decides the run verdict (PASS, FAIL,
+// INCOMPLETE or ERROR), which it also writes into the Allure results, and which becomes the run's exit
+// status. A matrix run (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
-import { writeFileSync } from 'node:fs';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
@@ -31,7 +29,6 @@ import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
-import { junitXml } from './junit.ts';
 import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
@@ -113,7 +110,14 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
       ? `exit ${EXIT_CODES.pass}: INCOMPLETE allowed (CONFORMANCE_ALLOW_INCOMPLETE=1)`
       : exitLine(status),
   );
-  for (const file of [PAGE, 'conformance.md', 'html/index.html', 'junit.xml'])
+  for (const file of [
+    PAGE,
+    'conformance.md',
+    'html/index.html',
+    'junit.xml',
+    'junit-requirements.xml',
+    'ctrf-report.json',
+  ])
     console.log(`  ${reportPath(file)}`);
 }
 
@@ -170,16 +174,18 @@ export default class ConformanceReporter implements Reporter {
     // No test at all (global setup never ended): the run's own report, which says why.
     if (targets.size > 0 && !targets.has('')) return this.writeMatrix(targets, result);
     const manifest = runManifest();
-    const report = await conformanceReport(
-      tests,
-      manifest,
-      result,
-      this.selection,
-      recordedRunFindings().map(summariseRunFinding),
+    // Every form below reads the result as written (conformance.json), and nothing else.
+    const report = writeReport(
+      await conformanceReport(
+        tests,
+        manifest,
+        result,
+        this.selection,
+        recordedRunFindings().map(summariseRunFinding),
+      ),
     );
+    // The run's line of the requirement history, for the trend of the next runs' pages.
     appendHistory(requirementHistoryPath(), historyEntryOf(report));
-    writeReport(report);
-    writeFileSync(reportPath('junit.xml'), junitXml(report));
     markAllure(report);
     markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
     const har = manifest?.config.recordHar;

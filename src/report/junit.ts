@@ -1,29 +1,11 @@
 // reports/junit.xml, from the report's test summaries: the root names the run verdict (what a CI's JUnit view
 // shows first), one testsuite per spec file, a failure names its requirement, and what the run did not
 // verify (not verified, blocked, omitted, stopped by the run error) is <skipped>, never <failure>.
+import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
 import { type Finding, isStop } from './finding.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
-
-/** Text as XML character data or an attribute value; characters XML 1.0 cannot carry become U+FFFD. */
-export const xmlText = (text: string): string =>
-  text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
-
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
-
-const attributes = (values: Record<string, string | number>): string =>
-  Object.entries(values)
-    .map(([name, value]) => ` ${name}="${xmlText(String(value))}"`)
-    .join('');
 
 const firstLine = (text: string): string => text.split('\n')[0] ?? '';
 

@@ -1,6 +1,7 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification. It opens with a
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
+import { notVerifiedLine } from '../render/requirement-lines.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
@@ -18,19 +19,6 @@ const STATUS_LABEL: Record<RequirementResult['status'], string> = {
 };
 
 const messages = (lines: readonly { message: string }[]): string[] => lines.map((line) => line.message);
-
-/** A not-verified line with how to verify it: "title: reason (set CONFORMANCE_X)". */
-const notVerifiedText = (line: RequirementResult['notVerified'][number]): string => {
-  const how =
-    line.kind === 'blocked'
-      ? `blocked by ${line.prerequisite}`
-      : line.kind === 'configuration' && line.variables
-        ? `set ${line.variables.join(', ')}`
-        : line.kind === 'run-error'
-          ? line.remedy
-          : undefined;
-  return `${line.test}: ${line.message}${how ? ` (${how})` : ''}`;
-};
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -50,7 +38,7 @@ function detail(requirement: RequirementResult): string {
         '<br>',
       );
     case 'not-verified':
-      return requirement.notVerified.map(notVerifiedText).join('<br>');
+      return requirement.notVerified.map(notVerifiedLine).join('<br>');
     case 'note':
       return messages(requirement.notes).join('<br>') || 'the contract leaves this open';
     case 'omitted':

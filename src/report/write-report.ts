@@ -1,21 +1,64 @@
-// Writes reports/conformance.json, reports/conformance.md and the page, reports/index.html, from a built
-// report (the page with the trend of the requirement history).
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Writes reports/conformance.json, then every other form of the report from that file as written (so each
+// renders the published result and nothing else, and an older result renders again: `render`):
+// conformance.md, junit.xml (per test), junit-requirements.xml and ctrf-report.json (per requirement), the
+// report page, and the GitHub job summary where GITHUB_STEP_SUMMARY names one.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ctrfReport } from '../render/ctrf.ts';
+import { githubSummary } from '../render/github-summary.ts';
+import { junitRequirementsXml } from '../render/junit-requirements.ts';
+import type { ConformanceResult } from '../result/schema.ts';
+import { readResult } from '../result/validate.ts';
+import { processVariable } from '../run-state/process-variables.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { junitXml } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
 import { reportPage } from './page/report-page.ts';
 import { requirementHistoryPath } from './requirement-history.ts';
 import { runSideLines } from './run-side.ts';
 
-/** The page of a run, beside conformance.md. */
+/** The forms of a result, each a file of the reports directory. */
+export const RENDERED: Readonly<Record<string, (result: ConformanceResult) => string>> = {
+  'conformance.md': renderMarkdown,
+  'junit.xml': junitXml,
+  'junit-requirements.xml': junitRequirementsXml,
+  'ctrf-report.json': (result) => `${JSON.stringify(ctrfReport(result), null, 2)}\n`,
+};
+
+/** The report page, from the result and the requirement history (for its trend). */
 export const PAGE = 'index.html';
 
-export function writeReport(report: ConformanceReport): void {
+/** The files a run's report is made of: an earlier run's are removed before a run starts. */
+export const REPORT_FILES = ['conformance.json', ...Object.keys(RENDERED), PAGE];
+
+/**
+ * Writes every form of `result` into `dir` (the page with the trend of `historyFile`), and the GitHub job
+ * summary when there is one; the files written.
+ */
+export function renderResult(result: ConformanceResult, dir: string, historyFile: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const forms = { ...RENDERED, [PAGE]: (page: ConformanceResult) => reportPage(page, historyFile) };
+  const written = Object.entries(forms).map(([name, render]) => {
+    writeFileSync(join(dir, name), render(result));
+    return join(dir, name);
+  });
+  const summary = processVariable('GITHUB_STEP_SUMMARY');
+  if (summary) {
+    appendFileSync(summary, githubSummary(result));
+    written.push(summary);
+  }
+  return written;
+}
+
+/** Writes conformance.json, then every form rendered from it as written; the result as read back. */
+export function writeReport(report: ConformanceReport): ConformanceResult {
   mkdirSync(reportsDir, { recursive: true });
-  writeFileSync(reportPath('conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(reportPath('conformance.md'), renderMarkdown(report));
-  writeFileSync(reportPath(PAGE), reportPage(report, requirementHistoryPath()));
+  const file = reportPath('conformance.json');
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  const result = readResult(file);
+  renderResult(result, reportsDir, requirementHistoryPath());
+  return result;
 }
 
 /** The file of a matrix run's reports, one per target (src/config/run-plan.ts). */

@@ -4,7 +4,8 @@ export type ProcessVariable =
   | 'CONFORMANCE_REPORTS_DIR' // where the run writes (the mutation runner gives each mutant its own)
   | 'CONFORMANCE_ALLURE_HISTORY' // the Allure history file, e.g. one a CI job caches
   | 'CONFORMANCE_STOP_FILE' // src/run-state/stop-file.ts
-  | 'CONFORMANCE_RUN_MANIFEST'; // the manifest of the run this process belongs to (set by global setup)
+  | 'CONFORMANCE_RUN_MANIFEST' // the manifest of the run this process belongs to (set by global setup)
+  | 'GITHUB_STEP_SUMMARY'; // set by GitHub Actions: the job summary file a run's report appends to
 
 export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
 

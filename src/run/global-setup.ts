@@ -30,7 +30,7 @@ import { drawnSeed } from '../config/variable-parsers.ts';
 import { type Env, read } from '../config/variables.ts';
 import { startRunCoordinator } from '../coordinator/server.ts';
 import { setupRunError } from '../report/run-errors.ts';
-import { MATRIX_REPORT } from '../report/write-report.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { timed } from '../run-state/phase-log.ts';
 import { handManifestToWorkers } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
@@ -56,9 +56,7 @@ function clearOldResults(): void {
   for (const name of [
     'allure-results',
     'allure',
-    'conformance.json',
-    'conformance.md',
-    'junit.xml',
+    ...REPORT_FILES,
     MATRIX_REPORT,
     RUN_MANIFEST_FILE,
     '.run',

@@ -1,5 +1,5 @@
 // The page of a report: conformance.json and the requirement history are all it reads, so an old result
-// renders again (`physiology-conformance render-page`).
+// renders again (`physiology-conformance render`).
 import type { ConformanceReport } from '../model.ts';
 import { readHistory } from '../requirement-history.ts';
 import { renderPage } from './document.tsx';

@@ -1,0 +1,75 @@
+// reports/junit-requirements.xml: the result at the level of the contract, for CI tools that read JUnit
+// (GitLab's merge-request widget sorts testcases into new and fixed by classname and name): one testcase per
+// requirement, classname its area, name its ID; a <failure> for a fail, <skipped> with the reason for what
+// was not verified or not run. Valid against the Jenkins JUnit XSD (tests/self/ci-renderers.spec.ts).
+import type { ConformanceResult, ResultRequirement } from '../result/schema.ts';
+import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
+import { failureLines, notVerifiedLine } from './requirement-lines.ts';
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+/** Why a requirement that passed nothing and failed nothing is skipped. */
+function skipReason(requirement: ResultRequirement): string | undefined {
+  switch (requirement.status) {
+    case 'not-verified':
+      return requirement.notVerified.map(notVerifiedLine).join('\n');
+    case 'omitted':
+      return requirement.verifiable ? 'not in this run' : `not observable: ${requirement.reason ?? ''}`;
+    case 'note':
+      return `the contract leaves it open: ${requirement.notes.map((note) => note.message).join('; ') || 'nothing recorded'}`;
+    default:
+      return undefined;
+  }
+}
+
+/** What the requirement rested on, its warnings and its reading: the testcase's output. */
+const systemOut = (requirement: ResultRequirement): string[] => [
+  `${requirement.level}: ${requirement.text}`,
+  ...(requirement.reading ? [`reading: ${requirement.reading}`] : []),
+  ...requirement.evidence.map((line) => `evidence (${line.count}): ${line.test}: ${line.message}`),
+  ...requirement.warnings.map((line) => `warning: ${line.test}: ${line.message}`),
+  ...(requirement.deviation ? [`known deviation: ${requirement.deviation}`] : []),
+];
+
+function testcase(
+  result: ConformanceResult,
+  requirement: ResultRequirement,
+  durations: Map<string, number>,
+): string {
+  const time = requirement.tests.reduce((sum, test) => sum + (durations.get(test.title) ?? 0), 0);
+  const open = `    <testcase${attributes({ classname: requirement.area, name: requirement.id, time: seconds(time) })}>`;
+  const skipped = skipReason(requirement);
+  const failures = requirement.status === 'fail' ? failureLines(result, requirement) : [];
+  const outcome =
+    skipped !== undefined
+      ? `<skipped>${xmlText(skipped)}</skipped>`
+      : requirement.status === 'fail'
+        ? `<failure${attributes({ message: `[${requirement.id}] ${failures[0] ?? 'failed'}`, type: requirement.id })}>${xmlText(failures.join('\n'))}</failure>`
+        : '';
+  return `${open}${outcome}<system-out>${xmlText(systemOut(requirement).join('\n'))}</system-out></testcase>`;
+}
+
+const counts = (requirements: readonly ResultRequirement[]) => ({
+  tests: requirements.length,
+  failures: requirements.filter((r) => r.status === 'fail').length,
+  errors: 0,
+  skipped: requirements.filter((r) => skipReason(r) !== undefined).length,
+});
+
+export function junitRequirementsXml(result: ConformanceResult): string {
+  const durations = new Map(result.tests.map((test) => [test.title, test.durationMs ?? 0]));
+  const areas = [...new Set(result.requirements.map((r) => r.area))];
+  const suites = areas.map((area) => {
+    const requirements = result.requirements.filter((r) => r.area === area);
+    return (
+      `  <testsuite${attributes({ name: area, ...counts(requirements) })}>\n` +
+      `${requirements.map((r) => testcase(result, r, durations)).join('\n')}\n  </testsuite>`
+    );
+  });
+  const root = attributes({
+    name: `Conformance ${result.verdict.toUpperCase()} (requirements)`,
+    ...counts(result.requirements),
+    time: seconds(result.durationMs),
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,8 +1,8 @@
 // The page of a run (reports/index.html), opened in Chromium from file:// as a person opens it from disk or
 // a CI artifact. Three runs share one reports directory, so the requirement history holds three lines: two
 // narrowed clean runs against a sandbox (the "clean" page, the second's), then the whole ci-gate profile
-// against a sandbox whose collections answer { data } for { records } (the "failing" page: over 80 failed
-// tests). Each page is held to the same checks: no request, the verdict and its cause, an anchor, a filter
+// against a sandbox with faults that fail checks on their own requests (the "failing" page: over 80 failed
+// tests, most with their exchange). Each page is held to the same checks: no request, the verdict and its cause, an anchor, a filter
 // kept across a reload, axe-core, and without JavaScript the verdict, the areas and every failure. The
 // failing page's open time is printed, never asserted.
 import { execFile } from 'node:child_process';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
+import type { FaultName } from '../../sandbox/faults/index.ts';
 import { chromiumPath } from '../../src/auth/browser-sign-in.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { areaOf } from '../../src/report/overview.ts';
@@ -27,8 +28,28 @@ test.describe.configure({ mode: 'serial', timeout: 600_000 });
 const KINDS = ['clean', 'failing'] as const;
 type Kind = (typeof KINDS)[number];
 
-/** The clean runs' selection: a requirement the failing run fails, and one its failure blocks. */
-const CLEAN_GREP = '@SCH-ENVELOPE|@PAG-LIMIT-MAX';
+/** The clean runs' selection: a requirement the failing run fails, and one its failures block. */
+const CLEAN_GREP = '@AUTH-MISSING-TOKEN|@INV-CURRENT-CYCLE-END';
+/** Faults that fail checks on their own requests (tokens, scopes, query parameters): over 80 failed tests. */
+const FAULTS: FaultName[] = [
+  'auth-missing-token-accepted',
+  'auth-invalid-token-accepted',
+  'auth-expired-token-accepted',
+  'scope-unchecked-get-cycle',
+  'scope-unchecked-list-cycles',
+  'scope-unchecked-get-cycle-recovery',
+  'scope-unchecked-list-recoveries',
+  'scope-unchecked-get-sleep',
+  'scope-unchecked-list-sleeps',
+  'scope-unchecked-get-workout',
+  'scope-unchecked-list-workouts',
+  'scope-unchecked-body-measurement',
+  'scope-unchecked-profile',
+  'pagination-limit-fraction-accepted',
+  'filter-malformed-date-ignored',
+  'filter-fraction-truncated',
+  'server-error-on-large-cycle-id',
+];
 const FIVE_MB = 5 * 1024 * 1024;
 
 let dir = '';
@@ -69,7 +90,7 @@ test.beforeAll(async ({}, testInfo) => {
   const narrowed = { CONFORMANCE_GREP: CLEAN_GREP, CONFORMANCE_WORKERS: '1' };
   await run(clean, narrowed);
   keep('clean', await run(clean, narrowed));
-  const broken = await startSandbox({ port: 0, faults: ['envelope-records-renamed'] });
+  const broken = await startSandbox({ port: 0, faults: FAULTS });
   sandboxes.push(broken);
   keep('failing', await run(broken, { CONFORMANCE_WORKERS: '2' }));
   browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--headless'] });
@@ -127,10 +148,10 @@ for (const kind of KINDS) {
   });
 
   test(`${kind} page: finds a requirement by its anchor`, async () => {
-    const { context, page } = await open(kind, { hash: '#SCH-ENVELOPE' });
-    const row = page.locator('#SCH-ENVELOPE');
+    const { context, page } = await open(kind, { hash: '#AUTH-MISSING-TOKEN' });
+    const row = page.locator('#AUTH-MISSING-TOKEN');
     await expect(row).toBeInViewport();
-    const sentence = pages[kind].report.requirements.find((r) => r.id === 'SCH-ENVELOPE')?.text;
+    const sentence = pages[kind].report.requirements.find((r) => r.id === 'AUTH-MISSING-TOKEN')?.text;
     await expect(row.locator('th')).toContainText(sentence ?? 'no such requirement');
     await context.close();
   });
@@ -194,7 +215,7 @@ for (const kind of KINDS) {
 test('failing page: copies a curl that runs against the sandbox', async () => {
   const { context, page, url } = await open('failing');
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const card = page.locator('article.card', { hasText: 'the page has no records array' }).first();
+  const card = page.locator('article.card', { has: page.locator('h3 a[href="#SCOPE-READ-CYCLES"]') }).first();
   await card.locator('button.copy').click();
   await expect(card.locator('button.copy')).toHaveText('Copied ✓');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -209,9 +230,9 @@ test('failing page: copies a curl that runs against the sandbox', async () => {
   const { stdout } = await promisify(execFile)('bash', ['-c', copied], {
     env: { ...process.env, AUTHORIZATION: `Bearer ${access_token}` },
   });
-  // The same answer the check failed: a 200 whose collection is under "data", not "records".
+  // The request the check sent, with a token of the person's own: the sandbox answers it.
   expect(stdout).toMatch(/^HTTP\/1\.1 200/);
-  expect(stdout).toContain('"data":');
+  expect(stdout).toContain('"user_id":');
   console.log(`${url}: curl ran against ${broken.baseUrl}`);
   await context.close();
 });

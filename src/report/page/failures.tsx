@@ -18,6 +18,13 @@ function Body({ body }: { body?: BodyView }) {
   );
 }
 
+/** A card's heading: the message's first line, cut short (the whole message follows it then). */
+const HEADLINE = 120;
+function headline(message: string): string {
+  const [first = ''] = message.split('\n');
+  return first.length > HEADLINE ? `${first.slice(0, HEADLINE)}…` : first;
+}
+
 const headerLines = (headers: readonly [string, string][]) =>
   headers.map(([name, value]) => `${name}: ${value}`).join('\n');
 
@@ -31,9 +38,9 @@ function Card({ failure }: { failure: FailureView }) {
         <a href={`#${failure.requirement}`} class="req-id">
           {failure.requirement}
         </a>
-        : {failure.message.split('\n')[0]}
+        : {headline(failure.message)}
       </h3>
-      {failure.message.includes('\n') && <pre>{failure.message}</pre>}
+      {headline(failure.message) !== failure.message && <pre>{failure.message}</pre>}
       {failure.field && (
         <p>
           Offending field: <code>{failure.field}</code>
@@ -44,7 +51,7 @@ function Card({ failure }: { failure: FailureView }) {
           Test: {first.title} <span class="muted">({first.file})</span>
         </p>
       ) : (
-        <details>
+        <details open={failure.tests.length <= 5}>
           <summary>Met by {failure.tests.length} tests</summary>
           <ul class="tight">
             {failure.tests.map((test) => (
@@ -55,7 +62,7 @@ function Card({ failure }: { failure: FailureView }) {
           </ul>
         </details>
       )}
-      {request && (
+      {request ? (
         <>
           <h4>Request</h4>
           <pre>
@@ -63,16 +70,23 @@ function Card({ failure }: { failure: FailureView }) {
           </pre>
           <Body body={request.body} />
         </>
+      ) : (
+        failure.evidence && (
+          <>
+            <h4>Request, as the check gave it</h4>
+            <pre>{failure.evidence}</pre>
+            <p class="muted">
+              The result keeps no exchange for this finding (a read shared between checks, or no request at
+              all).
+            </p>
+          </>
+        )
       )}
       {response && (
         <>
           <h4>Response</h4>
           <pre>{[`${response.status}`, headerLines(response.headers)].filter(Boolean).join('\n')}</pre>
-          {response.body ? (
-            <Body body={response.body} />
-          ) : (
-            <p class="muted">The report holds no body for it.</p>
-          )}
+          {response.body ? <Body body={response.body} /> : <p class="muted">No body.</p>}
         </>
       )}
       {curl && (
@@ -98,10 +112,10 @@ function Card({ failure }: { failure: FailureView }) {
         </>
       )}
       {failure.detail && (
-        <details>
-          <summary>More from the check</summary>
+        <>
+          <h4>fast-check's report</h4>
           <pre>{failure.detail}</pre>
-        </details>
+        </>
       )}
     </article>
   );

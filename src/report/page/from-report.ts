@@ -254,8 +254,9 @@ function failuresOf(report: ConformanceReport): FailureView[] {
         },
         curl: request && shellCurl(request),
         replay: finding.replay && { seed: finding.replay.seed, command: finding.replay.command },
-        // Without an exchange the evidence is all there is of the request; a property's holds its counterexample.
-        detail: !exchange || finding.replay ? finding.evidence : undefined,
+        evidence: exchange ? undefined : finding.evidence,
+        // A property's evidence ends with fast-check's report: its counterexample.
+        detail: exchange && finding.replay ? finding.evidence : undefined,
       });
     }
   }

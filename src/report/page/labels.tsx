@@ -27,7 +27,7 @@ export const TREND_LABEL: Record<TrendKind, string> = {
   steady: 'steady',
   regression: 'regression: passed before, fails now',
   fixed: 'fixed: failed before, passes now',
-  data: 'flips between pass and not verified: the data or the configuration, not the target',
+  data: 'flips between pass and not verified: some runs could not check it (data, configuration, a prerequisite); the target did not fail it',
   flaky: 'flaky: failed more than once after passing',
   changed: 'changed',
   new: 'first run',

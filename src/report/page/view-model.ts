@@ -181,7 +181,9 @@ export interface FailureView {
   curl?: { command: string; placeholders: string[] };
   /** A property's failure: the fast-check seed and the command that replays it. */
   replay?: { seed: number; command: string };
-  /** What else the failure printed (fast-check's report, counterexample). */
+  /** The request as the check stated it, where the result keeps no exchange for the finding. */
+  evidence?: string;
+  /** A property's failure: fast-check's report (seed, path, counterexample). */
   detail?: string;
 }
 

@@ -6,6 +6,7 @@ import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
+import { KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
 import { reportPath } from './src/run-state/reports-dir.ts';
 
 /**
@@ -58,15 +59,9 @@ export default defineConfig<object, WorkerOptions>({
   globalTimeout: runTimeoutSeconds * 1000,
   reporter: [
     // First: a check's failure keeps its worker, and every reporter after it still sees a failure.
-    ['./src/report/kept-failures-reporter.ts'],
+    [KEPT_FAILURES_REPORTER],
     ['list'],
-    ['html', { outputFolder: reportPath('html'), open: 'never' }],
-    [
-      './src/report/allure-results-reporter.ts',
-      { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false },
-    ],
-    // Also writes reports/junit.xml, from the same findings as conformance.json.
-    ['./src/report/conformance-reporter.ts'],
+    ...reportReporters(),
     // Playwright's JSON report where PLAYWRIGHT_JSON_OUTPUT_FILE asks for one (`npm run bench` times a run by it).
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? [['json'] as ['json']] : []),
   ],

@@ -13,17 +13,25 @@ import { exitStatusOf } from '../report/baseline.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
 import { configurationError } from '../report/run-errors.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
+import type { ConformanceResult } from '../result/schema.ts';
 import { readResult } from '../result/validate.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
+import { SHARD_REPORTERS } from '../run/reporters.ts';
+import { processVariable } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run-state/stop-file.ts';
 
-/** The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status. */
-export async function runConformance(playwrightArgs: readonly string[]): Promise<number> {
+/**
+ * The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status.
+ * A shard (`shard`: "i/n") writes its blob report for `merge-reports` instead, and takes its part of the
+ * target's rate budgets.
+ */
+export async function runConformance(playwrightArgs: readonly string[], shard?: string): Promise<number> {
+  if (shard !== undefined) return runShard(playwrightArgs, shard);
   // An earlier run's verdict must never become this run's exit status.
   for (const name of [...REPORT_FILES, MATRIX_REPORT]) rmSync(reportPath(name), { force: true });
 
@@ -45,6 +53,38 @@ export async function runConformance(playwrightArgs: readonly string[]): Promise
   if (allure) console.log(allure);
 
   return exitCode(suite.code);
+}
+
+/** Where a shard's blob report goes: PLAYWRIGHT_BLOB_OUTPUT_DIR, else reports/blob-report. */
+export const blobDir = (): string =>
+  processVariable('PLAYWRIGHT_BLOB_OUTPUT_DIR') ?? reportPath('blob-report');
+
+/**
+ * One shard of a run: its tests, reported as a blob for `merge-reports`, which gives the run's verdict. Its
+ * own status: 0 when every test it ran passed, 1 when one did not, or Playwright's for anything else.
+ */
+async function runShard(playwrightArgs: readonly string[], shard: string): Promise<number> {
+  const resolved = resolveBeforePlaywright();
+  if ('problem' in resolved) {
+    console.error(`Conformance: ERROR: ${runErrorLine(resolved.problem)}`);
+    return EXIT_CODES.configuration;
+  }
+  const out = blobDir();
+  rmSync(out, { recursive: true, force: true });
+  const stopFile = newStopFile();
+  const run = await runInProcessGroup(
+    process.execPath,
+    [playwrightCli(), 'test', ...playwrightArgs, `--shard=${shard}`, `--reporter=${SHARD_REPORTERS}`],
+    {
+      env: { ...process.env, [STOP_FILE_VARIABLE]: stopFile, PLAYWRIGHT_BLOB_OUTPUT_DIR: out },
+      beforeStop: () => requestStop(stopFile),
+    },
+  );
+  clearStop(stopFile);
+  console.log(
+    `Shard ${shard}: its blob report is in ${out}; \`physiology-conformance merge-reports\` of every shard's gives the run's verdict`,
+  );
+  return run.code;
 }
 
 /**
@@ -74,15 +114,23 @@ function resolveBeforePlaywright(): { problem: RunError } | { allureReport: bool
  * writing a report crashed on the suite's side: ERROR.
  */
 function exitCode(playwrightCode: number): number {
+  // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
   if (playwrightCode > 128 || playwrightCode === 0) return playwrightCode;
+  return reportExitCode(playwrightCode, () => false);
+}
+
+/**
+ * The exit status of the report the run wrote: its verdict's (an INCOMPLETE `allowed` passes), or ERROR
+ * when it wrote none (`status`: how the process that should have written it ended).
+ */
+export function reportExitCode(status: number, allowed: (report: ConformanceResult) => boolean): number {
   if (!existsSync(reportPath('conformance.json'))) {
     console.error(
-      `Conformance: ERROR: the run ended (status ${playwrightCode}) without a report: the suite's own trouble, see above`,
+      `Conformance: ERROR: the run ended (status ${status}) without a report: the suite's own trouble, see above`,
     );
     return EXIT_CODES.error;
   }
   const report = readResult(reportPath('conformance.json'));
-  const status = exitStatusOf(report);
-  // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
-  return status === 'incomplete' && playwrightCode === 0 ? EXIT_CODES.pass : EXIT_CODES[status];
+  const verdict = exitStatusOf(report);
+  return verdict === 'incomplete' && allowed(report) ? EXIT_CODES.pass : EXIT_CODES[verdict];
 }

@@ -5,6 +5,7 @@ import { checkRecordingCommand } from './commands/check-recording.ts';
 import { withUsageErrors } from './commands/common.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { loginCommand } from './commands/login.ts';
+import { mergeReportsCommand } from './commands/merge-reports.ts';
 import { renderCommand } from './commands/render.ts';
 import { runCommand, variablesHelpText } from './commands/run.ts';
 import { sandboxCommand } from './commands/sandbox.ts';
@@ -17,6 +18,7 @@ const program = withUsageErrors(new Command('physiology-conformance'))
 
 for (const command of [
   runCommand(),
+  mergeReportsCommand(),
   doctorCommand(),
   loginCommand(),
   checkRecordingCommand(),

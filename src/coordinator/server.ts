@@ -35,9 +35,12 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
 }
 
-/** Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends. */
-export async function startRunCoordinator(deadline: number): Promise<RunCoordinator> {
-  const turns = localTurns(deadline);
+/**
+ * Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends; `share`, the part of
+ * each credential's announced rate budget the run may spend (1/n for a shard of n: they share the clients).
+ */
+export async function startRunCoordinator(deadline: number, share = 1): Promise<RunCoordinator> {
+  const turns = localTurns(deadline, share);
   const waits = new RateLimitConsole();
   const memo = new Map<string, MemoEntry>();
   /** The first stop of each request the target kept refusing, by credential and operation. */

@@ -24,8 +24,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The budget a credential's requests draw on at a target: instances of a matrix run are servers of their own. */
 export const budgetKey = (baseUrl: string, credential: string): string => `${baseUrl} ${credential}`;
 
-/** The budgets of a process of its own (a standalone client, or the coordinator's). */
-export function localTurns(deadline = Number.POSITIVE_INFINITY): {
+/** The budgets of a process of its own (a standalone client, or the coordinator's, of a shard: `share`). */
+export function localTurns(
+  deadline = Number.POSITIVE_INFINITY,
+  share = 1,
+): {
   source: TurnSource;
   budgets: Map<string, RateBudget>;
 } {
@@ -33,7 +36,7 @@ export function localTurns(deadline = Number.POSITIVE_INFINITY): {
   const source: TurnSource = async (credential, seen) => {
     let budget = budgets.get(credential);
     if (!budget) {
-      budget = new RateBudget(deadline);
+      budget = new RateBudget(deadline, Date.now, share);
       budgets.set(credential, budget);
     }
     if (seen) budget.observe(seen);

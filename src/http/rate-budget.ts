@@ -5,7 +5,9 @@
 // concurrent requests do not overshoot what the last response said was left; a 429 or an exhausted window
 // holds every request until the announced reset (a 429 that announces none: a window, or a backoff that
 // doubles), however long that is: only the run's deadline bounds a wait. How often one request may be
-// answered 429 is not the budget's to say (rate-limited.ts).
+// answered 429 is not the budget's to say (rate-limited.ts). A shard of a run (`--shard i/n`) shares the
+// credential with the other shards: it takes `share` (1/n) of each announced window, one request per turn.
+
 import type { AnnouncedRateLimit } from './rate-limit-headers.ts';
 
 /** What a response told the budget (the parts of AnnouncedRateLimit it uses), and whether it was a 429. */
@@ -71,12 +73,22 @@ export class RateBudget {
   private responses = 0;
   /** Requests answered 429 (outside a burst that asked for them). */
   rejected = 0;
+  /** Requests granted in the current window: a shard's share of the window is counted against them. */
+  private grantedInWindow = 0;
 
   constructor(
     /** When the run's budget ends (epoch ms): a wait past it is refused. */
     private readonly deadline: number,
     private readonly now: () => number = Date.now,
+    /** The part of each window this budget may spend: 1/n for a shard of n sharing the credential. */
+    private readonly share = 1,
   ) {}
+
+  /** What this budget's share leaves of the window (undefined: the whole window is its own, or unknown). */
+  private shareLeft(): number | undefined {
+    if (this.share >= 1 || this.limit === undefined) return undefined;
+    return Math.floor(this.limit * this.share) - this.grantedInWindow;
+  }
 
   /** Asks for a turn to send a request: granted (a lease of `grant` requests), a wait, or a refusal. */
   turn(): Turn {
@@ -85,8 +97,10 @@ export class RateBudget {
       // A new window: what it holds is learned again from the next response.
       this.remaining = undefined;
       this.resetAt = undefined;
+      this.grantedInWindow = 0;
     }
-    if (this.remaining === undefined || this.remaining > 0) {
+    const shareLeft = this.shareLeft();
+    if ((this.remaining === undefined || this.remaining > 0) && (shareLeft === undefined || shareLeft > 0)) {
       // A target that announces no budget is not paced; one that does, but not yet for this window, is
       // asked one request at a time until it says.
       const silent = !this.announces && this.responses > 0;
@@ -96,8 +110,12 @@ export class RateBudget {
             ? MAX_LEASE
             : 1
           : Math.max(1, Math.min(MAX_LEASE, Math.floor(this.remaining / LEASE_SHARE)));
-      if (this.remaining !== undefined) this.remaining -= grant;
-      return { kind: 'go', grant };
+      // A shard's requests are granted one at a time: a lease spent after the window turned would land in
+      // the next one, uncounted there, beside the other shards' shares.
+      const granted = shareLeft === undefined ? grant : 1;
+      if (this.remaining !== undefined) this.remaining -= granted;
+      this.grantedInWindow += granted;
+      return { kind: 'go', grant: granted };
     }
     const resetAt = this.resetAt ?? now + 1000;
     const waitMs = resetAt - now;

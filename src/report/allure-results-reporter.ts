@@ -6,7 +6,7 @@
 // waits for them. The rest (groups, environment, categories) stays allure-playwright's own.
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Suite } from '@playwright/test/reporter';
+import type { FullConfig, Suite } from '@playwright/test/reporter';
 import { AllureReporter } from 'allure-playwright';
 
 /** The part of allure-js-commons' writer a test's results go through. */
@@ -18,6 +18,12 @@ interface ResultWriter {
 
 export default class AllureResultsReporter extends AllureReporter {
   private readonly writes = new Set<Promise<unknown>>();
+
+  /** A merge of shards' blob reports configures before it knows a project (allure-playwright reads the first's). */
+  override onConfigure(config: FullConfig): void {
+    if (config.projects.length > 0) super.onConfigure(config);
+    else (this as unknown as { config: FullConfig }).config = config;
+  }
 
   override onBegin(suite: Suite): void {
     super.onBegin(suite);

@@ -5,7 +5,8 @@ export type ProcessVariable =
   | 'CONFORMANCE_ALLURE_HISTORY' // the Allure history file, e.g. one a CI job caches
   | 'CONFORMANCE_STOP_FILE' // src/run-state/stop-file.ts
   | 'CONFORMANCE_RUN_MANIFEST' // the manifest of the run this process belongs to (set by global setup)
-  | 'GITHUB_STEP_SUMMARY'; // set by GitHub Actions: the job summary file a run's report appends to
+  | 'GITHUB_STEP_SUMMARY' // set by GitHub Actions: the job summary file a run's report appends to
+  | 'PLAYWRIGHT_BLOB_OUTPUT_DIR'; // Playwright's: where a shard writes its blob report
 
 export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
 

@@ -258,8 +258,10 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   // every test at its first fixture.
   const setup = timed('global setup', async () => {
     const { instances, runTimeoutSeconds } = resolved;
+    // A shard shares the target's clients with the other shards: it takes its part of their rate budgets.
     const coordinator = await startRunCoordinator(
       startedAt.getTime() + Math.max(runTimeoutSeconds - REPORTING_MARGIN_S, 1) * 1000,
+      config.shard ? 1 / config.shard.total : 1,
     );
     stops.push(coordinator.close);
     const facts: RunFacts = {

@@ -8,7 +8,9 @@
 import { mergeTests, type TestDetails } from '@playwright/test';
 import { resolveEnvironment } from '../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
+import { findRequirement } from '../contract/requirements.ts';
 import { REQUIREMENT_ANNOTATION } from '../report/finding.ts';
+import { areaOf } from '../report/overview.ts';
 import { coreTest } from './fixtures.ts';
 import { partnerDataTest } from './partner-data.ts';
 import { userDataTest } from './user-data.ts';
@@ -47,6 +49,19 @@ export interface VerifiesOptions {
 }
 
 /**
+ * Allure's behaviours tree, from annotations allure-playwright reads as labels: the area of the requirement a
+ * test verifies as its feature, each requirement it reports on as a story.
+ */
+function allureBehaviours(requirement: string, also: readonly string[]) {
+  // An ID the catalogue lacks is the report's to name (unknownRequirementTags), not the declaration's to refuse.
+  const known = findRequirement(requirement);
+  return [
+    ...(known ? [{ type: 'allure.label.feature', description: areaOf(known) }] : []),
+    ...[requirement, ...also].map((id) => ({ type: 'allure.label.story', description: id })),
+  ];
+}
+
+/**
  * A test's title and details from the one requirement it verifies: test()'s arguments rather than a call of
  * test(), so that Playwright records the spec file's line.
  */
@@ -59,7 +74,10 @@ export function verifies(
     `${requirement}: ${title}`,
     {
       tag: [requirement, ...(options.also ?? [])].map((id) => `@${id}`).concat(options.tag ?? []),
-      annotation: { type: REQUIREMENT_ANNOTATION, description: requirement },
+      annotation: [
+        { type: REQUIREMENT_ANNOTATION, description: requirement },
+        ...allureBehaviours(requirement, options.also ?? []),
+      ],
     },
   ];
 }

@@ -68,7 +68,10 @@ for (const example of EXAMPLES) {
       expect(commands).not.toMatch(/npx playwright/);
       // The package is not on the registry: installing it by name would take someone else's.
       expect(commands).not.toMatch(/npm (?:install|i) physiology-conformance/);
-      expect(example.text).toContain('junit.xml');
+      // The requirement-level JUnit; the job summary is the suite's own (a whole conformance.md past GitHub's
+      // 1 MiB would be dropped).
+      expect(example.text).toContain('junit-requirements.xml');
+      expect(commands).not.toMatch(/>>\s*"?\$GITHUB_STEP_SUMMARY/);
     });
 
     test('names only variables of the suite, secrets from the secret store', () => {

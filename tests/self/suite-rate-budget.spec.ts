@@ -25,6 +25,28 @@ const announced = (remaining: number, resetSeconds: number, status = 200): RateO
 });
 
 test.describe('a rate budget', () => {
+  test("a shard's budget spends its share of each window (1/4 of 100), one request a turn, then waits for the next", () => {
+    const clock = { now: 0 };
+    const budget = new RateBudget(HOUR, () => clock.now, 1 / 4);
+    expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });
+    // The target announces the whole client's window: 99 left of 100, for every shard together.
+    budget.observe(announced(99, 60));
+    let granted = 1;
+    for (let turn = budget.turn(); turn.kind === 'go'; turn = budget.turn()) {
+      expect(turn.grant).toBe(1);
+      granted += turn.grant;
+    }
+    expect(granted).toBe(25);
+    expect(budget.turn()).toMatchObject({ kind: 'wait', cause: 'spent' });
+    // The other shards spent theirs too: what the target says is left still bounds this one.
+    clock.now = 61_000;
+    expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });
+    budget.observe(announced(3, 59));
+    let again = 1;
+    for (let turn = budget.turn(); turn.kind === 'go'; turn = budget.turn()) again += turn.grant;
+    expect(again).toBe(4);
+  });
+
   test('grants what the last response said was left, then holds every request until the reset', () => {
     const { budget, clock } = budgetAt();
     expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });

@@ -1,7 +1,7 @@
 // `physiology-conformance run`: the conformance run (src/cli/conformance.ts). Options it does not know, and
 // everything after `--`, go to Playwright test.
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { variablesHelp } from '../../config/variables-doc.ts';
 import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
 import { packageRoot, typeScriptNodeOptions } from '../../run-state/package.ts';
@@ -26,6 +26,14 @@ Reports (in CONFORMANCE_REPORTS_DIR, default reports/): the verdict on the conso
 conformance.json; junit.xml; Playwright's HTML report, html/index.html; the Allure results, allure-results/,
 and history, allure-history.jsonl; the Allure HTML report, allure/index.html, with CONFORMANCE_ALLURE_REPORT=1.`;
 
+/** `--shard i/n`: 1 ≤ i ≤ n. */
+function shardOption(text: string): string {
+  const [, current, total] = /^(\d+)\/(\d+)$/.exec(text) ?? [];
+  if (!current || !total || Number(current) < 1 || Number(current) > Number(total))
+    throw new InvalidArgumentError('i/n, with 1 ≤ i ≤ n (e.g. 2/4)');
+  return text;
+}
+
 /** Asked of Playwright, help would still render the last run's Allure report: the run's help answers it. */
 const HELP = new Set(['--help', '-h']);
 
@@ -44,6 +52,11 @@ export function runCommand(): Command {
   )
     .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')
     .option(
+      '--shard <i/n>',
+      "run the i-th of n shards (a CI matrix job each): its blob report goes to reports/blob-report (PLAYWRIGHT_BLOB_OUTPUT_DIR) for merge-reports, which gives the verdict; it spends 1/n of the target's rate budgets, which the shards share",
+      shardOption,
+    )
+    .option(
       '--explore',
       'an exploring run (sets CONFORMANCE_EXPLORE=1): a new seed, printed; what fails is shrunk and added to the failure store',
     )
@@ -52,15 +65,20 @@ export function runCommand(): Command {
     .addHelpText('after', REPORTS_HELP)
     .addHelpText('after', NARROWED_HELP)
     .addHelpText('after', variablesHelpText)
-    .action(async (playwrightOptions: string[], options: { profile?: string; explore?: boolean }) => {
-      if (playwrightOptions.some((option) => HELP.has(option))) command.help();
-      // `--profile ""` too: an empty value is refused by name, never read as the default.
-      if (options.profile !== undefined) process.env.CONFORMANCE_PROFILE = options.profile;
-      if (options.explore) process.env.CONFORMANCE_EXPLORE = '1';
-      process.env.NODE_OPTIONS = typeScriptNodeOptions();
-      const { runConformance } = await import('../conformance.ts');
-      const config = join(packageRoot, 'playwright.config.ts');
-      await exitWith('run', () => runConformance(['-c', config, ...playwrightOptions]));
-    });
+    .action(
+      async (
+        playwrightOptions: string[],
+        options: { profile?: string; explore?: boolean; shard?: string },
+      ) => {
+        if (playwrightOptions.some((option) => HELP.has(option))) command.help();
+        // `--profile ""` too: an empty value is refused by name, never read as the default.
+        if (options.profile !== undefined) process.env.CONFORMANCE_PROFILE = options.profile;
+        if (options.explore) process.env.CONFORMANCE_EXPLORE = '1';
+        process.env.NODE_OPTIONS = typeScriptNodeOptions();
+        const { runConformance } = await import('../conformance.ts');
+        const config = join(packageRoot, 'playwright.config.ts');
+        await exitWith('run', () => runConformance(['-c', config, ...playwrightOptions], options.shard));
+      },
+    );
   return command;
 }

@@ -1,0 +1,58 @@
+// `physiology-conformance merge-reports DIR...`: the shards of one run (`run --shard i/n`), merged into one
+// run's reports by Playwright's merge of blob reports: one conformance.json and its forms, one HTML report,
+// one verdict and exit status. A shard missing from the merge narrows the run (src/config/selection.ts).
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { incompleteAllowed } from '../config/selection.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
+import { allureStep } from '../run/allure-step.ts';
+import { playwrightCli } from '../run/playwright.ts';
+import { runInProcessGroup } from '../run/process-group.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+import { reportExitCode } from './conformance.ts';
+
+const MERGE_CONFIG = fileURLToPath(new URL('../run/merge.config.ts', import.meta.url));
+
+/** The blob reports (report-*.zip) in `dirs` and the folders under them (a CI's downloaded artifacts). */
+function blobsIn(dirs: readonly string[]): string[] {
+  return dirs.flatMap((dir) => {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.zip'))
+      .map((name) => join(dir, name));
+  });
+}
+
+/**
+ * Its exit status: the merged run's verdict's, as `run` gives it (Playwright's merge ends 0 whatever its
+ * reporters say); `allowIncomplete`: CONFORMANCE_ALLOW_INCOMPLETE.
+ */
+export async function mergeReports(
+  dirs: readonly string[],
+  { allureReport, allowIncomplete }: { allureReport: boolean; allowIncomplete: boolean },
+): Promise<number> {
+  const blobs = blobsIn(dirs);
+  if (blobs.length === 0) throw new Error(`no blob report (*.zip) in ${dirs.join(', ')}`);
+  for (const name of [...REPORT_FILES, MATRIX_REPORT]) rmSync(reportPath(name), { force: true });
+  // Playwright merges one folder: every shard's blob in one, by a name of its own.
+  const all = mkdtempSync(join(tmpdir(), 'conformance-blobs-'));
+  try {
+    for (const [index, blob] of blobs.entries()) copyFileSync(blob, join(all, `${index}-${basename(blob)}`));
+    const finishAllure = allureStep(allureReport);
+    const merged = await runInProcessGroup(process.execPath, [
+      playwrightCli(),
+      'merge-reports',
+      '-c',
+      MERGE_CONFIG,
+      all,
+    ]);
+    const allure = await finishAllure();
+    if (allure) console.log(allure);
+    if (merged.code > 128) return merged.code;
+    return reportExitCode(merged.code, (report) => incompleteAllowed(allowIncomplete, report));
+  } finally {
+    rmSync(all, { recursive: true, force: true });
+  }
+}

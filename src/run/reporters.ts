@@ -1,0 +1,26 @@
+// The reporters of a run, one list for the two places that report: a run (playwright.config.ts) and a merge of
+// shards' blob reports (merge.config.ts, `physiology-conformance merge-reports`). Paths are the package's own,
+// so an installed suite finds them from any working directory.
+import { join } from 'node:path';
+import type { ReporterDescription } from '@playwright/test';
+import { packageRoot } from '../run-state/package.ts';
+import { reportPath } from '../run-state/reports-dir.ts';
+
+const reporter = (file: string): string => join(packageRoot, 'src', 'report', file);
+
+/** First in any list: a check's failure keeps its worker, and every reporter after it still sees a failure. */
+export const KEPT_FAILURES_REPORTER = reporter('kept-failures-reporter.ts');
+
+/** What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where). */
+export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},blob`;
+
+/** The reports of a whole run: Playwright's HTML, Allure's results, and the conformance result and its forms. */
+export const reportReporters = (): ReporterDescription[] => [
+  ['html', { outputFolder: reportPath('html'), open: 'never' }],
+  [
+    reporter('allure-results-reporter.ts'),
+    { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false },
+  ],
+  // conformance.json and every form rendered from it (src/report/write-report.ts).
+  [reporter('conformance-reporter.ts')],
+];

@@ -85,7 +85,7 @@ function Card({ failure }: { failure: FailureView }) {
       {response && (
         <>
           <h4>Response</h4>
-          <pre>{[`${response.status}`, headerLines(response.headers)].filter(Boolean).join('\n')}</pre>
+          <pre>{[`HTTP ${response.status}`, headerLines(response.headers)].filter(Boolean).join('\n')}</pre>
           {response.body ? <Body body={response.body} /> : <p class="muted">No body.</p>}
         </>
       )}

@@ -23,14 +23,19 @@ export const VERDICT_LABEL: Record<Verdict, { symbol: string; word: string; mean
   error: { symbol: '!', word: 'ERROR', meaning: 'the run could not judge the target' },
 };
 
-export const TREND_LABEL: Record<TrendKind, string> = {
-  steady: 'steady',
-  regression: 'regression: passed before, fails now',
-  fixed: 'fixed: failed before, passes now',
-  data: 'flips between pass and not verified: some runs could not check it (data, configuration, a prerequisite); the target did not fail it',
-  flaky: 'flaky: failed more than once after passing',
-  changed: 'changed',
-  new: 'first run',
+/** A trend's kind: its word in a requirement's row, and what it means (the legend above the tables). */
+export const TREND_LABEL: Record<TrendKind, { word: string; meaning: string }> = {
+  regression: { word: 'regression', meaning: 'verified before, fails now' },
+  flaky: { word: 'flaky', meaning: 'failed more than once after passing' },
+  fixed: { word: 'fixed', meaning: 'failed before, passes now' },
+  data: {
+    word: 'pass ↔ not verified',
+    meaning:
+      'some runs could not check it (the data, the configuration, a prerequisite); the target did not fail it',
+  },
+  changed: { word: 'changed', meaning: 'another change of status' },
+  steady: { word: 'steady', meaning: 'the same status in every run that ran it' },
+  new: { word: 'first run', meaning: 'no earlier run of this target and profile' },
 };
 
 export const KIND_LABEL: Record<NotVerifiedKind, string> = {

@@ -108,7 +108,7 @@ function Trend({ requirement, runs }: { requirement: RequirementView; runs: read
           </span>
         ))}
       </span>
-      <span class={`trend-kind k-${kind}`}>{TREND_LABEL[kind]}</span>
+      <span class={`trend-kind k-${kind}`}>{TREND_LABEL[kind].word}</span>
     </>
   );
 }
@@ -224,6 +224,13 @@ export function RequirementsSection({
         Each requirement: its id (a link to it), the seed's section and sentence, the suite's reading where
         the seed is loose; its status and what it rests on; its trend over the last{' '}
         {plural(runs.length, 'run')} of this target and profile (oldest first); the tests that verify it.
+      </p>
+      <p class="muted">
+        Trends:{' '}
+        {Object.values(TREND_LABEL)
+          .map(({ word, meaning }) => `${word}: ${meaning}`)
+          .join('; ')}
+        .
       </p>
       {historyNote && <p class="muted">{historyNote}.</p>}
       <Filters areas={areas} />

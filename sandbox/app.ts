@@ -82,7 +82,7 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
     });
   }
   registerErrorHandling(app);
-  registerRequestLog(app);
+  registerRequestLog(app, ctx.rateLimiter);
   registerSuccessStatus(app);
   registerResponseRewrites(app, ctx);
   const routes = trackRoutes(app);

@@ -64,6 +64,8 @@ export type RateLimitKey = string | { key: string; policies: readonly RateLimitP
 
 export class FixedWindowRateLimiter {
   readonly #windows = new Map<string, Window>();
+  /** The requests answered 429: of a client's limit, and of a token's own (sandbox_rate_limit). */
+  readonly answered429 = { client: 0, ownLimit: 0 };
 
   constructor(
     readonly policies: readonly RateLimitPolicy[],
@@ -170,6 +172,7 @@ export function rateLimitHook(
     }
     // Production announces the reset in X-RateLimit-Reset only.
     const retryAfter = options.style === 'production' ? {} : { 'retry-after': String(decision.resetSeconds) };
+    limiter.answered429[typeof key === 'string' ? 'client' : 'ownLimit'] += 1;
     return refuse(reply, decision, { ...headers, ...retryAfter });
   };
 }

@@ -155,14 +155,21 @@ export const partMetadata = (part: RunPart): Record<string, RunPart> => ({
   [part.shard ? `${METADATA_KEY} ${part.shard.current}/${part.shard.total}` : METADATA_KEY]: part,
 });
 
+const partsOf = (metadata: Readonly<Record<string, unknown>>): RunPart[] =>
+  Object.entries(metadata)
+    .filter(([key]) => key.startsWith(METADATA_KEY))
+    .map(([, part]) => part as RunPart);
+
+/** How many shards' blob reports a merge holds (0: the run was not sharded). */
+export const mergedShards = (metadata: Readonly<Record<string, unknown>>): number =>
+  partsOf(metadata).filter((part) => part.shard).length;
+
 /**
  * The selection of the run a reporter judges, from its configuration's metadata (one part, or one per merged
  * shard) and shard: a shard judged alone is a selection, and so is a merge that lacks a shard.
  */
 export function judgedSelection(metadata: Readonly<Record<string, unknown>>, shard: Shard | null): string[] {
-  const parts = Object.entries(metadata)
-    .filter(([key]) => key.startsWith(METADATA_KEY))
-    .map(([, part]) => part as RunPart);
+  const parts = partsOf(metadata);
   // Run under another configuration: what it selected is unknown, so it is not taken for the whole profile.
   if (parts.length === 0) return ['unknown: the run recorded no selection (not playwright.config.ts)'];
   const selection = [...new Set(parts.flatMap((part) => part.selection))];

@@ -35,6 +35,7 @@ export type RunMeta = Pick<
   | 'propertySeed'
   | 'runError'
   | 'selection'
+  | 'shards'
 > & {
   interrupted: boolean;
   requestTally?: RequestTally;

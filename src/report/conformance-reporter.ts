@@ -9,7 +9,7 @@ import { loadConfig } from '../config/config.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
-import { incompleteAllowed, judgedSelection } from '../config/selection.ts';
+import { incompleteAllowed, judgedSelection, mergedShards } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
 import { assembleHar } from '../http/har-writer.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
@@ -129,6 +129,8 @@ export default class ConformanceReporter implements Reporter {
   private rootDir = '';
   /** What narrowed the run (empty: the whole profile), recorded by playwright.config.ts. */
   private selection: string[] = [];
+  /** How many shards a merge of blob reports holds (0: not a merge of shards). */
+  private shards = 0;
   private lastProgress = Date.now();
   private testsEnded = 0;
   /** The requests the run's depth plan expects, once a test recorded the plan. */
@@ -138,6 +140,7 @@ export default class ConformanceReporter implements Reporter {
     this.suite = suite;
     this.rootDir = config.rootDir;
     this.selection = judgedSelection(config.metadata, config.shard);
+    this.shards = mergedShards(config.metadata);
   }
 
   /** Every half minute: tests done, requests sent against the run's depth plan, and the time left. */
@@ -182,6 +185,7 @@ export default class ConformanceReporter implements Reporter {
         result,
         this.selection,
         recordedRunFindings().map(summariseRunFinding),
+        this.shards,
       ),
     );
     // The run's line of the requirement history, for the trend of the next runs' pages.
@@ -241,6 +245,7 @@ async function conformanceReport(
   result: FullResult,
   selection: string[],
   outsideTests: readonly TestResultSummary[] = [],
+  shards = 0,
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
   for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
@@ -273,6 +278,7 @@ async function conformanceReport(
       interrupted: result.status === 'interrupted' || result.status === 'timedout',
       runError: recordedRunError(),
       selection,
+      ...(shards > 0 ? { shards } : {}),
       exchanges: exchanges.flat(),
     },
   );

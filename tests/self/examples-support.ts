@@ -29,6 +29,7 @@ export const EXAMPLES: readonly Example[] = [
   loadExample('github/pr-gate.yml', 'github'),
   loadExample('github/nightly-smoke.yml', 'github'),
   loadExample('github/certification.yml', 'github'),
+  loadExample('github/sharded-gate.yml', 'github'),
   loadExample('gitlab/pr-gate.gitlab-ci.yml', 'gitlab'),
 ];
 

@@ -1,48 +1,90 @@
-// Sharding splits the run and never repeats it: the isolated tests (revocation, the 429 burst) run in the
-// last shard only, the target sees one revocation sequence, and the merged report holds each test once,
-// with the same verdicts as an unsharded run. The commands are docs/sharding.md's.
-import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+// Sharding splits the run and never repeats it, and the shards share the target's clients as one run does:
+// each shard (`physiology-conformance run --shard i/n`, run at once as a CI matrix runs them) spends 1/n of
+// every announced rate budget, and `merge-reports` gives one result with the unsharded run's requirement
+// statuses. The isolated tests (revocation, the 429 burst) run in the last shard only, so the target sees
+// one revocation sequence. The commands are docs/sharding.md's.
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
-import { credentialsPath } from '../../sandbox/credentials.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
+import type { ConformanceResult } from '../../src/result/schema.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
-import { runProcess } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
+import { sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 600_000 });
 
 const REVOKE = 'DELETE /developer/v2/user/access';
+const SHARDS = 4;
 
-function envFor(sandbox: RunningSandbox, reports: string): NodeJS.ProcessEnv {
+interface Served {
+  by_route: Record<string, number>;
+  rate_limited: { client: number; own_limit: number };
+}
+
+const served = async (sandbox: RunningSandbox): Promise<Served> =>
+  (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as Served;
+
+/** The suite's command against `sandbox`, with its reports in `reports`: its exit status and output. */
+async function command(sandbox: RunningSandbox, reports: string, env: NodeJS.ProcessEnv, ...args: string[]) {
+  const [program, programArgs] = cli(...args);
+  return runProcess(
+    program,
+    programArgs,
+    { ...sandboxTargetEnv(sandbox, reports), CONFORMANCE_WORKERS: '1', ...env },
+    true,
+  );
+}
+
+/** The selection, unsharded, against a sandbox of its own: its result and the revocations the target saw. */
+async function unsharded(env: NodeJS.ProcessEnv) {
+  const sandbox = await startSandbox({ port: 0 });
+  const reports = scratchDir();
+  try {
+    await command(sandbox, reports, env, 'run');
+    return { result: readResult(join(reports, 'conformance.json')), served: await served(sandbox) };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** `SHARDS` shards at once against `sandbox` (one target, one set of clients), then merged. */
+async function sharded(sandbox: RunningSandbox, env: NodeJS.ProcessEnv) {
+  const reports = scratchDir();
+  const blobs = Array.from({ length: SHARDS }, (_, i) => join(reports, `blob-${i + 1}`));
+  const shards = await Promise.all(
+    blobs.map((blob, i) =>
+      command(
+        sandbox,
+        join(reports, `shard-${i + 1}`),
+        { ...env, PLAYWRIGHT_BLOB_OUTPUT_DIR: blob },
+        'run',
+        '--shard',
+        `${i + 1}/${SHARDS}`,
+      ),
+    ),
+  );
+  const seen = await served(sandbox);
+  const merged = await command(sandbox, join(reports, 'merged'), env, 'merge-reports', ...blobs);
   return {
-    ...(parseEnv(readFileSync(credentialsPath, 'utf8')) as Record<string, string>),
-    CONFORMANCE_ENV_FILE: undefined,
-    CONFORMANCE_TARGET: 'sandbox',
-    CONFORMANCE_BASE_URL: sandbox.baseUrl,
-    CONFORMANCE_AUTH_URL: sandbox.authUrl,
-    CONFORMANCE_REPORTS_DIR: reports,
-    // The revocation tests (isolated) and a few shared ones, so that both shards get some.
-    CONFORMANCE_GREP: '@REVOKE-|@OP-REVOKE-ACCESS|@PAG-LIMIT-MAX(?=\\s|$)|@PAG-LIMIT-OVER-MAX',
+    shards,
+    merged,
+    result: readResult(join(reports, 'merged', 'conformance.json')),
+    served: seen,
+    partial: async () => {
+      await command(sandbox, join(reports, 'partial'), env, 'merge-reports', blobs[0] ?? '');
+      return readResult(join(reports, 'partial', 'conformance.json'));
+    },
   };
 }
 
-const revocations = async (sandbox: RunningSandbox): Promise<number> =>
-  (
-    (await (await fetch(`${sandbox.authUrl}/sandbox/requests`)).json()) as {
-      by_route: Record<string, number>;
-    }
-  ).by_route[REVOKE] ?? 0;
+const statuses = (result: ConformanceResult) =>
+  Object.fromEntries(result.requirements.map((requirement) => [requirement.id, requirement.status]));
 
-const verdicts = (report: ConformanceReport) =>
-  Object.fromEntries(report.tests.map((t) => [t.title, t.outcome]));
-
-/** Why the tests whose outcome differs between two reports ended as they did, to tell a cause from a glance. */
-function differences(sharded: ConformanceReport, unsharded: ConformanceReport): string {
-  const before = verdicts(unsharded);
+/** Why the tests whose outcome differs between two results ended as they did, to tell a cause from a glance. */
+function differences(sharded: ConformanceResult, whole: ConformanceResult): string {
+  const before = Object.fromEntries(whole.tests.map((t) => [t.title, t.outcome]));
   return sharded.tests
     .filter((t) => before[t.title] !== t.outcome)
     .map(
@@ -52,73 +94,66 @@ function differences(sharded: ConformanceReport, unsharded: ConformanceReport): 
     .join('\n');
 }
 
-test('a two-shard run runs every test once, revokes once, and merges into the unsharded report', async () => {
-  const whole = await startSandbox({ port: 0 });
-  const reportsWhole = scratchDir();
-  let unsharded: ConformanceReport;
-  let revokedWhole: number;
-  try {
-    await runProcess(
-      process.execPath,
-      [playwrightCli(), 'test', '--reporter', 'dot,./src/report/conformance-reporter.ts'],
-      envFor(whole, reportsWhole),
-      true,
-    );
-    unsharded = readResult(join(reportsWhole, 'conformance.json'));
-    revokedWhole = await revocations(whole);
-  } finally {
-    await whole.close();
-  }
-
+test('four shards at once, merged: every test once, one revocation sequence, the unsharded requirement statuses', async () => {
+  // The revocation tests (isolated) and a few shared ones, so that every shard gets some.
+  const env = {
+    CONFORMANCE_GREP: '@REVOKE-|@OP-REVOKE-ACCESS|@PAG-LIMIT-MAX(?=\\s|$)|@PAG-LIMIT-OVER-MAX|@OP-GET-CYCLE',
+  };
+  const whole = await unsharded(env);
   const sandbox = await startSandbox({ port: 0 });
-  const reports = scratchDir();
-  const blobs = join(reports, 'all-blob-reports');
-  mkdirSync(blobs, { recursive: true });
   try {
-    for (const shard of ['1/2', '2/2']) {
-      const out = join(reports, `blob-${shard.replace('/', '-')}`);
-      await runProcess(
-        process.execPath,
-        [
-          playwrightCli(),
-          'test',
-          `--shard=${shard}`,
-          '--reporter=./src/report/kept-failures-reporter.ts,blob',
-        ],
-        { ...envFor(sandbox, reports), PLAYWRIGHT_BLOB_OUTPUT_DIR: out },
-        true,
-      );
-      for (const file of readdirSync(out)) cpSync(join(out, file), join(blobs, file));
-    }
-    const revokedSharded = await revocations(sandbox);
-    await runProcess(
-      process.execPath,
-      [playwrightCli(), 'merge-reports', '--reporter', './src/report/conformance-reporter.ts', blobs],
-      envFor(sandbox, reports),
-      true,
+    const run = await sharded(sandbox, env);
+    expect(
+      run.shards.map((shard) => shard.code),
+      run.shards.map((s) => s.output).join('\n'),
+    ).toEqual([0, 0, 0, 0]);
+    expect(run.result.shards).toBe(SHARDS);
+    expect(run.result.tests.length).toBe(whole.result.tests.length);
+    expect(new Set(run.result.tests.map((t) => t.title)).size, 'each test once').toBe(
+      run.result.tests.length,
     );
-    const merged = readResult(join(reports, 'conformance.json'));
-    expect(revokedWhole, 'the selection revokes').toBeGreaterThan(0);
-    expect(revokedSharded, 'revocations the target saw').toBe(revokedWhole);
-    expect(merged.tests.length).toBe(unsharded.tests.length);
-    expect(new Set(merged.tests.map((t) => t.title)).size, 'each test once').toBe(merged.tests.length);
-    expect(verdicts(merged), differences(merged, unsharded)).toEqual(verdicts(unsharded));
-    expect(merged.verdict).toBe(unsharded.verdict);
-    // Every shard merged: the run's own selection, as unsharded (each shard's blob carried it); one shard
-    // merged alone is narrowed by the other.
-    expect(unsharded.selection).toEqual([expect.stringMatching(/^CONFORMANCE_GREP=/)]);
-    expect(merged.selection).toEqual(unsharded.selection);
-    const firstOnly = join(reports, 'first-shard-only');
-    cpSync(join(reports, 'blob-1-2'), firstOnly, { recursive: true });
-    const partialReports = join(reports, 'partial');
-    await runProcess(
-      process.execPath,
-      [playwrightCli(), 'merge-reports', '--reporter', './src/report/conformance-reporter.ts', firstOnly],
-      envFor(sandbox, partialReports),
-      true,
+    expect(whole.served.by_route[REVOKE], 'the selection revokes').toBeGreaterThan(0);
+    expect(run.served.by_route[REVOKE], 'revocations the target saw').toBe(whole.served.by_route[REVOKE]);
+    expect(statuses(run.result), differences(run.result, whole.result)).toEqual(statuses(whole.result));
+    expect(run.result.verdict).toBe(whole.result.verdict);
+    // Every shard merged: the run's own selection, as unsharded (each shard's blob carried it).
+    expect(whole.result.selection).toEqual([expect.stringMatching(/^CONFORMANCE_GREP=/)]);
+    expect(run.result.selection).toEqual(whole.result.selection);
+    expect(run.merged.code).toBe(3);
+    // One shard merged alone is narrowed by the others.
+    expect((await run.partial()).selection).toEqual([
+      ...whole.result.selection,
+      ...[2, 3, 4].map((n) => `--shard ${n}/${SHARDS} not merged`),
+    ]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('behind 100 requests a minute shared by four shards at once: no 429 but the burst’s, the unsharded statuses', async () => {
+  // The 429 burst (on a token with a limit of its own, CONFORMANCE_RATE_LIMIT) beside reads that need more
+  // than one shard's part of a window; production's 429 carries no Retry-After (CONFORMANCE_RATE_LIMIT_HEADERS).
+  const env = {
+    CONFORMANCE_GREP: '@PAG-LIMIT-MAX(?=\\s|$)|@RL-429|@OP-GET-CYCLE',
+    CONFORMANCE_RATE_LIMIT: '20/1',
+    CONFORMANCE_RATE_LIMIT_HEADERS: 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset',
+  };
+  const whole = await unsharded(env);
+  const sandbox = await startSandbox({
+    port: 0,
+    rateLimit: PRODUCTION_RATE_LIMITS,
+    rateLimitHeaders: 'production',
+  });
+  try {
+    const run = await sharded(sandbox, env);
+    expect(run.served.rate_limited.own_limit, 'the burst reached its limit').toBeGreaterThan(0);
+    expect(run.served.rate_limited.client, 'answered 429 over the shared client limit').toBe(0);
+    const sent = Object.values(run.served.by_route).reduce((sum, count) => sum + count, 0);
+    expect(sent, 'more than one window of the client’s requests').toBeGreaterThan(100);
+    expect(statuses(run.result), differences(run.result, whole.result)).toEqual(statuses(whole.result));
+    console.log(
+      `four shards behind 100/min: ${sent} requests served (${JSON.stringify(run.served.rate_limited)} answered 429), unsharded ${whole.result.requestsSent} requests`,
     );
-    const partial = readResult(join(partialReports, 'conformance.json'));
-    expect(partial.selection).toEqual([...unsharded.selection, '--shard 2/2 not merged']);
   } finally {
     await sandbox.close();
   }

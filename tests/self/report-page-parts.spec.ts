@@ -1,8 +1,11 @@
 // The page's parts that decide something on their own: the curl a person copies (shell-safe whatever the
-// request holds, each redacted secret a variable to set) and what a requirement's trend says.
+// request holds, each redacted secret a variable to set), what a requirement's trend says, and the script the
+// page inlines (compiled from its source).
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { clientScriptFile, clientScriptText } from '../../src/report/page/client-script.ts';
 import { shellCurl } from '../../src/report/page/shell-curl.ts';
 import { trendOf } from '../../src/report/page/trend.ts';
 import type { Status, TrendKind } from '../../src/report/page/view-model.ts';
@@ -75,4 +78,8 @@ const TRENDS: [readonly (Status | undefined)[], TrendKind][] = [
 
 test('a trend tells a regression and a flaky requirement from one that flips with the data', () => {
   for (const [statuses, kind] of TRENDS) expect(trendOf(statuses), statuses.join(', ')).toBe(kind);
+});
+
+test('the page inlines its script as compiled from client.ts (npm run docs:tables writes it)', () => {
+  expect(readFileSync(clientScriptFile, 'utf8')).toBe(clientScriptText());
 });

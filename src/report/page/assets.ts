@@ -1,8 +1,7 @@
-// The page's own style and script, inlined: the script compiled from client.ts once per process, each with
-// the SHA-256 the page's Content-Security-Policy allows it by (nothing else may load or run).
+// The page's own style and script, inlined (the script as compiled from client.ts, client.generated.js), each
+// with the SHA-256 the page's Content-Security-Policy allows it by (nothing else may load or run).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { transformSync } from 'esbuild';
 
 export interface InlineAsset {
   text: string;
@@ -22,10 +21,7 @@ let assets: { style: InlineAsset; script: InlineAsset } | undefined;
 export function pageAssets(): { style: InlineAsset; script: InlineAsset } {
   assets ??= {
     style: inline(source('./page.css')),
-    script: inline(
-      transformSync(source('./client.ts'), { loader: 'ts', format: 'iife', target: 'es2020', minify: true })
-        .code,
-    ),
+    script: inline(source('./client.generated.js')),
   };
   return assets;
 }

@@ -10,7 +10,7 @@ const SECRET_FIELDS = [
 ];
 /** Fields of a token response whose values are live credentials. */
 const ISSUED_TOKEN_FIELDS = ['access_token', 'refresh_token', 'id_token'];
-const REDACTED = '<redacted>';
+export const REDACTED = '<redacted>';
 const fields = (names: readonly string[]) => `(?:${names.join('|')})`;
 
 /** A JSON string value of a secret field, also when the text ends before its closing quote. */

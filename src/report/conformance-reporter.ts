@@ -34,7 +34,9 @@ import { latencyTable } from './latency.ts';
 import { withLatency } from './latency-budget.ts';
 import { samplesFromAnnotations } from './latency-samples.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
+import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './request-plan.ts';
+import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
 import { recordedRunFindings } from './run-findings.ts';
 import {
   firstSendingFailures,
@@ -45,7 +47,7 @@ import {
 } from './slow-requests.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
-import { verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
+import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
 /** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
 function writtenManifest(instance: number): RunManifest | undefined {
@@ -117,6 +119,7 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
       : exitLine(status),
   );
   for (const file of [
+    PAGE,
     'conformance.md',
     'html/index.html',
     'junit.xml',
@@ -193,6 +196,8 @@ export default class ConformanceReporter implements Reporter {
         this.shards,
       ),
     );
+    // The run's line of the requirement history, for the trend of the next runs' pages.
+    appendHistory(requirementHistoryPath(), historyEntryOf(report));
     markAllure(report);
     markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
     const har = manifest?.config.recordHar;

@@ -14,6 +14,8 @@ import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 import { junitXml } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
+import { reportPage } from './page/report-page.ts';
+import { requirementHistoryPath } from './requirement-history.ts';
 import { runSideLines } from './run-side.ts';
 
 /** The forms of a result, each a file of the reports directory. */
@@ -24,19 +26,19 @@ export const RENDERED: Readonly<Record<string, (result: ConformanceResult) => st
   'ctrf-report.json': (result) => `${JSON.stringify(ctrfReport(result), null, 2)}\n`,
 };
 
-/**
- * The report page, reports/index.html (issue 36): PAGE HOOK. The page renderer plugs in here, from the
- * result alone; until it does, no page is written.
- */
-const renderPage: ((result: ConformanceResult) => string) | undefined = undefined;
+/** The report page, from the result and the requirement history (for its trend). */
+export const PAGE = 'index.html';
 
 /** The files a run's report is made of: an earlier run's are removed before a run starts. */
-export const REPORT_FILES = ['conformance.json', ...Object.keys(RENDERED), 'index.html'];
+export const REPORT_FILES = ['conformance.json', ...Object.keys(RENDERED), PAGE];
 
-/** Writes every form of `result` into `dir`, and the GitHub job summary when there is one; the files written. */
-export function renderResult(result: ConformanceResult, dir: string): string[] {
+/**
+ * Writes every form of `result` into `dir` (the page with the trend of `historyFile`), and the GitHub job
+ * summary when there is one; the files written.
+ */
+export function renderResult(result: ConformanceResult, dir: string, historyFile: string): string[] {
   mkdirSync(dir, { recursive: true });
-  const forms = { ...RENDERED, ...(renderPage ? { 'index.html': renderPage } : {}) };
+  const forms = { ...RENDERED, [PAGE]: (page: ConformanceResult) => reportPage(page, historyFile) };
   const written = Object.entries(forms).map(([name, render]) => {
     writeFileSync(join(dir, name), render(result));
     return join(dir, name);
@@ -55,7 +57,7 @@ export function writeReport(report: ConformanceReport): ConformanceResult {
   const file = reportPath('conformance.json');
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   const result = readResult(file);
-  renderResult(result, reportsDir);
+  renderResult(result, reportsDir, requirementHistoryPath());
   return result;
 }
 

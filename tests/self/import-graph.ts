@@ -17,7 +17,7 @@ const isRelative = (specifier: string): boolean => specifier.startsWith('./') ||
 export function importsOf(fileName: string, source: string): string[] {
   const program = parse(source, {
     sourceType: 'module',
-    plugins: ['typescript'],
+    plugins: fileName.endsWith('.tsx') ? ['typescript', 'jsx'] : ['typescript'],
     sourceFilename: fileName,
     // Babel 7 (Node 20): import() as an ImportExpression, as Babel 8 parses it.
     createImportExpressions: true,
@@ -37,12 +37,12 @@ export function importsOf(fileName: string, source: string): string[] {
 
 function typeScriptFiles(root: string, dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts'))
+    .filter((name) => name.endsWith('.ts') || name.endsWith('.tsx'))
     .map((name) => join(dir, name))
     .sort();
 }
 
-/** Every .ts file under `dirs` (relative to `root`) with the files its relative imports name. */
+/** Every .ts and .tsx file under `dirs` (relative to `root`) with the files its relative imports name. */
 export function importGraph(root: string, dirs: readonly string[]): ImportGraph {
   const graph = new Map<string, string[]>();
   for (const file of dirs.flatMap((dir) => typeScriptFiles(root, dir))) {

@@ -13,7 +13,11 @@ export const renderCommand = (): Command =>
   )
     .argument('<report>', 'a conformance.json')
     .option('--out <dir>', 'where to write the forms (default: beside the report)')
-    .action(async (file: string, options: { out?: string }) => {
+    .option(
+      '--history <file>',
+      "the requirement history for the page's trend (default: requirement-history.jsonl beside the report)",
+    )
+    .action(async (file: string, options: { out?: string; history?: string }) => {
       const { render } = await import('../render.ts');
-      await exitWith('render', () => render(file, options.out));
+      await exitWith('render', () => render(file, options.out, options.history));
     });

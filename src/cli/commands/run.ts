@@ -24,7 +24,8 @@ narrowing (CONFORMANCE_GREP=@smoke narrows nothing there).`;
 /** Every report a run writes, and how to get the one it writes only when asked (docs/reports.md). */
 const REPORTS_HELP = `
 Reports (in CONFORMANCE_REPORTS_DIR, default reports/): the verdict on the console, in conformance.md and in
-conformance.json; junit.xml; Playwright's HTML report, html/index.html; the Allure results, allure-results/,
+conformance.json; the page of the run, index.html, and its requirement history, requirement-history.jsonl;
+junit.xml; Playwright's HTML report, html/index.html; the Allure results, allure-results/,
 and history, allure-history.jsonl; the Allure HTML report, allure/index.html, with CONFORMANCE_ALLURE_REPORT=1.`;
 
 /** `--shard i/n`: 1 ≤ i ≤ n. */

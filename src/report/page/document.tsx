@@ -1,0 +1,80 @@
+// reports/index.html: one self-contained page of a run, rendered from its view (view-model.ts). It loads
+// nothing: a Content-Security-Policy in the page allows its own inline style and script by their hashes
+// only, so the page makes no request, opened from disk or from a CI artifact.
+import { renderToString } from 'preact-render-to-string';
+import { pageAssets } from './assets.ts';
+import { FailuresSection, NotVerifiedSection } from './failures.tsx';
+import { VERDICT_LABEL } from './labels.tsx';
+import { AreasSummary, RequirementsSection } from './requirements.tsx';
+import { ChangesSection, LatencySection, RunSection, VerdictSection } from './summary.tsx';
+import type { PageView } from './view-model.ts';
+
+const CONTENTS: [string, string][] = [
+  ['verdict', 'Verdict'],
+  ['changes', 'What changed'],
+  ['areas', 'Areas'],
+  ['failures', 'Failures'],
+  ['not-verified', 'Not verified'],
+  ['requirements', 'Requirements by area'],
+  ['latency', 'Latency'],
+  ['run', 'The run'],
+];
+
+function Page({ view }: { view: PageView }) {
+  const { style, script } = pageAssets();
+  const csp = [
+    "default-src 'none'",
+    `style-src ${style.hash}`,
+    `script-src ${script.hash}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta http-equiv="Content-Security-Policy" content={csp} />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>
+          Conformance {VERDICT_LABEL[view.verdict.verdict].word}: {view.header.target} ({view.header.profile},{' '}
+          {view.header.startedAt})
+        </title>
+        {/* Our own stylesheet, not data: inlined as it is, allowed by its hash. */}
+        <style dangerouslySetInnerHTML={{ __html: style.text }} />
+      </head>
+      <body>
+        <header class="page">
+          <h1>Conformance report — Physiology Data and Partner Lab Service</h1>
+          <p class="muted">
+            {view.header.target} ({view.header.environment}), profile {view.header.profile}, started{' '}
+            {view.header.startedAt}
+          </p>
+          <nav class="contents" aria-label="Contents">
+            <ul>
+              {CONTENTS.map(([id, name]) => (
+                <li key={id}>
+                  <a href={`#${id}`}>{name}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </header>
+        <main>
+          <VerdictSection verdict={view.verdict} />
+          <ChangesSection changes={view.changes} />
+          <AreasSummary areas={view.areas} />
+          <FailuresSection failures={view.failures} />
+          <NotVerifiedSection items={view.notVerified} />
+          <RequirementsSection areas={view.areas} runs={view.trendRuns} historyNote={view.historyNote} />
+          <LatencySection rows={view.latency} />
+          <RunSection header={view.header} redaction={view.redaction} />
+        </main>
+        <script dangerouslySetInnerHTML={{ __html: script.text }} />
+      </body>
+    </html>
+  );
+}
+
+export const renderPage = (view: PageView): string =>
+  `<!doctype html>\n${renderToString(<Page view={view} />)}\n`;

@@ -1,0 +1,201 @@
+// The page's top: the verdict and its cause, the run it judges, what changed since the last run, latency.
+import { Fragment } from 'preact';
+import { STATUS_LABEL, STATUS_ORDER, VERDICT_LABEL } from './labels.tsx';
+import type { ChangesView, LatencyView, RunHeader, VerdictView } from './view-model.ts';
+
+export function VerdictSection({ verdict }: { verdict: VerdictView }) {
+  const label = VERDICT_LABEL[verdict.verdict];
+  const beside = verdict.besideFailures && VERDICT_LABEL[verdict.besideFailures];
+  return (
+    <section id="verdict" aria-labelledby="verdict-heading">
+      <div class={`verdict v-${verdict.verdict}`}>
+        <h2 id="verdict-heading" class="word">
+          <span aria-hidden="true">{label.symbol}</span> {label.word}
+          {verdict.strict ? ' (strict mode: warnings fail)' : ''}
+        </h2>
+        <p id="verdict-cause">{verdict.cause ? `Why: ${verdict.cause}.` : `${label.meaning}.`}</p>
+        {beside && (
+          <p id="verdict-beside">
+            Beside its failures the run is {beside.word}: {beside.meaning}.
+          </p>
+        )}
+        {verdict.details.length > 0 && (
+          <ul class="tight">
+            {verdict.details.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        )}
+        <p>
+          Requirements:{' '}
+          {STATUS_ORDER.map((status) => `${verdict.counts[status]} ${STATUS_LABEL[status].word}`).join(', ')}.
+          Tests: {verdict.tests.passed} passed, {verdict.tests.failed} failed, {verdict.tests.skipped}{' '}
+          skipped.
+        </p>
+      </div>
+    </section>
+  );
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function RunSection({ header, redaction }: { header: RunHeader; redaction: string }) {
+  const rows: [string, string][] = [
+    ['Target', `${header.target} (${header.baseUrl})`],
+    ['Environment', header.environment],
+    ['Profile', header.profile],
+    ['Selection', header.selection.length > 0 ? header.selection.join('; ') : 'the whole profile'],
+    ['Suite version', header.suiteVersion],
+    ['Contract', header.contract],
+    ['fast-check seed', header.seed === undefined ? 'none' : `${header.seed} (CONFORMANCE_SEED)`],
+    ['Digest', header.digest ?? 'none (only a certification run is digested)'],
+    ['Started', header.startedAt],
+    ['Duration', seconds(header.durationMs)],
+    ['Requests sent', String(header.requestsSent)],
+  ];
+  return (
+    <section id="run" aria-labelledby="run-heading">
+      <h2 id="run-heading">The run</h2>
+      <dl class="run">
+        {rows.map(([name, value]) => [<dt key={`${name}-t`}>{name}</dt>, <dd key={`${name}-d`}>{value}</dd>])}
+      </dl>
+      <p id="redaction">Redacted: {redaction}</p>
+    </section>
+  );
+}
+
+function IdList({ ids }: { ids: readonly string[] }) {
+  if (ids.length === 0) return <span class="muted">none</span>;
+  return (
+    <>
+      {ids.map((id, i) => (
+        <Fragment key={id}>
+          {i > 0 && ', '}
+          <a href={`#${id}`} class="req-id">
+            {id}
+          </a>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+export function ChangesSection({ changes }: { changes?: ChangesView }) {
+  return (
+    <section id="changes" aria-labelledby="changes-heading">
+      <h2 id="changes-heading">What changed</h2>
+      {!changes ? (
+        <p>
+          Nothing to compare with: no baseline (CONFORMANCE_BASELINE) and no earlier run of this target and
+          profile in the history.
+        </p>
+      ) : (
+        <>
+          <p>
+            Compared with {changes.againstKind === 'baseline' ? 'the baseline' : 'the last run'}:{' '}
+            {changes.against}.
+          </p>
+          {changes.contractChanged && (
+            <p id="contract-changed">
+              <strong>
+                <span aria-hidden="true">! </span>Contract changed:
+              </strong>{' '}
+              {changes.contractChanged}
+            </p>
+          )}
+          <ul>
+            <li>
+              <strong>New failures:</strong> <IdList ids={changes.newFailures} />
+            </li>
+            <li>
+              <strong>Fixed:</strong> <IdList ids={changes.fixed} />
+            </li>
+            <li>
+              <strong>Still failing:</strong>{' '}
+              {changes.stillFailing.length === 0 ? (
+                <span class="muted">none</span>
+              ) : (
+                <ul class="tight">
+                  {changes.stillFailing.map((known) => (
+                    <li key={known.id}>
+                      <a href={`#${known.id}`} class="req-id">
+                        {known.id}
+                      </a>
+                      {known.reason && ` — known: ${known.reason}`}
+                      {known.owner && `; owner ${known.owner}`}
+                      {known.expires && `; expires ${known.expires}`}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+            <li>
+              <strong>Newly not verified:</strong> <IdList ids={changes.newlyNotVerified} />
+            </li>
+            <li>
+              <strong>Newly verified:</strong> <IdList ids={changes.newlyVerified} />
+            </li>
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function LatencySection({ rows }: { rows: readonly LatencyView[] }) {
+  const budgeted = rows.some((row) => row.budgetMs !== undefined);
+  const compared = rows.some((row) => row.sinceBaseline !== undefined);
+  return (
+    <section id="latency" aria-labelledby="latency-heading">
+      <h2 id="latency-heading">Latency per operation</h2>
+      {rows.length === 0 ? (
+        <p>No timed answer of a contract operation was recorded.</p>
+      ) : (
+        <table>
+          <caption class="muted">The target's answer times this run recorded, in ms (nearest rank)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Operation</th>
+              <th scope="col" class="num">
+                Count
+              </th>
+              <th scope="col" class="num">
+                p50
+              </th>
+              <th scope="col" class="num">
+                p95
+              </th>
+              <th scope="col" class="num">
+                max
+              </th>
+              {budgeted && (
+                <th scope="col" class="num">
+                  Budget (p95)
+                </th>
+              )}
+              {compared && <th scope="col">p95 since baseline</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.operationId}>
+                <th scope="row">{row.operationId}</th>
+                <td class="num">{row.count}</td>
+                <td class="num">{row.p50}</td>
+                <td class="num">{row.p95}</td>
+                <td class="num">{row.max}</td>
+                {budgeted && (
+                  <td class="num">
+                    {row.budgetMs ?? ''}
+                    {row.overBudget ? ' ! over budget' : ''}
+                  </td>
+                )}
+                {compared && <td>{row.sinceBaseline ?? ''}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+// What reports/index.html shows, independent of conformance.json's shape (src/result/schema.ts): the page's
+// components read only this, and one adapter (from-report.ts) builds it from a result and the requirement
+// history.
+
+/** A requirement's status, as the report's closed list gives it. */
+export type Status = 'pass' | 'fail' | 'warning' | 'not-verified' | 'note' | 'omitted';
+
+export type Verdict = 'pass' | 'fail' | 'incomplete' | 'error';
+
+export type Level = 'MUST' | 'READING' | 'UNSPECIFIED';
+
+export interface PageView {
+  verdict: VerdictView;
+  header: RunHeader;
+  /** What was redacted from every request, response and message the page shows. */
+  redaction: string;
+  changes?: ChangesView;
+  areas: AreaView[];
+  notVerified: NotVerifiedView[];
+  failures: FailureView[];
+  latency: LatencyView[];
+  /** The runs the trends cover, oldest first, this run last. */
+  trendRuns: TrendRun[];
+  /** What the trend could not read of the history, said under it. */
+  historyNote?: string;
+}
+
+export interface VerdictView {
+  verdict: Verdict;
+  /** Why the verdict is not PASS, in one sentence; absent on a PASS. */
+  cause?: string;
+  /** On a FAIL: what the verdict would be without its failures (a FAIL hiding an INCOMPLETE or ERROR). */
+  besideFailures?: Exclude<Verdict, 'fail'>;
+  /** What else the run says beside the verdict (what cut it short, what narrowed it, gate failures). */
+  details: string[];
+  strict: boolean;
+  counts: Record<Status, number>;
+  tests: { passed: number; failed: number; skipped: number };
+}
+
+export interface RunHeader {
+  target: string;
+  baseUrl: string;
+  environment: string;
+  profile: string;
+  /** What narrowed the run (empty: the whole profile). */
+  selection: string[];
+  suiteVersion: string;
+  /** The contract judged by: short digests of the spec and schemas, and of the catalogue. */
+  contract: string;
+  /** The fast-check seed of the run's properties. */
+  seed?: number;
+  digest?: string;
+  startedAt: string;
+  durationMs: number;
+  requestsSent: number;
+}
+
+export interface ChangesView {
+  /** What this run is compared with: the baseline file, or the previous run of the history. */
+  against: string;
+  againstKind: 'baseline' | 'last run';
+  newFailures: string[];
+  fixed: string[];
+  stillFailing: KnownFailure[];
+  newlyNotVerified: string[];
+  newlyVerified: string[];
+  /** Set when the contract or the catalogue differs between the two runs: a change may be the suite's. */
+  contractChanged?: string;
+}
+
+export interface KnownFailure {
+  id: string;
+  /** The documented reason, owner and expiry of a known failure, where the baseline gives them. */
+  reason?: string;
+  owner?: string;
+  expires?: string;
+}
+
+export interface AreaView {
+  /** The area's name, also its filter value. */
+  name: string;
+  /** A fragment-safe id for the area's heading. */
+  anchor: string;
+  counts: Record<Status, number>;
+  requirements: RequirementView[];
+}
+
+export interface RequirementView {
+  id: string;
+  area: string;
+  /** The seed's section the requirement is stated in. */
+  section: string;
+  level: Level;
+  /** The catalogue's text, quoting the seed's sentence. */
+  text: string;
+  /** The suite's reading of a loosely stated point. */
+  reading?: string;
+  status: Status;
+  /** How much the evidence counts (records, pages, requests...), as the evidence lines state it. */
+  evidenceCount: number;
+  evidence: string[];
+  warnings: string[];
+  notes: string[];
+  /** Why a stated rule cannot be observed by a client (omitted, by the catalogue). */
+  unobservable?: string;
+  /** A known failure's documented reason. */
+  deviation?: string;
+  tests: { title: string; outcome: string }[];
+  trend: TrendView;
+}
+
+/** One run of the history, for the trend's columns. */
+export interface TrendRun {
+  startedAt: string;
+  verdict: Verdict;
+}
+
+export type TrendKind =
+  /** the same status every run */
+  | 'steady'
+  /** passed before, fails now */
+  | 'regression'
+  /** failed before, passes now */
+  | 'fixed'
+  /** alternates between pass and not verified: the data or the configuration, not the target */
+  | 'data'
+  /** alternates between pass and fail */
+  | 'flaky'
+  /** any other change */
+  | 'changed'
+  /** one run only */
+  | 'new';
+
+export interface TrendView {
+  /** The status in each run of `PageView.trendRuns`; undefined where the run did not have it. */
+  statuses: (Status | undefined)[];
+  kind: TrendKind;
+}
+
+export type NotVerifiedKind =
+  /** the check ran and saw too little (data the target does not hold) */
+  | 'data'
+  /** the configuration lacks a capability or a credential */
+  | 'configuration'
+  /** a prerequisite requirement failed */
+  | 'blocked'
+  /** the run's own side (a run error, a page that needs a person) stopped it */
+  | 'run-error'
+  /** the check did not run: the run ended first, or a narrowed run left it out */
+  | 'not-run';
+
+export interface NotVerifiedView {
+  id: string;
+  level: Level;
+  area: string;
+  reasons: {
+    test: string;
+    kind: NotVerifiedKind;
+    message: string;
+    /** What would verify it: the variables to set, the data needed, the requirement to fix first. */
+    howToVerify: string;
+    /** Kind blocked: the requirement that failed first (a link on the page). */
+    prerequisite?: string;
+  }[];
+}
+
+/** A failure: one finding, or the same finding (requirement, message, request) met by several tests. */
+export interface FailureView {
+  /** A fragment-safe id of the card. */
+  anchor: string;
+  requirement: string;
+  message: string;
+  /** The offending field (a JSON pointer or a header name), where the check named one. */
+  field?: string;
+  /** The tests that met it, in the report's order. */
+  tests: { title: string; file: string }[];
+  request?: RequestView;
+  response?: ResponseView;
+  /** A shell-safe curl, secrets as variables to set (`placeholders`). */
+  curl?: { command: string; placeholders: string[] };
+  /** A property's failure: the fast-check seed and the command that replays it. */
+  replay?: { seed: number; command: string };
+  /** The request as the check stated it, where the result keeps no exchange for the finding. */
+  evidence?: string;
+  /** A property's failure: fast-check's report (seed, path, counterexample). */
+  detail?: string;
+}
+
+export interface BodyView {
+  text: string;
+  /** The body's whole size in bytes, also when `text` is cut. */
+  bytes: number;
+  cut: boolean;
+}
+
+export interface RequestView {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body?: BodyView;
+}
+
+export interface ResponseView {
+  status: number;
+  headers: [string, string][];
+  body?: BodyView;
+}
+
+export interface LatencyView {
+  operationId: string;
+  count: number;
+  p50: number;
+  p95: number;
+  max: number;
+  budgetMs?: number;
+  overBudget: boolean;
+  /** The p95 change against the baseline, e.g. `+12.5 ms (+25%)`. */
+  sinceBaseline?: string;
+}

@@ -78,6 +78,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
   const signIns = new SignInCount();
   registerSignInFaults(app, ctx, signIns);
   const defaultLifetime = ctx.options.tokenLifetimeSeconds;
+  // Variant short-lived-tokens: every grant comes with a refresh token (rotating, as every one here).
+  const refreshEveryGrant = ctx.variant('short-lived-tokens');
   /** 302 to the redirect URI with `params`; the fault oauth-state-not-returned drops the state. */
   const redirectBack = (
     reply: FastifyReply,
@@ -174,7 +176,13 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
         throw oauthError(400, 'invalid_grant', 'The code_verifier does not match the code_challenge');
       const rateLimit = ownRateLimit(fields);
       const grant = rateLimit ? { ...redemption.grant, rateLimit } : redemption.grant;
-      return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields, defaultLifetime)));
+      const issued = tokens.issueTokens(
+        grant,
+        lifetime(fields, defaultLifetime),
+        grant.scopes,
+        refreshEveryGrant,
+      );
+      return tokenResponse(reply, issued);
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
@@ -188,7 +196,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       const rateLimit = ownRateLimit(fields);
       tokens.spendRefreshToken(fields.refresh_token);
       const issued = { ...grant, scopes: narrowed, ...(rateLimit ? { rateLimit } : {}) };
-      return tokenResponse(reply, tokens.issueTokens(issued, expiresIn, grant.scopes));
+      return tokenResponse(reply, tokens.issueTokens(issued, expiresIn, grant.scopes, refreshEveryGrant));
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

@@ -7,7 +7,7 @@ import { type ApiClient, type ApiRequest, partnerCredential } from '../http/api-
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { timed } from '../run-state/phase-log.ts';
-import { runTokens } from './token-lifetimes.ts';
+import { runTokens, type TokenLifetimes } from './token-lifetimes.ts';
 import { partnerKey, TokenStore } from './token-store.ts';
 
 /** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
@@ -31,6 +31,8 @@ export class PartnerClient {
     readonly credentials: ClientCredentials,
     private readonly tokens: Map<string, string> = new Map(),
     readonly settings: PartnerTokenSettings = SEED_PARTNER_TOKEN_SETTINGS,
+    /** Where its tokens are kept live (the process's, but in a test). */
+    private readonly lifetimes: TokenLifetimes = runTokens,
   ) {}
 
   private get token(): string | undefined {
@@ -69,7 +71,7 @@ export class PartnerClient {
 
   /** A new token, through `api`, kept with its stated lifetime: its successor is obtained the same way. */
   private async obtain(api: ApiClient): Promise<string> {
-    const obtainedAt = Date.now();
+    const obtainedAt = this.lifetimes.now();
     const exchange = await timed('login', () => this.requestToken({}, api));
     const body =
       exchange.status === 200 ? exchange.json<{ access_token?: unknown; expires_in?: unknown }>() : {};
@@ -79,7 +81,7 @@ export class PartnerClient {
     registerSecret(token);
     this.token = token;
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
-    runTokens.keep(token, { obtainedAt, expiresIn, renew: (next) => this.obtain(next) });
+    this.lifetimes.keep(token, { obtainedAt, expiresIn, renew: (next) => this.obtain(next) });
     if (expiresIn !== undefined) await this.settings.onToken?.(token, expiresIn);
     return token;
   }

@@ -4,6 +4,7 @@
 
 import { expect, test } from '@playwright/test';
 import { storeExpiries } from '../../src/auth/expired-tokens.ts';
+import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { TokenLifetimes } from '../../src/auth/token-lifetimes.ts';
 import { UserTokenPool } from '../../src/auth/user-token-pool.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -155,6 +156,36 @@ test('a token held past its stated expiry goes out renewed by its rotating refre
     clock.advance(3600_000);
     const afterRevocation = await api.send({ ...profile, token: own });
     expect([afterRevocation.status, sentWith(afterRevocation)]).toEqual([401, own]);
+  } finally {
+    transport.dispose();
+    await sandbox.close();
+  }
+});
+
+test("a partner's token held past its stated expiry goes out renewed by a new token request, without a 401", async () => {
+  const clock = new TestClock(Date.now());
+  const sandbox = await start({ now: clock.now, variants: ['short-lived-tokens'] });
+  const transport = nodeTransport();
+  try {
+    const lifetimes = new TokenLifetimes(() => clock.ms);
+    const api = standaloneClient(transport, {
+      baseUrl: sandbox.baseUrl,
+      currentToken: (token, client) => lifetimes.current(token, client),
+    });
+    const config = configFor(sandbox);
+    if (!config.partnerA) throw new Error('the sandbox configures partner A');
+    const partner = new PartnerClient(api, config.partnerA, new Map(), undefined, lifetimes);
+    const read = { path: '/v2/partner/requisition/00000000-0000-4000-8000-000000000000' };
+    const sent: string[] = [];
+    const tokenOf = (exchange: { status: number; request: { headers: Record<string, string> } }) => {
+      sent.push(exchange.request.headers.authorization ?? '');
+      return exchange.status;
+    };
+    expect(tokenOf(await partner.send(read))).toBe(404);
+    clock.advance(3600_000);
+    expect(tokenOf(await partner.send(read))).toBe(404);
+    expect(partner.renewals).toBe(0);
+    expect(sent[1]).not.toBe(sent[0]);
   } finally {
     transport.dispose();
     await sandbox.close();

@@ -129,9 +129,10 @@ test(
     };
     const fewestRemaining = () =>
       Math.min(...[probe, ...answered].map((exchange) => remainingOf(exchange) ?? Number.POSITIVE_INFINITY));
-    // Far from the limit, concurrently (the order the target counts them in is not needed); near it, or all
-    // along where the target announces no remaining count, one after another: counted in the order sent.
-    const far = () => fewestRemaining() > 2 * CONCURRENCY;
+    // Far from the limit, concurrently: the requests in flight when a worker stops leave at least one
+    // remaining, so no served answer of the concurrent part is past the limit. Near it, one after another,
+    // counted in the order sent. Where the target announces no remaining count, concurrently all along.
+    const far = () => fewestRemaining() > CONCURRENCY + 1;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (limited === undefined && sent < maxRequests && far()) await send();

@@ -141,7 +141,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
         DISPLAY: '',
         WAYLAND_DISPLAY: '',
       });
-      const [command, args] = cli('login', '--headed', '--wait', '120');
+      // Waiting an hour: only the signal can end it within the test's timeout.
+      const [command, args] = cli('login', '--headed', '--wait', '3600');
       const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       await new Promise<void>((resolve, reject) => {
@@ -151,10 +152,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
         });
         child.on('close', () => reject(new Error(`login ended before waiting:\n${output}`)));
       });
-      const sent = performance.now();
       child.kill(signal);
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(performance.now() - sent).toBeLessThan(5_000);
       expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
     } finally {
       await sandbox.close();

@@ -30,7 +30,7 @@ async function signIn(
   journal: SignInJournal,
 ): Promise<unknown> {
   const transport = nodeTransport();
-  const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
+  const browser = new BrowserSignIn();
   try {
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     const client = new UserOAuthClient(api, sandbox.authUrl, userLoginFor(sandbox), {

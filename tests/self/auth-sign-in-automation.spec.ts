@@ -152,7 +152,7 @@ test('a page with no usable form: SignInAutomationError with the page described,
     for (const seen of ['/maintenance', '"Maintenance"', '"Annuler"', 'refuses or cancels'])
       expect(message).toContain(seen);
     if (!browserToo()) return;
-    const browser = new BrowserSignIn({ stepTimeoutMs: 3_000 });
+    const browser = new BrowserSignIn();
     try {
       const request = authorizationRequest(
         server.origin,

@@ -15,10 +15,11 @@ import { freePort } from '../../src/run/prism.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { needsChromium } from './chromium.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** A token store path outside the reports (the suite refuses one under them). */
 const storePath = (): string => join(mkdtempSync(join(tmpdir(), 'conformance-store-')), 'tokens.json');

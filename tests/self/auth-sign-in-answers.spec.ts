@@ -16,8 +16,6 @@ import { nodeTransport } from '../../src/http/transport.ts';
 import { needsChromium } from './chromium.ts';
 import { start, userLoginFor } from './sandbox-client.ts';
 
-test.describe.configure({ timeout: 60_000 });
-
 const SIGN_INS = [
   { name: 'the form filler on a served page', method: 'form', options: {} },
   { name: 'the browser on a page built by script', method: 'browser', options: { realisticLogin: true } },

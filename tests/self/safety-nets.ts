@@ -6,3 +6,5 @@
 export const DELIVERY_WAIT_MS = 30_000;
 /** A child process's start (Prism's "listening"), waited for at most this long. */
 export const START_WAIT_MS = 120_000;
+/** A test that runs the whole suite, or several runs of it, in child processes: minutes alone. */
+export const WHOLE_RUN_TIMEOUT_MS = 900_000;

@@ -8,10 +8,11 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { EXIT_CODES } from '../../src/report/exit-statuses.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const SAFE_WRITES = [
   'POST /oauth/oauth2/auth',

@@ -10,9 +10,10 @@ import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const REVOKE = 'DELETE /developer/v2/user/access';
 

@@ -28,10 +28,16 @@ export const BASE_PATH = '/developer';
 /** Largest accepted request body (bytes); larger ones get 413. */
 export const BODY_LIMIT = 1024 * 1024;
 
+/** Variant short-lived-tokens: how long every user and partner access token lives. */
+export const SHORT_TOKEN_LIFETIME_SECONDS = 60;
+
 export function createContext(
-  options: SandboxOptions,
+  given: SandboxOptions,
   credentials: SandboxCredentials = loadSandboxCredentials(),
 ): SandboxContext {
+  const options = given.variants.has('short-lived-tokens')
+    ? { ...given, tokenLifetimeSeconds: SHORT_TOKEN_LIFETIME_SECONDS }
+    : given;
   const log = (line: string) => {
     if (options.logRequests) process.stdout.write(`${line}\n`);
   };
@@ -54,7 +60,11 @@ function rateLimitOf(options: SandboxOptions): Pick<SandboxContext, 'rateLimiter
   const production = options.variants.has('production-rate-limits');
   const policies = production ? SCALED_PRODUCTION_RATE_LIMITS : options.rateLimit;
   return {
-    rateLimiter: new FixedWindowRateLimiter(policies, options.now),
+    rateLimiter: new FixedWindowRateLimiter(
+      policies,
+      options.now,
+      options.variants.has('clock-aligned-rate-limit'),
+    ),
     rateLimitStyle: options.variants.has('ietf-rate-limit-headers')
       ? 'ietf'
       : production

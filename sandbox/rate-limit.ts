@@ -14,6 +14,9 @@
 // - ietf (variant ietf-rate-limit-headers), the IETF fields of draft-ietf-httpapi-ratelimit-headers for the
 //   governing policy: RateLimit-Policy: "default";q=<limit>;w=<window> and RateLimit: "default";r=<remaining>;
 //   t=<reset>, no X-RateLimit-*; a 429 still carries Retry-After.
+// Windows start at a client's first request after the last one closed; variant clock-aligned-rate-limit aligns
+// them to the clock instead (each starts at a multiple of its length since the Unix epoch: a 60-s window at
+// each minute), so a client's first request may come at any point of one.
 // Fault injection: `never429` serves every request; `refuses` answers some 429 whatever the window holds,
 // with Retry-After: 1 and the headers still announcing the window's room (a limiter that does not keep
 // the limit it announces).
@@ -72,6 +75,8 @@ export class FixedWindowRateLimiter {
   constructor(
     readonly policies: readonly RateLimitPolicy[],
     private readonly now: () => Date,
+    /** Windows aligned to the clock (variant clock-aligned-rate-limit), not to a client's first request. */
+    private readonly aligned = false,
   ) {
     if (policies.length === 0) throw new Error('a rate limiter needs at least one policy');
   }
@@ -80,9 +85,9 @@ export class FixedWindowRateLimiter {
   #window(key: string, index: number, policy: RateLimitPolicy, now: number): Window {
     const id = `${key}\n${index}`;
     const window = this.#windows.get(id);
-    if (window && now >= window.startedAt && now < window.startedAt + policy.windowSeconds * 1000)
-      return window;
-    const fresh = { startedAt: now, count: 0 };
+    const length = policy.windowSeconds * 1000;
+    if (window && now >= window.startedAt && now < window.startedAt + length) return window;
+    const fresh = { startedAt: this.aligned ? now - (now % length) : now, count: 0 };
     this.#windows.set(id, fresh);
     return fresh;
   }

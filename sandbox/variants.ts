@@ -190,6 +190,16 @@ export const variants = {
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (neither the number of limits nor the headers of a 429 are stated)',
     suite: { CONFORMANCE_RATE_LIMIT_HEADERS: 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset' },
   },
+  'short-lived-tokens': {
+    description:
+      'every user and partner access token lives 60 s (expires_in 60, refused with 401 after), and every user token response carries a refresh token, whatever the scope asked, that works once: its refresh answers a new one in its place (sandbox/app.ts SHORT_TOKEN_LIFETIME_SECONDS, sandbox/oauth/tokens.ts)',
+    seed: '"Refresh-token behaviour and the user token request parameters: not shown."; "| partner access token lifetime | given per response in expires_in, in seconds |"; "2. The response carries access_token, token_type (bearer) and expires_in (seconds until expiry)."',
+  },
+  'clock-aligned-rate-limit': {
+    description:
+      "every rate-limit window, a client's and a token's own, is aligned to the clock: it starts at a multiple of its length since the Unix epoch (a 1-s window at each second), not at the client's first request, so a burst may begin at any point of a window and cross into the next (sandbox/rate-limit.ts)",
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown."',
+  },
 } as const satisfies Record<string, VariantDefinition>;
 
 export type VariantName = keyof typeof variants;

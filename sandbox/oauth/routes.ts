@@ -86,6 +86,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
   const signIns = new SignInCount();
   registerSignInFaults(app, ctx, signIns);
   const defaultLifetime = ctx.options.tokenLifetimeSeconds;
+  // Variant short-lived-tokens: every grant comes with a refresh token (rotating, as every one here).
+  const refreshEveryGrant = ctx.variant('short-lived-tokens');
   /** 302 to the redirect URI with `params`; the fault oauth-state-not-returned drops the state. */
   const redirectBack = (
     reply: FastifyReply,
@@ -185,7 +187,13 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       const rateLimit = ownRateLimit(fields);
       const granted = widenedGrant(ctx, redemption.grant);
       const grant = rateLimit ? { ...granted, rateLimit } : granted;
-      return tokenResponse(reply, tokens.issueTokens(grant, lifetime(fields, defaultLifetime)));
+      const issued = tokens.issueTokens(
+        grant,
+        lifetime(fields, defaultLifetime),
+        grant.scopes,
+        refreshEveryGrant,
+      );
+      return tokenResponse(reply, issued);
     }
     if (grantType === 'refresh_token') {
       if (!fields.refresh_token) throw oauthError(400, 'invalid_request', 'refresh_token is required');
@@ -199,7 +207,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, services: UserSe
       const rateLimit = ownRateLimit(fields);
       tokens.spendRefreshToken(fields.refresh_token);
       const issued = { ...grant, scopes: narrowed, ...(rateLimit ? { rateLimit } : {}) };
-      return tokenResponse(reply, tokens.issueTokens(issued, expiresIn, grant.scopes));
+      return tokenResponse(reply, tokens.issueTokens(issued, expiresIn, grant.scopes, refreshEveryGrant));
     }
     if (grantType === undefined) throw oauthError(400, 'invalid_request', 'grant_type is required');
     throw oauthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here`);

@@ -83,13 +83,14 @@ export class UserTokenStore {
 
   /**
    * Issues an access token for `grant`, and a refresh token when `refreshScopes` (default: the grant's) holds
-   * the offline scope. A refresh with a narrowed scope passes the original scopes: the new refresh token keeps
-   * the scope of the one it replaces (RFC 6749 §6).
+   * the offline scope, or `everyGrant` (variant short-lived-tokens). A refresh with a narrowed scope passes the
+   * original scopes: the new refresh token keeps the scope of the one it replaces (RFC 6749 §6).
    */
   issueTokens(
     grant: Grant,
     lifetimeSeconds = ACCESS_TOKEN_LIFETIME_SECONDS,
     refreshScopes: readonly string[] = grant.scopes,
+    everyGrant = false,
   ): IssuedTokens {
     const accessToken = opaque('sbx_at');
     this.#access.set(accessToken, {
@@ -99,7 +100,7 @@ export class UserTokenStore {
     });
     this.#revoked.delete(pairKey(grant.userId, grant.clientId));
     let refreshToken: string | undefined;
-    if (refreshScopes.includes(OFFLINE_SCOPE)) {
+    if (everyGrant || refreshScopes.includes(OFFLINE_SCOPE)) {
       refreshToken = opaque('sbx_rt');
       this.#refresh.set(refreshToken, { ...grant, scopes: refreshScopes, spent: false, revoked: false });
     }

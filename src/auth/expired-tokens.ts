@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { StoreExpiries, SuiteConfig, TokenOwners } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
+import { runTokens } from './token-lifetimes.ts';
 import { partnerKey, TokenStore, userKey } from './token-store.ts';
 
 /** The token store's expired access token of user A (every read scope, if it has one) or partner A. */
@@ -26,11 +27,16 @@ function storedExpiredToken(
     : undefined;
 }
 
-/** An expired token of user A or partner A the configuration supplies: its variable's, else the token store's. */
+/**
+ * An expired token of user A or partner A the configuration supplies: its variable's, else the token store's,
+ * sent as it is (one this run kept live and has renewed since must not be renewed again).
+ */
 export function suppliedExpiredToken(config: SuiteConfig, whose: 'user' | 'partner'): string | undefined {
   const { tokenStore, expiredUserToken, expiredPartnerToken } = config.auth;
   const given = whose === 'user' ? expiredUserToken : expiredPartnerToken;
-  return given ?? (tokenStore ? storedExpiredToken(tokenStore, config, whose) : undefined);
+  const token = given ?? (tokenStore ? storedExpiredToken(tokenStore, config, whose) : undefined);
+  if (token) runTokens.asIs(token);
+  return token;
 }
 
 /** Whether the token store holds an expired token of each owner (the configuration's ReadStoreExpiries). */

@@ -1,11 +1,13 @@
-// A partner's server-to-server client: client credentials for a bearer token, sent on every request;
-// on a 401 it requests a new token and retries once, as the seed tells partners to do.
+// A partner's server-to-server client: client credentials for a bearer token, sent on every request, and
+// renewed by the expires_in its response states (src/auth/token-lifetimes.ts: as a request goes out); on a
+// 401 it requests a new token and retries once, as the seed tells partners to do.
 import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { SEED_PARTNER_TOKEN_REQUEST } from '../config/variables.ts';
 import { type ApiClient, type ApiRequest, partnerCredential } from '../http/api-client.ts';
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { timed } from '../run-state/phase-log.ts';
+import { runTokens, type TokenLifetimes } from './token-lifetimes.ts';
 import { partnerKey, TokenStore } from './token-store.ts';
 
 /** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
@@ -29,6 +31,8 @@ export class PartnerClient {
     readonly credentials: ClientCredentials,
     private readonly tokens: Map<string, string> = new Map(),
     readonly settings: PartnerTokenSettings = SEED_PARTNER_TOKEN_SETTINGS,
+    /** Where its tokens are kept live (the process's, but in a test). */
+    private readonly lifetimes: TokenLifetimes = runTokens,
   ) {}
 
   private get token(): string | undefined {
@@ -46,8 +50,8 @@ export class PartnerClient {
   }
 
   /** The token request of the seed's partner flow, step 1 (extra fields are merged into the body). */
-  requestToken(overrides: Record<string, unknown> = {}): Promise<Exchange> {
-    return this.api.send({
+  requestToken(overrides: Record<string, unknown> = {}, api: ApiClient = this.api): Promise<Exchange> {
+    return api.send({
       method: 'POST',
       path: '/v2/partner/token',
       credential: this.credential,
@@ -62,8 +66,13 @@ export class PartnerClient {
   }
 
   async accessToken(): Promise<string> {
-    if (this.token) return this.token;
-    const exchange = await timed('login', () => this.requestToken());
+    return this.token ?? this.obtain(this.api);
+  }
+
+  /** A new token, through `api`, kept with its stated lifetime: its successor is obtained the same way. */
+  private async obtain(api: ApiClient): Promise<string> {
+    const obtainedAt = this.lifetimes.now();
+    const exchange = await timed('login', () => this.requestToken({}, api));
     const body =
       exchange.status === 200 ? exchange.json<{ access_token?: unknown; expires_in?: unknown }>() : {};
     const token = body.access_token;
@@ -71,7 +80,9 @@ export class PartnerClient {
       throw new Error(`Partner token request failed: ${describeExchange(exchange)}`);
     registerSecret(token);
     this.token = token;
-    if (typeof body.expires_in === 'number') await this.settings.onToken?.(token, body.expires_in);
+    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
+    this.lifetimes.keep(token, { obtainedAt, expiresIn, renew: (next) => this.obtain(next) });
+    if (expiresIn !== undefined) await this.settings.onToken?.(token, expiresIn);
     return token;
   }
 

@@ -17,6 +17,8 @@ export interface UserToken {
   accessToken: string;
   refreshToken?: string;
   expiresIn?: number;
+  /** When the token was asked for (epoch ms): its stated expiry is `expiresIn` seconds later. */
+  obtainedAt?: number;
   /** The scopes asked for. */
   scopes: string;
   /** The scope the server said it granted, when it said one: in the token response (RFC 6749 §5.1), or the redirect. */
@@ -45,6 +47,8 @@ export interface UserOAuthOptions {
   user?: ConfiguredUser;
   /** What the run knows of its sign-ins (src/auth/sign-in-journal.ts); default: this client's alone. */
   journal?: SignInJournal;
+  /** The clock a token's obtainedAt is read on (default: Date.now). */
+  now?: () => number;
 }
 
 /** A token request the target refused: `error` is the RFC 6749 §5.2 code (invalid_grant: a dead refresh token). */
@@ -186,6 +190,7 @@ export class UserOAuthClient {
   }
 
   private async issue(grant: Record<string, string>, scopes: string, code?: string): Promise<UserToken> {
+    const obtainedAt = (this.options.now ?? Date.now)();
     const exchange = await this.tokenRequest(grant);
     try {
       serverError(exchange);
@@ -210,6 +215,7 @@ export class UserOAuthClient {
       accessToken: body.access_token,
       refreshToken: body.refresh_token,
       expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
+      obtainedAt,
       scopes,
       ...this.statedScope(code, body.scope),
       statedIn: redactText(`${describeExchange(exchange)}\n  answered: ${exchange.text.slice(0, 600)}`),

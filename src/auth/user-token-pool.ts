@@ -3,10 +3,13 @@
 //   - the token store (CONFORMANCE_TOKEN_STORE): the refresh_token grant per scope set, from the grant
 //     `npm run login` stored; a dead grant is replaced by one sign-in;
 //   - otherwise a sign-in per scope set, by the page's kind or CONFORMANCE_SIGN_IN (src/auth/sign-in-method.ts).
+// Every token handed out is kept live (src/auth/token-lifetimes.ts): by its stated expiry it is renewed as a
+// request goes out, by the grant's refresh token (the rotated one replacing it) or as it was first obtained.
 // A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
 // The pool knows the grant of every token it handed out (`grantOf`), which src/suite/grant-guard.ts checks
 // against what the token does.
 
+import { createHash } from 'node:crypto';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
@@ -18,8 +21,14 @@ import { suppliedExpiredToken } from './expired-tokens.ts';
 import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { codeSourceFor } from './sign-in-method.ts';
 import { StoredGrants } from './stored-grants.ts';
+import { runTokens, type TokenLifetimes } from './token-lifetimes.ts';
 import { TokenStore } from './token-store.ts';
-import { type AuthorizationOptions, UserOAuthClient, type UserToken } from './user-oauth.ts';
+import {
+  type AuthorizationOptions,
+  TokenRequestError,
+  UserOAuthClient,
+  type UserToken,
+} from './user-oauth.ts';
 
 export type UserName = 'A' | 'B';
 
@@ -30,6 +39,9 @@ const PRISM_TOKEN = 'prism-mock-token';
  * workers of a run sign in once per scope set and user, not once each. Without one, each pool mints its own.
  */
 export type RememberToken = (key: string, mint: () => Promise<UserToken>) => Promise<UserToken>;
+
+/** Names a token in a memo key without writing it there. */
+const fingerprint = (token: string): string => createHash('sha256').update(token).digest('hex').slice(0, 16);
 
 export class UserTokenPool {
   private readonly cache = new Map<string, Promise<UserToken>>();
@@ -53,6 +65,8 @@ export class UserTokenPool {
     private readonly remember: RememberToken = (_key, mint) => mint(),
     /** What the run knows of its sign-ins (src/auth/sign-in-journal.ts): the run's, in its workers. */
     private readonly journal: SignInJournal = memoryJournal(),
+    /** Where the tokens handed out are kept live (the process's, but in a test). */
+    private readonly lifetimes: TokenLifetimes = runTokens,
   ) {
     const { tokenStore } = config.auth;
     this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
@@ -78,6 +92,7 @@ export class UserTokenPool {
       user,
       codeSource: codeSourceFor(signIn, api, this.browser),
       journal: this.journal,
+      now: this.lifetimes.now,
     });
     if (api === this.api) this.clients.set(user, client);
     return client;
@@ -90,6 +105,43 @@ export class UserTokenPool {
       () => undefined,
     );
     return token;
+  }
+
+  /** `token`, known and kept live: once its renewal margin begins, `next` gives its successor. */
+  private live(
+    user: UserName,
+    token: Promise<UserToken>,
+    next: (old: UserToken) => Promise<UserToken>,
+  ): Promise<UserToken> {
+    this.known(user, token).then(
+      (issued) =>
+        this.lifetimes.keep(issued.accessToken, {
+          obtainedAt: issued.obtainedAt ?? this.lifetimes.now(),
+          expiresIn: issued.expiresIn,
+          renew: async () => (await next(issued)).accessToken,
+        }),
+      () => undefined,
+    );
+    return token;
+  }
+
+  /**
+   * A token in place of `old`, for its user, scope set and options: from the token store's grant; else by the
+   * refresh token `old` came with, the one a rotating server returns replacing it (the old one is never sent
+   * again); else, or once that grant is dead, by a new sign-in.
+   */
+  private async successor(old: UserToken, user: UserName, options: AuthorizationOptions): Promise<UserToken> {
+    const scopes = old.scopes.split(' ');
+    const client = this.oauthClient(user);
+    const { refreshToken } = old;
+    if (this.grants || !refreshToken || !client) return this.mint(scopes, user, options);
+    try {
+      const refreshed = await timed('login', () => client.refresh(refreshToken, old.scopes, options));
+      return { ...refreshed, refreshToken: refreshed.refreshToken ?? refreshToken };
+    } catch (error) {
+      if (!(error instanceof TokenRequestError) || error.error !== 'invalid_grant') throw error;
+      return this.mint(scopes, user, options);
+    }
   }
 
   /** A token this pool handed out: whose it is, and what was asked and stated of its grant. */
@@ -125,21 +177,32 @@ export class UserTokenPool {
     const preIssued = user === 'A' ? this.config.userTokens?.[normaliseScopes(scopes)] : undefined;
     if (preIssued) return Promise.resolve({ accessToken: preIssued, scopes: normaliseScopes(scopes) });
     if (!this.account(user)) return undefined;
-    let token = this.cache.get(key);
-    if (!token) {
-      // A renewal mints again: the run's token for the key is the one the target refused.
-      const renewing = [...this.replaced.values()].includes(key);
-      token = this.known(
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    // A renewal mints again: the run's token for the key is the one the target refused.
+    const renewing = [...this.replaced.values()].includes(key);
+    const mint = () => this.mint(scopes, user, {});
+    return this.handOut(key, user, renewing ? mint() : this.remember(key, mint));
+  }
+
+  /**
+   * Caches `token` as the key's, kept live: its successor, one for the whole run (the run's memo, keyed by the
+   * token it replaces), becomes the key's token in turn.
+   */
+  private handOut(key: string, user: UserName, token: Promise<UserToken>): Promise<UserToken> {
+    const next = (old: UserToken) =>
+      this.handOut(
+        key,
         user,
-        renewing ? this.mint(scopes, user, {}) : this.remember(key, () => this.mint(scopes, user, {})),
+        this.remember(`${key} after ${fingerprint(old.accessToken)}`, () => this.successor(old, user, {})),
       );
-      token.then(
-        (issued) => this.handedOut.set(key, issued.accessToken),
-        () => this.cache.delete(key),
-      );
-      this.cache.set(key, token);
-    }
-    return token;
+    const handed = this.live(user, token, next);
+    handed.then(
+      (issued) => this.handedOut.set(key, issued.accessToken),
+      () => this.cache.delete(key),
+    );
+    this.cache.set(key, handed);
+    return handed;
   }
 
   /**
@@ -159,16 +222,28 @@ export class UserTokenPool {
     }
     const [user, scopes] = key.split('|') as [UserName, string];
     const renewed = (await this.cached(scopes.split(' '), user))?.accessToken;
-    return renewed === token ? undefined : renewed;
+    if (renewed === undefined || renewed === token) return undefined;
+    this.lifetimes.replaced(token, renewed);
+    return renewed;
   }
 
-  /** A token of a grant minted for the caller alone (never cached): for revocation and expiry tests. */
+  /**
+   * The run revoked the grant of `token`: its holders send the token the revocation went with from now on,
+   * never renewed (a new sign-in would grant the access again). Resolves to that token.
+   */
+  revoked(token: string): Promise<string> {
+    return this.lifetimes.end(token);
+  }
+
+  /** A token of a grant minted for the caller alone (never cached, kept live): for revocation tests. */
   fresh(
     scopes: readonly string[],
     user: UserName = 'A',
     options: AuthorizationOptions = {},
   ): Promise<UserToken> {
-    return this.known(user, this.mint(scopes, user, options));
+    const next = (old: UserToken): Promise<UserToken> =>
+      this.live(user, this.successor(old, user, options), next);
+    return this.live(user, this.mint(scopes, user, options), next);
   }
 
   /**

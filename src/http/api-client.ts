@@ -78,6 +78,11 @@ export interface ApiClientOptions {
   unansweredError?: (failure: TransportFailure) => Error;
   /** On a 401 to a request with a token: a new token to send it again with, once (undefined: none). */
   renewToken?: (token: string, refusal: Exchange) => Promise<string | undefined>;
+  /**
+   * The token to send now in place of the request's, asked as each attempt goes out, after any wait: a token
+   * the run keeps is renewed by its stated expiry (src/auth/token-lifetimes.ts). Default: the request's.
+   */
+  currentToken?: (token: string, api: ApiClient) => Promise<string>;
 }
 
 /** The rate budget of the user OAuth client's requests: every request that names no other credential. */
@@ -134,12 +139,13 @@ export class ApiClient {
       body = formBody(request.form);
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     }
-    const sent: SentRequest = { method, url: url.toString(), headers, body };
+    const asked: SentRequest = { method, url: url.toString(), headers, body };
     const credential = request.credential ?? USER_CREDENTIAL;
     const answers: RateLimitedAnswer[] = [];
     for (;;) {
-      if (!request.noRetry) await this.waitForTurn(sent, credential, answers);
-      this.refuseWhenSpent(sent, signIn);
+      if (!request.noRetry) await this.waitForTurn(asked, credential, answers);
+      this.refuseWhenSpent(asked, signIn);
+      const { sent, token } = await this.withCurrentToken(asked, request.token);
       this.options.requests.count(credential, sent.url, signIn);
       const { response, startedAt, durationMs } = await this.answer(sent, request, credential);
       const timing = { startedAt: startedAt.toISOString(), durationMs };
@@ -149,7 +155,7 @@ export class ApiClient {
       const seen = observationOf(exchange.status, announced);
       if (exchange.status !== 429 || request.noRetry) {
         this.options.pacer.observe(credential, seen);
-        return this.renewed(request, exchange);
+        return this.renewed({ ...request, token }, exchange);
       }
       answers.push({ exchange, announced, at: Date.now() });
       const stop = await this.judge(credential, answers);
@@ -158,6 +164,18 @@ export class ApiClient {
       if (stop) this.end(stop);
       this.options.requests.rateLimited();
     }
+  }
+
+  /** The request as it goes out now: with the token to send in place of `token` (see currentToken). */
+  private async withCurrentToken(
+    sent: SentRequest,
+    token: string | undefined,
+  ): Promise<{ sent: SentRequest; token: string | undefined }> {
+    const { currentToken } = this.options;
+    if (token === undefined || !currentToken) return { sent, token };
+    const now = await currentToken(token, this);
+    if (now === token) return { sent, token };
+    return { sent: { ...sent, headers: { ...sent.headers, authorization: `Bearer ${now}` } }, token: now };
   }
 
   private judge(credential: string, answers: readonly RateLimitedAnswer[], cannotWait?: string) {

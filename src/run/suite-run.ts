@@ -89,10 +89,16 @@ export const runSuite = (
     read: conformanceReportIn,
   });
 
+/**
+ * A gate's run budget (CONFORMANCE_RUN_TIMEOUT_S, unless set): a safety net for a matrix of dozens of
+ * targets, so that a loaded machine slows the gate down, never leaves its checks not verified.
+ */
+const GATE_RUN_TIMEOUT_S = '3600';
+
 /** The suite against one embedded sandbox instance per target, in one run (CONFORMANCE_MATRIX). */
 export const runMatrix = (targets: readonly TargetSpec[], env: NodeJS.ProcessEnv = {}): Promise<MatrixRun> =>
   runInOwnDirectory({
-    env,
+    env: { CONFORMANCE_RUN_TIMEOUT_S: process.env.CONFORMANCE_RUN_TIMEOUT_S ?? GATE_RUN_TIMEOUT_S, ...env },
     quiet: true,
     reporters: suiteReporters(),
     prepare: (dir) => {

@@ -4,6 +4,7 @@
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, partnerTokenSettings } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
+import { runTokens } from '../auth/token-lifetimes.ts';
 import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { type Capability, capabilitySource, variablesSupplying } from '../config/capabilities.ts';
@@ -153,13 +154,9 @@ function serversSignIn(error: unknown): void {
  * where it is met, the check's own requirement then blocked by it; once the server failed the run's last two
  * sign-ins, a check that needs a new one is blocked by AUTH-CODE-FLOW without trying (src/auth/
  * sign-in-journal.ts). A sign-in that failed on the run's side stops the check with the run error; any other
- * trouble getting a token blocks it.
+ * trouble getting a token blocks it, naming `what` was asked for.
  */
-async function signedIn(
-  token: Promise<UserToken>,
-  scopes: readonly string[],
-  user: UserName,
-): Promise<UserToken> {
+async function signedIn<Token>(token: Promise<Token>, what: string): Promise<Token> {
   try {
     return await token;
   } catch (error) {
@@ -172,7 +169,7 @@ async function signedIn(
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
     const reason = error instanceof Error ? error.message : String(error);
-    blockedBy('AUTH-CODE-FLOW', `no user ${user} token for "${normaliseScopes(scopes)}": ${reason}`);
+    blockedBy('AUTH-CODE-FLOW', `${what}: ${reason}`);
   }
 }
 
@@ -182,6 +179,9 @@ async function triedToken(token: Promise<UserToken>, session: TargetSession): Pr
   await tryStatedGrant(issued, session.api, session.memo);
   return issued;
 }
+
+const tokenFor = (scopes: readonly string[], user: UserName) =>
+  `no user ${user} token for "${normaliseScopes(scopes)}"`;
 
 /**
  * A test that only stops ended (a request the run refused, met in the check's own request or in a read it
@@ -380,6 +380,12 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
             serversSignIn(error);
             throw error;
           }),
+        // A user token renewed by its stated expiry is a sign-in as any other.
+        currentToken: (token, client) => {
+          const renewal = runTokens.current(token, client);
+          const user = tokenPool.grantOf(token)?.user;
+          return user ? signedIn(renewal, `no new user ${user} token in place of one expiring`) : renewal;
+        },
       });
       await use(client);
     },
@@ -404,7 +410,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
               ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
               : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
           );
-        return (await triedToken(signedIn(token, scopes, user), session)).accessToken;
+        return (await triedToken(signedIn(token, tokenFor(scopes, user)), session)).accessToken;
       });
     },
     internal,
@@ -412,7 +418,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   freshToken: [
     async ({ tokenPool, session }, use) => {
       await use((scopes, user = 'A', options = {}) =>
-        triedToken(signedIn(tokenPool.fresh(scopes, user, options), scopes, user), session),
+        triedToken(signedIn(tokenPool.fresh(scopes, user, options), tokenFor(scopes, user)), session),
       );
     },
     internal,

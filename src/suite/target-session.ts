@@ -4,6 +4,7 @@
 // target of the run, so it keeps one session per instance, opened by the first test that needs it and
 // closed with the worker (src/suite/fixtures.ts).
 import { runJournal } from '../auth/sign-in-journal.ts';
+import { runTokens } from '../auth/token-lifetimes.ts';
 import { UserTokenPool } from '../auth/user-token-pool.ts';
 import { requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
@@ -102,6 +103,8 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     sendsAgain: ({ method, url }) =>
       method === 'GET' && operationUnder(config.baseUrl, method, url) !== undefined,
     onSlow: slow.onSlow,
+    // After any wait, a token the run keeps goes out renewed by its stated expiry.
+    currentToken: (token, client) => runTokens.current(token, client),
     unansweredError: (failure) => unansweredFailure(failure, config.baseUrl),
     // Session-level reads (shared datasets, tokens) belong to the test they are made for; outside a test
     // they are recorded as they happen.

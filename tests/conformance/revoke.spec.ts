@@ -9,7 +9,7 @@ import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { ALL_READ_SCOPES, type UserName } from '../../src/suite/fixtures.ts';
+import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import {
   describeOperation,
@@ -37,8 +37,11 @@ function revokedUser(config: SuiteConfig): UserName {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function revokeWith(api: ApiClient, token: string): Promise<Exchange> {
-  return api.send({ ...requestFor(revoke), token });
+/** Revokes the grant of `token`; once revoked, its token is sent as it is, never renewed (a new sign-in would grant access again). */
+async function revokeWith(api: ApiClient, tokenPool: UserTokenPool, token: string): Promise<Exchange> {
+  const exchange = await api.send({ ...requestFor(revoke), token });
+  if (exchange.status < 300) await tokenPool.revoked(token);
+  return exchange;
 }
 
 test(
@@ -49,12 +52,12 @@ test(
       tag: TAGS,
     },
   ),
-  async ({ api, config, freshToken, requires, verdict }) => {
+  async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
     requires('stateful', 'user-login');
     const user = revokedUser(config);
     if (user === 'A') verdict.note("no second user configured: user A's grant was revoked");
     const grant = await freshToken(ALL_READ_SCOPES, user);
-    const exchange = await revokeWith(api, grant.accessToken);
+    const exchange = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectStatus(exchange, revoke.successStatus);
     verdict.expectEmptyBody(exchange);
     verdict.evidence(`user ${user}'s grant revoked, no body`, exchange);
@@ -67,7 +70,7 @@ test(
     `after ${describeOperation(revoke)} the grant's token gets 401 on every user-data operation`,
     { tag: TAGS },
   ),
-  async ({ api, dataset, config, freshToken, requires, verdict }) => {
+  async ({ api, dataset, config, freshToken, tokenPool, requires, verdict }) => {
     requires('stateful', 'real-auth', 'user-login');
     const undeclaredSecurity = verdict.of(UNDECLARED_SECURITY);
     const user = revokedUser(config);
@@ -82,7 +85,7 @@ test(
     if (!probe) throw new Error('the catalogue has no user-data read');
     verdict.expectStatus(await api.send({ ...requestFor(probe, ids), token: grant.accessToken }), 200);
 
-    const revoked = await revokeWith(api, grant.accessToken);
+    const revoked = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectSuccess(revoked, 'the revocation itself');
 
     const problems: string[] = [];
@@ -120,10 +123,10 @@ for (const scope of ALL_READ_SCOPES) {
         tag: TAGS,
       },
     ),
-    async ({ api, config, freshToken, requires, verdict }) => {
+    async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
       requires('stateful', 'user-login', 'scopes');
       const grant = await freshToken([scope], revokedUser(config));
-      const exchange = await revokeWith(api, grant.accessToken);
+      const exchange = await revokeWith(api, tokenPool, grant.accessToken);
       verdict.expectSuccess(
         exchange,
         `a token holding only ${scope} (the operation requires OAuth with no scope)`,
@@ -168,7 +171,7 @@ test(
         verdict.fail(reason);
       }
 
-      const revoked = await revokeWith(api, grant.accessToken);
+      const revoked = await revokeWith(api, tokenPool, grant.accessToken);
       verdict.expectSuccess(revoked, 'the revocation itself');
       const quietFrom = Date.now() + IN_FLIGHT_MS;
       await sleep(IN_FLIGHT_MS); // deliveries the service started before the revocation may still land

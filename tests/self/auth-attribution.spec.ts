@@ -12,7 +12,7 @@ import { cliAgainst, cliRun, type Run } from './auth-attribution-support.ts';
 import { start } from './sandbox-client.ts';
 import { startFaultProxy } from './suite-hostile-proxy.ts';
 
-test.describe.configure({ mode: 'default', timeout: 120_000 });
+test.describe.configure({ mode: 'default' });
 
 const WITHOUT_USER_B = ['CONFORMANCE_USER_B', 'CONFORMANCE_PASSWORD_B'];
 

@@ -172,7 +172,7 @@ test('the form filler posts what Chromium posts for the same consent page, press
     expect(filler?.method).toBe('POST');
     expect([...new URLSearchParams(filler?.body)]).toEqual(expected);
     needsChromium();
-    const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
+    const browser = new BrowserSignIn();
     try {
       await expect(browser.codeSource(target.request(), target.account)).resolves.toEqual({
         code: 'the-code',

@@ -18,11 +18,12 @@ import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { cli, runProcess, tsx } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const LACKS = 'the grant for user A lacks read:workout';
 const GREP = 'SCOPE-READ-WORKOUT|SCOPE-READ-CYCLES|OP-LIST-CYCLES|OP-LIST-WORKOUTS|AUTH-CODE-FLOW';

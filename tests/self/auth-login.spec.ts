@@ -15,10 +15,11 @@ import { freePort } from '../../src/run/prism.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { needsChromium } from './chromium.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** A token store path outside the reports (the suite refuses one under them). */
 const storePath = (): string => join(mkdtempSync(join(tmpdir(), 'conformance-store-')), 'tokens.json');
@@ -141,7 +142,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
         DISPLAY: '',
         WAYLAND_DISPLAY: '',
       });
-      const [command, args] = cli('login', '--headed', '--wait', '120');
+      // Waiting an hour: only the signal can end it within the test's timeout.
+      const [command, args] = cli('login', '--headed', '--wait', '3600');
       const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       await new Promise<void>((resolve, reject) => {
@@ -151,10 +153,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
         });
         child.on('close', () => reject(new Error(`login ended before waiting:\n${output}`)));
       });
-      const sent = performance.now();
       child.kill(signal);
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      expect(performance.now() - sent).toBeLessThan(5_000);
       expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
     } finally {
       await sandbox.close();

@@ -24,12 +24,10 @@ import { browserToo } from './chromium.ts';
 import { credentials, start, userLoginFor } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 
-test.describe.configure({ timeout: 120_000 });
-
 test('the automation stops at the code page: PersonNeeded, by the form filler and by the browser', async () => {
   const sandbox = await start({ loginPage: 'second-factor' });
   const transport = nodeTransport();
-  const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
+  const browser = new BrowserSignIn();
   try {
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     for (const method of browserToo() ? (['form', 'browser'] as const) : (['form'] as const)) {

@@ -22,8 +22,6 @@ import { nodeTransport } from '../../src/http/transport.ts';
 import { needsChromium } from './chromium.ts';
 import { start, userLoginFor } from './sandbox-client.ts';
 
-test.describe.configure({ timeout: 60_000 });
-
 const SIGN_INS = [
   { name: 'the form filler on a served page', method: 'form', options: {} },
   { name: 'the browser on a page built by script', method: 'browser', options: { realisticLogin: true } },
@@ -40,7 +38,7 @@ async function signIn(
   pkce?: boolean,
 ): Promise<unknown> {
   const transport = nodeTransport();
-  const browser = new BrowserSignIn({ stepTimeoutMs: 5_000 });
+  const browser = new BrowserSignIn();
   try {
     const api = standaloneClient(transport, { baseUrl: sandbox.baseUrl });
     const client = new UserOAuthClient(api, sandbox.authUrl, userLoginFor(sandbox), {

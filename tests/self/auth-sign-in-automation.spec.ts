@@ -155,7 +155,7 @@ test('a page with no usable form: SignInAutomationError with the page described,
       expect(message).toContain(seen);
     expect(signInRunError(error)?.remedy).toContain('CONFORMANCE_SIGN_IN=browser');
     if (!browserToo()) return;
-    const browser = new BrowserSignIn({ stepTimeoutMs: 3_000 });
+    const browser = new BrowserSignIn();
     try {
       const request = authorizationRequest(
         server.origin,

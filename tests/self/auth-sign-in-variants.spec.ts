@@ -21,8 +21,6 @@ import { nodeTransport } from '../../src/http/transport.ts';
 import { browserToo, needsChromium } from './chromium.ts';
 import { ALL_SCOPES, start, userLoginFor } from './sandbox-client.ts';
 
-test.describe.configure({ timeout: 60_000 });
-
 const VARIANTS: { name: string; options: SandboxInput; scripted: boolean }[] = [
   // The second factor needs a person (tests/self/auth-attribution.spec.ts).
   ...LOGIN_PAGES.filter((loginPage) => loginPage !== 'second-factor').map((loginPage) => ({

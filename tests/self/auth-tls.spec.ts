@@ -13,7 +13,7 @@ import { cliRun } from './auth-attribution-support.ts';
 import { needsChromium } from './chromium.ts';
 import { start } from './sandbox-client.ts';
 
-test.describe.configure({ mode: 'default', timeout: 120_000 });
+test.describe.configure({ mode: 'default' });
 
 const hasOpenssl = (() => {
   try {

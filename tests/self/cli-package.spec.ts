@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { readResult } from '../../src/result/validate.ts';
 import { packageRoot } from '../../src/run-state/package.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 
 const run = promisify(execFile);
 const folder = mkdtempSync(join(tmpdir(), 'conformance-package-'));
@@ -18,7 +19,7 @@ test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
 test('the packed suite installs and its command runs from the user folder', {
   tag: '@slow',
 }, async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   await run('npm', ['pack', '--pack-destination', folder], { cwd: packageRoot });
   const [tarball] = readdirSync(folder).filter((name) => name.endsWith('.tgz'));
   expect(tarball).toBeDefined();

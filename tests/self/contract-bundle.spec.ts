@@ -18,6 +18,7 @@ import { operationById } from '../../src/contract/operations.ts';
 import { buildUrl } from '../../src/contract/request-paths.ts';
 import { freePort } from '../../src/run/prism.ts';
 import { binOf, cleanEnv, get, repoRoot, runNode } from './contract-openapi-support.ts';
+import { START_WAIT_MS } from './safety-nets.ts';
 
 function waitForOutput(child: ChildProcess, marker: RegExp, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -54,7 +55,7 @@ async function startPrism(args: readonly string[]): Promise<{ base: string; stop
     if (child.exitCode === null) child.kill('SIGTERM');
   };
   try {
-    await waitForOutput(child, /Prism is listening/, 15_000);
+    await waitForOutput(child, /Prism is listening/, START_WAIT_MS);
   } catch (error) {
     stop();
     throw error;
@@ -105,7 +106,6 @@ test.describe('src/contract/bundle.ts', () => {
 
   test('Prism 5 mocks the bundled document: 200 with a body for a collection, 400 for limit > 25', async () => {
     const testInfo = test.info();
-    const started = Date.now();
     const file = await writeBundledOpenApi(testInfo.outputPath('openapi.bundled.json'));
     const prism = await startPrism(['mock', file]);
     try {
@@ -124,12 +124,10 @@ test.describe('src/contract/bundle.ts', () => {
     } finally {
       prism.stop();
     }
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   test('Prism 5 proxy validates responses against the inlined schemas (violations are detected)', async () => {
     const testInfo = test.info();
-    const started = Date.now();
     const valid = { ...cycleRecord, timezone_offset: '-05:00' };
     const invalid = { ...cycleRecord, timezone_offset: '5 hours' };
     const upstream = createHttpServer((request, response) => {
@@ -156,7 +154,6 @@ test.describe('src/contract/bundle.ts', () => {
       prism.stop();
       upstream.close();
     }
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   test('bundleOpenApi() inlines every schema file referenced by the document', async () => {

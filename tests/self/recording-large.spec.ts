@@ -7,9 +7,10 @@ import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody, writeLargeHar } from '../../src/recording/synthetic-har.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 
-test.setTimeout(180_000);
+test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
 
 const MB = 1024 * 1024;
 /** The child's V8 heap limit (MB): smaller than the recording, so only a streamed read can finish. */

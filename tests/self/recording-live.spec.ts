@@ -7,10 +7,11 @@ import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const GREP = '@INV-CYCLE-SCORE-IFF-SCORED|@OP-LIST-CYCLES';
 

@@ -2,6 +2,7 @@
 // scopes, revocation and webhook signatures.
 import assert from 'node:assert/strict';
 import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import {
   authorizationCode,
   authorizationRedirect,
@@ -160,7 +161,7 @@ export const accessProbes = {
         await registerHook(p, receiver.url);
         await p.token();
         await triggerEvent(p);
-        const [delivery] = await receiver.waitFor(() => true, 1000);
+        const [delivery] = await receiver.waitFor(() => true, DELIVERY_WAIT_MS);
         assert.ok(delivery, 'no user-data webhook arrived');
         assert.ok(
           delivery.headers['service-signed'] !== undefined,

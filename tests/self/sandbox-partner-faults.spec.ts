@@ -14,6 +14,7 @@ import { routeTable } from '../../sandbox/route-table.ts';
 import { findRequirement } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import {
   type Answer,
   type PartnerSandbox,
@@ -313,7 +314,7 @@ const probes: Record<PartnerFault, Probe> = {
       try {
         await sandbox.registerWebhook(partnerA.clientId, receiver.url);
         await sandbox.addTestData(partnerA);
-        const [webhook] = await receiver.waitFor(() => true, 3000);
+        const [webhook] = await receiver.waitFor(() => true, DELIVERY_WAIT_MS);
         expect(webhook, 'no webhook arrived').toBeDefined();
         const expected = createHmac('sha256', partnerA.signingSecret)
           .update(webhook?.body ?? '')

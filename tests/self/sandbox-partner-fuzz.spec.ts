@@ -99,7 +99,6 @@ const snapshotAll = async () => ({
 });
 
 test('partner operations answer by the rules and refused requests change nothing (fast-check, bounded)', async () => {
-  test.setTimeout(120_000);
   const knownIds = [...owned.A, ...owned.B].flatMap((requisition) => [
     requisition.id,
     ...requisition.service_request_ids,

@@ -1,5 +1,6 @@
 // The conforming variants that change which requests are accepted (partner token and results bodies, user
-// OAuth client authentication, PKCE): each one changes what it says (see sandbox-variants.spec.ts).
+// OAuth client authentication, PKCE, tokens' lifetimes, rate-limit windows): each one changes what it says
+// (see sandbox-variants.spec.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { assertValid } from '../../src/contract/validators.ts';
@@ -10,11 +11,19 @@ import {
   collections,
   credentials,
   login,
+  rateLimitHeadersOf,
   redirectUriFor,
   start,
+  TestClock,
   tokenRequest,
 } from './sandbox-client.ts';
-import { partnerA, partnerB, paths, validTokenRequest } from './sandbox-partner-support.ts';
+import {
+  partnerA,
+  partnerB,
+  paths,
+  startPartnerSandbox,
+  validTokenRequest,
+} from './sandbox-partner-support.ts';
 import { codeGrant, partnerSandbox, userSandbox } from './sandbox-variant-support.ts';
 
 // ---------------------------------------------------------------- token-400
@@ -235,6 +244,86 @@ test.describe('variant int64-overflow-404', () => {
     }
     for (const id of ['abc', '1.0', '0x10']) {
       expect((await api(sandbox, `${collections.cycle}/${id}`, tokenA)).status, id).toBe(400);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- short-lived-tokens
+test.describe('variant short-lived-tokens', () => {
+  const run = userSandbox(['short-lived-tokens']);
+
+  test('a user token lives 60 s; every grant brings a refresh token, which works once and is replaced', async () => {
+    const { sandbox, clock } = run();
+    const profile = '/v2/user/profile/basic';
+    // Asked without the offline scope, the grant comes with a refresh token all the same.
+    const issued = await login(sandbox, { scopes: ['read:profile'], basic: true });
+    expect(issued).toMatchObject({ expires_in: 60, scope: 'read:profile' });
+    expect(issued.refresh_token).toBeTruthy();
+    expect((await api(sandbox, profile, issued.access_token)).status).toBe(200);
+    clock.advance(60_000);
+    expect((await api(sandbox, profile, issued.access_token)).status).toBe(401);
+
+    const refresh = (token: string) =>
+      tokenRequest(sandbox, { grant_type: 'refresh_token', refresh_token: token }, true);
+    const renewed = await refresh(String(issued.refresh_token));
+    expect(renewed.status).toBe(200);
+    const body = await renewed.json();
+    expect(body).toMatchObject({ expires_in: 60, scope: 'read:profile' });
+    expect(body.refresh_token).toBeTruthy();
+    expect(body.refresh_token).not.toBe(issued.refresh_token);
+    expect((await api(sandbox, profile, body.access_token)).status).toBe(200);
+    // The old refresh token is spent: the rotated one replaces it.
+    const again = await refresh(String(issued.refresh_token));
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await refresh(body.refresh_token)).status).toBe(200);
+  });
+
+  test('a partner token states expires_in 60 and is refused with 401 after', async () => {
+    const clock = new TestClock();
+    const sandbox = await startPartnerSandbox({ variants: ['short-lived-tokens'], now: clock.now });
+    try {
+      const answer = await sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA) });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ expires_in: 60 });
+      const token = (answer.body as { access_token: string }).access_token;
+      const { id } = await sandbox.firstRequisition(partnerA);
+      expect((await sandbox.call('GET', paths.requisition(id), { token })).status).toBe(200);
+      clock.advance(60_000);
+      expect((await sandbox.call('GET', paths.requisition(id), { token })).status).toBe(401);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- clock-aligned-rate-limit
+test.describe('variant clock-aligned-rate-limit', () => {
+  test("windows start at multiples of their length, not at a client's or a token's first request", async () => {
+    const clock = new TestClock(Date.parse('2026-03-15T12:00:07.500Z'));
+    const sandbox = await start({
+      now: clock.now,
+      variants: ['clock-aligned-rate-limit'],
+      rateLimit: { limit: 3, windowSeconds: 10 },
+    });
+    try {
+      const { access_token } = await login(sandbox, { basic: true });
+      const own = await login(sandbox, { basic: true, extra: { sandbox_rate_limit: '2/10' } });
+      const seen = async (token: string) => {
+        const response = await api(sandbox, '/v2/user/profile/basic', token);
+        const headers = rateLimitHeadersOf(response);
+        return [response.status, headers['x-ratelimit-remaining'], headers['x-ratelimit-reset']];
+      };
+      // The first request at 12:00:07.5 is counted in the window 12:00:00 to 12:00:10: 3 s to its reset.
+      expect(await seen(access_token)).toEqual([200, '2', '3']);
+      expect(await seen(own.access_token)).toEqual([200, '1', '3']);
+      expect(await seen(own.access_token)).toEqual([200, '0', '3']);
+      expect(await seen(own.access_token)).toEqual([429, '0', '3']);
+      clock.advance(2_500);
+      expect(await seen(own.access_token)).toEqual([200, '1', '10']);
+      expect(await seen(access_token)).toEqual([200, '2', '10']);
+    } finally {
+      await sandbox.close();
     }
   });
 });

@@ -21,6 +21,7 @@ import { secretsOf } from '../../src/config/secrets.ts';
 import { flag, SWITCH_VALUES } from '../../src/config/variable-parsers.ts';
 import { type Env, rows, SECTIONS } from '../../src/config/variables.ts';
 import { variablesHelp, withVariableTables } from '../../src/config/variables-doc.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
@@ -385,7 +386,7 @@ test('the run manifest is written once: a second write fails', () => {
 });
 
 test('target, credentials, profile and selection set only in the env file reach the workers and the report; the manifest holds no secret', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const sandbox = await startSandbox({ port: 0 });
   try {
     const variables = {

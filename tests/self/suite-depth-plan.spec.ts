@@ -11,6 +11,7 @@ import { DEPTH_ANNOTATION, plannedRequests } from '../../src/report/input-covera
 import { progressLine } from '../../src/report/request-plan.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 
 const inputs = { profile: 'ci-gate' as const, runTimeoutSeconds: 900, rotation: 0 };
@@ -85,7 +86,7 @@ async function userRequests(variants: string): Promise<number> {
 }
 
 test('a budgeted run sends as many user-data requests for three years of history as for the default, within the plan', async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const usual = await userRequests('');
   const long = await userRequests('long-history');
   expect(Math.abs(long - usual), `${usual} and ${long} requests`).toBeLessThanOrEqual(usual * 0.02);

@@ -5,9 +5,10 @@
 import { expect, test } from '@playwright/test';
 import { unevidencedVerdicts } from '../../src/report/evidence-audit.ts';
 import { reportOf, runSuite } from '../../src/run/suite-run.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 
 test('against a nearly empty account, every requirement that passes or warns rests on evidence', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const report = reportOf(await runSuite({ CONFORMANCE_SANDBOX_VARIANTS: 'sparse-user' }, [], true));
   const failed = report.tests.filter((t) => t.status === 'failed');
   expect(failed.map((t) => `${t.title}: ${t.error}`)).toEqual([]);

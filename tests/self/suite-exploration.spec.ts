@@ -13,6 +13,7 @@ import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import type { StoredFailure } from '../../src/suite/failure-store.ts';
 import { messagesOf } from './findings-support.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 
 /** A seed whose generated cases reach the fault (found by an exploring run, as a night would). */
@@ -50,7 +51,7 @@ const stored = (store: string): StoredFailure[] =>
     .map((line) => JSON.parse(line) as StoredFailure);
 
 test('a failure found exploring is stored with its seed, shrunk, and replayed first by the gate', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const store = join(scratchDir(), 'conformance-failures.jsonl');
   const faulty = { CONFORMANCE_SANDBOX_FAULTS: 'filter-far-offset-500' };
 

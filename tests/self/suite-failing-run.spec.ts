@@ -15,10 +15,11 @@ import { playwrightCli } from '../../src/run/playwright.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
 import { ctrfProblems, junitXsdProblems } from './ci-support.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 300_000 });
+test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** Two conformance workers, as a run has by default: either may be replaced after a failure. */
 const WORKERS = 2;

@@ -8,10 +8,11 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { EXIT_CODES } from '../../src/report/exit-statuses.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** Routes of the service's API (the smoke budget counts them), not of the sign-in. */
 const isApi = (route: string) => route.split(' ')[1]?.startsWith('/developer/') === true;

@@ -10,12 +10,13 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { type FaultPlan, type FaultProxy, startFaultProxy } from './suite-hostile-proxy.ts';
 import { type ProcessInfo, processTree, secretsUnder, startCli, survivors } from './suite-hostile-support.ts';
 
 // Generous bounds that only keep a broken run from hanging the self tests.
-test.describe.configure({ mode: 'serial', timeout: 240_000 });
+test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
 const configuredSecrets = Object.entries(sandboxEnv)

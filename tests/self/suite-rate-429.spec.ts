@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { readResult } from '../../src/result/validate.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
 import { startCli } from './suite-hostile-support.ts';
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** The CLI run (`physiology-conformance run`) of `grep` against a sandbox with `fault`. */
 async function runWithFault(fault: string, grep: string) {

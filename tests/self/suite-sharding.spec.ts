@@ -10,10 +10,11 @@ import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import type { ConformanceResult } from '../../src/result/schema.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ timeout: 600_000 });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const REVOKE = 'DELETE /developer/v2/user/access';
 const SHARDS = 4;

@@ -19,6 +19,7 @@ import {
   signWebhook,
   verifyWebhook,
 } from '../../src/webhooks/signature.ts';
+import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import { credentials, start } from './sandbox-client.ts';
 
 const secret = 'partner-signing-secret-for-tests-7d1e';
@@ -211,7 +212,7 @@ test.describe('signature scheme', () => {
         });
         const info = await (await fetch(`${sandbox.authUrl}/sandbox/info`)).json();
         await fetch(`${sandbox.authUrl}/sandbox/users/${info.users[0].user_id}/events`, { method: 'POST' });
-        const [delivery] = await receiver.waitFor(() => true, 5000);
+        const [delivery] = await receiver.waitFor(() => true, DELIVERY_WAIT_MS);
         if (!delivery) throw new Error('no webhook arrived');
         const sent: SignedRequest = { header: (name) => deliveryHeader(delivery, name), body: delivery.body };
         const [own, other] = variants.length

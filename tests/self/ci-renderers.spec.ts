@@ -183,7 +183,6 @@ test('the GitHub summary stays under its budget on 500 failures: the verdict and
 });
 
 test('verify-report refuses a result with a field removed or a status outside the lists, exit 1', async () => {
-  test.setTimeout(120_000);
   const dir = scratchDir();
   const verify = async (name: string, result: unknown) => {
     const file = join(dir, name);

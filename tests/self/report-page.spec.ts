@@ -20,10 +20,11 @@ import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
 import { needsChromium } from './chromium.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { login } from './sandbox-client.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 600_000 });
+test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const KINDS = ['clean', 'failing'] as const;
 type Kind = (typeof KINDS)[number];
@@ -83,7 +84,7 @@ function keep(kind: Kind, report: ConformanceReport): void {
 test.beforeAll(async ({}, testInfo) => {
   needsChromium();
   // Three runs of the suite, the last a whole profile.
-  test.setTimeout(600_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   dir = join(testInfo.project.outputDir, 'report-page');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -104,7 +104,7 @@ test('every property check stores and replays its failures: none calls fast-chec
 });
 
 test("a partner property replays the store's counterexamples first, as the robustness checks do", async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const store = join(scratchDir(), 'conformance-failures.jsonl');
   const counterexample = { value: 'stored-not-a-uuid', rule: 'format', pointer: '', description: 'stored' };
   const entry: StoredFailure = {

@@ -8,12 +8,13 @@ import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
 // Each test runs the suite's command line: one at a time, each with the time a run takes on a busy machine.
-test.describe.configure({ mode: 'default', timeout: 180_000 });
+test.describe.configure({ mode: 'default', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const BROKEN = 'OP-GET-BASIC-PROFILE';
 /** The broken check and one that sees the data fault profile-user-id-string (SCH-BASIC-PROFILE). */

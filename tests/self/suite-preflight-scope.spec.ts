@@ -5,9 +5,10 @@
 // a fault in user A's data is seen: FAIL. The time of each run is recorded (an annotation), never asserted.
 import { expect, test } from '@playwright/test';
 import { cliAgainst } from './auth-attribution-support.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { credentials } from './sandbox-client.ts';
 
-test.describe.configure({ mode: 'default', timeout: 120_000 });
+test.describe.configure({ mode: 'default', timeout: WHOLE_RUN_TIMEOUT_MS });
 
 test('a partner token endpoint answering 429 from the first request: FAIL naming OP-PARTNER-TOKEN, in the preflight as in the tests; the user checks run', async () => {
   const run = await cliAgainst(

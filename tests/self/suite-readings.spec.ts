@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { messagesOf } from './findings-support.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
@@ -27,7 +28,7 @@ const GREP = [
 let sandbox: RunningSandbox;
 let report: ConformanceReport;
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   sandbox = await start({
     variants: ['limit-capped', 'start-after-end-empty', 'test-data-location', 'body-measurement-a-only'],
   });

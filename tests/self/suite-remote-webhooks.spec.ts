@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import type { SandboxInput } from '../../sandbox/options.ts';
 import { freePort } from '../../src/run/prism.ts';
 import { messagesOf } from './findings-support.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { credentials, start } from './sandbox-client.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
@@ -69,7 +70,7 @@ test('signatures outside the configured scheme fail WH-SIGNED; webhooks after a 
 
 test("add-test-data's 204 naming no requisition is read from the webhook that announced it", async () => {
   // A run of the command line against a started sandbox: a run's time on a busy machine, never asserted.
-  test.setTimeout(120_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const tests = await webhookRun(
     { variants: ['test-data-204'] },
     '@TD-GENERATES-REQUISITION|@TD-MOBILE-ADDRESS',

@@ -14,6 +14,7 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { conformanceReportIn } from '../../src/run/suite-run.ts';
+import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
@@ -160,7 +161,7 @@ function expectPersonScoped(
 const SOME_CHECKS = { CONFORMANCE_GREP: '@OP-LIST-CYCLES|@OP-PARTNER-TOKEN|@PAG-LIMIT-DEFAULT' };
 
 test('a captcha on the first login page: the checks that need a user stop, naming a person (never "refused the password"), the partner checks run, exit 3', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const wary = await start({ captchaFromSignIn: 1 });
   try {
     const run = await cliRun(SOME_CHECKS, wary);
@@ -175,7 +176,7 @@ test('a captcha on the first login page: the checks that need a user stop, namin
 });
 
 test('a second factor and no stored grant: the checks that need a user stop, a person must sign in (login --headed), exit 3', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
   const guarded = await start({ loginPage: 'second-factor' });
   try {
     const store = join(mkdtempSync(join(tmpdir(), 'conformance-store-')), 'tokens.json');

@@ -13,7 +13,6 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { announcedRequisition, readsRunWebhookLog } from './announced-requisition.ts';
-import { coreTest, internal } from './fixtures.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
@@ -383,11 +382,3 @@ export class PartnerData {
     return this.workingRequisition();
   }
 }
-
-/** The partner-data fixture: partner A's data of the test's target session, through the test's client. */
-export const partnerDataTest = coreTest.extend<{ partnerData: PartnerData }>({
-  partnerData: [
-    async ({ session, partnerA, api }, use) => use(new PartnerData(session, partnerA, api)),
-    internal,
-  ],
-});

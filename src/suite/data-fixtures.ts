@@ -1,11 +1,12 @@
 // The fixtures of each data domain, on the core fixtures (fixtures.ts): a test's view of user A's data
 // (`dataset`, over the worker's `userDataCache`) and of partner A's (`partnerData`).
-import { planOf } from './depth.ts';
+
+import { PartnerData } from '../partner-data/partner-data.ts';
+import { Dataset, limitRead } from '../user-data/dataset.ts';
+import { planOf } from '../user-data/depth.ts';
+import { grantMismatchOf } from '../user-data/grant-guard.ts';
+import { UserDataCache } from '../user-data/user-data-cache.ts';
 import { coreTest, internal } from './fixtures.ts';
-import { grantMismatchOf } from './grant-guard.ts';
-import { PartnerData } from './partner-data.ts';
-import { Dataset, limitRead } from './user-data.ts';
-import { UserDataCache } from './user-data-cache.ts';
 
 /** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */
 export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; dataset: Dataset }>({

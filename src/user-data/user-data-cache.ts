@@ -9,11 +9,11 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { type Codec, exchangeCodec, jsonCodec, type RunMemo } from '../session/run-memo.ts';
+import { chargeUnansweredTo, failedOnAnswer, rethrowAsAsker, sharedRead } from '../session/unanswered.ts';
 import { type CollectionWalk, type Page, readPage, type WalkOptions, walkCollection } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import type { DataRecord } from './records.ts';
-import { type Codec, exchangeCodec, jsonCodec, type RunMemo } from './run-memo.ts';
-import { chargeUnansweredTo, failedOnAnswer, rethrowAsAsker, sharedRead } from './unanswered.ts';
 import { type KnownIds, V1_CUTOFF } from './user-catalogue.ts';
 
 /** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */

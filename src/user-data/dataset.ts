@@ -11,10 +11,11 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { rethrowAsAsker, UnansweredFailure } from '../session/unanswered.ts';
+import { blockedBy, ConformanceFailure, notVerified } from '../verdict/verdicts.ts';
 import { type Page, pageOf } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
-import { rethrowAsAsker, UnansweredFailure } from './unanswered.ts';
 import {
   collectionById,
   idSourceOf,
@@ -26,7 +27,6 @@ import {
   userCollections,
 } from './user-catalogue.ts';
 import { COMPLETE_LIMIT, type UserDataCache, type WalkRequest } from './user-data-cache.ts';
-import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
 
 /** The collections whose reference walks give a collection's extents (records.ts): a recovery's sleep and cycle. */
 const extentSources = (collection: OperationId): OperationId[] =>

@@ -21,7 +21,7 @@ import { RequestRefused } from '../http/request-refused.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
 import { type Finding, findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
-import { latencyAnnotation } from '../report/latency-samples.ts';
+import { latencyAnnotation } from '../report/latency/latency-samples.ts';
 import { ofAnotherCause, signInRunError, suiteError } from '../report/run-errors.ts';
 import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
 import type { RunError } from '../run-state/run-error.ts';

@@ -9,8 +9,8 @@ import { checkRecordings } from '../recording/check-recordings.ts';
 import { gateVerdict, withBaseline } from '../report/baseline.ts';
 import { buildReport } from '../report/build-report.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
-import { latencyTable } from '../report/latency.ts';
-import { withLatency } from '../report/latency-budget.ts';
+import { latencyTable } from '../report/latency/latency.ts';
+import { withLatency } from '../report/latency/latency-budget.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { verdictLine, writeReport } from '../report/write-report.ts';
 

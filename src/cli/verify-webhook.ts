@@ -13,7 +13,7 @@ import {
   type SignatureScheme,
   signedMessage,
   verifyWebhook,
-} from '../webhooks/signature.ts';
+} from '../http/webhook-signature.ts';
 
 async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -1,7 +1,7 @@
 // The shape of the suite's configuration, as ./config.ts resolves it from the variables (./variables.ts)
 // and the run manifest carries it to the workers and the reporter. A field that holds a variable names it;
 // what the variable means is said once, at its row of ./variables.ts.
-import type { SignatureScheme } from '../webhooks/signature.ts';
+import type { SignatureScheme } from '../http/webhook-signature.ts';
 import type { Capability } from './capabilities.ts';
 import type { LatencyBudgets, RateLimitConfig } from './variable-parsers.ts';
 import type { ValueOf } from './variables.ts';

@@ -2,7 +2,7 @@
 // name, and returns what the configuration holds or throws a ConfigError naming the variable.
 import { resolve } from 'node:path';
 import { isOperationId } from '../contract/operation-model.ts';
-import { assertAlgorithm } from '../webhooks/signature.ts';
+import { assertAlgorithm } from '../http/webhook-signature.ts';
 import { ConfigError } from './config-error.ts';
 import { normaliseScopes } from './scope-set.ts';
 

@@ -2,7 +2,7 @@
 // holds a secret. The configuration reads variables through read() only;
 // the secrets to redact, the reports' reasons, doctor's hints, the tables of docs/variables.md and --help come from here.
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
-import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../webhooks/signature.ts';
+import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../http/webhook-signature.ts';
 import type { Parser } from './variable-parsers.ts';
 import * as parse from './variable-parsers.ts';
 

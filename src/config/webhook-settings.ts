@@ -1,6 +1,6 @@
 // The webhook section of the configuration: the suite's receiver on a real target, how long a check
 // waits, and the signature scheme (shared by the webhook checks and `npm run verify-webhook`).
-import type { SignatureScheme } from '../webhooks/signature.ts';
+import type { SignatureScheme } from '../http/webhook-signature.ts';
 import type { WebhookSettings } from './suite-config.ts';
 import { group } from './variable-group.ts';
 import { type Env, read, rows } from './variables.ts';

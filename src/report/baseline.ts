@@ -6,7 +6,7 @@
 import type { FailOn } from '../config/suite-config.ts';
 import { readResult } from '../result/validate.ts';
 import type { EXIT_STATUSES, RunVerdict } from './exit-statuses.ts';
-import type { LatencyRow } from './latency.ts';
+import type { LatencyRow } from './latency/latency.ts';
 import type { ConformanceReport, RequirementResult, SinceLastRun } from './model.ts';
 
 type Compared = Pick<ConformanceReport, 'requirements'> & Partial<Pick<ConformanceReport, 'contract'>>;

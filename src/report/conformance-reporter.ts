@@ -22,29 +22,29 @@ import {
 } from '../http/request-counter.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
-import { allureFullName, markStoppedInAllure } from './allure-stopped.ts';
-import { markAllure } from './allure-verdict.ts';
+import { allureFullName, markStoppedInAllure } from './allure/allure-stopped.ts';
+import { markAllure } from './allure/allure-verdict.ts';
 import { exitStatusOf, gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
-import { latencyTable } from './latency.ts';
-import { withLatency } from './latency-budget.ts';
-import { samplesFromAnnotations } from './latency-samples.ts';
-import type { ConformanceReport, TestResultSummary } from './model.ts';
-import { historyEntryOf } from './page/from-report.ts';
-import { progressLine } from './request-plan.ts';
-import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
-import { recordedRunFindings } from './run-findings.ts';
+import { latencyTable } from './latency/latency.ts';
+import { withLatency } from './latency/latency-budget.ts';
+import { samplesFromAnnotations } from './latency/latency-samples.ts';
 import {
   firstSendingFailures,
   lateSamples,
   recordedSlowRequests,
   sentTwice,
   slowRequestRows,
-} from './slow-requests.ts';
+} from './latency/slow-requests.ts';
+import type { ConformanceReport, TestResultSummary } from './model.ts';
+import { historyEntryOf } from './page/from-report.ts';
+import { progressLine } from './progress-line.ts';
+import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
+import { recordedRunFindings } from './run-findings.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';

@@ -5,11 +5,11 @@ import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { notVerifiedLine } from '../render/requirement-lines.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
-import type { LatencyRow } from './latency.ts';
+import type { LatencyRow } from './latency/latency.ts';
+import type { SlowRequestRow } from './latency/slow-requests.ts';
 import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
 import { areaCounts, areaOf, overBudget, p95Change } from './overview.ts';
 import { runSideLines } from './run-side.ts';
-import type { SlowRequestRow } from './slow-requests.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {
   pass: '✅ pass',

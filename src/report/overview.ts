@@ -1,6 +1,6 @@
 // The overview a report opens with (conformance.md, Allure): requirement counts per area, and the
 // latency rows' change against the baseline.
-import type { LatencyRow } from './latency.ts';
+import type { LatencyRow } from './latency/latency.ts';
 import type { RequirementResult } from './model.ts';
 
 /** The area of a requirement: the first part of its seed section. */

@@ -6,12 +6,12 @@
 // commands and plugins).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import allurerc from '../report/allurerc.ts';
+import allurerc from '../report/allure/allurerc.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { allureCli } from './playwright.ts';
 import { runInProcessGroup } from './process-group.ts';
 
-const ALLURERC = fileURLToPath(new URL('../report/allurerc.ts', import.meta.url));
+const ALLURERC = fileURLToPath(new URL('../report/allure/allurerc.ts', import.meta.url));
 
 /** The HTML report and the history, by the Allure command: what it printed, on failure. */
 async function renderReport(results: string): Promise<string> {

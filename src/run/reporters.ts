@@ -18,7 +18,7 @@ export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},blob`;
 export const reportReporters = (): ReporterDescription[] => [
   ['html', { outputFolder: reportPath('html'), open: 'never' }],
   [
-    reporter('allure-results-reporter.ts'),
+    reporter('allure/allure-results-reporter.ts'),
     { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false },
   ],
   // conformance.json and every form rendered from it (src/report/write-report.ts).

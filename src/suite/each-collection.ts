@@ -1,8 +1,8 @@
 // Checks table-driven over the four user-data collections: one describe block per collection, titled by its
 // operation (`GET /v2/cycle (listCycles)`, which every test title of the block carries).
 import type { Operation } from '../contract/operation-model.ts';
+import { describeOperation, userCollections } from '../user-data/user-catalogue.ts';
 import { test } from './test.ts';
-import { describeOperation, userCollections } from './user-catalogue.ts';
 
 /**
  * Declares `checks` once per collection, each time in a block of its own. The checks read real, persistent

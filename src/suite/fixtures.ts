@@ -18,22 +18,21 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
 import { type Finding, findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
-import { latencyAnnotation } from '../report/latency-samples.ts';
+import { latencyAnnotation } from '../report/latency/latency-samples.ts';
 import { ofAnotherCause, signInRunError, suiteError } from '../report/run-errors.ts';
 import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
-import { answerWatch } from './answer-watch.ts';
-import { collectTestExchanges, exchangeId } from './exchange-sink.ts';
-import { tryStatedGrant, withGrantGuard } from './grant-guard.ts';
-import { endingFindings } from './raised-failures.ts';
-import { releaseRequisitions } from './requisition-claims.ts';
-import { injectedError } from './self-test-hooks.ts';
-import { type TargetSession, TargetSessions } from './target-session.ts';
-import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from './unanswered.ts';
+import { answerWatch } from '../session/answer-watch.ts';
+import { type TargetSession, TargetSessions } from '../session/target-session.ts';
+import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../session/unanswered.ts';
+import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
+import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
+import { endingFindings } from '../verdict/raised-failures.ts';
 import {
   blockedBy,
   ConformanceFailure,
@@ -42,7 +41,8 @@ import {
   notVerified,
   stopWith,
   type Verdict,
-} from './verdicts.ts';
+} from '../verdict/verdicts.ts';
+import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;

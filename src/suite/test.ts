@@ -1,5 +1,5 @@
 // The conformance suite's `test`, and how a test declares what it verifies. `test` merges the fixtures of
-// each domain (fixtures.ts, user-data.ts, partner-data.ts); a matrix run (the mutation and variant gates,
+// each domain (fixtures.ts, data-fixtures.ts); a matrix run (the mutation and variant gates,
 // src/config/run-plan.ts) declares each test once per target that selects it, named after the target, so
 // that one worker serves every target. A test states the one requirement it verifies once:
 //   test(...verifies('PAG-LIMIT-MAX', 'limit over 25 …'), async ({ api, verdict }) => …)
@@ -11,9 +11,8 @@ import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '
 import { findRequirement } from '../contract/requirements.ts';
 import { REQUIREMENT_ANNOTATION } from '../report/finding.ts';
 import { areaOf } from '../report/overview.ts';
+import { partnerDataTest, userDataTest } from './data-fixtures.ts';
 import { coreTest } from './fixtures.ts';
-import { partnerDataTest } from './partner-data.ts';
-import { userDataTest } from './user-data.ts';
 
 const suiteTest = mergeTests(coreTest, userDataTest, partnerDataTest);
 

@@ -14,21 +14,21 @@ import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
 import { signInRunError } from '../../src/report/run-errors.ts';
-import { covered } from '../../src/suite/depth.ts';
 import {
   ALL_READ_SCOPES,
   stoppedByRunError,
   type UserName,
   type UserTokenPool,
 } from '../../src/suite/fixtures.ts';
-import { triedOn } from '../../src/suite/grant-guard.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { covered } from '../../src/user-data/depth.ts';
+import { triedOn } from '../../src/user-data/grant-guard.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/suite/user-catalogue.ts';
+} from '../../src/user-data/user-catalogue.ts';
 
 /** The user-data operations, plus the utility operation whose security the seed leaves open. */
 const targets: readonly Operation[] = [

@@ -7,14 +7,14 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import { preview } from '../../src/contract/validators.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { readPage } from '../../src/suite/collections.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { servedAt } from '../../src/suite/loaded-collection.ts';
-import type { DataRecord } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { knownValues, operationsOf, userCollections } from '../../src/suite/user-catalogue.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
-import { ConformanceFailure } from '../../src/suite/verdicts.ts';
+import { readPage } from '../../src/user-data/collections.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import { servedAt } from '../../src/user-data/loaded-collection.ts';
+import type { DataRecord } from '../../src/user-data/records.ts';
+import { knownValues, operationsOf, userCollections } from '../../src/user-data/user-catalogue.ts';
+import { ConformanceFailure } from '../../src/verdict/verdicts.ts';
 
 // Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
 // says (a fault shows on any).

@@ -7,12 +7,12 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { readPage } from '../../src/suite/collections.ts';
-import { servedAt } from '../../src/suite/loaded-collection.ts';
-import { type DataRecord, idSet, iso } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { operationsOf, singleReadOf, spread, userCollections } from '../../src/suite/user-catalogue.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
+import { readPage } from '../../src/user-data/collections.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import { servedAt } from '../../src/user-data/loaded-collection.ts';
+import { type DataRecord, idSet, iso } from '../../src/user-data/records.ts';
+import { operationsOf, singleReadOf, spread, userCollections } from '../../src/user-data/user-catalogue.ts';
 
 // Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are

@@ -16,10 +16,12 @@ import {
 } from '../../src/contract/date-time-forms.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { pageOf } from '../../src/suite/collections.ts';
-import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { pageOf } from '../../src/user-data/collections.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import { covered } from '../../src/user-data/depth.ts';
+import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
 import {
   type DataRecord,
   extentOrFail,
@@ -27,11 +29,9 @@ import {
   identityOf,
   iso,
   sequenceDifference,
-} from '../../src/suite/records.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
-import { COMPLETE_LIMIT } from '../../src/suite/user-data-cache.ts';
-import type { Verdict } from '../../src/suite/verdicts.ts';
+} from '../../src/user-data/records.ts';
+import { COMPLETE_LIMIT } from '../../src/user-data/user-data-cache.ts';
+import type { Verdict } from '../../src/verdict/verdicts.ts';
 
 /** The position of the record an end is set at: as FLT-END-EXCLUSIVE's first anchor. */
 const END_ANCHOR = 5;

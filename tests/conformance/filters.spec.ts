@@ -15,9 +15,11 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { type Page, readPage } from '../../src/suite/collections.ts';
-import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { type Page, readPage } from '../../src/user-data/collections.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import { covered } from '../../src/user-data/depth.ts';
 import {
   type DataRecord,
   type Extent,
@@ -26,10 +28,8 @@ import {
   identities,
   identityOf,
   iso,
-} from '../../src/suite/records.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
-import type { Verdict } from '../../src/suite/verdicts.ts';
+} from '../../src/user-data/records.ts';
+import type { Verdict } from '../../src/verdict/verdicts.ts';
 
 const HOUR = 3_600_000;
 

@@ -9,10 +9,10 @@ import {
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
 import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
-import { onPages } from '../../src/suite/loaded-collection.ts';
-import type { DataRecord } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { singleReadOf, userCollections } from '../../src/suite/user-catalogue.ts';
+import { onPages } from '../../src/user-data/loaded-collection.ts';
+import type { DataRecord } from '../../src/user-data/records.ts';
+import { singleReadOf, userCollections } from '../../src/user-data/user-catalogue.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>

@@ -10,10 +10,12 @@
 // between walks of the same query need no reading of the filter semantics.
 import { describeRecordProblem, duplicateProblems } from '../../src/checks/invariants.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { readPage } from '../../src/suite/collections.ts';
-import { covered } from '../../src/suite/depth.ts';
 import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import type { LoadedCollection } from '../../src/suite/loaded-collection.ts';
+import { test, verifies } from '../../src/suite/test.ts';
+import { readPage } from '../../src/user-data/collections.ts';
+import type { WindowWalks } from '../../src/user-data/dataset.ts';
+import { covered } from '../../src/user-data/depth.ts';
+import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
 import {
   type DataRecord,
   extentOrFail,
@@ -21,10 +23,8 @@ import {
   identityOf,
   iso,
   sequenceDifference,
-} from '../../src/suite/records.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { WindowWalks } from '../../src/suite/user-data.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/suite/user-data-cache.ts';
+} from '../../src/user-data/records.ts';
+import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/user-data/user-data-cache.ts';
 
 /** The records as runs of one start time ("time: ids", the ids sorted): the sequence up to the order of ties. */
 function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord) => number): string[] {

@@ -17,16 +17,16 @@ import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import { covered } from '../../src/suite/depth.ts';
 import {
   addTestDataOperation,
   getRequisitionOperation,
   partnerOperations,
-} from '../../src/suite/partner-catalogue.ts';
-import type { PartnerData } from '../../src/suite/partner-data.ts';
-import { ownedTarget, ownedTargetTags } from '../../src/suite/partner-owned-targets.ts';
+} from '../../src/partner-data/partner-catalogue.ts';
+import type { PartnerData } from '../../src/partner-data/partner-data.ts';
+import { ownedTarget, ownedTargetTags } from '../../src/partner-data/partner-owned-targets.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import type { RefusalReading, Verdict } from '../../src/suite/verdicts.ts';
+import { covered } from '../../src/user-data/depth.ts';
+import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 

@@ -14,16 +14,21 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { assertExplored, replayedFromStore } from '../../src/suite/explored-property.ts';
 import {
   addressedId,
   addressedResource,
   idAddressedOperations,
   partnerRequestFor,
   statusUpdateOperations,
-} from '../../src/suite/partner-catalogue.ts';
-import { statusChanges, statusesOf, uniqueStatus, validBodyFor } from '../../src/suite/partner-resources.ts';
+} from '../../src/partner-data/partner-catalogue.ts';
+import {
+  statusChanges,
+  statusesOf,
+  uniqueStatus,
+  validBodyFor,
+} from '../../src/partner-data/partner-resources.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [

@@ -16,14 +16,14 @@ import {
   DEFAULT_APPOINTMENT_TYPE,
   getRequisitionOperation,
   getServiceRequestOperation,
-} from '../../src/suite/partner-catalogue.ts';
-import type { PartnerData } from '../../src/suite/partner-data.ts';
+} from '../../src/partner-data/partner-catalogue.ts';
+import type { PartnerData } from '../../src/partner-data/partner-data.ts';
 import {
   appointmentsOf,
   firstServiceRequestId,
   type RequisitionData,
   serviceRequestsOf,
-} from '../../src/suite/partner-resources.ts';
+} from '../../src/partner-data/partner-resources.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */

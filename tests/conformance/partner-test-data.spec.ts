@@ -13,15 +13,15 @@
 // (src/suite/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import { covered } from '../../src/suite/depth.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
   DEFAULT_APPOINTMENT_TYPE,
-} from '../../src/suite/partner-catalogue.ts';
-import { requestTestData } from '../../src/suite/partner-data.ts';
-import { appointmentsOf, serviceRequestIdsOf } from '../../src/suite/partner-resources.ts';
+} from '../../src/partner-data/partner-catalogue.ts';
+import { requestTestData } from '../../src/partner-data/partner-data.ts';
+import { appointmentsOf, serviceRequestIdsOf } from '../../src/partner-data/partner-resources.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { covered } from '../../src/user-data/depth.ts';
 
 const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
 

@@ -14,13 +14,12 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { assertExplored, replayedFromStore } from '../../src/suite/explored-property.ts';
 import {
   addressedId,
   addressedResource,
   statusUpdateOperations,
   updateOperations,
-} from '../../src/suite/partner-catalogue.ts';
+} from '../../src/partner-data/partner-catalogue.ts';
 import {
   firstServiceRequestId,
   realisticReport,
@@ -29,8 +28,9 @@ import {
   statusChanges,
   statusesOf,
   uniqueStatus,
-} from '../../src/suite/partner-resources.ts';
+} from '../../src/partner-data/partner-resources.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
 
 const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
 

@@ -7,7 +7,7 @@ import { operations } from '../../src/contract/operations.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { requestFor } from '../../src/suite/user-catalogue.ts';
+import { requestFor } from '../../src/user-data/user-catalogue.ts';
 
 /** The user data reads, those the contract lists 429 for. */
 const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));

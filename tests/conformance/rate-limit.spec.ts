@@ -29,7 +29,7 @@ import {
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/suite/user-catalogue.ts';
+} from '../../src/user-data/user-catalogue.ts';
 
 const CONCURRENCY = 16;
 /** What the seed does not show (the values, windows and headers): recorded as observed. */

@@ -8,6 +8,7 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
 import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
 import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
@@ -17,8 +18,7 @@ import {
   needsIds,
   requestFor,
   userDataOperations,
-} from '../../src/suite/user-catalogue.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/suite/webhook-inbox.ts';
+} from '../../src/user-data/user-catalogue.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 const UNDECLARED_SECURITY = 'AUTH-UNDECLARED-SECURITY';

@@ -29,11 +29,11 @@ import type { Operation, ParameterSchema } from '../../src/contract/operation-mo
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
-import { covered } from '../../src/suite/depth.ts';
-import { assertExplored } from '../../src/suite/explored-property.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { describeOperation, type KnownIds, userDataOperations } from '../../src/suite/user-catalogue.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import { covered } from '../../src/user-data/depth.ts';
+import { describeOperation, type KnownIds, userDataOperations } from '../../src/user-data/user-catalogue.ts';
+import { assertExplored } from '../../src/verdict/explored-property.ts';
 
 interface RequestCase {
   label: string;

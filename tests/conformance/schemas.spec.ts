@@ -12,11 +12,11 @@ import { attributed, requirementAt, requirementsOf } from '../../src/contract/ru
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import type { DataRecord } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { userCollections } from '../../src/suite/user-catalogue.ts';
-import type { Dataset } from '../../src/suite/user-data.ts';
-import { ConformanceFailure } from '../../src/suite/verdicts.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import type { DataRecord } from '../../src/user-data/records.ts';
+import { userCollections } from '../../src/user-data/user-catalogue.ts';
+import { ConformanceFailure } from '../../src/verdict/verdicts.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.

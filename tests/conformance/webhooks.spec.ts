@@ -16,16 +16,16 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { serviceRequestIdsOf, uniqueStatus } from '../../src/suite/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/suite/webhook-inbox.ts';
 import {
   describeScheme,
   type SignatureScheme,
   type SignedRequest,
   signatureProblem,
-} from '../../src/webhooks/signature.ts';
+} from '../../src/http/webhook-signature.ts';
+import { serviceRequestIdsOf, uniqueStatus } from '../../src/partner-data/partner-resources.ts';
+import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
+import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
+import { test, verifies } from '../../src/suite/test.ts';
 
 const signedRequest = (delivery: Delivery, body = delivery.body): SignedRequest => ({
   header: (name) => deliveryHeader(delivery, name),

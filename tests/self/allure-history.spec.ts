@@ -37,7 +37,7 @@ test('each Allure report adds its run to the history file, which the next report
         '-o',
         join(reports, `allure-${run}`),
         '-c',
-        'src/report/allurerc.ts',
+        'src/report/allure/allurerc.ts',
       ],
       { CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_ALLURE_HISTORY: undefined },
       true,

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { allureFullName, markStoppedInAllure } from '../../src/report/allure-stopped.ts';
+import { allureFullName, markStoppedInAllure } from '../../src/report/allure/allure-stopped.ts';
 import { endedTest } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 

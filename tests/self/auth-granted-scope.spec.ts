@@ -40,7 +40,7 @@ function outcomes(report: ConformanceReport) {
 
 test('the variant gate holds checkbox-consent-unticked to INCOMPLETE with no failure', async () => {
   const reports = scratchDir();
-  const [command, args] = tsx('src/cli/variants.ts', 'checkbox-consent-unticked');
+  const [command, args] = tsx('src/dev/variants.ts', 'checkbox-consent-unticked');
   const gate = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
   console.log(`npm run variants -- checkbox-consent-unticked: ${(gate.durationMs / 1000).toFixed(1)} s`);
   expect(gate.code, gate.output).toBe(0);

@@ -69,9 +69,9 @@ test('the sandbox imports nothing from src/ (it owns its literals; sandbox-route
   expect(importsAcross('sandbox', 'src')).toEqual([]);
 });
 
-test('the suite reaches the sandbox only from the commands and the global setup that start it', () => {
+test('the suite reaches the sandbox only from the commands, the developer scripts and the global setup that start it', () => {
   const startsTheSandbox = (file: string) =>
-    file.startsWith('src/cli/') || file === 'src/run/global-setup.ts';
+    file.startsWith('src/cli/') || file.startsWith('src/dev/') || file === 'src/run/global-setup.ts';
   expect(
     importsAcross('src', 'sandbox').filter((line) => !startsTheSandbox(line.split(' → ')[0] ?? '')),
   ).toEqual([]);

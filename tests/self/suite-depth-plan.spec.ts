@@ -8,7 +8,7 @@ import { collectionClasses, depthPlan } from '../../src/config/depth-plan.ts';
 import { COLLECTIONS, END_FORMS, LIMIT_VALUES, START_FORMS } from '../../src/config/input-classes.ts';
 import { describeForm } from '../../src/contract/date-time-forms.ts';
 import { DEPTH_ANNOTATION, plannedRequests } from '../../src/report/input-coverage.ts';
-import { progressLine } from '../../src/report/request-plan.ts';
+import { progressLine } from '../../src/report/progress-line.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';

@@ -11,7 +11,7 @@ import { FIXED_PROPERTY_SEED } from '../../src/config/variable-parsers.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
-import type { StoredFailure } from '../../src/suite/failure-store.ts';
+import type { StoredFailure } from '../../src/verdict/failure-store.ts';
 import { messagesOf } from './findings-support.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';

@@ -13,8 +13,8 @@ import {
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/test-result.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
-import { endingFindings, isKeptStop, keepRaised } from '../../src/suite/raised-failures.ts';
-import { ConformanceFailure, stopWith, Verdict } from '../../src/suite/verdicts.ts';
+import { endingFindings, isKeptStop, keepRaised } from '../../src/verdict/raised-failures.ts';
+import { ConformanceFailure, stopWith, Verdict } from '../../src/verdict/verdicts.ts';
 import { type Ended, endedTest, messagesOf, skipReasonOf, stoppableInfo } from './findings-support.ts';
 
 const RUN_ERROR = { kind: 'sign-in' as const, cause: 'no form on the page', remedy: 'try the browser' };

@@ -26,7 +26,7 @@ import {
   type SlowRequestRecord,
   sentTwice,
   slowRequestRows,
-} from '../../src/report/slow-requests.ts';
+} from '../../src/report/latency/slow-requests.ts';
 
 const get = (path: string): SentRequest => ({ method: 'GET', url: `http://target${path}`, headers: {} });
 const cycles = get('/v2/cycle?limit=25');

@@ -5,8 +5,8 @@ import { expect, test } from '@playwright/test';
 import { type CoordinatorCall, coordinatorCall } from '../../src/coordinator/client.ts';
 import type { MemoClaim } from '../../src/coordinator/routes.ts';
 import { startRunCoordinator } from '../../src/coordinator/server.ts';
-import { jsonCodec, RunMemo } from '../../src/suite/run-memo.ts';
-import { UnansweredFailure, unansweredElsewhere } from '../../src/suite/unanswered.ts';
+import { jsonCodec, RunMemo } from '../../src/session/run-memo.ts';
+import { UnansweredFailure, unansweredElsewhere } from '../../src/session/unanswered.ts';
 
 test('askers of one key share one read; a failed read leaves the key to the next asker', async () => {
   const coordinator = await startRunCoordinator(Date.now() + 60_000);

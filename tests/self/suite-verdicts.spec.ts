@@ -8,7 +8,7 @@ import { parse } from '@babel/parser';
 import { expect, test } from '@playwright/test';
 import { createExchange, type Exchange } from '../../src/http/exchange.ts';
 import { findingsOf } from '../../src/report/finding.ts';
-import { ConformanceFailure, Verdict } from '../../src/suite/verdicts.ts';
+import { ConformanceFailure, Verdict } from '../../src/verdict/verdicts.ts';
 import { nodesOf } from './syntax-tree.ts';
 
 const CONFORMANCE_DIR = new URL('../conformance/', import.meta.url);

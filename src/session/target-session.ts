@@ -25,8 +25,8 @@ import {
   type RequestTimeouts,
 } from '../http/request-timeout.ts';
 import { nodeTransport } from '../http/transport.ts';
-import { runningTestExchanges } from './exchange-sink.ts';
-import { keepRaised } from './raised-failures.ts';
+import { runningTestExchanges } from '../verdict/exchange-sink.ts';
+import { keepRaised } from '../verdict/raised-failures.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';

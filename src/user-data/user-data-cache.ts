@@ -9,11 +9,11 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { readPage, type WalkOptions, walkCollection } from './collections.ts';
+import { type Codec, exchangeCodec, jsonCodec, type RunMemo } from '../session/run-memo.ts';
+import { chargeUnansweredTo, failedOnAnswer, rethrowAsAsker, sharedRead } from '../session/unanswered.ts';
+import { type CollectionWalk, type Page, readPage, type WalkOptions, walkCollection } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import type { DataRecord } from './records.ts';
-import { exchangeCodec, jsonCodec, type RunMemo, walkCodec } from './run-memo.ts';
-import { chargeUnansweredTo, failedOnAnswer, rethrowAsAsker, sharedRead } from './unanswered.ts';
 import { type KnownIds, V1_CUTOFF } from './user-catalogue.ts';
 
 /** A walk of a collection with a page size and a query; `requirement` is named if its first page fails. */
@@ -31,6 +31,23 @@ export interface WalkRequest {
 export const COMPLETE_LIMIT = 25;
 /** How a problem names the reference walk. */
 export const COMPLETE_WALK = `reference walk, limit=${COMPLETE_LIMIT}`;
+
+/** A walk of a collection: its pages' exchanges travel as data, and are exchanges again on arrival. */
+const walkCodec = <T>(): Codec<CollectionWalk<T>> => ({
+  encode: (walk) => ({
+    ...walk,
+    pages: walk.pages.map((page) => ({ ...page, exchange: exchangeCodec.encode(page.exchange) })),
+  }),
+  decode: (data) => {
+    const walk = data as Omit<CollectionWalk<T>, 'pages'> & {
+      pages: (Omit<Page<T>, 'exchange'> & { exchange: unknown })[];
+    };
+    return {
+      ...walk,
+      pages: walk.pages.map((page) => ({ ...page, exchange: exchangeCodec.decode(page.exchange) })),
+    };
+  },
+});
 
 /** The key of a walk: the token's user, the collection, the page size, the query and the bounds of its read. */
 const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token'>) =>

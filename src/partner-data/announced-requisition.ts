@@ -9,7 +9,7 @@ import type { SuiteConfig } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { type Delivery, deliveryText } from '../run/webhook-receiver.ts';
-import { extendTestTimeout } from './run-waits.ts';
+import { extendTestTimeout } from '../session/run-waits.ts';
 import { openWebhookInbox } from './webhook-inbox.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -8,7 +8,7 @@ import { operationUnder } from '../contract/match-operation.ts';
 import type { ApiClientOptions } from '../http/api-client.ts';
 import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
-import { recordSlowRequest } from '../report/slow-requests.ts';
+import { recordSlowRequest } from '../report/latency/slow-requests.ts';
 import { currentTest } from './run-waits.ts';
 
 /** A test's title as the report gives it (src/report/test-result.ts). */

@@ -6,9 +6,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
 import { requirements, unobservableMust, verifiableMust } from '../contract/requirements.ts';
-import type { MutantResult } from '../report/mutation-result.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import type { MutantResult } from './mutation-result.ts';
 
 interface ListedTest {
   title: string;

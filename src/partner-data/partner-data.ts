@@ -12,8 +12,12 @@ import { buildPath } from '../contract/request-paths.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
+import { type Codec, exchangeCodec, jsonCodec } from '../session/run-memo.ts';
+import { extendTestTimeout } from '../session/run-waits.ts';
+import type { TargetSession } from '../session/target-session.ts';
+import { chargeUnansweredTo } from '../session/unanswered.ts';
+import { notVerified, Verdict } from '../verdict/verdicts.ts';
 import { announcedRequisition, readsRunWebhookLog } from './announced-requisition.ts';
-import { coreTest, internal } from './fixtures.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
@@ -24,12 +28,7 @@ import {
 } from './partner-catalogue.ts';
 import { isObject, type RequisitionData, type ServiceRequestData, unknownId } from './partner-resources.ts';
 import { claimRequisition } from './requisition-claims.ts';
-import { type Codec, exchangeCodec, jsonCodec } from './run-memo.ts';
-import { extendTestTimeout } from './run-waits.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
-import type { TargetSession } from './target-session.ts';
-import { chargeUnansweredTo } from './unanswered.ts';
-import { notVerified, Verdict } from './verdicts.ts';
 
 /** The requisition a GET answered, or a failure of `requirement` naming the request. */
 function requisitionIn(exchange: Exchange, requirement: string): RequisitionData {
@@ -383,11 +382,3 @@ export class PartnerData {
     return this.workingRequisition();
   }
 }
-
-/** The partner-data fixture: partner A's data of the test's target session, through the test's client. */
-export const partnerDataTest = coreTest.extend<{ partnerData: PartnerData }>({
-  partnerData: [
-    async ({ session, partnerA, api }, use) => use(new PartnerData(session, partnerA, api)),
-    internal,
-  ],
-});

@@ -13,9 +13,9 @@ import { tagGrep } from '../config/profiles.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import { findRequirement } from '../contract/requirements.ts';
 import type { ConformanceReport } from '../report/model.ts';
-import type { MutantResult } from '../report/mutation-result.ts';
 import { reportOf, runMatrix } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import type { MutantResult } from './mutation-result.ts';
 
 /** A fault's verdict from its target's report (undefined: none of its tests ran). */
 function mutantResult(

@@ -13,11 +13,11 @@ import type { Operation } from '../contract/operation-model.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient, RequestGuard } from '../http/api-client.ts';
 import { type Exchange, exchangeLine, succeeded } from '../http/exchange.ts';
-import type { RunMemo } from './run-memo.ts';
-import { exchangeCodec } from './run-memo.ts';
-import { chargeUnansweredTo, rethrowAsAsker } from './unanswered.ts';
+import type { RunMemo } from '../session/run-memo.ts';
+import { exchangeCodec } from '../session/run-memo.ts';
+import { chargeUnansweredTo, rethrowAsAsker } from '../session/unanswered.ts';
+import { notVerified } from '../verdict/verdicts.ts';
 import { requestFor, userDataOperations } from './user-catalogue.ts';
-import { notVerified } from './verdicts.ts';
 
 /** The read scope an operation declares, if any. */
 const scopeOf = (op: Operation | undefined): string | undefined =>

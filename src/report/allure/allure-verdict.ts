@@ -3,12 +3,12 @@
 // the latency table as CSV attachments, which Allure shows as tables.
 import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
-import { redactText } from '../http/redact.ts';
-import { reportPath } from '../run-state/reports-dir.ts';
-import type { RunVerdict } from './exit-statuses.ts';
-import type { ConformanceReport } from './model.ts';
-import { areaCounts, overBudget, p95Change } from './overview.ts';
-import { runSideLines } from './run-side.ts';
+import { redactText } from '../../http/redact.ts';
+import { reportPath } from '../../run-state/reports-dir.ts';
+import type { RunVerdict } from '../exit-statuses.ts';
+import type { ConformanceReport } from '../model.ts';
+import { areaCounts, overBudget, p95Change } from '../overview.ts';
+import { runSideLines } from '../run-side.ts';
 
 const csv = (rows: readonly (readonly (string | number | undefined)[])[]): string =>
   rows.map((row) => row.map((value) => `"${String(value ?? '').replace(/"/g, '""')}"`).join(',')).join('\n');

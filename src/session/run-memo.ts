@@ -10,7 +10,6 @@ import type { MemoClaim } from '../coordinator/routes.ts';
 import { ROUTES } from '../coordinator/routes.ts';
 import { createExchange, type Exchange } from '../http/exchange.ts';
 import { registerIssuedTokens, registerSecret } from '../http/redact.ts';
-import type { CollectionWalk, Page } from './collections.ts';
 import { extendTestTimeout } from './run-waits.ts';
 import { UnansweredFailure, unansweredElsewhere } from './unanswered.ts';
 
@@ -87,17 +86,3 @@ export const secretTokenCodec: Codec<UserToken> = {
 
 /** Values that are JSON as they are. */
 export const jsonCodec = <T>(): Codec<T> => ({ encode: (value) => value, decode: (data) => data as T });
-
-/** A walk of a collection: its pages' exchanges travel as data, and are exchanges again on arrival. */
-export const walkCodec = <T>(): Codec<CollectionWalk<T>> => ({
-  encode: (walk) => ({
-    ...walk,
-    pages: walk.pages.map((page) => ({ ...page, exchange: exchangeData(page.exchange) })),
-  }),
-  decode: (data) => {
-    const walk = data as Omit<CollectionWalk<T>, 'pages'> & {
-      pages: (Omit<Page<T>, 'exchange'> & { exchange: ExchangeData })[];
-    };
-    return { ...walk, pages: walk.pages.map((page) => ({ ...page, exchange: exchangeOf(page.exchange) })) };
-  },
-});

@@ -25,8 +25,8 @@ import {
   refusalsText,
 } from '../http/rate-limited.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { ConformanceFailure, Verdict } from '../verdict/verdicts.ts';
 import { currentTest } from './run-waits.ts';
-import { ConformanceFailure, Verdict } from './verdicts.ts';
 
 /** The reading a user data operation's 429 within the target's own announced limit departs from. */
 export const ANNOUNCED_LIMIT_READING = 'RL-ANNOUNCED-LIMIT';

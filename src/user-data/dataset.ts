@@ -11,13 +11,11 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { rethrowAsAsker, UnansweredFailure } from '../session/unanswered.ts';
+import { blockedBy, ConformanceFailure, notVerified } from '../verdict/verdicts.ts';
 import { type Page, pageOf } from './collections.ts';
-import { planOf } from './depth.ts';
-import { coreTest, internal } from './fixtures.ts';
-import { grantMismatchOf } from './grant-guard.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';
-import { rethrowAsAsker, UnansweredFailure } from './unanswered.ts';
 import {
   collectionById,
   idSourceOf,
@@ -28,8 +26,7 @@ import {
   spread,
   userCollections,
 } from './user-catalogue.ts';
-import { COMPLETE_LIMIT, UserDataCache, type WalkRequest } from './user-data-cache.ts';
-import { blockedBy, ConformanceFailure, notVerified } from './verdicts.ts';
+import { COMPLETE_LIMIT, type UserDataCache, type WalkRequest } from './user-data-cache.ts';
 
 /** The collections whose reference walks give a collection's extents (records.ts): a recovery's sleep and cycle. */
 const extentSources = (collection: OperationId): OperationId[] =>
@@ -321,36 +318,9 @@ export class Dataset {
 }
 
 /** The read whose answer tells the plan the target's limit: user A's profile, or else a collection's first page. */
-async function limitRead(dataset: Dataset): Promise<Exchange | undefined> {
+export async function limitRead(dataset: Dataset): Promise<Exchange | undefined> {
   const profile = operationById('getBasicProfile');
   if (!(await dataset.withheld(profile))) return dataset.read(profile);
   for (const op of userCollections) if (!(await dataset.withheld(op))) return dataset.read(op);
   return undefined;
 }
-
-/** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */
-export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; dataset: Dataset }>({
-  userDataCache: [
-    async ({ session }, use) =>
-      use(
-        session.shared(
-          'user data',
-          () => new UserDataCache(session.api, !session.config.capabilities.has('stateful'), session.memo),
-        ),
-      ),
-    internal,
-  ],
-  dataset: [
-    async ({ userDataCache, api, userToken, tokenPool, session }, use) => {
-      const dataset: Dataset = new Dataset(
-        userDataCache,
-        api,
-        () => userToken(),
-        grantMismatchOf(tokenPool),
-        () => planOf(session, () => limitRead(dataset)),
-      );
-      await use(dataset);
-    },
-    internal,
-  ],
-});

@@ -7,7 +7,7 @@ import { test } from '@playwright/test';
 import { type DepthPlan, depthPlan, limitAnnounced, rotationOf } from '../config/depth-plan.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { DEPTH_ANNOTATION, recordCovered } from '../report/input-coverage.ts';
-import type { TargetSession } from './target-session.ts';
+import type { TargetSession } from '../session/target-session.ts';
 
 async function resolve(
   session: TargetSession,

@@ -2,11 +2,11 @@
 // latency table gets each operation's budget, and an operation whose p95 is over its budget is a warning of
 // LAT-BUDGET (specs/requirements.yaml: the seed states no latency, the budget is the team's), a failure
 // only with CONFORMANCE_STRICT=1.
-import type { LatencyBudgets } from '../config/variable-parsers.ts';
-import { requirementTotalsOf } from './build-report.ts';
+import type { LatencyBudgets } from '../../config/variable-parsers.ts';
+import { requirementTotalsOf } from '../build-report.ts';
+import type { ConformanceReport, RequirementResult } from '../model.ts';
+import { overBudget } from '../overview.ts';
 import type { LatencyRow } from './latency.ts';
-import type { ConformanceReport, RequirementResult } from './model.ts';
-import { overBudget } from './overview.ts';
 
 export const LATENCY_REQUIREMENT = 'LAT-BUDGET';
 

@@ -133,13 +133,13 @@ const figures = {
   smoke: await profileBench('smoke', runs),
   variantGate: skipped.has('variants')
     ? undefined
-    : await gateBench('src/cli/variants.ts', gateRuns, () => {
+    : await gateBench('src/dev/variants.ts', gateRuns, () => {
         const { variants } = readJson('variants.json') as { variants: { ok: boolean }[] };
         return { variants: variants.length, conforming: variants.filter((variant) => variant.ok).length };
       }),
   mutationGate: skipped.has('mutation')
     ? undefined
-    : await gateBench('src/cli/mutation.ts', gateRuns, () => {
+    : await gateBench('src/dev/mutation.ts', gateRuns, () => {
         const { killed, total } = readJson('mutation.json') as { killed: number; total: number };
         return { faults: total, killed };
       }),

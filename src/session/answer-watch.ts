@@ -5,7 +5,7 @@ import type { TestInfo } from '@playwright/test';
 import { fieldPattern } from '../http/absent-nulls.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { methodAndPath } from '../http/request-timeout.ts';
-import { Verdict } from './verdicts.ts';
+import { Verdict } from '../verdict/verdicts.ts';
 
 /** What a test records of each answer to a request under `baseUrl` its client sends. */
 export function answerWatch(testInfo: TestInfo, baseUrl: string): (exchange: Exchange) => void {

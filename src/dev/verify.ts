@@ -67,13 +67,13 @@ const runs: Step[] = [
     },
     check: () => conformanceVerdict(prismDir, ['pass', 'incomplete']),
   },
-  { name: 'variants (false alarms)', command: tsx('src/cli/variants.ts') },
+  { name: 'variants (false alarms)', command: tsx('src/dev/variants.ts') },
   // `npm run login` signs in on the remote sandbox's login page built by script.
-  { name: 'remote target', command: tsx('src/cli/remote-run.ts'), cannotRun: missingChromium },
-  { name: 'mutation', command: tsx('src/cli/mutation.ts') },
+  { name: 'remote target', command: tsx('src/dev/remote-run.ts'), cannotRun: missingChromium },
+  { name: 'mutation', command: tsx('src/dev/mutation.ts') },
 ];
 // It reads the mutation and remote runs' reports.
-const traceability: Step = { name: 'traceability', command: tsx('src/cli/traceability.ts') };
+const traceability: Step = { name: 'traceability', command: tsx('src/dev/traceability.ts') };
 
 /** Runs a step; a quiet one prints the end of its output when it ends, under its name. */
 async function run(step: Step, quiet = false): Promise<StepResult> {

@@ -4,13 +4,13 @@
 // sending the check went on without is judged all the same, here: left without an answer within the bound,
 // or answered 5xx, it fails its operation's OP-* requirement once, named with its curl.
 import { appendFileSync } from 'node:fs';
-import type { OperationId } from '../contract/operation-model.ts';
-import { successRequirement } from '../contract/requirements.ts';
-import type { Fate, SlowRequest } from '../http/second-sending.ts';
-import { readJsonLines } from '../run-state/json-lines.ts';
-import { reportPath } from '../run-state/reports-dir.ts';
+import type { OperationId } from '../../contract/operation-model.ts';
+import { successRequirement } from '../../contract/requirements.ts';
+import type { Fate, SlowRequest } from '../../http/second-sending.ts';
+import { readJsonLines } from '../../run-state/json-lines.ts';
+import { reportPath } from '../../run-state/reports-dir.ts';
+import type { RunFinding } from '../run-findings.ts';
 import type { LatencySample } from './latency.ts';
-import type { RunFinding } from './run-findings.ts';
 
 export interface SlowRequestRecord extends SlowRequest {
   /** The base URL of the target instance it was sent to (a matrix run has several). */

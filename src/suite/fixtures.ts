@@ -26,6 +26,7 @@ import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
+import { messageOf } from '../text/error-message.ts';
 import { answerWatch } from './answer-watch.ts';
 import { collectTestExchanges, exchangeId } from './exchange-sink.ts';
 import { tryStatedGrant, withGrantGuard } from './grant-guard.ts';
@@ -168,7 +169,7 @@ async function signedIn<Token>(token: Promise<Token>, what: string): Promise<Tok
     serversSignIn(error);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     blockedBy('AUTH-CODE-FLOW', `${what}: ${reason}`);
   }
 }

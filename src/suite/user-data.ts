@@ -11,6 +11,7 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { messageOf } from '../text/error-message.ts';
 import { type Page, pageOf } from './collections.ts';
 import { planOf } from './depth.ts';
 import { coreTest, internal } from './fixtures.ts';
@@ -99,7 +100,7 @@ export class Dataset {
       const op = typeof collection === 'string' ? collectionById(collection) : collection;
       const { error } = outcome;
       if (error instanceof UnansweredFailure) rethrowAsAsker(error);
-      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      const reason = messageOf(error).split('\n')[0];
       blockedBy(
         error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
         `${op.method} ${op.path} could not be read (${reason})`,

@@ -29,6 +29,7 @@ import {
   servedStatuses,
   userDataOperations,
 } from '../../src/suite/user-catalogue.ts';
+import { messageOf } from '../../src/text/error-message.ts';
 
 /** The user-data operations, plus the utility operation whose security the seed leaves open. */
 const targets: readonly Operation[] = [
@@ -156,7 +157,7 @@ test(
         const signIn = signInRunError(error);
         if (signIn) stoppedByRunError(test.info(), signIn);
         return verdict.fail(
-          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
+          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${messageOf(error)}`,
         );
       }
 

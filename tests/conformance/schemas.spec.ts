@@ -17,6 +17,7 @@ import { test, verifies } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
 import { ConformanceFailure } from '../../src/suite/verdicts.ts';
+import { messageOf } from '../../src/text/error-message.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -159,7 +160,7 @@ async function check(dataset: Dataset): Promise<Findings> {
     const outcome = await dataset.outcome(op);
     if (!outcome.ok) {
       const { error } = outcome;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       if (error instanceof ConformanceFailure && schemaRequirements.includes(error.requirement)) {
         findings.problems.push({
           requirement: error.requirement,

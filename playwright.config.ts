@@ -3,7 +3,7 @@
 import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
-import { isolatedShares, Tags } from './src/config/profiles.ts';
+import { isolatedShares, profileRow, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
 import { KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
@@ -32,10 +32,10 @@ const isolatedHere = !part.shard || part.shard.current === 1;
 // ignores it, so the isolated tests would always run after the selection), and the smoke profile's @smoke
 // tests only (the profile guard in src/suite/fixtures.ts refuses the rest anyway; filtering here saves
 // scheduling them).
-const filters = [
-  grep ? new RegExp(grep) : undefined,
-  profile === 'smoke' ? new RegExp(Tags.smoke) : undefined,
-].filter((filter): filter is RegExp => filter !== undefined);
+const { ownTag } = profileRow(profile);
+const filters = [grep ? new RegExp(grep) : undefined, ownTag ? new RegExp(ownTag) : undefined].filter(
+  (filter): filter is RegExp => filter !== undefined,
+);
 /** A pattern that matches when every one of `patterns` matches (undefined: no filter). */
 const allOf = (...patterns: RegExp[]): RegExp | undefined =>
   patterns.length === 0 ? undefined : new RegExp(`^${patterns.map((p) => `(?=.*(?:${p.source}))`).join('')}`);

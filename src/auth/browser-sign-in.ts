@@ -14,6 +14,7 @@ import { type Browser, chromium, type Frame, type Page, type Request } from '@pl
 import { trustedSpkiHashes } from '../http/certificate.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import { messageOf } from '../text/error-message.ts';
 import {
   type AuthorizationCode,
   type AuthorizationError,
@@ -321,7 +322,7 @@ export class BrowserSignIn {
         })
         .catch((error: unknown) => {
           throw new BrowserUnavailable(
-            `${executablePath} would not start (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+            `${executablePath} would not start (${messageOf(error).split('\n')[0]})`,
           );
         });
       this.#browser.catch(() => {

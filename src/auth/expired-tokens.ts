@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { StoreExpiries, SuiteConfig, TokenOwners } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
+import { messageOf } from '../text/error-message.ts';
 import { runTokens } from './token-lifetimes.ts';
 import { partnerKey, TokenStore, userKey } from './token-store.ts';
 
@@ -47,9 +48,6 @@ export function storeExpiries(path: string, owners: TokenOwners): StoreExpiries 
       partner: storedExpiredToken(path, owners, 'partner') !== undefined,
     };
   } catch (error) {
-    throw new ConfigError(
-      'CONFORMANCE_TOKEN_STORE',
-      `cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new ConfigError('CONFORMANCE_TOKEN_STORE', `cannot be read: ${messageOf(error)}`);
   }
 }

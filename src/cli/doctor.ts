@@ -34,6 +34,7 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
+import { messageOf } from '../text/error-message.ts';
 
 const MAX_REQUESTS = 12;
 const PROFILE_PATH = operationById('getBasicProfile').path;
@@ -85,7 +86,7 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
       checks.push({
         name,
         outcome: 'failed',
-        detail: redactText(error instanceof Error ? error.message : String(error)),
+        detail: redactText(messageOf(error)),
         side: error instanceof ServerFailure ? 'server' : 'run',
       });
     }
@@ -112,7 +113,7 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
       const token = await pool.fresh(['read:profile'], user).catch((error: unknown) => {
         if (error instanceof SignInServerFailure)
           throw new ServerFailure(`${source}: the server failed it (AUTH-CODE-FLOW): ${error.what}`);
-        throw new Error(`${source} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`${source} failed: ${messageOf(error)}`);
       });
       const read = await api.send({ path: PROFILE_PATH, token: token.accessToken });
       if (read.status !== 200)
@@ -301,7 +302,7 @@ async function main(): Promise<number> {
 /** The preflight (`physiology-conformance doctor`): its exit status; an unexpected error is a 2 too. */
 export function doctor(): Promise<number> {
   return main().catch((error: unknown) => {
-    console.error(`doctor: ${redactText(error instanceof Error ? error.message : String(error))}`);
+    console.error(`doctor: ${redactText(messageOf(error))}`);
     return 2;
   });
 }

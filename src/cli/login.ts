@@ -27,6 +27,7 @@ import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
+import { messageOf } from '../text/error-message.ts';
 
 export interface LoginOptions {
   headed: boolean;
@@ -143,7 +144,7 @@ export function login(options: LoginOptions): Promise<number> {
     (error: unknown) => {
       // The runner's or the user's trouble says what to do about it, as a run error does.
       const runError = signInRunError(error);
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       console.error(`login: ${runError ? runErrorLine(runError) : redactText(message)}`);
       return error instanceof ConfigError ? 2 : 1;
     },

@@ -8,7 +8,7 @@
 import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { type CollectionClasses, classesOf, plannedClasses } from './input-classes.ts';
-import type { Profile } from './suite-config.ts';
+import { type Profile, profileRow } from './profiles.ts';
 
 /** A limit a credential's responses announced: `limit` requests per `windowSeconds`. */
 export interface AnnouncedLimit {
@@ -111,13 +111,8 @@ export function depthPlan({
   rotation,
   pinned = 'auto',
 }: DepthInputs): DepthPlan {
-  if (profile === 'smoke')
-    return {
-      ...SETTINGS.smoke,
-      depth: 'smoke',
-      why: 'the smoke profile spends its request budget on one read of every read operation',
-      rotation,
-    };
+  const own = profileRow(profile).depth;
+  if (own !== 'auto') return { ...SETTINGS[own.fixed], depth: own.fixed, why: own.why, rotation };
   if (pinned === 'budgeted')
     return { ...SETTINGS.budgeted, depth: 'budgeted', why: 'CONFORMANCE_DEPTH=budgeted pins it', rotation };
   const deepUser = SETTINGS.deep.requests.user;

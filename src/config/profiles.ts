@@ -1,7 +1,7 @@
 // What each profile may run, enforced in code: a test whose tags its profile forbids is skipped with
-// the reason (whatever --grep asked for), and the HTTP guard refuses requests the profile forbids.
+// the reason (whatever --grep asked for), and the HTTP guard refuses requests the profile forbids. Each
+// profile is one row of PROFILES; every rule of the suite that depends on the profile reads its row.
 import type { RequestGuard } from '../http/api-client.ts';
-import type { Environment, Profile, SuiteConfig } from './suite-config.ts';
 
 /** Tags that say what a test does; requirement IDs are the upper-case tags. */
 export const Tags = {
@@ -19,19 +19,31 @@ export const Tags = {
 /** Matches a test whose tags include exactly `tag` (not a longer tag it prefixes). */
 export const tagGrep = (tag: string): string => `${tag}(?=\\s|$)`;
 
-/**
- * The isolated tests a profile runs, in two disjoint shares: the 429 burst (a rate-limit window) and the
- * rest, the revocations (the stated webhook wait). On the embedded sandbox each share of a lone target gets
- * an instance and a lane of its own, so the two waits overlap. None for smoke, which refuses them all.
- */
-export const isolatedShares = (profile: Profile): RegExp[] =>
-  profile === 'smoke'
-    ? []
-    : [new RegExp(tagGrep(Tags.rateLimit)), new RegExp(`^(?!.*${tagGrep(Tags.rateLimit)})`)];
-
 interface Rule {
   tag: string;
   reason: string;
+}
+
+/** What a profile is: one row per profile. */
+export interface ProfileRow {
+  /** Only tests with this tag are part of the profile (undefined: every test); a selection by design. */
+  ownTag?: string;
+  /** Tests with one of these tags are skipped, with the reason. */
+  forbids: readonly Rule[];
+  /** The HTTP guard refuses every request that may change data. */
+  readOnly: boolean;
+  /** The run's requests to the API count against CONFORMANCE_REQUEST_BUDGET. */
+  requestBudget: boolean;
+  /** `whole`: a narrowed run of it is never let through by CONFORMANCE_ALLOW_INCOMPLETE; `any`: it may be. */
+  selections: 'any' | 'whole';
+  /** The report carries a digest of the certified results. */
+  digest: boolean;
+  /** The depth plan: the profile's own (and why), or `auto`, resolved from the target (src/config/depth-plan.ts). */
+  depth: { fixed: 'smoke'; why: string } | 'auto';
+  /** Runs the isolated tests (429 burst, revocations). */
+  isolated: boolean;
+  /** CONFORMANCE_WORKERS' default. */
+  workers: number;
 }
 
 const SMOKE_FORBIDS: Rule[] = [
@@ -42,24 +54,72 @@ const SMOKE_FORBIDS: Rule[] = [
   { tag: Tags.property, reason: 'the smoke profile is request-budgeted: property tests send many requests' },
 ];
 
-const CERTIFICATION_FORBIDS: Rule[] = [
-  { tag: Tags.rateLimit, reason: 'certification does not load a shared environment with a 429 burst' },
-];
+const FULL = {
+  readOnly: false,
+  requestBudget: false,
+  digest: false,
+  depth: 'auto',
+  isolated: true,
+  workers: 2,
+} as const;
+
+export const PROFILES = {
+  'ci-gate': { ...FULL, forbids: [], selections: 'any' },
+  certification: {
+    ...FULL,
+    forbids: [
+      { tag: Tags.rateLimit, reason: 'certification does not load a shared environment with a 429 burst' },
+    ],
+    // A certification covers its whole profile or certifies nothing.
+    selections: 'whole',
+    digest: true,
+  },
+  smoke: {
+    ownTag: Tags.smoke,
+    forbids: SMOKE_FORBIDS,
+    readOnly: true,
+    requestBudget: true,
+    selections: 'any',
+    digest: false,
+    depth: {
+      fixed: 'smoke',
+      why: 'the smoke profile spends its request budget on one read of every read operation',
+    },
+    isolated: false,
+    // A smoke run's few requests do not pay for a second worker's start.
+    workers: 1,
+  },
+} as const satisfies Record<string, ProfileRow>;
+
+export type Profile = keyof typeof PROFILES;
+export const PROFILE_NAMES = Object.keys(PROFILES) as Profile[];
+
+/** The row of a profile; of a name read from a report, undefined when it names none. */
+export function profileRow(profile: Profile): ProfileRow;
+export function profileRow(name: string): ProfileRow | undefined;
+export function profileRow(name: string): ProfileRow | undefined {
+  return Object.hasOwn(PROFILES, name) ? PROFILES[name as Profile] : undefined;
+}
+
+/**
+ * The isolated tests a profile runs, in two disjoint shares: the 429 burst (a rate-limit window) and the
+ * rest, the revocations (the stated webhook wait). On the embedded sandbox each share of a lone target gets
+ * an instance and a lane of its own, so the two waits overlap. None for a profile that refuses them all.
+ */
+export const isolatedShares = (profile: Profile): RegExp[] =>
+  profileRow(profile).isolated
+    ? [new RegExp(tagGrep(Tags.rateLimit)), new RegExp(`^(?!.*${tagGrep(Tags.rateLimit)})`)]
+    : [];
 
 /** Why a test with these tags must not run under this configuration, or undefined when it may. */
 export function refusal(
-  config: Pick<SuiteConfig, 'profile' | 'environment'>,
+  config: { profile: Profile; environment: string },
   tags: readonly string[],
 ): string | undefined {
-  if (config.profile === 'smoke' && !tags.includes(Tags.smoke))
-    return 'not part of the smoke profile (no @smoke tag)';
-  const rules =
-    config.profile === 'smoke'
-      ? SMOKE_FORBIDS
-      : config.profile === 'certification'
-        ? CERTIFICATION_FORBIDS
-        : [];
-  const rule = rules.find(({ tag }) => tags.includes(tag));
+  const row = profileRow(config.profile);
+  if (row.ownTag && !tags.includes(row.ownTag))
+    return `not part of the ${config.profile} profile (no ${row.ownTag} tag)`;
+  const rule = row.forbids.find(({ tag }) => tags.includes(tag));
   if (rule) return rule.reason;
   if (
     config.environment === 'production' &&
@@ -81,20 +141,16 @@ const TEST_DATA = /\/v2\/partner\/development\/add-test-data$/;
 export class ProfileViolation extends Error {}
 
 /** The HTTP-level guard: the second line of defence behind `refusal`. */
-export function requestGuard(
-  profile: Profile,
-  environment: Environment,
-  tags: readonly string[],
-): RequestGuard {
+export function requestGuard(profile: Profile, environment: string, tags: readonly string[]): RequestGuard {
   return (method, url, _token, signIn) => {
     const readOnly =
       method === 'GET' ||
       method === 'HEAD' ||
       signIn === true ||
       SAFE_WRITES.some((pattern) => pattern.test(url.pathname));
-    if (profile === 'smoke' && !readOnly) {
+    if (profileRow(profile).readOnly && !readOnly) {
       throw new ProfileViolation(
-        `smoke profile refused ${method} ${url.pathname}: the smoke profile is read-only`,
+        `${profile} profile refused ${method} ${url.pathname}: the ${profile} profile is read-only`,
       );
     }
     if (

@@ -3,7 +3,7 @@
 // shard, which blob reports carry into `merge-reports`; the reporter reads it back. A narrowed run is never
 // a PASS (src/report/build-report.ts), in every profile: the smoke profile's own selection (its @smoke tests)
 // is the profile, not a narrowing, and a selection that only restates it is left out.
-import { Tags } from './profiles.ts';
+import { type Profile, profileRow } from './profiles.ts';
 import { type Env, read } from './variables.ts';
 
 export interface Shard {
@@ -141,8 +141,10 @@ export function commandLinePart(argv: readonly string[]): RunPart {
 }
 
 /** The selections that state a profile's own tests, whole: the smoke profile's @smoke. */
-const profileOwn = (profile: string | undefined): string[] =>
-  profile === 'smoke' ? [`CONFORMANCE_GREP=${Tags.smoke}`, `--grep ${Tags.smoke}`] : [];
+const profileOwn = (profile: Profile): string[] => {
+  const { ownTag } = profileRow(profile);
+  return ownTag ? [`CONFORMANCE_GREP=${ownTag}`, `--grep ${ownTag}`] : [];
+};
 
 /**
  * The part of the profile a run's process runs: CONFORMANCE_GREP and its command line's selection, but for
@@ -200,4 +202,5 @@ export function judgedSelection(metadata: Readonly<Record<string, unknown>>, sha
 export const incompleteAllowed = (
   allowIncomplete: boolean,
   run: { profile: string; selection: readonly string[] },
-): boolean => allowIncomplete && !(run.profile === 'certification' && run.selection.length > 0);
+): boolean =>
+  allowIncomplete && !(profileRow(run.profile)?.selections === 'whole' && run.selection.length > 0);

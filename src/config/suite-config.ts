@@ -3,11 +3,12 @@
 // what the variable means is said once, at its row of ./variables.ts.
 import type { SignatureScheme } from '../http/webhook-signature.ts';
 import type { Capability } from './capabilities.ts';
+import type { Profile } from './profiles.ts';
 import type { LatencyBudgets, RateLimitConfig } from './variable-parsers.ts';
 import type { ValueOf } from './variables.ts';
 
 export type TargetKind = ValueOf<'CONFORMANCE_TARGET'>;
-export type Profile = ValueOf<'CONFORMANCE_PROFILE'>;
+export type { Profile };
 export type Environment = ValueOf<'CONFORMANCE_ENVIRONMENT'>;
 export type FailOn = ValueOf<'CONFORMANCE_FAIL_ON'>;
 /** How the OAuth client authenticates at the user token endpoint (RFC 6749 §2.3.1). */

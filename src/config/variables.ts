@@ -3,6 +3,7 @@
 // the secrets to redact, the reports' reasons, doctor's hints, the tables of docs/variables.md and --help come from here.
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../http/webhook-signature.ts';
+import { PROFILE_NAMES, profileRow } from './profiles.ts';
 import type { Parser } from './variable-parsers.ts';
 import * as parse from './variable-parsers.ts';
 
@@ -154,7 +155,7 @@ export const variables = {
   CONFORMANCE_PROFILE: {
     section: 'server',
     doc: '`ci-gate`, `certification` or `smoke`',
-    parse: parse.oneOf(['ci-gate', 'certification', 'smoke'] as const),
+    parse: parse.oneOf(PROFILE_NAMES),
     default: 'ci-gate',
   },
   CONFORMANCE_STRICT: {
@@ -267,8 +268,7 @@ export const variables = {
     section: 'server',
     doc: 'Playwright workers; on the embedded sandbox one more runs the isolated tests beside the rest',
     parse: parse.positiveInteger,
-    // A smoke run's few requests do not pay for a second worker's start.
-    default: (env: Env): number => (read(env, 'CONFORMANCE_PROFILE') === 'smoke' ? 1 : 2),
+    default: (env: Env): number => profileRow(read(env, 'CONFORMANCE_PROFILE')).workers,
     shown: '2, smoke 1',
   },
   CONFORMANCE_GREP: {

@@ -21,6 +21,7 @@ import { freePort } from '../run/prism.ts';
 import { cli, runProcess } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { messageOf } from '../text/error-message.ts';
 
 /** The MUST requirements a first run against a non-production target may leave unverified, and why. */
 const FIRST_RUN_UNVERIFIED: Readonly<Record<string, string>> = {
@@ -55,7 +56,7 @@ function parsedArgs() {
     } as const;
     return parseArgs({ options, strict: true }).values;
   } catch (error) {
-    console.error(`remote-run: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    console.error(`remote-run: ${messageOf(error)}\n${USAGE}`);
     process.exit(2);
   }
 }

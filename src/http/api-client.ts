@@ -4,6 +4,8 @@
 // judge of 429s (rate-limited.ts) ends it; a request the run cannot afford (a wait past its deadline, a
 // target that stopped answering, the smoke profile's spent request budget) is refused with a
 // RequestRefused, never sent.
+
+import { messageOf } from '../text/error-message.ts';
 import { createExchange, type Exchange, type SentRequest } from './exchange.ts';
 import { type FormFields, formBody } from './form-body.ts';
 import type { Pacer } from './pacer.ts';
@@ -273,7 +275,7 @@ export class ApiClient {
 
   /** What a request that got no answer throws, after `waitedMs`. */
   private failure(sent: SentRequest, error: unknown, waitedMs: number): Error {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     const kind = error instanceof TransportError ? error.kind : 'other';
     if (kind === 'other' || kind === 'interrupted') return new TransportFailure(sent, reason);
     const { unanswered, unansweredError } = this.options;

@@ -4,6 +4,7 @@
 // FAIL when a stated rule failed (documented deviations aside, stale ones counted), whatever else happened;
 // else ERROR when a run-wide error (the suite's or the user's side) stopped the run from judging the target;
 // else INCOMPLETE when a MUST requirement of the profile was not verified or the run was narrowed; else PASS.
+import { profileRow } from '../config/profiles.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
@@ -243,7 +244,7 @@ export function buildReport(
   // and what no test of it declared was not run. The smoke profile is a selection by design: what its own
   // tests leave out is no more listed narrowed than whole (the report cannot tell which it would have run).
   const narrowed = meta.selection.length > 0;
-  const listsNotRun = narrowed && meta.profile !== 'smoke';
+  const listsNotRun = narrowed && profileRow(meta.profile)?.ownTag === undefined;
   const notRun = `not in this run: the run was narrowed (${meta.selection.join('; ')})`;
   const incomplete = requirements
     .filter((r) => r.level === 'MUST' && r.verifiable)

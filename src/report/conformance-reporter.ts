@@ -6,6 +6,7 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { loadConfig } from '../config/config.ts';
+import { profileRow } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
@@ -302,13 +303,13 @@ async function conformanceReport(
     sentTwice: sentTwice(slow),
   };
   const budget =
-    config?.profile === 'smoke'
+    config && profileRow(config.profile).requestBudget
       ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }
       : undefined;
   const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
   const timed = { ...latency, inputs: inputsSection(annotations, budget) };
   return withBaseline(
-    timed.profile === 'certification' ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,
+    profileRow(timed.profile)?.digest ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,
     config?.baseline,
     config?.failOn,
   );

@@ -2,6 +2,7 @@
 // description the Finding as JSON. The outcomes are a closed list; the reporter refuses any other.
 import { OUTCOMES, type Outcome } from '../result/outcomes.ts';
 import type { ResultFinding } from '../result/schema.ts';
+import { messageOf } from '../text/error-message.ts';
 
 /** The one closed list of outcomes (the result schema's). */
 export const FINDING_OUTCOMES = OUTCOMES;
@@ -58,9 +59,7 @@ export function findingsOf(annotations: readonly Annotation[]): Finding[] {
       try {
         return validFinding(JSON.parse(annotation.description ?? ''));
       } catch (error) {
-        throw new Error(
-          `malformed finding ${annotation.description}: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new Error(`malformed finding ${annotation.description}: ${messageOf(error)}`);
       }
     });
 }

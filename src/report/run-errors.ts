@@ -12,6 +12,7 @@ import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY } from '../http/certificate.ts';
 import { redactText } from '../http/redact.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
 import type { RunError } from '../run-state/run-error.ts';
+import { messageOf } from '../text/error-message.ts';
 
 const BROWSER_REMEDY =
   'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)';
@@ -153,7 +154,7 @@ export function setupRunError(error: unknown, layers: readonly VariableLayer[]):
   if (error instanceof ConfigError) return configurationError(error, layers);
   const signIn = signInRunError(error);
   if (signIn) return signIn;
-  const message = redactText(error instanceof Error ? error.message : String(error));
+  const message = redactText(messageOf(error));
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
     return {
       kind: 'port',

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import allurerc from '../report/allure/allurerc.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import { messageOf } from '../text/error-message.ts';
 import { allureCli } from './playwright.ts';
 import { runInProcessGroup } from './process-group.ts';
 
@@ -43,7 +44,7 @@ async function writeHistory(results: string, library: Promise<AllureLibrary>): P
     await report.done();
     return `Allure results: ${results} (history ${allurerc.historyPath}; CONFORMANCE_ALLURE_REPORT=1 renders the HTML report)`;
   } catch (error) {
-    return `Allure history not written: ${error instanceof Error ? error.message : String(error)}`;
+    return `Allure history not written: ${messageOf(error)}`;
   }
 }
 

@@ -6,7 +6,7 @@
 import { runJournal } from '../auth/sign-in-journal.ts';
 import { runTokens } from '../auth/token-lifetimes.ts';
 import { UserTokenPool } from '../auth/user-token-pool.ts';
-import { requestGuard } from '../config/profiles.ts';
+import { profileRow, requestGuard } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
@@ -89,7 +89,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     },
     requests: new RequestCounter(
       manifest.requestLog,
-      config.profile === 'smoke' ? config.requestBudget : undefined,
+      profileRow(config.profile).requestBudget ? config.requestBudget : undefined,
     ),
     unanswered: new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget),
     onWait: extendTestTimeout,

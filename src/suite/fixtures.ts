@@ -30,6 +30,7 @@ import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from '../session/answer-watch.ts';
 import { type TargetSession, TargetSessions } from '../session/target-session.ts';
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../session/unanswered.ts';
+import { messageOf } from '../text/error-message.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
 import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
 import { endingFindings } from '../verdict/raised-failures.ts';
@@ -168,7 +169,7 @@ async function signedIn<Token>(token: Promise<Token>, what: string): Promise<Tok
     serversSignIn(error);
     const signIn = signInRunError(error);
     if (signIn) stoppedByRunError(test.info(), signIn);
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     blockedBy('AUTH-CODE-FLOW', `${what}: ${reason}`);
   }
 }

@@ -12,6 +12,7 @@ import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
 import { rethrowAsAsker, UnansweredFailure } from '../session/unanswered.ts';
+import { messageOf } from '../text/error-message.ts';
 import { blockedBy, ConformanceFailure, notVerified } from '../verdict/verdicts.ts';
 import { type Page, pageOf } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
@@ -96,7 +97,7 @@ export class Dataset {
       const op = typeof collection === 'string' ? collectionById(collection) : collection;
       const { error } = outcome;
       if (error instanceof UnansweredFailure) rethrowAsAsker(error);
-      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      const reason = messageOf(error).split('\n')[0];
       blockedBy(
         error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
         `${op.method} ${op.path} could not be read (${reason})`,

@@ -5,6 +5,7 @@
 // report says how deep the run went, and why; a check records the input classes it covered (`covered`).
 import { test } from '@playwright/test';
 import { type DepthPlan, depthPlan, limitAnnounced, rotationOf } from '../config/depth-plan.ts';
+import { profileRow } from '../config/profiles.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { DEPTH_ANNOTATION, recordCovered } from '../report/input-coverage.ts';
 import type { TargetSession } from '../session/target-session.ts';
@@ -22,7 +23,7 @@ async function resolve(
     pinned: config.depth,
   };
   // Smoke's plan is its profile's, a pinned plan is pinned: no read needed.
-  if (config.profile === 'smoke' || config.depth !== 'auto') return depthPlan(inputs);
+  if (profileRow(config.profile).depth !== 'auto' || config.depth !== 'auto') return depthPlan(inputs);
   const exchange = await announcing().catch((error: unknown) => {
     // A check stopped on the way (no token for its user): its stop, not a plan without a limit.
     if (test.info().expectedStatus === 'skipped') throw error;

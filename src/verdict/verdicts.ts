@@ -33,26 +33,37 @@ export function declaredRequirement(testInfo: TestInfo): string {
   return requirement;
 }
 
-/** Ends the check without a verdict (not verified, blocked, omitted, a run error): a skip, never a pass. */
-export function stopWith(testInfo: TestInfo, stop: Omit<Finding, 'requirement'>): never {
-  const finding = { requirement: declaredRequirement(testInfo), ...stop };
+/**
+ * Ends the check without a verdict (not verified, blocked, omitted, a run error): a skip, never a pass; of
+ * `requirement`, the declared one unless a verdict of another (verdict.of) stops it.
+ */
+export function stopWith(
+  testInfo: TestInfo,
+  stop: Omit<Finding, 'requirement'>,
+  requirement = declaredRequirement(testInfo),
+): never {
+  const finding = { requirement, ...stop };
   record(testInfo, finding);
   testInfo.skip(true, stopReason(finding));
   throw new Error('unreachable: testInfo.skip throws');
 }
 
 /** Ends the running check as not verified: what was missing, and what would supply it (`variables`). */
-export function notVerified(reason: string, variables: readonly string[] = []): never {
-  return stopWith(test.info(), {
-    outcome: 'not-verified',
-    message: reason,
-    ...(variables.length > 0 ? { kind: 'configuration', variables: [...variables] } : {}),
-  });
+export function notVerified(reason: string, variables: readonly string[] = [], requirement?: string): never {
+  return stopWith(
+    test.info(),
+    {
+      outcome: 'not-verified',
+      message: reason,
+      ...(variables.length > 0 ? { kind: 'configuration', variables: [...variables] } : {}),
+    },
+    requirement,
+  );
 }
 
-/** Ends the running check as not verified because the prerequisite `requirement` failed. */
-export function blockedBy(requirement: string, reason: string): never {
-  return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite: requirement });
+/** Ends the running check as not verified because the prerequisite `prerequisite` failed. */
+export function blockedBy(prerequisite: string, reason: string, requirement?: string): never {
+  return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite }, requirement);
 }
 
 /** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
@@ -186,14 +197,16 @@ export class Verdict {
     record(test.info(), { requirement: this.requirement, outcome: 'not-verified', message: reason });
   }
 
-  /** Ends the check as not verified: what was missing, and what would supply it. */
+  /** Ends the check as not verified, of this verdict's requirement: what was missing. */
   notVerified(reason: string): never {
-    return notVerified(reason);
+    this.judging();
+    return notVerified(reason, [], this.requirement);
   }
 
-  /** Ends the check as not verified because the prerequisite `requirement` failed. */
-  blockedBy(requirement: string, reason: string): never {
-    return blockedBy(requirement, reason);
+  /** Ends the check as not verified, of this verdict's requirement, because the prerequisite failed. */
+  blockedBy(prerequisite: string, reason: string): never {
+    this.judging();
+    return blockedBy(prerequisite, reason, this.requirement);
   }
 
   /** Fails with `message`; `evidence` shows it: the exchange (its line and curl, and its id), or other text. */

@@ -21,6 +21,7 @@ import {
   type UserTokenPool,
 } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { messageOf } from '../../src/text/error-message.ts';
 import { covered } from '../../src/user-data/depth.ts';
 import { triedOn } from '../../src/user-data/grant-guard.ts';
 import {
@@ -156,7 +157,7 @@ test(
         const signIn = signInRunError(error);
         if (signIn) stoppedByRunError(test.info(), signIn);
         return verdict.fail(
-          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${error instanceof Error ? error.message : String(error)}`,
+          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${messageOf(error)}`,
         );
       }
 

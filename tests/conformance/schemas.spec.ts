@@ -13,6 +13,7 @@ import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
+import { messageOf } from '../../src/text/error-message.ts';
 import type { Dataset } from '../../src/user-data/dataset.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
 import { userCollections } from '../../src/user-data/user-catalogue.ts';
@@ -159,7 +160,7 @@ async function check(dataset: Dataset): Promise<Findings> {
     const outcome = await dataset.outcome(op);
     if (!outcome.ok) {
       const { error } = outcome;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       if (error instanceof ConformanceFailure && schemaRequirements.includes(error.requirement)) {
         findings.problems.push({
           requirement: error.requirement,

@@ -1,6 +1,8 @@
 // Profiles are enforced in code: what a profile forbids cannot run, whatever --grep asks for.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ProfileViolation, refusal, requestGuard, Tags } from '../../src/config/profiles.ts';
+import { PROFILE_NAMES, ProfileViolation, refusal, requestGuard, Tags } from '../../src/config/profiles.ts';
 import type { Environment, Profile } from '../../src/config/suite-config.ts';
 
 const config = (profile: Profile, environment: Environment = 'non-production') => ({ profile, environment });
@@ -72,4 +74,21 @@ test('in production the HTTP guard refuses test-data generation except for the p
   expect(() =>
     requestGuard('ci-gate', 'non-production', [])('POST', url('/v2/partner/development/add-test-data')),
   ).not.toThrow();
+});
+
+test("no code outside the profile table compares a profile's name: every call site reads its row", () => {
+  const names = PROFILE_NAMES.join('|');
+  const comparison = new RegExp(`[!=]==?\\s*['"](?:${names})['"]|['"](?:${names})['"]\\s*[!=]==?`);
+  const files = [
+    'playwright.config.ts',
+    ...readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .filter((name) => /\.tsx?$/.test(name))
+      .map((name) => join('src', name)),
+  ].filter((file) => file !== join('src', 'config', 'profiles.ts'));
+  const compared = files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (comparison.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+  );
+  expect(compared).toEqual([]);
 });

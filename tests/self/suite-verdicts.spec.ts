@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { createExchange, type Exchange } from '../../src/http/exchange.ts';
 import { findingsOf } from '../../src/report/finding.ts';
 import { ConformanceFailure, Verdict } from '../../src/verdict/verdicts.ts';
+import { Skipped, skipReasonOf } from './findings-support.ts';
 import { nodesOf } from './syntax-tree.ts';
 
 const CONFORMANCE_DIR = new URL('../conformance/', import.meta.url);
@@ -76,6 +77,33 @@ test('verdict.of judges the declared and the contract-wide requirements, and onl
     ['INV-STRAIN-RANGE', 'note'],
     ['INV-STRAIN-RANGE', 'warning'],
   ]);
+});
+
+test('verdict.of(X) stops the check as not verified or blocked of X, not of the declared requirement', {
+  tag: ['@PAG-A', '@SCH-CYCLE'],
+}, () => {
+  const info = test.info();
+  const { skip } = info;
+  // The running test's skip throws Skipped here, so this self test goes on to read what the stop recorded.
+  info.skip = (_condition?: boolean, reason?: string) => {
+    throw new Skipped(reason);
+  };
+  try {
+    const from = info.annotations.length;
+    const verdict = new Verdict('PAG-A');
+    expect(skipReasonOf(() => verdict.of('SCH-CYCLE').notVerified('no cycle served'))).toBe(
+      'not verified: no cycle served',
+    );
+    skipReasonOf(() => verdict.of('SCH-CYCLE').blockedBy('OP-LIST-CYCLES', 'listCycles failed'));
+    expect(() => verdict.of('INV-STRAIN-RANGE').notVerified('x')).toThrow(/without declaring it/);
+    const recorded = findingsOf(info.annotations.splice(from));
+    expect(recorded.map(({ requirement, outcome }) => [requirement, outcome])).toEqual([
+      ['SCH-CYCLE', 'not-verified'],
+      ['SCH-CYCLE', 'blocked'],
+    ]);
+  } finally {
+    info.skip = skip;
+  }
 });
 
 test('the assertions fail their own requirement, naming the request', () => {

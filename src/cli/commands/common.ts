@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { redactText } from '../../http/redact.ts';
 import { EXIT_STATUSES } from '../../report/exit-statuses.ts';
 import { packageVersion } from '../../run-state/package.ts';
+import { messageOf } from '../../text/error-message.ts';
 
 /** Usage, configuration and input errors: the status every subcommand shares. */
 const USAGE_ERROR = EXIT_STATUSES.configuration;
@@ -45,7 +46,7 @@ export async function exitWith(name: string, work: () => Promise<number> | numbe
   try {
     code = await work();
   } catch (error) {
-    console.error(`${name}: ${redactText(error instanceof Error ? error.message : String(error))}`);
+    console.error(`${name}: ${redactText(messageOf(error))}`);
     code = USAGE_ERROR.code;
   }
   process.exit(code);

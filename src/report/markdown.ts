@@ -2,7 +2,7 @@
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
-import { notVerifiedLine } from '../render/requirement-lines.ts';
+import { fieldsLine, notVerifiedLine } from '../render/requirement-lines.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
@@ -217,8 +217,14 @@ export function renderMarkdown(report: ConformanceReport): string {
   const failed = report.tests.filter((test) => test.status === 'failed');
   if (failed.length > 0) {
     lines.push('', '## Failures', '');
-    for (const test of failed)
-      lines.push(`### ${test.title}`, '', '```', test.error ?? '(no message)', '```', '');
+    for (const test of failed) {
+      const fields = test.findings
+        .filter((f) => f.outcome === 'fail')
+        .map(fieldsLine)
+        .filter(Boolean);
+      const named = fields.length > 0 ? [...fields.map((line) => `- ${cell(line)}`), ''] : [];
+      lines.push(`### ${test.title}`, '', ...named, '```', test.error ?? '(no message)', '```', '');
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -28,8 +28,9 @@ import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from './answer-watch.ts';
 import { collectTestExchanges, exchangeId } from './exchange-sink.ts';
+import { keepExchangesOf, withKeptExchange } from './failure-exchanges.ts';
 import { tryStatedGrant, withGrantGuard } from './grant-guard.ts';
-import { endingFindings } from './raised-failures.ts';
+import { endingFindings, raisedFailures } from './raised-failures.ts';
 import { releaseRequisitions } from './requisition-claims.ts';
 import { injectedError } from './self-test-hooks.ts';
 import { type TargetSession, TargetSessions } from './target-session.ts';
@@ -126,9 +127,15 @@ function partnerFor(
   return new PartnerClient(api, credentials, tokens, partnerTokenSettings(config, credentials));
 }
 
-/** The exchanges a test that did not pass attaches: the last few, and every one a finding names. */
-function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo) {
-  const named = new Set(findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []));
+/**
+ * The exchanges a test that did not pass attaches: the last few, every one a finding names, and every one
+ * a failure that ends it rests on (`failed`).
+ */
+function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo, failed: ReadonlySet<string>) {
+  const named = new Set([
+    ...failed,
+    ...findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []),
+  ]);
   const recent = exchanges.length - RECENT_EXCHANGES;
   return exchanges.flatMap((exchange, index) => {
     const id = exchangeId(testInfo.testId, index);
@@ -278,7 +285,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // A check's failure, or a request the run refused, is its finding where it ended the test
       // (src/suite/raised-failures.ts).
       const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
-      for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      for (const finding of findings) if (finding) recordFinding(testInfo, withKeptExchange(finding));
       // An error no check raised, of the suite's own code, is the run's (ERROR `suite`), never a failure.
       for (const finding of suiteErrorFindings(testInfo, findings)) recordFinding(testInfo, finding);
       const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
@@ -353,9 +360,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // The answer times go to the reporter, which builds the latency table from every test's.
       const latency = latencyAnnotation(exchanges);
       if (latency) testInfo.annotations.push(latency);
+      // What the failures ending the test rest on, a shared read's too (src/suite/failure-exchanges.ts).
+      const failed = keepExchangesOf(raisedFailures(testInfo.errors), exchanges, testInfo.testId);
       if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
         await testInfo.attach(EXCHANGES_ATTACHMENT, {
-          body: JSON.stringify(keptExchanges(exchanges, testInfo), null, 2),
+          body: JSON.stringify(keptExchanges(exchanges, testInfo, failed), null, 2),
           contentType: 'application/json',
         });
     },

@@ -16,7 +16,7 @@ import type { DataRecord } from '../../src/suite/records.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { userCollections } from '../../src/suite/user-catalogue.ts';
 import type { Dataset } from '../../src/suite/user-data.ts';
-import { ConformanceFailure } from '../../src/suite/verdicts.ts';
+import { bodyField, ConformanceFailure } from '../../src/suite/verdicts.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -42,6 +42,8 @@ interface Finding {
   requirement: string;
   text: string;
   exchange?: Exchange;
+  /** The offending field of the exchange's answer (a JSON pointer, src/suite/verdicts.ts). */
+  field?: string;
 }
 
 interface Findings {
@@ -131,6 +133,7 @@ function collect(
       requirement: attributed(violation).requirement,
       text: `${where}: ${formatViolation(violation)}`,
       exchange,
+      field: bodyField(violation.pointer),
     });
   }
   for (const unknown of result.notes) {
@@ -164,6 +167,8 @@ async function check(dataset: Dataset): Promise<Findings> {
         findings.problems.push({
           requirement: error.requirement,
           text: `${op.method} ${op.path}: ${message}`,
+          exchange: error.basis.exchange,
+          field: error.basis.fields?.[0],
         });
       } else if (!(error instanceof ConformanceFailure)) {
         findings.problems.push({ requirement: 'SCH-ENVELOPE', text: `${op.method} ${op.path}: ${message}` });
@@ -246,9 +251,11 @@ for (const { requirement, witness } of checks) {
       if (requirement.startsWith('SCH-'))
         for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);
       const mine = findings.problems.filter((problem) => problem.requirement === requirement);
+      const shown = mine.find((problem) => problem.exchange)?.exchange;
+      // The fields the failure names are those of the exchange it shows.
       verdict.expectNone(
-        mine.map((problem) => problem.text),
-        mine.find((problem) => problem.exchange)?.exchange,
+        mine.map(({ text, exchange, field }) => (exchange === shown ? { text, field } : text)),
+        shown,
       );
       const [count, what] = witness(findings.seen);
       const [blocker] = findings.blockers;

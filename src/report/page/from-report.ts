@@ -245,6 +245,7 @@ function failuresOf(report: ConformanceReport): FailureView[] {
         anchor: `failure-${groups.size + 1}`,
         requirement: finding.requirement,
         message: finding.message,
+        fields: finding.fields,
         tests: [{ title: test.title, file: test.file }],
         request,
         response: exchange && {

@@ -171,8 +171,8 @@ export interface FailureView {
   anchor: string;
   requirement: string;
   message: string;
-  /** The offending field (a JSON pointer or a header name), where the check named one. */
-  field?: string;
+  /** The offending fields of the answer (JSON pointers into {status, headers, body}), where the check knows them. */
+  fields?: string[];
   /** The tests that met it, in the report's order. */
   tests: { title: string; file: string }[];
   request?: RequestView;

@@ -29,6 +29,16 @@ export function headline(failure: string): string {
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
+/** "owner ops-team; ticket API-231; until 2026-12-31" of a known failure, where the expectations give them. */
+export const ownershipLine = ({
+  owner,
+  ticket,
+  expires,
+}: NonNullable<ConformanceResult['expiredDeviations']>[number]): string =>
+  [owner && `owner ${owner}`, ticket && `ticket ${ticket}`, expires && `until ${expires}`]
+    .filter(Boolean)
+    .join('; ');
+
 /** "offending field(s): /body/records" of a finding that names them, else ''. */
 export const fieldsLine = ({ fields }: Pick<ResultFinding, 'fields'>): string =>
   fields ? `offending field${fields.length > 1 ? 's' : ''}: ${fields.join(', ')}` : '';

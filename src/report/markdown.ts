@@ -2,7 +2,7 @@
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
-import { fieldsLine, notVerifiedLine } from '../render/requirement-lines.ts';
+import { fieldsLine, notVerifiedLine, ownershipLine } from '../render/requirement-lines.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency.ts';
@@ -175,8 +175,16 @@ export function renderMarkdown(report: ConformanceReport): string {
     );
   for (const failure of report.gateFailures) lines.push(`- gate: ${cell(failure)}`);
   lines.push(...summaryLines(report));
-  for (const deviation of report.deviations)
-    lines.push(`- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}`);
+  for (const deviation of report.deviations) {
+    const ownership = ownershipLine(deviation);
+    lines.push(
+      `- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}${ownership ? ` (${cell(ownership)})` : ''}`,
+    );
+  }
+  for (const expired of report.expiredDeviations ?? [])
+    lines.push(
+      `- known failure past its expiry, its failures count again: ${cell(expired.key)} — ${cell(expired.reason)} (${cell(ownershipLine(expired))})`,
+    );
   if (report.incomplete.length > 0) {
     lines.push(
       '',

@@ -9,7 +9,7 @@ import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import type { RunVerdict } from './exit-statuses.ts';
-import { type Expectation, expectationFor } from './expectations.ts';
+import { byExpiry, type Expectation, expectationFor, statedExpectation } from './expectations.ts';
 import { type Finding, type FindingOutcome, isStop } from './finding.ts';
 import {
   type ConformanceReport,
@@ -210,6 +210,12 @@ function runSide(
   return { runError, runSideStops: [...stops.values()] };
 }
 
+/** What a failure's line says of the known failure that covered it until it expired. */
+const expiredNote = (expectation: Expectation | undefined): string =>
+  expectation
+    ? `; known failure ${expectation.key} expired on ${expectation.expires}${expectation.owner ? ` (owner ${expectation.owner})` : ''}`
+    : '';
+
 export function buildReport(
   tests: TestResultSummary[],
   catalogue: readonly Requirement[],
@@ -218,10 +224,15 @@ export function buildReport(
 ): Omit<ConformanceReport, 'digest'> {
   const gateFailures: string[] = [];
   const deviations: ConformanceReport['deviations'] = [];
+  // A known failure past its expiry is a failure again (src/report/expectations.ts).
+  const { inForce, expired } = byExpiry(expectations, meta.startedAt);
   for (const test of tests.filter((t) => t.outcome === 'fail')) {
-    const expectation = expectationFor(expectations, test.title, test.failedRequirements);
-    if (expectation) deviations.push({ test: test.title, key: expectation.key, reason: expectation.reason });
-    else gateFailures.push(`failed: ${test.title} (${test.failedRequirements.join(', ')})`);
+    const expectation = expectationFor(inForce, test.title, test.failedRequirements);
+    if (expectation) deviations.push({ test: test.title, ...statedExpectation(expectation) });
+    else
+      gateFailures.push(
+        `failed: ${test.title} (${test.failedRequirements.join(', ')})${expiredNote(expectationFor(expired, test.title, test.failedRequirements))}`,
+      );
   }
   for (const expectation of expectations) {
     const covered = tests.filter(
@@ -285,6 +296,7 @@ export function buildReport(
     gateFailures,
     incomplete,
     deviations,
+    ...(expired.length > 0 ? { expiredDeviations: expired.map(statedExpectation) } : {}),
     unknownRequirementTags: unique(
       tests
         .flatMap((test) => [...test.requirements, ...test.failedRequirements])

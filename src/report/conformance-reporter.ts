@@ -264,10 +264,11 @@ async function conformanceReport(
   const slow = config ? recordedSlowRequests(config.baseUrl) : [];
   const summaries = tests.map((test) => summarise(test, targetAnswered));
   const exchanges = tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? ''));
+  const keptInRun = new Set(exchanges.flat().map((exchange) => exchange.id));
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
     [
-      ...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [])),
+      ...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [], keptInRun)),
       ...outsideTests,
       ...firstSendingFailures(slow).map(summariseRunFinding),
     ],

@@ -1,6 +1,7 @@
 // reports/junit.xml, from the report's test summaries: the root names the run verdict (what a CI's JUnit view
 // shows first), one testsuite per spec file, a failure names its requirement, and what the run did not
 // verify (not verified, blocked, omitted, stopped by the run error) is <skipped>, never <failure>.
+import { fieldsLine } from '../render/requirement-lines.ts';
 import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
 import { type Finding, isStop } from './finding.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
@@ -15,9 +16,14 @@ function outcomeElement(test: TestResultSummary): string {
   const failures = test.findings.filter((finding) => finding.outcome === 'fail');
   const first = failures[0];
   const message = first ? `[${first.requirement}] ${firstLine(first.message)}` : firstLine(test.error ?? '');
-  const full =
-    test.error ??
-    failures.map((f) => [`[${f.requirement}] ${f.message}`, f.evidence ?? ''].join('\n')).join('\n');
+  const fields = failures.map(fieldsLine).filter(Boolean);
+  const full = test.error
+    ? [test.error, ...fields].join('\n')
+    : failures
+        .map((f) =>
+          [`[${f.requirement}] ${f.message}`, fieldsLine(f), f.evidence ?? ''].filter(Boolean).join('\n'),
+        )
+        .join('\n');
   return `<failure${attributes({ message, type: test.failedRequirements.join(' ') })}>${xmlText(full)}</failure>`;
 }
 

@@ -2,7 +2,7 @@
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
-import { notVerifiedLine } from '../render/requirement-lines.ts';
+import { fieldsLine, notVerifiedLine, ownershipLine } from '../render/requirement-lines.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency/latency.ts';
@@ -175,8 +175,16 @@ export function renderMarkdown(report: ConformanceReport): string {
     );
   for (const failure of report.gateFailures) lines.push(`- gate: ${cell(failure)}`);
   lines.push(...summaryLines(report));
-  for (const deviation of report.deviations)
-    lines.push(`- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}`);
+  for (const deviation of report.deviations) {
+    const ownership = ownershipLine(deviation);
+    lines.push(
+      `- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}${ownership ? ` (${cell(ownership)})` : ''}`,
+    );
+  }
+  for (const expired of report.expiredDeviations ?? [])
+    lines.push(
+      `- known failure past its expiry, its failures count again: ${cell(expired.key)} — ${cell(expired.reason)} (${cell(ownershipLine(expired))})`,
+    );
   if (report.incomplete.length > 0) {
     lines.push(
       '',
@@ -217,8 +225,14 @@ export function renderMarkdown(report: ConformanceReport): string {
   const failed = report.tests.filter((test) => test.status === 'failed');
   if (failed.length > 0) {
     lines.push('', '## Failures', '');
-    for (const test of failed)
-      lines.push(`### ${test.title}`, '', '```', test.error ?? '(no message)', '```', '');
+    for (const test of failed) {
+      const fields = test.findings
+        .filter((f) => f.outcome === 'fail')
+        .map(fieldsLine)
+        .filter(Boolean);
+      const named = fields.length > 0 ? [...fields.map((line) => `- ${cell(line)}`), ''] : [];
+      lines.push(`### ${test.title}`, '', ...named, '```', test.error ?? '(no message)', '```', '');
+    }
   }
   return `${lines.join('\n')}\n`;
 }

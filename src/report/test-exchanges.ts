@@ -19,18 +19,22 @@ export function testExchanges(test: TestCase, title: string): ResultExchange[] {
   return (JSON.parse(text) as Attached[]).map((exchange) => ({ ...exchange, test: title }));
 }
 
-/** The test's summary naming its kept exchanges; a finding's exchange that was not kept is left unnamed. */
+/**
+ * The test's summary naming its kept exchanges; a finding names an exchange any test of the run kept (a read
+ * shared between checks is kept by the first test its failure ended), and one no test kept is left unnamed.
+ */
 export function withExchanges(
   summary: TestResultSummary,
   exchanges: readonly ResultExchange[],
+  keptInRun: ReadonlySet<string>,
 ): TestResultSummary {
   if (exchanges.length === 0 && !summary.findings.some((finding) => finding.exchange)) return summary;
-  const kept = new Set(exchanges.map((exchange) => exchange.id));
+  const own = exchanges.map((exchange) => exchange.id);
   return {
     ...summary,
-    ...(kept.size > 0 ? { exchanges: [...kept] } : {}),
+    ...(own.length > 0 ? { exchanges: own } : {}),
     findings: summary.findings.map(({ exchange, ...finding }) =>
-      exchange && kept.has(exchange) ? { ...finding, exchange } : finding,
+      exchange && keptInRun.has(exchange) ? { ...finding, exchange } : finding,
     ),
   };
 }

@@ -72,6 +72,13 @@ const Finding = object(
     message: text('what the check found, redacted'),
     evidence: Type.Optional(text('context the message rests on (the request line and its curl), redacted')),
     exchange: Type.Optional(text("the id of the exchange it rests on, in the result's `exchanges`")),
+    fields: Type.Optional(
+      Type.Array(Type.String({ pattern: '^(/[^/]*)+$' }), {
+        minItems: 1,
+        description:
+          'where in the answer the rule broke, where the check knows it: JSON pointers (RFC 6901) into the answer as {status, headers, body}, e.g. /status, /headers/content-type, /body/records/3/score/strain (since 1.1.0)',
+      }),
+    ),
     count: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -212,6 +219,18 @@ const RequirementResult = object(
   },
   'a requirement of the catalogue (specs/requirements.yaml) and its result',
 );
+
+/** Who answers for a known failure, and until when it is known (CONFORMANCE_EXPECTATIONS; since 1.1.0). */
+const KNOWN_FAILURE_OWNERSHIP = {
+  owner: Type.Optional(text('who answers for it (a person or a team)')),
+  ticket: Type.Optional(text('the ticket that tracks it')),
+  expires: Type.Optional(
+    Type.String({
+      format: 'date',
+      description: 'the last day it is known: a run that starts after it counts the failure again',
+    }),
+  ),
+};
 
 const SlowRequest = object(
   {
@@ -429,8 +448,25 @@ export const ConformanceResultSchema = Type.Object(
           test: text('the failed test'),
           key: text('the expectation that covers it (a requirement ID or a title)'),
           reason: text('its documented reason'),
+          ...KNOWN_FAILURE_OWNERSHIP,
         },
         'a documented known failure (CONFORMANCE_EXPECTATIONS)',
+      ),
+    ),
+    expiredDeviations: Type.Optional(
+      Type.Array(
+        object(
+          {
+            key: text('the expectation (a requirement ID or a title)'),
+            reason: text('its documented reason'),
+            ...KNOWN_FAILURE_OWNERSHIP,
+          },
+          'a known failure past its expiry: its failures count again',
+        ),
+        {
+          description:
+            'CONFORMANCE_EXPECTATIONS entries whose `expires` date the run started after (since 1.1.0)',
+        },
       ),
     ),
     unknownRequirementTags: ids('requirement tags no catalogue entry has'),

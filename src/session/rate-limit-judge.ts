@@ -15,7 +15,6 @@ import type { Operation } from '../contract/operation-model.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { CoordinatorCall } from '../coordinator/client.ts';
 import { ROUTES } from '../coordinator/routes.ts';
-import { describeExchange } from '../http/exchange.ts';
 import {
   announcedEveryReset,
   announcedNumbers,
@@ -75,7 +74,7 @@ export function rateLimitJudge(config: SuiteConfig, call: CoordinatorCall): Rate
     if (!first || !last) return undefined;
     const { request } = last.exchange;
     const listing = listingOf(config, request.method, request.url);
-    const evidence = describeExchange(last.exchange);
+    const evidence = last.exchange;
     // Read once per request, at its first 429: an operation stopped before stops at once.
     const earlier = answers.length === 1 ? await firstStop(credential, listing.name) : undefined;
     const notRetried = `not retried: earlier in this run it ${earlier}`;

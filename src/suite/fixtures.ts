@@ -33,7 +33,8 @@ import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../sessi
 import { messageOf } from '../text/error-message.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
 import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
-import { endingFindings } from '../verdict/raised-failures.ts';
+import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
+import { endingFindings, raisedFailures } from '../verdict/raised-failures.ts';
 import {
   blockedBy,
   ConformanceFailure,
@@ -127,9 +128,15 @@ function partnerFor(
   return new PartnerClient(api, credentials, tokens, partnerTokenSettings(config, credentials));
 }
 
-/** The exchanges a test that did not pass attaches: the last few, and every one a finding names. */
-function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo) {
-  const named = new Set(findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []));
+/**
+ * The exchanges a test that did not pass attaches: the last few, every one a finding names, and every one
+ * a failure that ends it rests on (`failed`).
+ */
+function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo, failed: ReadonlySet<string>) {
+  const named = new Set([
+    ...failed,
+    ...findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []),
+  ]);
   const recent = exchanges.length - RECENT_EXCHANGES;
   return exchanges.flatMap((exchange, index) => {
     const id = exchangeId(testInfo.testId, index);
@@ -279,7 +286,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // A check's failure, or a request the run refused, is its finding where it ended the test
       // (src/suite/raised-failures.ts).
       const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
-      for (const finding of findings) if (finding) recordFinding(testInfo, finding);
+      for (const finding of findings) if (finding) recordFinding(testInfo, withKeptExchange(finding));
       // An error no check raised, of the suite's own code, is the run's (ERROR `suite`), never a failure.
       for (const finding of suiteErrorFindings(testInfo, findings)) recordFinding(testInfo, finding);
       const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
@@ -354,9 +361,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       // The answer times go to the reporter, which builds the latency table from every test's.
       const latency = latencyAnnotation(exchanges);
       if (latency) testInfo.annotations.push(latency);
+      // What the failures ending the test rest on, a shared read's too (src/verdict/failure-exchanges.ts).
+      const failed = keepExchangesOf(raisedFailures(testInfo.errors), exchanges, testInfo.testId);
       if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
         await testInfo.attach(EXCHANGES_ATTACHMENT, {
-          body: JSON.stringify(keptExchanges(exchanges, testInfo), null, 2),
+          body: JSON.stringify(keptExchanges(exchanges, testInfo, failed), null, 2),
           contentType: 'application/json',
         });
     },

@@ -7,9 +7,9 @@
 import { operations } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import type { Exchange } from '../http/exchange.ts';
 import { chargeUnansweredTo } from '../session/unanswered.ts';
-import { ConformanceFailure } from '../verdict/verdicts.ts';
+import { BODY, bodyField, ConformanceFailure, STATUS } from '../verdict/verdicts.ts';
 
 export interface Page<T> {
   exchange: Exchange;
@@ -65,17 +65,20 @@ export function pageOf<T>(exchange: Exchange, requirement: string, nextToken?: s
     throw new ConformanceFailure(
       refusedCursor ? 'PAG-LAST-PAGE' : requirement,
       `${nextToken === undefined ? 'the first page' : 'the page a next_token leads to'} did not answer 200 (got ${exchange.status})`,
-      describeExchange(exchange),
+      exchange,
+      { fields: [STATUS] },
     );
   }
   let body: { records?: unknown; next_token?: unknown };
   try {
     body = exchange.json();
   } catch {
-    throw new ConformanceFailure('OP-JSON-BODIES', 'a page is not JSON', describeExchange(exchange));
+    throw new ConformanceFailure('OP-JSON-BODIES', 'a page is not JSON', exchange, { fields: [BODY] });
   }
   if (!Array.isArray(body?.records))
-    throw new ConformanceFailure('SCH-ENVELOPE', 'the page has no records array', describeExchange(exchange));
+    throw new ConformanceFailure('SCH-ENVELOPE', 'the page has no records array', exchange, {
+      fields: [bodyField('/records')],
+    });
   return {
     exchange,
     records: body.records as T[],

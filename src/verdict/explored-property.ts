@@ -65,7 +65,7 @@ export async function assertExplored<T>(config: SuiteConfig, property: ExploredP
       : config.explore
         ? `found exploring with seed ${config.propertySeed}, added to the failure store ${config.failureStore}`
         : `fast-check seed ${config.propertySeed}`;
-    throw new ConformanceFailure(error.requirement, `${message} (${origin})`, evidence);
+    throw error.restated(`${message} (${origin})`, evidence);
   }
   return stored.length;
 }

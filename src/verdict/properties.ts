@@ -34,8 +34,8 @@ export async function assertProperty<Ts>(
 /** The property's own failure, with fast-check's report (seed, path, counterexample) appended. */
 function withPropertyReport(cause: unknown, report: string): Error {
   if (cause instanceof ConformanceFailure) {
-    const { requirement, message, evidence } = cause.finding;
-    return new ConformanceFailure(requirement, message, evidence ? `${evidence}\n${report}` : report);
+    const { message, evidence } = cause.finding;
+    return cause.restated(message, evidence ? `${evidence}\n${report}` : report);
   }
   if (cause instanceof TransportFailure)
     return new TransportFailure(cause.request, cause.reason, report, cause.unanswered);

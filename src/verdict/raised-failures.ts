@@ -54,3 +54,10 @@ export function endingFindings(
   ofRunningTest.clear();
   return findings;
 }
+
+/** The check's failures among the errors that are ending the test, without ending its hold. */
+export const raisedFailures = (errors: readonly { message?: string }[]): Finding[] =>
+  errors.flatMap((error) => {
+    const finding = raised.get(error.message ?? '')?.finding;
+    return finding && 'requirement' in finding ? [finding] : [];
+  });

@@ -14,6 +14,7 @@ import { describeExchange, type Exchange, succeeded } from '../http/exchange.ts'
 import { redactText } from '../http/redact.ts';
 import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
 import { exchangeRef } from './exchange-sink.ts';
+import { restOn } from './failure-exchanges.ts';
 import { keepRaised } from './raised-failures.ts';
 
 /** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
@@ -66,32 +67,56 @@ export function blockedBy(prerequisite: string, reason: string, requirement?: st
   return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite }, requirement);
 }
 
+/** What else a failure rests on: the exchange (where the evidence is other text), the offending fields. */
+export interface FailureBasis {
+  /** The exchange it rests on, kept in the result even where a read shared between checks sent it. */
+  exchange?: Exchange;
+  /** Where in that answer the rule broke: JSON pointers into {status, headers, body} (`/body/records/3/id`). */
+  fields?: readonly string[];
+}
+
 /** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
 export class ConformanceFailure extends Error {
   readonly finding: Finding;
+  /** The exchange it rests on and its offending fields, for a check that states the failure again. */
+  readonly basis: FailureBasis;
 
   constructor(
     readonly requirement: string,
     message: string,
-    /** The request behind the failure (describeExchange: with its curl line), or other context. */
-    evidence?: string,
-    /** The id of the exchange it rests on (src/suite/exchange-sink.ts). */
-    exchange?: string,
+    /** The exchange behind the failure (its line and curl), or other context. */
+    evidence?: string | Exchange,
+    basis: FailureBasis = {},
   ) {
+    const exchange = typeof evidence === 'object' ? evidence : basis.exchange;
+    const text = typeof evidence === 'object' ? describeExchange(evidence) : evidence;
+    const id = exchange && exchangeRef(exchange);
+    const fields = [...new Set(basis.fields ?? [])];
     // Redacted here, before Playwright sees it: a quoted body may carry a token the service just issued.
     const finding: Finding = {
       requirement,
       outcome: 'fail',
       message: redactText(message),
-      ...(evidence ? { evidence: redactText(evidence) } : {}),
-      ...(exchange ? { exchange } : {}),
+      ...(text ? { evidence: redactText(text) } : {}),
+      ...(id ? { exchange: id } : {}),
+      ...(fields.length > 0 ? { fields } : {}),
     };
     super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
     this.name = 'ConformanceFailure';
     this.finding = finding;
+    this.basis = { exchange, fields };
+    if (exchange) restOn(finding, exchange);
     keepRaised(this);
   }
+
+  /** The same failure said again (a property's, with fast-check's report): on the same exchange and fields. */
+  restated(message: string, evidence: string | undefined): ConformanceFailure {
+    return new ConformanceFailure(this.requirement, message, evidence, this.basis);
+  }
 }
+
+/** A problem a check found, and the offending field of the answer where it knows it (a JSON pointer). */
+export type Problem = string | { text: string; field?: string };
 
 /**
  * How a check reads a refusal's status: `expected` (the seed's, or the suite's reading where the seed is
@@ -122,6 +147,12 @@ const exchangeEvidence = (exchange: Exchange): { evidence: string; exchange?: st
   const id = exchangeRef(exchange);
   return { evidence: describeExchange(exchange), ...(id ? { exchange: id } : {}) };
 };
+
+/** The offending fields of an answer (JSON pointers into {status, headers, body}): its status, its body. */
+export const STATUS = '/status';
+export const BODY = '/body';
+/** A JSON pointer into the body (`/records/3`; '' the body itself) as a field of the answer. */
+export const bodyField = (pointer: string): string => `${BODY}${pointer}`;
 
 /** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
 const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
@@ -209,40 +240,49 @@ export class Verdict {
     return blockedBy(prerequisite, reason, this.requirement);
   }
 
-  /** Fails with `message`; `evidence` shows it: the exchange (its line and curl, and its id), or other text. */
-  fail(message: string, evidence?: string | Exchange): never {
+  /**
+   * Fails with `message`; `evidence` shows it: the exchange (its line and curl, and its id), or other text;
+   * `fields`, where in the exchange's answer the rule broke (JSON pointers: `/status`, `/body/records/3/id`).
+   */
+  fail(message: string, evidence?: string | Exchange, fields?: readonly string[]): never {
     this.judging();
-    const { evidence: text, exchange } =
-      typeof evidence === 'object' ? exchangeEvidence(evidence) : { evidence, exchange: undefined };
-    throw new ConformanceFailure(this.requirement, message, text, exchange);
+    throw new ConformanceFailure(this.requirement, message, evidence, { fields });
   }
 
-  /** Fails with every problem found, so one run shows them all (capped to keep messages readable). */
-  expectNone(problems: readonly string[], context?: Exchange): void {
+  /**
+   * Fails with every problem found, so one run shows them all (capped to keep messages readable); the
+   * offending fields those shown name, of `context`'s answer.
+   */
+  expectNone(problems: readonly Problem[], context?: Exchange): void {
     this.judging();
     if (problems.length === 0) return;
-    const shown = problems.slice(0, 15).map((problem) => `  - ${problem}`);
+    const listed = problems
+      .slice(0, 15)
+      .map((problem) => (typeof problem === 'string' ? { text: problem } : problem));
+    const shown = listed.map((problem) => `  - ${problem.text}`);
     if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
-    this.fail(`${problems.length} violation(s):\n${shown.join('\n')}`, context);
+    const fields = context ? listed.flatMap((problem) => problem.field ?? []) : [];
+    this.fail(`${problems.length} violation(s):\n${shown.join('\n')}`, context, fields);
   }
 
-  expectThat(condition: boolean, message: string, context?: Exchange): void {
+  /** `field`: where in `context`'s answer the rule broke (a JSON pointer into {status, headers, body}). */
+  expectThat(condition: boolean, message: string, context?: Exchange, field?: string): void {
     this.judging();
-    if (!condition) this.expectNone([message], context);
+    if (!condition) this.expectNone([{ text: message, field }], context);
   }
 
   expectStatus(exchange: Exchange, expected: number | readonly number[]): void {
     this.judging();
     const allowed = typeof expected === 'number' ? [expected] : expected;
     if (allowed.includes(exchange.status)) return;
-    this.fail(statusMessage(`status ${allowed.join(' or ')}`, exchange), exchange);
+    this.fail(statusMessage(`status ${allowed.join(' or ')}`, exchange), exchange, [STATUS]);
   }
 
   /** The request was served: any 2xx (`what` says what was asked, where the request alone does not). */
   expectSuccess(exchange: Exchange, what?: string): void {
     this.judging();
     if (succeeded(exchange)) return;
-    this.fail(`${what ? `${what}: ` : ''}${statusMessage('a success (2xx)', exchange)}`, exchange);
+    this.fail(`${what ? `${what}: ` : ''}${statusMessage('a success (2xx)', exchange)}`, exchange, [STATUS]);
   }
 
   expectEmptyBody(exchange: Exchange): void {
@@ -250,12 +290,18 @@ export class Verdict {
       exchange.text === '',
       `expected no body, got ${exchange.text.length} bytes: ${exchange.text.slice(0, 200)}`,
       exchange,
+      BODY,
     );
   }
 
   expectJsonContentType(exchange: Exchange): void {
     const type = exchange.headers['content-type'] ?? '';
-    this.expectThat(isJsonContentType(type), `content-type is "${type}", not application/json`, exchange);
+    this.expectThat(
+      isJsonContentType(type),
+      `content-type is "${type}", not application/json`,
+      exchange,
+      '/headers/content-type',
+    );
   }
 
   /** The body as JSON (nulls read as absent), or a failure naming the request. */
@@ -264,7 +310,9 @@ export class Verdict {
     try {
       return exchange.json<T>();
     } catch {
-      return this.fail(`the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`, exchange);
+      return this.fail(`the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`, exchange, [
+        BODY,
+      ]);
     }
   }
 
@@ -279,7 +327,9 @@ export class Verdict {
       validate(schema, data).errors.map((violation) => {
         const { requirement } = attributed(violation);
         const rule = requirement === this.requirement ? '' : ` → ${requirement}`;
-        return `${at ? `${at}: ` : ''}${formatViolation(violation)}${rule}`;
+        const text = `${at ? `${at}: ` : ''}${formatViolation(violation)}${rule}`;
+        // `data` is the answer's body unless `at` names a part of it (whose place in the body is unknown).
+        return at ? text : { text, field: bodyField(violation.pointer) };
       }),
       context,
     );
@@ -287,7 +337,7 @@ export class Verdict {
 
   /** Never a 5xx: the one rule that holds for every request, valid or not. */
   expectNo5xx(exchange: Exchange): void {
-    this.expectThat(exchange.status < 500, `server error ${exchange.status}`, exchange);
+    this.expectThat(exchange.status < 500, `server error ${exchange.status}`, exchange, STATUS);
   }
 
   /**
@@ -301,12 +351,22 @@ export class Verdict {
     this.judging();
     const { status } = exchange;
     new Verdict(NO_5XX_ON_CLIENT_INPUT).expectNo5xx(exchange);
-    this.expectThat(status >= 400, `${asked} was served with status ${status}, not refused`, exchange);
+    this.expectThat(
+      status >= 400,
+      `${asked} was served with status ${status}, not refused`,
+      exchange,
+      STATUS,
+    );
     const { expected, tolerated } = reading;
     if (!expected.includes(status)) {
       const allowed = tolerated === 'any 4xx' ? status < 500 : tolerated.includes(status);
       const statuses = [...expected, ...(tolerated === 'any 4xx' ? ['another 4xx'] : tolerated)];
-      this.expectThat(allowed, `${asked} was refused with ${status}, not ${statuses.join(' or ')}`, exchange);
+      this.expectThat(
+        allowed,
+        `${asked} was refused with ${status}, not ${statuses.join(' or ')}`,
+        exchange,
+        STATUS,
+      );
       this.warn(`${asked} was refused with ${status}, not ${expected.join(' or ')}`, exchange);
     }
     this.evidence(`${asked} refused`, exchange);
@@ -324,7 +384,7 @@ export class Verdict {
     identityOf: (record: Record<string, unknown>) => string,
   ): void {
     this.judging();
-    this.expectThat(exchange.status < 500, `${what}: server error ${exchange.status}`, exchange);
+    this.expectThat(exchange.status < 500, `${what}: server error ${exchange.status}`, exchange, STATUS);
     if (exchange.status === 400) return;
     if (exchange.status === 200) {
       const records = this.json<{ records?: Record<string, unknown>[] }>(exchange).records ?? [];
@@ -333,6 +393,7 @@ export class Verdict {
         foreign.length === 0,
         `${what}: served ${foreign.length} record(s) that are not the caller's (e.g. ${foreign[0]})`,
         exchange,
+        '/body/records',
       );
     }
     this.warn(`${what}: answered ${exchange.status}, not 400`, exchange);

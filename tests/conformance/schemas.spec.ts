@@ -17,7 +17,7 @@ import { messageOf } from '../../src/text/error-message.ts';
 import type { Dataset } from '../../src/user-data/dataset.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
 import { userCollections } from '../../src/user-data/user-catalogue.ts';
-import { ConformanceFailure } from '../../src/verdict/verdicts.ts';
+import { bodyField, ConformanceFailure } from '../../src/verdict/verdicts.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -43,6 +43,8 @@ interface Finding {
   requirement: string;
   text: string;
   exchange?: Exchange;
+  /** The offending field of the exchange's answer (a JSON pointer, src/suite/verdicts.ts). */
+  field?: string;
 }
 
 interface Findings {
@@ -132,6 +134,7 @@ function collect(
       requirement: attributed(violation).requirement,
       text: `${where}: ${formatViolation(violation)}`,
       exchange,
+      field: bodyField(violation.pointer),
     });
   }
   for (const unknown of result.notes) {
@@ -165,6 +168,8 @@ async function check(dataset: Dataset): Promise<Findings> {
         findings.problems.push({
           requirement: error.requirement,
           text: `${op.method} ${op.path}: ${message}`,
+          exchange: error.basis.exchange,
+          field: error.basis.fields?.[0],
         });
       } else if (!(error instanceof ConformanceFailure)) {
         findings.problems.push({ requirement: 'SCH-ENVELOPE', text: `${op.method} ${op.path}: ${message}` });
@@ -247,9 +252,11 @@ for (const { requirement, witness } of checks) {
       if (requirement.startsWith('SCH-'))
         for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);
       const mine = findings.problems.filter((problem) => problem.requirement === requirement);
+      const shown = mine.find((problem) => problem.exchange)?.exchange;
+      // The fields the failure names are those of the exchange it shows.
       verdict.expectNone(
-        mine.map((problem) => problem.text),
-        mine.find((problem) => problem.exchange)?.exchange,
+        mine.map(({ text, exchange, field }) => (exchange === shown ? { text, field } : text)),
+        shown,
       );
       const [count, what] = witness(findings.seen);
       const [blocker] = findings.blockers;

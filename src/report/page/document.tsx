@@ -62,7 +62,7 @@ function Page({ view }: { view: PageView }) {
         </header>
         <main>
           <VerdictSection verdict={view.verdict} />
-          <ChangesSection changes={view.changes} />
+          <ChangesSection changes={view.changes} known={view.known} />
           <AreasSummary areas={view.areas} />
           <FailuresSection failures={view.failures} />
           <NotVerifiedSection items={view.notVerified} />

@@ -41,9 +41,9 @@ function Card({ failure }: { failure: FailureView }) {
         : {headline(failure.message)}
       </h3>
       {headline(failure.message) !== failure.message && <pre>{failure.message}</pre>}
-      {failure.field && (
+      {failure.fields && (
         <p>
-          Offending field: <code>{failure.field}</code>
+          Offending field{failure.fields.length > 1 ? 's' : ''}: <code>{failure.fields.join(', ')}</code>
         </p>
       )}
       {failure.tests.length === 1 && first ? (

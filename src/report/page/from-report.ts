@@ -11,6 +11,7 @@ import type {
   BodyView,
   ChangesView,
   FailureView,
+  KnownFailure,
   NotVerifiedView,
   PageView,
   RequestView,
@@ -23,6 +24,7 @@ import type {
 export const TREND_RUNS = 10;
 
 type Exchange = ConformanceReport['exchanges'][number];
+type Deviation = NonNullable<ConformanceReport['expiredDeviations']>[number];
 type NotVerifiedLine = RequirementResult['notVerified'][number];
 
 const STATUSES: readonly Status[] = ['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'];
@@ -72,6 +74,10 @@ function verdictOf(report: ConformanceReport): VerdictView {
       ...runSideLines(report),
       ...(report.stoppedSending ? [`The run stopped sending: ${report.stoppedSending}`] : []),
       ...report.deviations.map((d) => `Known deviation: ${d.test}: ${d.reason}`),
+      ...(report.expiredDeviations ?? []).map(
+        (d) =>
+          `Known failure past its expiry (${d.expires}), counted as a failure again: ${d.key}: ${d.reason}`,
+      ),
     ],
     strict: report.strict,
     counts: report.requirementTotals,
@@ -111,8 +117,28 @@ function contractChange(spec: boolean, catalogue: boolean, then: string): string
     : undefined;
 }
 
+/** A known failure as the page says it: the expectation's key, reason, owner, ticket and expiry. */
+const knownFailure = ({ key, reason, owner, ticket, expires }: Deviation): KnownFailure => ({
+  id: key,
+  reason,
+  owner,
+  ticket,
+  expires,
+});
+
+/** The known failures that covered a failure of the run, each once, and those past their expiry. */
+const knownOf = (report: ConformanceReport): PageView['known'] => ({
+  inForce: [...new Map(report.deviations.map((d) => [d.key, knownFailure(d)])).values()],
+  expired: (report.expiredDeviations ?? []).map(knownFailure),
+});
+
 function changesOf(report: ConformanceReport, runs: readonly HistoryEntry[]): ChangesView | undefined {
-  const known = (id: string) => ({ id, reason: report.requirements.find((r) => r.id === id)?.deviation });
+  const known = (id: string): KnownFailure => {
+    const deviation = report.deviations.find((d) => d.key === id);
+    return deviation
+      ? { ...knownFailure(deviation), id }
+      : { id, reason: report.requirements.find((r) => r.id === id)?.deviation };
+  };
   const since = report.sinceLastRun;
   if (since)
     return {
@@ -245,6 +271,7 @@ function failuresOf(report: ConformanceReport): FailureView[] {
         anchor: `failure-${groups.size + 1}`,
         requirement: finding.requirement,
         message: finding.message,
+        fields: finding.fields,
         tests: [{ title: test.title, file: test.file }],
         request,
         response: exchange && {
@@ -290,6 +317,7 @@ export function pageView(report: ConformanceReport, history: History): PageView 
     },
     redaction: redactionOf(report),
     changes: changesOf(report, runs),
+    known: knownOf(report),
     areas: areaNames.map((name, index) => {
       const inArea = requirements.filter((r) => r.area === name);
       return { name, anchor: `area-${index + 1}`, counts: countsOf(inArea), requirements: inArea };

@@ -1,7 +1,14 @@
 // The page's top: the verdict and its cause, the run it judges, what changed since the last run, latency.
 import { Fragment } from 'preact';
 import { STATUS_LABEL, STATUS_ORDER, VERDICT_LABEL } from './labels.tsx';
-import type { ChangesView, LatencyView, RunHeader, VerdictView } from './view-model.ts';
+import type {
+  ChangesView,
+  KnownFailure,
+  LatencyView,
+  PageView,
+  RunHeader,
+  VerdictView,
+} from './view-model.ts';
 
 export function VerdictSection({ verdict }: { verdict: VerdictView }) {
   const label = VERDICT_LABEL[verdict.verdict];
@@ -80,7 +87,68 @@ function IdList({ ids }: { ids: readonly string[] }) {
   );
 }
 
-export function ChangesSection({ changes }: { changes?: ChangesView }) {
+/** A known failure's link (a requirement's) or title, and its reason, owner, ticket and expiry. */
+function Known({ known }: { known: KnownFailure }) {
+  const said = [
+    known.reason && `known: ${known.reason}`,
+    known.owner && `owner ${known.owner}`,
+    known.ticket && `ticket ${known.ticket}`,
+    known.expires && `until ${known.expires}`,
+  ].filter(Boolean);
+  return (
+    <>
+      {/^[A-Z0-9]+(-[A-Z0-9]+)+$/.test(known.id) ? (
+        <a href={`#${known.id}`} class="req-id">
+          {known.id}
+        </a>
+      ) : (
+        known.id
+      )}
+      {said.length > 0 && ` — ${said.join('; ')}`}
+    </>
+  );
+}
+
+/** The known failures the expectations file declares that covered a failure, and those past their expiry. */
+function KnownFailures({ known }: { known: PageView['known'] }) {
+  return (
+    <>
+      {known.inForce.length > 0 && (
+        <p id="known-failures">
+          <strong>Known failures</strong> (CONFORMANCE_EXPECTATIONS; they do not fail the run):
+        </p>
+      )}
+      {known.inForce.length > 0 && (
+        <ul class="tight">
+          {known.inForce.map((k) => (
+            <li key={k.id}>
+              <Known known={k} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {known.expired.length > 0 && (
+        <p id="expired-known-failures">
+          <strong>
+            <span aria-hidden="true">! </span>Known failures past their expiry
+          </strong>{' '}
+          (their failures count again):
+        </p>
+      )}
+      {known.expired.length > 0 && (
+        <ul class="tight">
+          {known.expired.map((k) => (
+            <li key={k.id}>
+              <Known known={k} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export function ChangesSection({ changes, known }: { changes?: ChangesView; known: PageView['known'] }) {
   return (
     <section id="changes" aria-labelledby="changes-heading">
       <h2 id="changes-heading">What changed</h2>
@@ -118,12 +186,7 @@ export function ChangesSection({ changes }: { changes?: ChangesView }) {
                 <ul class="tight">
                   {changes.stillFailing.map((known) => (
                     <li key={known.id}>
-                      <a href={`#${known.id}`} class="req-id">
-                        {known.id}
-                      </a>
-                      {known.reason && ` — known: ${known.reason}`}
-                      {known.owner && `; owner ${known.owner}`}
-                      {known.expires && `; expires ${known.expires}`}
+                      <Known known={known} />
                     </li>
                   ))}
                 </ul>
@@ -138,6 +201,7 @@ export function ChangesSection({ changes }: { changes?: ChangesView }) {
           </ul>
         </>
       )}
+      <KnownFailures known={known} />
     </section>
   );
 }

@@ -15,6 +15,8 @@ export interface PageView {
   /** What was redacted from every request, response and message the page shows. */
   redaction: string;
   changes?: ChangesView;
+  /** The known failures (CONFORMANCE_EXPECTATIONS) that covered a failure, and those past their expiry. */
+  known: { inForce: KnownFailure[]; expired: KnownFailure[] };
   areas: AreaView[];
   notVerified: NotVerifiedView[];
   failures: FailureView[];
@@ -70,10 +72,12 @@ export interface ChangesView {
 }
 
 export interface KnownFailure {
+  /** A requirement ID (a link on the page) or a test title. */
   id: string;
-  /** The documented reason, owner and expiry of a known failure, where the baseline gives them. */
+  /** The documented reason, owner, ticket and expiry of a known failure, where the expectations give them. */
   reason?: string;
   owner?: string;
+  ticket?: string;
   expires?: string;
 }
 
@@ -171,8 +175,8 @@ export interface FailureView {
   anchor: string;
   requirement: string;
   message: string;
-  /** The offending field (a JSON pointer or a header name), where the check named one. */
-  field?: string;
+  /** The offending fields of the answer (JSON pointers into {status, headers, body}), where the check knows them. */
+  fields?: string[];
   /** The tests that met it, in the report's order. */
   tests: { title: string; file: string }[];
   request?: RequestView;

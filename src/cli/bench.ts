@@ -3,15 +3,22 @@
 // second), the variant and mutation gates, and check-recording on a ~200 MB synthetic HAR (throughput, peak
 // RSS); prints a table and writes reports/bench.json (docs/proving-the-suite.md quotes the latest figures).
 //
-//   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording]
+// With `--package FILE.tgz` the runs are the installed package's command (the tarball installed into an
+// empty folder), and the gates and the recording, which are the checkout's, are skipped. Every bench also
+// times an empty Playwright test run, the floor a run's start-up is measured against.
+//
+//   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording] [-- --package FILE.tgz]
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
-import { cli, runProcess, tsx } from '../run/run-step.ts';
+import { installTarball } from '../run/installed-package.ts';
+import { playwrightCli, playwrightTestEntry } from '../run/playwright.ts';
+import { cli, runProcess, type SuiteCommand, tsx } from '../run/run-step.ts';
 import { type RunTiming, timedRun } from '../run/timed-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
@@ -64,11 +71,34 @@ function spread(values: readonly number[], unit = 1): { median: number; min: num
   return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
 }
 
+/** The wall time of Playwright test running one empty test, N times: the floor of a run's start-up. */
+async function emptyRunBench(runs: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-empty-'));
+  try {
+    const entry = pathToFileURL(playwrightTestEntry()).href;
+    writeFileSync(join(dir, 'empty.spec.ts'), `import { test } from '${entry}';\ntest('empty', () => {});\n`);
+    const walls: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const { code, durationMs, output } = await runProcess(
+        process.execPath,
+        [playwrightCli(), 'test', '-c', dir, '--reporter=dot'],
+        {},
+        true,
+      );
+      if (code !== 0) throw new Error(`the empty Playwright run failed (exit ${code})\n${output}`);
+      walls.push(durationMs / 1000);
+    }
+    return { runs, wallSeconds: spread(walls, 0.01) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A profile's runs: wall time and each phase as median/min/max, requests per second, test time per file. */
-async function profileBench(profile: string, runs: number) {
+async function profileBench(profile: string, runs: number, command: SuiteCommand) {
   const timings: RunTiming[] = [];
   for (let run = 1; run <= runs; run++) {
-    const timing = await timedRun({ CONFORMANCE_PROFILE: profile });
+    const timing = await timedRun({ CONFORMANCE_PROFILE: profile }, command);
     console.log(
       `${profile} run ${run}/${runs}: ${seconds(timing.wallMs)} s, ${timing.verdict.toUpperCase()}`,
     );
@@ -119,18 +149,32 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     'gate-runs': { type: 'string', default: '1' },
     skip: { type: 'string', default: '' },
+    package: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
 const gateRuns = Number(values['gate-runs']);
 const skipped = new Set(values.skip.split(',').filter(Boolean));
+if (values.package)
+  for (const checkoutOnly of ['variants', 'mutation', 'recording']) skipped.add(checkoutOnly);
 const readJson = (name: string) => JSON.parse(readFileSync(reportPath(name), 'utf8'));
+
+const installDir = values.package ? mkdtempSync(join(tmpdir(), 'bench-package-')) : undefined;
+const command =
+  values.package && installDir ? (await installTarball(resolve(values.package), installDir)).command : cli;
 
 const figures = {
   measuredAt: new Date().toISOString(),
-  machine: { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-  ciGate: await profileBench('ci-gate', runs),
-  smoke: await profileBench('smoke', runs),
+  machine: {
+    cpus: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverageAtStart: loadavg().map((load) => Number(load.toFixed(2))),
+  },
+  suite: values.package ? `installed from ${values.package}` : 'this checkout',
+  emptyPlaywrightRun: await emptyRunBench(runs),
+  ciGate: await profileBench('ci-gate', runs, command),
+  smoke: await profileBench('smoke', runs, command),
   variantGate: skipped.has('variants')
     ? undefined
     : await gateBench('src/cli/variants.ts', gateRuns, () => {
@@ -145,20 +189,26 @@ const figures = {
       }),
   recording: skipped.has('recording') ? undefined : await recordingBench(),
 };
+if (installDir) rmSync(installDir, { recursive: true, force: true });
 mkdirSync(reportsDir, { recursive: true });
 writeFileSync(reportPath('bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
 
 const row = (name: string, value: { median: number; min: number; max: number }, unit: string) =>
   `${name.padEnd(34)} ${String(value.median).padStart(8)} ${String(value.min).padStart(8)} ${String(value.max).padStart(8)} ${unit}`;
 console.log(
-  `\n${'median of runs'.padEnd(34)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`,
+  `\n${figures.suite}; load average at the start ${figures.machine.loadAverageAtStart.join(', ')}\n${'median of runs'.padEnd(34)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`,
 );
+console.log(row(`empty Playwright test run: wall`, figures.emptyPlaywrightRun.wallSeconds, 's'));
 for (const [name, bench] of [
   ['ci-gate', figures.ciGate],
   ['smoke', figures.smoke],
 ] as const) {
   console.log(row(`${name} (${bench.runs} runs): wall`, bench.wallSeconds, 's'));
   for (const [phase, value] of Object.entries(bench.phaseMs)) console.log(row(`  ${phase}`, value, 'ms'));
+  const untilFirst = bench.phaseMs['until the first test']?.median ?? 0;
+  console.log(
+    `  until the first test / empty Playwright run: ${(untilFirst / 1000 / figures.emptyPlaywrightRun.wallSeconds.median).toFixed(2)}×`,
+  );
   console.log(row('  requests', bench.requests, ''));
   console.log(row('    user-data operations', bench.userDataRequests, ''));
   console.log(row('    partner', bench.partnerRequests, ''));

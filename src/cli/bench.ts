@@ -12,7 +12,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
@@ -75,8 +74,8 @@ function spread(values: readonly number[], unit = 1): { median: number; min: num
 async function emptyRunBench(runs: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-empty-'));
   try {
-    const entry = pathToFileURL(playwrightTestEntry()).href;
-    writeFileSync(join(dir, 'empty.spec.ts'), `import { test } from '${entry}';\ntest('empty', () => {});\n`);
+    const entry = JSON.stringify(playwrightTestEntry());
+    writeFileSync(join(dir, 'empty.spec.ts'), `import { test } from ${entry};\ntest('empty', () => {});\n`);
     const walls: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const { code, durationMs, output } = await runProcess(

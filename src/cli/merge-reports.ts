@@ -4,16 +4,16 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { incompleteAllowed } from '../config/selection.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportExitCode } from '../run/report-exit.ts';
+import { suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
-const MERGE_CONFIG = fileURLToPath(new URL('../run/merge.config.ts', import.meta.url));
+const MERGE_CONFIG = suiteModule('src/run/merge.config.ts');
 
 /** The blob reports (report-*.zip) in `dirs` and the folders under them (a CI's downloaded artifacts). */
 function blobsIn(dirs: readonly string[]): string[] {

@@ -20,6 +20,9 @@ export const packageRoot = runsBuilt ? fileURLToPath(new URL('../../../', import
 export const packageVersion = (): string =>
   (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** The source a module of the suite was built from: the build's `x.js` is `x.ts` (a checkout's is itself). */
+export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.js$/, '.ts') : file);
+
 /** A module of the suite named by its source (`src/report/allurerc.ts`): the file this process loads. */
 export const suiteModule = (source: string): string =>
   join(codeRoot, runsBuilt ? source.replace(/\.tsx?$/, '.js') : source);

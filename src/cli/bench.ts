@@ -4,8 +4,8 @@
 // RSS); prints a table and writes reports/bench.json (docs/proving-the-suite.md quotes the latest figures).
 //
 // With `--package FILE.tgz` the runs are the installed package's command (the tarball installed into an
-// empty folder), and the gates and the recording, which are the checkout's, are skipped. Every bench also
-// times an empty Playwright test run, the floor a run's start-up is measured against.
+// empty folder), and the gates and the recording, which are the checkout's, are skipped. Before each run it
+// times an empty Playwright test run, the floor that run's start-up is weighed against.
 //
 //   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording] [-- --package FILE.tgz]
 
@@ -70,38 +70,46 @@ function spread(values: readonly number[], unit = 1): { median: number; min: num
   return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
 }
 
-/** The wall time of Playwright test running one empty test, N times: the floor of a run's start-up. */
-async function emptyRunBench(runs: number) {
+/** A folder with one empty Playwright test: a run of it is the floor of a run's start-up. */
+function emptyTestDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-empty-'));
-  try {
-    const entry = JSON.stringify(playwrightTestEntry());
-    writeFileSync(join(dir, 'empty.spec.ts'), `import { test } from ${entry};\ntest('empty', () => {});\n`);
-    const walls: number[] = [];
-    for (let run = 1; run <= runs; run++) {
-      const { code, durationMs, output } = await runProcess(
-        process.execPath,
-        [playwrightCli(), 'test', '-c', dir, '--reporter=dot'],
-        {},
-        true,
-      );
-      if (code !== 0) throw new Error(`the empty Playwright run failed (exit ${code})\n${output}`);
-      walls.push(durationMs / 1000);
-    }
-    return { runs, wallSeconds: spread(walls, 0.01) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const entry = JSON.stringify(playwrightTestEntry());
+  writeFileSync(join(dir, 'empty.spec.ts'), `import { test } from ${entry};\ntest('empty', () => {});\n`);
+  return dir;
 }
 
-/** A profile's runs: wall time and each phase as median/min/max, requests per second, test time per file. */
+/** The wall time (ms) of Playwright test running the empty test. */
+async function emptyRun(dir: string): Promise<number> {
+  const { code, durationMs, output } = await runProcess(
+    process.execPath,
+    [playwrightCli(), 'test', '-c', dir, '--reporter=dot'],
+    {},
+    true,
+  );
+  if (code !== 0) throw new Error(`the empty Playwright run failed (exit ${code})\n${output}`);
+  return durationMs;
+}
+
+/**
+ * A profile's runs: wall time and each phase as median/min/max, requests per second, test time per file;
+ * each run right after an empty Playwright test run, so that each start-up is weighed against a floor
+ * measured under the same load (the machine is shared).
+ */
 async function profileBench(profile: string, runs: number, command: SuiteCommand) {
   const timings: RunTiming[] = [];
-  for (let run = 1; run <= runs; run++) {
-    const timing = await timedRun({ CONFORMANCE_PROFILE: profile }, command);
-    console.log(
-      `${profile} run ${run}/${runs}: ${seconds(timing.wallMs)} s, ${timing.verdict.toUpperCase()}`,
-    );
-    timings.push(timing);
+  const floors: number[] = [];
+  const empty = emptyTestDir();
+  try {
+    for (let run = 1; run <= runs; run++) {
+      floors.push(await emptyRun(empty));
+      const timing = await timedRun({ CONFORMANCE_PROFILE: profile }, command);
+      console.log(
+        `${profile} run ${run}/${runs}: ${seconds(timing.wallMs)} s, ${timing.verdict.toUpperCase()} (empty Playwright run before it: ${seconds(floors.at(-1) ?? 0)} s)`,
+      );
+      timings.push(timing);
+    }
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
   const phases = [
     ...new Set(timings.flatMap((timing) => Object.keys(timing.phases))),
@@ -114,6 +122,11 @@ async function profileBench(profile: string, runs: number, command: SuiteCommand
     wallSeconds: spread(
       timings.map((timing) => timing.wallMs / 1000),
       0.1,
+    ),
+    emptyPlaywrightRunMs: spread(floors),
+    untilTheFirstTestOverEmptyRun: spread(
+      timings.map((timing, run) => (timing.phases['until the first test'] ?? 0) / (floors[run] ?? 1)),
+      0.01,
     ),
     phaseMs: Object.fromEntries(
       phases.map((phase) => [phase, spread(timings.map((timing) => timing.phases[phase] ?? 0))]),
@@ -171,7 +184,6 @@ const figures = {
     loadAverageAtStart: loadavg().map((load) => Number(load.toFixed(2))),
   },
   suite: values.package ? `installed from ${values.package}` : 'this checkout',
-  emptyPlaywrightRun: await emptyRunBench(runs),
   ciGate: await profileBench('ci-gate', runs, command),
   smoke: await profileBench('smoke', runs, command),
   variantGate: skipped.has('variants')
@@ -197,17 +209,14 @@ const row = (name: string, value: { median: number; min: number; max: number }, 
 console.log(
   `\n${figures.suite}; load average at the start ${figures.machine.loadAverageAtStart.join(', ')}\n${'median of runs'.padEnd(34)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`,
 );
-console.log(row(`empty Playwright test run: wall`, figures.emptyPlaywrightRun.wallSeconds, 's'));
 for (const [name, bench] of [
   ['ci-gate', figures.ciGate],
   ['smoke', figures.smoke],
 ] as const) {
   console.log(row(`${name} (${bench.runs} runs): wall`, bench.wallSeconds, 's'));
   for (const [phase, value] of Object.entries(bench.phaseMs)) console.log(row(`  ${phase}`, value, 'ms'));
-  const untilFirst = bench.phaseMs['until the first test']?.median ?? 0;
-  console.log(
-    `  until the first test / empty Playwright run: ${(untilFirst / 1000 / figures.emptyPlaywrightRun.wallSeconds.median).toFixed(2)}×`,
-  );
+  console.log(row('  empty Playwright test run before each', bench.emptyPlaywrightRunMs, 'ms'));
+  console.log(row('  until the first test / empty run', bench.untilTheFirstTestOverEmptyRun, '×'));
   console.log(row('  requests', bench.requests, ''));
   console.log(row('    user-data operations', bench.userDataRequests, ''));
   console.log(row('    partner', bench.partnerRequests, ''));

@@ -10,7 +10,7 @@ import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportExitCode } from '../run/report-exit.ts';
-import { suiteModule } from '../run-state/package.ts';
+import { builtPlaywrightVariables, suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
 const MERGE_CONFIG = suiteModule('src/run/merge.config.ts');
@@ -41,13 +41,11 @@ export async function mergeReports(
   try {
     for (const [index, blob] of blobs.entries()) copyFileSync(blob, join(all, `${index}-${basename(blob)}`));
     const finishAllure = allureStep(allureReport);
-    const merged = await runInProcessGroup(process.execPath, [
-      playwrightCli(),
-      'merge-reports',
-      '-c',
-      MERGE_CONFIG,
-      all,
-    ]);
+    const merged = await runInProcessGroup(
+      process.execPath,
+      [playwrightCli(), 'merge-reports', '-c', MERGE_CONFIG, all],
+      { env: { ...process.env, ...builtPlaywrightVariables() } },
+    );
     const allure = await finishAllure();
     if (allure) console.log(allure);
     if (merged.code > 128) return merged.code;

@@ -20,6 +20,13 @@ export const packageRoot = runsBuilt ? fileURLToPath(new URL('../../../', import
 export const packageVersion = (): string =>
   (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
+/**
+ * Variables for the Playwright processes (runner and workers) that load the build: Playwright's TypeScript
+ * loader, a hop to a loader thread for every module on Node 20, has nothing to compile there.
+ */
+export const builtPlaywrightVariables = (): NodeJS.ProcessEnv =>
+  runsBuilt ? { PW_DISABLE_TS_ESM: '1' } : {};
+
 /** The source a module of the suite was built from: the build's `x.js` is `x.ts` (a checkout's is itself). */
 export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.js$/, '.ts') : file);
 

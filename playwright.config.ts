@@ -7,6 +7,7 @@ import { isolatedShares, profileRow, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
 import { KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
+import { suiteModule } from './src/run-state/package.ts';
 import { reportPath } from './src/run-state/reports-dir.ts';
 
 /**
@@ -48,7 +49,7 @@ interface WorkerOptions {
 export default defineConfig<object, WorkerOptions>({
   testDir: './tests/conformance',
   outputDir: reportPath('test-results'),
-  globalSetup: './src/run/global-setup.ts',
+  globalSetup: suiteModule('src/run/global-setup.ts'),
   // A worker runs a spec file's tests in a row: Playwright hands a fully parallel project's tests out one
   // at a time, a round trip to the runner for each of 350 tests (about 7% of a ci-gate run's CPU).
   fullyParallel: false,

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// The installed command: the suite ships as TypeScript, loaded through tsx.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli/main.ts');
+// The installed command: the suite's JavaScript build (dist/, made by `npm pack`). A checkout runs the
+// TypeScript sources through tsx instead (`npm run conformance`).
+await import('../dist/src/cli/main.js');

@@ -4,16 +4,16 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { incompleteAllowed } from '../config/selection.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
 import { reportExitCode } from '../run/report-exit.ts';
+import { builtPlaywrightVariables, suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
-const MERGE_CONFIG = fileURLToPath(new URL('../run/merge.config.ts', import.meta.url));
+const MERGE_CONFIG = suiteModule('src/run/merge.config.ts');
 
 /** The blob reports (report-*.zip) in `dirs` and the folders under them (a CI's downloaded artifacts). */
 function blobsIn(dirs: readonly string[]): string[] {
@@ -41,13 +41,11 @@ export async function mergeReports(
   try {
     for (const [index, blob] of blobs.entries()) copyFileSync(blob, join(all, `${index}-${basename(blob)}`));
     const finishAllure = allureStep(allureReport);
-    const merged = await runInProcessGroup(process.execPath, [
-      playwrightCli(),
-      'merge-reports',
-      '-c',
-      MERGE_CONFIG,
-      all,
-    ]);
+    const merged = await runInProcessGroup(
+      process.execPath,
+      [playwrightCli(), 'merge-reports', '-c', MERGE_CONFIG, all],
+      { env: { ...process.env, ...builtPlaywrightVariables() } },
+    );
     const allure = await finishAllure();
     if (allure) console.log(allure);
     if (merged.code > 128) return merged.code;

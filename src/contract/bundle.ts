@@ -13,14 +13,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+import { packageRoot } from '../run-state/package.ts';
 
 /** Source document (multi-file). */
-export const OPENAPI_SOURCE = join(repoRoot, 'specs', 'openapi.yaml');
+export const OPENAPI_SOURCE = join(packageRoot, 'specs', 'openapi.yaml');
 /** Default output of the bundler (git-ignored). */
-export const OPENAPI_BUNDLED = join(repoRoot, 'specs', 'openapi.bundled.json');
+export const OPENAPI_BUNDLED = join(packageRoot, 'specs', 'openapi.bundled.json');
 
 /** Keys dropped from every object of the bundled document. */
 const DROPPED_KEYS: ReadonlySet<string> = new Set(['$id', '$schema']);
@@ -36,7 +34,7 @@ function redoclyCli(): string {
 function run(command: string, args: readonly string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, {
-      cwd: repoRoot,
+      cwd: packageRoot,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,7 +5,8 @@
  * or when an operation uses a construct this loader does not understand; a silently partial
  * catalogue would make table-driven tests vacuous.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../run-state/package.ts';
 import {
   AREAS,
   type Area,
@@ -24,7 +25,7 @@ import {
 import { readYamlFile } from './yaml-file.ts';
 
 /** Path of the OpenAPI document the catalogue is built from. */
-export const OPENAPI_PATH = fileURLToPath(new URL('../../specs/openapi.yaml', import.meta.url));
+export const OPENAPI_PATH = join(packageRoot, 'specs', 'openapi.yaml');
 
 const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 

@@ -1,6 +1,7 @@
 // The traceability catalogue (specs/requirements.yaml), and every query on it: a check asks here which
 // requirement states a rule for an operation, never searches the list itself.
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../run-state/package.ts';
 import type { Operation } from './operation-model.ts';
 import { readYamlFile } from './yaml-file.ts';
 
@@ -25,7 +26,7 @@ export interface Requirement {
   reason?: string;
 }
 
-export const requirementsPath = fileURLToPath(new URL('../../specs/requirements.yaml', import.meta.url));
+export const requirementsPath = join(packageRoot, 'specs', 'requirements.yaml');
 
 export function loadRequirements(): Requirement[] {
   const document = readYamlFile(requirementsPath) as {

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../run-state/package.ts';
 
 /** A JSON Schema object (boolean schemas `true`/`false` are allowed below the root). */
 export interface JsonSchemaObject {
@@ -16,7 +16,7 @@ export interface JsonSchemaObject {
 export type JsonSchema = boolean | JsonSchemaObject;
 
 /** Absolute path of the `schemas/` directory. */
-export const schemasDir: string = fileURLToPath(new URL('../../schemas/', import.meta.url));
+export const schemasDir: string = join(packageRoot, 'schemas/');
 
 /** Base URI of every schema `$id`; relative `$ref`s between files resolve against it. */
 export const SCHEMA_BASE_URI = 'https://conformance.example/schemas/';

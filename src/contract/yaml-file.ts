@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../run-state/package.ts';
 
 /** Parses YAML text (the `yaml` package, loaded when first called). */
 export const parseYaml = (text: string): unknown =>
   (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 
-const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/physiology-conformance/', import.meta.url));
+const cacheDir = join(packageRoot, 'node_modules', '.cache', 'physiology-conformance');
 
 export function readYamlFile(file: string): unknown {
   const text = readFileSync(file, 'utf8');

@@ -3,15 +3,21 @@
 // second), the variant and mutation gates, and check-recording on a ~200 MB synthetic HAR (throughput, peak
 // RSS); prints a table and writes reports/bench.json (docs/proving-the-suite.md quotes the latest figures).
 //
-//   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording]
+// With `--package FILE.tgz` the runs are the installed package's command (the tarball installed into an
+// empty folder), and the gates and the recording, which are the checkout's, are skipped. Before each run it
+// times an empty Playwright test run, the floor that run's start-up is weighed against.
+//
+//   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording] [-- --package FILE.tgz]
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
-import { cli, runProcess, tsx } from '../run/run-step.ts';
+import { installTarball } from '../run/installed-package.ts';
+import { playwrightCli, playwrightTestEntry } from '../run/playwright.ts';
+import { cli, runProcess, type SuiteCommand, tsx } from '../run/run-step.ts';
 import { type RunTiming, timedRun } from '../run/timed-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 
@@ -64,15 +70,46 @@ function spread(values: readonly number[], unit = 1): { median: number; min: num
   return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0) };
 }
 
-/** A profile's runs: wall time and each phase as median/min/max, requests per second, test time per file. */
-async function profileBench(profile: string, runs: number) {
+/** A folder with one empty Playwright test: a run of it is the floor of a run's start-up. */
+function emptyTestDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-empty-'));
+  const entry = JSON.stringify(playwrightTestEntry());
+  writeFileSync(join(dir, 'empty.spec.ts'), `import { test } from ${entry};\ntest('empty', () => {});\n`);
+  return dir;
+}
+
+/** The wall time (ms) of Playwright test running the empty test. */
+async function emptyRun(dir: string): Promise<number> {
+  const { code, durationMs, output } = await runProcess(
+    process.execPath,
+    [playwrightCli(), 'test', '-c', dir, '--reporter=dot'],
+    {},
+    true,
+  );
+  if (code !== 0) throw new Error(`the empty Playwright run failed (exit ${code})\n${output}`);
+  return durationMs;
+}
+
+/**
+ * A profile's runs: wall time and each phase as median/min/max, requests per second, test time per file;
+ * each run right after an empty Playwright test run, so that each start-up is weighed against a floor
+ * measured under the same load (the machine is shared).
+ */
+async function profileBench(profile: string, runs: number, command: SuiteCommand) {
   const timings: RunTiming[] = [];
-  for (let run = 1; run <= runs; run++) {
-    const timing = await timedRun({ CONFORMANCE_PROFILE: profile });
-    console.log(
-      `${profile} run ${run}/${runs}: ${seconds(timing.wallMs)} s, ${timing.verdict.toUpperCase()}`,
-    );
-    timings.push(timing);
+  const floors: number[] = [];
+  const empty = emptyTestDir();
+  try {
+    for (let run = 1; run <= runs; run++) {
+      floors.push(await emptyRun(empty));
+      const timing = await timedRun({ CONFORMANCE_PROFILE: profile }, command);
+      console.log(
+        `${profile} run ${run}/${runs}: ${seconds(timing.wallMs)} s, ${timing.verdict.toUpperCase()} (empty Playwright run before it: ${seconds(floors.at(-1) ?? 0)} s)`,
+      );
+      timings.push(timing);
+    }
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
   const phases = [
     ...new Set(timings.flatMap((timing) => Object.keys(timing.phases))),
@@ -85,6 +122,11 @@ async function profileBench(profile: string, runs: number) {
     wallSeconds: spread(
       timings.map((timing) => timing.wallMs / 1000),
       0.1,
+    ),
+    emptyPlaywrightRunMs: spread(floors),
+    untilTheFirstTestOverEmptyRun: spread(
+      timings.map((timing, run) => (timing.phases['until the first test'] ?? 0) / (floors[run] ?? 1)),
+      0.01,
     ),
     phaseMs: Object.fromEntries(
       phases.map((phase) => [phase, spread(timings.map((timing) => timing.phases[phase] ?? 0))]),
@@ -119,18 +161,31 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     'gate-runs': { type: 'string', default: '1' },
     skip: { type: 'string', default: '' },
+    package: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
 const gateRuns = Number(values['gate-runs']);
 const skipped = new Set(values.skip.split(',').filter(Boolean));
+if (values.package)
+  for (const checkoutOnly of ['variants', 'mutation', 'recording']) skipped.add(checkoutOnly);
 const readJson = (name: string) => JSON.parse(readFileSync(reportPath(name), 'utf8'));
+
+const installDir = values.package ? mkdtempSync(join(tmpdir(), 'bench-package-')) : undefined;
+const command =
+  values.package && installDir ? (await installTarball(resolve(values.package), installDir)).command : cli;
 
 const figures = {
   measuredAt: new Date().toISOString(),
-  machine: { cpus: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-  ciGate: await profileBench('ci-gate', runs),
-  smoke: await profileBench('smoke', runs),
+  machine: {
+    cpus: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverageAtStart: loadavg().map((load) => Number(load.toFixed(2))),
+  },
+  suite: values.package ? `installed from ${values.package}` : 'this checkout',
+  ciGate: await profileBench('ci-gate', runs, command),
+  smoke: await profileBench('smoke', runs, command),
   variantGate: skipped.has('variants')
     ? undefined
     : await gateBench('src/dev/variants.ts', gateRuns, () => {
@@ -145,13 +200,14 @@ const figures = {
       }),
   recording: skipped.has('recording') ? undefined : await recordingBench(),
 };
+if (installDir) rmSync(installDir, { recursive: true, force: true });
 mkdirSync(reportsDir, { recursive: true });
 writeFileSync(reportPath('bench.json'), `${JSON.stringify(figures, null, 2)}\n`);
 
 const row = (name: string, value: { median: number; min: number; max: number }, unit: string) =>
   `${name.padEnd(34)} ${String(value.median).padStart(8)} ${String(value.min).padStart(8)} ${String(value.max).padStart(8)} ${unit}`;
 console.log(
-  `\n${'median of runs'.padEnd(34)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`,
+  `\n${figures.suite}; load average at the start ${figures.machine.loadAverageAtStart.join(', ')}\n${'median of runs'.padEnd(34)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}`,
 );
 for (const [name, bench] of [
   ['ci-gate', figures.ciGate],
@@ -159,6 +215,8 @@ for (const [name, bench] of [
 ] as const) {
   console.log(row(`${name} (${bench.runs} runs): wall`, bench.wallSeconds, 's'));
   for (const [phase, value] of Object.entries(bench.phaseMs)) console.log(row(`  ${phase}`, value, 'ms'));
+  console.log(row('  empty Playwright test run before each', bench.emptyPlaywrightRunMs, 'ms'));
+  console.log(row('  until the first test / empty run', bench.untilTheFirstTestOverEmptyRun, '×'));
   console.log(row('  requests', bench.requests, ''));
   console.log(row('    user-data operations', bench.userDataRequests, ''));
   console.log(row('    partner', bench.partnerRequests, ''));

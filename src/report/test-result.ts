@@ -11,6 +11,7 @@ import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
+import { sourceOf } from '../run-state/package.ts';
 import {
   type Finding,
   findingsOf,
@@ -129,7 +130,7 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   const error = errors.join('\n');
   return {
     title,
-    file: specFileOf(test).replace(/^.*\/tests\//, 'tests/'),
+    file: sourceOf(specFileOf(test)).replace(/^.*\/tests\//, 'tests/'),
     status,
     outcome: stop?.outcome ?? (status === 'passed' ? 'pass' : 'fail'),
     requirements: declared,

@@ -1,21 +1,35 @@
-// The suite as a package: its root (specs, schemas, tests, configuration travel with it), its version,
-// and how its processes load TypeScript.
+// The suite as a package: its root (specs, schemas, tests, configuration travel with it), its version, and
+// where its modules are: the TypeScript sources in a checkout (run through tsx), or their JavaScript build
+// (BUILT_DIR, which `npm pack` makes; the installed command and Playwright's workers load it).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** The folder of the package that holds the build, laid out as the checkout (dist/src/cli/main.js). */
+export const BUILT_DIR = 'dist';
+
+/** Whether this process runs the build (this module is then package.js). */
+export const runsBuilt = !import.meta.url.endsWith('.ts');
+
+/** Where the suite's modules are: the checkout's root, or the build's. */
+export const codeRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The package's root: its package.json, specs, schemas and the sandbox's env file. */
+export const packageRoot = runsBuilt ? fileURLToPath(new URL('../../../', import.meta.url)) : codeRoot;
 
 export const packageVersion = (): string =>
   (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 /**
- * NODE_OPTIONS for Playwright's processes (runner and workers). Playwright compiles TypeScript itself, but
- * never under node_modules: an installed suite is loaded through tsx there. In a checkout, unchanged.
+ * Variables for the Playwright processes (runner and workers) that load the build: Playwright's TypeScript
+ * loader, a hop to a loader thread for every module on Node 20, has nothing to compile there.
  */
-export function typeScriptNodeOptions(current = process.env.NODE_OPTIONS): string | undefined {
-  if (!packageRoot.includes(`${sep}node_modules${sep}`)) return current;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return [current, `--import=${tsx}`].filter(Boolean).join(' ');
-}
+export const builtPlaywrightVariables = (): NodeJS.ProcessEnv =>
+  runsBuilt ? { PW_DISABLE_TS_ESM: '1' } : {};
+
+/** The source a module of the suite was built from: the build's `x.js` is `x.ts` (a checkout's is itself). */
+export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.js$/, '.ts') : file);
+
+/** A module of the suite named by its source (`src/report/allurerc.ts`): the file this process loads. */
+export const suiteModule = (source: string): string =>
+  join(codeRoot, runsBuilt ? source.replace(/\.tsx?$/, '.js') : source);

@@ -5,14 +5,14 @@
 // library in this process, loaded while the suite runs, without the Allure command's start (all its
 // commands and plugins).
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import allurerc from '../report/allure/allurerc.ts';
+import { suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { messageOf } from '../text/error-message.ts';
 import { allureCli } from './playwright.ts';
 import { runInProcessGroup } from './process-group.ts';
 
-const ALLURERC = fileURLToPath(new URL('../report/allure/allurerc.ts', import.meta.url));
+const ALLURERC = suiteModule('src/report/allure/allurerc.ts');
 
 /** The HTML report and the history, by the Allure command: what it printed, on failure. */
 async function renderReport(results: string): Promise<string> {

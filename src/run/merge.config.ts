@@ -2,10 +2,10 @@
 // reports (src/run/reporters.ts), so a sharded run ends with one verdict, one page and one conformance.json.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { packageRoot } from '../run-state/package.ts';
+import { codeRoot } from '../run-state/package.ts';
 import { reportReporters } from './reporters.ts';
 
 export default defineConfig({
-  testDir: join(packageRoot, 'tests', 'conformance'),
+  testDir: join(codeRoot, 'tests', 'conformance'),
   reporter: [['list'], ...reportReporters()],
 });

@@ -21,4 +21,6 @@ function packageDir(pkg: string): string {
 }
 
 export const playwrightCli = () => join(packageDir('@playwright/test'), 'cli.js');
+/** The file `import '@playwright/test'` loads, for a test file outside the package (the bench's empty run). */
+export const playwrightTestEntry = () => require.resolve('@playwright/test');
 export const allureCli = () => join(packageDir('allure'), 'cli.js');

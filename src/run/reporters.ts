@@ -1,12 +1,11 @@
 // The reporters of a run, one list for the two places that report: a run (playwright.config.ts) and a merge of
 // shards' blob reports (merge.config.ts, `physiology-conformance merge-reports`). Paths are the package's own,
 // so an installed suite finds them from any working directory.
-import { join } from 'node:path';
 import type { ReporterDescription } from '@playwright/test';
-import { packageRoot } from '../run-state/package.ts';
+import { suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
-const reporter = (file: string): string => join(packageRoot, 'src', 'report', file);
+const reporter = (file: string): string => suiteModule(`src/report/${file}`);
 
 /** First in any list: a check's failure keeps its worker, and every reporter after it still sees a failure. */
 export const KEPT_FAILURES_REPORTER = reporter('kept-failures-reporter.ts');

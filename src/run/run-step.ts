@@ -41,6 +41,8 @@ export const tsx = (script: string, ...args: string[]): [string, string[]] => [
   ['--import', 'tsx', script, ...args],
 ];
 
+/** A way to start the suite's command with its arguments, for a child process. */
+export type SuiteCommand = (...args: string[]) => [string, string[]];
+
 /** The suite's command (`physiology-conformance`, src/cli/main.ts) with its arguments, for a child process. */
-export const cli = (...args: string[]): [string, string[]] =>
-  tsx(join(packageRoot, 'src/cli/main.ts'), ...args);
+export const cli: SuiteCommand = (...args) => tsx(join(packageRoot, 'src/cli/main.ts'), ...args);

@@ -11,7 +11,7 @@ import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
 import { readResult, validResult } from '../result/validate.ts';
 import { playwrightCli } from './playwright.ts';
-import { cli, runProcess } from './run-step.ts';
+import { cli, runProcess, type SuiteCommand } from './run-step.ts';
 
 export interface Run<Report> {
   wallMs: number;
@@ -38,6 +38,8 @@ interface RunSpec<Report> {
   args?: string[];
   /** Playwright's --reporter value; none: the suite's own command (`run`), with the configured reporters. */
   reporters?: string;
+  /** The suite's command, when it runs (default: this checkout's; an installed package's for the bench). */
+  command?: SuiteCommand;
   quiet: boolean;
   /** Variables naming files in the run's directory. */
   prepare?: (dir: string) => NodeJS.ProcessEnv;
@@ -52,7 +54,7 @@ export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   const [command, args] = spec.reporters
     ? [process.execPath, [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])]]
-    : cli('run', ...(spec.args ?? []));
+    : (spec.command ?? cli)('run', ...(spec.args ?? []));
   try {
     const { code, durationMs, output } = await runProcess(
       command,

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../report/model.ts';
 import { type Phase, recordedPhases } from '../run-state/phase-log.ts';
+import type { SuiteCommand } from './run-step.ts';
 import { conformanceReportIn, reportOf, runInOwnDirectory } from './suite-run.ts';
 
 export interface RunTiming {
@@ -64,10 +65,11 @@ function timingIn(dir: string): Omit<RunTiming, 'wallMs'> & { window: { first: n
 }
 
 /** The suite's `run` command, as a user runs it (every configured reporter, the Allure step), timed. */
-export async function timedRun(env: NodeJS.ProcessEnv): Promise<RunTiming> {
+export async function timedRun(env: NodeJS.ProcessEnv, command?: SuiteCommand): Promise<RunTiming> {
   const started = Date.now();
   const run = await runInOwnDirectory({
     env,
+    command,
     quiet: true,
     // The configured reporters write Playwright's JSON report where this variable asks.
     prepare: (dir) => ({ PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'results.json') }),

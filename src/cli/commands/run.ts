@@ -1,10 +1,9 @@
 // `physiology-conformance run`: the conformance run (src/cli/conformance.ts). Options it does not know, and
 // everything after `--`, go to Playwright test.
-import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import { variablesHelp } from '../../config/variables-doc.ts';
 import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
-import { packageRoot, typeScriptNodeOptions } from '../../run-state/package.ts';
+import { builtPlaywrightVariables, suiteModule } from '../../run-state/package.ts';
 import { type ExitStatuses, exitWith, subcommand, withEnvFile } from './common.ts';
 
 /** Every CONFORMANCE_* variable, from the table (src/config/variables.ts): the run's and the command's help. */
@@ -79,9 +78,9 @@ export function runCommand(): Command {
         // `--profile ""` too: an empty value is refused by name, never read as the default.
         if (options.profile !== undefined) process.env.CONFORMANCE_PROFILE = options.profile;
         if (options.explore) process.env.CONFORMANCE_EXPLORE = '1';
-        process.env.NODE_OPTIONS = typeScriptNodeOptions();
+        Object.assign(process.env, builtPlaywrightVariables());
         const { runConformance } = await import('../conformance.ts');
-        const config = join(packageRoot, 'playwright.config.ts');
+        const config = suiteModule('playwright.config.ts');
         await exitWith('run', () => runConformance(['-c', config, ...playwrightOptions], options.shard));
       },
     );

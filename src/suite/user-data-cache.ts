@@ -9,6 +9,7 @@ import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
+import { failedAttempt } from './attempt.ts';
 import { readPage, type WalkOptions, walkCollection } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import type { DataRecord } from './records.ts';
@@ -97,7 +98,7 @@ export class UserDataCache {
           }),
           (error: unknown): CollectionOutcome => {
             if (!failedOnAnswer(error) && this.walks.get(key) === reading) this.walks.delete(key);
-            return { ok: false, error };
+            return failedAttempt(error);
           },
         );
       this.walks.set(key, reading);

@@ -8,9 +8,10 @@
 // as the form filler's are (src/auth/browser-watch.ts, sign-in-answers.ts). A page it cannot fill (a
 // captcha, a second factor), or --headed, is left to a person when `onManual` is given; otherwise it throws
 // what it saw, with a screenshot under the reports directory.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Browser, chromium, type Frame, type Page, type Request } from '@playwright/test';
+import { chromiumPath, chromiumSetting } from '../config/chromium.ts';
 import { trustedSpkiHashes } from '../http/certificate.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
@@ -35,12 +36,6 @@ import {
 } from './sign-in-errors.ts';
 import { memoryJournal, type SignInJournal } from './sign-in-journal.ts';
 import { type SignInStep, signInStep } from './sign-in-step.ts';
-
-/** Where Chromium is: CONFORMANCE_CHROMIUM, else Debian's package's binary; undefined when absent. */
-export function chromiumPath(env: Record<string, string | undefined> = process.env): string | undefined {
-  const path = env.CONFORMANCE_CHROMIUM || '/usr/bin/chromium';
-  return existsSync(path) ? path : undefined;
-}
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -305,9 +300,7 @@ export class BrowserSignIn {
   private browser(): Promise<Browser> {
     const executablePath = this.options.executablePath ?? chromiumPath();
     if (!executablePath)
-      return Promise.reject(
-        new BrowserUnavailable(`there is none at ${process.env.CONFORMANCE_CHROMIUM || '/usr/bin/chromium'}`),
-      );
+      return Promise.reject(new BrowserUnavailable(`there is none at ${chromiumSetting()}`));
     if (!this.#browser) {
       const headed = this.options.headed === true;
       const trusted =

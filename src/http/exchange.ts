@@ -32,14 +32,28 @@ export interface ExchangeTiming {
 
 type Parsed = { ok: true; value: unknown; nullPointers: string[] } | { ok: false };
 
-function parse(text: string): Parsed {
+/** `text` parsed as JSON as it was sent (nulls kept); not ok where it is not JSON. */
+export function jsonOf(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text === '') return { ok: false };
   try {
-    return { ok: true, ...withoutNullProperties(JSON.parse(text) as unknown) };
+    return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
     return { ok: false };
   }
 }
+
+function parse(text: string): Parsed {
+  const json = jsonOf(text);
+  return json.ok ? { ok: true, ...withoutNullProperties(json.value) } : json;
+}
+
+/** The body as json() reads it (nulls read as absent); not ok where it is not JSON, for a check that observes. */
+export const bodyOf = <T = unknown>(
+  exchange: Pick<Exchange, 'text'>,
+): { ok: true; value: T } | { ok: false } => {
+  const parsed = parse(exchange.text);
+  return parsed.ok ? { ok: true, value: parsed.value as T } : parsed;
+};
 
 export function createExchange(
   request: SentRequest,

@@ -7,6 +7,7 @@
 import { profileRow } from '../config/profiles.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
+import { REQUIREMENT_STATUSES } from '../result/outcomes.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import type { RunVerdict } from './exit-statuses.ts';
 import { byExpiry, type Expectation, expectationFor, statedExpectation } from './expectations.ts';
@@ -178,10 +179,7 @@ export const requirementTotalsOf = (
   results: readonly RequirementResult[],
 ): Record<RequirementStatus, number> =>
   Object.fromEntries(
-    (['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'] as const).map((status) => [
-      status,
-      idsWithStatus(results, status).length,
-    ]),
+    REQUIREMENT_STATUSES.map((status) => [status, idsWithStatus(results, status).length]),
   ) as Record<RequirementStatus, number>;
 
 /**

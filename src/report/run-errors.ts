@@ -6,6 +6,7 @@
 // refused connection counts when the target answered nothing in the whole run. Any other error no check
 // raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts): kind `suite`.
 import { readFileSync } from 'node:fs';
+import { CHROMIUM_REMEDY } from '../config/chromium.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { layerOf, type VariableLayer } from '../config/environment.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY } from '../http/certificate.ts';
@@ -14,8 +15,6 @@ import { TransportFailure } from '../http/transport-failure.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { messageOf } from '../text/error-message.ts';
 
-const BROWSER_REMEDY =
-  'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)';
 const SIGN_IN_REMEDY =
   'the sign-in could not find its way through the login pages: try CONFORMANCE_SIGN_IN=browser, or `npm run login` and CONFORMANCE_TOKEN_STORE';
 
@@ -39,7 +38,7 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
     remedy:
       'check CONFORMANCE_USER and CONFORMANCE_PASSWORD (and CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET)',
   },
-  BrowserUnavailable: { kind: 'browser', remedy: BROWSER_REMEDY },
+  BrowserUnavailable: { kind: 'browser', remedy: CHROMIUM_REMEDY },
   PersonNeeded: {
     kind: 'person',
     remedy:
@@ -88,7 +87,7 @@ export function runErrorOfTest(errors: readonly string[], targetAnswered: boolea
     const signIn = name && message !== undefined ? signInError(name, message) : undefined;
     if (signIn) return signIn;
     if (BROWSER_CRASH.test(error))
-      return { kind: 'browser', cause: firstLine(error), remedy: BROWSER_REMEDY };
+      return { kind: 'browser', cause: firstLine(error), remedy: CHROMIUM_REMEDY };
     if (CERTIFICATE_ERROR.test(firstLine(error)))
       return { kind: 'certificate', cause: firstLine(error), remedy: CERTIFICATE_REMEDY };
     const refused = UNREACHABLE.exec(error);

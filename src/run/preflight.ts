@@ -12,7 +12,7 @@
 // goes on. A user whose sign-in needs a person stops only the checks that need that user (the run's
 // journal tells them, src/auth/sign-in-journal.ts); the preflight goes on to the next.
 import { randomBytes } from 'node:crypto';
-import { BrowserSignIn, chromiumPath } from '../auth/browser-sign-in.ts';
+import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { signInForEveryReadScope } from '../auth/granted-scope.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { PersonNeeded, SignInServerFailure } from '../auth/sign-in-errors.ts';
@@ -21,6 +21,7 @@ import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
 import { TokenStore } from '../auth/token-store.ts';
 import { UserOAuthClient } from '../auth/user-oauth.ts';
+import { CHROMIUM_REMEDY, chromiumPath, chromiumSetting } from '../config/chromium.ts';
 import type { VariableLayer } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig, UserLogin } from '../config/suite-config.ts';
@@ -109,9 +110,8 @@ function browserProblem(config: SuiteConfig): RunError | undefined {
   if (!needsBrowser || chromiumPath()) return undefined;
   return {
     kind: 'browser',
-    cause: `the sign-in (CONFORMANCE_SIGN_IN=browser) needs Chromium, and there is none at ${process.env.CONFORMANCE_CHROMIUM || '/usr/bin/chromium'}`,
-    remedy:
-      'apt-get install chromium, or name it in CONFORMANCE_CHROMIUM; or run `npm run login` where one is and give its token store (CONFORMANCE_TOKEN_STORE)',
+    cause: `the sign-in (CONFORMANCE_SIGN_IN=browser) needs Chromium, and there is none at ${chromiumSetting()}`,
+    remedy: CHROMIUM_REMEDY,
   };
 }
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EMBEDDED_TARGET } from '../config/environment.ts';
+import { EMBEDDED_TARGET, resolveEnvironment } from '../config/environment.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/write-report.ts';
@@ -100,7 +100,12 @@ const GATE_RUN_TIMEOUT_S = '3600';
 /** The suite against one embedded sandbox instance per target, in one run (CONFORMANCE_MATRIX). */
 export const runMatrix = (targets: readonly TargetSpec[], env: NodeJS.ProcessEnv = {}): Promise<MatrixRun> =>
   runInOwnDirectory({
-    env: { CONFORMANCE_RUN_TIMEOUT_S: process.env.CONFORMANCE_RUN_TIMEOUT_S ?? GATE_RUN_TIMEOUT_S, ...env },
+    env: {
+      ...(resolveEnvironment().CONFORMANCE_RUN_TIMEOUT_S
+        ? {}
+        : { CONFORMANCE_RUN_TIMEOUT_S: GATE_RUN_TIMEOUT_S }),
+      ...env,
+    },
     quiet: true,
     reporters: suiteReporters(),
     prepare: (dir) => {

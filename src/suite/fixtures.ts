@@ -17,7 +17,6 @@ import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
-import { RequestRefused } from '../http/request-refused.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
 import { type Finding, findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
@@ -44,6 +43,7 @@ import {
   stopWith,
   type Verdict,
 } from '../verdict/verdicts.ts';
+import { attempt } from './attempt.ts';
 import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
@@ -151,10 +151,34 @@ const RECENT_EXCHANGES = 25;
 const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
   `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
 
-/** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request); else nothing. */
-function serversSignIn(error: unknown): void {
-  if (error instanceof SignInServerFailure)
-    throw new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence);
+/** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request). */
+const serverFailure = (failed: SignInServerFailure): ConformanceFailure =>
+  new ConformanceFailure('AUTH-CODE-FLOW', failed.what, failed.evidence);
+
+/** How a sign-in went, where it did not stop the check: its value, what the server failed, or other trouble. */
+export type SignInOutcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; serverFailed: SignInServerFailure }
+  | { ok: false; serverFailed?: undefined; reason: string };
+
+/**
+ * The one classifier of a sign-in's trouble, for the fixtures' sign-ins and the check of the code flow. It
+ * stops the check itself where the trouble is not the sign-in's to judge: a request the authorization server
+ * left unanswered (AUTH-CODE-FLOW's failure, src/suite/unanswered.ts), an answer a check judged (a second
+ * 429 of the token endpoint), a request the run refused (not verified), a sign-in that failed on the run's
+ * side (the run error: automation that lost its way, a refused password, a page for a person). What is
+ * left: the server failed the sign-in (src/auth/sign-in-answers.ts), or any other trouble, with its reason.
+ */
+export async function signInOutcome<T>(signingIn: Promise<T>): Promise<SignInOutcome<T>> {
+  const tried = await attempt(signingIn);
+  if (tried.ok) return tried;
+  const { error } = tried;
+  if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
+  if (tried.failure || tried.stopped) throw error;
+  if (error instanceof SignInServerFailure) return { ok: false, serverFailed: error };
+  const signIn = signInRunError(error);
+  if (signIn) stoppedByRunError(test.info(), signIn);
+  return { ok: false, reason: messageOf(error) };
 }
 
 /**
@@ -165,20 +189,11 @@ function serversSignIn(error: unknown): void {
  * trouble getting a token blocks it, naming `what` was asked for.
  */
 async function signedIn<Token>(token: Promise<Token>, what: string): Promise<Token> {
-  try {
-    return await token;
-  } catch (error) {
-    // The authorization server left a request of this sign-in unanswered (src/suite/unanswered.ts).
-    if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
-    // An answer the server gave that a check judged (a second 429 of the token endpoint): its failure; a
-    // request the run refused: the check not verified by it.
-    if (error instanceof ConformanceFailure || error instanceof RequestRefused) throw error;
-    serversSignIn(error);
-    const signIn = signInRunError(error);
-    if (signIn) stoppedByRunError(test.info(), signIn);
-    const reason = messageOf(error);
-    blockedBy('AUTH-CODE-FLOW', `${what}: ${reason}`);
-  }
+  const outcome = await signInOutcome(token);
+  if (outcome.ok) return outcome.value;
+  const { serverFailed } = outcome;
+  if (serverFailed) throw serverFailure(serverFailed);
+  return blockedBy('AUTH-CODE-FLOW', `${what}: ${outcome.reason}`);
 }
 
 /** The token, once tried on each read scope its stated grant lacks (src/suite/grant-guard.ts). */
@@ -387,8 +402,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
         // A renewal may sign in again: the server's failure there is the check's failure of AUTH-CODE-FLOW.
         renewToken: (token, exchange) =>
           tokenPool.renew(token, exchange).catch((error: unknown) => {
-            serversSignIn(error);
-            throw error;
+            throw error instanceof SignInServerFailure ? serverFailure(error) : error;
           }),
         // A user token renewed by its stated expiry is a sign-in as any other.
         currentToken: (token, client) => {

@@ -3,6 +3,7 @@
 import { describeRecordProblem, type RecordProblem } from '../checks/invariants.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import type { Exchange } from '../http/exchange.ts';
+import type { Attempt } from '../suite/attempt.ts';
 import type { Page } from './collections.ts';
 import type { DataRecord } from './records.ts';
 
@@ -17,7 +18,8 @@ export interface LoadedCollection {
   cut?: true;
 }
 
-export type CollectionOutcome = { ok: true; value: LoadedCollection } | { ok: false; error: unknown };
+/** A collection's walk, or the error that stopped it (with the finding of a check's failure). */
+export type CollectionOutcome = Attempt<LoadedCollection>;
 
 /** Where a record of a walk was served: page (0-based), index on that page, and that page's exchange. */
 export function servedAt(

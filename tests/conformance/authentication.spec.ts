@@ -6,22 +6,18 @@
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { randomBytes } from 'node:crypto';
 import { lackedScopes, narrowedGrant } from '../../src/auth/granted-scope.ts';
-import { SignInServerFailure } from '../../src/auth/sign-in-errors.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import type { ApiRequest } from '../../src/http/api-client.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import { RequestRefused } from '../../src/http/request-refused.ts';
-import { signInRunError } from '../../src/report/run-errors.ts';
 import {
   ALL_READ_SCOPES,
-  stoppedByRunError,
+  signInOutcome,
   type UserName,
   type UserTokenPool,
 } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { messageOf } from '../../src/text/error-message.ts';
 import { covered } from '../../src/user-data/depth.ts';
 import { triedOn } from '../../src/user-data/grant-guard.ts';
 import {
@@ -145,21 +141,17 @@ test(
       const scopes = [...ALL_READ_SCOPES].join(' ');
 
       // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
-      let code: string;
-      try {
-        code = await client.obtainCode(scopes);
-      } catch (error) {
-        // A request the run refused stops the check; what the server answered (a 5xx, its own loop, an error
-        // redirect...) is its failure, with the request.
-        if (error instanceof RequestRefused) throw error;
-        if (error instanceof SignInServerFailure) verdict.fail(`user ${user}: ${error.what}`, error.evidence);
-        // Sign-in automation that lost its way, a refused password, a page for a person: the run's trouble.
-        const signIn = signInRunError(error);
-        if (signIn) stoppedByRunError(test.info(), signIn);
+      // What the server answered (a 5xx, its own loop, an error redirect...) is its failure, with the request;
+      // the run's own trouble (a refused request, automation that lost its way, a page for a person) stops it.
+      const signedIn = await signInOutcome(client.obtainCode(scopes));
+      if (!signedIn.ok) {
+        if (signedIn.serverFailed)
+          return verdict.fail(`user ${user}: ${signedIn.serverFailed.what}`, signedIn.serverFailed.evidence);
         return verdict.fail(
-          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${messageOf(error)}`,
+          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${signedIn.reason}`,
         );
       }
+      const code = signedIn.value;
 
       // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
       const exchange = await client.tokenRequest(client.codeGrant(code));

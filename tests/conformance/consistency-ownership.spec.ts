@@ -6,7 +6,8 @@ import { operationById, operations } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import { preview } from '../../src/contract/validators.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
+import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
+import { attempt } from '../../src/suite/attempt.ts';
 import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { readPage } from '../../src/user-data/collections.ts';
@@ -14,7 +15,6 @@ import type { Dataset } from '../../src/user-data/dataset.ts';
 import { servedAt } from '../../src/user-data/loaded-collection.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
 import { knownValues, operationsOf, userCollections } from '../../src/user-data/user-catalogue.ts';
-import { ConformanceFailure } from '../../src/verdict/verdicts.ts';
 
 // Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
 // says (a fault shows on any).
@@ -120,24 +120,22 @@ test(
     // User B's newest records (first page of each collection) supply the ids.
     const pagesB = new Map<string, DataRecord[]>();
     for (const collection of userCollections) {
-      let records: DataRecord[] = [];
-      try {
-        records = (
-          await readPage<DataRecord>(api, collection.path, {
-            token: tokenB,
-            limit: 5,
-            requirement: successRequirement(collection),
-          })
-        ).records;
-      } catch (error) {
+      const page = await attempt(
+        readPage<DataRecord>(api, collection.path, {
+          token: tokenB,
+          limit: 5,
+          requirement: successRequirement(collection),
+        }),
+      );
+      if (!page.ok) {
         // The collection's own tests report why it cannot be read; this check is merely blocked by it.
-        if (!(error instanceof ConformanceFailure)) throw error;
-        verdict.blockedBy(
-          error.requirement,
-          `user B's ${collection.path} could not be read (${error.message.split('\n')[0]})`,
+        if (!page.failure) throw page.error;
+        return verdict.blockedBy(
+          page.failure.requirement,
+          `user B's ${collection.path} could not be read (${page.failure.message.split('\n')[0]})`,
         );
       }
-      pagesB.set(collection.operationId, records);
+      pagesB.set(collection.operationId, page.value.records);
     }
     const readsById = operationsOf(verdict.requirement).filter((op) => op.pathParams.length === 1);
     const problems: string[] = [];
@@ -177,12 +175,8 @@ test(
     // The profile names user A (when it can be read and carries user_id; its fields are not all required).
     const profile = await dataset.read(operationById('getBasicProfile'));
     verdict.expectNo5xx(profile);
-    let profileUser: unknown;
-    try {
-      profileUser = succeeded(profile) ? profile.json<{ user_id?: unknown }>().user_id : undefined;
-    } catch {
-      profileUser = undefined;
-    }
+    const body = bodyOf<{ user_id?: unknown }>(profile);
+    const profileUser = succeeded(profile) && body.ok ? body.value.user_id : undefined;
     const problems: string[] = [];
     const owners = new Set<string>();
     for (const collection of userCollections) {

@@ -9,6 +9,7 @@ import {
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
 import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
+import { bodyOf } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { onPages } from '../../src/user-data/loaded-collection.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
@@ -112,12 +113,8 @@ test(
         continue;
       const exchange = await dataset.read(single, { [param.name]: record.id });
       verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
-      let now: unknown;
-      try {
-        now = exchange.json<DataRecord>().score_state;
-      } catch {
-        now = undefined;
-      }
+      const body = bodyOf<DataRecord>(exchange);
+      const now = body.ok ? body.value.score_state : undefined;
       verdict.note(
         `${single.path} for ${String(record.id)}: ${String(record.score_state)} in the collection, ${exchange.status === 200 ? String(now) : `status ${exchange.status}`} on re-reading`,
       );

@@ -6,7 +6,7 @@ import { descendingProblems } from '../../src/checks/invariants.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
-import { succeeded } from '../../src/http/exchange.ts';
+import { jsonOf, succeeded } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { onPages } from '../../src/user-data/loaded-collection.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
@@ -51,13 +51,9 @@ for (const { requirement, collection, bySleep } of orderRules) {
           lookups++;
           const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
           verdict.expectNo5xx(exchange);
-          if (succeeded(exchange)) {
-            try {
-              sleepStart.set(key(id), (JSON.parse(exchange.text) as DataRecord).start);
-            } catch {
-              // not a sleep: left out below, with the others whose sleep is not found
-            }
-          }
+          const sleep = jsonOf(exchange.text);
+          // Not a sleep: left out below, with the others whose sleep is not found.
+          if (succeeded(exchange) && sleep.ok) sleepStart.set(key(id), (sleep.value as DataRecord).start);
         }
         keyed = loaded.records.map((recovery) => ({
           ...recovery,

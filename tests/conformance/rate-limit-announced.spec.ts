@@ -5,7 +5,7 @@
 // request per read; a target that announces no limit cannot be seen departing from one.
 import { operations } from '../../src/contract/operations.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
-import { RequestRefused } from '../../src/http/request-refused.ts';
+import { attempt } from '../../src/suite/attempt.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { requestFor } from '../../src/user-data/user-catalogue.ts';
 
@@ -25,15 +25,15 @@ test(
     let announcing = 0;
     // A read whose path needs an id user A's data does not supply is left out (a sparse account).
     for (const op of reads.filter((read) => read.pathParams.every(({ name }) => ids[name] !== undefined))) {
-      try {
-        const exchange = await api.send({ ...requestFor(op, ids), token });
+      const sent = await attempt(api.send({ ...requestFor(op, ids), token }));
+      if (sent.ok) {
         answered.push(op.operationId);
-        if (announcedRateLimit(exchange.headers)) announcing += 1;
-      } catch (error) {
-        // The target's refusals are what this check counts (the judge has warned); the run's own stop it.
-        if (!(error instanceof RequestRefused) || error.side === 'run') throw error;
-        refused.push(op.operationId);
+        if (announcedRateLimit(sent.value.headers)) announcing += 1;
+        continue;
       }
+      // The target's refusals are what this check counts (the judge has warned); the run's own stop it.
+      if (sent.stopped !== 'target') throw sent.error;
+      refused.push(op.operationId);
     }
     if (announcing === 0 && refused.length === 0)
       verdict.notVerified(

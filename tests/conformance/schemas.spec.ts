@@ -11,13 +11,13 @@ import { requirementById, requirements, successRequirement } from '../../src/con
 import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
+import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { messageOf } from '../../src/text/error-message.ts';
 import type { Dataset } from '../../src/user-data/dataset.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
 import { userCollections } from '../../src/user-data/user-catalogue.ts';
-import { bodyField, ConformanceFailure } from '../../src/verdict/verdicts.ts';
+import { bodyField } from '../../src/verdict/verdicts.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -162,23 +162,23 @@ async function check(dataset: Dataset): Promise<Findings> {
     }
     const outcome = await dataset.outcome(op);
     if (!outcome.ok) {
-      const { error } = outcome;
+      const { error, failure, basis } = outcome;
       const message = messageOf(error);
-      if (error instanceof ConformanceFailure && schemaRequirements.includes(error.requirement)) {
+      if (failure && schemaRequirements.includes(failure.requirement)) {
         findings.problems.push({
-          requirement: error.requirement,
+          requirement: failure.requirement,
           text: `${op.method} ${op.path}: ${message}`,
-          exchange: error.basis.exchange,
-          field: error.basis.fields?.[0],
+          exchange: basis?.exchange,
+          field: basis?.fields?.[0],
         });
-      } else if (!(error instanceof ConformanceFailure)) {
+      } else if (!failure) {
         findings.problems.push({ requirement: 'SCH-ENVELOPE', text: `${op.method} ${op.path}: ${message}` });
       }
       findings.unreadable.push(
         `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]}); its records were not checked`,
       );
       findings.blockers.push({
-        requirement: error instanceof ConformanceFailure ? error.requirement : successRequirement(op),
+        requirement: failure?.requirement ?? successRequirement(op),
         reason: `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]})`,
       });
       continue;
@@ -213,16 +213,14 @@ async function check(dataset: Dataset): Promise<Findings> {
         );
         continue;
       }
-      let body: unknown;
-      try {
-        body = exchange.json();
-      } catch {
+      const body = bodyOf(exchange);
+      if (!body.ok) {
         findings.unreadable.push(
           `${buildPath(op, params)} is not JSON: not checked here (see OP-JSON-BODIES)`,
         );
         continue;
       }
-      collect(findings, noteCounts, op, `GET ${buildPath(op, params)}`, body, exchange);
+      collect(findings, noteCounts, op, `GET ${buildPath(op, params)}`, body.value, exchange);
       findings.seen.singles.set(op.operationId, (findings.seen.singles.get(op.operationId) ?? 0) + 1);
     }
   }
@@ -321,12 +319,8 @@ test(
     const profileOp = operations.find((op) => op.operationId === 'getBasicProfile') as Operation;
     const exchange = await dataset.read(profileOp);
     verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
-    let profile: unknown;
-    try {
-      profile = exchange.json();
-    } catch {
-      profile = undefined;
-    }
+    const body = bodyOf(exchange);
+    const profile = body.ok ? body.value : undefined;
     verdict.of(NOT_SHOWN.profileFields).note(
       profile && typeof profile === 'object'
         ? `GET ${profileOp.path} (${exchange.status}) fields: ${Object.entries(profile)

@@ -16,6 +16,7 @@ import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
+import { jsonOf } from '../../src/http/exchange.ts';
 import {
   describeScheme,
   type SignatureScheme,
@@ -120,11 +121,8 @@ test(
       );
 
       const payloads = deliveries.map((delivery) => {
-        try {
-          return JSON.parse(deliveryText(delivery)) as Record<string, unknown>;
-        } catch {
-          return undefined;
-        }
+        const payload = jsonOf(deliveryText(delivery));
+        return payload.ok ? (payload.value as Record<string, unknown>) : undefined;
       });
       verdict
         .of(EVENT_TYPES)

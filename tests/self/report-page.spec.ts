@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { type Browser, type BrowserContext, chromium, expect, type Page, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import type { FaultName } from '../../sandbox/faults/index.ts';
-import { chromiumPath } from '../../src/auth/browser-sign-in.ts';
+import { chromiumPath } from '../../src/config/chromium.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { areaOf } from '../../src/report/overview.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';

@@ -1,11 +1,14 @@
 // The suite's configuration: every problem is reported by variable name before any request is sent; a run
 // resolves it once into its run manifest, which holds no secret, and which its workers and reporter read.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
+import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { storeExpiries } from '../../src/auth/expired-tokens.ts';
+import { BrowserUnavailable } from '../../src/auth/sign-in-errors.ts';
+import { chromiumPath, chromiumSetting } from '../../src/config/chromium.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { environmentLayers, type VariableLayer } from '../../src/config/environment.ts';
@@ -255,6 +258,30 @@ function envFileOf(lines: string[]): string {
   writeFileSync(file, lines.join('\n'));
   return file;
 }
+
+test('CONFORMANCE_CHROMIUM set only in an env file is the Chromium the browser sign-in looks for', async () => {
+  const chromium = join(scratchDir(), 'chromium-of-the-env-file');
+  const saved = process.env.CONFORMANCE_ENV_FILE;
+  // The process environment names the file and nothing else: the value is the file's alone.
+  process.env.CONFORMANCE_ENV_FILE = envFileOf([`CONFORMANCE_CHROMIUM=${chromium}`]);
+  try {
+    expect(process.env.CONFORMANCE_CHROMIUM).toBeUndefined();
+    expect(chromiumSetting()).toBe(chromium);
+    expect(chromiumPath()).toBeUndefined();
+    const signIn = new BrowserSignIn().codeSource(
+      { url: 'http://127.0.0.1:9/oauth/oauth2/auth', state: 'state' },
+      { username: 'ada', password: 'pw', redirectUri: 'http://127.0.0.1/cb' },
+    );
+    await expect(signIn).rejects.toBeInstanceOf(BrowserUnavailable);
+    await expect(signIn).rejects.toThrow(`there is none at ${chromium}`);
+    writeFileSync(chromium, '');
+    expect(chromiumPath()).toBe(chromium);
+  } finally {
+    rmSync(chromium, { force: true });
+    if (saved === undefined) delete process.env.CONFORMANCE_ENV_FILE;
+    else process.env.CONFORMANCE_ENV_FILE = saved;
+  }
+});
 
 test('an env file line that is not KEY=value is a configuration error naming the file and line', () => {
   const file = envFileOf([

@@ -46,6 +46,7 @@ import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './progress-line.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
 import { recordedRunFindings } from './run-findings.ts';
+import { type ShardRequests, shardRequests } from './shard-requests-reporter.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
@@ -140,6 +141,8 @@ export default class ConformanceReporter implements Reporter {
   private selection: string[] = [];
   /** How many shards a merge of blob reports holds (0: not a merge of shards). */
   private shards = 0;
+  /** A merge's requests: the shards', summed (src/report/shard-requests-reporter.ts). */
+  private shardRequests: ShardRequests | undefined;
   private lastProgress = Date.now();
   private testsEnded = 0;
   /** The requests the run's depth plan expects, once a test recorded the plan. */
@@ -150,6 +153,7 @@ export default class ConformanceReporter implements Reporter {
     this.rootDir = config.rootDir;
     this.selection = judgedSelection(config.metadata, config.shard);
     this.shards = mergedShards(config.metadata);
+    this.shardRequests = shardRequests(config.metadata);
   }
 
   /** Every half minute: tests done, requests sent against the run's depth plan, and the time left. */
@@ -195,6 +199,7 @@ export default class ConformanceReporter implements Reporter {
         this.selection,
         recordedRunFindings().map(summariseRunFinding),
         this.shards,
+        this.shardRequests,
       ),
     );
     // The run's line of the requirement history, for the trend of the next runs' pages.
@@ -255,6 +260,8 @@ async function conformanceReport(
   selection: string[],
   outsideTests: readonly TestResultSummary[] = [],
   shards = 0,
+  /** A merge of shards: what they sent (their request logs stayed on their machines). */
+  merged?: ShardRequests,
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
   for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
@@ -282,9 +289,11 @@ async function conformanceReport(
       strict: config?.strict ?? false,
       startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
       durationMs: Math.round(result.duration),
-      requestsSent: requestsSent(manifest?.requestLog),
-      requestTally: requestTally(manifest?.requestLog),
-      rateLimitedAnswers: rateLimitedAnswers(manifest?.requestLog),
+      requestsSent: merged
+        ? merged.tally.user + merged.tally.partner + merged.tally.other
+        : requestsSent(manifest?.requestLog),
+      requestTally: merged?.tally ?? requestTally(manifest?.requestLog),
+      rateLimitedAnswers: merged?.rateLimited ?? rateLimitedAnswers(manifest?.requestLog),
       propertySeed: config?.propertySeed,
       stoppedSending:
         config && manifest?.unansweredLog

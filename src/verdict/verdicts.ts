@@ -73,6 +73,8 @@ export interface FailureBasis {
   exchange?: Exchange;
   /** Where in that answer the rule broke: JSON pointers into {status, headers, body} (`/body/records/3/id`). */
   fields?: readonly string[];
+  /** A property's failure: its fast-check seed and the command that replays it (src/verdict/property-replay.ts). */
+  replay?: Finding['replay'];
 }
 
 /** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
@@ -100,18 +102,22 @@ export class ConformanceFailure extends Error {
       ...(text ? { evidence: redactText(text) } : {}),
       ...(id ? { exchange: id } : {}),
       ...(fields.length > 0 ? { fields } : {}),
+      ...(basis.replay ? { replay: basis.replay } : {}),
     };
     super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
     this.name = 'ConformanceFailure';
     this.finding = finding;
-    this.basis = { exchange, fields };
+    this.basis = { ...basis, exchange, fields };
     if (exchange) restOn(finding, exchange);
     keepRaised(this);
   }
 
-  /** The same failure said again (a property's, with fast-check's report): on the same exchange and fields. */
-  restated(message: string, evidence: string | undefined): ConformanceFailure {
-    return new ConformanceFailure(this.requirement, message, evidence, this.basis);
+  /**
+   * The same failure said again (a property's, with fast-check's report): on the same exchange and fields,
+   * with what `more` adds (its replay).
+   */
+  restated(message: string, evidence: string | undefined, more: FailureBasis = {}): ConformanceFailure {
+    return new ConformanceFailure(this.requirement, message, evidence, { ...this.basis, ...more });
   }
 }
 

@@ -3,9 +3,9 @@
 //   (src/http/rate-budget.ts), bounded by the run's deadline; what the run waits for is said on the console
 //   (rate-limit-console.ts);
 // - the requests the target kept refusing with 429, by operation, so that later ones stop at once
-//   (src/suite/rate-limit-judge.ts);
+//   (src/session/rate-limit-judge.ts);
 // - a memo of what a check observes once for many (a walk of a collection, the run's test data): the first
-//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts);
+//   worker to ask reads it, the others wait for its value (src/session/run-memo.ts);
 // - the target's answer times, from which every worker's request timeout is learned (src/http/request-timeout.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -134,7 +134,7 @@ export class PartnerData {
    * under the key built here alone (the partner, what was asked, of what), so the memo can be shared more
    * widely without touching a check. A request without an answer fails the check that sent it, charged to
    * the operation `op` observed (its OP-*), and blocks those that waited for it; the next asker sends it again
-   * (src/suite/unanswered.ts).
+   * (src/session/unanswered.ts).
    */
   private observedOnce<T = Exchange>(
     what: readonly string[],
@@ -240,7 +240,7 @@ export class PartnerData {
 
   /**
    * The requisition id an add-test-data answer gives: 204 (the documented answer) names it in a Location
-   * header, or a webhook announces it (src/suite/announced-requisition.ts), or none does (undefined, noted);
+   * header, or a webhook announces it (src/partner-data/announced-requisition.ts), or none does (undefined, noted);
    * 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
    */
   async generatedId(exchange: Exchange, requirement: string): Promise<string | undefined> {
@@ -349,7 +349,7 @@ export class PartnerData {
   /**
    * The requisition the run generated for the partner authentication checks alone (add-test-data once per
    * run, the default appointment type, read back), which they send updates to, so that one a lenient server
-   * lets in without a valid token changes nothing another check reads (src/suite/partner-owned-targets.ts);
+   * lets in without a valid token changes nothing another check reads (src/partner-data/partner-owned-targets.ts);
    * where the target names none (a 204, production), the working requisition, claimed for the test.
    */
   async requisitionForAuthentication(): Promise<OwnedRequisition> {

@@ -6,7 +6,7 @@
 // Requisitions checked: on a non-production target one generated per appointment type with add-test-data
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
-// read once per worker session and judged by every check here (src/suite/partner-data.ts).
+// read once per worker session and judged by every check here (src/partner-data/partner-data.ts).
 import { Tags } from '../../src/config/profiles.ts';
 import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';

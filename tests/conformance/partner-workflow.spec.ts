@@ -4,7 +4,7 @@
 // not the operation's JSON body never applied and never a 5xx.
 //
 // The tests share the requisition their worker session generated with add-test-data, each claiming it for its
-// duration (src/suite/partner-data.ts workingRequisition): every update sets a task business status no other
+// duration (src/partner-data/partner-data.ts workingRequisition): every update sets a task business status no other
 // test uses, and a check that compares against the state before an update reads that state first, so no
 // check depends on what an earlier one wrote. Non-production only.
 import fc from 'fast-check';

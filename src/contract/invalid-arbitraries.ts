@@ -1,18 +1,11 @@
-/**
- * fast-check arbitraries of invalid instances, derived from the schemas by one generic converter.
- *
- * A schema yields a list of labelled mutations; each produces instances that break exactly one rule,
- * named by the keyword `validate()` reports (`type`, `minimum`, `format`, `required`, `enum`, `not`,
- * `oneOf`, ...) and the JSON pointer of the offending location. Nested schemas contribute their
- * mutations under the property (or first array item) that holds them; the rest of the instance is
- * valid.
- *
- * Unions: when the branches have a discriminator (score_state), the discriminator gets an unknown
- * value, conditional properties (score) are dropped from or added to the branches that require or
- * forbid them (rule `oneOf`), and every other rule of each branch is broken inside that branch.
- * Without a discriminator (PatientCore's anyOf, whose branches overlap) only what all branches share
- * is broken, since breaking one branch's own rule can leave the instance valid for another.
- */
+// fast-check arbitraries of invalid instances, derived from the schemas by one generic converter. A schema
+// yields labelled mutations; each breaks exactly one rule, named by the keyword `validate()` reports (`type`,
+// `minimum`, `format`, `required`, `enum`, `not`, `oneOf`, ...) at the JSON pointer of the offending value;
+// nested schemas mutate under the property (or first item) that holds them, the rest stays valid.
+// Unions with a discriminator (score_state): an unknown discriminator value, conditional properties (score)
+// dropped or added against their branch (rule `oneOf`), and each branch's other rules broken inside it.
+// Without one (PatientCore's overlapping anyOf) only what all branches share is broken: breaking one branch's
+// own rule can leave the instance valid for another.
 import fc from 'fast-check';
 import { isNumberFormat, numberFormatRanges } from './number-formats.ts';
 import {

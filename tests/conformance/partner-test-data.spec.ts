@@ -72,7 +72,11 @@ for (const { label, appointmentType } of calls) {
         );
         return;
       }
-      const { exchange, requisition } = await partnerData.sharedRequisition(id, verdict.requirement);
+      const { exchange, resource: requisition } = await partnerData.partnerRead(
+        'requisition',
+        id,
+        verdict.requirement,
+      );
       verdict.expectThat(
         requisition.id === id,
         `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,

@@ -135,17 +135,7 @@ function explainUnion(error: ErrorObject, ctx: ExplainContext, origin: Origin): 
   const where = locate(error.parentSchema);
   const data: unknown = error.data;
   const unionPath = nodePath(error, origin);
-  const generic = (message: string): SchemaViolation[] => [
-    {
-      schema: ctx.schema,
-      pointer,
-      rule: error.keyword,
-      message,
-      value: data,
-      location: locationOf(error),
-      evaluationPath: `${unionPath}/${error.keyword}`,
-    },
-  ];
+  const generic = (message: string) => [unionFailure(ctx, error, { pointer, unionPath, message })];
   const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
   if (Array.isArray(passing))
     return generic(`must match exactly one variant, matches ${passing.length} (${passing.join(', ')})`);
@@ -174,33 +164,73 @@ function explainUnion(error: ErrorObject, ctx: ExplainContext, origin: Origin): 
   ) {
     const value = data[discriminator.property];
     const selected = branchFor(discriminator, value);
-    if (selected === undefined) {
-      const property = escapePointerToken(discriminator.property);
-      const firstBranch = childAt(unionAt, error.keyword, 0);
-      const valueRule = analysis.branches[0]?.properties.get(discriminator.property);
-      const described = valueRule === undefined ? undefined : describeSchema(valueRule);
-      const keyword = described?.kind === 'enum' ? described.keyword : 'enum';
+    if (selected === undefined)
       return [
-        {
-          schema: ctx.schema,
-          pointer: `${pointer}/${property}`,
-          rule: 'enum',
-          message: `must be one of ${listOf(discriminator.values.flat())}`,
-          value,
-          location: locationOf(error),
-          evaluationPath: `${branchPath(0)}${evaluationPathTo(firstBranch, `/${property}`, valueRule?.schema)}/${keyword}`,
-        },
+        unknownDiscriminator(ctx, error, { pointer, unionAt, analysis, discriminator, value, branchPath }),
       ];
-    }
     const conditional = { analysis, data, pointer, error, branchPath };
     return branch(selected).map((v) => conditionalViolation(v, conditional) ?? v);
   }
-  const candidates = error.schema.map((_, i) => branch(i)).filter((violations) => violations.length > 0);
-  const closest = candidates.reduce<SchemaViolation[] | undefined>(
-    (best, violations) => (best === undefined || violations.length < best.length ? violations : best),
-    undefined,
-  );
-  return closest ?? generic(error.message ?? 'matches no variant');
+  return closest(error.schema.map((_, i) => branch(i))) ?? generic(error.message ?? 'matches no variant');
+}
+
+/** The union's failure as Ajv states it, at the union's keyword (no branch explains it). */
+function unionFailure(
+  ctx: ExplainContext,
+  error: ErrorObject,
+  { pointer, unionPath, message }: { pointer: string; unionPath: string; message: string },
+): SchemaViolation {
+  return {
+    schema: ctx.schema,
+    pointer,
+    rule: error.keyword,
+    message,
+    value: error.data,
+    location: locationOf(error),
+    evaluationPath: `${unionPath}/${error.keyword}`,
+  };
+}
+
+/** Of the branches' violations, the fewest that are some (the closest variant); undefined when none has any. */
+const closest = (branches: SchemaViolation[][]): SchemaViolation[] | undefined =>
+  branches
+    .filter((violations) => violations.length > 0)
+    .reduce<SchemaViolation[] | undefined>(
+      (best, violations) => (best === undefined || violations.length < best.length ? violations : best),
+      undefined,
+    );
+
+/**
+ * A discriminator value no branch names: an `enum` violation of the discriminator, at the `const`/`enum` of the
+ * first branch's discriminator.
+ */
+function unknownDiscriminator(
+  ctx: ExplainContext,
+  error: ErrorObject,
+  union: {
+    pointer: string;
+    unionAt: SchemaAt;
+    analysis: UnionAnalysis;
+    discriminator: NonNullable<UnionAnalysis['discriminator']>;
+    value: unknown;
+    branchPath: (i: number) => string;
+  },
+): SchemaViolation {
+  const { analysis, discriminator, unionAt, branchPath } = union;
+  const property = escapePointerToken(discriminator.property);
+  const firstBranch = childAt(unionAt, error.keyword, 0);
+  const valueRule = analysis.branches[0]?.properties.get(discriminator.property);
+  const described = valueRule === undefined ? undefined : describeSchema(valueRule);
+  const keyword = described?.kind === 'enum' ? described.keyword : 'enum';
+  return {
+    schema: ctx.schema,
+    pointer: `${union.pointer}/${property}`,
+    rule: 'enum',
+    message: `must be one of ${listOf(discriminator.values.flat())}`,
+    value: union.value,
+    location: locationOf(error),
+    evaluationPath: `${branchPath(0)}${evaluationPathTo(firstBranch, `/${property}`, valueRule?.schema)}/${keyword}`,
+  };
 }
 
 /** A missing/forbidden conditional property, restated as the rule it breaks. */

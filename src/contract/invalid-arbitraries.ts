@@ -17,7 +17,7 @@ import {
 } from './schema-model.ts';
 import { escapePointerToken, type SchemaAt, schemaAt, standaloneAt } from './schema-refs.ts';
 import type { JsonSchema } from './schemas.ts';
-import { analyseUnion } from './union-analysis.ts';
+import { analyseUnion, type ConditionalProperty, type UnionAnalysis } from './union-analysis.ts';
 import { arbitraryAt, objectArbitrary } from './valid-arbitraries.ts';
 
 /** An invalid instance and the one rule it breaks. */
@@ -312,23 +312,50 @@ function nested(base: fc.Arbitrary<object>, name: string, mutations: readonly Mu
   }));
 }
 
+/** Mutations of a union without a discriminator: only what every branch shares is broken. */
+function sharedMutations(analysis: UnionAnalysis): Mutation[] {
+  const { branches } = analysis;
+  const base = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
+  const [first] = branches;
+  const result = analysis.commonRequired.map((name) => missing(base, name));
+  for (const name of analysis.commonProperties) {
+    const at = first?.properties.get(name);
+    if (at !== undefined) result.push(...nested(base, name, mutationsAt(at)));
+  }
+  return result;
+}
+
+/** A conditional property absent from the branches that require it, present in those that forbid it. */
+function conditionalMutations(
+  branches: readonly ObjectNode[],
+  c: ConditionalProperty,
+  label: (i: number) => string,
+): Mutation[] {
+  const source = branches[c.requiredIn[0] ?? 0]?.properties.get(c.property);
+  const absent = c.requiredIn.map((i) =>
+    mutation(
+      'oneOf',
+      `${c.property} absent while ${label(i)}`,
+      objectArbitrary(branches[i] as ObjectNode).map((o) => without(o, c.property)),
+      false,
+    ),
+  );
+  if (source === undefined) return absent;
+  const present = c.forbiddenIn.map((i) => {
+    const arbitrary = fc
+      .tuple(objectArbitrary(branches[i] as ObjectNode), arbitraryAt(source))
+      .map(([o, value]) => ({ ...o, [c.property]: value }));
+    return mutation('oneOf', `${c.property} present while ${label(i)}`, arbitrary, false);
+  });
+  return [...absent, ...present];
+}
+
 function unionMutations(node: UnionNode): Mutation[] {
   const analysis = analyseUnion(node);
   if (analysis === undefined) return [];
   const { branches, discriminator, conditional } = analysis;
   const result = wrongType('object');
-  if (discriminator === undefined) {
-    const base = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
-    const [first] = branches;
-    for (const name of analysis.commonRequired) {
-      result.push(missing(base, name));
-    }
-    for (const name of analysis.commonProperties) {
-      const at = first?.properties.get(name);
-      if (at !== undefined) result.push(...nested(base, name, mutationsAt(at)));
-    }
-    return result;
-  }
+  if (discriminator === undefined) return [...result, ...sharedMutations(analysis)];
   const d = discriminator.property;
   const allValues = discriminator.values.flat();
   const anyBranch = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
@@ -343,26 +370,7 @@ function unionMutations(node: UnionNode): Mutation[] {
     pointer: `/${escapePointerToken(d)}`,
   });
   const label = (i: number) => `${d} ${(discriminator.values[i] ?? []).join('/')}`;
-  for (const c of conditional) {
-    const source = branches[c.requiredIn[0] ?? 0]?.properties.get(c.property);
-    for (const i of c.requiredIn) {
-      const base = objectArbitrary(branches[i] as ObjectNode);
-      result.push(
-        mutation(
-          'oneOf',
-          `${c.property} absent while ${label(i)}`,
-          base.map((o) => without(o, c.property)),
-          false,
-        ),
-      );
-    }
-    for (const i of c.forbiddenIn) {
-      if (source === undefined) continue;
-      const present = fc.tuple(objectArbitrary(branches[i] as ObjectNode), arbitraryAt(source));
-      const arbitrary = present.map(([o, value]) => ({ ...o, [c.property]: value }));
-      result.push(mutation('oneOf', `${c.property} present while ${label(i)}`, arbitrary, false));
-    }
-  }
+  for (const c of conditional) result.push(...conditionalMutations(branches, c, label));
   const skip: Skip = { properties: new Set([d]), presence: new Set(conditional.map((c) => c.property)) };
   branches.forEach((branch, i) => {
     for (const m of objectMutations(branch, skip))

@@ -4,15 +4,12 @@
 // status. A matrix run (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { storeExpiries } from '../auth/expired-tokens.ts';
-import { loadConfig } from '../config/config.ts';
 import { profileRow } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
 import { incompleteAllowed, judgedSelection, mergedShards } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
-import { assembleHar } from '../http/har-writer.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
   budgeted,
@@ -51,25 +48,13 @@ import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
-/** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
-function writtenManifest(instance: number): RunManifest | undefined {
+/**
+ * The manifest of the run (or of one of its target instances), written by its global setup or by
+ * `merge-reports`; undefined when none was written (a run error stopped global setup first).
+ */
+function runManifest(instance = 0): RunManifest | undefined {
   try {
     return currentRunManifest(instance);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The manifest of the run (or of one of its target instances), written by its global setup in this process.
- * Without one (`playwright merge-reports` on another machine, or a run that failed in setup) the
- * configuration is resolved from the environment, or undefined when it cannot be.
- */
-function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
-  const manifest = writtenManifest(instance);
-  if (manifest) return manifest;
-  try {
-    return { config: loadConfig(undefined, storeExpiries) };
   } catch {
     return undefined;
   }
@@ -162,7 +147,7 @@ export default class ConformanceReporter implements Reporter {
     this.plannedRequests = plannedRequests(test.annotations) ?? this.plannedRequests;
     if (Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = Date.now();
-    const manifest = writtenManifest(0);
+    const manifest = runManifest();
     if (!manifest || !this.suite) return;
     const left =
       Date.parse(manifest.startedAt) / 1000 + manifest.options.runTimeoutSeconds - Date.now() / 1000;
@@ -206,8 +191,6 @@ export default class ConformanceReporter implements Reporter {
     appendHistory(requirementHistoryPath(), historyEntryOf(report));
     markAllure(report);
     markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
-    const har = manifest?.config.recordHar;
-    if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     const allowIncomplete = incompleteAllowed(manifest?.config.allowIncomplete === true, report);
     printEnding(report, allowIncomplete);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;

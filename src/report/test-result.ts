@@ -3,7 +3,7 @@
 // is inferred here: an error that shows a cause on the user's side is that run error
 // (src/report/run-errors.ts); a request that failed on the way (a refused connection, a redirect loop; one
 // left without an answer, none in time or its connection lost, is the check's typed failure of its
-// operation, src/suite/unanswered.ts) fails the requirement the check verifies; any other error is the
+// operation, src/session/unanswered.ts) fails the requirement the check verifies; any other error is the
 // suite's own (kind `suite`), never a failure of a declared requirement.
 import { stripVTControlCharacters } from 'node:util';
 import type { Suite, TestCase } from '@playwright/test/reporter';

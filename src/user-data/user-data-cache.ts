@@ -171,5 +171,5 @@ export class UserDataCache {
   }
 }
 
-/** Whether a token's grant lets it read an operation (src/suite/grant-guard.ts): the ids it cannot are left out. */
+/** Whether a token's grant lets it read an operation (src/user-data/grant-guard.ts): the ids it cannot are left out. */
 type Readable = (op: Operation) => boolean;

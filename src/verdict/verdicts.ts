@@ -140,7 +140,7 @@ const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 /**
  * Requirements any check may give a verdict on without declaring them, because they hold wherever a check
  * sends a request: no 5xx on client input, and each operation's answer to a valid request (its OP-*
- * requirement, which a shared read charges too, src/suite/collections.ts). Any other requirement a check
+ * requirement, which a shared read charges too, src/user-data/collections.ts). Any other requirement a check
  * judges (passes with evidence, fails, leaves not verified), it declares (verifies()'s `also`): its tag is
  * what selects the check for that requirement (`--grep`, the mutation gate), and the report counts the check
  * in the requirement's verdict. A note or a warning, which any check may record (src/report/build-report.ts),

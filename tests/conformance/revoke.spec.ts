@@ -137,7 +137,7 @@ for (const scope of ALL_READ_SCOPES) {
   );
 }
 
-// Checked against the webhooks the OAuth client receives (src/suite/webhook-inbox.ts): a webhook for the user
+// Checked against the webhooks the OAuth client receives (src/partner-data/webhook-inbox.ts): a webhook for the user
 // arrives before the revocation (on the sandbox after a simulated change of the user's data; elsewhere from
 // the user's own activity), then none may arrive for the user from IN_FLIGHT_MS after the revocation
 // answered until the stated wait (CONFORMANCE_WEBHOOK_WAIT_S) has passed.

@@ -201,7 +201,7 @@ test('an untyped error the run error explains stops the test, not verified; a ch
 test("a request the run refused is a stop where it ends a test: not verified, charged to the test's own requirement", () => {
   const refusal = new RequestRefused({ method: 'GET', url: 'http://x/v2/cycle' }, 'run budget spent');
   const failure = new ConformanceFailure('PAG-B', '1 violation(s)');
-  // The API client keeps each refusal before it throws it (its onRefused, src/suite/target-session.ts).
+  // The API client keeps each refusal before it throws it (its onRefused, src/session/target-session.ts).
   keepRaised(refusal);
   expect([isKeptStop(refusal), isKeptStop(failure), isKeptStop(new Error('x'))]).toEqual([
     true,

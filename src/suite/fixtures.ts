@@ -31,6 +31,7 @@ import { type TargetSession, TargetSessions } from '../session/target-session.ts
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../session/unanswered.ts';
 import { messageOf } from '../text/error-message.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
+import { attempt } from '../verdict/attempt.ts';
 import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
 import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
 import { endingFindings, raisedFailures } from '../verdict/raised-failures.ts';
@@ -43,7 +44,6 @@ import {
   stopWith,
   type Verdict,
 } from '../verdict/verdicts.ts';
-import { attempt } from './attempt.ts';
 import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */

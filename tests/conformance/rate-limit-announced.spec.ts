@@ -5,9 +5,9 @@
 // request per read; a target that announces no limit cannot be seen departing from one.
 import { operations } from '../../src/contract/operations.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
-import { attempt } from '../../src/suite/attempt.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { requestFor } from '../../src/user-data/user-catalogue.ts';
+import { attempt } from '../../src/verdict/attempt.ts';
 
 /** The user data reads, those the contract lists 429 for. */
 const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));

@@ -10,7 +10,6 @@ import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
 import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { attempt } from '../../src/suite/attempt.ts';
 import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import {
@@ -20,6 +19,7 @@ import {
   requestFor,
   userDataOperations,
 } from '../../src/user-data/user-catalogue.ts';
+import { attempt } from '../../src/verdict/attempt.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 const UNDECLARED_SECURITY = 'AUTH-UNDECLARED-SECURITY';

@@ -1,9 +1,9 @@
 // `physiology-conformance merge-reports DIR...`: the shards of one run (`run --shard i/n`), merged into one
 // run's reports by Playwright's merge of blob reports: one conformance.json and its forms, one HTML report,
 // one verdict and exit status. A shard missing from the merge narrows the run (src/config/selection.ts).
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers } from '../config/environment.ts';
@@ -37,6 +37,7 @@ function blobsIn(dirs: readonly string[]): string[] {
 function writeMergeManifest(): string | undefined {
   const path = reportPath(RUN_MANIFEST_FILE);
   rmSync(path, { force: true });
+  mkdirSync(dirname(path), { recursive: true });
   try {
     const layers = environmentLayers();
     const facts = {

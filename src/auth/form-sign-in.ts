@@ -1,14 +1,10 @@
 // Signs a user in over plain HTTP, for authorization pages that serve their forms as HTML: it follows
-// redirects, keeps the server's cookies, and on each page does what src/auth/sign-in-step.ts decides (fill
-// the login form, press the affirmative control), until the redirect to the redirect URI. A flow may take
-// many pages (login, second step, consent); a loop of its own shows as a form submission sent again the same
-// (method, URL, body and cookies), and a hard cap bounds the rest. What the server answers is judged as it
-// comes (src/auth/sign-in-answers.ts): a 5xx, a redirect chain that comes back to a request it already
-// made, an `error=` redirect, a 4xx of a step that worked earlier in the run fail the server. A page that
-// offers nothing to fill or press but a frame of its own origin (a consent form in an <iframe>) is read
-// through that frame: its src is loaded as a browser loads it, with the session's cookies. A page whose
-// form a script builds defeats it: PageBuiltByScript says so, and the sign-in by the page's kind
-// (src/auth/sign-in-method.ts) hands it to a browser.
+// redirects, keeps cookies, and on each page does what src/auth/sign-in-step.ts decides (fill the login form,
+// press the affirmative control) until the redirect to the redirect URI. A loop shows as a submission sent
+// again the same (method, URL, body, cookies); a hard cap bounds the rest. Answers are judged as they come
+// (src/auth/sign-in-answers.ts). A page that offers only a frame of its own origin is read through it, with
+// the session's cookies; a page whose form a script builds throws PageBuiltByScript, and the sign-in by the
+// page's kind (src/auth/sign-in-method.ts) hands it to a browser.
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, exchangeLine } from '../http/exchange.ts';
 import { type FormEntry, formBody } from '../http/form-body.ts';

@@ -173,6 +173,79 @@ function submittedValues(element: Element, type: string): string[] {
   return [value ?? ''];
 }
 
+/** What a control's reading needs of its page: its address, its elements by id, and its labels. */
+interface PageIndex {
+  url: string;
+  ids: ReadonlyMap<string, Element>;
+  labels: ReturnType<typeof labelTexts>;
+}
+
+/** A control's label, as a person reads it: aria first, then a <label>, a button's text, the hints. */
+function labelOf(element: Element, { ids, labels }: PageIndex): string {
+  const labelledBy = (attribute(element, 'aria-labelledby') ?? '')
+    .split(/\s+/)
+    .map((id) => ids.get(id))
+    .map((target) => (target ? squeezed(textOf(target)) : ''))
+    .join(' ')
+    .trim();
+  const id = attribute(element, 'id');
+  return (
+    labelledBy ||
+    attribute(element, 'aria-label') ||
+    labels.byControl.get(element) ||
+    (id && labels.byId.get(id)) ||
+    (element.tagName === 'button' ? squeezed(textOf(element)) : '') ||
+    attribute(element, 'placeholder') ||
+    attribute(element, 'title') ||
+    attribute(element, 'alt') ||
+    ''
+  );
+}
+
+function controlOf(element: Element, index: number, page: PageIndex): Control {
+  const type = typeOf(element);
+  const unchecked = (type === 'checkbox' || type === 'radio') && attribute(element, 'checked') === undefined;
+  const values = submittedValues(element, type);
+  const submits = type === 'submit' || type === 'image';
+  const formAction = submits ? attribute(element, 'formaction') : undefined;
+  const formMethod = submits ? attribute(element, 'formmethod')?.toUpperCase() : undefined;
+  const dirname = ['text', 'search', 'textarea'].includes(type) ? attribute(element, 'dirname') : undefined;
+  return {
+    index,
+    name: attribute(element, 'name') || undefined,
+    value: values[0] ?? '',
+    type,
+    label: labelOf(element, page),
+    autocomplete: attribute(element, 'autocomplete'),
+    required: attribute(element, 'required') !== undefined,
+    submitted: !isDisabled(element) && !unchecked,
+    values,
+    ...(formAction ? { formAction: new URL(formAction, page.url).toString() } : {}),
+    ...(formMethod ? { formMethod } : {}),
+    ...(dirname ? { dirname } : {}),
+  };
+}
+
+/** The form a control belongs to: the one its form attribute names, else the nearest form around it. */
+function ownerOf(element: Element, ids: ReadonlyMap<string, Element>): Element | undefined {
+  const named = attribute(element, 'form');
+  if (named !== undefined) {
+    const owner = ids.get(named);
+    return owner?.tagName === 'form' ? owner : undefined;
+  }
+  for (let parent = parentOf(element); parent; parent = parentOf(parent))
+    if (parent.tagName === 'form') return parent;
+  return undefined;
+}
+
+/** The http(s) addresses of the page's frames. */
+const frameAddresses = (elements: readonly Element[], url: string): string[] =>
+  elements.flatMap((element) => {
+    const src = element.tagName === 'iframe' || element.tagName === 'frame' ? attribute(element, 'src') : '';
+    const address = src ? URL.parse(src, url) : null;
+    return address && /^https?:$/.test(address.protocol) ? [address.toString()] : [];
+  });
+
 export function parsePage(html: string, url: string): HtmlPage {
   const document = parse(html);
   const elements = [...descendants(document)];
@@ -182,63 +255,10 @@ export function parsePage(html: string, url: string): HtmlPage {
       return id ? [[id, element] as const] : [];
     }),
   );
-  const labels = labelTexts(document);
-  const labelledBy = (element: Element): string =>
-    (attribute(element, 'aria-labelledby') ?? '')
-      .split(/\s+/)
-      .map((id) => ids.get(id))
-      .map((target) => (target ? squeezed(textOf(target)) : ''))
-      .join(' ')
-      .trim();
-  const control = (element: Element, index: number): Control => {
-    const isButtonElement = element.tagName === 'button';
-    const type = typeOf(element);
-    const id = attribute(element, 'id');
-    const unchecked =
-      (type === 'checkbox' || type === 'radio') && attribute(element, 'checked') === undefined;
-    const values = submittedValues(element, type);
-    const submits = type === 'submit' || type === 'image';
-    const formAction = submits ? attribute(element, 'formaction') : undefined;
-    const formMethod = submits ? attribute(element, 'formmethod')?.toUpperCase() : undefined;
-    const dirname = ['text', 'search', 'textarea'].includes(type) ? attribute(element, 'dirname') : undefined;
-    return {
-      index,
-      name: attribute(element, 'name') || undefined,
-      value: values[0] ?? '',
-      type,
-      label:
-        labelledBy(element) ||
-        attribute(element, 'aria-label') ||
-        labels.byControl.get(element) ||
-        (id && labels.byId.get(id)) ||
-        (isButtonElement ? squeezed(textOf(element)) : '') ||
-        attribute(element, 'placeholder') ||
-        attribute(element, 'title') ||
-        attribute(element, 'alt') ||
-        '',
-      autocomplete: attribute(element, 'autocomplete'),
-      required: attribute(element, 'required') !== undefined,
-      submitted: !isDisabled(element) && !unchecked,
-      values,
-      ...(formAction ? { formAction: new URL(formAction, url).toString() } : {}),
-      ...(formMethod ? { formMethod } : {}),
-      ...(dirname ? { dirname } : {}),
-    };
-  };
-  /** The form a control belongs to: the one its form attribute names, else the nearest form around it. */
-  const ownerOf = (element: Element): Element | undefined => {
-    const named = attribute(element, 'form');
-    if (named !== undefined) {
-      const owner = ids.get(named);
-      return owner?.tagName === 'form' ? owner : undefined;
-    }
-    for (let parent = parentOf(element); parent; parent = parentOf(parent))
-      if (parent.tagName === 'form') return parent;
-    return undefined;
-  };
+  const page: PageIndex = { url, ids, labels: labelTexts(document) };
   const controls = elements
     .filter((element) => CONTROL_TAGS.has(element.tagName))
-    .map((element, index) => ({ owner: ownerOf(element), control: control(element, index) }));
+    .map((element, index) => ({ owner: ownerOf(element, ids), control: controlOf(element, index, page) }));
   const forms = elements
     .filter((element) => element.tagName === 'form')
     .map(
@@ -261,12 +281,7 @@ export function parsePage(html: string, url: string): HtmlPage {
       .map((element) => squeezed(textOf(element)))
       .filter(Boolean),
     scripted: elements.some((element) => element.tagName === 'script' && isExecutable(element)),
-    frames: elements.flatMap((element) => {
-      const src =
-        element.tagName === 'iframe' || element.tagName === 'frame' ? attribute(element, 'src') : '';
-      const address = src ? URL.parse(src, url) : null;
-      return address && /^https?:$/.test(address.protocol) ? [address.toString()] : [];
-    }),
+    frames: frameAddresses(elements, url),
   };
 }
 

@@ -1,9 +1,13 @@
 // `physiology-conformance merge-reports DIR...`: the shards of one run (`run --shard i/n`), merged into one
 // run's reports by Playwright's merge of blob reports: one conformance.json and its forms, one HTML report,
 // one verdict and exit status. A shard missing from the merge narrows the run (src/config/selection.ts).
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { storeExpiries } from '../auth/expired-tokens.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { environmentLayers } from '../config/environment.ts';
+import { RUN_MANIFEST_FILE, resolveRun, writeRunManifest } from '../config/run-manifest.ts';
 import { incompleteAllowed } from '../config/selection.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { allureStep } from '../run/allure-step.ts';
@@ -26,6 +30,31 @@ function blobsIn(dirs: readonly string[]): string[] {
 }
 
 /**
+ * The merge's run manifest, which the reporter reads as it reads a run's: the configuration resolved from
+ * the variables the merge is given (the shards' own stayed on their machines), of a run that sends nothing
+ * here; none when the configuration does not resolve, and the report then names no target.
+ */
+function writeMergeManifest(): string | undefined {
+  const path = reportPath(RUN_MANIFEST_FILE);
+  rmSync(path, { force: true });
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    const layers = environmentLayers();
+    const facts = {
+      startedAt: new Date().toISOString(),
+      requestLog: '',
+      unansweredLog: '',
+      coordinatorUrl: '',
+    };
+    writeRunManifest(path, resolveRun(layers, facts, storeExpiries), layers);
+    return path;
+  } catch (error) {
+    if (error instanceof ConfigError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Its exit status: the merged run's verdict's, as `run` gives it (Playwright's merge ends 0 whatever its
  * reporters say); `allowIncomplete`: CONFORMANCE_ALLOW_INCOMPLETE.
  */
@@ -41,10 +70,17 @@ export async function mergeReports(
   try {
     for (const [index, blob] of blobs.entries()) copyFileSync(blob, join(all, `${index}-${basename(blob)}`));
     const finishAllure = allureStep(allureReport);
+    const manifest = writeMergeManifest();
     const merged = await runInProcessGroup(
       process.execPath,
       [playwrightCli(), 'merge-reports', '-c', MERGE_CONFIG, all],
-      { env: { ...process.env, ...builtPlaywrightVariables() } },
+      {
+        env: {
+          ...process.env,
+          ...builtPlaywrightVariables(),
+          ...(manifest ? { CONFORMANCE_RUN_MANIFEST: manifest } : {}),
+        },
+      },
     );
     const allure = await finishAllure();
     if (allure) console.log(allure);

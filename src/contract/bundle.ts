@@ -6,7 +6,7 @@
  * The bundling itself is done by Redocly CLI (`redocly bundle`): every external `$ref` becomes a
  * `#/components/schemas/...` reference. The result is then post-processed: every `$id` and every
  * nested `$schema` is removed (the dialect is stated once, by `jsonSchemaDialect`), and the output is
- * checked to contain no external `$ref`. The command is `npm run bundle` (src/cli/bundle-openapi.ts).
+ * checked to contain no external `$ref`. The command is `npm run bundle` (src/dev/bundle-openapi.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

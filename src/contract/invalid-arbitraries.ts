@@ -1,18 +1,11 @@
-/**
- * fast-check arbitraries of invalid instances, derived from the schemas by one generic converter.
- *
- * A schema yields a list of labelled mutations; each produces instances that break exactly one rule,
- * named by the keyword `validate()` reports (`type`, `minimum`, `format`, `required`, `enum`, `not`,
- * `oneOf`, ...) and the JSON pointer of the offending location. Nested schemas contribute their
- * mutations under the property (or first array item) that holds them; the rest of the instance is
- * valid.
- *
- * Unions: when the branches have a discriminator (score_state), the discriminator gets an unknown
- * value, conditional properties (score) are dropped from or added to the branches that require or
- * forbid them (rule `oneOf`), and every other rule of each branch is broken inside that branch.
- * Without a discriminator (PatientCore's anyOf, whose branches overlap) only what all branches share
- * is broken, since breaking one branch's own rule can leave the instance valid for another.
- */
+// fast-check arbitraries of invalid instances, derived from the schemas by one generic converter. A schema
+// yields labelled mutations; each breaks exactly one rule, named by the keyword `validate()` reports (`type`,
+// `minimum`, `format`, `required`, `enum`, `not`, `oneOf`, ...) at the JSON pointer of the offending value;
+// nested schemas mutate under the property (or first item) that holds them, the rest stays valid.
+// Unions with a discriminator (score_state): an unknown discriminator value, conditional properties (score)
+// dropped or added against their branch (rule `oneOf`), and each branch's other rules broken inside it.
+// Without one (PatientCore's overlapping anyOf) only what all branches share is broken: breaking one branch's
+// own rule can leave the instance valid for another.
 import fc from 'fast-check';
 import { isNumberFormat, numberFormatRanges } from './number-formats.ts';
 import {
@@ -24,7 +17,7 @@ import {
 } from './schema-model.ts';
 import { escapePointerToken, type SchemaAt, schemaAt, standaloneAt } from './schema-refs.ts';
 import type { JsonSchema } from './schemas.ts';
-import { analyseUnion } from './union-analysis.ts';
+import { analyseUnion, type ConditionalProperty, type UnionAnalysis } from './union-analysis.ts';
 import { arbitraryAt, objectArbitrary } from './valid-arbitraries.ts';
 
 /** An invalid instance and the one rule it breaks. */
@@ -319,23 +312,50 @@ function nested(base: fc.Arbitrary<object>, name: string, mutations: readonly Mu
   }));
 }
 
+/** Mutations of a union without a discriminator: only what every branch shares is broken. */
+function sharedMutations(analysis: UnionAnalysis): Mutation[] {
+  const { branches } = analysis;
+  const base = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
+  const [first] = branches;
+  const result = analysis.commonRequired.map((name) => missing(base, name));
+  for (const name of analysis.commonProperties) {
+    const at = first?.properties.get(name);
+    if (at !== undefined) result.push(...nested(base, name, mutationsAt(at)));
+  }
+  return result;
+}
+
+/** A conditional property absent from the branches that require it, present in those that forbid it. */
+function conditionalMutations(
+  branches: readonly ObjectNode[],
+  c: ConditionalProperty,
+  label: (i: number) => string,
+): Mutation[] {
+  const source = branches[c.requiredIn[0] ?? 0]?.properties.get(c.property);
+  const absent = c.requiredIn.map((i) =>
+    mutation(
+      'oneOf',
+      `${c.property} absent while ${label(i)}`,
+      objectArbitrary(branches[i] as ObjectNode).map((o) => without(o, c.property)),
+      false,
+    ),
+  );
+  if (source === undefined) return absent;
+  const present = c.forbiddenIn.map((i) => {
+    const arbitrary = fc
+      .tuple(objectArbitrary(branches[i] as ObjectNode), arbitraryAt(source))
+      .map(([o, value]) => ({ ...o, [c.property]: value }));
+    return mutation('oneOf', `${c.property} present while ${label(i)}`, arbitrary, false);
+  });
+  return [...absent, ...present];
+}
+
 function unionMutations(node: UnionNode): Mutation[] {
   const analysis = analyseUnion(node);
   if (analysis === undefined) return [];
   const { branches, discriminator, conditional } = analysis;
   const result = wrongType('object');
-  if (discriminator === undefined) {
-    const base = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
-    const [first] = branches;
-    for (const name of analysis.commonRequired) {
-      result.push(missing(base, name));
-    }
-    for (const name of analysis.commonProperties) {
-      const at = first?.properties.get(name);
-      if (at !== undefined) result.push(...nested(base, name, mutationsAt(at)));
-    }
-    return result;
-  }
+  if (discriminator === undefined) return [...result, ...sharedMutations(analysis)];
   const d = discriminator.property;
   const allValues = discriminator.values.flat();
   const anyBranch = fc.oneof(...branches.map((branch) => objectArbitrary(branch)));
@@ -350,26 +370,7 @@ function unionMutations(node: UnionNode): Mutation[] {
     pointer: `/${escapePointerToken(d)}`,
   });
   const label = (i: number) => `${d} ${(discriminator.values[i] ?? []).join('/')}`;
-  for (const c of conditional) {
-    const source = branches[c.requiredIn[0] ?? 0]?.properties.get(c.property);
-    for (const i of c.requiredIn) {
-      const base = objectArbitrary(branches[i] as ObjectNode);
-      result.push(
-        mutation(
-          'oneOf',
-          `${c.property} absent while ${label(i)}`,
-          base.map((o) => without(o, c.property)),
-          false,
-        ),
-      );
-    }
-    for (const i of c.forbiddenIn) {
-      if (source === undefined) continue;
-      const present = fc.tuple(objectArbitrary(branches[i] as ObjectNode), arbitraryAt(source));
-      const arbitrary = present.map(([o, value]) => ({ ...o, [c.property]: value }));
-      result.push(mutation('oneOf', `${c.property} present while ${label(i)}`, arbitrary, false));
-    }
-  }
+  for (const c of conditional) result.push(...conditionalMutations(branches, c, label));
   const skip: Skip = { properties: new Set([d]), presence: new Set(conditional.map((c) => c.property)) };
   branches.forEach((branch, i) => {
     for (const m of objectMutations(branch, skip))

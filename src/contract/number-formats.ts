@@ -1,15 +1,9 @@
-/**
- * The numeric formats of the contract ("int64 and int32 are JSON integers. float and double are JSON
- * numbers."), as value ranges. Shared by the Ajv validators and the fast-check arbitraries.
- *
- * A format checks the range only: whether the value is an integer is the `type` keyword's job, so a
- * value like 1.5 for `{type: integer, format: int32}` breaks exactly one rule (type).
- * - int32: -2^31 .. 2^31-1.
- * - int64: the safe-integer range -(2^53-1) .. 2^53-1. A JSON parser turns larger integers into
- *   imprecise doubles, so values beyond it cannot be checked faithfully and are reported.
- * - float: the finite single-precision range, |x| <= 3.4028234663852886e38 (FLT_MAX).
- * - double: any finite number (every JSON number).
- */
+// The contract's numeric formats ("int64 and int32 are JSON integers. float and double are JSON numbers.") as
+// value ranges, for the Ajv validators and the fast-check arbitraries. A format checks the range only (being
+// an integer is `type`'s job, so 1.5 for `{type: integer, format: int32}` breaks one rule): int32 -2^31 ..
+// 2^31-1; int64 the safe integers, ±(2^53-1) (a JSON parser makes larger ones imprecise doubles, so they are
+// reported, not checked); float the finite single-precision range, |x| <= 3.4028234663852886e38 (FLT_MAX);
+// double any finite number.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 
 export interface NumericRange {

@@ -133,23 +133,18 @@ function securityOf(operation: JsonRecord, where: string): OperationSecurity {
   return { kind: 'user', scope };
 }
 
-function buildOperation(
-  doc: JsonRecord,
-  path: string,
-  method: HttpMethod,
-  pathItem: JsonRecord,
-  raw: JsonRecord,
-): Operation {
-  const where = `${method} ${path}`;
-  const operationId = asString(raw.operationId, `${where}.operationId`);
-  if (!isOperationId(operationId)) fail(where, `operationId ${operationId} is not one of docs/layout.md's`);
-
+/** The operation's one area, its only tag. */
+function areaOf(raw: JsonRecord, where: string): Area {
   const tags = Array.isArray(raw.tags) ? raw.tags : [];
   const area = tags.find(
     (tag): tag is Area => typeof tag === 'string' && (AREAS as readonly string[]).includes(tag),
   );
   if (area === undefined || tags.length !== 1) fail(where, `expected exactly one tag of ${AREAS.join(', ')}`);
+  return area;
+}
 
+/** The path's and the operation's parameters, the path's named as its template names them. */
+function parametersOf(doc: JsonRecord, path: string, pathItem: JsonRecord, raw: JsonRecord, where: string) {
   const pathParams: PathParam[] = [];
   const queryParams: QueryParam[] = [];
   const declared = [
@@ -173,10 +168,13 @@ function buildOperation(
       `path template {${templated.join('}, {')}} does not match path parameters ${named.join(', ')}`,
     );
   }
+  return { pathParams, queryParams };
+}
 
-  const responsesRaw = asRecord(raw.responses, `${where}.responses`);
+/** The responses by status, and the one 2xx that is not a reference sample only: the success status. */
+function responsesOf(doc: JsonRecord, raw: JsonRecord, where: string) {
   const responses = new Map<number, ResponseSpec>();
-  for (const [code, value] of Object.entries(responsesRaw)) {
+  for (const [code, value] of Object.entries(asRecord(raw.responses, `${where}.responses`))) {
     const status = Number(code);
     if (!Number.isInteger(status) || status < 100 || status > 599)
       fail(where, `unsupported response key ${code}`);
@@ -198,15 +196,32 @@ function buildOperation(
       `expected exactly one 2xx response not marked x-reference-sample-only, got ${primary.join()}`,
     );
   }
+  return { responses, statuses, successStatuses, successStatus };
+}
 
-  let requestSchema: string | null = null;
-  let requestBodyRequired = false;
-  if (raw.requestBody !== undefined) {
-    const body = deref(doc, raw.requestBody, `${where}.requestBody`);
-    requestSchema = bodySchema(doc, body, `${where}.requestBody`);
-    requestBodyRequired = body.required === true;
-  }
+/** The request body's schema (null: none) and whether it is required. */
+function requestBodyOf(doc: JsonRecord, raw: JsonRecord, where: string) {
+  if (raw.requestBody === undefined) return { requestSchema: null, requestBodyRequired: false };
+  const body = deref(doc, raw.requestBody, `${where}.requestBody`);
+  return {
+    requestSchema: bodySchema(doc, body, `${where}.requestBody`),
+    requestBodyRequired: body.required === true,
+  };
+}
 
+function buildOperation(
+  doc: JsonRecord,
+  path: string,
+  method: HttpMethod,
+  pathItem: JsonRecord,
+  raw: JsonRecord,
+): Operation {
+  const where = `${method} ${path}`;
+  const operationId = asString(raw.operationId, `${where}.operationId`);
+  if (!isOperationId(operationId)) fail(where, `operationId ${operationId} is not one of docs/layout.md's`);
+  const area = areaOf(raw, where);
+  const { pathParams, queryParams } = parametersOf(doc, path, pathItem, raw, where);
+  const { responses, statuses, successStatuses, successStatus } = responsesOf(doc, raw, where);
   const queryNames = new Set(queryParams.map((q) => q.name));
   return {
     operationId,
@@ -221,8 +236,7 @@ function buildOperation(
     successStatus,
     successStatuses,
     responseSchema: responses.get(successStatus)?.schema ?? null,
-    requestSchema,
-    requestBodyRequired,
+    ...requestBodyOf(doc, raw, where),
     statuses,
     responses,
     nonProductionOnly: raw['x-environment'] === 'non-production',

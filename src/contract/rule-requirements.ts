@@ -1,16 +1,10 @@
-/**
- * Which requirement of specs/requirements.yaml a schema rule states, read from the `x-requirement`
- * annotations of schemas/ (requirement-keyword.ts). Schema validation finds every problem at once; each
- * is attributed to the most specific requirement, so a report says "INV-STRAIN-RANGE failed" rather
- * than "the cycle schema failed".
- *
- * A rule's requirement is the annotation of the nearest schema enclosing its keyword along the
- * evaluation path: the keyword's own schema when its annotation names the keyword, else the nearest
- * schema (outwards, through the `$ref`s that led there) that names one for all its rules. A missing
- * property reads its own declaration first: a property whose schema names a requirement (a V2 uuid
- * id) is that requirement's, present or not. A forbidden property is a violation of the `required`
- * inside the `not` that forbids it (violations.ts), so the negated schema's annotation applies.
- */
+// Which requirement of specs/requirements.yaml a schema rule states, read from the `x-requirement`
+// annotations of schemas/ (requirement-keyword.ts), so a report says "INV-STRAIN-RANGE failed", not "the
+// cycle schema failed". A rule's requirement is the annotation nearest its keyword along the evaluation path:
+// its own schema's when that names the keyword, else the nearest enclosing schema (outwards, through the
+// `$ref`s that led there) that names one for all its rules. A missing property reads its own declaration
+// first (a V2 uuid id is its requirement's, present or not); a forbidden property violates the `required`
+// inside the `not` that forbids it (violations.ts), so the negated schema's annotation applies.
 import { everySchemaFrom, followEvaluationPath, innermostChainAt, toPointer } from './evaluation-path.ts';
 import { keywordRequirementOf, wholeRequirementOf } from './requirement-keyword.ts';
 import { ANNOTATIONS, describeSchema } from './schema-model.ts';

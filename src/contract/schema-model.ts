@@ -115,7 +115,11 @@ export function describeSchema(at: SchemaAt): SchemaNode {
     const branches = schema.type.map((type) => ({ ...at, schema: { ...schema, type } }));
     return { kind: 'union', keyword: 'anyOf', branches };
   }
-  const type = typeof schema.type === 'string' ? schema.type : inferType(at, schema);
+  return describeTyped(at, schema, typeof schema.type === 'string' ? schema.type : inferType(at, schema));
+}
+
+/** A schema of one type (stated, or inferred from its keywords) as its node. */
+function describeTyped(at: SchemaAt, schema: JsonSchemaObject, type: string): SchemaNode {
   switch (type) {
     case 'any':
       return { kind: 'any' };

@@ -1,15 +1,9 @@
-/**
- * "Strict copies" of the schemas, used only to report unknown properties (as notes, not failures).
- *
- * `unevaluatedProperties: false` is added at every value position (property values, array items)
- * whose schema can describe an object, i.e. next to `type: object`, `properties`, a `$ref` or a
- * union. It is deliberately NOT added to the branches of oneOf/anyOf/allOf nor to the roots of the
- * files: a branch marked strict would reject the properties that only its sibling branch declares
- * (PatientCore's extended variant as a plain Patient), failing the union instead of producing a note.
- * At the enclosing value position, `unevaluatedProperties` sees the properties evaluated by the
- * branches that passed, which is the intended meaning. Roots are made strict by the wrapper
- * `{ $ref: <id>, unevaluatedProperties: false }` the validator compiles per schema.
- */
+// "Strict copies" of the schemas, used only to report unknown properties (notes, never failures).
+// `unevaluatedProperties: false` goes at every value position whose schema can describe an object (next to
+// `type: object`, `properties`, a `$ref` or a union), never on a oneOf/anyOf/allOf branch: a strict branch
+// would reject what only its sibling declares (PatientCore's extended variant as a plain Patient) and fail
+// the union instead of giving a note. At the enclosing position it sees what the passing branches evaluated.
+// Roots are made strict by the wrapper `{ $ref: <id>, unevaluatedProperties: false }` compiled per schema.
 import { isJsonObject, type JsonSchema, type JsonSchemaObject } from './schemas.ts';
 
 /** Keywords whose value is a map of name → subschema in a value position. */

@@ -1,14 +1,8 @@
-/**
- * Validation of data against the schemas of `schemas/`, with readable results.
- *
- * `validate(name, data)` returns the violations (rule, JSON pointer, message, value; see
- * `violations.ts` for how oneOf failures are explained) and, separately, notes about unknown
- * properties: the contract allows servers to add fields, so they never fail validation, but they are
- * worth reporting. Notes come from strict copies of the schemas (`strict-copy.ts`); where a union
- * failed, the properties of that object cannot be attributed, so no notes are given for it.
- *
- * Validators are compiled on first use and cached (Ajv caches compiled schemas by `$id`).
- */
+// Validation against the schemas of `schemas/`, with readable results. `validate(name, data)` returns the
+// violations (rule, JSON pointer, message, value; violations.ts explains oneOf failures) and, apart, notes of
+// unknown properties: the contract lets servers add fields, so they never fail, but they are worth reporting.
+// Notes come from strict copies of the schemas (strict-copy.ts); where a union failed, its object's
+// properties cannot be attributed, so it gets none. Validators are compiled on first use and cached by `$id`.
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { contractAjv, notesAjv } from './ajv-instances.ts';
 import { escapePointerToken, parsePointer, type SchemaAt, schemaAt, standaloneAt } from './schema-refs.ts';

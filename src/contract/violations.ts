@@ -1,24 +1,10 @@
-/**
- * Turns Ajv errors into contract violations: one entry per broken rule, with the JSON pointer of
- * the offending value, the keyword, a readable message and the value itself.
- *
- * Unions (oneOf/anyOf) get special care, because Ajv reports every failing branch's errors plus a
- * bare "must match exactly one schema in oneOf". The branch errors are dropped and replaced by the
- * errors of one branch, re-validated on its own:
- * - with a discriminator (score_state), the branch its value selects; an unknown value is reported as
- *   an `enum` violation of the discriminator, and a conditional property in the wrong state as
- *   "score must be present exactly when score_state is SCORED" (rule `oneOf`);
- * - otherwise the branch with the fewest violations (the closest variant).
- * Branch errors are recognised as the run of errors just before the union error whose instance path
- * lies at or below the union's (Ajv evaluates depth-first and reports a union after its branches).
- *
- * Each violation keeps its evaluation path: the keywords from the validated schema's root to the
- * broken rule, through `$ref`s and union branches, so that the schemas enclosing the rule (and their
- * `x-requirement` annotations, rule-requirements.ts) can be read. A violation restated as the rule it
- * breaks points at that rule's keyword: a forbidden property at the `required` its `not` negates, an
- * unknown discriminator value at the `const`/`enum` of the first branch's discriminator, a conditional
- * property at the `required` negated by the branch that forbids it.
- */
+// Ajv errors as contract violations: one per broken rule, with the offending value's JSON pointer, the
+// keyword, a readable message and the value. A union (oneOf/anyOf) failure is Ajv's every failing branch plus
+// "must match exactly one schema": those are replaced by one branch's errors, validated on its own, the
+// branch a discriminator (score_state) selects, else the one with the fewest violations (explainUnion).
+// Each violation keeps its evaluation path (keywords from the root to the broken rule, through `$ref`s and
+// branches), so rule-requirements.ts can read the `x-requirement` of the schemas enclosing it; a violation
+// restated as the rule it breaks points at that rule's keyword (a forbidden property: the `required` negated).
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { evaluationPathTo } from './evaluation-path.ts';
 import { describeSchema, forbiddenProperties } from './schema-model.ts';
@@ -138,22 +124,18 @@ function violationOf(error: ErrorObject, schema: string, origin: Origin): Schema
   return { ...base, pointer, message: error.message ?? `must satisfy ${error.keyword}` };
 }
 
+/**
+ * One union's failure as one branch's violations. Its branch errors are the run just before it whose instance
+ * path lies at or below the union's (Ajv evaluates depth-first and reports a union after its branches). With a
+ * discriminator, an unknown value is an `enum` violation of it and a conditional property in the wrong state
+ * "score must be present exactly when score_state is SCORED" (rule `oneOf`).
+ */
 function explainUnion(error: ErrorObject, ctx: ExplainContext, origin: Origin): SchemaViolation[] {
   const pointer = origin.pointer + error.instancePath;
   const where = locate(error.parentSchema);
   const data: unknown = error.data;
   const unionPath = nodePath(error, origin);
-  const generic = (message: string): SchemaViolation[] => [
-    {
-      schema: ctx.schema,
-      pointer,
-      rule: error.keyword,
-      message,
-      value: data,
-      location: locationOf(error),
-      evaluationPath: `${unionPath}/${error.keyword}`,
-    },
-  ];
+  const generic = (message: string) => [unionFailure(ctx, error, { pointer, unionPath, message })];
   const passing = (error.params as { passingSchemas?: unknown }).passingSchemas;
   if (Array.isArray(passing))
     return generic(`must match exactly one variant, matches ${passing.length} (${passing.join(', ')})`);
@@ -182,33 +164,73 @@ function explainUnion(error: ErrorObject, ctx: ExplainContext, origin: Origin): 
   ) {
     const value = data[discriminator.property];
     const selected = branchFor(discriminator, value);
-    if (selected === undefined) {
-      const property = escapePointerToken(discriminator.property);
-      const firstBranch = childAt(unionAt, error.keyword, 0);
-      const valueRule = analysis.branches[0]?.properties.get(discriminator.property);
-      const described = valueRule === undefined ? undefined : describeSchema(valueRule);
-      const keyword = described?.kind === 'enum' ? described.keyword : 'enum';
+    if (selected === undefined)
       return [
-        {
-          schema: ctx.schema,
-          pointer: `${pointer}/${property}`,
-          rule: 'enum',
-          message: `must be one of ${listOf(discriminator.values.flat())}`,
-          value,
-          location: locationOf(error),
-          evaluationPath: `${branchPath(0)}${evaluationPathTo(firstBranch, `/${property}`, valueRule?.schema)}/${keyword}`,
-        },
+        unknownDiscriminator(ctx, error, { pointer, unionAt, analysis, discriminator, value, branchPath }),
       ];
-    }
     const conditional = { analysis, data, pointer, error, branchPath };
     return branch(selected).map((v) => conditionalViolation(v, conditional) ?? v);
   }
-  const candidates = error.schema.map((_, i) => branch(i)).filter((violations) => violations.length > 0);
-  const closest = candidates.reduce<SchemaViolation[] | undefined>(
-    (best, violations) => (best === undefined || violations.length < best.length ? violations : best),
-    undefined,
-  );
-  return closest ?? generic(error.message ?? 'matches no variant');
+  return closest(error.schema.map((_, i) => branch(i))) ?? generic(error.message ?? 'matches no variant');
+}
+
+/** The union's failure as Ajv states it, at the union's keyword (no branch explains it). */
+function unionFailure(
+  ctx: ExplainContext,
+  error: ErrorObject,
+  { pointer, unionPath, message }: { pointer: string; unionPath: string; message: string },
+): SchemaViolation {
+  return {
+    schema: ctx.schema,
+    pointer,
+    rule: error.keyword,
+    message,
+    value: error.data,
+    location: locationOf(error),
+    evaluationPath: `${unionPath}/${error.keyword}`,
+  };
+}
+
+/** Of the branches' violations, the fewest that are some (the closest variant); undefined when none has any. */
+const closest = (branches: SchemaViolation[][]): SchemaViolation[] | undefined =>
+  branches
+    .filter((violations) => violations.length > 0)
+    .reduce<SchemaViolation[] | undefined>(
+      (best, violations) => (best === undefined || violations.length < best.length ? violations : best),
+      undefined,
+    );
+
+/**
+ * A discriminator value no branch names: an `enum` violation of the discriminator, at the `const`/`enum` of the
+ * first branch's discriminator.
+ */
+function unknownDiscriminator(
+  ctx: ExplainContext,
+  error: ErrorObject,
+  union: {
+    pointer: string;
+    unionAt: SchemaAt;
+    analysis: UnionAnalysis;
+    discriminator: NonNullable<UnionAnalysis['discriminator']>;
+    value: unknown;
+    branchPath: (i: number) => string;
+  },
+): SchemaViolation {
+  const { analysis, discriminator, unionAt, branchPath } = union;
+  const property = escapePointerToken(discriminator.property);
+  const firstBranch = childAt(unionAt, error.keyword, 0);
+  const valueRule = analysis.branches[0]?.properties.get(discriminator.property);
+  const described = valueRule === undefined ? undefined : describeSchema(valueRule);
+  const keyword = described?.kind === 'enum' ? described.keyword : 'enum';
+  return {
+    schema: ctx.schema,
+    pointer: `${union.pointer}/${property}`,
+    rule: 'enum',
+    message: `must be one of ${listOf(discriminator.values.flat())}`,
+    value: union.value,
+    location: locationOf(error),
+    evaluationPath: `${branchPath(0)}${evaluationPathTo(firstBranch, `/${property}`, valueRule?.schema)}/${keyword}`,
+  };
 }
 
 /** A missing/forbidden conditional property, restated as the rule it breaks. */

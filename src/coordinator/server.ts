@@ -3,9 +3,9 @@
 //   (src/http/rate-budget.ts), bounded by the run's deadline; what the run waits for is said on the console
 //   (rate-limit-console.ts);
 // - the requests the target kept refusing with 429, by operation, so that later ones stop at once
-//   (src/suite/rate-limit-judge.ts);
+//   (src/session/rate-limit-judge.ts);
 // - a memo of what a check observes once for many (a walk of a collection, the run's test data): the first
-//   worker to ask reads it, the others wait for its value (src/suite/run-memo.ts);
+//   worker to ask reads it, the others wait for its value (src/session/run-memo.ts);
 // - the target's answer times, from which every worker's request timeout is learned (src/http/request-timeout.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,18 +35,13 @@ async function bodyOf(request: IncomingMessage): Promise<Record<string, unknown>
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
 }
 
-/**
- * Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends; `share`, the part of
- * each credential's announced rate budget the run may spend (1/n for a shard of n: they share the clients).
- */
-export async function startRunCoordinator(deadline: number, share = 1): Promise<RunCoordinator> {
-  const turns = localTurns(deadline, share);
-  const waits = new RateLimitConsole();
-  const memo = new Map<string, MemoEntry>();
+type Handler = (body: Record<string, unknown>) => Promise<unknown> | unknown;
+
+/** The rate budgets' routes: a credential's next turn, and the first stop of a request the target refused. */
+function rateRoutes(turns: ReturnType<typeof localTurns>, waits: RateLimitConsole) {
   /** The first stop of each request the target kept refusing, by credential and operation. */
   const stops = new Map<string, string>();
-  const answers = new Map<string, AnswerTimes>();
-  const routes: Record<Route, (body: Record<string, unknown>) => Promise<unknown> | unknown> = {
+  return {
     [ROUTES.turn]: async (body) => {
       const credential = String(body.credential);
       const turn = await turns.source(credential, body.seen as RateObservation | undefined);
@@ -62,6 +57,13 @@ export async function startRunCoordinator(deadline: number, share = 1): Promise<
       }
       return { stop: stops.get(key) };
     },
+  } satisfies Partial<Record<Route, Handler>>;
+}
+
+/** The memo's routes: a claim on a key, its value, its release (with the read left unanswered, if it was). */
+function memoRoutes() {
+  const memo = new Map<string, MemoEntry>();
+  return {
     [ROUTES.memoClaim]: (body): MemoClaim => {
       const key = String(body.key);
       const entry = memo.get(key);
@@ -82,6 +84,13 @@ export async function startRunCoordinator(deadline: number, share = 1): Promise<
       else memo.delete(key);
       return {};
     },
+  } satisfies Partial<Record<Route, Handler>>;
+}
+
+/** The answer times' route: a target's times added, its timeouts by operation answered. */
+function timeoutRoutes() {
+  const answers = new Map<string, AnswerTimes>();
+  return {
     [ROUTES.timeouts]: (body) => {
       const target = String(body.target);
       const times = answers.get(target) ?? new AnswerTimes();
@@ -89,9 +98,19 @@ export async function startRunCoordinator(deadline: number, share = 1): Promise<
       for (const [operation, ms] of body.answers as [string, number][]) times.add(operation, ms);
       return times.table();
     },
-  };
+  } satisfies Partial<Record<Route, Handler>>;
+}
+
+/**
+ * Starts the coordinator; `deadline` (epoch ms) is when the run's budget of time ends; `share`, the part of
+ * each credential's announced rate budget the run may spend (1/n for a shard of n: they share the clients).
+ */
+export async function startRunCoordinator(deadline: number, share = 1): Promise<RunCoordinator> {
+  const turns = localTurns(deadline, share);
+  const waits = new RateLimitConsole();
+  const routes: Record<Route, Handler> = { ...rateRoutes(turns, waits), ...memoRoutes(), ...timeoutRoutes() };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const route = (routes as Record<string, (typeof routes)[Route] | undefined>)[request.url ?? ''];
+    const route = (routes as Record<string, Handler | undefined>)[request.url ?? ''];
     const answer = (status: number, value: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(value));

@@ -28,6 +28,7 @@ const FIRST_RUN_UNVERIFIED: Readonly<Record<string, string>> = {
   'AUTH-EXPIRED-TOKEN': 'no stored user token has expired yet (a later run verifies it)',
   'PAUTH-EXPIRED-TOKEN': 'no stored partner token has expired yet (a later run verifies it)',
 };
+
 /** How often each sandbox user's data changes on its own. */
 const USER_ACTIVITY_MS = 500;
 /** The stated wait of the webhook checks (CONFORMANCE_WEBHOOK_WAIT_S): several activity periods. */
@@ -38,6 +39,16 @@ const WEBHOOK_WAIT_S = '3';
  * burst's budget. A window of seconds, not two: a busy machine still sends the burst within one window.
  */
 const RATE_LIMIT = { limit: 300, windowSeconds: 5 };
+
+/**
+ * Requirements a run verifies only as fast as this machine sends: RL-429 needs the client's limit exceeded
+ * within one window (RATE_LIMIT), which a loaded machine may not do. Its not verified is then the run's side,
+ * said as such, never a failure of this gate: no gate here depends on the machine's speed. The embedded run
+ * and the self tests (suite-rate-limit-*.spec.ts) verify RL-429 with limits any machine exceeds.
+ */
+const MACHINE_BOUND: Readonly<Record<string, string>> = {
+  'RL-429': `this machine did not send ${RATE_LIMIT.limit + 1} requests within one ${RATE_LIMIT.windowSeconds}-s window`,
+};
 
 const USAGE = `Usage: npm run remote-run [-- options]
 
@@ -120,7 +131,9 @@ try {
   const run = await runSuite(env, [], true);
   const report = reportOf(run);
   const failed = idsWithStatus(report.requirements, 'fail');
-  const unverified = report.incomplete.map((r) => r.id);
+  const unverified = report.incomplete.map((r) => r.id).filter((id) => !Object.hasOwn(MACHINE_BOUND, id));
+  for (const id of report.incomplete.map((r) => r.id).filter((id) => Object.hasOwn(MACHINE_BOUND, id)))
+    console.log(`  note: ${id} not verified, the run's side: ${MACHINE_BOUND[id]}`);
   const unexpected = [
     ...unverified.filter((id) => !predicted.includes(id)).map((id) => `${id} not verified, not predicted`),
     ...predicted.filter((id) => !unverified.includes(id)).map((id) => `${id} predicted, but verified`),

@@ -2,7 +2,7 @@
 // shows no event type or payload, so a delivery names a requisition by a `requisition_id` member at any
 // depth; what it names counts only if partner A reads it and it was created no earlier than the 204 was
 // sent (by the server's own clock: the answer's Date header). Read from the run's webhook log, where the
-// team registered the run's receiver ('webhooks' without 'sandbox-admin', src/suite/webhook-inbox.ts),
+// team registered the run's receiver ('webhooks' without 'sandbox-admin', src/partner-data/webhook-inbox.ts),
 // waiting at most the configured webhook wait. Two such requisitions (generations racing in other workers)
 // cannot be told apart: none is taken.
 import type { SuiteConfig } from '../config/suite-config.ts';

@@ -30,29 +30,25 @@ import { isObject, type RequisitionData, type ServiceRequestData, unknownId } fr
 import { claimRequisition } from './requisition-claims.ts';
 import { sandboxRequisitionIds } from './sandbox-admin.ts';
 
-/** The requisition a GET answered, or a failure of `requirement` naming the request. */
-function requisitionIn(exchange: Exchange, requirement: string): RequisitionData {
-  const verdict = new Verdict(requirement);
-  verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
-  const requisition = verdict.json<RequisitionData>(exchange);
-  verdict.expectThat(isObject(requisition), 'the requisition is not a JSON object', exchange);
-  return requisition;
+/** The partner's reads by id, one row per kind of resource: the operation that reads it. */
+const PARTNER_READS = { requisition: getRequisitionOperation, 'service request': getServiceRequestOperation };
+type PartnerReadKind = keyof typeof PARTNER_READS;
+interface PartnerResource {
+  requisition: RequisitionData;
+  'service request': ServiceRequestData;
 }
 
-/** The service request a GET answered, or a failure of `requirement` naming the request. */
-function serviceRequestIn(exchange: Exchange, requirement: string): ServiceRequestData {
+const sendRead = (partner: PartnerClient, kind: PartnerReadKind, id: string): Promise<Exchange> =>
+  partner.send({ path: buildPath(PARTNER_READS[kind], { id }) });
+
+/** The resource a GET of `kind` answered, or a failure of `requirement` naming the request. */
+function resourceIn<K extends PartnerReadKind>(kind: K, exchange: Exchange, requirement: string) {
   const verdict = new Verdict(requirement);
-  verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
-  const serviceRequest = verdict.json<ServiceRequestData>(exchange);
-  verdict.expectThat(isObject(serviceRequest), 'the service request is not a JSON object', exchange);
-  return serviceRequest;
+  verdict.expectStatus(exchange, PARTNER_READS[kind].successStatus);
+  const resource = verdict.json<PartnerResource[K]>(exchange);
+  verdict.expectThat(isObject(resource), `the ${kind} is not a JSON object`, exchange);
+  return resource;
 }
-
-const getRequisition = (partner: PartnerClient, id: string): Promise<Exchange> =>
-  partner.send({ path: buildPath(getRequisitionOperation, { id }) });
-
-const getServiceRequest = (partner: PartnerClient, id: string): Promise<Exchange> =>
-  partner.send({ path: buildPath(getServiceRequestOperation, { id }) });
 
 /** POST add-test-data as `partner` (appointmentType omitted when undefined). */
 export function requestTestData(partner: PartnerClient, appointmentType?: string): Promise<Exchange> {
@@ -134,7 +130,7 @@ export class PartnerData {
    * under the key built here alone (the partner, what was asked, of what), so the memo can be shared more
    * widely without touching a check. A request without an answer fails the check that sent it, charged to
    * the operation `op` observed (its OP-*), and blocks those that waited for it; the next asker sends it again
-   * (src/suite/unanswered.ts).
+   * (src/session/unanswered.ts).
    */
   private observedOnce<T = Exchange>(
     what: readonly string[],
@@ -170,18 +166,9 @@ export class PartnerData {
     );
   }
 
-  /** GET of a requisition, as this session first sent it. */
-  observedRequisition(id: string): Promise<Exchange> {
-    return this.observedOnce(['requisition', id], getRequisitionOperation, () =>
-      getRequisition(this.partner, id),
-    );
-  }
-
-  /** GET of a service request alone, as this session first sent it. */
-  observedServiceRequest(id: string): Promise<Exchange> {
-    return this.observedOnce(['service request', id], getServiceRequestOperation, () =>
-      getServiceRequest(this.partner, id),
-    );
+  /** GET of a requisition or a service request alone, as this session first sent it. */
+  observedRead(kind: PartnerReadKind, id: string): Promise<Exchange> {
+    return this.observedOnce([kind, id], PARTNER_READS[kind], () => sendRead(this.partner, kind, id));
   }
 
   /** The sandbox's seeded requisitions of the partner (sandbox administration, the 'sandbox-admin' capability). */
@@ -198,49 +185,25 @@ export class PartnerData {
   // ---------------------------------------------------------------------------------- reads, judged
 
   /**
-   * A requisition as this session first read it, shared by the checks that judge what it was; a failure of
-   * `requirement` when the read fails. A check that reads the effect of a change reads afresh (readRequisition).
+   * A requisition or a service request (alone), with the exchange that read it; a failure of `requirement`
+   * when the read fails. As this session first read it, shared by the checks that judge what it was; `fresh`:
+   * read now, never from the session's observations (a check that reads the effect of a change).
    */
-  async sharedRequisition(
+  async partnerRead<K extends PartnerReadKind>(
+    kind: K,
     id: string,
     requirement: string,
-  ): Promise<{ exchange: Exchange; requisition: RequisitionData }> {
-    const exchange = await this.observedRequisition(id);
-    return { exchange, requisition: requisitionIn(exchange, requirement) };
-  }
-
-  /** A service request as this session first read it alone. */
-  async sharedServiceRequest(
-    id: string,
-    requirement: string,
-  ): Promise<{ exchange: Exchange; serviceRequest: ServiceRequestData }> {
-    const exchange = await this.observedServiceRequest(id);
-    return { exchange, serviceRequest: serviceRequestIn(exchange, requirement) };
-  }
-
-  /** A requisition as it is now (after a change): read afresh, never from the session's observations. */
-  async readRequisition(
-    id: string,
-    requirement: string,
-  ): Promise<{ exchange: Exchange; requisition: RequisitionData }> {
-    const exchange = await getRequisition(this.partner, id);
-    return { exchange, requisition: requisitionIn(exchange, requirement) };
-  }
-
-  /** A service request as it is now (after a change): read afresh. */
-  async readServiceRequest(
-    id: string,
-    requirement: string,
-  ): Promise<{ exchange: Exchange; serviceRequest: ServiceRequestData }> {
-    const exchange = await getServiceRequest(this.partner, id);
-    return { exchange, serviceRequest: serviceRequestIn(exchange, requirement) };
+    { fresh = false }: { fresh?: boolean } = {},
+  ): Promise<{ exchange: Exchange; resource: PartnerResource[K] }> {
+    const exchange = await (fresh ? sendRead(this.partner, kind, id) : this.observedRead(kind, id));
+    return { exchange, resource: resourceIn(kind, exchange, requirement) };
   }
 
   // ---------------------------------------------------------------------------------- test data
 
   /**
    * The requisition id an add-test-data answer gives: 204 (the documented answer) names it in a Location
-   * header, or a webhook announces it (src/suite/announced-requisition.ts), or none does (undefined, noted);
+   * header, or a webhook announces it (src/partner-data/announced-requisition.ts), or none does (undefined, noted);
    * 200 (the reference samples) carries `requisition_id`. Fails `requirement` for any other answer.
    */
   async generatedId(exchange: Exchange, requirement: string): Promise<string | undefined> {
@@ -277,7 +240,7 @@ export class PartnerData {
       undefined,
       async () =>
         (await announcedRequisition(generated, config, this.api, this.partner.credentials.clientId, (id) =>
-          getRequisition(this.partner, id),
+          sendRead(this.partner, 'requisition', id),
         )) ?? null,
       jsonCodec<string | null>(),
     );
@@ -295,7 +258,11 @@ export class PartnerData {
     const generated = await this.observedTestData(appointmentType);
     const id = await this.generatedId(generated, requirement);
     if (id === undefined) notVerified(NO_ID_ON_204);
-    const { exchange: read, requisition } = await this.sharedRequisition(id, 'TD-GENERATES-REQUISITION');
+    const { exchange: read, resource: requisition } = await this.partnerRead(
+      'requisition',
+      id,
+      'TD-GENERATES-REQUISITION',
+    );
     return { id, requisition, generated, read };
   }
 
@@ -343,13 +310,13 @@ export class PartnerData {
     if (id === undefined)
       notVerified(`every requisition (${candidates.length}) is in use by another test; configure more`);
     const requirement = id === generated ? 'TD-GENERATES-REQUISITION' : 'OP-GET-REQUISITION';
-    return { id, requisition: (await this.sharedRequisition(id, requirement)).requisition };
+    return { id, requisition: (await this.partnerRead('requisition', id, requirement)).resource };
   }
 
   /**
    * The requisition the run generated for the partner authentication checks alone (add-test-data once per
    * run, the default appointment type, read back), which they send updates to, so that one a lenient server
-   * lets in without a valid token changes nothing another check reads (src/suite/partner-owned-targets.ts);
+   * lets in without a valid token changes nothing another check reads (src/partner-data/partner-owned-targets.ts);
    * where the target names none (a 204, production), the working requisition, claimed for the test.
    */
   async requisitionForAuthentication(): Promise<OwnedRequisition> {
@@ -363,7 +330,7 @@ export class PartnerData {
       if (id !== undefined)
         return {
           id,
-          requisition: (await this.sharedRequisition(id, 'TD-GENERATES-REQUISITION')).requisition,
+          requisition: (await this.partnerRead('requisition', id, 'TD-GENERATES-REQUISITION')).resource,
         };
     }
     return this.workingRequisition();
@@ -377,7 +344,12 @@ export class PartnerData {
     if (this.session.config.environment !== 'production') {
       const id = await this.generatedId(await requestTestData(this.partner), 'OP-ADD-TEST-DATA');
       if (id !== undefined)
-        return { id, requisition: (await this.readRequisition(id, 'TD-GENERATES-REQUISITION')).requisition };
+        return {
+          id,
+          requisition: (
+            await this.partnerRead('requisition', id, 'TD-GENERATES-REQUISITION', { fresh: true })
+          ).resource,
+        };
     }
     return this.workingRequisition();
   }

@@ -31,7 +31,10 @@ export const ownedTargetTags = (op: Operation): string[] =>
 /** One of partner A's requisitions, as first read: what the reads ask for. */
 async function ownedRequisition(partnerData: PartnerData): Promise<OwnedRequisition> {
   const [id] = (await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE])) as [string];
-  return { id, requisition: (await partnerData.sharedRequisition(id, 'OP-GET-REQUISITION')).requisition };
+  return {
+    id,
+    requisition: (await partnerData.partnerRead('requisition', id, 'OP-GET-REQUISITION')).resource,
+  };
 }
 
 /** Partner A's request of `op` on what it owns, with a valid body: only the token is at issue. */

@@ -106,10 +106,10 @@ function invalidRequest(op: Operation, exchange: RecordedExchange): string | und
     : undefined;
 }
 
-export function checkExchange(op: Operation, exchange: RecordedExchange): ExchangeFinding[] {
-  const out: ExchangeFinding[] = [];
-  const add = (requirement: string, outcome: ExchangeOutcome, message: string) =>
-    out.push({ requirement, outcome, message });
+type Add = (requirement: string, outcome: ExchangeOutcome, message: string) => void;
+
+/** The status judged; true when it is one the operation lists. */
+function judgeStatus(op: Operation, exchange: RecordedExchange, add: Add): boolean {
   const statusRule = successRequirement(op);
   const invalid =
     exchange.status >= 400 && exchange.status < 500 && !op.statuses.includes(exchange.status)
@@ -118,7 +118,7 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Exchan
   if (invalid !== undefined) {
     // Not a departure from the documented statuses: the request was not one the operation accepts.
     add(statusRule, 'note', `status ${exchange.status} to an invalid request (${invalid})`);
-    return out;
+    return false;
   }
   if (!op.statuses.includes(exchange.status)) {
     add(
@@ -126,13 +126,67 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Exchan
       'fail',
       `status ${exchange.status} is not one ${op.operationId} lists (${op.statuses.join(', ')})`,
     );
-    return out;
+    return false;
   }
   add(statusRule, 'pass', `status ${exchange.status}`);
+  return true;
+}
+
+/** The parsed body against `schema`: its violations, its null fields (read as absent), its notes. */
+function judgeBody(op: Operation, schema: string, parsed: unknown, add: Add): unknown {
+  const { value: body, nullPointers } = withoutNullProperties(parsed);
+  const nullFields = [...new Set(nullPointers.map(fieldPattern))];
+  if (nullFields.length > 0)
+    add(
+      'SCH-NULL-FOR-ABSENT',
+      'warning',
+      `${op.method} ${op.path} sends null for ${nullFields.join(', ')}: read as absent`,
+    );
+  const result = validate(schema, body);
+  for (const violation of result.errors)
+    add(attributed(violation).requirement, 'fail', formatViolation(violation));
+  for (const note of result.notes) {
+    const pointer = note.pointer.replace(/^\/records\/\d+/, '/records/*');
+    add(owner(schema, note.pointer), 'note', `${op.method} ${op.path}: ${formatNote({ ...note, pointer })}`);
+  }
+  return body;
+}
+
+/** A collection's page: its size against the request's limit and the maximum, its records' order. */
+function judgePage(
+  op: Operation,
+  exchange: RecordedExchange,
+  records: Record<string, unknown>[],
+  add: Add,
+): void {
+  const limit = limitOf(op, exchange.url);
+  const maximum = op.queryParams.find((p) => p.name === 'limit')?.schema.maximum;
+  if (limit !== undefined && maximum !== undefined && limit > maximum && records.length > maximum)
+    add(
+      'PAG-LIMIT-OVER-MAX',
+      'fail',
+      `the page holds ${records.length} records for limit ${limit}, more than the maximum ${maximum}`,
+    );
+  else if (limit !== undefined && records.length > limit)
+    add(
+      'PAG-PAGE-WITHIN-LIMIT',
+      'fail',
+      `the page holds ${records.length} records; the request's limit is ${limit}`,
+    );
+  const orderId = orderRule(op);
+  if (orderId)
+    for (const problem of descendingProblems(records, (r) => r.start, 'start'))
+      add(orderId, 'fail', describeRecordProblem(problem));
+}
+
+export function checkExchange(op: Operation, exchange: RecordedExchange): ExchangeFinding[] {
+  const out: ExchangeFinding[] = [];
+  const add: Add = (requirement, outcome, message) => out.push({ requirement, outcome, message });
+  if (!judgeStatus(op, exchange, add)) return out;
   const schema = op.responses.get(exchange.status)?.schema ?? null;
   if (!succeeded(exchange) || schema === null) return out;
 
-  const jsonRule = appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : statusRule;
+  const jsonRule = appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : successRequirement(op);
   const type = exchange.responseHeaders['content-type'] ?? '';
   if (isJsonContentType(type)) add(jsonRule, 'pass', 'application/json');
   else add(jsonRule, 'fail', `content-type is "${type}", not application/json`);
@@ -149,46 +203,11 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Exchan
     add(jsonRule, 'fail', 'the body is not JSON');
     return out;
   }
-  const { value: body, nullPointers } = withoutNullProperties(parsed);
-  const nullFields = [...new Set(nullPointers.map(fieldPattern))];
-  if (nullFields.length > 0)
-    add(
-      'SCH-NULL-FOR-ABSENT',
-      'warning',
-      `${op.method} ${op.path} sends null for ${nullFields.join(', ')}: read as absent`,
-    );
-
-  const result = validate(schema, body);
-  for (const violation of result.errors)
-    add(attributed(violation).requirement, 'fail', formatViolation(violation));
-  for (const note of result.notes) {
-    const pointer = note.pointer.replace(/^\/records\/\d+/, '/records/*');
-    add(owner(schema, note.pointer), 'note', `${op.method} ${op.path}: ${formatNote({ ...note, pointer })}`);
-  }
-  const records = recordsOf(op, body);
+  const records = recordsOf(op, judgeBody(op, schema, parsed, add));
   const scoreId = scoreRule(schema);
   if (scoreId)
     for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', describeRecordProblem(problem));
-  if (op.isCollection) {
-    const limit = limitOf(op, exchange.url);
-    const maximum = op.queryParams.find((p) => p.name === 'limit')?.schema.maximum;
-    if (limit !== undefined && maximum !== undefined && limit > maximum && records.length > maximum)
-      add(
-        'PAG-LIMIT-OVER-MAX',
-        'fail',
-        `the page holds ${records.length} records for limit ${limit}, more than the maximum ${maximum}`,
-      );
-    else if (limit !== undefined && records.length > limit)
-      add(
-        'PAG-PAGE-WITHIN-LIMIT',
-        'fail',
-        `the page holds ${records.length} records; the request's limit is ${limit}`,
-      );
-    const orderId = orderRule(op);
-    if (orderId)
-      for (const problem of descendingProblems(records, (r) => r.start, 'start'))
-        add(orderId, 'fail', describeRecordProblem(problem));
-  }
+  if (op.isCollection) judgePage(op, exchange, records, add);
   const failed = new Set(out.filter((o) => o.outcome === 'fail').map((o) => o.requirement));
   for (const id of bodyRules)
     if (!failed.has(id)) add(id, 'pass', op.isCollection ? `${records.length} record(s)` : 'body');

@@ -4,15 +4,12 @@
 // status. A matrix run (CONFORMANCE_MATRIX) gets one report per target instead, in reports/matrix.json.
 
 import type { FullConfig, FullResult, Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { storeExpiries } from '../auth/expired-tokens.ts';
-import { loadConfig } from '../config/config.ts';
 import { profileRow } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
 import { incompleteAllowed, judgedSelection, mergedShards } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
-import { assembleHar } from '../http/har-writer.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import {
   budgeted,
@@ -46,29 +43,18 @@ import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './progress-line.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
 import { recordedRunFindings } from './run-findings.ts';
+import { type ShardRequests, shardRequests } from './shard-requests-reporter.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
 
-/** The manifest global setup wrote, or undefined when it wrote none (a run error stopped it first). */
-function writtenManifest(instance: number): RunManifest | undefined {
+/**
+ * The manifest of the run (or of one of its target instances), written by its global setup or by
+ * `merge-reports`; undefined when none was written (a run error stopped global setup first).
+ */
+function runManifest(instance = 0): RunManifest | undefined {
   try {
     return currentRunManifest(instance);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The manifest of the run (or of one of its target instances), written by its global setup in this process.
- * Without one (`playwright merge-reports` on another machine, or a run that failed in setup) the
- * configuration is resolved from the environment, or undefined when it cannot be.
- */
-function runManifest(instance = 0): (Pick<RunManifest, 'config'> & Partial<RunManifest>) | undefined {
-  const manifest = writtenManifest(instance);
-  if (manifest) return manifest;
-  try {
-    return { config: loadConfig(undefined, storeExpiries) };
   } catch {
     return undefined;
   }
@@ -140,6 +126,8 @@ export default class ConformanceReporter implements Reporter {
   private selection: string[] = [];
   /** How many shards a merge of blob reports holds (0: not a merge of shards). */
   private shards = 0;
+  /** A merge's requests: the shards', summed (src/report/shard-requests-reporter.ts). */
+  private shardRequests: ShardRequests | undefined;
   private lastProgress = Date.now();
   private testsEnded = 0;
   /** The requests the run's depth plan expects, once a test recorded the plan. */
@@ -150,6 +138,7 @@ export default class ConformanceReporter implements Reporter {
     this.rootDir = config.rootDir;
     this.selection = judgedSelection(config.metadata, config.shard);
     this.shards = mergedShards(config.metadata);
+    this.shardRequests = shardRequests(config.metadata);
   }
 
   /** Every half minute: tests done, requests sent against the run's depth plan, and the time left. */
@@ -158,7 +147,7 @@ export default class ConformanceReporter implements Reporter {
     this.plannedRequests = plannedRequests(test.annotations) ?? this.plannedRequests;
     if (Date.now() - this.lastProgress < PROGRESS_EVERY_MS) return;
     this.lastProgress = Date.now();
-    const manifest = writtenManifest(0);
+    const manifest = runManifest();
     if (!manifest || !this.suite) return;
     const left =
       Date.parse(manifest.startedAt) / 1000 + manifest.options.runTimeoutSeconds - Date.now() / 1000;
@@ -195,14 +184,13 @@ export default class ConformanceReporter implements Reporter {
         this.selection,
         recordedRunFindings().map(summariseRunFinding),
         this.shards,
+        this.shardRequests,
       ),
     );
     // The run's line of the requirement history, for the trend of the next runs' pages.
     appendHistory(requirementHistoryPath(), historyEntryOf(report));
     markAllure(report);
     markStoppedInAllure(reportPath('allure-results'), this.stoppedAfterThrowing(tests, report));
-    const har = manifest?.config.recordHar;
-    if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
     const allowIncomplete = incompleteAllowed(manifest?.config.allowIncomplete === true, report);
     printEnding(report, allowIncomplete);
     if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
@@ -255,6 +243,8 @@ async function conformanceReport(
   selection: string[],
   outsideTests: readonly TestResultSummary[] = [],
   shards = 0,
+  /** A merge of shards: what they sent (their request logs stayed on their machines). */
+  merged?: ShardRequests,
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
   for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
@@ -282,9 +272,11 @@ async function conformanceReport(
       strict: config?.strict ?? false,
       startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
       durationMs: Math.round(result.duration),
-      requestsSent: requestsSent(manifest?.requestLog),
-      requestTally: requestTally(manifest?.requestLog),
-      rateLimitedAnswers: rateLimitedAnswers(manifest?.requestLog),
+      requestsSent: merged
+        ? merged.tally.user + merged.tally.partner + merged.tally.other
+        : requestsSent(manifest?.requestLog),
+      requestTally: merged?.tally ?? requestTally(manifest?.requestLog),
+      rateLimitedAnswers: merged?.rateLimited ?? rateLimitedAnswers(manifest?.requestLog),
       propertySeed: config?.propertySeed,
       stoppedSending:
         config && manifest?.unansweredLog

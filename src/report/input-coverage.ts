@@ -1,11 +1,11 @@
 // Which classes of the input space a run covered (issue 31), and how deep it went: a check records each
 // class it sent and judged as an annotation, `{ type: 'input-class', description: '["limit","17","listCycles"]' }`
-// (family, value, where), and the plan it read through as a `depth` annotation (src/suite/depth.ts); the
+// (family, value, where), and the plan it read through as a `depth` annotation (src/user-data/depth.ts); the
 // reporter gathers them into the report's `inputs` section and conformance.md's table.
 import type { TestInfo } from '@playwright/test';
 
 export const INPUT_CLASS_ANNOTATION = 'input-class';
-/** The annotation that carries the plan a test read through (JSON of the DepthPlan, src/suite/depth.ts). */
+/** The annotation that carries the plan a test read through (JSON of the DepthPlan, src/user-data/depth.ts). */
 export const DEPTH_ANNOTATION = 'depth';
 
 /** One family of classes as the report shows it: the values covered, and on how many (value, where) pairs. */

@@ -1,7 +1,7 @@
 // The suite as a package: its root (specs, schemas, tests, configuration travel with it), its version, and
 // where its modules are: the TypeScript sources in a checkout (run through tsx), or their JavaScript build
 // (BUILT_DIR, which `npm pack` makes; the installed command and Playwright's workers load it).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +30,12 @@ export const builtPlaywrightVariables = (): NodeJS.ProcessEnv =>
 /** The source a module of the suite was built from: the build's `x.js` is `x.ts` (a checkout's is itself). */
 export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.js$/, '.ts') : file);
 
-/** A module of the suite named by its source (`src/report/allurerc.ts`): the file this process loads. */
-export const suiteModule = (source: string): string =>
-  join(codeRoot, runsBuilt ? source.replace(/\.tsx?$/, '.js') : source);
+/**
+ * A module of the suite named by its source (`src/report/allurerc.ts`): the file this process loads. A name
+ * that a move left behind throws where it is written, not in the Playwright process given it.
+ */
+export function suiteModule(source: string): string {
+  const file = join(codeRoot, runsBuilt ? source.replace(/\.tsx?$/, '.js') : source);
+  if (!existsSync(file)) throw new Error(`no module of the suite at ${source} (${file})`);
+  return file;
+}

@@ -8,6 +8,7 @@
 // test at once and makes the verdict ERROR, the reports still written. All but the reading of the variables
 // goes on while Playwright loads the spec files and starts the workers, whose first tests wait for it
 // (src/run-state/setup-finished.ts).
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FullConfig } from '@playwright/test';
@@ -29,6 +30,7 @@ import type { SuiteConfig } from '../config/suite-config.ts';
 import { drawnSeed } from '../config/variable-parsers.ts';
 import { type Env, read } from '../config/variables.ts';
 import { startRunCoordinator } from '../coordinator/server.ts';
+import { assembleHar } from '../http/har-writer.ts';
 import { setupRunError } from '../report/run-errors.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { timed } from '../run-state/phase-log.ts';
@@ -284,15 +286,19 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     const [own] = started;
     const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
     if (problem) recordRunError(problem);
+    return own?.config.recordHar;
   })
     .catch(async (error: unknown) => {
       await stopAll();
       // The tests see the run error and stop at once; the reporter writes the reports with verdict ERROR.
       recordRunError(setupRunError(error, runLayers));
+      return undefined;
     })
     .finally(markSetupFinished);
   return async () => {
-    await setup;
+    const har = await setup;
     await timed('teardown', stopAll);
+    // Every worker has ended: its part of the HAR is whole.
+    if (har) console.log(`Recorded ${await assembleHar(har)} exchange(s) as HAR: ${har}`);
   };
 }

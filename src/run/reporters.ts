@@ -10,8 +10,11 @@ const reporter = (file: string): string => suiteModule(`src/report/${file}`);
 /** First in any list: a check's failure keeps its worker, and every reporter after it still sees a failure. */
 export const KEPT_FAILURES_REPORTER = reporter('kept-failures-reporter.ts');
 
-/** What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where). */
-export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},blob`;
+/**
+ * What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where), and, before
+ * the blob writes them, its requests (src/report/shard-requests-reporter.ts).
+ */
+export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${reporter('shard-requests-reporter.ts')},blob`;
 
 /** The reports of a whole run: Playwright's HTML, Allure's results, and the conformance result and its forms. */
 export const reportReporters = (): ReporterDescription[] => [

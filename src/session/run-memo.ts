@@ -3,7 +3,7 @@
 // ask reads it; the others wait for its value, their test's timeout growing by the wait (a wait for another
 // worker's read, paced by the rate limit, is not a slow server). A read that fails is not remembered: the
 // next asker reads again, and meets the failure itself. A read that got no answer blocks the askers that
-// waited for it (src/suite/unanswered.ts), instead of each sending it again.
+// waited for it (src/session/unanswered.ts), instead of each sending it again.
 import type { UserToken } from '../auth/user-oauth.ts';
 import type { CoordinatorCall } from '../coordinator/client.ts';
 import type { MemoClaim } from '../coordinator/routes.ts';

@@ -1,6 +1,6 @@
 // What a target session's client tells of the requests that are slow (1 s) or lose their connection
 // (src/http/second-sending.ts): each is recorded for the report once all its sendings settled, named by the
-// test that sent it (src/report/slow-requests.ts). A session closes once the last has settled: each ends by
+// test that sent it (src/report/latency/slow-requests.ts). A session closes once the last has settled: each ends by
 // its bound, so a first sending a check went on without is judged, however late.
 import type { TestInfo } from '@playwright/test';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';

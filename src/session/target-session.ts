@@ -47,7 +47,7 @@ export interface TargetSession {
   shared<Value>(key: string, create: () => Value): Value;
   /**
    * A read the session's tests share, by a key of its own: kept for later askers unless it fails, and then
-   * sent again by the next asker (a request without an answer: src/suite/unanswered.ts).
+   * sent again by the next asker (a request without an answer: src/session/unanswered.ts).
    */
   sharedRead<Value>(key: string, read: () => Promise<Value>): Promise<Value>;
   /** What the run's workers share with this target instance: reads made once for the whole run. */

@@ -31,6 +31,7 @@ import { type TargetSession, TargetSessions } from '../session/target-session.ts
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../session/unanswered.ts';
 import { messageOf } from '../text/error-message.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
+import { attempt } from '../verdict/attempt.ts';
 import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
 import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
 import {
@@ -42,7 +43,6 @@ import {
   stopWith,
   type Verdict,
 } from '../verdict/verdicts.ts';
-import { attempt } from './attempt.ts';
 import {
   checkEnding,
   endingErrors,
@@ -67,7 +67,7 @@ interface WorkerFixtures {
   failureKeepsWorker: boolean;
   /** The run's global setup has finished (auto, first): it goes on while the workers start. */
   runSetUp: undefined;
-  /** The worker's session with each target instance its tests use (src/suite/target-session.ts). */
+  /** The worker's session with each target instance its tests use (src/session/target-session.ts). */
   targetSessions: TargetSessions;
 }
 
@@ -90,7 +90,7 @@ interface TestFixtures {
    * The HTTP client of the current test: recorded, counted, paced and guarded by the profile and by the
    * grants of its tokens (a request needing a scope its token's stated grant lacks, and that the target
    * refused the token when it was tried on it, is not sent: the check is not verified, naming the grant and
-   * the refusal; src/suite/grant-guard.ts).
+   * the refusal; src/user-data/grant-guard.ts).
    */
   api: ApiClient;
   /** Skips the test, with the reason, when the target lacks a capability. */
@@ -98,7 +98,7 @@ interface TestFixtures {
   /**
    * A user token for the scope set (default: all six read scopes), cached per worker and target; the pool
    * knows the scope its grant is stated to carry (src/auth/granted-scope.ts), and the token is tried once on
-   * each scope asked for that the statement lacks (src/suite/grant-guard.ts).
+   * each scope asked for that the statement lacks (src/user-data/grant-guard.ts).
    */
   userToken: (scopes?: readonly string[], user?: UserName) => Promise<string>;
   /** A newly minted user token (a grant of its own, e.g. to revoke), stopped like userToken's on a failed sign-in. */
@@ -109,7 +109,7 @@ interface TestFixtures {
   ) => Promise<UserToken>;
   partnerA: PartnerClient;
   partnerB: PartnerClient;
-  /** The verdicts of the requirement the check declares (src/suite/test.ts `verifies`; src/suite/verdicts.ts). */
+  /** The verdicts of the requirement the check declares (src/suite/test.ts `verifies`; src/verdict/verdicts.ts). */
   verdict: Verdict;
   profileGuard: undefined;
   /** Releases the configured requisitions the test claimed (auto). */
@@ -202,7 +202,7 @@ async function signedIn<Token>(token: Promise<Token>, what: string): Promise<Tok
   return blockedBy('AUTH-CODE-FLOW', `${what}: ${outcome.reason}`);
 }
 
-/** The token, once tried on each read scope its stated grant lacks (src/suite/grant-guard.ts). */
+/** The token, once tried on each read scope its stated grant lacks (src/user-data/grant-guard.ts). */
 async function triedToken(token: Promise<UserToken>, session: TargetSession): Promise<UserToken> {
   const issued = await token;
   await tryStatedGrant(issued, session.api, session.memo);

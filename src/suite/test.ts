@@ -41,7 +41,7 @@ const targets = runTargets(resolveEnvironment());
 export const test = targets.some((target) => target.name !== '') ? perTarget(suiteTest, targets) : suiteTest;
 
 export interface VerifiesOptions {
-  /** Further requirements this test reports on (each tagged, so selection finds it; src/suite/verdicts.ts `of`). */
+  /** Further requirements this test reports on (each tagged, so selection finds it; src/verdict/verdicts.ts `of`). */
   also?: readonly string[];
   /** Profile tags (src/config/profiles.ts `Tags`), e.g. writes or non-production. */
   tag?: readonly string[];

@@ -60,9 +60,9 @@ export class Dataset {
     private readonly cache: UserDataCache,
     private readonly api: ApiClient,
     private readonly token: () => Promise<string>,
-    /** Why a token's grant cannot read an operation, if it cannot (src/suite/grant-guard.ts). */
+    /** Why a token's grant cannot read an operation, if it cannot (src/user-data/grant-guard.ts). */
     private readonly mismatch: (token: string, op: Operation) => string | undefined,
-    /** The run's depth plan for this target (src/suite/depth.ts). */
+    /** The run's depth plan for this target (src/user-data/depth.ts). */
     readonly plan: () => Promise<DepthPlan>,
   ) {}
 

@@ -54,7 +54,7 @@ export async function tryStatedGrant(
     const op = triedOn(scope);
     const { accessToken } = token;
     if (!op || tried.has(key(accessToken, scope))) continue;
-    // Left unanswered, it is its operation's failure, as a shared read's is (src/suite/unanswered.ts).
+    // Left unanswered, it is its operation's failure, as a shared read's is (src/session/unanswered.ts).
     const send = () =>
       api.send({ ...requestFor(op), token: accessToken }).catch(chargeUnansweredTo(successRequirement(op)));
     const answer = memo.remember(`grant tried ${accessToken} ${scope}`, send, exchangeCodec);

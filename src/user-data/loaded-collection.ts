@@ -3,7 +3,7 @@
 import { describeRecordProblem, type RecordProblem } from '../checks/invariants.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import type { Exchange } from '../http/exchange.ts';
-import type { Attempt } from '../suite/attempt.ts';
+import type { Attempt } from '../verdict/attempt.ts';
 import type { Page } from './collections.ts';
 import type { DataRecord } from './records.ts';
 

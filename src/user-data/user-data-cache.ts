@@ -11,7 +11,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { RequestRefused } from '../http/request-refused.ts';
 import { type Codec, exchangeCodec, jsonCodec, type RunMemo } from '../session/run-memo.ts';
 import { chargeUnansweredTo, failedOnAnswer, rethrowAsAsker, sharedRead } from '../session/unanswered.ts';
-import { failedAttempt } from '../suite/attempt.ts';
+import { failedAttempt } from '../verdict/attempt.ts';
 import { type CollectionWalk, type Page, readPage, type WalkOptions, walkCollection } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import type { DataRecord } from './records.ts';
@@ -171,5 +171,5 @@ export class UserDataCache {
   }
 }
 
-/** Whether a token's grant lets it read an operation (src/suite/grant-guard.ts): the ids it cannot are left out. */
+/** Whether a token's grant lets it read an operation (src/user-data/grant-guard.ts): the ids it cannot are left out. */
 type Readable = (op: Operation) => boolean;

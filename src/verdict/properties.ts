@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { redactText } from '../http/redact.ts';
 import { RequestRefused } from '../http/request-refused.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
+import { propertyReplay } from './property-replay.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 /**
@@ -27,15 +28,17 @@ export async function assertProperty<Ts>(
   } catch (error) {
     if (!(error instanceof Error) || error.cause === undefined) throw error;
     if (test.info().expectedStatus === 'skipped' || error.cause instanceof RequestRefused) throw error.cause;
-    throw withPropertyReport(error.cause, redactText(error.message));
+    throw withPropertyReport(error.cause, redactText(error.message), seed);
   }
 }
 
 /** The property's own failure, with fast-check's report (seed, path, counterexample) appended. */
-function withPropertyReport(cause: unknown, report: string): Error {
+function withPropertyReport(cause: unknown, report: string, seed: number): Error {
   if (cause instanceof ConformanceFailure) {
     const { message, evidence } = cause.finding;
-    return cause.restated(message, evidence ? `${evidence}\n${report}` : report);
+    return cause.restated(message, evidence ? `${evidence}\n${report}` : report, {
+      replay: propertyReplay(seed, test.info()),
+    });
   }
   if (cause instanceof TransportFailure)
     return new TransportFailure(cause.request, cause.reason, report, cause.unanswered, cause.code);

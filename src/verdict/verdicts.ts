@@ -72,6 +72,8 @@ export interface FailureBasis {
   exchange?: Exchange;
   /** Where in that answer the rule broke: JSON pointers into {status, headers, body} (`/body/records/3/id`). */
   fields?: readonly string[];
+  /** A property's failure: its fast-check seed and the command that replays it (src/verdict/property-replay.ts). */
+  replay?: Finding['replay'];
 }
 
 /** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
@@ -99,17 +101,21 @@ export class ConformanceFailure extends Error {
       ...(text ? { evidence: redactText(text) } : {}),
       ...(id ? { exchange: id } : {}),
       ...(fields.length > 0 ? { fields } : {}),
+      ...(basis.replay ? { replay: basis.replay } : {}),
     };
     super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
     this.name = 'ConformanceFailure';
     this.finding = finding;
-    this.basis = { exchange, fields };
+    this.basis = { ...basis, exchange, fields };
     if (exchange) restOn(finding, exchange);
   }
 
-  /** The same failure said again (a property's, with fast-check's report): on the same exchange and fields. */
-  restated(message: string, evidence: string | undefined): ConformanceFailure {
-    return new ConformanceFailure(this.requirement, message, evidence, this.basis);
+  /**
+   * The same failure said again (a property's, with fast-check's report): on the same exchange and fields,
+   * with what `more` adds (its replay).
+   */
+  restated(message: string, evidence: string | undefined, more: FailureBasis = {}): ConformanceFailure {
+    return new ConformanceFailure(this.requirement, message, evidence, { ...this.basis, ...more });
   }
 }
 
@@ -132,7 +138,7 @@ const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 /**
  * Requirements any check may give a verdict on without declaring them, because they hold wherever a check
  * sends a request: no 5xx on client input, and each operation's answer to a valid request (its OP-*
- * requirement, which a shared read charges too, src/suite/collections.ts). Any other requirement a check
+ * requirement, which a shared read charges too, src/user-data/collections.ts). Any other requirement a check
  * judges (passes with evidence, fails, leaves not verified), it declares (verifies()'s `also`): its tag is
  * what selects the check for that requirement (`--grep`, the mutation gate), and the report counts the check
  * in the requirement's verdict. A note or a warning, which any check may record (src/report/build-report.ts),

@@ -10,7 +10,7 @@
 // occupying [start, end), so a record that ended exactly at S, or starts exactly at T, is left out; a
 // target that includes it gets a warning (FLT-START-EXCLUDES-EARLIER and FLT-END-EXCLUSIVE readings).
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
-// its extent is the union of its sleep's and its cycle's (src/suite/records.ts), and only records
+// its extent is the union of its sleep's and its cycle's (src/user-data/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';

@@ -3,7 +3,7 @@
 // token with 401; the suite's PartnerClient then requests a new token and retries.
 //
 // Every request asks for what partner A owns, so that a served answer shows as served and a refused one as
-// refused (src/suite/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
+// refused (src/partner-data/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
 // (which a broken server would run without a valid token) on test data the run generated for these checks,
 // tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';

@@ -72,9 +72,10 @@ for (const op of statusUpdateOperations) {
     async ({ partnerB, partnerData, requires, verdict }) => {
       requires('second-partner');
       const owned = await partnerData.workingRequisition();
-      const readOwned = () => partnerData.readRequisition(owned.id, 'OP-GET-REQUISITION');
+      const readOwned = () =>
+        partnerData.partnerRead('requisition', owned.id, 'OP-GET-REQUISITION', { fresh: true });
       // A's data as it is now: earlier checks of the session may have changed it.
-      const { requisition: current } = await readOwned();
+      const { resource: current } = await readOwned();
       const before = statusesOf(current);
       if (before.size === 0)
         verdict.notVerified(`requisition ${owned.id} has no service request whose status could change`);
@@ -82,7 +83,7 @@ for (const op of statusUpdateOperations) {
       const refused = await partnerB.send(
         partnerRequestFor(op, addressedId(op, owned), validBodyFor(op, status)),
       );
-      const { exchange, requisition } = await readOwned();
+      const { exchange, resource: requisition } = await readOwned();
       const changes = statusChanges(before, statusesOf(requisition));
       verdict.expectNone(
         changes.map(

@@ -6,7 +6,7 @@
 // Requisitions checked: on a non-production target one generated per appointment type with add-test-data
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
-// read once per worker session and judged by every check here (src/suite/partner-data.ts).
+// read once per worker session and judged by every check here (src/partner-data/partner-data.ts).
 import { Tags } from '../../src/config/profiles.ts';
 import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
@@ -51,7 +51,11 @@ async function loadRequisitions(partnerData: PartnerData, sandboxAdmin: boolean)
   }
   const loaded: Loaded[] = [];
   for (const id of new Set(ids)) {
-    const { exchange, requisition } = await partnerData.sharedRequisition(id, 'OP-GET-REQUISITION');
+    const { exchange, resource: requisition } = await partnerData.partnerRead(
+      'requisition',
+      id,
+      'OP-GET-REQUISITION',
+    );
     loaded.push({ id, exchange, requisition });
   }
   return loaded;
@@ -132,8 +136,8 @@ test(
     let alone: Exchange | undefined;
     const kinds = oneOfEachKind(loaded);
     for (const id of kinds) {
-      const read = await partnerData.sharedServiceRequest(id, 'OP-GET-SERVICE-REQUEST');
-      for (const violation of validate('service-request', read.serviceRequest).errors) {
+      const read = await partnerData.partnerRead('service request', id, 'OP-GET-SERVICE-REQUEST');
+      for (const violation of validate('service-request', read.resource).errors) {
         alone ??= read.exchange;
         problems.push(
           `GET service request ${id}: ${formatViolation(violation)} → ${attributed(violation).requirement}`,
@@ -207,7 +211,7 @@ test(
   ),
   async ({ partnerData, verdict }) => {
     const [id] = await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE]);
-    const exchange = await partnerData.observedRequisition(id as string);
+    const exchange = await partnerData.observedRead('requisition', id as string);
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
@@ -230,9 +234,13 @@ test(
   ),
   async ({ partnerData, verdict }) => {
     const [id] = await partnerData.requisitionIds([DEFAULT_APPOINTMENT_TYPE]);
-    const { requisition } = await partnerData.sharedRequisition(id as string, 'OP-GET-REQUISITION');
+    const { resource: requisition } = await partnerData.partnerRead(
+      'requisition',
+      id as string,
+      'OP-GET-REQUISITION',
+    );
     const serviceRequestId = firstServiceRequestId(requisition);
-    const exchange = await partnerData.observedServiceRequest(serviceRequestId);
+    const exchange = await partnerData.observedRead('service request', serviceRequestId);
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);

@@ -6,11 +6,11 @@
 //
 // The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
 // samples: both are accepted. A 204 that names the requisition in a Location header (RFC 9110 §10.2.2), or
-// that a webhook the run reads announces (src/suite/announced-requisition.ts), is read as a 200 is; after one
+// that a webhook the run reads announces (src/partner-data/announced-requisition.ts), is read as a 200 is; after one
 // that names none the generated requisition cannot be found, so the follow-up checks are not verified, with
 // a note. Each call (without the parameter, and per type) is sent once per worker
 // session, and its requisition read back once: every check here judges that one observation
-// (src/suite/partner-data.ts), as do the other partner checks that need a generated requisition.
+// (src/partner-data/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import {
@@ -72,7 +72,11 @@ for (const { label, appointmentType } of calls) {
         );
         return;
       }
-      const { exchange, requisition } = await partnerData.sharedRequisition(id, verdict.requirement);
+      const { exchange, resource: requisition } = await partnerData.partnerRead(
+        'requisition',
+        id,
+        verdict.requirement,
+      );
       verdict.expectThat(
         requisition.id === id,
         `GET answered requisition ${JSON.stringify(requisition.id)} for id ${id}`,

@@ -4,7 +4,7 @@
 // not the operation's JSON body never applied and never a 5xx.
 //
 // The tests share the requisition their worker session generated with add-test-data, each claiming it for its
-// duration (src/suite/partner-data.ts workingRequisition): every update sets a task business status no other
+// duration (src/partner-data/partner-data.ts workingRequisition): every update sets a task business status no other
 // test uses, and a check that compares against the state before an update reads that state first, so no
 // check depends on what an earlier one wrote. Non-production only.
 import fc from 'fast-check';
@@ -91,9 +91,11 @@ test(
     const problems: string[] = [];
     let last: Exchange = update;
     for (const serviceRequestId of serviceRequestIds) {
-      const { exchange, serviceRequest } = await partnerData.readServiceRequest(
+      const { exchange, resource: serviceRequest } = await partnerData.partnerRead(
+        'service request',
         serviceRequestId,
         'OP-GET-SERVICE-REQUEST',
+        { fresh: true },
       );
       last = exchange;
       if (serviceRequest.task_business_status !== status)
@@ -101,7 +103,12 @@ test(
           `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
         );
     }
-    const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
+    const { exchange, resource: after } = await partnerData.partnerRead(
+      'requisition',
+      id,
+      'OP-GET-REQUISITION',
+      { fresh: true },
+    );
     for (const [serviceRequestId, value] of statusesOf(after)) {
       if (value !== status)
         problems.push(
@@ -169,9 +176,10 @@ test(
     const [target, ...siblings] = serviceRequestIdsOf(requisition);
     if (target === undefined || siblings.length === 0)
       verdict.notVerified(`requisition ${id} has fewer than two service requests: no sibling to watch`);
-    const readWorking = () => partnerData.readRequisition(id, 'OP-GET-REQUISITION');
+    const readWorking = () =>
+      partnerData.partnerRead('requisition', id, 'OP-GET-REQUISITION', { fresh: true });
     // The siblings as they are now: earlier checks of the session may have changed them.
-    const before = statusesOf((await readWorking()).requisition);
+    const before = statusesOf((await readWorking()).resource);
     const update = await partnerA.send(
       statusUpdate(patchServiceRequest, target as string, { task_business_status: uniqueStatus('ONLY') }),
     );
@@ -179,13 +187,18 @@ test(
 
     const problems: string[] = [];
     for (const sibling of siblings) {
-      const { serviceRequest } = await partnerData.readServiceRequest(sibling, 'OP-GET-SERVICE-REQUEST');
+      const { resource: serviceRequest } = await partnerData.partnerRead(
+        'service request',
+        sibling,
+        'OP-GET-SERVICE-REQUEST',
+        { fresh: true },
+      );
       if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
         problems.push(
           `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
         );
     }
-    const { exchange, requisition: after } = await readWorking();
+    const { exchange, resource: after } = await readWorking();
     const afterStatuses = statusesOf(after);
     afterStatuses.delete(target as string);
     before.delete(target as string);
@@ -221,7 +234,12 @@ for (const op of statusUpdateOperations) {
         );
         verdict.expectSuccess(exchange, 'an update with a reason');
       }
-      const { exchange, requisition: after } = await partnerData.readRequisition(id, 'OP-GET-REQUISITION');
+      const { exchange, resource: after } = await partnerData.partnerRead(
+        'requisition',
+        id,
+        'OP-GET-REQUISITION',
+        { fresh: true },
+      );
       const statuses = statusesOf(after);
       // The service requests the updates reached: the addressed one, or those of the requisition that show either.
       const reached =
@@ -377,7 +395,9 @@ for (const op of updateOperations) {
       // changed it), again after each body the service took (2xx), and once at the end, which shows a refused
       // body that was applied all the same.
       const statuses = async () =>
-        statusesOf((await partnerData.readRequisition(id, 'OP-GET-REQUISITION')).requisition);
+        statusesOf(
+          (await partnerData.partnerRead('requisition', id, 'OP-GET-REQUISITION', { fresh: true })).resource,
+        );
       let before = readable ? await statuses() : new Map<string, unknown>();
       const readBack = async (what: string) => {
         const after = await statuses();

@@ -10,7 +10,6 @@ import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
 import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { attempt } from '../../src/suite/attempt.ts';
 import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import {
@@ -20,6 +19,7 @@ import {
   requestFor,
   userDataOperations,
 } from '../../src/user-data/user-catalogue.ts';
+import { attempt } from '../../src/verdict/attempt.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 const UNDECLARED_SECURITY = 'AUTH-UNDECLARED-SECURITY';
@@ -137,7 +137,7 @@ for (const scope of ALL_READ_SCOPES) {
   );
 }
 
-// Checked against the webhooks the OAuth client receives (src/suite/webhook-inbox.ts): a webhook for the user
+// Checked against the webhooks the OAuth client receives (src/partner-data/webhook-inbox.ts): a webhook for the user
 // arrives before the revocation (on the sandbox after a simulated change of the user's data; elsewhere from
 // the user's own activity), then none may arrive for the user from IN_FLIGHT_MS after the revocation
 // answered until the stated wait (CONFORMANCE_WEBHOOK_WAIT_S) has passed.

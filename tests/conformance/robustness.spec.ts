@@ -14,7 +14,7 @@
 // maximum (PAG-LIMIT-OVER-MAX).
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
 // without parameters (nothing to generate). Each test replays the failure store's counterexamples first
-// (src/suite/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
+// (src/verdict/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
 // shapes (the known id, the edges of int64 and uuid, every malformed shape) and one per rule of the
 // collection queries (an empty end, a limit beyond int32 and over the maximum, an impossible date, start
 // after end), so that every requirement a test declares is exercised in every run; then as many generated

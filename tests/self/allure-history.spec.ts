@@ -1,4 +1,4 @@
-// Allure history carries over between runs (src/report/allurerc.ts historyPath), so the report shows
+// Allure history carries over between runs (src/report/allure/allurerc.ts historyPath), so the report shows
 // trends: two reports generated from the same results directory leave two runs in the history file, and a
 // run that renders no report (src/run/allure-step.ts, without CONFORMANCE_ALLURE_REPORT) adds its own.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

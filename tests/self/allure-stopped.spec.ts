@@ -1,5 +1,5 @@
 // A test the run error stopped after it threw is not verified, never failed, in Allure too
-// (src/report/allure-stopped.ts): its result, written failed by allure-playwright, becomes skipped.
+// (src/report/allure/allure-stopped.ts): its result, written failed by allure-playwright, becomes skipped.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';

@@ -2,6 +2,7 @@
 // the sandbox is independent of the suite (issue 12: the oracle shares no code with the checker), the
 // suite reaches the sandbox only where it starts it, no module imports itself back through others, and
 // nothing but the command line (src/cli/main.ts and its src/cli/commands/) imports a command.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { importCircles, importGraph, importsOf } from './import-graph.ts';
@@ -81,6 +82,10 @@ test('src/config/ imports nothing from src/auth/ (auth reads the configuration, 
   expect(importsAcross('src/config', 'src/auth')).toEqual([]);
 });
 
+test('src/report/ imports nothing from src/auth/ (the reporter reads the run manifest, never resolves the configuration)', () => {
+  expect(importsAcross('src/report', 'src/auth')).toEqual([]);
+});
+
 /** The folders of src/ and the folders each imports (files at src/'s root count as one folder, '.'). */
 function folderGraph(): Map<string, Set<string>> {
   const folderOf = (file: string) => (file.split('/').length > 2 ? (file.split('/')[1] ?? '.') : '.');
@@ -125,4 +130,23 @@ test('src/cli/ holds only commands: nothing but the command line imports one', (
     );
   expect(everywhere.size).toBeGreaterThan(200);
   expect(intoCommands).toEqual([]);
+});
+
+test('docs/layout.md maps every room of src/ on its floor, with the rooms it imports', () => {
+  const folders = folderGraph();
+  // A room's floor: one above the highest room it imports (the graph has no circle, the test above).
+  const floorOf = (folder: string): number =>
+    1 + Math.max(0, ...[...(folders.get(folder) ?? [])].map(floorOf));
+  const fromCode = [...folders.keys()]
+    .filter((folder) => folder !== '.')
+    .map((folder) => `${floorOf(folder)} ${folder}: ${[...(folders.get(folder) ?? [])].sort().join(', ')}`)
+    .sort();
+  const layout = readFileSync(`${root}docs/layout.md`, 'utf8');
+  const fromDocs = [...layout.matchAll(/^\| (\d+) \| `src\/([\w-]+)\/` \| .* \| ([\w, -]+) \|$/gm)]
+    .map(([, floor, folder, imports]) => {
+      const rooms = imports === 'none' ? [] : (imports ?? '').split(', ').sort();
+      return `${floor} ${folder}: ${rooms.join(', ')}`;
+    })
+    .sort();
+  expect(fromDocs).toEqual(fromCode);
 });

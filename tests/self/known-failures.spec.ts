@@ -11,7 +11,7 @@ import { type Expectation, loadExpectations } from '../../src/report/expectation
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
 import { renderPage } from '../../src/report/page/document.tsx';
-import { pageView } from '../../src/report/page/from-report.ts';
+import { historyEntryOf, pageView } from '../../src/report/page/from-report.ts';
 import { RESULT_SCHEMA_VERSION } from '../../src/result/identity.ts';
 import { resultProblems } from '../../src/result/validate.ts';
 import { sandboxRunMeta } from './findings-support.ts';
@@ -100,6 +100,14 @@ test('a known failure in force covers its failure with its owner; one past its e
   expect(markdown).toContain(
     '- known failure past its expiry, its failures count again: PAG-B — was due (owner ops; until 2025-12-31)',
   );
+
+  // Against the last run, where both passed: the expired one is a new failure, the known one is not.
+  const before = {
+    ...historyEntryOf(report),
+    startedAt: '2025-12-31T00:00:00.000Z',
+    statuses: { 'PAG-A': 'pass' as const, 'PAG-B': 'pass' as const },
+  };
+  expect(pageView(report, { entries: [before], unreadable: 0 }).changes?.newFailures).toEqual(['PAG-B']);
 
   const page = renderPage(pageView(report, { entries: [], unreadable: 0 }));
   expect(page).toContain('Known failures past their expiry');

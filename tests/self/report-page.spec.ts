@@ -6,7 +6,7 @@
 // kept across a reload, axe-core, and without JavaScript the verdict, the areas and every failure. The
 // failing page's open time is printed, never asserted.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,7 @@ import type { FaultName } from '../../sandbox/faults/index.ts';
 import { chromiumPath } from '../../src/config/chromium.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { areaOf } from '../../src/report/overview.ts';
+import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
@@ -54,6 +55,11 @@ const FAULTS: FaultName[] = [
   'partner-expired-token-accepted',
 ];
 const FIVE_MB = 5 * 1024 * 1024;
+/** The failing run's known failures: one in force, with its owner, ticket and expiry, and one expired. */
+const EXPECTATIONS = `expectations:
+  SCOPE-READ-PROFILE: { outcome: fail, reason: "scopes land in 2.4", owner: lab-team, ticket: API-231, expires: 2099-12-31 }
+  PAUTH-EXPIRED-TOKEN: { outcome: fail, reason: "was due", owner: partner-team, expires: 2020-01-01 }
+`;
 
 let dir = '';
 let browser: Browser | undefined;
@@ -70,7 +76,7 @@ async function run(sandbox: RunningSandbox, env: NodeJS.ProcessEnv): Promise<Con
   );
   const file = join(dir, 'conformance.json');
   if (!existsSync(file)) throw new Error(`the run wrote no report:\n${output}`);
-  return JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  return readResult(file);
 }
 
 /** The run's page and report, kept under `kind` (the next run writes index.html again). */
@@ -95,7 +101,9 @@ test.beforeAll(async ({}, testInfo) => {
   keep('clean', await run(clean, narrowed));
   const broken = await startSandbox({ port: 0, faults: FAULTS });
   sandboxes.push(broken);
-  keep('failing', await run(broken, { CONFORMANCE_WORKERS: '2' }));
+  const expectations = join(dir, 'expectations.yaml');
+  writeFileSync(expectations, EXPECTATIONS);
+  keep('failing', await run(broken, { CONFORMANCE_WORKERS: '2', CONFORMANCE_EXPECTATIONS: expectations }));
   browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--headless'] });
 });
 
@@ -254,6 +262,52 @@ test('failing page: the trend over 3 runs tells a regression from a flip to not 
   );
   await expect(page.locator('#PAG-LIMIT-OVER-MAX .trend-kind')).toHaveText('pass ↔ not verified');
   await expect(page.locator('#changes li', { hasText: 'New failures' })).toContainText('AUTH-MISSING-TOKEN');
+  await context.close();
+});
+
+test('failing page: each failure card names its exchange, the offending fields and a property its replay', async () => {
+  const { context, page } = await open('failing', { javaScript: false });
+  const { report } = pages.failing;
+  const failures = report.tests.flatMap((t) => t.findings.filter((f) => f.outcome === 'fail'));
+  console.log(
+    `failing run: ${failures.length} failures, ${failures.filter((f) => f.exchange).length} with their exchange, ${failures.filter((f) => f.fields).length} naming their fields`,
+  );
+  expect(failures.filter((f) => !f.exchange).map((f) => f.message)).toEqual([]);
+  const cards = page.locator('#failures article.card');
+  // Every card shows its request, none the check's text in its place.
+  await expect(cards.filter({ hasNotText: 'Request' })).toHaveCount(0);
+  await expect(page.locator('#failures')).not.toContainText('Request, as the check gave it');
+  const withFields = failures.filter((f) => f.fields);
+  expect(withFields.length).toBeGreaterThan(0);
+  await expect(cards.filter({ hasText: 'Offending field' }).first()).toContainText(
+    withFields[0]?.fields?.[0] ?? 'no field',
+  );
+  const replayed = failures.find((f) => f.replay);
+  if (replayed?.replay) {
+    await expect(page.locator('#failures')).toContainText(replayed.replay.command);
+    expect(replayed.replay.command).toMatch(
+      /^CONFORMANCE_SEED=\d+ CONFORMANCE_GREP='.+' npx physiology-conformance run$/,
+    );
+  }
+  await context.close();
+});
+
+test('failing page: what changed names the known failures, their owner, ticket and expiry, and the expired one', async () => {
+  const { context, page } = await open('failing');
+  const { report } = pages.failing;
+  expect(report.deviations.map((d) => d.key)).toContain('SCOPE-READ-PROFILE');
+  expect(report.expiredDeviations?.map((d) => d.key)).toEqual(['PAUTH-EXPIRED-TOKEN']);
+  // The expired one covers nothing: its failure fails the run again, and says why.
+  expect(report.requirements.find((r) => r.id === 'PAUTH-EXPIRED-TOKEN')?.deviation).toBeUndefined();
+  expect(report.gateFailures.join('\n')).toContain('known failure PAUTH-EXPIRED-TOKEN expired on 2020-01-01');
+  const changes = page.locator('#changes');
+  await expect(changes.locator('li', { hasText: 'SCOPE-READ-PROFILE' }).last()).toContainText(
+    'known: scopes land in 2.4; owner lab-team; ticket API-231; until 2099-12-31',
+  );
+  await expect(changes.locator('#expired-known-failures')).toBeVisible();
+  await expect(changes.locator('li', { hasText: 'PAUTH-EXPIRED-TOKEN' }).last()).toContainText(
+    'owner partner-team; until 2020-01-01',
+  );
   await context.close();
 });
 

@@ -280,7 +280,7 @@ test('a first sending the check went on without fails its operation once if it g
   const late = record({ first: { answered: true, ms: 12_000, status: 200 }, second, used: 'second' });
   const late500 = record({ first: { answered: true, ms: 12_000, status: 500 }, second, used: 'second' });
   const slowWrite = record({ operationId: 'createServiceRequestResults', used: 'first' });
-  // Neither answered: the check that sent it failed with it (src/suite/unanswered.ts), not charged again here.
+  // Neither answered: the check that sent it failed with it (src/session/unanswered.ts), not charged again here.
   const neither = record({
     first: { answered: false, ms: 30_000, reason: 'timed out after 30000 ms', kind: 'timeout' },
     second: { answered: false, ms: 29_000, reason: 'timed out', kind: 'timeout', afterMs: 1_000 },

@@ -1,4 +1,4 @@
-// The run's memo (src/suite/run-memo.ts through src/coordinator/server.ts): what one worker reads, every
+// The run's memo (src/session/run-memo.ts through src/coordinator/server.ts): what one worker reads, every
 // other asker of the run gets, without reading it again; a read that failed is not remembered, and one that
 // got no answer blocks the askers that waited for it.
 import { expect, test } from '@playwright/test';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
+import { requestsSent } from '../../src/http/request-counter.ts';
 import type { ConformanceResult } from '../../src/result/schema.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { cli, runProcess } from '../../src/run/run-step.ts';
@@ -71,6 +72,11 @@ async function sharded(sandbox: RunningSandbox, env: NodeJS.ProcessEnv) {
   const merged = await command(sandbox, join(reports, 'merged'), env, 'merge-reports', ...blobs);
   return {
     shards,
+    /** What the shards sent, each by its own request log (it stays on the shard's machine). */
+    shardsSent: blobs.reduce(
+      (sum, _, i) => sum + requestsSent(join(reports, `shard-${i + 1}`, '.run', 'requests.log')),
+      0,
+    ),
     merged,
     result: readResult(join(reports, 'merged', 'conformance.json')),
     served: seen,
@@ -110,6 +116,9 @@ test('four shards at once, merged: every test once, one revocation sequence, the
       run.shards.map((s) => s.output).join('\n'),
     ).toEqual([0, 0, 0, 0]);
     expect(run.result.shards).toBe(SHARDS);
+    // The merged result's requests are the shards' together (each shard's blob carries its own).
+    expect(run.shardsSent).toBeGreaterThan(0);
+    expect(run.result.requestsSent).toBe(run.shardsSent);
     expect(run.result.tests.length).toBe(whole.result.tests.length);
     expect(new Set(run.result.tests.map((t) => t.title)).size, 'each test once').toBe(
       run.result.tests.length,

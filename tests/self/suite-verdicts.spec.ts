@@ -1,5 +1,5 @@
 // One vocabulary for checks (issue 30): a conformance test gives every verdict through its `verdict`
-// fixture (src/suite/verdicts.ts), never through a free function, and reports on another requirement only
+// fixture (src/verdict/verdicts.ts), never through a free function, and reports on another requirement only
 // through `verdict.of`: it notes and warns about any, and judges those the test declares and the
 // contract-wide ones.
 // The sources are read with Babel's TypeScript parser, as suite-requirement-once.spec.ts reads them.

@@ -1,4 +1,4 @@
-// The webhook certification helper: src/webhooks/signature.ts and the verify-webhook command
+// The webhook certification helper: src/http/webhook-signature.ts and the verify-webhook command
 // (src/cli/verify-webhook.ts), including its exit codes and that it never prints the secret; both signature
 // schemes (the raw body; a timestamp header's value followed by the body) as the configuration states them,
 // on what the sandbox sends (plain, and its variant timestamped-webhook-signatures).

@@ -160,10 +160,12 @@ function changesOf(report: ConformanceReport, runs: readonly HistoryEntry[]): Ch
   const ids = (test: (now: Status, then: Status | undefined) => boolean) =>
     report.requirements.flatMap((r) => (test(r.status, previous.statuses[r.id]) ? [r.id] : []));
   const then = `the run of ${previous.startedAt} (suite ${previous.suiteVersion})`;
+  const knownNow = new Set(report.requirements.flatMap((r) => (r.deviation === undefined ? [] : [r.id])));
   return {
     against: then,
     againstKind: 'last run',
-    newFailures: ids((now, was) => now === 'fail' && was !== 'fail'),
+    // A known failure is no new one (as against a baseline): the known failures are listed apart.
+    newFailures: ids((now, was) => now === 'fail' && was !== 'fail').filter((id) => !knownNow.has(id)),
     fixed: ids((now, was) => was === 'fail' && now !== 'fail' && now !== 'omitted'),
     stillFailing: ids((now, was) => now === 'fail' && was === 'fail').map(known),
     newlyNotVerified: ids((now, was) => now === 'not-verified' && was !== 'not-verified'),

@@ -1,5 +1,5 @@
 // The page's top: the verdict and its cause, the run it judges, what changed since the last run, latency.
-import { Fragment } from 'preact';
+import { type ComponentChildren, Fragment } from 'preact';
 import { STATUS_LABEL, STATUS_ORDER, VERDICT_LABEL } from './labels.tsx';
 import type {
   ChangesView,
@@ -109,41 +109,56 @@ function Known({ known }: { known: KnownFailure }) {
   );
 }
 
+/** A list of known failures under its heading (nothing when it is empty). */
+function KnownList({
+  id,
+  heading,
+  items,
+}: {
+  id: string;
+  heading: ComponentChildren;
+  items: KnownFailure[];
+}) {
+  if (items.length === 0) return null;
+  return (
+    <>
+      <p id={id}>{heading}</p>
+      <ul class="tight">
+        {items.map((known) => (
+          <li key={known.id}>
+            <Known known={known} />
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The known failures the expectations file declares that covered a failure, and those past their expiry. */
 function KnownFailures({ known }: { known: PageView['known'] }) {
   return (
     <>
-      {known.inForce.length > 0 && (
-        <p id="known-failures">
-          <strong>Known failures</strong> (CONFORMANCE_EXPECTATIONS; they do not fail the run):
-        </p>
-      )}
-      {known.inForce.length > 0 && (
-        <ul class="tight">
-          {known.inForce.map((k) => (
-            <li key={k.id}>
-              <Known known={k} />
-            </li>
-          ))}
-        </ul>
-      )}
-      {known.expired.length > 0 && (
-        <p id="expired-known-failures">
-          <strong>
-            <span aria-hidden="true">! </span>Known failures past their expiry
-          </strong>{' '}
-          (their failures count again):
-        </p>
-      )}
-      {known.expired.length > 0 && (
-        <ul class="tight">
-          {known.expired.map((k) => (
-            <li key={k.id}>
-              <Known known={k} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <KnownList
+        id="known-failures"
+        items={known.inForce}
+        heading={
+          <>
+            <strong>Known failures</strong> (CONFORMANCE_EXPECTATIONS; they do not fail the run):
+          </>
+        }
+      />
+      <KnownList
+        id="expired-known-failures"
+        items={known.expired}
+        heading={
+          <>
+            <strong>
+              <span aria-hidden="true">! </span>Known failures past their expiry
+            </strong>{' '}
+            (their failures count again):
+          </>
+        }
+      />
     </>
   );
 }

@@ -3,7 +3,7 @@
 // check records an outcome and goes on without a try.
 import { RequestRefused, type StopSide } from '../http/request-refused.ts';
 import type { Finding } from '../report/finding.ts';
-import { ConformanceFailure, type FailureBasis } from '../verdict/verdicts.ts';
+import { ConformanceFailure, type FailureBasis } from './verdicts.ts';
 
 export type Attempt<T> =
   | { ok: true; value: T }

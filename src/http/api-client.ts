@@ -61,8 +61,6 @@ export interface ApiClientOptions {
   unanswered?: UnansweredRequests;
   /** Told of every wait before it starts, for the rate limit or a slow answer (a test's timeout grows by it). */
   onWait?: (waitMs: number, reason: string) => void;
-  /** Told of a refusal before it is thrown (the suite keeps it: the test it ends is not verified by it). */
-  onRefused?: (refusal: RequestRefused) => void;
   /** Decides, after each 429 of a request, whether to send it again (default: boundedRetries). */
   rateLimited?: RateLimitJudge;
   guard?: RequestGuard;
@@ -163,7 +161,7 @@ export class ApiClient {
       const stop = await this.judge(credential, answers);
       // A 429 the request ends on is no sign of the budget: the others do not wait for it.
       this.options.pacer.observe(credential, stop ? { ...seen, judged: true } : seen);
-      if (stop) this.end(stop);
+      if (stop) throw stop;
       this.options.requests.rateLimited();
     }
   }
@@ -195,24 +193,13 @@ export class ApiClient {
     );
     if (!refusal) return;
     const stop = answers.length > 0 ? await this.judge(credential, answers, refusal.reason) : undefined;
-    this.end(stop ?? new RequestRefused(sent, refusal.reason));
+    throw stop ?? new RequestRefused(sent, refusal.reason);
   }
 
   /** Refuses a request once the target stopped answering, or the run's request budget is spent. */
   private refuseWhenSpent(sent: SentRequest, signIn: boolean): void {
     const spent = this.options.unanswered?.spent() ?? this.options.requests.spent(signIn);
-    if (spent) this.refuse(new RequestRefused(sent, spent));
-  }
-
-  private refuse(refusal: RequestRefused): never {
-    this.options.onRefused?.(refusal);
-    throw refusal;
-  }
-
-  /** Ends a request the judge of 429s stopped: a refusal as any, a failure of the target thrown as it is. */
-  private end(error: Error): never {
-    if (error instanceof RequestRefused) this.refuse(error);
-    throw error;
+    if (spent) throw new RequestRefused(sent, spent);
   }
 
   /** The exchange, or after a 401 the request sent again with a renewed token (see renewToken). */
@@ -276,8 +263,9 @@ export class ApiClient {
   /** What a request that got no answer throws, after `waitedMs`. */
   private failure(sent: SentRequest, error: unknown, waitedMs: number): Error {
     const reason = messageOf(error);
-    const kind = error instanceof TransportError ? error.kind : 'other';
-    if (kind === 'other' || kind === 'interrupted') return new TransportFailure(sent, reason);
+    const { kind, code } = error instanceof TransportError ? error : { kind: 'other', code: undefined };
+    if (kind === 'other' || kind === 'interrupted')
+      return new TransportFailure(sent, reason, undefined, false, code);
     const { unanswered, unansweredError } = this.options;
     unanswered?.record(kind === 'timeout' ? this.bound.ms : Math.round(waitedMs));
     const failure = new TransportFailure(sent, `no response: ${reason}`, undefined, true);

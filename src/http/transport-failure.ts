@@ -14,6 +14,8 @@ export class TransportFailure extends Error {
     detail?: string,
     /** No answer came: none within the bound, or the connection was lost (not refused, not a redirect loop). */
     readonly unanswered = false,
+    /** Node's code of the failure (`ECONNREFUSED`, `CERT_HAS_EXPIRED`…), where it gave one. */
+    readonly code?: string,
   ) {
     const why = redactText(reason);
     super(

@@ -48,6 +48,8 @@ export class TransportError extends Error {
   constructor(
     reason: string,
     readonly kind: TransportErrorKind = 'other',
+    /** Node's code of the failure (`ECONNREFUSED`, `CERT_HAS_EXPIRED`…), where it gave one. */
+    readonly code?: string,
   ) {
     super(reason);
     this.name = 'TransportError';
@@ -141,7 +143,7 @@ export function nodeTransport(): Transport {
         const { code } = error as NodeJS.ErrnoException;
         const reason = code && CERTIFICATE_ERROR.test(code) ? `${code}: ${error.message}` : error.message;
         const kind = code && CUT_CODES.has(code) ? 'cut' : 'other';
-        reject(error instanceof TransportError ? error : new TransportError(reason, kind));
+        reject(error instanceof TransportError ? error : new TransportError(reason, kind, code));
       };
       inFlight.add(outgoing);
       outgoing.on('close', () => inFlight.delete(outgoing));

@@ -11,7 +11,7 @@ import { REQUIREMENT_STATUSES } from '../result/outcomes.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import type { RunVerdict } from './exit-statuses.ts';
 import { byExpiry, type Expectation, expectationFor, statedExpectation } from './expectations.ts';
-import { type Finding, type FindingOutcome, isStop } from './finding.ts';
+import { type Finding, type FindingOutcome, isStop, isStopOutcome } from './finding.ts';
 import {
   type ConformanceReport,
   idsWithStatus,
@@ -96,7 +96,8 @@ function notVerifiedLine(test: string, finding: Finding): NotVerifiedLine {
 /** Why a declaring test left `id` not verified, if it did. */
 function notVerifiedBy(test: TestResultSummary, id: string): NotVerifiedLine[] {
   const stop = [...test.findings].reverse().find((finding) => isStop(finding));
-  if (test.outcome === 'not-verified' || test.outcome === 'blocked' || test.outcome === 'error')
+  // An omitted test leaves its requirement omitted, never not verified.
+  if (isStopOutcome(test.outcome) && test.outcome !== 'omitted')
     return stop
       ? [notVerifiedLine(test.title, stop)]
       : [{ test: test.title, message: test.skipReason ?? 'did not run', kind: 'not-run' }];

@@ -1,6 +1,6 @@
 // A check's outcome as data, from the worker to the reporter: one `finding` annotation per outcome, its
 // description the Finding as JSON. The outcomes are a closed list; the reporter refuses any other.
-import { OUTCOMES, type Outcome } from '../result/outcomes.ts';
+import { OUTCOMES, type Outcome, STOP_OUTCOMES } from '../result/outcomes.ts';
 import type { ResultFinding } from '../result/schema.ts';
 import { messageOf } from '../text/error-message.ts';
 
@@ -64,13 +64,13 @@ export function findingsOf(annotations: readonly Annotation[]): Finding[] {
     });
 }
 
-/** The outcomes that end a check without a verdict of its own (a skip). */
-const STOPPING_OUTCOMES = ['not-verified', 'blocked', 'omitted', 'error'] as const satisfies FindingOutcome[];
+export type Stop = Finding & { outcome: (typeof STOP_OUTCOMES)[number] };
 
-export type Stop = Finding & { outcome: (typeof STOPPING_OUTCOMES)[number] };
+/** Whether `outcome` ends a check without a verdict of its own (a skip). */
+export const isStopOutcome = (outcome: FindingOutcome): outcome is Stop['outcome'] =>
+  (STOP_OUTCOMES as readonly FindingOutcome[]).includes(outcome);
 
-export const isStop = (finding: Finding): finding is Stop =>
-  (STOPPING_OUTCOMES as readonly FindingOutcome[]).includes(finding.outcome);
+export const isStop = (finding: Finding): finding is Stop => isStopOutcome(finding.outcome);
 
 /** Why a check stopped, as the reports say it: "blocked by OP-LIST-CYCLES: …". */
 export function stopReason(finding: Finding): string {

@@ -1,10 +1,9 @@
 // What stops a run from judging the target on the suite's or the user's side (verdict ERROR, README): an
 // error of global setup or of the preflight (src/run/preflight.ts), and a test's error that is not the
 // target's doing. A check that meets one stops with an `error` finding (src/suite/fixtures.ts
-// stoppedByRunError); an error that escaped a test untyped reaches the reporter only as text, so it is
-// recognised there by its class name (src/auth/sign-in-errors.ts) or by the words of a browser crash, and a
-// refused connection counts when the target answered nothing in the whole run. Any other error no check
-// raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts): kind `suite`.
+// stoppedByRunError); an error that escaped a test untyped is read in the worker, from the error itself: its
+// class (src/auth/sign-in-errors.ts), a transport failure's code, or the words of a browser crash. Any other
+// error no check raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts).
 import { readFileSync } from 'node:fs';
 import { CHROMIUM_REMEDY } from '../config/chromium.ts';
 import { ConfigError } from '../config/config-error.ts';
@@ -57,53 +56,36 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
   CertificateUntrusted: { kind: 'certificate', remedy: CERTIFICATE_REMEDY },
 };
 
-/**
- * The run error of a sign-in error class named `name` (src/auth/), or undefined for any other; its cause is
- * the whole message on one line, with what the page showed and where its screenshot is.
- */
-function signInError(name: string, message: string): RunError | undefined {
-  const known = Object.hasOwn(SIGN_IN_ERRORS, name) ? SIGN_IN_ERRORS[name] : undefined;
-  return known && { ...known, cause: redactText(message.replace(/\s*\n\s*/g, ' ')).trim() };
+/** The run error of a thrown sign-in error that is the user's side, or undefined for any other error. */
+export function signInRunError(error: unknown): RunError | undefined {
+  if (!(error instanceof Error) || !Object.hasOwn(SIGN_IN_ERRORS, error.name)) return undefined;
+  // Its cause: the whole message on one line, with what the page showed and where its screenshot is.
+  return { ...SIGN_IN_ERRORS[error.name], cause: redactText(error.message.replace(/\s*\n\s*/g, ' ')).trim() };
 }
 
-/** The run error of a thrown sign-in error that is the user's side, or undefined for any other error. */
-export const signInRunError = (error: unknown): RunError | undefined =>
-  error instanceof Error ? signInError(error.name, error.message) : undefined;
-
-const UNREACHABLE =
-  /\bfailed: ((?:connect|getaddrinfo) (?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b.*)/;
+/** Node's codes of a target that cannot be reached: refused, or a host that does not resolve or route. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** A browser that crashed or closed under the sign-in: Playwright's words, no class of their own. */
 const BROWSER_CRASH = /Browser closed|browser has been closed|Target crashed/;
 
 /**
- * The run error a failed test's errors show, or undefined when they are the target's doing (a failure).
- * A connection the target refused is the user's side only when the target answered nothing in the whole
- * run (`targetAnswered`): a target that stops answering mid-run has failed.
+ * The run error an error that ended a test shows (the worker reads it from the error itself,
+ * src/suite/ending-errors.ts), or undefined when it is none. A target that cannot be reached is one only
+ * where it answered nothing in the whole run: the reporter charges it to a target that did.
  */
-export function runErrorOfTest(errors: readonly string[], targetAnswered: boolean): RunError | undefined {
-  for (const error of errors) {
-    const [, name, message] = /^(\w+): (.*)/s.exec(error) ?? [];
-    const signIn = name && message !== undefined ? signInError(name, message) : undefined;
-    if (signIn) return signIn;
-    if (BROWSER_CRASH.test(error))
-      return { kind: 'browser', cause: firstLine(error), remedy: CHROMIUM_REMEDY };
-    if (CERTIFICATE_ERROR.test(firstLine(error)))
-      return { kind: 'certificate', cause: firstLine(error), remedy: CERTIFICATE_REMEDY };
-    const refused = UNREACHABLE.exec(error);
-    if (refused && !targetAnswered) return unreachable(refused[1] ?? error, 'CONFORMANCE_BASE_URL');
-  }
-  return undefined;
+export function runErrorOf(error: unknown): RunError | undefined {
+  const signIn = signInRunError(error);
+  if (signIn || !(error instanceof Error)) return signIn;
+  const line = firstLine(`${error.name}: ${error.message}`);
+  if (BROWSER_CRASH.test(error.message)) return { kind: 'browser', cause: line, remedy: CHROMIUM_REMEDY };
+  if (!(error instanceof TransportFailure) || error.code === undefined) return undefined;
+  if (CERTIFICATE_ERROR.test(error.code))
+    return { kind: 'certificate', cause: line, remedy: CERTIFICATE_REMEDY };
+  return UNREACHABLE_CODES.has(error.code) ? unreachable(error.reason, 'CONFORMANCE_BASE_URL') : undefined;
 }
 
 const SUITE_REMEDY = "report it to the suite's maintainers, with reports/ and the console output";
-
-/**
- * Whether a test's error that no check raised has a cause other than the suite's own code: a request
- * without a complete answer (the target's), or the run's side as runErrorOfTest reads it.
- */
-export const ofAnotherCause = (error: string): boolean =>
-  error.startsWith(`${TransportFailure.name}: `) || runErrorOfTest([error], false) !== undefined;
 
 /** A test's error as Playwright serialises it. */
 export interface TestError {

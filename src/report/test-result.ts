@@ -1,27 +1,18 @@
-// A test's result in the verdict model's terms, from its findings (src/report/finding.ts). What a test
-// ended with but recorded no finding for (a worker that died before its teardown, a test that never ran)
-// is inferred here: an error that shows a cause on the user's side is that run error
-// (src/report/run-errors.ts); a request that failed on the way (a refused connection, a redirect loop; one
-// left without an answer, none in time or its connection lost, is the check's typed failure of its
-// operation, src/session/unanswered.ts) fails the requirement the check verifies; any other error is the
-// suite's own (kind `suite`), never a failure of a declared requirement.
+// A test's result in the verdict model's terms, from its findings (src/report/finding.ts), which the worker
+// recorded from the errors themselves (src/suite/ending-errors.ts). A request to a target that cannot be
+// reached is the check's failure where the target answered in the run, and the run error where it answered
+// nothing. What a test ended with but recorded no finding for (a worker that died before its teardown, a test
+// that never ran) is inferred here: an error is the suite's own (kind `suite`), never a failure of a
+// declared requirement; a test that never ran is not verified.
 import { stripVTControlCharacters } from 'node:util';
 import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
-import { TransportFailure } from '../http/transport-failure.ts';
 import { sourceOf } from '../run-state/package.ts';
-import {
-  type Finding,
-  findingsOf,
-  isStop,
-  REQUIREMENT_ANNOTATION,
-  type Stop,
-  stopReason,
-} from './finding.ts';
+import { type Finding, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
-import { runErrorOfTest, suiteError, type TestError } from './run-errors.ts';
+import { suiteError, type TestError } from './run-errors.ts';
 import type { RunFinding } from './run-findings.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
@@ -39,6 +30,16 @@ const redacted = (finding: Finding): Finding => ({
   ...(finding.evidence === undefined ? {} : { evidence: redactText(finding.evidence) }),
 });
 
+/**
+ * A failed request to a target that cannot be reached (src/suite/ending-errors.ts otherCause): the run
+ * error where the target answered nothing in the whole run, else the check's failure.
+ */
+function charged(finding: Finding, targetAnswered: boolean): Finding {
+  const { runError, ...failure } = finding;
+  if (finding.outcome !== 'fail' || runError?.kind !== 'unreachable') return finding;
+  return targetAnswered ? failure : { ...failure, outcome: 'error', message: runError.cause, runError };
+}
+
 /** The last finding that stopped the check: the one it ended with. */
 const lastStop = (findings: readonly Finding[]): Stop | undefined => findings.filter(isStop).at(-1);
 
@@ -50,23 +51,15 @@ interface Ended {
   skipped: string | undefined;
 }
 
-/** The findings of an outcome the test recorded none for; `verified`: the requirement the check verifies. */
+/** The findings of an outcome the test recorded none for. */
 function inferred(
   { ran, title, errors: ended, skipped }: Ended,
   recorded: readonly Finding[],
   declared: readonly string[],
-  verified: string,
-  targetAnswered: boolean,
 ): Finding[] {
   const requirement = declared[0] ?? '';
-  const errors = ended.map((error) => error.message ?? '');
   const judged = recorded.some((finding) => finding.outcome === 'fail' || finding.outcome === 'error');
   if (ran === 'failed' && !judged) {
-    const runError = runErrorOfTest(errors, targetAnswered);
-    if (runError) return [{ requirement, outcome: 'error', message: runError.cause, runError }];
-    const message = redactText(errors[0]?.split('\n')[0] ?? 'failed');
-    if (errors.some((error) => error.startsWith(`${TransportFailure.name}: `)))
-      return [{ requirement: verified, outcome: 'fail', message }];
     const suite = suiteError(title, ended[0] ?? { message: 'the test failed without an error' });
     return [{ requirement, outcome: 'error', message: suite.cause, runError: suite }];
   }
@@ -106,20 +99,14 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
   // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
   const ran = test.outcome() === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
-  const recorded = findingsOf(annotations).map(redacted);
+  const recorded = findingsOf(annotations).map((finding) => charged(redacted(finding), targetAnswered));
   // A matrix run names each registration after its target: the target's report has the test's own title.
   const title = [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
     ' › ',
   );
   const findings = [
     ...recorded,
-    ...inferred(
-      { ran, title, errors: ended, skipped: ofType('skip')[0] },
-      recorded,
-      declared,
-      ofType(REQUIREMENT_ANNOTATION)[0] ?? declared[0] ?? '',
-      targetAnswered,
-    ),
+    ...inferred({ ran, title, errors: ended, skipped: ofType('skip')[0] }, recorded, declared),
   ];
   // What the run error stopped is not verified, never failed; a failure the test met outranks it, beside it.
   const metError = findings.filter(isStop).find((finding) => finding.outcome === 'error');

@@ -23,6 +23,10 @@ export const TEST_OUTCOMES = [
   'omitted',
   'error',
 ] as const satisfies readonly Outcome[];
+/** The test outcomes that end a check without a verdict of its own (a skip): all but a pass and a fail. */
+export const STOP_OUTCOMES = TEST_OUTCOMES.filter(
+  (outcome): outcome is Exclude<TestOutcome, 'pass' | 'fail'> => outcome !== 'pass' && outcome !== 'fail',
+);
 /** A requirement's status: blocked and error roll up into not-verified. */
 export const REQUIREMENT_STATUSES = [
   'pass',

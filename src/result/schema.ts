@@ -432,7 +432,12 @@ export const ConformanceResultSchema = Type.Object(
     ),
     verdict: RunVerdict,
     verdictBesideFailures: Type.Optional(
-      oneOf(['error', 'incomplete', 'pass'], "a FAIL's verdict but for its failures"),
+      oneOf(
+        RUN_VERDICTS.filter(
+          (verdict): verdict is Exclude<(typeof RUN_VERDICTS)[number], 'fail'> => verdict !== 'fail',
+        ),
+        "a FAIL's verdict but for its failures",
+      ),
     ),
     gateFailures: ids('what makes the run FAIL, one line each'),
     incomplete: Type.Array(

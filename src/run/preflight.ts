@@ -126,7 +126,7 @@ async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2):
   } catch (error) {
     if (!(error instanceof TransportFailure)) throw error;
     if (tries > 1 && error.unanswered) return reaching(variable, send, tries - 1);
-    if (CERTIFICATE_ERROR.test(error.reason))
+    if (error.code !== undefined && CERTIFICATE_ERROR.test(error.code))
       return {
         kind: 'certificate',
         cause: redactText(await describeCertificate(error.request.url, error.reason)),

@@ -26,7 +26,6 @@ import {
 } from '../http/request-timeout.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { runningTestExchanges } from '../verdict/exchange-sink.ts';
-import { keepRaised } from '../verdict/raised-failures.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';
@@ -93,7 +92,6 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     ),
     unanswered: new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget),
     onWait: extendTestTimeout,
-    onRefused: keepRaised,
     rateLimited: (credential, answers, cannotWait) =>
       judge(budgetKey(config.baseUrl, credential), answers, cannotWait),
     guard: requestGuard(config.profile, config.environment, []),

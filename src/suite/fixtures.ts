@@ -9,7 +9,7 @@ import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { type Capability, capabilitySource, variablesSupplying } from '../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
-import { ownTitle, targetNameOf } from '../config/run-plan.ts';
+import { targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
@@ -18,10 +18,10 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
-import { type Finding, findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
+import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency/latency-samples.ts';
-import { ofAnotherCause, signInRunError, suiteError } from '../report/run-errors.ts';
+import { signInRunError } from '../report/run-errors.ts';
 import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
@@ -34,7 +34,6 @@ import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
 import { attempt } from '../verdict/attempt.ts';
 import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
 import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
-import { endingFindings, raisedFailures } from '../verdict/raised-failures.ts';
 import {
   blockedBy,
   ConformanceFailure,
@@ -44,6 +43,13 @@ import {
   stopWith,
   type Verdict,
 } from '../verdict/verdicts.ts';
+import {
+  checkEnding,
+  endingErrors,
+  endingFailures,
+  keepEndingErrors,
+  otherErrorFindings,
+} from './ending-errors.ts';
 import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
@@ -217,23 +223,6 @@ function endStopped(testInfo: TestInfo, stop: Stop): void {
   testInfo.errors.length = 0;
 }
 
-/**
- * The errors that ended the test that no check raised (`findings`: what each error of the test was kept
- * as), unless the reporter reads another cause in them (src/report/run-errors.ts ofAnotherCause): an
- * exception in a check's own code, a Playwright test timeout, an assertion outside the verdicts. Each is an
- * `error` finding of kind `suite`, with its stack; a failure the test also met stays a failure beside it.
- */
-function suiteErrorFindings(testInfo: TestInfo, findings: readonly (Finding | undefined)[]): Finding[] {
-  const title = ownTitle(testInfo.title, targetNameOf(testInfo.annotations));
-  return testInfo.errors.flatMap((error, index) => {
-    if (findings[index] || ofAnotherCause(error.message ?? '')) return [];
-    const runError = suiteError(title, error);
-    return [
-      { requirement: declaredRequirement(testInfo), outcome: 'error', message: runError.cause, runError },
-    ];
-  });
-}
-
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
 export const stoppedByRunError = (testInfo: TestInfo, runError: RunError): never =>
   stopWith(testInfo, { outcome: 'error', message: runError.cause, runError });
@@ -297,13 +286,15 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
   // First of the other auto fixtures, so torn down after them (a strict-mode failure happens in one).
   failureFindings: [
     async ({ failureKeepsWorker }, use, testInfo) => {
+      keepEndingErrors(testInfo);
       await use(undefined);
       // A check's failure, or a request the run refused, is its finding where it ended the test
-      // (src/verdict/raised-failures.ts).
-      const findings = endingFindings(testInfo.errors, () => declaredRequirement(testInfo));
+      // (src/suite/ending-errors.ts).
+      const errors = endingErrors(testInfo);
+      const findings = errors.map((error) => checkEnding(error, () => declaredRequirement(testInfo)));
       for (const finding of findings) if (finding) recordFinding(testInfo, withKeptExchange(finding));
-      // An error no check raised, of the suite's own code, is the run's (ERROR `suite`), never a failure.
-      for (const finding of suiteErrorFindings(testInfo, findings)) recordFinding(testInfo, finding);
+      // An error no check raised: its cause's finding, or the suite's own (ERROR `suite`), never a failure.
+      for (const finding of otherErrorFindings(testInfo, errors, findings)) recordFinding(testInfo, finding);
       const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
       const [last] = stops.slice(-1);
       if (testInfo.status === 'failed' && last && stops.length === findings.length)
@@ -377,7 +368,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
       const latency = latencyAnnotation(exchanges);
       if (latency) testInfo.annotations.push(latency);
       // What the failures ending the test rest on, a shared read's too (src/verdict/failure-exchanges.ts).
-      const failed = keepExchangesOf(raisedFailures(testInfo.errors), exchanges, testInfo.testId);
+      const failed = keepExchangesOf(endingFailures(testInfo), exchanges, testInfo.testId);
       if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
         await testInfo.attach(EXCHANGES_ATTACHMENT, {
           body: JSON.stringify(keptExchanges(exchanges, testInfo, failed), null, 2),

@@ -8,9 +8,9 @@
 import { test } from '@playwright/test';
 import fc from 'fast-check';
 import { redactText } from '../http/redact.ts';
+import { RequestRefused } from '../http/request-refused.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
 import { propertyReplay } from './property-replay.ts';
-import { isKeptStop } from './raised-failures.ts';
 import { ConformanceFailure } from './verdicts.ts';
 
 /**
@@ -27,7 +27,7 @@ export async function assertProperty<Ts>(
     await fc.assert(property, { seed, ...parameters });
   } catch (error) {
     if (!(error instanceof Error) || error.cause === undefined) throw error;
-    if (test.info().expectedStatus === 'skipped' || isKeptStop(error.cause)) throw error.cause;
+    if (test.info().expectedStatus === 'skipped' || error.cause instanceof RequestRefused) throw error.cause;
     throw withPropertyReport(error.cause, redactText(error.message), seed);
   }
 }
@@ -41,7 +41,7 @@ function withPropertyReport(cause: unknown, report: string, seed: number): Error
     });
   }
   if (cause instanceof TransportFailure)
-    return new TransportFailure(cause.request, cause.reason, report, cause.unanswered);
+    return new TransportFailure(cause.request, cause.reason, report, cause.unanswered, cause.code);
   const message = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
   return new Error(`${redactText(message)}\n${report}`);
 }

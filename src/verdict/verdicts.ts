@@ -15,7 +15,6 @@ import { redactText } from '../http/redact.ts';
 import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
 import { exchangeRef } from './exchange-sink.ts';
 import { restOn } from './failure-exchanges.ts';
-import { keepRaised } from './raised-failures.ts';
 
 /** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
 function record(testInfo: TestInfo, finding: Finding): void {
@@ -109,7 +108,6 @@ export class ConformanceFailure extends Error {
     this.finding = finding;
     this.basis = { ...basis, exchange, fields };
     if (exchange) restOn(finding, exchange);
-    keepRaised(this);
   }
 
   /**

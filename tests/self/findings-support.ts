@@ -3,8 +3,14 @@
 import type { TestInfo } from '@playwright/test';
 import type { TestCase } from '@playwright/test/reporter';
 import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
-import type { FindingOutcome } from '../../src/report/finding.ts';
+import { type FindingOutcome, recordFinding } from '../../src/report/finding.ts';
 import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
+import {
+  checkEnding,
+  endingErrors,
+  keepEndingErrors,
+  otherErrorFindings,
+} from '../../src/suite/ending-errors.ts';
 
 export class Skipped extends Error {}
 
@@ -27,6 +33,28 @@ export function skipReasonOf(stop: () => unknown): string {
     throw error;
   }
   throw new Error('the check did not stop');
+}
+
+/**
+ * A test that `thrown` ended, as the worker's teardown sees it (src/suite/fixtures.ts failureFindings): each
+ * error recorded as Playwright does (its text only, `Name: message`), the finding of each kept beside it and
+ * recorded on the test. Its errors' text and its annotations, for endedTest.
+ */
+export function failedWith(thrown: readonly unknown[], requirement = 'PAG-A') {
+  const errors: { message: string }[] = [];
+  const info = Object.assign(stoppableInfo(requirement), {
+    errors,
+    _failWithError: (error: unknown) => {
+      errors.push({ message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    },
+  });
+  keepEndingErrors(info);
+  for (const error of thrown) info._failWithError(error);
+  const kept = endingErrors(info);
+  const findings = kept.map((error) => checkEnding(error, () => requirement));
+  for (const finding of findings) if (finding) recordFinding(info, finding);
+  for (const finding of otherErrorFindings(info, kept, findings)) recordFinding(info, finding);
+  return { status: 'failed' as const, annotations: info.annotations, errors: errors.map((e) => e.message) };
 }
 
 export interface Ended {

@@ -2,20 +2,25 @@
 // from the check through the test's annotations to the report's summary unchanged, an outcome outside the
 // list is refused, and a failure is charged to its finding's requirement, never to what its text names.
 import { expect, test } from '@playwright/test';
+import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
-import {
-  FINDING_OUTCOMES,
-  type Finding,
-  type FindingOutcome,
-  findingsOf,
-  recordFinding,
-} from '../../src/report/finding.ts';
+import { TransportFailure } from '../../src/http/transport-failure.ts';
+import { FINDING_OUTCOMES, type Finding, type FindingOutcome, findingsOf } from '../../src/report/finding.ts';
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/test-result.ts';
+import { checkEnding } from '../../src/suite/ending-errors.ts';
 import { stoppedByRunError } from '../../src/suite/fixtures.ts';
-import { endingFindings, isKeptStop, keepRaised } from '../../src/verdict/raised-failures.ts';
 import { ConformanceFailure, stopWith, Verdict } from '../../src/verdict/verdicts.ts';
-import { type Ended, endedTest, messagesOf, skipReasonOf, stoppableInfo } from './findings-support.ts';
+import {
+  type Ended,
+  endedTest,
+  failedWith,
+  messagesOf,
+  skipReasonOf,
+  stoppableInfo,
+} from './findings-support.ts';
+
+const CYCLES = { method: 'GET', url: 'http://x/v2/cycle', headers: {} };
 
 const RUN_ERROR = { kind: 'sign-in' as const, cause: 'no form on the page', remedy: 'try the browser' };
 
@@ -42,18 +47,10 @@ function stopped(stop: Omit<Finding, 'requirement'>, outcome: TestOutcome) {
 /** How a check reaches each outcome, and how the test then ends. */
 const CHECKS: Record<FindingOutcome, () => Ended & { outcome: TestOutcome }> = {
   pass: () => passedWith(() => new Verdict('PAG-A').evidence('182 records of 8 pages')),
-  fail: () => {
-    const failure = new ConformanceFailure('PAG-A', '1 violation(s)', 'GET http://x/v2/cycle → 200');
-    // What the worker's fixture does with the errors Playwright recorded ("Name: message").
-    const errors = [`${failure.name}: ${failure.message}`];
-    const info = stoppableInfo();
-    for (const ended of endingFindings(
-      errors.map((message) => ({ message })),
-      () => 'PAG-A',
-    ))
-      if (ended) recordFinding(info, ended);
-    return { status: 'failed', outcome: 'fail', annotations: info.annotations, errors };
-  },
+  fail: () => ({
+    ...failedWith([new ConformanceFailure('PAG-A', '1 violation(s)', 'GET http://x/v2/cycle → 200')]),
+    outcome: 'fail',
+  }),
   warning: () => passedWith(() => new Verdict('PAG-A').warn('limit=0 served 10 records')),
   'not-verified': () => stopped({ outcome: 'not-verified', message: 'no SCORED cycle' }, 'not-verified'),
   blocked: () =>
@@ -168,30 +165,48 @@ test("a failure is charged to its finding's requirement, whatever its text names
   });
   expect(beside).toMatchObject({ status: 'failed', outcome: 'fail', failedRequirements: ['PAG-C'] });
   expect(beside.runError).toMatchObject({ kind: 'suite', stack: 'TypeError: x' });
-  // A request without a complete answer (a reset): only the requirement the check verifies, not its `also`.
-  const reset = failed({
-    errors: ['TransportFailure: GET http://x/v2/cycle failed: read ECONNRESET'],
-    tags: ['@PAG-X', '@PAG-A'],
-    annotations: [{ type: 'requirement', description: 'PAG-A' }],
-  });
+  // A request that failed on the way (a redirect loop): only the requirement the check verifies, not its `also`.
+  const loop = new TransportFailure(CYCLES, 'redirect loop: http://x/v2/cycle');
+  const reset = summarise(endedTest({ ...failedWith([loop]), tags: ['@PAG-X', '@PAG-A'] }));
   expect(reset.failedRequirements).toEqual(['PAG-A']);
+  expect(reset.findings[0]?.message).toBe(
+    'TransportFailure: GET http://x/v2/cycle failed: redirect loop: http://x/v2/cycle',
+  );
 });
 
-test('an untyped error the run error explains stops the test, not verified; a check failure is never one', () => {
-  const signIn = summarise(
-    endedTest({ status: 'failed', errors: ['SignInAutomationError: no form on the page\n  The page: …'] }),
-  );
+test('an error the run error explains stops the test, not verified; a check failure is never one', () => {
+  const page = new SignInAutomationError('no form on the page', 'http://x/login');
+  const signIn = summarise(endedTest(failedWith([page])));
   expect(signIn).toMatchObject({ status: 'skipped', outcome: 'error', failedRequirements: [] });
-  expect(signIn.runError).toMatchObject({ kind: 'sign-in', cause: 'no form on the page The page: …' });
-  // A refused connection on a target that never answered: the run's error, unless a check failed on it.
-  const refused = 'TransportFailure: GET http://x/v2/cycle failed: connect ECONNREFUSED 127.0.0.1:9';
-  expect(summarise(endedTest({ status: 'failed', errors: [refused] }), false).outcome).toBe('error');
-  expect(
-    summarise(
-      endedTest({ status: 'failed', annotations: [fail('AUTH-CODE-FLOW')], errors: [refused] }),
-      false,
-    ),
-  ).toMatchObject({ outcome: 'fail', failedRequirements: ['AUTH-CODE-FLOW'] });
+  expect(signIn.runError).toMatchObject({
+    kind: 'sign-in',
+    cause: `${page.message.replace(/\s*\n\s*/g, ' ')}`,
+  });
+  // A refused connection: the run's error where the target never answered, else the check's failure; and
+  // never where a check failed on it.
+  const refused = new TransportFailure(
+    CYCLES,
+    'connect ECONNREFUSED 127.0.0.1:9',
+    undefined,
+    false,
+    'ECONNREFUSED',
+  );
+  expect(summarise(endedTest(failedWith([refused])), false)).toMatchObject({
+    outcome: 'error',
+    runError: {
+      kind: 'unreachable',
+      cause: 'the target cannot be reached: connect ECONNREFUSED 127.0.0.1:9',
+    },
+  });
+  expect(summarise(endedTest(failedWith([refused])), true)).toMatchObject({
+    outcome: 'fail',
+    failedRequirements: ['PAG-A'],
+  });
+  const failure = new ConformanceFailure('AUTH-CODE-FLOW', 'expected status 200, got 400');
+  expect(summarise(endedTest(failedWith([failure, refused])), false)).toMatchObject({
+    outcome: 'fail',
+    failedRequirements: ['AUTH-CODE-FLOW'],
+  });
   // A test that never ran.
   expect(summarise(endedTest({ status: 'skipped' })).skipReason).toBe(
     'not verified: did not run (the run ended first)',
@@ -201,18 +216,8 @@ test('an untyped error the run error explains stops the test, not verified; a ch
 test("a request the run refused is a stop where it ends a test: not verified, charged to the test's own requirement", () => {
   const refusal = new RequestRefused({ method: 'GET', url: 'http://x/v2/cycle' }, 'run budget spent');
   const failure = new ConformanceFailure('PAG-B', '1 violation(s)');
-  // The API client keeps each refusal before it throws it (its onRefused, src/session/target-session.ts).
-  keepRaised(refusal);
-  expect([isKeptStop(refusal), isKeptStop(failure), isKeptStop(new Error('x'))]).toEqual([
-    true,
-    false,
-    false,
-  ]);
-  // Playwright hands the fixture each error as "Name: message".
-  const errors = [refusal, failure, new Error('x')].map((error) => ({
-    message: `${error.name}: ${error.message}`,
-  }));
-  expect(endingFindings(errors, () => 'PAG-A')).toEqual([
+  // The worker reads each error Playwright recorded from the error itself, never from its text.
+  expect([refusal, failure, new Error('x')].map((error) => checkEnding(error, () => 'PAG-A'))).toEqual([
     {
       requirement: 'PAG-A',
       outcome: 'not-verified',
@@ -221,4 +226,10 @@ test("a request the run refused is a stop where it ends a test: not verified, ch
     failure.finding,
     undefined,
   ]);
+  // A test that only stops ends as one; the text of an error names no requirement of it.
+  const lookalike = new Error(`${failure.name}: ${failure.message}`);
+  expect(summarise(endedTest(failedWith([lookalike])))).toMatchObject({
+    outcome: 'error',
+    failedRequirements: [],
+  });
 });

@@ -2,15 +2,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { CredentialsRefused, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import type { Requirement } from '../../src/contract/requirements.ts';
+import { TransportFailure } from '../../src/http/transport-failure.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { certifiedResults, computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
 import type { Finding } from '../../src/report/finding.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
-import { runErrorOfTest } from '../../src/report/run-errors.ts';
+import { runErrorOf } from '../../src/report/run-errors.ts';
 import { summariseRunFinding } from '../../src/report/test-result.ts';
+import { ConformanceFailure } from '../../src/verdict/verdicts.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -220,26 +223,40 @@ test('a failure the run met outside any test (the preflight) is charged like any
   expect(report.gateFailures).toEqual(['failed: preflight: sign-in of user A (PAG-C)']);
 });
 
-test("a test's error is the run's only when it is not the target's doing", () => {
-  const refused =
-    'TransportFailure: GET http://x/v2/cycle failed: connect ECONNREFUSED 127.0.0.1:9\n  reproduce: curl';
-  expect(runErrorOfTest([refused], false)?.kind).toBe('unreachable');
-  // a target that answered before refusing connections has failed
-  expect(runErrorOfTest([refused], true)).toBeUndefined();
-  expect(runErrorOfTest(['CredentialsRefused: the login form refused ada'], true)).toMatchObject({
-    kind: 'credentials',
-    cause: 'the login form refused ada',
-  });
-  expect(runErrorOfTest(['SignInAutomationError: no form on the page'], true)?.kind).toBe('sign-in');
-  expect(runErrorOfTest(['BrowserUnavailable: signing in … needs Chromium: …'], true)?.kind).toBe('browser');
-  expect(runErrorOfTest(['Error: browserType.launch: Target crashed'], true)?.kind).toBe('browser');
+test("a test's error is the run's only when it is not the target's doing, read from the error itself", () => {
+  const request = { method: 'GET', url: 'http://x/v2/cycle', headers: {} };
+  const refused = new TransportFailure(
+    request,
+    'connect ECONNREFUSED 127.0.0.1:9',
+    undefined,
+    false,
+    'ECONNREFUSED',
+  );
+  // unreachable where the target answered nothing in the run (the reporter judges that: suite-findings)
+  expect(runErrorOf(refused)?.kind).toBe('unreachable');
+  expect(
+    runErrorOf(new TransportFailure(request, 'read ECONNRESET', undefined, true, 'ECONNRESET')),
+  ).toBeUndefined();
+  const untrusted = new TransportFailure(
+    request,
+    'CERT_HAS_EXPIRED: certificate has expired',
+    undefined,
+    false,
+    'CERT_HAS_EXPIRED',
+  );
+  expect(runErrorOf(untrusted)?.kind).toBe('certificate');
+  const password = new CredentialsRefused('A', '(at http://x/login)');
+  expect(runErrorOf(password)).toMatchObject({ kind: 'credentials', cause: password.message });
+  expect(runErrorOf(new SignInAutomationError('no form on the page', 'http://x/login'))?.kind).toBe(
+    'sign-in',
+  );
+  expect(runErrorOf(new Error('browserType.launch: Target crashed'))?.kind).toBe('browser');
   // the server's own: a refused code it just issued (a 5xx of the sign-in: tests/self/auth-attribution.spec.ts)
   expect(
-    runErrorOfTest(
-      ['ConformanceFailure: [AUTH-CODE-FLOW] expected status 200, got 400 invalid_grant'],
-      false,
-    ),
+    runErrorOf(new ConformanceFailure('AUTH-CODE-FLOW', 'expected status 200, got 400 invalid_grant')),
   ).toBeUndefined();
+  // an error's text names no class: only the error itself does
+  expect(runErrorOf(new Error('CredentialsRefused: the login form refused ada'))).toBeUndefined();
 });
 
 test('a documented deviation does not fail the gate, and a stale one does', () => {

@@ -3,6 +3,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { variablesHelp } from '../../config/variables-doc.ts';
 import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
+import { RUN_VERDICTS } from '../../result/outcomes.ts';
 import { builtPlaywrightVariables, suiteModule } from '../../run-state/package.ts';
 import { type ExitStatuses, exitWith, subcommand, withEnvFile } from './common.ts';
 
@@ -35,11 +36,11 @@ function shardOption(text: string): string {
   return text;
 }
 
-/** The exit statuses of a run, and of the merge of a sharded one: its verdict's, or a signal's. */
+/** The exit statuses of a run, and of the merge of a sharded one: its verdict's (by code), or a signal's. */
 export const RUN_EXIT_STATUSES: ExitStatuses = [
-  ...(['pass', 'fail', 'incomplete', 'error'] as const).map(
+  ...RUN_VERDICTS.map(
     (verdict) => [EXIT_STATUSES[verdict].code, EXIT_STATUSES[verdict].meaning] as const,
-  ),
+  ).sort(([a], [b]) => a - b),
   [SIGNAL_STATUS.code, SIGNAL_STATUS.meaning],
 ];
 

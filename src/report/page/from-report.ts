@@ -1,6 +1,8 @@
 // The one adapter between conformance.json (the result schema, src/result/schema.ts) and the page: builds the
 // page's view (view-model.ts) from a result and the requirement history, and the history's line of a run.
 // Nothing else of the page reads the result.
+
+import { REQUIREMENT_STATUSES } from '../../result/outcomes.ts';
 import type { ConformanceReport, RequirementResult } from '../model.ts';
 import { overBudget, p95Change } from '../overview.ts';
 import type { History, HistoryEntry } from '../requirement-history.ts';
@@ -27,11 +29,9 @@ type Exchange = ConformanceReport['exchanges'][number];
 type Deviation = NonNullable<ConformanceReport['expiredDeviations']>[number];
 type NotVerifiedLine = RequirementResult['notVerified'][number];
 
-const STATUSES: readonly Status[] = ['pass', 'fail', 'warning', 'not-verified', 'note', 'omitted'];
-
 const countsOf = (requirements: readonly { status: Status }[]): Record<Status, number> =>
   Object.fromEntries(
-    STATUSES.map((status) => [status, requirements.filter((r) => r.status === status).length]),
+    REQUIREMENT_STATUSES.map((status) => [status, requirements.filter((r) => r.status === status).length]),
   ) as Record<Status, number>;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

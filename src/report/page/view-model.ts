@@ -1,11 +1,11 @@
 // What reports/index.html shows, independent of conformance.json's shape (src/result/schema.ts): the page's
 // components read only this, and one adapter (from-report.ts) builds it from a result and the requirement
 // history.
+import type { RequirementStatus, RunVerdict } from '../../result/outcomes.ts';
 
-/** A requirement's status, as the report's closed list gives it. */
-export type Status = 'pass' | 'fail' | 'warning' | 'not-verified' | 'note' | 'omitted';
-
-export type Verdict = 'pass' | 'fail' | 'incomplete' | 'error';
+/** A requirement's status, and the run's verdict: the result's closed lists (src/result/outcomes.ts). */
+export type Status = RequirementStatus;
+export type Verdict = RunVerdict;
 
 export type Level = 'MUST' | 'READING' | 'UNSPECIFIED';
 

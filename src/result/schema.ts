@@ -241,7 +241,7 @@ const SlowRequest = object(
     second: Type.Optional(text('what became of the second sending, when there was one')),
     used: oneOf(['first', 'second', 'neither'], 'the sending the check went on with'),
   },
-  'a request that was slow (past 1 s) or lost its connection (src/report/slow-requests.ts)',
+  'a request that was slow (past 1 s) or lost its connection (src/report/latency/slow-requests.ts)',
 );
 
 const LatencyRow = object(

@@ -31,7 +31,7 @@ export const builtPlaywrightVariables = (): NodeJS.ProcessEnv =>
 export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.js$/, '.ts') : file);
 
 /**
- * A module of the suite named by its source (`src/report/allurerc.ts`): the file this process loads. A name
+ * A module of the suite named by its source (`src/report/allure/allurerc.ts`): the file this process loads. A name
  * that a move left behind throws where it is written, not in the Playwright process given it.
  */
 export function suiteModule(source: string): string {

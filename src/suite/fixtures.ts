@@ -170,7 +170,7 @@ export type SignInOutcome<T> =
 /**
  * The one classifier of a sign-in's trouble, for the fixtures' sign-ins and the check of the code flow. It
  * stops the check itself where the trouble is not the sign-in's to judge: a request the authorization server
- * left unanswered (AUTH-CODE-FLOW's failure, src/suite/unanswered.ts), an answer a check judged (a second
+ * left unanswered (AUTH-CODE-FLOW's failure, src/session/unanswered.ts), an answer a check judged (a second
  * 429 of the token endpoint), a request the run refused (not verified), a sign-in that failed on the run's
  * side (the run error: automation that lost its way, a refused password, a page for a person). What is
  * left: the server failed the sign-in (src/auth/sign-in-answers.ts), or any other trouble, with its reason.

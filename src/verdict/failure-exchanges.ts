@@ -7,7 +7,7 @@ import type { Exchange } from '../http/exchange.ts';
 import type { Finding } from '../report/finding.ts';
 import { exchangeId } from './exchange-sink.ts';
 
-/** A failure's finding, and the exchange it rests on (src/suite/verdicts.ts ConformanceFailure). */
+/** A failure's finding, and the exchange it rests on (src/verdict/verdicts.ts ConformanceFailure). */
 const restingOn = new WeakMap<Finding, Exchange>();
 /** The id under which a test of this worker kept an exchange. */
 const keptAs = new WeakMap<Exchange, string>();

@@ -43,7 +43,7 @@ interface Finding {
   requirement: string;
   text: string;
   exchange?: Exchange;
-  /** The offending field of the exchange's answer (a JSON pointer, src/suite/verdicts.ts). */
+  /** The offending field of the exchange's answer (a JSON pointer, src/verdict/verdicts.ts). */
   field?: string;
 }
 

@@ -79,7 +79,7 @@ test.describe('src/contract/bundle.ts', () => {
     const output = testInfo.outputPath('openapi.bundled.json');
     const { code, stdout, stderr } = await runNode([
       binOf('tsx', 'dist/cli.mjs'),
-      join(repoRoot, 'src', 'cli', 'bundle-openapi.ts'),
+      join(repoRoot, 'src', 'dev', 'bundle-openapi.ts'),
       output,
     ]);
     expect(code, stderr).toBe(0);

@@ -109,6 +109,19 @@ function Known({ known }: { known: KnownFailure }) {
   );
 }
 
+/** Known failures, one an item. */
+function KnownItems({ items }: { items: readonly KnownFailure[] }) {
+  return (
+    <ul class="tight">
+      {items.map((known) => (
+        <li key={known.id}>
+          <Known known={known} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A list of known failures under its heading (nothing when it is empty). */
 function KnownList({
   id,
@@ -123,13 +136,7 @@ function KnownList({
   return (
     <>
       <p id={id}>{heading}</p>
-      <ul class="tight">
-        {items.map((known) => (
-          <li key={known.id}>
-            <Known known={known} />
-          </li>
-        ))}
-      </ul>
+      <KnownItems items={items} />
     </>
   );
 }
@@ -165,17 +172,7 @@ function KnownFailures({ known }: { known: PageView['known'] }) {
 
 /** The known failures that still fail, each with its reason, owner, ticket and expiry. */
 function StillFailing({ items }: { items: ChangesView['stillFailing'] }) {
-  return items.length === 0 ? (
-    <span class="muted">none</span>
-  ) : (
-    <ul class="tight">
-      {items.map((known) => (
-        <li key={known.id}>
-          <Known known={known} />
-        </li>
-      ))}
-    </ul>
-  );
+  return items.length === 0 ? <span class="muted">none</span> : <KnownItems items={items} />;
 }
 
 /** What changed against the baseline or the last run: the contract, then the requirements by how they moved. */

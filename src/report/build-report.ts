@@ -114,6 +114,40 @@ function notVerifiedBy(test: TestResultSummary, id: string): NotVerifiedLine[] {
   return stated(test, 'not-verified', id).map((finding) => notVerifiedLine(test.title, finding));
 }
 
+/** What any test warned or noted (`outcome`) about `id`: a check may say so of any requirement. */
+const saidOf = (tests: readonly TestResultSummary[], outcome: FindingOutcome, id: string) =>
+  uniqueBy(
+    tests.flatMap((test) =>
+      stated(test, outcome, id).map((finding) => ({ test: test.title, message: finding.message })),
+    ),
+    messageKey,
+  );
+
+/** What the passing tests rest `id` on: their pass findings about it, or the pass itself where they stated none. */
+const evidenceOf = (passed: readonly TestResultSummary[], id: string) =>
+  uniqueBy(
+    passed.flatMap((test) => {
+      const rested = stated(test, 'pass', id);
+      return rested.length > 0
+        ? rested.map((finding) => ({ test: test.title, message: finding.message, count: finding.count ?? 1 }))
+        : [{ test: test.title, message: `${test.title}: passed`, count: 1 }];
+    }),
+    messageKey,
+  );
+
+/** A requirement's status from how many tests said what of it: fail, note, not verified, warning, pass, omitted. */
+function statusOf(
+  level: Requirement['level'],
+  said: { failing: number; notVerified: number; warnings: number; passed: number },
+): RequirementStatus {
+  if (said.failing > 0) return 'fail';
+  if (level === 'UNSPECIFIED') return 'note';
+  if (said.notVerified > 0) return 'not-verified';
+  if (said.warnings > 0) return 'warning';
+  if (said.passed > 0) return 'pass';
+  return 'omitted';
+}
+
 function resultOf(
   requirement: Requirement,
   tests: readonly TestResultSummary[],
@@ -127,34 +161,17 @@ function resultOf(
     declaring.flatMap((test) => notVerifiedBy(test, id)),
     statementKey,
   );
-  // Any check may warn or note about any requirement (a null seen by a schema check, say).
-  const said = (outcome: FindingOutcome) =>
-    uniqueBy(
-      tests.flatMap((test) =>
-        stated(test, outcome, id).map((finding) => ({ test: test.title, message: finding.message })),
-      ),
-      messageKey,
-    );
-  const warnings = said('warning');
+  const warnings = saidOf(tests, 'warning', id);
   const passed = declaring.filter(
     (test) => test.outcome === 'pass' && stated(test, 'not-verified', id).length === 0,
   );
-  const evidence = uniqueBy(
-    passed.flatMap((test) => {
-      const rested = stated(test, 'pass', id);
-      return rested.length > 0
-        ? rested.map((finding) => ({ test: test.title, message: finding.message, count: finding.count ?? 1 }))
-        : [{ test: test.title, message: `${test.title}: passed`, count: 1 }];
-    }),
-    messageKey,
-  );
-  let status: RequirementStatus;
-  if (failing.length > 0) status = 'fail';
-  else if (requirement.level === 'UNSPECIFIED') status = 'note';
-  else if (notVerified.length > 0) status = 'not-verified';
-  else if (warnings.length > 0) status = 'warning';
-  else if (passed.length > 0) status = 'pass';
-  else status = 'omitted';
+  const evidence = evidenceOf(passed, id);
+  const status = statusOf(requirement.level, {
+    failing: failing.length,
+    notVerified: notVerified.length,
+    warnings: warnings.length,
+    passed: passed.length,
+  });
   return {
     id,
     level: requirement.level,
@@ -170,7 +187,7 @@ function resultOf(
     evidenceCount: evidence.reduce((sum, line) => sum + line.count, 0),
     warnings,
     notVerified,
-    notes: said('note'),
+    notes: saidOf(tests, 'note', id),
     ...(deviation === undefined ? {} : { deviation }),
   };
 }
@@ -215,16 +232,14 @@ const expiredNote = (expectation: Expectation | undefined): string =>
     ? `; known failure ${expectation.key} expired on ${expectation.expires}${expectation.owner ? ` (owner ${expectation.owner})` : ''}`
     : '';
 
-export function buildReport(
-  tests: TestResultSummary[],
-  catalogue: readonly Requirement[],
-  expectations: readonly Expectation[],
-  meta: RunMeta,
-): Omit<ConformanceReport, 'digest'> {
+/** The failed tests a known failure in force covers (deviations), and the others, each a gate failure. */
+function judgedFailures(
+  tests: readonly TestResultSummary[],
+  inForce: readonly Expectation[],
+  expired: readonly Expectation[],
+): { gateFailures: string[]; deviations: ConformanceReport['deviations'] } {
   const gateFailures: string[] = [];
   const deviations: ConformanceReport['deviations'] = [];
-  // A known failure past its expiry is a failure again (src/report/expectations.ts).
-  const { inForce, expired } = byExpiry(expectations, meta.startedAt);
   for (const test of tests.filter((t) => t.outcome === 'fail')) {
     const expectation = expectationFor(inForce, test.title, test.failedRequirements);
     if (expectation) deviations.push({ test: test.title, ...statedExpectation(expectation) });
@@ -233,30 +248,46 @@ export function buildReport(
         `failed: ${test.title} (${test.failedRequirements.join(', ')})${expiredNote(expectationFor(expired, test.title, test.failedRequirements))}`,
       );
   }
-  for (const expectation of expectations) {
-    const covered = tests.filter(
-      (test) =>
-        test.title === expectation.key ||
-        test.requirements.includes(expectation.key) ||
-        test.failedRequirements.includes(expectation.key),
-    );
-    if (covered.some((test) => test.outcome === 'pass') && !covered.some((test) => test.outcome === 'fail')) {
-      gateFailures.push(
-        `expected failure no longer happens: ${expectation.key} (${expectation.reason}); remove it from the expectations file`,
+  return { gateFailures, deviations };
+}
+
+/** The known failures that no longer happen (a test they cover passed, none failed), each a gate failure. */
+function staleExpectations(
+  tests: readonly TestResultSummary[],
+  expectations: readonly Expectation[],
+): string[] {
+  return expectations
+    .filter((expectation) => {
+      const covered = tests.filter(
+        (test) =>
+          test.title === expectation.key ||
+          test.requirements.includes(expectation.key) ||
+          test.failedRequirements.includes(expectation.key),
       );
-    }
-  }
-  const known = new Set(catalogue.map((requirement) => requirement.id));
-  const requirements = catalogue.map((requirement) =>
-    resultOf(requirement, tests, deviations.find((deviation) => deviation.key === requirement.id)?.reason),
-  );
-  // A narrowed run ran part of its profile: it is never a PASS, even where every requirement it ran passed,
-  // and what no test of it declared was not run. The smoke profile is a selection by design: what its own
-  // tests leave out is no more listed narrowed than whole (the report cannot tell which it would have run).
-  const narrowed = meta.selection.length > 0;
+      return (
+        covered.some((test) => test.outcome === 'pass') && !covered.some((test) => test.outcome === 'fail')
+      );
+    })
+    .map(
+      (expectation) =>
+        `expected failure no longer happens: ${expectation.key} (${expectation.reason}); remove it from the expectations file`,
+    );
+}
+
+/**
+ * The MUST requirements that make the run INCOMPLETE: not verified, or not run by a narrowed run. A narrowed
+ * run ran part of its profile: it is never a PASS, even where every requirement it ran passed, and what no
+ * test of it declared was not run. The smoke profile is a selection by design: what its own tests leave out
+ * is no more listed narrowed than whole (the report cannot tell which it would have run).
+ */
+function incompleteOf(
+  requirements: readonly RequirementResult[],
+  narrowed: boolean,
+  meta: RunMeta,
+): ConformanceReport['incomplete'] {
   const listsNotRun = narrowed && profileRow(meta.profile)?.ownTag === undefined;
   const notRun = `not in this run: the run was narrowed (${meta.selection.join('; ')})`;
-  const incomplete = requirements
+  return requirements
     .filter((r) => r.level === 'MUST' && r.verifiable)
     .flatMap((r) => {
       if (r.status === 'not-verified')
@@ -265,6 +296,39 @@ export function buildReport(
         ? [{ id: r.id, reasons: [notRun] }]
         : [];
     });
+}
+
+const testTotalsOf = (tests: readonly TestResultSummary[]): ConformanceReport['totals'] => ({
+  passed: tests.filter((test) => test.status === 'passed').length,
+  failed: tests.filter((test) => test.status === 'failed').length,
+  skipped: tests.filter((test) => test.status === 'skipped').length,
+});
+
+/** The requirement IDs the tests name that the catalogue does not have. */
+const unknownTagsOf = (tests: readonly TestResultSummary[], catalogue: readonly Requirement[]): string[] => {
+  const known = new Set(catalogue.map((requirement) => requirement.id));
+  return unique(
+    tests
+      .flatMap((test) => [...test.requirements, ...test.failedRequirements])
+      .filter((id) => !known.has(id)),
+  );
+};
+
+export function buildReport(
+  tests: TestResultSummary[],
+  catalogue: readonly Requirement[],
+  expectations: readonly Expectation[],
+  meta: RunMeta,
+): Omit<ConformanceReport, 'digest'> {
+  // A known failure past its expiry is a failure again (src/report/expectations.ts).
+  const { inForce, expired } = byExpiry(expectations, meta.startedAt);
+  const { gateFailures, deviations } = judgedFailures(tests, inForce, expired);
+  gateFailures.push(...staleExpectations(tests, expectations));
+  const requirements = catalogue.map((requirement) =>
+    resultOf(requirement, tests, deviations.find((deviation) => deviation.key === requirement.id)?.reason),
+  );
+  const narrowed = meta.selection.length > 0;
+  const incomplete = incompleteOf(requirements, narrowed, meta);
   const { interrupted, requestTally, rateLimitedAnswers = 0, exchanges = [], ...run } = meta;
   if (interrupted) gateFailures.push('the run was interrupted before every test ran');
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
@@ -284,11 +348,7 @@ export function buildReport(
     ...(requestTally
       ? { requests: { byCredential: requestTally, byFamily: requestsByFamily(tests), rateLimitedAnswers } }
       : {}),
-    totals: {
-      passed: tests.filter((test) => test.status === 'passed').length,
-      failed: tests.filter((test) => test.status === 'failed').length,
-      skipped: tests.filter((test) => test.status === 'skipped').length,
-    },
+    totals: testTotalsOf(tests),
     requirementTotals: requirementTotalsOf(requirements),
     verdict,
     ...(failed ? { verdictBesideFailures: besideFailures } : {}),
@@ -296,11 +356,7 @@ export function buildReport(
     incomplete,
     deviations,
     ...(expired.length > 0 ? { expiredDeviations: expired.map(statedExpectation) } : {}),
-    unknownRequirementTags: unique(
-      tests
-        .flatMap((test) => [...test.requirements, ...test.failedRequirements])
-        .filter((id) => !known.has(id)),
-    ),
+    unknownRequirementTags: unknownTagsOf(tests, catalogue),
     requirements,
     tests,
     exchanges,

@@ -23,7 +23,7 @@ import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure/allure-stopped.ts';
 import { markAllure } from './allure/allure-verdict.ts';
 import { exitStatusOf, gateVerdict, withBaseline } from './baseline.ts';
-import { buildReport } from './build-report.ts';
+import { buildReport, type RunMeta } from './build-report.ts';
 import { certifiedResults, computeDigest } from './digest.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
@@ -232,6 +232,62 @@ export default class ConformanceReporter implements Reporter {
   }
 }
 
+/** What the report says of the run itself: its target and profile, when and how long it ran, what it sent. */
+function runMetaOf(
+  manifest: RunManifest | undefined,
+  result: FullResult,
+  selection: string[],
+  shards: number,
+  merged: ShardRequests | undefined,
+): Omit<RunMeta, 'exchanges'> {
+  const config = manifest?.config;
+  return {
+    target: config?.target ?? 'unknown',
+    baseUrl: redactText(config?.baseUrl ?? ''),
+    profile: config?.profile ?? 'ci-gate',
+    environment: config?.environment ?? 'non-production',
+    strict: config?.strict ?? false,
+    startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
+    durationMs: Math.round(result.duration),
+    requestsSent: merged
+      ? merged.tally.user + merged.tally.partner + merged.tally.other
+      : requestsSent(manifest?.requestLog),
+    requestTally: merged?.tally ?? requestTally(manifest?.requestLog),
+    rateLimitedAnswers: merged?.rateLimited ?? rateLimitedAnswers(manifest?.requestLog),
+    propertySeed: config?.propertySeed,
+    stoppedSending:
+      config && manifest?.unansweredLog
+        ? new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget).spent()
+        : undefined,
+    interrupted: result.status === 'interrupted' || result.status === 'timedout',
+    runError: recordedRunError(),
+    selection,
+    ...(shards > 0 ? { shards } : {}),
+  };
+}
+
+/** The report with its timed sections: latency per operation (against its budgets), the slow requests, the inputs. */
+function withTimings(
+  built: ReturnType<typeof buildReport>,
+  tests: readonly TestCase[],
+  slow: ReturnType<typeof recordedSlowRequests>,
+  manifest: RunManifest | undefined,
+) {
+  const config = manifest?.config;
+  const samples = [...tests.flatMap(testSamples), ...lateSamples(slow)];
+  const latency = {
+    ...withLatency(built, latencyTable(samples), config?.latencyBudgets ?? {}),
+    slowRequests: slowRequestRows(slow),
+    sentTwice: sentTwice(slow),
+  };
+  const budget =
+    config && profileRow(config.profile).requestBudget
+      ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }
+      : undefined;
+  const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
+  return { ...latency, inputs: inputsSection(annotations, budget) };
+}
+
 /**
  * The conformance report of some tests of the run, against the target described by `manifest`, and of what
  * the run met outside them (the run's own report only: the preflight judges the run's own target).
@@ -264,43 +320,9 @@ async function conformanceReport(
     ],
     requirements,
     loadExpectations(config?.expectationsFile),
-    {
-      target: config?.target ?? 'unknown',
-      baseUrl: redactText(config?.baseUrl ?? ''),
-      profile: config?.profile ?? 'ci-gate',
-      environment: config?.environment ?? 'non-production',
-      strict: config?.strict ?? false,
-      startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
-      durationMs: Math.round(result.duration),
-      requestsSent: merged
-        ? merged.tally.user + merged.tally.partner + merged.tally.other
-        : requestsSent(manifest?.requestLog),
-      requestTally: merged?.tally ?? requestTally(manifest?.requestLog),
-      rateLimitedAnswers: merged?.rateLimited ?? rateLimitedAnswers(manifest?.requestLog),
-      propertySeed: config?.propertySeed,
-      stoppedSending:
-        config && manifest?.unansweredLog
-          ? new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget).spent()
-          : undefined,
-      interrupted: result.status === 'interrupted' || result.status === 'timedout',
-      runError: recordedRunError(),
-      selection,
-      ...(shards > 0 ? { shards } : {}),
-      exchanges: exchanges.flat(),
-    },
+    { ...runMetaOf(manifest, result, selection, shards, merged), exchanges: exchanges.flat() },
   );
-  const samples = [...tests.flatMap(testSamples), ...lateSamples(slow)];
-  const latency = {
-    ...withLatency(built, latencyTable(samples), config?.latencyBudgets ?? {}),
-    slowRequests: slowRequestRows(slow),
-    sentTwice: sentTwice(slow),
-  };
-  const budget =
-    config && profileRow(config.profile).requestBudget
-      ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }
-      : undefined;
-  const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
-  const timed = { ...latency, inputs: inputsSection(annotations, budget) };
+  const timed = withTimings(built, tests, slow, manifest);
   return withBaseline(
     profileRow(timed.profile)?.digest ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,
     config?.baseline,

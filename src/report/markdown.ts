@@ -7,7 +7,13 @@ import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency/latency.ts';
 import type { SlowRequestRow } from './latency/slow-requests.ts';
-import type { ConformanceReport, RecordingSection, RequirementResult, SinceLastRun } from './model.ts';
+import type {
+  ConformanceReport,
+  RecordingSection,
+  RequirementResult,
+  SinceLastRun,
+  TestResultSummary,
+} from './model.ts';
 import { areaCounts, areaOf, overBudget, p95Change } from './overview.ts';
 import { runSideLines } from './run-side.ts';
 
@@ -144,9 +150,10 @@ function recordingLines(recording: RecordingSection): string[] {
   ];
 }
 
-export function renderMarkdown(report: ConformanceReport): string {
+/** The report's heading and its first facts: the verdict, what cut the run short, the target and the run. */
+function headingLines(report: ConformanceReport): string[] {
   const r = report.requirementTotals;
-  const lines = [
+  return [
     '# Conformance report — Physiology Data and Partner Lab Service',
     '',
     ...(report.runError && report.verdict === 'error'
@@ -168,71 +175,121 @@ export function renderMarkdown(report: ConformanceReport): string {
     `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user-data operations ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner}, sign-in and administration ${report.requests.byCredential.other}; ${report.requests.rateLimitedAnswers} answered 429 and sent again)` : ''}`,
     `- **Tests:** ${report.totals.passed} passed, ${report.totals.failed} failed, ${report.totals.skipped} skipped`,
     `- **Requirements:** ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note, ${r.omitted} not in this run`,
+    ...(report.digest
+      ? [
+          `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…; covers the verdict and its completeness)`,
+        ]
+      : []),
+    ...report.gateFailures.map((failure) => `- gate: ${cell(failure)}`),
   ];
-  if (report.digest)
-    lines.push(
-      `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…; covers the verdict and its completeness)`,
-    );
-  for (const failure of report.gateFailures) lines.push(`- gate: ${cell(failure)}`);
-  lines.push(...summaryLines(report));
-  for (const deviation of report.deviations) {
-    const ownership = ownershipLine(deviation);
-    lines.push(
-      `- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}${ownership ? ` (${cell(ownership)})` : ''}`,
-    );
-  }
-  for (const expired of report.expiredDeviations ?? [])
-    lines.push(
-      `- known failure past its expiry, its failures count again: ${cell(expired.key)} — ${cell(expired.reason)} (${cell(ownershipLine(expired))})`,
-    );
-  if (report.incomplete.length > 0) {
-    lines.push(
-      '',
-      report.runError
-        ? '## Not verified (blocked by the run error)'
-        : '## Not verified (why the run is INCOMPLETE)',
-      '',
-    );
-    for (const { id, reasons } of report.incomplete) lines.push(`- **${id}**: ${cell(reasons.join('; '))}`);
-  }
-  const { requirements: results } = report;
+}
+
+/** The known failures the run forgave, and those past their expiry that count again. */
+function deviationLines(report: ConformanceReport): string[] {
+  return [
+    ...report.deviations.map((deviation) => {
+      const ownership = ownershipLine(deviation);
+      return `- known deviation: ${cell(deviation.test)} — ${cell(deviation.reason)}${ownership ? ` (${cell(ownership)})` : ''}`;
+    }),
+    ...(report.expiredDeviations ?? []).map(
+      (expired) =>
+        `- known failure past its expiry, its failures count again: ${cell(expired.key)} — ${cell(expired.reason)} (${cell(ownershipLine(expired))})`,
+    ),
+  ];
+}
+
+/** The MUST requirements left not verified: why the run is INCOMPLETE (or what the run error blocked). */
+function incompleteLines(report: ConformanceReport): string[] {
+  if (report.incomplete.length === 0) return [];
+  return [
+    '',
+    report.runError
+      ? '## Not verified (blocked by the run error)'
+      : '## Not verified (why the run is INCOMPLETE)',
+    '',
+    ...report.incomplete.map(({ id, reasons }) => `- **${id}**: ${cell(reasons.join('; '))}`),
+  ];
+}
+
+/** The requirements that warned, each with the suite's reading and its warnings. */
+function warningLines(results: readonly RequirementResult[]): string[] {
   const warned = results.filter((result) => result.warnings.length > 0);
-  if (warned.length > 0) {
-    lines.push('', "## Warnings: departures from the suite's reading of loosely stated points", '');
-    for (const requirement of warned)
-      lines.push(
-        `- **${requirement.id}** (reading: ${cell(requirement.reading ?? requirement.text)})`,
-        ...requirement.warnings.map((warning) => `  - ${cell(warning.message)}`),
-      );
-  }
-  if (report.sinceLastRun) lines.push(...sinceLastRunLines(report.sinceLastRun));
-  if (report.recording) lines.push(...recordingLines(report.recording));
+  if (warned.length === 0) return [];
+  return [
+    '',
+    "## Warnings: departures from the suite's reading of loosely stated points",
+    '',
+    ...warned.flatMap((requirement) => [
+      `- **${requirement.id}** (reading: ${cell(requirement.reading ?? requirement.text)})`,
+      ...requirement.warnings.map((warning) => `  - ${cell(warning.message)}`),
+    ]),
+  ];
+}
+
+/** A table per area: each requirement with its level, status and detail. */
+function requirementTableLines(results: readonly RequirementResult[]): string[] {
   const areas = [...new Set(results.map(areaOf))];
-  for (const area of areas) {
-    lines.push('', `## ${area}`, '', '| Requirement | Level | Status | Detail |', '|---|---|---|---|');
-    for (const requirement of results.filter((result) => areaOf(result) === area)) {
-      lines.push(
-        `| **${requirement.id}** ${cell(requirement.text)} | ${requirement.level} | ${STATUS_LABEL[requirement.status]} | ${cell(detail(requirement))} |`,
-      );
-    }
-  }
-  const secondOpinion = report.tests.filter((test) => test.prismViolations.length > 0);
-  if (secondOpinion.length > 0) {
-    lines.push('', '## Second opinion: Prism validating proxy', '');
-    for (const test of secondOpinion)
-      lines.push(`- ${test.title}`, ...test.prismViolations.map((v) => `  - ${cell(v)}`));
-  }
-  const failed = report.tests.filter((test) => test.status === 'failed');
-  if (failed.length > 0) {
-    lines.push('', '## Failures', '');
-    for (const test of failed) {
+  return areas.flatMap((area) => [
+    '',
+    `## ${area}`,
+    '',
+    '| Requirement | Level | Status | Detail |',
+    '|---|---|---|---|',
+    ...results
+      .filter((result) => areaOf(result) === area)
+      .map(
+        (requirement) =>
+          `| **${requirement.id}** ${cell(requirement.text)} | ${requirement.level} | ${STATUS_LABEL[requirement.status]} | ${cell(detail(requirement))} |`,
+      ),
+  ]);
+}
+
+/** What Prism's validating proxy found, test by test. */
+function secondOpinionLines(tests: readonly TestResultSummary[]): string[] {
+  const secondOpinion = tests.filter((test) => test.prismViolations.length > 0);
+  if (secondOpinion.length === 0) return [];
+  return [
+    '',
+    '## Second opinion: Prism validating proxy',
+    '',
+    ...secondOpinion.flatMap((test) => [
+      `- ${test.title}`,
+      ...test.prismViolations.map((v) => `  - ${cell(v)}`),
+    ]),
+  ];
+}
+
+/** Each failed test: the offending fields of its failures, then its error message. */
+function failureLines(tests: readonly TestResultSummary[]): string[] {
+  const failed = tests.filter((test) => test.status === 'failed');
+  if (failed.length === 0) return [];
+  return [
+    '',
+    '## Failures',
+    '',
+    ...failed.flatMap((test) => {
       const fields = test.findings
         .filter((f) => f.outcome === 'fail')
         .map(fieldsLine)
         .filter(Boolean);
       const named = fields.length > 0 ? [...fields.map((line) => `- ${cell(line)}`), ''] : [];
-      lines.push(`### ${test.title}`, '', ...named, '```', test.error ?? '(no message)', '```', '');
-    }
-  }
+      return [`### ${test.title}`, '', ...named, '```', test.error ?? '(no message)', '```', ''];
+    }),
+  ];
+}
+
+export function renderMarkdown(report: ConformanceReport): string {
+  const lines = [
+    ...headingLines(report),
+    ...summaryLines(report),
+    ...deviationLines(report),
+    ...incompleteLines(report),
+    ...warningLines(report.requirements),
+    ...(report.sinceLastRun ? sinceLastRunLines(report.sinceLastRun) : []),
+    ...(report.recording ? recordingLines(report.recording) : []),
+    ...requirementTableLines(report.requirements),
+    ...secondOpinionLines(report.tests),
+    ...failureLines(report.tests),
+  ];
   return `${lines.join('\n')}\n`;
 }

@@ -75,45 +75,70 @@ function inferred(
   return [];
 }
 
+type RunResult = TestCase['results'][number];
+
+/** A test's annotations, each once: runtime annotations appear on both the test and its result. */
+const annotationsOf = (test: TestCase, result: RunResult | undefined) => [
+  ...new Map(
+    [...test.annotations, ...(result?.annotations ?? [])].map((a) => [`${a.type}|${a.description}`, a]),
+  ).values(),
+];
+
+/** The errors the test's last result ended with, without terminal colours. */
+const endedErrorsOf = (result: RunResult | undefined) =>
+  (result?.errors ?? []).map((e) => ({
+    ...e,
+    message: stripVTControlCharacters(e.message ?? ''),
+    ...(e.stack === undefined ? {} : { stack: stripVTControlCharacters(e.stack) }),
+  }));
+
+/**
+ * How the test ran. From the result, not the outcome: a gate run marks a check's failure expected to keep its
+ * worker (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
+ */
+const ranOf = (test: TestCase, result: RunResult | undefined): TestResultSummary['status'] =>
+  test.outcome() === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
+
+/**
+ * The test's title below its file. A matrix run names each registration after its target: the target's
+ * report has the test's own title.
+ */
+const titleOf = (test: TestCase): string =>
+  [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(' › ');
+
+/**
+ * How the test ended: what the run error stopped is not verified, never failed; a failure the test met
+ * outranks it, beside it.
+ */
+function endingOf(ran: TestResultSummary['status'], findings: readonly Finding[]) {
+  const metError = findings.filter(isStop).find((finding) => finding.outcome === 'error');
+  const failedToo = ran === 'failed' && findings.some((finding) => finding.outcome === 'fail');
+  const stoppedByError = failedToo ? undefined : metError;
+  const status = stoppedByError ? 'skipped' : ran;
+  const stop = stoppedByError ?? (status === 'skipped' ? lastStop(findings) : undefined);
+  return { metError, status, stop };
+}
+
 /**
  * A test's result. `targetAnswered`: whether the target answered any request of the run (a refused
  * connection is a failure of a target that did, the user's side on one that did not).
  */
 export function summarise(test: TestCase, targetAnswered = true): TestResultSummary {
   const result = test.results.at(-1);
-  // Runtime annotations appear on both the test and its result: keep each once.
-  const annotations = [
-    ...new Map(
-      [...test.annotations, ...(result?.annotations ?? [])].map((a) => [`${a.type}|${a.description}`, a]),
-    ).values(),
-  ];
+  const annotations = annotationsOf(test, result);
   const ofType = (type: string) =>
     annotations.filter((a) => a.type === type).map((a) => redactText(a.description ?? ''));
-  const ended = (result?.errors ?? []).map((e) => ({
-    ...e,
-    message: stripVTControlCharacters(e.message ?? ''),
-    ...(e.stack === undefined ? {} : { stack: stripVTControlCharacters(e.stack) }),
-  }));
+  const ended = endedErrorsOf(result);
   const errors = ended.map((e) => e.message);
   const declared = test.tags.filter((tag) => REQUIREMENT_TAG.test(tag)).map((tag) => tag.slice(1));
-  // From the result, not the outcome: a gate run marks a check's failure expected to keep its worker
-  // (src/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
-  const ran = test.outcome() === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';
+  const ran = ranOf(test, result);
   const recorded = findingsOf(annotations).map((finding) => charged(redacted(finding), targetAnswered));
-  // A matrix run names each registration after its target: the target's report has the test's own title.
-  const title = [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(
-    ' › ',
-  );
+  const title = titleOf(test);
   const findings = [
     ...recorded,
     ...inferred({ ran, title, errors: ended, skipped: ofType('skip')[0] }, recorded, declared),
   ];
-  // What the run error stopped is not verified, never failed; a failure the test met outranks it, beside it.
-  const metError = findings.filter(isStop).find((finding) => finding.outcome === 'error');
-  const failedToo = ran === 'failed' && findings.some((finding) => finding.outcome === 'fail');
-  const stoppedByError = failedToo ? undefined : metError;
-  const status = stoppedByError ? 'skipped' : ran;
-  const stop = stoppedByError ?? (status === 'skipped' ? lastStop(findings) : undefined);
+  const { metError, status, stop } = endingOf(ran, findings);
   const error = errors.join('\n');
   return {
     title,

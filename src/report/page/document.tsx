@@ -20,6 +20,27 @@ const CONTENTS: [string, string][] = [
   ['run', 'The run'],
 ];
 
+/** The page's heading: what it reports on, and the contents. */
+function PageHeader({ header }: { header: PageView['header'] }) {
+  return (
+    <header class="page">
+      <h1>Conformance report — Physiology Data and Partner Lab Service</h1>
+      <p class="muted">
+        {header.target} ({header.environment}), profile {header.profile}, started {header.startedAt}
+      </p>
+      <nav class="contents" aria-label="Contents">
+        <ul>
+          {CONTENTS.map(([id, name]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{name}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  );
+}
+
 function Page({ view }: { view: PageView }) {
   const { style, script } = pageAssets();
   const csp = [
@@ -44,22 +65,7 @@ function Page({ view }: { view: PageView }) {
         <style dangerouslySetInnerHTML={{ __html: style.text }} />
       </head>
       <body>
-        <header class="page">
-          <h1>Conformance report — Physiology Data and Partner Lab Service</h1>
-          <p class="muted">
-            {view.header.target} ({view.header.environment}), profile {view.header.profile}, started{' '}
-            {view.header.startedAt}
-          </p>
-          <nav class="contents" aria-label="Contents">
-            <ul>
-              {CONTENTS.map(([id, name]) => (
-                <li key={id}>
-                  <a href={`#${id}`}>{name}</a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        </header>
+        <PageHeader header={view.header} />
         <main>
           <VerdictSection verdict={view.verdict} />
           <ChangesSection changes={view.changes} known={view.known} />

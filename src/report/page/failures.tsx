@@ -28,11 +28,10 @@ function headline(message: string): string {
 const headerLines = (headers: readonly [string, string][]) =>
   headers.map(([name, value]) => `${name}: ${value}`).join('\n');
 
-function Card({ failure }: { failure: FailureView }) {
-  const { request, response, curl, replay } = failure;
-  const [first] = failure.tests;
+/** A card's heading (the requirement and the message's first line), then the whole message where it was cut. */
+function CardHeading({ failure }: { failure: FailureView }) {
   return (
-    <article class="card" id={failure.anchor} aria-labelledby={`${failure.anchor}-h`}>
+    <>
       <h3 id={`${failure.anchor}-h`}>
         <span aria-hidden="true">✗ </span>
         <a href={`#${failure.requirement}`} class="req-id">
@@ -41,70 +40,98 @@ function Card({ failure }: { failure: FailureView }) {
         : {headline(failure.message)}
       </h3>
       {headline(failure.message) !== failure.message && <pre>{failure.message}</pre>}
+    </>
+  );
+}
+
+/** The test that met the failure, or the list of them (open while it is short). */
+function TestsThatMet({ tests }: { tests: FailureView['tests'] }) {
+  const [first] = tests;
+  return tests.length === 1 && first ? (
+    <p>
+      Test: {first.title} <span class="muted">({first.file})</span>
+    </p>
+  ) : (
+    <details open={tests.length <= 5}>
+      <summary>Met by {tests.length} tests</summary>
+      <ul class="tight">
+        {tests.map((test) => (
+          <li key={test.title}>
+            {test.title} <span class="muted">({test.file})</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** The request of the failure's exchange, or, where the result keeps none, the request as the check gave it. */
+function RequestShown({ request, evidence }: Pick<FailureView, 'request' | 'evidence'>) {
+  return request ? (
+    <>
+      <h4>Request</h4>
+      <pre>
+        {[`${request.method} ${request.url}`, headerLines(request.headers)].filter(Boolean).join('\n')}
+      </pre>
+      <Body body={request.body} />
+    </>
+  ) : (
+    evidence && (
+      <>
+        <h4>Request, as the check gave it</h4>
+        <pre>{evidence}</pre>
+        <p class="muted">
+          The result keeps no exchange for this finding (a read shared between checks, or no request at all).
+        </p>
+      </>
+    )
+  );
+}
+
+function ResponseShown({ response }: { response: NonNullable<FailureView['response']> }) {
+  return (
+    <>
+      <h4>Response</h4>
+      <pre>{[`HTTP ${response.status}`, headerLines(response.headers)].filter(Boolean).join('\n')}</pre>
+      {response.body ? <Body body={response.body} /> : <p class="muted">No body.</p>}
+    </>
+  );
+}
+
+/** The curl that sends the request again, with a copy button the page's script shows. */
+function SendAgain({ anchor, curl }: { anchor: string; curl: NonNullable<FailureView['curl']> }) {
+  return (
+    <>
+      <h4>
+        Send it again{' '}
+        <button type="button" class="copy" data-copy={`${anchor}-curl`} hidden>
+          Copy curl
+        </button>
+      </h4>
+      {curl.placeholders.length > 0 && (
+        <p class="muted">
+          Set {curl.placeholders.join(', ')} to your own credentials first: the run's are never written.
+        </p>
+      )}
+      <pre id={`${anchor}-curl`}>{curl.command}</pre>
+    </>
+  );
+}
+
+function Card({ failure }: { failure: FailureView }) {
+  const { response, curl, replay } = failure;
+  return (
+    <article class="card" id={failure.anchor} aria-labelledby={`${failure.anchor}-h`}>
+      <CardHeading failure={failure} />
       {failure.fields && (
         <p>
           Offending field{failure.fields.length > 1 ? 's' : ''}: <code>{failure.fields.join(', ')}</code>
         </p>
       )}
-      {failure.tests.length === 1 && first ? (
-        <p>
-          Test: {first.title} <span class="muted">({first.file})</span>
-        </p>
-      ) : (
-        <details open={failure.tests.length <= 5}>
-          <summary>Met by {failure.tests.length} tests</summary>
-          <ul class="tight">
-            {failure.tests.map((test) => (
-              <li key={test.title}>
-                {test.title} <span class="muted">({test.file})</span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      {request ? (
-        <>
-          <h4>Request</h4>
-          <pre>
-            {[`${request.method} ${request.url}`, headerLines(request.headers)].filter(Boolean).join('\n')}
-          </pre>
-          <Body body={request.body} />
-        </>
-      ) : (
-        failure.evidence && (
-          <>
-            <h4>Request, as the check gave it</h4>
-            <pre>{failure.evidence}</pre>
-            <p class="muted">
-              The result keeps no exchange for this finding (a read shared between checks, or no request at
-              all).
-            </p>
-          </>
-        )
-      )}
-      {response && (
-        <>
-          <h4>Response</h4>
-          <pre>{[`HTTP ${response.status}`, headerLines(response.headers)].filter(Boolean).join('\n')}</pre>
-          {response.body ? <Body body={response.body} /> : <p class="muted">No body.</p>}
-        </>
-      )}
-      {curl && (
-        <>
-          <h4>
-            Send it again{' '}
-            <button type="button" class="copy" data-copy={`${failure.anchor}-curl`} hidden>
-              Copy curl
-            </button>
-          </h4>
-          {curl.placeholders.length > 0 && (
-            <p class="muted">
-              Set {curl.placeholders.join(', ')} to your own credentials first: the run's are never written.
-            </p>
-          )}
-          <pre id={`${failure.anchor}-curl`}>{curl.command}</pre>
-        </>
-      )}
+      <TestsThatMet tests={failure.tests} />
+      <RequestShown request={failure.request} evidence={failure.evidence} />
+      {response && <ResponseShown response={response} />}
+      {curl && <SendAgain anchor={failure.anchor} curl={curl} />}
       {replay && (
         <>
           <h4>Replay the property (fast-check seed {replay.seed})</h4>
@@ -141,6 +168,53 @@ export function FailuresSection({ failures }: { failures: readonly FailureView[]
   );
 }
 
+type NotVerifiedReason = NotVerifiedView['reasons'][number];
+
+/** Why a requirement was not verified, and how to verify it: fix its prerequisite first, or the remedy. */
+function NotVerifiedReasonItem({ reason }: { reason: NotVerifiedReason }) {
+  return (
+    <li>
+      <strong>{KIND_LABEL[reason.kind]}:</strong> {reason.message}
+      <div>
+        How to verify:{' '}
+        {reason.prerequisite ? (
+          <>
+            fix{' '}
+            <a href={`#${reason.prerequisite}`} class="req-id">
+              {reason.prerequisite}
+            </a>{' '}
+            first
+          </>
+        ) : (
+          reason.howToVerify
+        )}
+      </div>
+      <div class="muted">{reason.test}</div>
+    </li>
+  );
+}
+
+function NotVerifiedRow({ item }: { item: NotVerifiedView }) {
+  return (
+    <tr id={`nv-${item.id}`}>
+      <th scope="row">
+        <a href={`#${item.id}`} class="req-id">
+          {item.id}
+        </a>
+        <div class="section-name">{item.area}</div>
+      </th>
+      <td>{item.level}</td>
+      <td>
+        <ul class="tight">
+          {item.reasons.map((reason) => (
+            <NotVerifiedReasonItem key={`${reason.test}|${reason.message}`} reason={reason} />
+          ))}
+        </ul>
+      </td>
+    </tr>
+  );
+}
+
 export function NotVerifiedSection({ items }: { items: readonly NotVerifiedView[] }) {
   return (
     <section id="not-verified" aria-labelledby="not-verified-heading">
@@ -158,39 +232,7 @@ export function NotVerifiedSection({ items }: { items: readonly NotVerifiedView[
           </thead>
           <tbody>
             {items.map((item) => (
-              <tr key={item.id} id={`nv-${item.id}`}>
-                <th scope="row">
-                  <a href={`#${item.id}`} class="req-id">
-                    {item.id}
-                  </a>
-                  <div class="section-name">{item.area}</div>
-                </th>
-                <td>{item.level}</td>
-                <td>
-                  <ul class="tight">
-                    {item.reasons.map((reason) => (
-                      <li key={`${reason.test}|${reason.message}`}>
-                        <strong>{KIND_LABEL[reason.kind]}:</strong> {reason.message}
-                        <div>
-                          How to verify:{' '}
-                          {reason.prerequisite ? (
-                            <>
-                              fix{' '}
-                              <a href={`#${reason.prerequisite}`} class="req-id">
-                                {reason.prerequisite}
-                              </a>{' '}
-                              first
-                            </>
-                          ) : (
-                            reason.howToVerify
-                          )}
-                        </div>
-                        <div class="muted">{reason.test}</div>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-              </tr>
+              <NotVerifiedRow key={item.id} item={item} />
             ))}
           </tbody>
         </table>

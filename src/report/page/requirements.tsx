@@ -208,6 +208,33 @@ function RequirementRow({
   );
 }
 
+/** An area's requirements, a row each, under the area's name. */
+function AreaTable({ area, runs }: { area: AreaView; runs: readonly TrendRun[] }) {
+  return (
+    <section class="area" data-area={area.name} aria-labelledby={area.anchor}>
+      <h3 id={area.anchor}>{area.name}</h3>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Requirement</th>
+            <th scope="col">Level</th>
+            <th scope="col">Status</th>
+            <th scope="col">Trend</th>
+            <th scope="col">Tests</th>
+          </tr>
+        </thead>
+        <tbody>
+          {area.requirements.map((requirement) => (
+            <Fragment key={requirement.id}>
+              <RequirementRow requirement={requirement} runs={runs} />
+            </Fragment>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
 export function RequirementsSection({
   areas,
   runs,
@@ -235,27 +262,7 @@ export function RequirementsSection({
       {historyNote && <p class="muted">{historyNote}.</p>}
       <Filters areas={areas} />
       {areas.map((area) => (
-        <section key={area.name} class="area" data-area={area.name} aria-labelledby={area.anchor}>
-          <h3 id={area.anchor}>{area.name}</h3>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Requirement</th>
-                <th scope="col">Level</th>
-                <th scope="col">Status</th>
-                <th scope="col">Trend</th>
-                <th scope="col">Tests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {area.requirements.map((requirement) => (
-                <Fragment key={requirement.id}>
-                  <RequirementRow requirement={requirement} runs={runs} />
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-        </section>
+        <AreaTable key={area.name} area={area} runs={runs} />
       ))}
     </section>
   );

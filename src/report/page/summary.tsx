@@ -109,6 +109,19 @@ function Known({ known }: { known: KnownFailure }) {
   );
 }
 
+/** Known failures, one an item. */
+function KnownItems({ items }: { items: readonly KnownFailure[] }) {
+  return (
+    <ul class="tight">
+      {items.map((known) => (
+        <li key={known.id}>
+          <Known known={known} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A list of known failures under its heading (nothing when it is empty). */
 function KnownList({
   id,
@@ -123,13 +136,7 @@ function KnownList({
   return (
     <>
       <p id={id}>{heading}</p>
-      <ul class="tight">
-        {items.map((known) => (
-          <li key={known.id}>
-            <Known known={known} />
-          </li>
-        ))}
-      </ul>
+      <KnownItems items={items} />
     </>
   );
 }
@@ -163,6 +170,48 @@ function KnownFailures({ known }: { known: PageView['known'] }) {
   );
 }
 
+/** The known failures that still fail, each with its reason, owner, ticket and expiry. */
+function StillFailing({ items }: { items: ChangesView['stillFailing'] }) {
+  return items.length === 0 ? <span class="muted">none</span> : <KnownItems items={items} />;
+}
+
+/** What changed against the baseline or the last run: the contract, then the requirements by how they moved. */
+function Comparison({ changes }: { changes: ChangesView }) {
+  return (
+    <>
+      <p>
+        Compared with {changes.againstKind === 'baseline' ? 'the baseline' : 'the last run'}:{' '}
+        {changes.against}.
+      </p>
+      {changes.contractChanged && (
+        <p id="contract-changed">
+          <strong>
+            <span aria-hidden="true">! </span>Contract changed:
+          </strong>{' '}
+          {changes.contractChanged}
+        </p>
+      )}
+      <ul>
+        <li>
+          <strong>New failures:</strong> <IdList ids={changes.newFailures} />
+        </li>
+        <li>
+          <strong>Fixed:</strong> <IdList ids={changes.fixed} />
+        </li>
+        <li>
+          <strong>Still failing:</strong> <StillFailing items={changes.stillFailing} />
+        </li>
+        <li>
+          <strong>Newly not verified:</strong> <IdList ids={changes.newlyNotVerified} />
+        </li>
+        <li>
+          <strong>Newly verified:</strong> <IdList ids={changes.newlyVerified} />
+        </li>
+      </ul>
+    </>
+  );
+}
+
 export function ChangesSection({ changes, known }: { changes?: ChangesView; known: PageView['known'] }) {
   return (
     <section id="changes" aria-labelledby="changes-heading">
@@ -173,107 +222,79 @@ export function ChangesSection({ changes, known }: { changes?: ChangesView; know
           profile in the history.
         </p>
       ) : (
-        <>
-          <p>
-            Compared with {changes.againstKind === 'baseline' ? 'the baseline' : 'the last run'}:{' '}
-            {changes.against}.
-          </p>
-          {changes.contractChanged && (
-            <p id="contract-changed">
-              <strong>
-                <span aria-hidden="true">! </span>Contract changed:
-              </strong>{' '}
-              {changes.contractChanged}
-            </p>
-          )}
-          <ul>
-            <li>
-              <strong>New failures:</strong> <IdList ids={changes.newFailures} />
-            </li>
-            <li>
-              <strong>Fixed:</strong> <IdList ids={changes.fixed} />
-            </li>
-            <li>
-              <strong>Still failing:</strong>{' '}
-              {changes.stillFailing.length === 0 ? (
-                <span class="muted">none</span>
-              ) : (
-                <ul class="tight">
-                  {changes.stillFailing.map((known) => (
-                    <li key={known.id}>
-                      <Known known={known} />
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-            <li>
-              <strong>Newly not verified:</strong> <IdList ids={changes.newlyNotVerified} />
-            </li>
-            <li>
-              <strong>Newly verified:</strong> <IdList ids={changes.newlyVerified} />
-            </li>
-          </ul>
-        </>
+        <Comparison changes={changes} />
       )}
       <KnownFailures known={known} />
     </section>
   );
 }
 
-export function LatencySection({ rows }: { rows: readonly LatencyView[] }) {
+/** An operation's row: its count and percentiles, and its budget and p95 change where the table has them. */
+function LatencyRow({ row, budgeted, compared }: { row: LatencyView; budgeted: boolean; compared: boolean }) {
+  return (
+    <tr>
+      <th scope="row">{row.operationId}</th>
+      <td class="num">{row.count}</td>
+      <td class="num">{row.p50}</td>
+      <td class="num">{row.p95}</td>
+      <td class="num">{row.max}</td>
+      {budgeted && (
+        <td class="num">
+          {row.budgetMs ?? ''}
+          {row.overBudget ? ' ! over budget' : ''}
+        </td>
+      )}
+      {compared && <td>{row.sinceBaseline ?? ''}</td>}
+    </tr>
+  );
+}
+
+function LatencyTable({ rows }: { rows: readonly LatencyView[] }) {
   const budgeted = rows.some((row) => row.budgetMs !== undefined);
   const compared = rows.some((row) => row.sinceBaseline !== undefined);
+  return (
+    <table>
+      <caption class="muted">The target's answer times this run recorded, in ms (nearest rank)</caption>
+      <thead>
+        <tr>
+          <th scope="col">Operation</th>
+          <th scope="col" class="num">
+            Count
+          </th>
+          <th scope="col" class="num">
+            p50
+          </th>
+          <th scope="col" class="num">
+            p95
+          </th>
+          <th scope="col" class="num">
+            max
+          </th>
+          {budgeted && (
+            <th scope="col" class="num">
+              Budget (p95)
+            </th>
+          )}
+          {compared && <th scope="col">p95 since baseline</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <LatencyRow key={row.operationId} row={row} budgeted={budgeted} compared={compared} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function LatencySection({ rows }: { rows: readonly LatencyView[] }) {
   return (
     <section id="latency" aria-labelledby="latency-heading">
       <h2 id="latency-heading">Latency per operation</h2>
       {rows.length === 0 ? (
         <p>No timed answer of a contract operation was recorded.</p>
       ) : (
-        <table>
-          <caption class="muted">The target's answer times this run recorded, in ms (nearest rank)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Operation</th>
-              <th scope="col" class="num">
-                Count
-              </th>
-              <th scope="col" class="num">
-                p50
-              </th>
-              <th scope="col" class="num">
-                p95
-              </th>
-              <th scope="col" class="num">
-                max
-              </th>
-              {budgeted && (
-                <th scope="col" class="num">
-                  Budget (p95)
-                </th>
-              )}
-              {compared && <th scope="col">p95 since baseline</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.operationId}>
-                <th scope="row">{row.operationId}</th>
-                <td class="num">{row.count}</td>
-                <td class="num">{row.p50}</td>
-                <td class="num">{row.p95}</td>
-                <td class="num">{row.max}</td>
-                {budgeted && (
-                  <td class="num">
-                    {row.budgetMs ?? ''}
-                    {row.overBudget ? ' ! over budget' : ''}
-                  </td>
-                )}
-                {compared && <td>{row.sinceBaseline ?? ''}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LatencyTable rows={rows} />
       )}
     </section>
   );

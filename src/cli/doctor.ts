@@ -12,7 +12,7 @@ import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
-import { reasonsUnverifiable, variablesSupplying } from '../config/capabilities.ts';
+import { type Capability, reasonsUnverifiable, variablesSupplying } from '../config/capabilities.ts';
 import { configOf, runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import {
@@ -25,7 +25,7 @@ import {
 } from '../config/depth-plan.ts';
 import { resolveEnvironment } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
-import type { SuiteConfig } from '../config/suite-config.ts';
+import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import { verifiableMust } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
@@ -33,7 +33,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
-import { nodeTransport } from '../http/transport.ts';
+import { nodeTransport, type Transport } from '../http/transport.ts';
 import { messageOf } from '../text/error-message.ts';
 
 const MAX_REQUESTS = 12;
@@ -71,84 +71,108 @@ const briefly = (exchange: Exchange): string => {
   return `${exchange.status}${error ? ` ${error}` : ''}`;
 };
 
-/** The checks, in order; each catches its own failure, so every problem gets its line. */
-async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> {
-  const checks: Check[] = [];
-  const check = async (name: string, run: () => Promise<string | Untried>) => {
-    try {
-      const done = await run();
-      checks.push(
-        done instanceof Untried
-          ? { name, outcome: 'untried', detail: done.reason }
-          : { name, outcome: 'ok', detail: done },
-      );
-    } catch (error) {
-      checks.push({
-        name,
-        outcome: 'failed',
-        detail: redactText(messageOf(error)),
-        side: error instanceof ServerFailure ? 'server' : 'run',
-      });
-    }
-  };
-  await check('target reachable', async () => {
+/** A check's body: what it found, or why it was not tried; it throws what went wrong. */
+type CheckRun = () => Promise<string | Untried>;
+
+/** Runs one check and records its outcome: a ServerFailure is the server's side, any other error the run's. */
+async function recordCheck(checks: Check[], name: string, run: CheckRun): Promise<void> {
+  try {
+    const done = await run();
+    checks.push(
+      done instanceof Untried
+        ? { name, outcome: 'untried', detail: done.reason }
+        : { name, outcome: 'ok', detail: done },
+    );
+  } catch (error) {
+    checks.push({
+      name,
+      outcome: 'failed',
+      detail: redactText(messageOf(error)),
+      side: error instanceof ServerFailure ? 'server' : 'run',
+    });
+  }
+}
+
+const targetReachable =
+  (api: ApiClient): CheckRun =>
+  async () => {
     const exchange = await api.send({ path: PROFILE_PATH });
     if (exchange.status >= 500)
       throw new ServerFailure(`GET ${PROFILE_PATH} without a token answered ${briefly(exchange)}`);
     return `GET ${PROFILE_PATH} without a token answered ${exchange.status}`;
-  });
+  };
+
+const userTokenWorks =
+  (config: SuiteConfig, api: ApiClient, pool: UserTokenPool, user: UserName): CheckRun =>
+  async () => {
+    const source = config.auth.tokenStore
+      ? 'refresh grant of the token store'
+      : `sign-in (${config.auth.signIn})`;
+    if (!config.auth.tokenStore && config.auth.signIn === 'browser')
+      return new Untried(
+        'not tried here (a browser sign-in): `npm run login` fills a token store (CONFORMANCE_TOKEN_STORE)',
+      );
+    const token = await pool.fresh(['read:profile'], user).catch((error: unknown) => {
+      if (error instanceof SignInServerFailure)
+        throw new ServerFailure(`${source}: the server failed it (AUTH-CODE-FLOW): ${error.what}`);
+      throw new Error(`${source} failed: ${messageOf(error)}`);
+    });
+    const read = await api.send({ path: PROFILE_PATH, token: token.accessToken });
+    if (read.status !== 200)
+      throw new Error(`the token from the ${source} got ${briefly(read)} on GET ${PROFILE_PATH}`);
+    return `${source}: a read:profile token works on GET ${PROFILE_PATH}`;
+  };
+
+const expiredUserTokenRefused =
+  (config: SuiteConfig, api: ApiClient): CheckRun =>
+  async () => {
+    const read = await api.send({ path: PROFILE_PATH, token: config.auth.expiredUserToken });
+    if (read.status === 200)
+      throw new Error('it still works: it has not expired (CONFORMANCE_EXPIRED_USER_TOKEN)');
+    return `refused with ${read.status}`;
+  };
+
+const partnerTokenGranted =
+  (config: SuiteConfig, api: ApiClient, credentials: ClientCredentials, capability: Capability): CheckRun =>
+  async () => {
+    const { partnerScope: scope, partnerGrantType: grantType } = config.auth;
+    const exchange = await new PartnerClient(api, credentials, new Map(), {
+      scope,
+      grantType,
+    }).requestToken();
+    if (exchange.status === 200)
+      return `client credentials with scope "${scope}", grant_type "${grantType}": 200`;
+    const hint =
+      exchange.status === 401
+        ? `check ${variablesSupplying(capability).join(' and ')}`
+        : 'check CONFORMANCE_PARTNER_SCOPE and CONFORMANCE_PARTNER_GRANT_TYPE';
+    throw new Error(`the token request answered ${briefly(exchange)}: ${hint}`);
+  };
+
+/** The checks, in order; each catches its own failure, so every problem gets its line. */
+async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> {
+  const checks: Check[] = [];
+  await recordCheck(checks, 'target reachable', targetReachable(api));
   if (checks.some((done) => done.outcome === 'failed')) return checks;
 
   const pool = new UserTokenPool(api, config, false);
   const users: UserName[] = config.userLogin ? ['A', ...(config.secondUser ? (['B'] as const) : [])] : [];
-  for (const user of users) {
-    await check(`user ${user} token`, async () => {
-      const source = config.auth.tokenStore
-        ? 'refresh grant of the token store'
-        : `sign-in (${config.auth.signIn})`;
-      if (!config.auth.tokenStore && config.auth.signIn === 'browser')
-        return new Untried(
-          'not tried here (a browser sign-in): `npm run login` fills a token store (CONFORMANCE_TOKEN_STORE)',
-        );
-      const token = await pool.fresh(['read:profile'], user).catch((error: unknown) => {
-        if (error instanceof SignInServerFailure)
-          throw new ServerFailure(`${source}: the server failed it (AUTH-CODE-FLOW): ${error.what}`);
-        throw new Error(`${source} failed: ${messageOf(error)}`);
-      });
-      const read = await api.send({ path: PROFILE_PATH, token: token.accessToken });
-      if (read.status !== 200)
-        throw new Error(`the token from the ${source} got ${briefly(read)} on GET ${PROFILE_PATH}`);
-      return `${source}: a read:profile token works on GET ${PROFILE_PATH}`;
-    });
-  }
+  for (const user of users)
+    await recordCheck(checks, `user ${user} token`, userTokenWorks(config, api, pool, user));
   if (config.auth.expiredUserToken && config.userLogin)
-    await check('expired user token', async () => {
-      const read = await api.send({ path: PROFILE_PATH, token: config.auth.expiredUserToken });
-      if (read.status === 200)
-        throw new Error('it still works: it has not expired (CONFORMANCE_EXPIRED_USER_TOKEN)');
-      return `refused with ${read.status}`;
-    });
+    await recordCheck(checks, 'expired user token', expiredUserTokenRefused(config, api));
   await pool.close();
 
   for (const [name, credentials, capability] of [
     ['A', config.partnerA, 'partner'],
     ['B', config.partnerB, 'second-partner'],
   ] as const) {
-    if (!credentials) continue;
-    await check(`partner ${name} token`, async () => {
-      const { partnerScope: scope, partnerGrantType: grantType } = config.auth;
-      const exchange = await new PartnerClient(api, credentials, new Map(), {
-        scope,
-        grantType,
-      }).requestToken();
-      if (exchange.status === 200)
-        return `client credentials with scope "${scope}", grant_type "${grantType}": 200`;
-      const hint =
-        exchange.status === 401
-          ? `check ${variablesSupplying(capability).join(' and ')}`
-          : 'check CONFORMANCE_PARTNER_SCOPE and CONFORMANCE_PARTNER_GRANT_TYPE';
-      throw new Error(`the token request answered ${briefly(exchange)}: ${hint}`);
-    });
+    if (credentials)
+      await recordCheck(
+        checks,
+        `partner ${name} token`,
+        partnerTokenGranted(config, api, credentials, capability),
+      );
   }
   return checks;
 }
@@ -225,22 +249,23 @@ function familyTable(config: SuiteConfig): string[] {
   return lines;
 }
 
-async function main(): Promise<number> {
-  let config: SuiteConfig;
-  let runTimeoutSeconds: number;
+/** The configuration and the run's time budget, or null (said on the console) when they cannot be read. */
+function readConfiguration(): { config: SuiteConfig; runTimeoutSeconds: number } | null {
   try {
     const environment = resolveEnvironment();
-    config = configOf(environment, storeExpiries);
-    ({ runTimeoutSeconds } = runOptions(environment));
+    const config = configOf(environment, storeExpiries);
+    const { runTimeoutSeconds } = runOptions(environment);
+    return { config, runTimeoutSeconds };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.log(`✗ ${error.message}`);
-    return 2;
+    return null;
   }
-  for (const secret of secretsOf(config)) registerSecret(secret);
-  let sent = 0;
-  let signInSteps = 0;
-  const transport = nodeTransport();
+}
+
+/** The doctor's client: it records the limits the target announced and counts its requests and sign-in steps. */
+function doctorClient(transport: Transport, config: SuiteConfig) {
+  const counts = { sent: 0, signInSteps: 0 };
   // The limits the target announced, per kind of credential (the partner API's own path tells it apart).
   const limits: Partial<Record<keyof RequestTally, AnnouncedLimit>> = {};
   const api = standaloneClient(transport, {
@@ -256,14 +281,42 @@ async function main(): Promise<number> {
     // by the sign-in itself (src/auth/form-sign-in.ts).
     guard: (method, url, _token, signIn) => {
       if (signIn) {
-        signInSteps++;
+        counts.signInSteps++;
         return;
       }
       if (method !== 'GET' && !/\/partner\/token$/.test(url.pathname))
         throw new Error(`the doctor sends no write (${method} ${url.pathname})`);
-      if (++sent > MAX_REQUESTS) throw new Error(`the doctor's ${MAX_REQUESTS} requests are spent`);
+      if (++counts.sent > MAX_REQUESTS) throw new Error(`the doctor's ${MAX_REQUESTS} requests are spent`);
     },
   });
+  return { api, limits, counts };
+}
+
+/** The closing lines: the problems on each side, or that the run is ready. */
+function verdictLines(failed: readonly Check[]): string[] {
+  const runSide = failed.filter((done) => done.side === 'run').length;
+  const servers = failed.length - runSide;
+  return [
+    '',
+    ...(runSide > 0
+      ? [
+          `✗ ${runSide} problem(s) on the run's side: the run would end ERROR on them (exit 2 or 4), charging the server nothing`,
+        ]
+      : []),
+    ...(servers > 0
+      ? [`✗ ${servers} failure(s) of the server: the run would charge them to the server (FAIL, exit 1)`]
+      : []),
+    ...(failed.length === 0 ? ['✓ ready to run'] : []),
+  ];
+}
+
+async function main(): Promise<number> {
+  const configuration = readConfiguration();
+  if (!configuration) return 2;
+  const { config, runTimeoutSeconds } = configuration;
+  for (const secret of secretsOf(config)) registerSecret(secret);
+  const transport = nodeTransport();
+  const { api, limits, counts } = doctorClient(transport, config);
   try {
     console.log(
       `Doctor: ${config.target} target ${config.baseUrl} (auth ${config.authUrl}), ${config.environment}, profile ${config.profile}`,
@@ -271,28 +324,13 @@ async function main(): Promise<number> {
     const checks = await runChecks(config, api);
     for (const { name, outcome, detail } of checks) console.log(`  ${MARK[outcome]} ${name}: ${detail}`);
     console.log(
-      `  ${Math.min(sent, MAX_REQUESTS)} requests, none a write${signInSteps > 0 ? `, and ${signInSteps} of sign-in` : ''}\n`,
+      `  ${Math.min(counts.sent, MAX_REQUESTS)} requests, none a write${counts.signInSteps > 0 ? `, and ${counts.signInSteps} of sign-in` : ''}\n`,
     );
     for (const line of planLines(config, runTimeoutSeconds, limits)) console.log(line);
     console.log('');
     for (const line of familyTable(config)) console.log(line);
     const failed = checks.filter((done) => done.outcome === 'failed');
-    const runSide = failed.filter((done) => done.side === 'run').length;
-    const servers = failed.length - runSide;
-    console.log(
-      [
-        '',
-        ...(runSide > 0
-          ? [
-              `✗ ${runSide} problem(s) on the run's side: the run would end ERROR on them (exit 2 or 4), charging the server nothing`,
-            ]
-          : []),
-        ...(servers > 0
-          ? [`✗ ${servers} failure(s) of the server: the run would charge them to the server (FAIL, exit 1)`]
-          : []),
-        ...(failed.length === 0 ? ['✓ ready to run'] : []),
-      ].join('\n'),
-    );
+    console.log(verdictLines(failed).join('\n'));
     return failed.length > 0 ? 1 : 0;
   } finally {
     transport.dispose();

@@ -72,7 +72,8 @@ const personOnly =
     return outcome;
   };
 
-async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
+/** The configuration, its secrets registered; a configuration error when it has no user login or token store. */
+function loginConfig() {
   const config = loadConfig(undefined, storeExpiries);
   for (const secret of secretsOf(config)) registerSecret(secret);
   const login = config.userLogin;
@@ -81,15 +82,13 @@ async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
       'CONFORMANCE_CLIENT_ID',
       'and the other user OAuth variables are required for a login',
     );
-  if (!config.auth.tokenStore)
-    throw new ConfigError('CONFORMANCE_TOKEN_STORE', 'must name the token store file to fill');
-  // Headed without a display: no browser at all, the person signs in with their own.
-  const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-  const browser = new BrowserSignIn({
-    headed,
-    onManual: (url, reason) => byPerson(url, reason, login.redirectUri, waitSeconds),
-  });
-  // A person may be waited for: a signal ends the process at once (Playwright's exit handler kills Chromium).
+  const { tokenStore } = config.auth;
+  if (!tokenStore) throw new ConfigError('CONFORMANCE_TOKEN_STORE', 'must name the token store file to fill');
+  return { config, login, tokenStore };
+}
+
+/** A person may be waited for: a signal ends the process at once (Playwright's exit handler kills Chromium). */
+function exitOnSignal(): void {
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
@@ -98,22 +97,42 @@ async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
       console.error(`login: stopped (${signal})`);
       process.exit(code);
     });
+}
+
+/**
+ * How the login signs in: headed, in the browser, or (without a display) by a person in a browser of their own;
+ * else automated, a page the automation cannot fill (a second factor, a captcha) being left to a person.
+ */
+function loginSignIn(
+  automated: CodeSource,
+  browser: BrowserSignIn,
+  { headed, waitSeconds }: LoginOptions,
+  display: boolean,
+): CodeSource {
+  if (headed) return display ? browser.codeSource : personOnly(waitSeconds);
+  return (request, account, journal) =>
+    automated(request, account, journal).catch((error: unknown) => {
+      if (!(error instanceof PersonNeeded)) throw error;
+      return personOnly(waitSeconds, error.reason)(request, account);
+    });
+}
+
+async function main(options: LoginOptions): Promise<void> {
+  const { headed, waitSeconds } = options;
+  const { config, login, tokenStore } = loginConfig();
+  // Headed without a display: no browser at all, the person signs in with their own.
+  const display = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  const browser = new BrowserSignIn({
+    headed,
+    onManual: (url, reason) => byPerson(url, reason, login.redirectUri, waitSeconds),
+  });
+  exitOnSignal();
   const users: UserLogin[] = [login, ...(config.secondUser ? [{ ...login, ...config.secondUser }] : [])];
-  const grants = new StoredGrants(new TokenStore(config.auth.tokenStore), config.authUrl);
+  const grants = new StoredGrants(new TokenStore(tokenStore), config.authUrl);
   const transport = nodeTransport();
   const api = standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
   const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
-  const automated = codeSourceFor(config.auth.signIn, api, browser);
-  const signIn: CodeSource = headed
-    ? display
-      ? browser.codeSource
-      : personOnly(waitSeconds)
-    : // A page the automation cannot fill (a second factor, a captcha) is left to a person.
-      (request, account, journal) =>
-        automated(request, account, journal).catch((error: unknown) => {
-          if (!(error instanceof PersonNeeded)) throw error;
-          return personOnly(waitSeconds, error.reason)(request, account);
-        });
+  const signIn = loginSignIn(codeSourceFor(config.auth.signIn, api, browser), browser, options, display);
   try {
     for (const [index, user] of users.entries()) {
       const started = performance.now();
@@ -128,7 +147,7 @@ async function main({ headed, waitSeconds }: LoginOptions): Promise<void> {
       await grants.save(user, token);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
-        `Signed ${user.username} in at ${config.authUrl} in ${seconds} s; grant kept in ${config.auth.tokenStore}`,
+        `Signed ${user.username} in at ${config.authUrl} in ${seconds} s; grant kept in ${tokenStore}`,
       );
     }
   } finally {

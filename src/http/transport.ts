@@ -98,88 +98,118 @@ function redirected(request: TransportRequest, status: number, location: string)
   return { ...request, url, method: 'GET', headers, body: undefined };
 }
 
+/** What one transport's round trips share: keep-alive agents, the requests in flight, whether the run is stopping. */
+interface Connections {
+  agents: { http: HttpAgent; https: HttpsAgent };
+  inFlight: Set<ClientRequest>;
+  stopping: boolean;
+}
+
+const stopped = () => new TransportError('interrupted: the run is stopping', 'interrupted');
+
+// A certificate that does not verify is named by its code (src/http/certificate.ts reads it).
+/** A failure of the socket or of the body, as a TransportError. */
+function transportFailure(error: Error): TransportError {
+  const { code } = error as NodeJS.ErrnoException;
+  const reason = code && CERTIFICATE_ERROR.test(code) ? `${code}: ${error.message}` : error.message;
+  const kind = code && CUT_CODES.has(code) ? 'cut' : 'other';
+  return error instanceof TransportError ? error : new TransportError(reason, kind, code);
+}
+
+/** The outgoing request (not yet ended) and its body, tracked among the requests in flight. */
+function outgoingRequest(connections: Connections, request: TransportRequest) {
+  const url = new URL(request.url);
+  const https = url.protocol === 'https:';
+  const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
+  const headers = body ? { ...request.headers, 'content-length': String(body.length) } : request.headers;
+  const outgoing = (https ? httpsRequest : httpRequest)(url, {
+    method: request.method,
+    headers,
+    agent: https ? connections.agents.https : connections.agents.http,
+  });
+  connections.inFlight.add(outgoing);
+  outgoing.on('close', () => connections.inFlight.delete(outgoing));
+  return { outgoing, body };
+}
+
+/** One request and its complete response, before `deadline` (epoch ms). */
+function roundTrip(
+  connections: Connections,
+  request: TransportRequest,
+  deadline?: number,
+): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
+    if (connections.stopping || stopRequested()) return reject(stopped());
+    const { outgoing, body } = outgoingRequest(connections, request);
+    let settled = false;
+    // Once the event loop has read what already arrived: an answer that came while this process was busy
+    // (a stall of the worker, not of the target) is still an answer.
+    const expire = () =>
+      setImmediate(() => {
+        if (!settled)
+          outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`, 'timeout'));
+      });
+    const timer = deadline === undefined ? undefined : setTimeout(expire, Math.max(0, deadline - Date.now()));
+    const fail = (error: Error) => {
+      settled = true;
+      clearTimeout(timer);
+      reject(transportFailure(error));
+    };
+    outgoing.on('error', fail);
+    outgoing.on('response', (response) => {
+      readBody(response).then((text) => {
+        settled = true;
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, headers: flatHeaders(response), text });
+      }, fail);
+    });
+    outgoing.end(body);
+  });
+}
+
+/** The response to `request`, following its redirects, all before one deadline. */
+async function sendFollowingRedirects(
+  connections: Connections,
+  request: TransportRequest,
+): Promise<TransportResponse> {
+  const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
+  const chain: string[] = [];
+  let current = request;
+  for (;;) {
+    const response = await roundTrip(connections, current, deadline);
+    const location = response.headers.location;
+    if (response.status < 300 || response.status >= 400 || !location || request.maxRedirects === 0)
+      return response;
+    chain.push(`${current.method} ${current.url} → ${response.status}`);
+    if (chain.length > request.maxRedirects)
+      throw new TransportError(
+        `redirect loop: more than ${request.maxRedirects} redirect(s): ${chain.join(', ')}`,
+      );
+    current = redirected(current, response.status, location);
+  }
+}
+
 export function nodeTransport(): Transport {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const connections: Connections = {
+    agents: { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) },
+    inFlight: new Set(),
+    stopping: false,
+  };
   // A SIGINT (Ctrl-C; the conformance CLI sends it to the run's process group) ends the requests in flight
   // and refuses new ones, as does the CLI's stop file (src/run-state/stop-file.ts) in a worker started after the
   // signal: Playwright is stopping the run, and a worker waiting for a target that does not answer would
   // keep it waiting.
-  const inFlight = new Set<ClientRequest>();
-  let stopping = false;
-  const stopped = () => new TransportError('interrupted: the run is stopping', 'interrupted');
   const interrupt = () => {
-    stopping = true;
-    for (const outgoing of inFlight) outgoing.destroy(stopped());
+    connections.stopping = true;
+    for (const outgoing of connections.inFlight) outgoing.destroy(stopped());
   };
   process.on('SIGINT', interrupt);
-
-  /** One request and its complete response, before `deadline` (epoch ms). */
-  const roundTrip = (request: TransportRequest, deadline?: number): Promise<TransportResponse> =>
-    new Promise((resolve, reject) => {
-      if (stopping || stopRequested()) return reject(stopped());
-      const url = new URL(request.url);
-      const https = url.protocol === 'https:';
-      const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-      const headers = body ? { ...request.headers, 'content-length': String(body.length) } : request.headers;
-      const outgoing = (https ? httpsRequest : httpRequest)(url, {
-        method: request.method,
-        headers,
-        agent: https ? agents.https : agents.http,
-      });
-      let settled = false;
-      // Once the event loop has read what already arrived: an answer that came while this process was busy
-      // (a stall of the worker, not of the target) is still an answer.
-      const expire = () =>
-        setImmediate(() => {
-          if (!settled)
-            outgoing.destroy(new TransportError(`timed out after ${request.timeoutMs} ms`, 'timeout'));
-        });
-      const timer =
-        deadline === undefined ? undefined : setTimeout(expire, Math.max(0, deadline - Date.now()));
-      const fail = (error: Error) => {
-        settled = true;
-        clearTimeout(timer);
-        // A certificate that does not verify is named by its code (src/http/certificate.ts reads it).
-        const { code } = error as NodeJS.ErrnoException;
-        const reason = code && CERTIFICATE_ERROR.test(code) ? `${code}: ${error.message}` : error.message;
-        const kind = code && CUT_CODES.has(code) ? 'cut' : 'other';
-        reject(error instanceof TransportError ? error : new TransportError(reason, kind, code));
-      };
-      inFlight.add(outgoing);
-      outgoing.on('close', () => inFlight.delete(outgoing));
-      outgoing.on('error', fail);
-      outgoing.on('response', (response) => {
-        readBody(response).then((text) => {
-          settled = true;
-          clearTimeout(timer);
-          resolve({ status: response.statusCode ?? 0, headers: flatHeaders(response), text });
-        }, fail);
-      });
-      outgoing.end(body);
-    });
-
   return {
-    async send(request) {
-      const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
-      const chain: string[] = [];
-      let current = request;
-      for (;;) {
-        const response = await roundTrip(current, deadline);
-        const location = response.headers.location;
-        if (response.status < 300 || response.status >= 400 || !location || request.maxRedirects === 0)
-          return response;
-        chain.push(`${current.method} ${current.url} → ${response.status}`);
-        if (chain.length > request.maxRedirects)
-          throw new TransportError(
-            `redirect loop: more than ${request.maxRedirects} redirect(s): ${chain.join(', ')}`,
-          );
-        current = redirected(current, response.status, location);
-      }
-    },
+    send: (request) => sendFollowingRedirects(connections, request),
     dispose() {
       process.off('SIGINT', interrupt);
-      agents.http.destroy();
-      agents.https.destroy();
+      connections.agents.http.destroy();
+      connections.agents.https.destroy();
     },
   };
 }

@@ -114,6 +114,28 @@ async function startPrismTarget(layers: readonly VariableLayer[]): Promise<Start
   };
 }
 
+/**
+ * The layers of a run on the started sandbox: its URLs over everything; what it documents about its 429s under
+ * the process environment (a variant's team says otherwise); its credentials under the process environment (and
+ * the target's own), over the env file.
+ */
+function sandboxLayers(
+  target: Record<string, string>,
+  layers: readonly VariableLayer[],
+  credentialsPath: string,
+): VariableLayer[] {
+  const documented = { CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS };
+  const fileAt = layers.findIndex((layer) => layer.file !== undefined);
+  const [above, below] = fileAt < 0 ? [layers, []] : [layers.slice(0, fileAt), layers.slice(fileAt)];
+  return [
+    { variables: target, computed: true },
+    ...above,
+    { variables: documented, computed: true },
+    fileLayer(credentialsPath),
+    ...below,
+  ];
+}
+
 async function startSandboxTarget(
   layers: readonly VariableLayer[],
   dataEpoch: number,
@@ -146,19 +168,8 @@ async function startSandboxTarget(
     CONFORMANCE_RATE_LIMIT: `${BURST_RATE_LIMIT.limit}/${BURST_RATE_LIMIT.windowSeconds}`,
     ...(twin ? { CONFORMANCE_PRODUCTION_BASE_URL: twin.baseUrl } : {}),
   };
-  // What the sandbox documents about its 429s: under the process environment (a variant's team says otherwise).
-  const documented = { CONFORMANCE_RATE_LIMIT_HEADERS: EMBEDDED_RATE_LIMIT_HEADERS };
-  // The sandbox's credentials: under the process environment (and the target's own), over the env file.
-  const fileAt = layers.findIndex((layer) => layer.file !== undefined);
-  const [above, below] = fileAt < 0 ? [layers, []] : [layers.slice(0, fileAt), layers.slice(fileAt)];
   return {
-    layers: [
-      { variables: target, computed: true },
-      ...above,
-      { variables: documented, computed: true },
-      fileLayer(credentialsPath),
-      ...below,
-    ],
+    layers: sandboxLayers(target, layers, credentialsPath),
     stop: async () => {
       await twin?.close();
       await sandbox.close();
@@ -227,6 +238,62 @@ function stopRun(config: FullConfig, runError: RunError): void {
   config.workers = 1;
 }
 
+/** The run's variables, read once for every instance: the environment and its file, an exploring run's seed over them. */
+function runVariables(): VariableLayer[] {
+  // An exploring run's seed is drawn here, once: every target of the run explores with the same seed.
+  const given = environmentLayers();
+  const exploring = explorationOf(merged(given));
+  if (exploring) console.log(`Exploring with seed ${exploring.CONFORMANCE_SEED} (CONFORMANCE_SEED)`);
+  return exploring ? [{ variables: exploring, computed: true }, ...given] : given;
+}
+
+/** The instances the run's plan names, and its time budget, from the run's variables. */
+function planOf(runLayers: readonly VariableLayer[]) {
+  const environment = merged(runLayers);
+  const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
+  const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
+  return { instances, runTimeoutSeconds };
+}
+
+/**
+ * Starts the coordinator and each target instance, then the preflight of the run's own target (a problem it
+ * finds is recorded as the run error); what is stopped at the end goes into `stops`. Gives the HAR to assemble.
+ */
+async function startTargets(
+  config: FullConfig,
+  { instances, runTimeoutSeconds }: ReturnType<typeof planOf>,
+  runLayers: readonly VariableLayer[],
+  startedAt: Date,
+  stops: (() => Promise<void>)[],
+) {
+  // A shard shares the target's clients with the other shards: it takes its part of their rate budgets.
+  const coordinator = await startRunCoordinator(
+    startedAt.getTime() + Math.max(runTimeoutSeconds - REPORTING_MARGIN_S, 1) * 1000,
+    config.shard ? 1 / config.shard.total : 1,
+  );
+  stops.push(coordinator.close);
+  const facts: RunFacts = {
+    startedAt: startedAt.toISOString(),
+    requestLog: reportPath('.run/requests.log'),
+    unansweredLog: reportPath('.run/unanswered.log'),
+    coordinatorUrl: coordinator.url,
+  };
+  const started: StartedInstance[] = [];
+  for (const [index, instance] of instances.entries()) {
+    const one = await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));
+    coordinator.nameClients(one.config, instance.target.name);
+    started.push(one);
+  }
+  // A target the run started answers to the suite's own configuration: any 4xx of its sign-in is its own.
+  for (const instance of started)
+    if (instance.startedByRun) runJournal(instance.config.authUrl).ownTarget(instance.config.authUrl);
+  // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
+  const [own] = started;
+  const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
+  if (problem) recordRunError(problem);
+  return own?.config.recordHar;
+}
+
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   clearOldResults();
   const startedAt = new Date();
@@ -238,19 +305,11 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   };
   // Until the env file is read, the environment alone (where a configuration error is then set).
   let runLayers: VariableLayer[] = [{ variables: process.env }];
-  let resolved: { instances: PlannedInstance[]; runTimeoutSeconds: number };
+  let plan: ReturnType<typeof planOf>;
   try {
-    // The environment and its file, read once for every instance, before Playwright starts a worker: a
-    // configuration error needs one worker only. An exploring run's seed is drawn here, once: every target of
-    // the run explores with the same seed.
-    const given = environmentLayers();
-    const exploring = explorationOf(merged(given));
-    runLayers = exploring ? [{ variables: exploring, computed: true }, ...given] : given;
-    if (exploring) console.log(`Exploring with seed ${exploring.CONFORMANCE_SEED} (CONFORMANCE_SEED)`);
-    const environment = merged(runLayers);
-    const { embeddedSandbox, profile, runTimeoutSeconds } = runOptions(environment);
-    const { instances } = runPlan(runTargets(environment), embeddedSandbox, isolatedShares(profile));
-    resolved = { instances, runTimeoutSeconds };
+    // Read before Playwright starts a worker: a configuration error needs one worker only.
+    runLayers = runVariables();
+    plan = planOf(runLayers);
   } catch (error) {
     stopRun(config, setupRunError(error, runLayers));
     markSetupFinished();
@@ -259,35 +318,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   // The rest goes on while Playwright loads the spec files and starts the workers (src/run-state/
   // setup-finished.ts): the coordinator, each target instance, the preflight. Its run error, if any, stops
   // every test at its first fixture.
-  const setup = timed('global setup', async () => {
-    const { instances, runTimeoutSeconds } = resolved;
-    // A shard shares the target's clients with the other shards: it takes its part of their rate budgets.
-    const coordinator = await startRunCoordinator(
-      startedAt.getTime() + Math.max(runTimeoutSeconds - REPORTING_MARGIN_S, 1) * 1000,
-      config.shard ? 1 / config.shard.total : 1,
-    );
-    stops.push(coordinator.close);
-    const facts: RunFacts = {
-      startedAt: startedAt.toISOString(),
-      requestLog: reportPath('.run/requests.log'),
-      unansweredLog: reportPath('.run/unanswered.log'),
-      coordinatorUrl: coordinator.url,
-    };
-    const started: StartedInstance[] = [];
-    for (const [index, instance] of instances.entries()) {
-      const one = await timed('target start', () => startInstance(index, instance, runLayers, facts, stops));
-      coordinator.nameClients(one.config, instance.target.name);
-      started.push(one);
-    }
-    // A target the run started answers to the suite's own configuration: any 4xx of its sign-in is its own.
-    for (const instance of started)
-      if (instance.startedByRun) runJournal(instance.config.authUrl).ownTarget(instance.config.authUrl);
-    // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
-    const [own] = started;
-    const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
-    if (problem) recordRunError(problem);
-    return own?.config.recordHar;
-  })
+  const setup = timed('global setup', () => startTargets(config, plan, runLayers, startedAt, stops))
     .catch(async (error: unknown) => {
       await stopAll();
       // The tests see the run error and stop at once; the reporter writes the reports with verdict ERROR.

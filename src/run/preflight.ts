@@ -1,16 +1,13 @@
-// What would stop the run from judging the target, found before its first test (global setup, once the
-// manifest is resolved) with a handful of requests, none a write: the browser the sign-in needs, a target
-// that cannot be reached (or whose TLS certificate the run does not trust), and credentials the target
-// refuses (each partner's, the user OAuth client's, the user's at one sign-in, unless the token store holds
-// the user's grant). A sign-in the server fails is no run error: it is the server's failure of AUTH-CODE-FLOW,
-// recorded as a finding of the run (src/report/run-findings.ts), and the tests run. A target the run started
-// itself is reachable by construction and answers to the suite's own credentials: whatever it refuses is for
-// the tests to judge (the mutation gate's faults), so there only the local checks run. The requests go
-// through the standalone client: counted nowhere, redacted. A request answered 429 is sent once more after
-// the wait it asked for; a second 429 is no run error: the partner token request's fails OP-PARTNER-TOKEN,
-// the user token endpoint's AUTH-CODE-FLOW (neither lists 429), as they would in a test, and the preflight
-// goes on. A user whose sign-in needs a person stops only the checks that need that user (the run's
-// journal tells them, src/auth/sign-in-journal.ts); the preflight goes on to the next.
+// What would stop the run from judging the target, found in the global setup, once the manifest is resolved,
+// with a handful of requests, none a write, through the standalone client (counted nowhere, redacted): the
+// browser the sign-in needs, an unreachable target or an untrusted TLS certificate, credentials it refuses
+// (each partner's, the user OAuth client's, the user's at one sign-in unless the token store holds the
+// grant). A target the run started answers to the suite's own credentials: there only the local checks run,
+// the rest is for the tests (the mutation gate's faults). What the server fails is no run error but a run
+// finding (src/report/run-findings.ts), and the tests run: a sign-in (AUTH-CODE-FLOW), a second 429 after the
+// wait the first asked for (the partner token request's OP-PARTNER-TOKEN, the user token endpoint's
+// AUTH-CODE-FLOW: neither lists 429). A user whose sign-in needs a person stops only the checks that need
+// that user (the run's journal, src/auth/sign-in-journal.ts); the preflight goes on to the next.
 import { randomBytes } from 'node:crypto';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { signInForEveryReadScope } from '../auth/granted-scope.ts';
@@ -139,21 +136,23 @@ async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2):
 const isRunError = (value: unknown): value is RunError =>
   typeof value === 'object' && value !== null && 'kind' in value && 'remedy' in value;
 
-/** The checks against the target, in order; the first problem ends them. */
-async function targetProblem(
-  config: SuiteConfig,
-  layers: readonly VariableLayer[],
-  api: ApiClient,
-): Promise<RunError | undefined> {
-  // A 429 there (a user data operation lists it) is an answer: the target is reached.
+/** The target reached at its base URL; a 429 there (a user data operation lists it) is an answer. */
+async function unreachableProblem(api: ApiClient): Promise<RunError | undefined> {
   const answer = await reaching('CONFORMANCE_BASE_URL', () => api.send({ path: PROFILE_PATH })).catch(
     (error: unknown) => {
       if (error instanceof RateLimitedTwice) return error.exchange;
       throw error;
     },
   );
-  if (isRunError(answer)) return answer;
+  return isRunError(answer) ? answer : undefined;
+}
 
+/** Each partner's client credentials, granted a token. */
+async function partnerProblem(
+  config: SuiteConfig,
+  layers: readonly VariableLayer[],
+  api: ApiClient,
+): Promise<RunError | undefined> {
   const { partnerScope: scope, partnerGrantType: grantType } = config.auth;
   for (const [name, credentials] of [
     ['A', config.partnerA],
@@ -174,9 +173,16 @@ async function targetProblem(
         layers,
       );
   }
+  return undefined;
+}
 
-  const login = config.userLogin;
-  if (!login) return undefined;
+/** The user OAuth client known to the token endpoint, asked to exchange a code the target never issued. */
+async function userClientProblem(
+  config: SuiteConfig,
+  layers: readonly VariableLayer[],
+  api: ApiClient,
+  login: UserLogin,
+): Promise<RunError | undefined> {
   const client = new UserOAuthClient(api, config.authUrl, login, { clientAuth: config.auth.clientAuth });
   // A code the target never issued: a client it knows gets invalid_grant, one it does not invalid_client.
   const grant = {
@@ -187,7 +193,7 @@ async function targetProblem(
   const token = await reaching('CONFORMANCE_AUTH_URL', () => client.tokenRequest(grant)).catch(
     chargeRateLimit('the user token endpoint', 'AUTH-CODE-FLOW'),
   );
-  if (token === undefined) return signInProblem(config, api, login);
+  if (token === undefined) return undefined;
   if (isRunError(token)) return token;
   if (token.status === 401 || oauthError(token.text) === 'invalid_client')
     return refused(
@@ -196,7 +202,20 @@ async function targetProblem(
       ['CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'],
       layers,
     );
-  return signInProblem(config, api, login);
+  return undefined;
+}
+
+/** The checks against the target, in order; the first problem ends them. */
+async function targetProblem(
+  config: SuiteConfig,
+  layers: readonly VariableLayer[],
+  api: ApiClient,
+): Promise<RunError | undefined> {
+  const problem = (await unreachableProblem(api)) ?? (await partnerProblem(config, layers, api));
+  if (problem) return problem;
+  const login = config.userLogin;
+  if (!login) return undefined;
+  return (await userClientProblem(config, layers, api, login)) ?? signInProblem(config, api, login);
 }
 
 /**

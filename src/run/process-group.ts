@@ -5,7 +5,7 @@
 // Every one of them reaches the group as SIGINT: Playwright's runner stops gracefully on SIGINT (reporters
 // still write, the global teardown runs) but dies at once on SIGTERM. A group that has not ended
 // GRACE_MS after the first signal is killed.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -31,6 +31,29 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
+/**
+ * While the command runs, a forwarded signal to this process reaches its group as SIGINT, and SIGKILL after
+ * GRACE_MS; `stop` ends the forwarding and kills what is left of the group.
+ */
+function forwardSignalsToGroup(child: ChildProcess, beforeStop?: () => void) {
+  let received: NodeJS.Signals | undefined;
+  let killer: NodeJS.Timeout | undefined;
+  const forward = (signal: NodeJS.Signals) => {
+    received ??= signal;
+    beforeStop?.();
+    if (child.pid !== undefined) signalGroup(child.pid, 'SIGINT');
+    killer ??= setTimeout(() => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL'), GRACE_MS);
+  };
+  for (const signal of FORWARDED) process.on(signal, forward);
+  const stop = () => {
+    for (const signal of FORWARDED) process.off(signal, forward);
+    clearTimeout(killer);
+    // Whatever of the group outlived the command (its pipes would keep 'close' from firing).
+    if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+  };
+  return { stop, received: () => received };
+}
+
 export function runInProcessGroup(
   command: string,
   args: readonly string[],
@@ -54,25 +77,12 @@ export function runInProcessGroup(
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
   });
-  let received: NodeJS.Signals | undefined;
-  let killer: NodeJS.Timeout | undefined;
-  const forward = (signal: NodeJS.Signals) => {
-    received ??= signal;
-    options.beforeStop?.();
-    if (child.pid !== undefined) signalGroup(child.pid, 'SIGINT');
-    killer ??= setTimeout(() => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL'), GRACE_MS);
-  };
-  for (const signal of FORWARDED) process.on(signal, forward);
-  const stop = () => {
-    for (const signal of FORWARDED) process.off(signal, forward);
-    clearTimeout(killer);
-    // Whatever of the group outlived the command (its pipes would keep 'close' from firing).
-    if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-  };
-  child.on('exit', stop);
+  const group = forwardSignalsToGroup(child, options.beforeStop);
+  child.on('exit', group.stop);
   return new Promise((resolve) => {
     const finish = (code: number) => {
-      stop();
+      group.stop();
+      const received = group.received();
       resolve({ code: received ? signalCode(received) : code, signal: received, output });
     };
     child.on('error', (error) => {

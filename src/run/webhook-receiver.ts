@@ -7,7 +7,7 @@
 //   delivery to the run's webhook log (a JSON line each), which the checks of every worker read.
 
 import { appendFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { readJsonLines } from '../run-state/json-lines.ts';
@@ -100,16 +100,10 @@ export function waitForDeliveries(
   });
 }
 
-/** Starts a receiver (default: on 127.0.0.1 and a free port, path /webhooks). */
-export async function startWebhookReceiver({
-  path = '/webhooks',
-  host = '127.0.0.1',
-  port = 0,
-  log,
-}: ReceiverOptions = {}): Promise<WebhookReceiver> {
-  const deliveries: Delivery[] = [];
-  const waiters = new Set<() => void>();
-  const server = createServer((request, response) => {
+/** Keeps each delivery (and logs it when there is a log), answers 200, and wakes whoever waits for one. */
+const deliveryHandler =
+  (deliveries: Delivery[], waiters: ReadonlySet<() => void>, log?: string) =>
+  (request: IncomingMessage, response: ServerResponse): void => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -125,7 +119,18 @@ export async function startWebhookReceiver({
       response.writeHead(200).end();
       for (const wake of [...waiters]) wake();
     });
-  });
+  };
+
+/** Starts a receiver (default: on 127.0.0.1 and a free port, path /webhooks). */
+export async function startWebhookReceiver({
+  path = '/webhooks',
+  host = '127.0.0.1',
+  port = 0,
+  log,
+}: ReceiverOptions = {}): Promise<WebhookReceiver> {
+  const deliveries: Delivery[] = [];
+  const waiters = new Set<() => void>();
+  const server = createServer(deliveryHandler(deliveries, waiters, log));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

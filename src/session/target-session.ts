@@ -24,7 +24,7 @@ import {
   methodAndPath,
   type RequestTimeouts,
 } from '../http/request-timeout.ts';
-import { nodeTransport } from '../http/transport.ts';
+import { nodeTransport, type Transport } from '../http/transport.ts';
 import { runningTestExchanges } from '../verdict/exchange-sink.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
@@ -68,15 +68,9 @@ const runTimeouts = (call: CoordinatorCall, target: string): RequestTimeouts =>
     async (answers) => (await call(ROUTES.timeouts, { target, answers })) as LearnedTable,
   );
 
-function openSession(instance: number, line: (url: string) => RunLine): TargetSession {
-  const manifest = currentRunManifest(instance);
-  if (!manifest)
-    throw new Error('no run manifest: run the suite with playwright.config.ts, whose global setup writes it');
+/** The session's HTTP client: paced and counted for the run, judged on its rate limits, its exchanges recorded. */
+function sessionClient(manifest: RunManifest, transport: Transport, { pacer, call }: RunLine) {
   const { config } = manifest;
-  // Redaction stays process-wide, so that every text the worker writes is covered: fed from the manifest.
-  for (const secret of secretsOf(config)) registerSecret(secret);
-  const transport = nodeTransport();
-  const { pacer, call } = line(manifest.coordinatorUrl);
   const judge = rateLimitJudge(config, call);
   const slow = slowRequestWatch(config.baseUrl);
   const api = new ApiClient(transport, {
@@ -112,6 +106,20 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
       else if (config.recordHar) appendToRecording([exchange]);
     },
   });
+  return { api, slow };
+}
+
+function openSession(instance: number, line: (url: string) => RunLine): TargetSession {
+  const manifest = currentRunManifest(instance);
+  if (!manifest)
+    throw new Error('no run manifest: run the suite with playwright.config.ts, whose global setup writes it');
+  const { config } = manifest;
+  // Redaction stays process-wide, so that every text the worker writes is covered: fed from the manifest.
+  for (const secret of secretsOf(config)) registerSecret(secret);
+  const transport = nodeTransport();
+  const runLine = line(manifest.coordinatorUrl);
+  const { call } = runLine;
+  const { api, slow } = sessionClient(manifest, transport, runLine);
   const memo = new RunMemo(call, config.baseUrl);
   // A token from another worker's sign-in is a secret here too, before anything could print it.
   const tokenPool = new UserTokenPool(

@@ -4,12 +4,13 @@
 import { expect, test } from '@playwright/test';
 // A dependency of the Prism CLI (a devDependency): only the tests read JUnit.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { buildReport } from '../../src/report/build-report.ts';
 import { junitXml } from '../../src/report/junit.ts';
 import { summarise } from '../../src/report/test-result.ts';
 import { junitXsdProblems } from './ci-support.ts';
-import { endedTest, sandboxRunMeta } from './findings-support.ts';
+import { endedTest, failedWith, sandboxRunMeta } from './findings-support.ts';
 
 const finding = (requirement: string, outcome: string, message: string) => ({
   type: 'finding',
@@ -40,10 +41,9 @@ function runWithEachOutcome() {
       errors: [`ConformanceFailure: [PAG-C] ${HOSTILE}\nGET http://x/v2/cycle → 200`],
     }),
     endedTest({
-      status: 'failed',
+      ...failedWith([new SignInAutomationError('no form on the page', 'http://x/login')], 'PAG-D'),
       title: 'PAG-D: stopped',
       tags: ['@PAG-D'],
-      errors: ['SignInAutomationError: no form on the page'],
     }),
     endedTest({ status: 'skipped', title: 'PAG-A: <not run>' }),
   ].map((test) => summarise(test));
@@ -93,7 +93,7 @@ test('JUnit: the root names the verdict (a failure outranks a run error), a fail
   expect(failure?.['#text']).toContain('GET http://x/v2/cycle → 200');
   expect(cases.get('PAG-D: stopped')?.failure).toBeUndefined();
   expect(cases.get('PAG-D: stopped')?.skipped).toBe(
-    'not verified (blocked by the run error): no form on the page',
+    'not verified (blocked by the run error): Sign-in automation could not find its way: no form on the page. The page: http://x/login',
   );
   expect(cases.get('PAG-A: <not run>')?.skipped).toBe('not verified: did not run (the run ended first)');
 });

@@ -36,6 +36,7 @@ import { CONTROL_SELECTOR, type HtmlPage, parsePage } from './html-form.ts';
 import { describePage } from './page-description.ts';
 import { pageAnswer, redirectAnswer, serverError } from './sign-in-answers.ts';
 import {
+  BrowserCrashed,
   BrowserSignInStuck,
   BrowserUnavailable,
   CertificateUntrusted,
@@ -362,6 +363,8 @@ async function signIn(
 ): Promise<AuthorizationCode> {
   const user = account.user ?? 'A';
   const context = await browser.newContext();
+  const crashed = { page: false };
+  context.on('page', (page) => page.on('crash', () => (crashed.page = true)));
   try {
     const steps = await SignInSteps.open(context, request, account, options);
     const ended = options.headed
@@ -374,6 +377,11 @@ async function signIn(
       .then((address) => steps.redirect.outcomeOf(address))
       .then((result) => result ?? { error: 'the URL given is not the redirect URI' });
     return steps.codeOf(await Promise.race([steps.redirect.reached, manual]), user, journal);
+  } catch (error) {
+    // Playwright's errors of a crash have no class of their own: the page's and the browser's state tell it.
+    if (crashed.page) throw new BrowserCrashed('its page crashed');
+    if (!browser.isConnected()) throw new BrowserCrashed(`it closed (${messageOf(error).split('\n')[0]})`);
+    throw error;
   } finally {
     await context.close().catch(() => undefined);
   }

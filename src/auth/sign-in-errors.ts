@@ -1,11 +1,12 @@
 // How a sign-in fails, told apart for whoever maps failures to verdicts. The run's side: the automation could
 // not find its way through the pages (SignInAutomationError: a page it cannot read, a loop of its own
-// submissions, a page built by script for the HTTP form filler; BrowserSignInStuck: the browser's), the runner has no browser for a page that
-// needs one (BrowserUnavailable), the target refused the configured password (CredentialsRefused), a page
-// asks for what no configuration holds (PersonNeeded), a 4xx at a first sign-in that the configuration may
-// explain (SignInRefused), an `error=` there naming the request's parameters (AuthorizationRequestRefused),
-// a certificate the run does not trust (CertificateUntrusted). The server's side:
-// SignInServerFailure, an answer of the authorization server that fails AUTH-CODE-FLOW.
+// submissions, a page built by script for the HTTP form filler; BrowserSignInStuck: the browser's), the
+// runner has no browser for a page that needs one (BrowserUnavailable) or its browser crashed under the
+// sign-in (BrowserCrashed), the target refused the configured password (CredentialsRefused), a page asks for
+// what no configuration holds (PersonNeeded), a 4xx at a first sign-in that the configuration may explain
+// (SignInRefused), an `error=` there naming the request's parameters (AuthorizationRequestRefused), a
+// certificate the run does not trust (CertificateUntrusted). The server's side: SignInServerFailure, an
+// answer of the authorization server that fails AUTH-CODE-FLOW.
 
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
 export class SignInAutomationError extends Error {
@@ -47,6 +48,14 @@ export class BrowserUnavailable extends Error {
   constructor(reason: string) {
     super(`signing in on a page built by script needs Chromium: ${reason}`);
     this.name = 'BrowserUnavailable';
+  }
+}
+
+/** The browser crashed or closed under a sign-in (its page crashed, or it lost its connection): the runner's side. */
+export class BrowserCrashed extends Error {
+  constructor(what: string) {
+    super(`the browser crashed under the sign-in: ${what}`);
+    this.name = 'BrowserCrashed';
   }
 }
 

@@ -2,7 +2,7 @@
 // error of global setup or of the preflight (src/run/preflight.ts), and a test's error that is not the
 // target's doing. A check that meets one stops with an `error` finding (src/suite/fixtures.ts
 // stoppedByRunError); an error that escaped a test untyped is read in the worker, from the error itself: its
-// class (src/auth/sign-in-errors.ts), a transport failure's code, or the words of a browser crash. Any other
+// class (src/auth/sign-in-errors.ts), or a transport failure's code. Any other
 // error no check raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts).
 import { readFileSync } from 'node:fs';
 import { CHROMIUM_REMEDY } from '../config/chromium.ts';
@@ -38,6 +38,7 @@ const SIGN_IN_ERRORS: Readonly<Record<string, Omit<RunError, 'cause'>>> = {
       'check CONFORMANCE_USER and CONFORMANCE_PASSWORD (and CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET)',
   },
   BrowserUnavailable: { kind: 'browser', remedy: CHROMIUM_REMEDY },
+  BrowserCrashed: { kind: 'browser', remedy: CHROMIUM_REMEDY },
   PersonNeeded: {
     kind: 'person',
     remedy:
@@ -66,9 +67,6 @@ export function signInRunError(error: unknown): RunError | undefined {
 /** Node's codes of a target that cannot be reached: refused, or a host that does not resolve or route. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** A browser that crashed or closed under the sign-in: Playwright's words, no class of their own. */
-const BROWSER_CRASH = /Browser closed|browser has been closed|Target crashed/;
-
 /**
  * The run error an error that ended a test shows (the worker reads it from the error itself,
  * src/suite/ending-errors.ts), or undefined when it is none. A target that cannot be reached is one only
@@ -77,9 +75,8 @@ const BROWSER_CRASH = /Browser closed|browser has been closed|Target crashed/;
 export function runErrorOf(error: unknown): RunError | undefined {
   const signIn = signInRunError(error);
   if (signIn || !(error instanceof Error)) return signIn;
-  const line = firstLine(`${error.name}: ${error.message}`);
-  if (BROWSER_CRASH.test(error.message)) return { kind: 'browser', cause: line, remedy: CHROMIUM_REMEDY };
   if (!(error instanceof TransportFailure) || error.code === undefined) return undefined;
+  const line = firstLine(`${error.name}: ${error.message}`);
   if (CERTIFICATE_ERROR.test(error.code))
     return { kind: 'certificate', cause: line, remedy: CERTIFICATE_REMEDY };
   return UNREACHABLE_CODES.has(error.code) ? unreachable(error.reason, 'CONFORMANCE_BASE_URL') : undefined;

@@ -11,12 +11,12 @@ import { BrowserSignIn } from '../../src/auth/browser-sign-in.ts';
 import { decisionOf } from '../../src/auth/consent-words.ts';
 import { formSignIn } from '../../src/auth/form-sign-in.ts';
 import { parsePage } from '../../src/auth/html-form.ts';
-import { BrowserSignInStuck, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
+import { BrowserCrashed, BrowserSignInStuck, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { signInStep } from '../../src/auth/sign-in-step.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { signInRunError } from '../../src/report/run-errors.ts';
-import { browserToo } from './chromium.ts';
+import { browserToo, needsChromium } from './chromium.ts';
 
 test('allow and deny are read in en, fr, de, es, it, pt and nl; deny wins', () => {
   for (const allow of [
@@ -242,5 +242,32 @@ test("a page whose consent form is in a frame: the form filler follows a frame o
     );
   } finally {
     await server.close();
+  }
+});
+
+test("a browser that crashes or closes under the sign-in is the runner's side, typed (no message is read)", async () => {
+  needsChromium();
+  const signIn = new BrowserSignIn({ stepTimeoutMs: 5_000 });
+  const account = { username: 'ada', password: 'secret', redirectUri: 'http://127.0.0.1:9/callback' };
+  const signInAt = (url: string) =>
+    signIn.codeSource({ url, state: 'state' }, account).catch((error) => error);
+  // A login page whose request closes the browser before it is answered.
+  const server = createServer(() => void signIn.close());
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  try {
+    const closed = await signInAt(`http://127.0.0.1:${(server.address() as { port: number }).port}/login`);
+    expect(closed).toBeInstanceOf(BrowserCrashed);
+    expect(signInRunError(closed)).toMatchObject({ kind: 'browser', cause: expect.stringMatching(/closed/) });
+    // Chromium's debugging page that crashes its renderer; the sign-in launches a browser again for it.
+    const crashed = await signInAt('chrome://crash');
+    expect(crashed).toBeInstanceOf(BrowserCrashed);
+    expect(signInRunError(crashed)).toMatchObject({
+      kind: 'browser',
+      cause: expect.stringMatching(/page crashed/),
+    });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await signIn.close();
   }
 });

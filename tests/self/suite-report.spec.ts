@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CredentialsRefused, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
+import { BrowserCrashed, CredentialsRefused, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { TransportFailure } from '../../src/http/transport-failure.ts';
 import { buildReport } from '../../src/report/build-report.ts';
@@ -250,13 +250,14 @@ test("a test's error is the run's only when it is not the target's doing, read f
   expect(runErrorOf(new SignInAutomationError('no form on the page', 'http://x/login'))?.kind).toBe(
     'sign-in',
   );
-  expect(runErrorOf(new Error('browserType.launch: Target crashed'))?.kind).toBe('browser');
+  expect(runErrorOf(new BrowserCrashed('its page crashed'))?.kind).toBe('browser');
   // the server's own: a refused code it just issued (a 5xx of the sign-in: tests/self/auth-attribution.spec.ts)
   expect(
     runErrorOf(new ConformanceFailure('AUTH-CODE-FLOW', 'expected status 200, got 400 invalid_grant')),
   ).toBeUndefined();
   // an error's text names no class: only the error itself does
   expect(runErrorOf(new Error('CredentialsRefused: the login form refused ada'))).toBeUndefined();
+  expect(runErrorOf(new Error('browserType.launch: Target crashed'))).toBeUndefined();
 });
 
 test('a documented deviation does not fail the gate, and a stale one does', () => {

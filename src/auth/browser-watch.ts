@@ -7,7 +7,7 @@ import type { BrowserContext, Page, Request, Response } from '@playwright/test';
 import { describeCertificate } from '../http/certificate.ts';
 import { createExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
-import { serverLoop } from './sign-in-answers.ts';
+import { LOCATION, serverLoop } from './sign-in-answers.ts';
 import { CertificateUntrusted, SignInServerFailure } from './sign-in-errors.ts';
 
 /** A request as an exchange, with the status it got (no body: the evidence is the request and the status). */
@@ -93,10 +93,12 @@ export class PageWatch {
       );
     } else if (errorText === 'net::ERR_TOO_MANY_REDIRECTS') {
       const chain = redirectChain(request).map((sent) => requestExchange(sent, 302));
+      const [first = requestExchange(request, 302)] = chain;
       this.fail(
         new SignInServerFailure(
           `the authorization server redirects in a loop: the browser gave up after ${chain.length} redirects (${errorText})`,
           `redirects: ${chain.slice(0, 5).map(exchangeLine).join(' | ')}`,
+          { exchange: first, fields: [LOCATION] },
         ),
       );
     }

@@ -21,6 +21,10 @@ import type { SignInStep } from './sign-in-step.ts';
 /** Redirects in a row, no page between them, that no real flow reaches (browsers stop at 20). */
 const MAX_REDIRECTS = 10;
 
+/** The offending fields of a failed step: its status, or the redirect's target. */
+const STATUS = '/status';
+export const LOCATION = '/headers/location';
+
 /** `GET http://host/path` of an exchange, without its query. */
 const stepOf = (exchange: Pick<Exchange, 'request'>): string => {
   const { origin, pathname } = new URL(exchange.request.url);
@@ -41,6 +45,7 @@ export function serverLoop(chain: readonly string[], key: string, exchanges: rea
       ? `the authorization server redirects in a loop: ${stepOf(first)} comes back after ${looped.length} redirect(s)`
       : `the authorization server redirects more than ${MAX_REDIRECTS} times in a row, from ${stepOf(first)}`,
     `redirects: ${looped.map(exchangeLine).join(' | ')}\n  reproduce: ${curl(first.request)}`,
+    { exchange: first, fields: [LOCATION] },
   );
 }
 
@@ -64,7 +69,7 @@ export function redirectAnswer(
   const what = `${stepOf(exchange)} answered ${exchange.status}: the redirect to the redirect URI: ${outcome.error}`;
   if (REQUEST_ERRORS.has(outcome.errorCode ?? '') && !journal.workedBefore(exchange.request, user))
     throw new AuthorizationRequestRefused(redactText(what));
-  throw new SignInServerFailure(what, describeExchange(exchange));
+  throw new SignInServerFailure(what, describeExchange(exchange), { exchange, fields: [LOCATION] });
 }
 
 /** A 5xx, whatever the page says: the server failed the sign-in. */
@@ -73,6 +78,7 @@ export function serverError(exchange: Exchange | undefined): void {
     throw new SignInServerFailure(
       `${stepOf(exchange)} answered ${exchange.status}`,
       describeExchange(exchange),
+      { exchange, fields: [STATUS] },
     );
 }
 
@@ -110,5 +116,6 @@ export function refusedAgain(exchange: Exchange, user: ConfiguredUser, journal: 
     throw new SignInServerFailure(
       `${stepOf(exchange)} answered ${exchange.status}, ${why}`,
       describeExchange(exchange),
+      { exchange, fields: [STATUS] },
     );
 }

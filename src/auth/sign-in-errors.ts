@@ -8,6 +8,8 @@
 // certificate the run does not trust (CertificateUntrusted). The server's side: SignInServerFailure, an
 // answer of the authorization server that fails AUTH-CODE-FLOW.
 
+import type { Exchange } from '../http/exchange.ts';
+
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
 export class SignInAutomationError extends Error {
   constructor(
@@ -145,6 +147,8 @@ export class SignInServerFailure extends Error {
     readonly what: string,
     /** The request (describeExchange: with its curl line), or the redirect chain. */
     readonly evidence: string,
+    /** The answer it rests on (the first of a redirect chain), and its offending fields (JSON pointers). */
+    readonly basis: { exchange: Exchange; fields: readonly string[] },
   ) {
     super(`The authorization server failed the sign-in: ${what}\n${evidence}`);
     this.name = 'SignInServerFailure';

@@ -38,11 +38,11 @@ import {
   sentTwice,
   slowRequestRows,
 } from './latency/slow-requests.ts';
-import type { ConformanceReport, TestResultSummary } from './model.ts';
+import type { ConformanceReport } from './model.ts';
 import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './progress-line.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
-import { recordedRunFindings } from './run-findings.ts';
+import { type RunFinding, recordedRunFindings } from './run-findings.ts';
 import { type ShardRequests, shardRequests } from './shard-requests-reporter.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
@@ -182,7 +182,7 @@ export default class ConformanceReporter implements Reporter {
         manifest,
         result,
         this.selection,
-        recordedRunFindings().map(summariseRunFinding),
+        recordedRunFindings(),
         this.shards,
         this.shardRequests,
       ),
@@ -297,7 +297,7 @@ async function conformanceReport(
   manifest: ReturnType<typeof runManifest>,
   result: FullResult,
   selection: string[],
-  outsideTests: readonly TestResultSummary[] = [],
+  outsideTests: readonly RunFinding[] = [],
   shards = 0,
   /** A merge of shards: what they sent (their request logs stayed on their machines). */
   merged?: ShardRequests,
@@ -309,14 +309,16 @@ async function conformanceReport(
   );
   const slow = config ? recordedSlowRequests(config.baseUrl) : [];
   const summaries = tests.map((test) => summarise(test, targetAnswered));
-  const exchanges = tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? ''));
+  const exchanges = [
+    ...tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? '')),
+    ...outsideTests.map(({ where, exchange }) => (exchange ? [{ ...exchange, test: where }] : [])),
+  ];
   const keptInRun = new Set(exchanges.flat().map((exchange) => exchange.id));
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
     [
       ...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [], keptInRun)),
-      ...outsideTests,
-      ...firstSendingFailures(slow).map(summariseRunFinding),
+      ...[...outsideTests, ...firstSendingFailures(slow)].map(summariseRunFinding),
     ],
     requirements,
     loadExpectations(config?.expectationsFile),

@@ -4,6 +4,8 @@
 // sending judged after its check went on without it (src/report/latency/slow-requests.ts).
 
 import { appendFileSync } from 'node:fs';
+import { type Exchange, redactedRecord } from '../http/exchange.ts';
+import type { ResultExchange } from '../result/schema.ts';
 import { readJsonLines } from '../run-state/json-lines.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { type Finding, validFinding } from './finding.ts';
@@ -14,13 +16,24 @@ export interface RunFinding {
   /** The spec file of the test it comes from (default: global setup). */
   file?: string;
   finding: Finding;
+  /** The answer the finding rests on (redacted), which the finding names by its id. */
+  exchange?: Omit<ResultExchange, 'test'>;
 }
 
 const file = (): string => reportPath('.run/run-findings.jsonl');
 
-export const recordRunFinding = (where: string, finding: Finding): void =>
-  appendFileSync(file(), `${JSON.stringify({ where, finding } satisfies RunFinding)}\n`);
+/** Records `finding`, seen `where`, and the exchange it rests on: kept, and named by the finding. */
+export function recordRunFinding(where: string, finding: Finding, exchange?: Exchange): void {
+  const id = `run-finding-${recordedRunFindings().length + 1}`;
+  const resting = exchange
+    ? { finding: { ...finding, exchange: id }, exchange: { id, ...redactedRecord(exchange) } }
+    : { finding };
+  appendFileSync(file(), `${JSON.stringify({ where, ...resting } satisfies RunFinding)}\n`);
+}
 
 /** The findings recorded so far, in order. */
 export const recordedRunFindings = (): RunFinding[] =>
-  readJsonLines<RunFinding>(file()).map(({ where, finding }) => ({ where, finding: validFinding(finding) }));
+  readJsonLines<RunFinding>(file()).map((recorded) => ({
+    ...recorded,
+    finding: validFinding(recorded.finding),
+  }));

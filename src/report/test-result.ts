@@ -162,7 +162,7 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
 }
 
 /** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
-export function summariseRunFinding({ where, file, finding }: RunFinding): TestResultSummary {
+export function summariseRunFinding({ where, file, finding, exchange }: RunFinding): TestResultSummary {
   const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);
   return {
@@ -174,6 +174,7 @@ export function summariseRunFinding({ where, file, finding }: RunFinding): TestR
     failedRequirements: failed ? [finding.requirement] : [],
     tags: [],
     findings: [recorded],
+    ...(exchange ? { exchanges: [exchange.id] } : {}),
     prismViolations: [],
     error: failed
       ? [`[${recorded.requirement}] ${recorded.message}`, recorded.evidence ?? ''].join('\n').trim()

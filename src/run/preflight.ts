@@ -68,14 +68,19 @@ const chargeRateLimit =
   (error: unknown): undefined => {
     if (!(error instanceof RateLimitedTwice)) throw error;
     const { method, url } = error.exchange.request;
-    recordRunFinding(`preflight: ${where}`, {
-      requirement,
-      outcome: 'fail',
-      message: redactText(
-        `${method} ${new URL(url).pathname} answered 429, a status the contract does not list for it, again after the run waited out the first as it asked (${error.first})`,
-      ),
-      evidence: describeExchange(error.exchange),
-    });
+    recordRunFinding(
+      `preflight: ${where}`,
+      {
+        requirement,
+        outcome: 'fail',
+        message: redactText(
+          `${method} ${new URL(url).pathname} answered 429, a status the contract does not list for it, again after the run waited out the first as it asked (${error.first})`,
+        ),
+        evidence: describeExchange(error.exchange),
+        fields: ['/status'],
+      },
+      error.exchange,
+    );
     return undefined;
   };
 
@@ -257,12 +262,18 @@ async function signInProblem(
             return undefined;
           }
           if (!(error instanceof SignInServerFailure)) return signInRunError(error);
-          recordRunFinding(`preflight: sign-in of user ${name}`, {
-            requirement: 'AUTH-CODE-FLOW',
-            outcome: 'fail',
-            message: error.what,
-            evidence: error.evidence,
-          });
+          const { exchange, fields } = error.basis;
+          recordRunFinding(
+            `preflight: sign-in of user ${name}`,
+            {
+              requirement: 'AUTH-CODE-FLOW',
+              outcome: 'fail',
+              message: error.what,
+              evidence: error.evidence,
+              fields: [...fields],
+            },
+            exchange,
+          );
           return undefined;
         },
       );

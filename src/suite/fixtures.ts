@@ -158,8 +158,8 @@ const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
   `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
 
 /** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request). */
-const serverFailure = (failed: SignInServerFailure): ConformanceFailure =>
-  new ConformanceFailure('AUTH-CODE-FLOW', failed.what, failed.evidence);
+const serverFailure = ({ what, evidence, basis }: SignInServerFailure): ConformanceFailure =>
+  new ConformanceFailure('AUTH-CODE-FLOW', what, evidence, basis);
 
 /** How a sign-in went, where it did not stop the check: its value, what the server failed, or other trouble. */
 export type SignInOutcome<T> =

@@ -246,11 +246,13 @@ export class Verdict {
 
   /**
    * Fails with `message`; `evidence` shows it: the exchange (its line and curl, and its id), or other text;
-   * `fields`, where in the exchange's answer the rule broke (JSON pointers: `/status`, `/body/records/3/id`).
+   * `fields`, where in the exchange's answer the rule broke (JSON pointers: `/status`, `/body/records/3/id`),
+   * or the whole basis where the evidence is text about an exchange (a sign-in's redirect chain).
    */
-  fail(message: string, evidence?: string | Exchange, fields?: readonly string[]): never {
+  fail(message: string, evidence?: string | Exchange, fields?: readonly string[] | FailureBasis): never {
     this.judging();
-    throw new ConformanceFailure(this.requirement, message, evidence, { fields });
+    const basis = Array.isArray(fields) ? { fields } : (fields as FailureBasis | undefined);
+    throw new ConformanceFailure(this.requirement, message, evidence, basis);
   }
 
   /**

@@ -145,8 +145,13 @@ test(
       // the run's own trouble (a refused request, automation that lost its way, a page for a person) stops it.
       const signedIn = await signInOutcome(client.obtainCode(scopes));
       if (!signedIn.ok) {
-        if (signedIn.serverFailed)
-          return verdict.fail(`user ${user}: ${signedIn.serverFailed.what}`, signedIn.serverFailed.evidence);
+        const { serverFailed } = signedIn;
+        if (serverFailed)
+          return verdict.fail(
+            `user ${user}: ${serverFailed.what}`,
+            serverFailed.evidence,
+            serverFailed.basis,
+          );
         return verdict.fail(
           `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${signedIn.reason}`,
         );

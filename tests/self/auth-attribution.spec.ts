@@ -34,6 +34,9 @@ function expectChargedToServer(run: Run, answered: RegExp): TestResultSummary[] 
     expect(failure.error).toMatch(
       /reproduce: curl -i -X (GET|POST) 'https?:\/\/\S+\/oauth\/oauth2\/(auth|token)/,
     );
+    // Each failure keeps the answer it rests on, and where in it the rule broke.
+    const finding = failure.findings.find((f) => f.requirement === 'AUTH-CODE-FLOW' && f.outcome === 'fail');
+    expect([finding?.exchange, finding?.fields?.length], failure.title).toEqual([expect.any(String), 1]);
   }
   return failures;
 }

@@ -8,8 +8,7 @@ import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.
 import { compareWithBaseline, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording } from './check-recording-support.ts';
 import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -107,15 +106,8 @@ test('end to end: a second check-recording run against the first one as baseline
   const faulty = join(dir, 'faulty.har');
   writeFileSync(faulty, harText([harEntry(op, { status: 201, body: validBody(op) })]));
   const run = async (file: string, out: string, env: Record<string, string> = {}) => {
-    const [command, args] = cli('check-recording', file);
-    const { code } = await runProcess(
-      command,
-      args,
-      { CONFORMANCE_REPORTS_DIR: join(dir, out), ...env },
-      true,
-    );
-    const report = readResult(join(dir, out, 'conformance.json'));
-    return { code, report, markdown: readFileSync(join(dir, out, 'conformance.md'), 'utf8') };
+    const { code, report, reports } = await checkRecording([file], join(dir, out), env);
+    return { code, report, markdown: readFileSync(join(reports, 'conformance.md'), 'utf8') };
   };
   const first = await run(clean, 'first');
   expect(first.code).toBe(0);

@@ -17,8 +17,7 @@ import { samplesFromAnnotations } from '../../src/report/latency/latency-samples
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/overview.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording } from './check-recording-support.ts';
 import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
@@ -161,14 +160,9 @@ test('check-recording: the latency table from HAR times', async () => {
   const file = join(dir, 'timed.har');
   const times = [5, 9, 7, 120];
   writeFileSync(file, harText(times.map((time) => harEntry(op, { body: validBody(op), time }))));
-  const [command, args] = cli('check-recording', file);
-  const { code } = await runProcess(
-    command,
-    args,
-    { CONFORMANCE_REPORTS_DIR: dir, CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50' },
-    true,
-  );
-  const checked = readResult(join(dir, 'conformance.json'));
+  const { code, report: checked } = await checkRecording([file], dir, {
+    CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50',
+  });
   expect(checked.latency).toEqual([
     { operationId: 'getCycleById', count: 4, p50: 7, p95: 120, max: 120, budgetMs: 50 },
   ]);

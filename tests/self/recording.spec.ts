@@ -9,23 +9,17 @@ import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording } from './check-recording-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const checked = operations.filter((op) => op.area === 'user-data' || op.area === 'partner');
 
-async function checkRecording(...files: string[]) {
-  const reports = scratchDir();
-  const [command, args] = cli('check-recording', ...files);
-  const { code, output } = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
-  const report = readResult(join(reports, 'conformance.json'));
-  const written = readdirSync(reports)
+/** Every report the run wrote (conformance.*), as one text. */
+const writtenIn = (reports: string) =>
+  readdirSync(reports)
     .filter((name) => name.startsWith('conformance.'))
     .map((name) => readFileSync(join(reports, name), 'utf8'))
     .join('\n');
-  return { code, output, report, written };
-}
 
 const withExtra = (body: Record<string, unknown> | undefined) => {
   if (body === undefined) return undefined;
@@ -41,7 +35,7 @@ const statusOf = (report: ConformanceReport, id: string) =>
 test('one valid exchange per user-data and partner operation, each with an unknown field: PASS, notes only', async () => {
   const file = join(scratchDir(), 'clean.har');
   writeFileSync(file, harText(checked.map((op) => harEntry(op, { body: withExtra(validBody(op)) }))));
-  const { code, report, output } = await checkRecording(file);
+  const { code, report, output } = await checkRecording([file]);
   expect(
     report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
     output,
@@ -86,7 +80,8 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
   ];
   const file = join(scratchDir(), 'faulty.har');
   writeFileSync(file, harText(entries));
-  const { code, report, written, output } = await checkRecording(file);
+  const { code, report, reports, output } = await checkRecording([file]);
+  const written = writtenIn(reports);
   expect(report.verdict, output).toBe('fail');
   expect(code).toBe(1);
   const opCycle = successRequirement({ operationId: 'getCycleById' });
@@ -132,14 +127,14 @@ test('a truncated body alone makes the run INCOMPLETE (exit 3); NDJSON lines are
       response: { status: 200, headers: { 'content-type': 'application/json' }, body },
     });
   writeFileSync(ndjson, `${line()}\n\n${line()}\n`);
-  const { code, report } = await checkRecording(har, ndjson);
+  const { code, report } = await checkRecording([har, ndjson]);
   expect(report.verdict).toBe('fail');
   expect(code).toBe(1);
   // 3 records on a page that asked for 2
   expect(report.tests.find((t) => t.failedRequirements.includes('PAG-PAGE-WITHIN-LIMIT'))?.error).toMatch(
     /3 records; the request's limit is 2.*clean\.ndjson#1/s,
   );
-  const alone = await checkRecording(har);
+  const alone = await checkRecording([har]);
   expect(alone.report.verdict).toBe('incomplete');
   expect(alone.code).toBe(3);
   expect(alone.report.incomplete.map((r) => r.id)).toContain('SCH-SLEEP');

@@ -1,14 +1,14 @@
 // CONFORMANCE_BASELINE and CONFORMANCE_FAIL_ON=new: the "since last run" comparison on report objects,
 // its Markdown, and end to end with two small check-recording runs.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
-import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
+import { harEntry, validBody } from '../../src/recording/synthetic-har.ts';
 import { compareWithBaseline, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { checkRecording } from './check-recording-support.ts';
+import { checkRecording, writeHar } from './check-recording-support.ts';
 import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -101,12 +101,10 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
 test('end to end: a second check-recording run against the first one as baseline', async () => {
   const dir = scratchDir();
   const op = operationById('getCycleById');
-  const clean = join(dir, 'clean.har');
-  writeFileSync(clean, harText([harEntry(op, { body: validBody(op) })]));
-  const faulty = join(dir, 'faulty.har');
-  writeFileSync(faulty, harText([harEntry(op, { status: 201, body: validBody(op) })]));
+  const clean = writeHar('clean.har', [harEntry(op, { body: validBody(op) })]);
+  const faulty = writeHar('faulty.har', [harEntry(op, { status: 201, body: validBody(op) })]);
   const run = async (file: string, out: string, env: Record<string, string> = {}) => {
-    const { code, report, reports } = await checkRecording([file], join(dir, out), env);
+    const { code, report, reports } = await checkRecording([file], { reports: join(dir, out), env });
     return { code, report, markdown: readFileSync(join(reports, 'conformance.md'), 'utf8') };
   };
   const first = await run(clean, 'first');

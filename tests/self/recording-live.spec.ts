@@ -23,7 +23,7 @@ async function recordRun(faults: string[]) {
   } finally {
     await sandbox.close();
   }
-  const { code, report } = await checkRecording([har], join(dir, 'checked'));
+  const { code, report } = await checkRecording([har], { reports: join(dir, 'checked') });
   return { har: readFileSync(har, 'utf8'), code, report };
 }
 

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
-import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
+import { BEARER, HOST, harEntry, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { checkRecording } from './check-recording-support.ts';
+import { checkRecording, writeHar } from './check-recording-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const checked = operations.filter((op) => op.area === 'user-data' || op.area === 'partner');
@@ -33,8 +33,10 @@ const statusOf = (report: ConformanceReport, id: string) =>
   report.requirements.find((r) => r.id === id)?.status;
 
 test('one valid exchange per user-data and partner operation, each with an unknown field: PASS, notes only', async () => {
-  const file = join(scratchDir(), 'clean.har');
-  writeFileSync(file, harText(checked.map((op) => harEntry(op, { body: withExtra(validBody(op)) }))));
+  const file = writeHar(
+    'clean.har',
+    checked.map((op) => harEntry(op, { body: withExtra(validBody(op)) })),
+  );
   const { code, report, output } = await checkRecording([file]);
   expect(
     report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
@@ -78,8 +80,7 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
     // 5: omitted body (no content.text) on a read that otherwise passes
     harEntry(operationById('getBasicProfile'), { text: null, size: 120 }),
   ];
-  const file = join(scratchDir(), 'faulty.har');
-  writeFileSync(file, harText(entries));
+  const file = writeHar('faulty.har', entries);
   const { code, report, reports, output } = await checkRecording([file]);
   const written = writtenIn(reports);
   expect(report.verdict, output).toBe('fail');
@@ -114,8 +115,9 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
 test('a truncated body alone makes the run INCOMPLETE (exit 3); NDJSON lines are read too', async () => {
   const listSleeps = operationById('listSleeps');
   const page = JSON.stringify(validBody(listSleeps));
-  const har = join(scratchDir(), 'truncated.har');
-  writeFileSync(har, harText([harEntry(listSleeps, { text: page, comment: 'body truncated by the proxy' })]));
+  const har = writeHar('truncated.har', [
+    harEntry(listSleeps, { text: page, comment: 'body truncated by the proxy' }),
+  ]);
   const ndjson = join(scratchDir(), 'clean.ndjson');
   const line = (op = listSleeps, body: unknown = JSON.parse(page)) =>
     JSON.stringify({

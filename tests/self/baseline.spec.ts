@@ -32,30 +32,25 @@ const requirement = (
   notes: [],
 });
 
+/** A requirement's status in a run, and its evidence counts. */
+type Result = [RequirementResult['status'], number[]?];
+
 test('new failures, fixed, still failing, newly not verified and shrunken evidence', () => {
+  // Each requirement's status and evidence counts in the previous run, then in this one (G is new in this one).
+  const history: [string, Result | undefined, Result][] = [
+    ['A', ['pass'], ['fail']],
+    ['B', ['fail'], ['pass']],
+    ['C', ['fail'], ['fail']],
+    ['D', ['pass'], ['not-verified']],
+    ['E', ['pass', [182, 1]], ['pass', [40, 1]]],
+    ['F', ['pass', [1200]], ['pass', [1300]]],
+    ['H', ['not-verified'], ['pass', [3]]],
+    ['G', undefined, ['fail']],
+  ];
   const previous = {
-    requirements: [
-      requirement('A', 'pass'),
-      requirement('B', 'fail'),
-      requirement('C', 'fail'),
-      requirement('D', 'pass'),
-      requirement('E', 'pass', [182, 1]),
-      requirement('F', 'pass', [1200]),
-      requirement('H', 'not-verified'),
-    ],
+    requirements: history.flatMap(([id, before]) => (before ? [requirement(id, ...before)] : [])),
   };
-  const current = {
-    requirements: [
-      requirement('A', 'fail'),
-      requirement('B', 'pass'),
-      requirement('C', 'fail'),
-      requirement('D', 'not-verified'),
-      requirement('E', 'pass', [40, 1]),
-      requirement('F', 'pass', [1300]),
-      requirement('H', 'pass', [3]),
-      requirement('G', 'fail'),
-    ],
-  };
+  const current = { requirements: history.map(([id, , after]) => requirement(id, ...after)) };
   const since = compareWithBaseline(current, previous, 'old.json', 'new');
   expect(since).toEqual({
     baseline: 'old.json',

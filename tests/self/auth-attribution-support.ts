@@ -1,6 +1,6 @@
 // Support for the sign-in attribution self tests: the CLI against a sandbox it did not start, one worker, and
 // what it measured (exit code, verdict, failures, run error, wall time) as an annotation of the test.
-import { test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
@@ -41,6 +41,13 @@ export async function cliRun(
   test.info().annotations.push({ type: 'measured', description: measured });
   console.log(`${test.info().title}: ${measured}`);
   return { code, output, report, ms };
+}
+
+/** FAIL, exit 1, and no run error: the server is charged, and nothing on the run's side stopped the run. */
+export function expectFailWithoutRunError(run: Run): void {
+  expect(run.code, run.output.slice(-3000)).toBe(1);
+  expect(run.report.verdict).toBe('fail');
+  expect(run.report.runError).toBeUndefined();
 }
 
 /** cliRun against a sandbox started with `options`, closed after. */

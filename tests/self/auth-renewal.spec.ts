@@ -3,6 +3,7 @@
 // stated expiry: a request that goes out once a kept token's margin has begun carries its successor.
 
 import { expect, test } from '@playwright/test';
+import type { RunningSandbox } from '../../sandbox/app.ts';
 import { storeExpiries } from '../../src/auth/expired-tokens.ts';
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { TokenLifetimes } from '../../src/auth/token-lifetimes.ts';
@@ -110,8 +111,19 @@ const configFor = (sandbox: { baseUrl: string; authUrl: string }) =>
     storeExpiries,
   );
 
-test('a token held past its stated expiry goes out renewed by its rotating refresh token, once for all its holders; a token sent on purpose, or revoked, as it is', async () => {
-  // One clock for the server and the run: an hour passes without waiting for it.
+interface ExpiryRun {
+  clock: TestClock;
+  sandbox: RunningSandbox;
+  lifetimes: TokenLifetimes;
+  /** The run's client, which sends a token past its stated expiry renewed. */
+  api: ReturnType<typeof standaloneClient>;
+}
+
+/**
+ * `body` against a sandbox of short-lived tokens, on one clock for the server and the run: an hour passes
+ * without waiting for it.
+ */
+async function withShortLivedTokens(body: (run: ExpiryRun) => Promise<void>): Promise<void> {
   const clock = new TestClock(Date.now());
   const sandbox = await start({ now: clock.now, variants: ['short-lived-tokens'] });
   const transport = nodeTransport();
@@ -121,6 +133,15 @@ test('a token held past its stated expiry goes out renewed by its rotating refre
       baseUrl: sandbox.baseUrl,
       currentToken: (token, client) => lifetimes.current(token, client),
     });
+    await body({ clock, sandbox, lifetimes, api });
+  } finally {
+    transport.dispose();
+    await sandbox.close();
+  }
+}
+
+test('a token held past its stated expiry goes out renewed by its rotating refresh token, once for all its holders; a token sent on purpose, or revoked, as it is', () =>
+  withShortLivedTokens(async ({ clock, sandbox, lifetimes, api }) => {
     const pool = new UserTokenPool(api, configFor(sandbox), true, undefined, undefined, lifetimes);
     const scopes = ['read:profile'];
     const first = await pool.cached(scopes);
@@ -156,22 +177,10 @@ test('a token held past its stated expiry goes out renewed by its rotating refre
     clock.advance(3600_000);
     const afterRevocation = await api.send({ ...profile, token: own });
     expect([afterRevocation.status, sentWith(afterRevocation)]).toEqual([401, own]);
-  } finally {
-    transport.dispose();
-    await sandbox.close();
-  }
-});
+  }));
 
-test("a partner's token held past its stated expiry goes out renewed by a new token request, without a 401", async () => {
-  const clock = new TestClock(Date.now());
-  const sandbox = await start({ now: clock.now, variants: ['short-lived-tokens'] });
-  const transport = nodeTransport();
-  try {
-    const lifetimes = new TokenLifetimes(() => clock.ms);
-    const api = standaloneClient(transport, {
-      baseUrl: sandbox.baseUrl,
-      currentToken: (token, client) => lifetimes.current(token, client),
-    });
+test("a partner's token held past its stated expiry goes out renewed by a new token request, without a 401", () =>
+  withShortLivedTokens(async ({ clock, sandbox, lifetimes, api }) => {
     const config = configFor(sandbox);
     if (!config.partnerA) throw new Error('the sandbox configures partner A');
     const partner = new PartnerClient(api, config.partnerA, new Map(), undefined, lifetimes);
@@ -186,11 +195,7 @@ test("a partner's token held past its stated expiry goes out renewed by a new to
     expect(tokenOf(await partner.send(read))).toBe(404);
     expect(partner.renewals).toBe(0);
     expect(sent[1]).not.toBe(sent[0]);
-  } finally {
-    transport.dispose();
-    await sandbox.close();
-  }
-});
+  }));
 
 test('the pool renews a cached token the target stopped accepting, once, and hands its successor to whoever holds it; not a token it did not hand out, nor for a missing scope', async () => {
   const clock = new TestClock(Date.now());

@@ -2,7 +2,7 @@
 // refreshers never lose a rotated refresh token; it keeps the access tokens it replaces with their expiry;
 // it never lives under reports/.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -16,6 +16,7 @@ import { ConfigError } from '../../src/config/config-error.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
 import { reportsDir } from '../../src/run-state/reports-dir.ts';
+import { runNode } from './contract-openapi-support.ts';
 import { realisticSignIn } from './realistic-sign-in.ts';
 import { credentials, redirectUriFor, start, tokenRequest } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
@@ -91,7 +92,7 @@ test('CONFORMANCE_TOKEN_STORE under reports/ is refused', () => {
 });
 
 /** A process of its own refreshing three times through the store (another run). Returns its access tokens. */
-function refreshInChild(job: {
+async function refreshInChild(job: {
   path: string;
   login: object;
   authUrl: string;
@@ -111,20 +112,11 @@ function refreshInChild(job: {
       tokens.push((await new StoredGrants(new TokenStore(path), authUrl).token(client, login, 'read:sleep', {}, undefined)).accessToken);
     transport.dispose();
     process.stdout.write(JSON.stringify(tokens));`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      env: { ...process.env, REFRESH_JOB: JSON.stringify(job) },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(err))));
+  const { code, stdout, stderr } = await runNode(['--import', 'tsx', '--input-type=module', '-e', script], {
+    REFRESH_JOB: JSON.stringify(job),
   });
+  if (code !== 0) throw new Error(stderr);
+  return JSON.parse(stdout) as string[];
 }
 
 test.describe('against the realistic sandbox', () => {

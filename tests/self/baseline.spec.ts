@@ -1,15 +1,14 @@
 // CONFORMANCE_BASELINE and CONFORMANCE_FAIL_ON=new: the "since last run" comparison on report objects,
 // its Markdown, and end to end with two small check-recording runs.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
-import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
+import { harEntry, validBody } from '../../src/recording/synthetic-har.ts';
 import { compareWithBaseline, gateVerdict } from '../../src/report/baseline.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording, writeHar } from './check-recording-support.ts';
 import { emptyResult } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -33,30 +32,25 @@ const requirement = (
   notes: [],
 });
 
+/** A requirement's status in a run, and its evidence counts. */
+type Result = [RequirementResult['status'], number[]?];
+
 test('new failures, fixed, still failing, newly not verified and shrunken evidence', () => {
+  // Each requirement's status and evidence counts in the previous run, then in this one (G is new in this one).
+  const history: [string, Result | undefined, Result][] = [
+    ['A', ['pass'], ['fail']],
+    ['B', ['fail'], ['pass']],
+    ['C', ['fail'], ['fail']],
+    ['D', ['pass'], ['not-verified']],
+    ['E', ['pass', [182, 1]], ['pass', [40, 1]]],
+    ['F', ['pass', [1200]], ['pass', [1300]]],
+    ['H', ['not-verified'], ['pass', [3]]],
+    ['G', undefined, ['fail']],
+  ];
   const previous = {
-    requirements: [
-      requirement('A', 'pass'),
-      requirement('B', 'fail'),
-      requirement('C', 'fail'),
-      requirement('D', 'pass'),
-      requirement('E', 'pass', [182, 1]),
-      requirement('F', 'pass', [1200]),
-      requirement('H', 'not-verified'),
-    ],
+    requirements: history.flatMap(([id, before]) => (before ? [requirement(id, ...before)] : [])),
   };
-  const current = {
-    requirements: [
-      requirement('A', 'fail'),
-      requirement('B', 'pass'),
-      requirement('C', 'fail'),
-      requirement('D', 'not-verified'),
-      requirement('E', 'pass', [40, 1]),
-      requirement('F', 'pass', [1300]),
-      requirement('H', 'pass', [3]),
-      requirement('G', 'fail'),
-    ],
-  };
+  const current = { requirements: history.map(([id, , after]) => requirement(id, ...after)) };
   const since = compareWithBaseline(current, previous, 'old.json', 'new');
   expect(since).toEqual({
     baseline: 'old.json',
@@ -102,20 +96,11 @@ test('new failures, fixed, still failing, newly not verified and shrunken eviden
 test('end to end: a second check-recording run against the first one as baseline', async () => {
   const dir = scratchDir();
   const op = operationById('getCycleById');
-  const clean = join(dir, 'clean.har');
-  writeFileSync(clean, harText([harEntry(op, { body: validBody(op) })]));
-  const faulty = join(dir, 'faulty.har');
-  writeFileSync(faulty, harText([harEntry(op, { status: 201, body: validBody(op) })]));
+  const clean = writeHar('clean.har', [harEntry(op, { body: validBody(op) })]);
+  const faulty = writeHar('faulty.har', [harEntry(op, { status: 201, body: validBody(op) })]);
   const run = async (file: string, out: string, env: Record<string, string> = {}) => {
-    const [command, args] = cli('check-recording', file);
-    const { code } = await runProcess(
-      command,
-      args,
-      { CONFORMANCE_REPORTS_DIR: join(dir, out), ...env },
-      true,
-    );
-    const report = readResult(join(dir, out, 'conformance.json'));
-    return { code, report, markdown: readFileSync(join(dir, out, 'conformance.md'), 'utf8') };
+    const { code, report, reports } = await checkRecording([file], { reports: join(dir, out), env });
+    return { code, report, markdown: readFileSync(join(reports, 'conformance.md'), 'utf8') };
   };
   const first = await run(clean, 'first');
   expect(first.code).toBe(0);

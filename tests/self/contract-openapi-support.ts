@@ -1,9 +1,10 @@
 // Helpers of the OpenAPI self-tests: the repository root, a JSON walker and Node child processes with a
-// quiet environment (no telemetry, no colours).
-import { spawn } from 'node:child_process';
+// quiet environment (no telemetry, no colours), which other self tests start their Node children with too.
+import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const requireFromHere = createRequire(import.meta.url);
@@ -23,25 +24,28 @@ export function get(node: unknown, ...keys: string[]): unknown {
   return current;
 }
 
-export function runNode(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+const execNode = promisify(execFile);
+
+/** Node with `args` in the repository root, in the quiet environment plus `env`: its exit code and output. */
+export async function runNode(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execNode(process.execPath, args, {
       cwd: repoRoot,
-      env: cleanEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...cleanEnv, ...env },
+      maxBuffer: Number.POSITIVE_INFINITY,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    // A non-zero exit rejects, carrying the code and the output; anything else (no process) is thrown.
+    const exited = error as { code?: unknown; stdout?: string; stderr?: string };
+    if (typeof exited.code !== 'number') throw error;
+    return { code: exited.code, stdout: exited.stdout ?? '', stderr: exited.stderr ?? '' };
+  }
 }
+
 export function binOf(pkg: string, bin: string): string {
   return join(dirname(requireFromHere.resolve(`${pkg}/package.json`)), bin);
 }

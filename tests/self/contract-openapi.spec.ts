@@ -12,7 +12,7 @@ import { OPERATION_IDS, type OperationId } from '../../src/contract/operation-mo
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { requirementKeyword } from '../../src/contract/requirement-keyword.ts';
 import { binOf, get, repoRoot, runNode } from './contract-openapi-support.ts';
-import { ERRORS_TABLE, SEED_OPERATIONS, type SeedSecurity } from './contract-seed-operations.ts';
+import { ERRORS_TABLE, SEED_OPERATIONS, SEED_SCOPES, type SeedSecurity } from './contract-seed-operations.ts';
 
 const specFile = join(repoRoot, 'specs', 'openapi.yaml');
 
@@ -83,14 +83,7 @@ test.describe('specs/openapi.yaml', () => {
     expect(get(schemes, 'userOAuth', 'type')).toBe('oauth2');
     expect(String(flow.authorizationUrl)).toMatch(/\/oauth\/oauth2\/auth$/);
     expect(String(flow.tokenUrl)).toMatch(/\/oauth\/oauth2\/token$/);
-    expect(Object.keys(flow.scopes as object).sort()).toEqual([
-      'read:body_measurement',
-      'read:cycles',
-      'read:profile',
-      'read:recovery',
-      'read:sleep',
-      'read:workout',
-    ]);
+    expect(Object.keys(flow.scopes as object).sort()).toEqual([...SEED_SCOPES].sort());
     expect((doc.tags as { name: string }[]).map((t) => t.name)).toEqual(['user-data', 'utility', 'partner']);
   });
 

@@ -4,9 +4,11 @@
  * (`src/contract/request-paths.ts`).
  */
 import { expect, test } from '@playwright/test';
+import { READ_SCOPES } from '../../sandbox/oauth/scopes.ts';
+import { USER_SCOPES } from '../../src/contract/operation-model.ts';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { buildPath, buildUrl } from '../../src/contract/request-paths.ts';
-import { SEED_OPERATIONS } from './contract-seed-operations.ts';
+import { SEED_OPERATIONS, SEED_SCOPES } from './contract-seed-operations.ts';
 
 test.describe('src/contract/operations.ts', () => {
   test('catalogues the 20 operations with the contract scopes', () => {
@@ -38,16 +40,10 @@ test.describe('src/contract/operations.ts', () => {
     const scopes = operations.flatMap((op) =>
       op.security.kind === 'user' && op.security.scope ? [op.security.scope] : [],
     );
-    expect(new Set(scopes)).toEqual(
-      new Set([
-        'read:cycles',
-        'read:recovery',
-        'read:sleep',
-        'read:workout',
-        'read:body_measurement',
-        'read:profile',
-      ]),
-    );
+    expect(new Set(scopes)).toEqual(new Set(SEED_SCOPES));
+    // The model's list, which the sign-ins ask for, and the sandbox's own (an independent oracle) are the seed's.
+    expect(USER_SCOPES).toEqual(SEED_SCOPES);
+    expect(READ_SCOPES).toEqual(SEED_SCOPES);
     const limit = operationById('listSleeps').queryParams.find((q) => q.name === 'limit');
     expect(limit?.schema).toEqual({ type: 'integer', format: 'int32', maximum: 25, default: 10 });
   });

@@ -61,6 +61,11 @@ export const SEED_OPERATIONS: readonly SeedOperation[] = [
   { id: 'createServiceRequestResults', method: 'POST', path: '/v2/partner/service-request/{id}/results', area: 'partner', security: 'partner', statuses: [201, 401, 404], pathParams: partnerId, collection: false },
 ];
 
+/** "Scopes used by operations": the "Read scope" column's scopes, in the order the tables first name them. */
+export const SEED_SCOPES: readonly UserScope[] = [
+  ...new Set(SEED_OPERATIONS.map((op) => op.security).filter((s): s is UserScope => s.startsWith('read:'))),
+];
+
 const USER_DATA_OPS: readonly OperationId[] = SEED_OPERATIONS.filter((op) => op.area === 'user-data').map(
   (op) => op.id,
 );

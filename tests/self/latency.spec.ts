@@ -1,7 +1,7 @@
 // Latency as a result: the percentile maths, budgets (a warning of LAT-BUDGET, a failure only in strict
 // mode), the baseline's p95 change, CONFORMANCE_LATENCY_BUDGET's validation, the summary conformance.md
 // opens with, check-recording's table from HAR times, and a live run against the `slow` sandbox variant.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
@@ -9,7 +9,7 @@ import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { read } from '../../src/config/variables.ts';
 import { operationById } from '../../src/contract/operations.ts';
-import { harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
+import { harEntry, validBody } from '../../src/recording/synthetic-har.ts';
 import { withBaselineLatency } from '../../src/report/baseline.ts';
 import { type LatencyRow, latencyTable, percentile } from '../../src/report/latency/latency.ts';
 import { LATENCY_REQUIREMENT, withLatency } from '../../src/report/latency/latency-budget.ts';
@@ -17,10 +17,8 @@ import { samplesFromAnnotations } from '../../src/report/latency/latency-samples
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { ConformanceReport, RequirementResult } from '../../src/report/model.ts';
 import { p95Change } from '../../src/report/overview.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording, writeHar } from './check-recording-support.ts';
 import { emptyResult } from './findings-support.ts';
-import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
 test('nearest-rank percentiles: every figure is a time the target took', () => {
@@ -156,19 +154,15 @@ test('the baseline p95 and its change; the summary opens conformance.md', () => 
 });
 
 test('check-recording: the latency table from HAR times', async () => {
-  const dir = scratchDir();
   const op = operationById('getCycleById');
-  const file = join(dir, 'timed.har');
   const times = [5, 9, 7, 120];
-  writeFileSync(file, harText(times.map((time) => harEntry(op, { body: validBody(op), time }))));
-  const [command, args] = cli('check-recording', file);
-  const { code } = await runProcess(
-    command,
-    args,
-    { CONFORMANCE_REPORTS_DIR: dir, CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50' },
-    true,
+  const file = writeHar(
+    'timed.har',
+    times.map((time) => harEntry(op, { body: validBody(op), time })),
   );
-  const checked = readResult(join(dir, 'conformance.json'));
+  const { code, report: checked } = await checkRecording([file], {
+    env: { CONFORMANCE_LATENCY_BUDGET: 'getCycleById=50' },
+  });
   expect(checked.latency).toEqual([
     { operationId: 'getCycleById', count: 4, p50: 7, p95: 120, max: 120, budgetMs: 50 },
   ]);

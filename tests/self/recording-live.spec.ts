@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording } from './check-recording-support.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
@@ -24,10 +23,8 @@ async function recordRun(faults: string[]) {
   } finally {
     await sandbox.close();
   }
-  const [command, args] = cli('check-recording', har);
-  const checked = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: join(dir, 'checked') }, true);
-  const report = readResult(join(dir, 'checked', 'conformance.json'));
-  return { har: readFileSync(har, 'utf8'), code: checked.code, report };
+  const { code, report } = await checkRecording([har], { reports: join(dir, 'checked') });
+  return { har: readFileSync(har, 'utf8'), code, report };
 }
 
 test('the HAR of a clean run checks without a failure, and holds no credential', async () => {

@@ -7,25 +7,19 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
-import { BEARER, HOST, harEntry, harText, validBody } from '../../src/recording/synthetic-har.ts';
+import { BEARER, HOST, harEntry, validBody } from '../../src/recording/synthetic-har.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { checkRecording, writeHar } from './check-recording-support.ts';
 import { scratchDir } from './scratch.ts';
 
 const checked = operations.filter((op) => op.area === 'user-data' || op.area === 'partner');
 
-async function checkRecording(...files: string[]) {
-  const reports = scratchDir();
-  const [command, args] = cli('check-recording', ...files);
-  const { code, output } = await runProcess(command, args, { CONFORMANCE_REPORTS_DIR: reports }, true);
-  const report = readResult(join(reports, 'conformance.json'));
-  const written = readdirSync(reports)
+/** Every report the run wrote (conformance.*), as one text. */
+const writtenIn = (reports: string) =>
+  readdirSync(reports)
     .filter((name) => name.startsWith('conformance.'))
     .map((name) => readFileSync(join(reports, name), 'utf8'))
     .join('\n');
-  return { code, output, report, written };
-}
 
 const withExtra = (body: Record<string, unknown> | undefined) => {
   if (body === undefined) return undefined;
@@ -39,9 +33,11 @@ const statusOf = (report: ConformanceReport, id: string) =>
   report.requirements.find((r) => r.id === id)?.status;
 
 test('one valid exchange per user-data and partner operation, each with an unknown field: PASS, notes only', async () => {
-  const file = join(scratchDir(), 'clean.har');
-  writeFileSync(file, harText(checked.map((op) => harEntry(op, { body: withExtra(validBody(op)) }))));
-  const { code, report, output } = await checkRecording(file);
+  const file = writeHar(
+    'clean.har',
+    checked.map((op) => harEntry(op, { body: withExtra(validBody(op)) })),
+  );
+  const { code, report, output } = await checkRecording([file]);
   expect(
     report.requirements.filter((r) => r.status === 'fail').map((r) => r.id),
     output,
@@ -84,9 +80,9 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
     // 5: omitted body (no content.text) on a read that otherwise passes
     harEntry(operationById('getBasicProfile'), { text: null, size: 120 }),
   ];
-  const file = join(scratchDir(), 'faulty.har');
-  writeFileSync(file, harText(entries));
-  const { code, report, written, output } = await checkRecording(file);
+  const file = writeHar('faulty.har', entries);
+  const { code, report, reports, output } = await checkRecording([file]);
+  const written = writtenIn(reports);
   expect(report.verdict, output).toBe('fail');
   expect(code).toBe(1);
   const opCycle = successRequirement({ operationId: 'getCycleById' });
@@ -119,8 +115,9 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
 test('a truncated body alone makes the run INCOMPLETE (exit 3); NDJSON lines are read too', async () => {
   const listSleeps = operationById('listSleeps');
   const page = JSON.stringify(validBody(listSleeps));
-  const har = join(scratchDir(), 'truncated.har');
-  writeFileSync(har, harText([harEntry(listSleeps, { text: page, comment: 'body truncated by the proxy' })]));
+  const har = writeHar('truncated.har', [
+    harEntry(listSleeps, { text: page, comment: 'body truncated by the proxy' }),
+  ]);
   const ndjson = join(scratchDir(), 'clean.ndjson');
   const line = (op = listSleeps, body: unknown = JSON.parse(page)) =>
     JSON.stringify({
@@ -132,14 +129,14 @@ test('a truncated body alone makes the run INCOMPLETE (exit 3); NDJSON lines are
       response: { status: 200, headers: { 'content-type': 'application/json' }, body },
     });
   writeFileSync(ndjson, `${line()}\n\n${line()}\n`);
-  const { code, report } = await checkRecording(har, ndjson);
+  const { code, report } = await checkRecording([har, ndjson]);
   expect(report.verdict).toBe('fail');
   expect(code).toBe(1);
   // 3 records on a page that asked for 2
   expect(report.tests.find((t) => t.failedRequirements.includes('PAG-PAGE-WITHIN-LIMIT'))?.error).toMatch(
     /3 records; the request's limit is 2.*clean\.ndjson#1/s,
   );
-  const alone = await checkRecording(har);
+  const alone = await checkRecording([har]);
   expect(alone.report.verdict).toBe('incomplete');
   expect(alone.code).toBe(3);
   expect(alone.report.incomplete.map((r) => r.id)).toContain('SCH-SLEEP');

@@ -147,13 +147,16 @@ export async function api(
   if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
   const response = await fetch(`${sandbox.baseUrl}${path}`, { ...init, headers });
   const text = await response.text();
-  let body: unknown;
+  return { status: response.status, headers: response.headers, text, body: jsonOrUndefined(text) };
+}
+
+/** A body's JSON; undefined when the body is empty or not JSON. */
+export function jsonOrUndefined(text: string): unknown {
   try {
-    body = text === '' ? undefined : JSON.parse(text);
+    return text === '' ? undefined : JSON.parse(text);
   } catch {
-    body = undefined;
+    return undefined;
   }
-  return { status: response.status, headers: response.headers, text, body };
 }
 
 /** The rate-limit headers of a response (X-RateLimit-*, the IETF fields, Retry-After), by lower-case name. */

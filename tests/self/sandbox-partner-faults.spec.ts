@@ -43,6 +43,12 @@ const firstOfA = async (sandbox: PartnerSandbox) => {
   return { ...requisition, serviceRequestId: requisition.service_request_ids[0] as string };
 };
 
+/** Partner A updates the status of its first service request. */
+const updateStatusOfA = async (sandbox: PartnerSandbox, json: Record<string, unknown>) => {
+  const { serviceRequestId } = await firstOfA(sandbox);
+  return sandbox.as(partnerA, 'PATCH', paths.serviceRequestStatus(serviceRequestId), { json });
+};
+
 const readOfA = async (sandbox: PartnerSandbox, id: string) =>
   (await sandbox.as(partnerA, 'GET', paths.requisition(id))).body as Requisition;
 
@@ -91,9 +97,7 @@ const invalidStatusBody: Probe = {
   async check(sandbox) {
     const target = await firstOfA(sandbox);
     const before = await sandbox.snapshot(partnerA, target);
-    const answer = await sandbox.as(partnerA, 'PATCH', paths.serviceRequestStatus(target.serviceRequestId), {
-      json: { task_business_status: 42 },
-    });
+    const answer = await updateStatusOfA(sandbox, { task_business_status: 42 });
     expect(answer.status).toBe(400);
     expect(await sandbox.snapshot(partnerA, target)).toEqual(before);
   },
@@ -222,17 +226,15 @@ const probes: Record<PartnerFault, Probe> = {
       const siblingsOf = (requisition: Requisition) =>
         requisition.service_requests.filter((serviceRequest) => serviceRequest.id !== serviceRequestId);
       const before = siblingsOf(await readOfA(sandbox, id));
-      await sandbox.as(partnerA, 'PATCH', paths.serviceRequestStatus(serviceRequestId), {
-        json: { task_business_status: 'ONE' },
-      });
+      await updateStatusOfA(sandbox, { task_business_status: 'ONE' });
       expect(siblingsOf(await readOfA(sandbox, id))).toEqual(before);
     },
   },
   'partner-status-reason-rejected': {
     async check(sandbox) {
-      const { serviceRequestId } = await firstOfA(sandbox);
-      const answer = await sandbox.as(partnerA, 'PATCH', paths.serviceRequestStatus(serviceRequestId), {
-        json: { task_business_status: 'WITH_REASON', reason: 'because' },
+      const answer = await updateStatusOfA(sandbox, {
+        task_business_status: 'WITH_REASON',
+        reason: 'because',
       });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ task_business_status: 'WITH_REASON' });
@@ -240,10 +242,7 @@ const probes: Record<PartnerFault, Probe> = {
   },
   'partner-service-request-status-204': {
     async check(sandbox) {
-      const { serviceRequestId } = await firstOfA(sandbox);
-      const answer = await sandbox.as(partnerA, 'PATCH', paths.serviceRequestStatus(serviceRequestId), {
-        json: { task_business_status: 'S' },
-      });
+      const answer = await updateStatusOfA(sandbox, { task_business_status: 'S' });
       expect(answer.status).toBe(200);
       assertValid('service-request', answer.body);
     },

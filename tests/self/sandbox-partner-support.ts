@@ -3,6 +3,7 @@
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import { loadSandboxCredentials, type PartnerCredential } from '../../sandbox/credentials.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
+import { jsonOrUndefined } from './sandbox-client.ts';
 
 export const [partnerA, partnerB] = loadSandboxCredentials().partners;
 
@@ -70,13 +71,7 @@ export class PartnerSandbox {
     }
     const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed };
+    return { status: response.status, headers: response.headers, text, body: jsonOrUndefined(text) };
   }
 
   /** A fresh partner token (POST /v2/partner/token). */

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { READ_SCOPES } from '../../sandbox/oauth/scopes.ts';
 import { variants } from '../../sandbox/variants.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import { cli } from '../../src/run/run-step.ts';
@@ -232,14 +233,7 @@ test.describe('variant wider-grant', () => {
   test('a token asked for read:cycles alone is granted every read scope, says so, and reads sleeps', async () => {
     const { sandbox } = run();
     const tokens = await login(sandbox, { scopes: ['read:cycles'] });
-    expect(tokens.scope.split(' ').sort()).toEqual([
-      'read:body_measurement',
-      'read:cycles',
-      'read:profile',
-      'read:recovery',
-      'read:sleep',
-      'read:workout',
-    ]);
+    expect(tokens.scope.split(' ').sort()).toEqual([...READ_SCOPES].sort());
     const sleeps = await api(sandbox, `${collections.sleep}?limit=1`, tokens.access_token);
     expect(sleeps.status).toBe(200);
     conforms('paginated-sleep-response', sleeps.body);

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { signInForEveryReadScope } from '../auth/granted-scope.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
-import { PersonNeeded, SignInServerFailure } from '../auth/sign-in-errors.ts';
+import { type ConfiguredUser, PersonNeeded, SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { runJournal } from '../auth/sign-in-journal.ts';
 import { codeSourceFor } from '../auth/sign-in-method.ts';
 import { StoredGrants } from '../auth/stored-grants.ts';
@@ -32,6 +32,7 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
+import type { Finding } from '../report/finding.ts';
 import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
 import { recordRunFinding } from '../report/run-findings.ts';
 import type { RunError } from '../run-state/run-error.ts';
@@ -224,6 +225,30 @@ async function targetProblem(
 }
 
 /**
+ * What a preflight sign-in's error means: a page for a person (the journal keeps it, src/auth/user-oauth.ts:
+ * the checks that need the user stop, no other), the server's failure (recorded against AUTH-CODE-FLOW with
+ * the answer it rests on), or the run's side (its run error).
+ */
+function signInTrouble(error: unknown, name: ConfiguredUser): RunError | undefined {
+  if (error instanceof PersonNeeded) {
+    console.log(`Sign-in: ${error.message}; the checks that need user ${name} will not be verified`);
+    return undefined;
+  }
+  if (!(error instanceof SignInServerFailure)) return signInRunError(error);
+  const { exchange, fields } = error.basis;
+  const { what: message, evidence } = error;
+  const finding: Finding = {
+    requirement: 'AUTH-CODE-FLOW',
+    outcome: 'fail',
+    message,
+    evidence,
+    fields: [...fields],
+  };
+  recordRunFinding(`preflight: sign-in of user ${name}`, finding, exchange);
+  return undefined;
+}
+
+/**
  * One sign-in per user the run will sign in (none with pre-issued tokens; with a token store, those it holds
  * no grant of), by the method the run will use: its run-side errors tell the user's side (src/auth/); a
  * server's failure is recorded against AUTH-CODE-FLOW, and a sign-in that needs a person in the run's
@@ -255,27 +280,7 @@ async function signInProblem(
       });
       const problem = await signInForEveryReadScope(user, name).then(
         () => undefined,
-        (error: unknown) => {
-          // The journal keeps it (src/auth/user-oauth.ts): the checks that need the user stop, no other.
-          if (error instanceof PersonNeeded) {
-            console.log(`Sign-in: ${error.message}; the checks that need user ${name} will not be verified`);
-            return undefined;
-          }
-          if (!(error instanceof SignInServerFailure)) return signInRunError(error);
-          const { exchange, fields } = error.basis;
-          recordRunFinding(
-            `preflight: sign-in of user ${name}`,
-            {
-              requirement: 'AUTH-CODE-FLOW',
-              outcome: 'fail',
-              message: error.what,
-              evidence: error.evidence,
-              fields: [...fields],
-            },
-            exchange,
-          );
-          return undefined;
-        },
+        (error: unknown) => signInTrouble(error, name),
       );
       // Any other error of the sign-in is for AUTH-CODE-FLOW to judge.
       if (problem) return problem;

@@ -1,13 +1,14 @@
 // `npm run build` (and `npm pack`, before it packs): the suite as JavaScript, in dist/ laid out as the
-// checkout, so that the installed command and Playwright's workers load built modules, not tsx. Every
-// TypeScript file the package ships (package.json `files`) is compiled alone, its relative imports pointed
-// at the built `.js`; the other files of those folders (env files, the page's style and script) are copied
-// beside them, as the modules read them by their own URL. The package's own assets (specs, schemas) stay
-// at its root (src/run-state/package.ts `packageRoot`).
+// checkout, so that the installed command and Playwright's processes load built modules, not tsx. The
+// modules loaded by their path (the command, Playwright's configuration, spec files, reporters, global
+// setup) and the ones that find files beside them by their own URL keep their files; every other module goes
+// into chunks shared between them, each module in exactly one, so a process still holds one instance of
+// each. The other files of the built folders (env files, the page's style and script) are copied beside
+// them. The package's own assets (specs, schemas) stay at its root (src/run-state/package.ts `packageRoot`).
 import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { BUILT_DIR, packageRoot } from '../run-state/package.ts';
+import { BUILT_DIR, LOADED_BY_PATH, packageRoot } from '../run-state/package.ts';
 
 const TYPESCRIPT = /\.tsx?$/;
 const outdir = join(packageRoot, BUILT_DIR);
@@ -29,28 +30,59 @@ const sources = files.filter((file) => TYPESCRIPT.test(file) && !file.endsWith('
 const codeFolders = new Set(sources.map((file) => dirname(file)));
 const besideCode = files.filter((file) => !TYPESCRIPT.test(file) && codeFolders.has(dirname(file)));
 
-/** Each module stays a module of its own: a relative import names the built file (`./x.ts` → `./x.js`). */
-const relativeImportsAsBuilt: Plugin = {
-  name: 'relative-imports-as-built',
+/** The command (bin/ imports its build), Playwright's spec files, and what else is loaded by its path. */
+const entries = [
+  'src/cli/main.ts',
+  ...sources.filter((file) => file.startsWith('tests/conformance/') && file.endsWith('.spec.ts')),
+  ...LOADED_BY_PATH,
+];
+
+/** The options both passes share: one graph from the entry points, packages left to node_modules. */
+const graph = {
+  absWorkingDir: packageRoot,
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  metafile: true,
+  logLevel: 'warning',
+} as const;
+
+/** The modules the entry points reach that find a file beside them by their own URL: each keeps its file. */
+const reached = (await build({ ...graph, entryPoints: entries, write: false, outdir })).metafile.inputs;
+const located = new Set(
+  Object.keys(reached).filter(
+    (file) => sources.includes(file) && readFileSync(join(packageRoot, file), 'utf8').includes('import.meta.url'),
+  ),
+);
+
+/** An import of a located module goes to its own file, named as package.json `imports` maps `#dist/*`. */
+const locatedStayInPlace: Plugin = {
+  name: 'located-stay-in-place',
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\.?\// }, ({ path, kind }) =>
-      kind === 'entry-point' ? undefined : { path: path.replace(TYPESCRIPT, '.js'), external: true },
-    );
+    plugin.onResolve({ filter: /^\.\.?\// }, ({ path, importer, kind }) => {
+      if (kind === 'entry-point') return undefined;
+      const file = relative(packageRoot, resolve(dirname(importer), path));
+      if (!located.has(file)) return undefined;
+      return { path: `#${BUILT_DIR}/${file.replace(TYPESCRIPT, '.js')}`, external: true };
+    });
   },
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: sources.map((file) => join(packageRoot, file)),
+const { metafile } = await build({
+  ...graph,
+  entryPoints: [...new Set([...entries, ...located])],
   outbase: packageRoot,
   outdir,
-  bundle: true,
-  packages: 'external',
-  plugins: [relativeImportsAsBuilt],
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  logLevel: 'warning',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  // Class and function names are read at run time (an error's name), so bundling keeps them.
+  keepNames: true,
+  plugins: [locatedStayInPlace],
 });
 for (const file of besideCode) cpSync(join(packageRoot, file), join(outdir, file));
-console.log(`built ${sources.length} modules and copied ${besideCode.length} files into ${BUILT_DIR}/`);
+const modules = Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules')).length;
+const outputs = Object.keys(metafile.outputs).length;
+console.log(`built ${modules} modules into ${outputs} files, and copied ${besideCode.length} files, in ${BUILT_DIR}/`);

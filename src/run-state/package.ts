@@ -31,10 +31,22 @@ export const builtPlaywrightVariables = (): NodeJS.ProcessEnv =>
 export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.js$/, '.ts') : file);
 
 /**
- * A module of the suite named by its source (`src/report/allure/allurerc.ts`): the file this process loads. A name
- * that a move left behind throws where it is written, not in the Playwright process given it.
+ * The modules something loads by their path (Playwright its configuration, global setup and reporters; Allure
+ * its configuration), not by an import: the build keeps each a file of its own (src/dev/build-package.ts).
  */
-export function suiteModule(source: string): string {
+export const LOADED_BY_PATH = [
+  'playwright.config.ts',
+  'src/run/global-setup.ts',
+  'src/run/merge.config.ts',
+  'src/report/kept-failures-reporter.ts',
+  'src/report/shard-requests-reporter.ts',
+  'src/report/allure/allure-results-reporter.ts',
+  'src/report/conformance-reporter.ts',
+  'src/report/allure/allurerc.ts',
+] as const;
+
+/** A module of the suite named by its source: the file this process loads. */
+export function suiteModule(source: (typeof LOADED_BY_PATH)[number]): string {
   const file = join(codeRoot, runsBuilt ? source.replace(/\.tsx?$/, '.js') : source);
   if (!existsSync(file)) throw new Error(`no module of the suite at ${source} (${file})`);
   return file;

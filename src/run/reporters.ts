@@ -5,24 +5,22 @@ import type { ReporterDescription } from '@playwright/test';
 import { suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
-const reporter = (file: string): string => suiteModule(`src/report/${file}`);
-
 /** First in any list: a check's failure keeps its worker, and every reporter after it still sees a failure. */
-export const KEPT_FAILURES_REPORTER = reporter('kept-failures-reporter.ts');
+export const KEPT_FAILURES_REPORTER = suiteModule('src/report/kept-failures-reporter.ts');
 
 /**
  * What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where), and, before
  * the blob writes them, its requests (src/report/shard-requests-reporter.ts).
  */
-export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${reporter('shard-requests-reporter.ts')},blob`;
+export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${suiteModule('src/report/shard-requests-reporter.ts')},blob`;
 
 /** The reports of a whole run: Playwright's HTML, Allure's results, and the conformance result and its forms. */
 export const reportReporters = (): ReporterDescription[] => [
   ['html', { outputFolder: reportPath('html'), open: 'never' }],
   [
-    reporter('allure/allure-results-reporter.ts'),
+    suiteModule('src/report/allure/allure-results-reporter.ts'),
     { resultsDir: reportPath('allure-results'), detail: false, suiteTitle: false },
   ],
   // conformance.json and every form rendered from it (src/report/write-report.ts).
-  [reporter('conformance-reporter.ts')],
+  [suiteModule('src/report/conformance-reporter.ts')],
 ];

@@ -45,6 +45,23 @@ export interface OneStepPage {
   denied(fields: Fields): boolean;
 }
 
+/** A one-step page's form: the scopes asked for, the error, then the form carrying the request's fields and `controls`. */
+function oneStepForm(
+  request: AuthorizationRequest,
+  error: string | undefined,
+  controls: readonly string[],
+  asks?: string,
+): string[] {
+  return [
+    scopeList(request, asks),
+    alert(error),
+    `<form method="post" action="${AUTHORIZE_PATH}">`,
+    ...requestFields(request),
+    ...controls,
+    '</form>',
+  ];
+}
+
 /** The authorization request's fields, carried by the one-step form. */
 function requestFields(request: AuthorizationRequest): string[] {
   const pkce = request.pkce
@@ -75,21 +92,18 @@ const plain: OneStepPage = {
       'Sign in',
       [
         '<h1>Sign in to the Physiology Data sandbox</h1>',
-        scopeList(request),
-        alert(error),
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        ...requestFields(request),
-        '<label>Username <input type="text" name="username" autocomplete="username"></label>',
-        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
-        ...(captcha
-          ? [
-              `<img src="${CAPTCHA_PICTURE}" alt="">`,
-              '<label>Type the characters shown <input type="text" name="captcha" autocomplete="off" required></label>',
-            ]
-          : []),
-        button('Allow access', 'action', 'approve'),
-        button('Deny', 'action', 'deny'),
-        '</form>',
+        ...oneStepForm(request, error, [
+          '<label>Username <input type="text" name="username" autocomplete="username"></label>',
+          '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+          ...(captcha
+            ? [
+                `<img src="${CAPTCHA_PICTURE}" alt="">`,
+                '<label>Type the characters shown <input type="text" name="captcha" autocomplete="off" required></label>',
+              ]
+            : []),
+          button('Allow access', 'action', 'approve'),
+          button('Deny', 'action', 'deny'),
+        ]),
       ].join('\n'),
     ),
   credentials: (fields) => ({ username: fields.username ?? '', password: fields.password ?? '' }),
@@ -102,15 +116,17 @@ const french: OneStepPage = {
       'Connexion',
       [
         '<h1>Connexion au bac à sable Physiology Data</h1>',
-        scopeList(request, 'demande l’accès à :'),
-        alert(error),
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        ...requestFields(request),
-        '<p><label for="identifiant">Identifiant</label> <input type="text" id="identifiant" name="identifiant"></p>',
-        '<p><label for="mdp">Mot de passe</label> <input type="password" id="mdp" name="mot_de_passe"></p>',
-        button('Refuser', 'choix', '1'),
-        button('Autoriser l’accès', 'choix', '2'),
-        '</form>',
+        ...oneStepForm(
+          request,
+          error,
+          [
+            '<p><label for="identifiant">Identifiant</label> <input type="text" id="identifiant" name="identifiant"></p>',
+            '<p><label for="mdp">Mot de passe</label> <input type="password" id="mdp" name="mot_de_passe"></p>',
+            button('Refuser', 'choix', '1'),
+            button('Autoriser l’accès', 'choix', '2'),
+          ],
+          'demande l’accès à :',
+        ),
       ].join('\n'),
       'fr',
     ),
@@ -128,14 +144,11 @@ const enterOnly: OneStepPage = {
       'Sign in',
       [
         '<h1>Sign in</h1>',
-        scopeList(request),
-        alert(error),
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        ...requestFields(request),
-        '<label>Email <input type="email" name="email" autocomplete="username"></label>',
-        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
-        '<p>Press Enter to sign in and allow access.</p>',
-        '</form>',
+        ...oneStepForm(request, error, [
+          '<label>Email <input type="email" name="email" autocomplete="username"></label>',
+          '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+          '<p>Press Enter to sign in and allow access.</p>',
+        ]),
         // With two fields and no button, Enter submits nothing by itself (HTML implicit submission): a script does.
         `<script>${SUBMIT_ON_ENTER}</script>`,
       ].join('\n'),

@@ -2,13 +2,9 @@
 // specs/requirements.yaml; the sandbox code checks them with ctx.fault(name), and a fault that only changes
 // a response is a row of sandbox/fault-responses.ts.
 import { partnerStatusFaults } from './status.ts';
-import type { FaultDefinition } from './types.ts';
+import { type FaultDefinition, faultsOf } from './types.ts';
 
-const partner = (requirement: string, description: string): FaultDefinition => ({
-  requirement,
-  area: 'partner',
-  description,
-});
+const partner = faultsOf('partner');
 
 export const partnerFaults = {
   // Token endpoint and partner bearer authentication

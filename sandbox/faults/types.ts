@@ -4,6 +4,17 @@
 export interface FaultDefinition {
   /** The requirement ID (specs/requirements.yaml) this fault violates. */
   requirement: string;
-  area: 'user-data' | 'auth' | 'utility' | 'partner';
+  area: FaultArea;
   description: string;
 }
+
+export type FaultArea = 'user-data' | 'auth' | 'utility' | 'partner';
+
+/** The constructor of one area's faults: `(requirement, description)`, the area stated once. */
+export const faultsOf =
+  <Area extends FaultArea>(area: Area) =>
+  (requirement: string, description: string): FaultDefinition & { area: Area } => ({
+    requirement,
+    area,
+    description,
+  });

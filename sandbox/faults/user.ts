@@ -4,25 +4,13 @@
 // tests/self/sandbox-faults.spec.ts (its probes in sandbox-fault-probes-*.ts) proves each one changes what
 // it names.
 import { userStatusFaults } from './status.ts';
-import type { FaultDefinition } from './types.ts';
+import { type FaultDefinition, faultsOf } from './types.ts';
 
 type UserFault = FaultDefinition & { area: 'user-data' | 'auth' | 'utility' };
 
-const data = (requirement: string, description: string): UserFault => ({
-  requirement,
-  area: 'user-data',
-  description,
-});
-const auth = (requirement: string, description: string): UserFault => ({
-  requirement,
-  area: 'auth',
-  description,
-});
-const utility = (requirement: string, description: string): UserFault => ({
-  requirement,
-  area: 'utility',
-  description,
-});
+const data = faultsOf('user-data');
+const auth = faultsOf('auth');
+const utility = faultsOf('utility');
 
 export const userFaults = {
   // ---------------------------------------------------------------- schemas and formats

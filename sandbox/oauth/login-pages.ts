@@ -45,6 +45,39 @@ export interface OneStepPage {
   denied(fields: Fields): boolean;
 }
 
+/** A one-step page's form: the scopes asked for, the error, then the form carrying the request's fields and `controls`. */
+function oneStepForm(
+  request: AuthorizationRequest,
+  error: string | undefined,
+  controls: readonly string[],
+  asks?: string,
+): string[] {
+  return [
+    scopeList(request, asks),
+    alert(error),
+    `<form method="post" action="${AUTHORIZE_PATH}">`,
+    ...requestFields(request),
+    ...controls,
+    '</form>',
+  ];
+}
+
+/** A form of a sign-in session's step: it posts the step and the session's CSRF token with `controls`. */
+function stepForm(
+  step: string,
+  csrfToken: string,
+  controls: readonly string[],
+  action = AUTHORIZE_PATH,
+): string[] {
+  return [
+    `<form method="post" action="${action}">`,
+    hidden('step', step),
+    hidden('csrf_token', csrfToken),
+    ...controls,
+    '</form>',
+  ];
+}
+
 /** The authorization request's fields, carried by the one-step form. */
 function requestFields(request: AuthorizationRequest): string[] {
   const pkce = request.pkce
@@ -75,21 +108,18 @@ const plain: OneStepPage = {
       'Sign in',
       [
         '<h1>Sign in to the Physiology Data sandbox</h1>',
-        scopeList(request),
-        alert(error),
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        ...requestFields(request),
-        '<label>Username <input type="text" name="username" autocomplete="username"></label>',
-        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
-        ...(captcha
-          ? [
-              `<img src="${CAPTCHA_PICTURE}" alt="">`,
-              '<label>Type the characters shown <input type="text" name="captcha" autocomplete="off" required></label>',
-            ]
-          : []),
-        button('Allow access', 'action', 'approve'),
-        button('Deny', 'action', 'deny'),
-        '</form>',
+        ...oneStepForm(request, error, [
+          '<label>Username <input type="text" name="username" autocomplete="username"></label>',
+          '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+          ...(captcha
+            ? [
+                `<img src="${CAPTCHA_PICTURE}" alt="">`,
+                '<label>Type the characters shown <input type="text" name="captcha" autocomplete="off" required></label>',
+              ]
+            : []),
+          button('Allow access', 'action', 'approve'),
+          button('Deny', 'action', 'deny'),
+        ]),
       ].join('\n'),
     ),
   credentials: (fields) => ({ username: fields.username ?? '', password: fields.password ?? '' }),
@@ -102,15 +132,17 @@ const french: OneStepPage = {
       'Connexion',
       [
         '<h1>Connexion au bac à sable Physiology Data</h1>',
-        scopeList(request, 'demande l’accès à :'),
-        alert(error),
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        ...requestFields(request),
-        '<p><label for="identifiant">Identifiant</label> <input type="text" id="identifiant" name="identifiant"></p>',
-        '<p><label for="mdp">Mot de passe</label> <input type="password" id="mdp" name="mot_de_passe"></p>',
-        button('Refuser', 'choix', '1'),
-        button('Autoriser l’accès', 'choix', '2'),
-        '</form>',
+        ...oneStepForm(
+          request,
+          error,
+          [
+            '<p><label for="identifiant">Identifiant</label> <input type="text" id="identifiant" name="identifiant"></p>',
+            '<p><label for="mdp">Mot de passe</label> <input type="password" id="mdp" name="mot_de_passe"></p>',
+            button('Refuser', 'choix', '1'),
+            button('Autoriser l’accès', 'choix', '2'),
+          ],
+          'demande l’accès à :',
+        ),
       ].join('\n'),
       'fr',
     ),
@@ -128,14 +160,11 @@ const enterOnly: OneStepPage = {
       'Sign in',
       [
         '<h1>Sign in</h1>',
-        scopeList(request),
-        alert(error),
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        ...requestFields(request),
-        '<label>Email <input type="email" name="email" autocomplete="username"></label>',
-        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
-        '<p>Press Enter to sign in and allow access.</p>',
-        '</form>',
+        ...oneStepForm(request, error, [
+          '<label>Email <input type="email" name="email" autocomplete="username"></label>',
+          '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+          '<p>Press Enter to sign in and allow access.</p>',
+        ]),
         // With two fields and no button, Enter submits nothing by itself (HTML implicit submission): a script does.
         `<script>${SUBMIT_ON_ENTER}</script>`,
       ].join('\n'),
@@ -161,13 +190,11 @@ export function frenchLoginPage(request: AuthorizationRequest, csrfToken: string
       '<h1>Connexion</h1>',
       scopeList(request, 'demande l’accès à :'),
       alert(error),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('step', 'login'),
-      hidden('csrf_token', csrfToken),
-      '<p><label>Adresse e-mail <input type="text" name="username" autocomplete="username"></label></p>',
-      '<p><label>Mot de passe <input type="password" name="password" autocomplete="current-password"></label></p>',
-      '<button type="submit">Se connecter</button>',
-      '</form>',
+      ...stepForm('login', csrfToken, [
+        '<p><label>Adresse e-mail <input type="text" name="username" autocomplete="username"></label></p>',
+        '<p><label>Mot de passe <input type="password" name="password" autocomplete="current-password"></label></p>',
+        '<button type="submit">Se connecter</button>',
+      ]),
     ].join('\n'),
     'fr',
   );
@@ -180,12 +207,10 @@ export function iconConsentPage(request: AuthorizationRequest, csrfToken: string
     [
       '<h1>Autoriser l’application ?</h1>',
       scopeList(request, 'demande l’accès à :'),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('step', 'consent'),
-      hidden('csrf_token', csrfToken),
-      button('Refuser', 'choix', '1'),
-      '<button type="submit" name="choix" value="2" aria-label="Autoriser"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><path d="M2 8l4 4 8-8" stroke="currentColor" fill="none"/></svg></button>',
-      '</form>',
+      ...stepForm('consent', csrfToken, [
+        button('Refuser', 'choix', '1'),
+        '<button type="submit" name="choix" value="2" aria-label="Autoriser"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16"><path d="M2 8l4 4 8-8" stroke="currentColor" fill="none"/></svg></button>',
+      ]),
     ].join('\n'),
     'fr',
   );
@@ -205,12 +230,15 @@ export function identifierPage(request: AuthorizationRequest, csrfToken: string,
       '<h1>Sign in</h1>',
       scopeList(request),
       alert(error),
-      `<form method="post" action="${IDENTIFY_PATH}">`,
-      hidden('step', 'identify'),
-      hidden('csrf_token', csrfToken),
-      '<label>Email, phone or Skype <input type="email" name="loginfmt" autocomplete="username"></label>',
-      '<button type="submit">Next</button>',
-      '</form>',
+      ...stepForm(
+        'identify',
+        csrfToken,
+        [
+          '<label>Email, phone or Skype <input type="email" name="loginfmt" autocomplete="username"></label>',
+          '<button type="submit">Next</button>',
+        ],
+        IDENTIFY_PATH,
+      ),
     ].join('\n'),
   );
 }
@@ -227,12 +255,10 @@ export function passwordPage(
     [
       `<h1>Enter password</h1><p>${escapeHtml(username)}</p>`,
       alert(error),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('step', 'login'),
-      hidden('csrf_token', csrfToken),
-      '<label>Password <input type="password" name="passwd" autocomplete="current-password"></label>',
-      '<button type="submit">Sign in</button>',
-      '</form>',
+      ...stepForm('login', csrfToken, [
+        '<label>Password <input type="password" name="passwd" autocomplete="current-password"></label>',
+        '<button type="submit">Sign in</button>',
+      ]),
     ].join('\n'),
   );
 }
@@ -244,12 +270,10 @@ export function acceptConsentPage(request: AuthorizationRequest, csrfToken: stri
     [
       '<h1>Permissions requested</h1>',
       scopeList(request),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('step', 'consent'),
-      hidden('csrf_token', csrfToken),
-      button('Cancel', 'consent', 'cancel'),
-      button('Accept', 'consent', 'accept'),
-      '</form>',
+      ...stepForm('consent', csrfToken, [
+        button('Cancel', 'consent', 'cancel'),
+        button('Accept', 'consent', 'accept'),
+      ]),
     ].join('\n'),
   );
 }
@@ -267,21 +291,14 @@ export const checkboxConsentPage =
       [
         '<h1>Authorize application</h1>',
         `<p><strong>${escapeHtml(request.client.clientId)}</strong> would like to:</p>`,
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        hidden('step', 'consent'),
-        hidden('csrf_token', csrfToken),
-        ...request.scopes.map(
-          (scope) =>
-            `<p><label><input type="checkbox" name="scope" value="${escapeHtml(scope)}"${unticked.includes(scope) ? '' : ' checked'}> ${escapeHtml(scope)}</label></p>`,
-        ),
-        '<input type="submit" value="Allow">',
-        '</form>',
-        `<form method="post" action="${AUTHORIZE_PATH}">`,
-        hidden('step', 'consent'),
-        hidden('csrf_token', csrfToken),
-        hidden('decision', 'deny'),
-        '<input type="submit" value="Deny">',
-        '</form>',
+        ...stepForm('consent', csrfToken, [
+          ...request.scopes.map(
+            (scope) =>
+              `<p><label><input type="checkbox" name="scope" value="${escapeHtml(scope)}"${unticked.includes(scope) ? '' : ' checked'}> ${escapeHtml(scope)}</label></p>`,
+          ),
+          '<input type="submit" value="Allow">',
+        ]),
+        ...stepForm('consent', csrfToken, [hidden('decision', 'deny'), '<input type="submit" value="Deny">']),
       ].join('\n'),
     );
 
@@ -311,13 +328,11 @@ export function passwordLoginPage(request: AuthorizationRequest, csrfToken: stri
       '<h1>Sign in</h1>',
       scopeList(request),
       alert(error),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('step', 'login'),
-      hidden('csrf_token', csrfToken),
-      '<label>Email <input type="email" name="username" autocomplete="username"></label>',
-      '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
-      '<button type="submit">Sign in</button>',
-      '</form>',
+      ...stepForm('login', csrfToken, [
+        '<label>Email <input type="email" name="username" autocomplete="username"></label>',
+        '<label>Password <input type="password" name="password" autocomplete="current-password"></label>',
+        '<button type="submit">Sign in</button>',
+      ]),
     ].join('\n'),
   );
 }
@@ -330,12 +345,10 @@ export function codePage(_request: AuthorizationRequest, csrfToken: string, erro
       '<h1>Check your e-mail</h1>',
       '<p>We sent a six-digit code to your address.</p>',
       alert(error),
-      `<form method="post" action="${AUTHORIZE_PATH}">`,
-      hidden('step', 'code'),
-      hidden('csrf_token', csrfToken),
-      '<label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code"></label>',
-      '<button type="submit">Verify</button>',
-      '</form>',
+      ...stepForm('code', csrfToken, [
+        '<label>Code <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code"></label>',
+        '<button type="submit">Verify</button>',
+      ]),
     ].join('\n'),
   );
 }

@@ -3,14 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import { routeOptions } from '../route-table.ts';
 import { callerOf } from './auth.ts';
-import { withOwned } from './ownership.ts';
+import { type IdAddressedOperation, withOwned } from './ownership.ts';
 import type { PartnerRuntime } from './runtime.ts';
 import {
   diagnosticReportCreateRequestSchema,
   idParamsSchema,
   serviceRequestStatusRequestSchema,
 } from './schemas.ts';
-import type { DiagnosticReportCreateRequest, ServiceRequestStatusRequest } from './types.ts';
+import type { Owned, ServiceRequestEntry } from './store.ts';
+import type { DiagnosticReportCreateRequest, LabRequisition, ServiceRequestStatusRequest } from './types.ts';
 import { createResults, updateRequisitionStatus, updateServiceRequestStatus } from './updates.ts';
 
 interface IdParams {
@@ -20,77 +21,51 @@ interface IdParams {
 export function registerResourceRoutes(scope: FastifyInstance, runtime: PartnerRuntime): void {
   const { ctx, store } = runtime;
 
-  scope.route<{ Params: IdParams }>({
-    ...routeOptions('getRequisition'),
-    schema: { params: idParamsSchema },
-    handler: async (request) =>
-      withOwned(
-        ctx,
-        'getRequisition',
-        callerOf(request),
-        store.findRequisition(request.params.id),
-        (requisition) => requisition,
-      ),
-  });
+  /**
+   * An operation on the resource `find` gives for the path's id: `act` runs where the caller owns it (rule
+   * 1), with the validated body, and what it returns is the answer (nothing: no body).
+   */
+  function ownedRoute<T, Body = undefined>(
+    operation: IdAddressedOperation,
+    find: (id: string) => Owned<T> | undefined,
+    bodySchema: object | undefined,
+    act: (value: T, owner: string, body: Body) => unknown,
+  ): void {
+    scope.route<{ Params: IdParams; Body: Body }>({
+      ...routeOptions(operation),
+      schema: bodySchema ? { params: idParamsSchema, body: bodySchema } : { params: idParamsSchema },
+      handler: async (request, reply) =>
+        reply.send(
+          withOwned(ctx, operation, callerOf(request), find(request.params.id), (value, owner) =>
+            act(value, owner, (request.body ?? {}) as Body),
+          ),
+        ),
+    });
+  }
+  const requisition = (id: string) => store.findRequisition(id);
+  const serviceRequest = (id: string) => store.findServiceRequest(id);
 
-  scope.route<{ Params: IdParams }>({
-    ...routeOptions('getServiceRequest'),
-    schema: { params: idParamsSchema },
-    handler: async (request) =>
-      withOwned(
-        ctx,
-        'getServiceRequest',
-        callerOf(request),
-        store.findServiceRequest(request.params.id),
-        (entry) => entry.serviceRequest,
-      ),
-  });
-
-  scope.route<{ Params: IdParams; Body: ServiceRequestStatusRequest }>({
-    ...routeOptions('updateRequisitionStatus'),
-    schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
-    handler: async (request, reply) => {
-      withOwned(
-        ctx,
-        'updateRequisitionStatus',
-        callerOf(request),
-        store.findRequisition(request.params.id),
-        (requisition, owner) => updateRequisitionStatus(runtime, owner, requisition, request.body ?? {}),
-      );
-      return reply.send();
+  ownedRoute('getRequisition', requisition, undefined, (found) => found);
+  ownedRoute('getServiceRequest', serviceRequest, undefined, (entry) => entry.serviceRequest);
+  ownedRoute<LabRequisition, ServiceRequestStatusRequest>(
+    'updateRequisitionStatus',
+    requisition,
+    serviceRequestStatusRequestSchema,
+    (found, owner, body) => updateRequisitionStatus(runtime, owner, found, body),
+  );
+  ownedRoute<ServiceRequestEntry, ServiceRequestStatusRequest>(
+    'updateServiceRequestStatus',
+    serviceRequest,
+    serviceRequestStatusRequestSchema,
+    (entry, owner, body) => {
+      updateServiceRequestStatus(runtime, owner, entry, body);
+      return entry.serviceRequest;
     },
-  });
-
-  scope.route<{ Params: IdParams; Body: ServiceRequestStatusRequest }>({
-    ...routeOptions('updateServiceRequestStatus'),
-    schema: { params: idParamsSchema, body: serviceRequestStatusRequestSchema },
-    handler: async (request, reply) => {
-      const updated = withOwned(
-        ctx,
-        'updateServiceRequestStatus',
-        callerOf(request),
-        store.findServiceRequest(request.params.id),
-        (entry, owner) => {
-          updateServiceRequestStatus(runtime, owner, entry, request.body ?? {});
-          return entry.serviceRequest;
-        },
-      );
-      return reply.send(updated);
-    },
-  });
-
-  scope.route<{ Params: IdParams; Body: DiagnosticReportCreateRequest }>({
-    ...routeOptions('createServiceRequestResults'),
-    schema: { params: idParamsSchema, body: diagnosticReportCreateRequestSchema },
-    handler: async (request, reply) => {
-      withOwned(
-        ctx,
-        'createServiceRequestResults',
-        callerOf(request),
-        store.findServiceRequest(request.params.id),
-        (entry, owner) => createResults(runtime, owner, entry, request.body ?? {}),
-      );
-      return reply.send();
-    },
-  });
+  );
+  ownedRoute<ServiceRequestEntry, DiagnosticReportCreateRequest>(
+    'createServiceRequestResults',
+    serviceRequest,
+    diagnosticReportCreateRequestSchema,
+    (entry, owner, body) => createResults(runtime, owner, entry, body),
+  );
 }

@@ -48,9 +48,9 @@ export interface SleepScore {
   sleep_efficiency_percentage?: number;
 }
 
-export interface Sleep {
+/** A sleep or a workout: the activities, with UUIDs and one V1 id space between them (the activity mapping). */
+export interface Activity {
   id: string;
-  cycle_id: number;
   v1_id?: number;
   user_id: number;
   created_at: string;
@@ -58,8 +58,12 @@ export interface Sleep {
   start: string;
   end: string;
   timezone_offset: string;
-  nap: boolean;
   score_state: ScoreState;
+}
+
+export interface Sleep extends Activity {
+  cycle_id: number;
+  nap: boolean;
   score?: SleepScore;
 }
 
@@ -103,18 +107,9 @@ export interface WorkoutScore {
   zone_durations: ZoneDurations;
 }
 
-export interface Workout {
-  id: string;
-  v1_id?: number;
-  user_id: number;
-  created_at: string;
-  updated_at: string;
-  start: string;
-  end: string;
-  timezone_offset: string;
+export interface Workout extends Activity {
   sport_name: string;
   sport_id: number;
-  score_state: ScoreState;
   score?: WorkoutScore;
 }
 

@@ -63,40 +63,33 @@ export function stripSchemaIdentifiers(value: JsonValue): JsonValue {
   return value;
 }
 
-/** Every `$ref` value of the document that does not point inside it (does not start with `#`). */
-export function externalRefs(value: JsonValue, at = '#'): string[] {
-  const found: string[] = [];
+/** A key as a JSON Pointer token (RFC 6901: `~` and `/` escaped). */
+const pointerToken = (key: string): string => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** Every member of every object within `value`, in document order, with the pointer of the object holding it. */
+function* members(value: JsonValue, at = '#'): Generator<{ at: string; key: string; child: JsonValue }> {
   if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      found.push(...externalRefs(item, `${at}/${index}`));
-    });
+    for (const [index, item] of value.entries()) yield* members(item, `${at}/${index}`);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
-      if (key === '$ref' && typeof child === 'string' && !child.startsWith('#')) {
-        found.push(`${at}: ${child}`);
-      } else {
-        found.push(...externalRefs(child, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`));
-      }
+      yield { at, key, child };
+      yield* members(child, `${at}/${pointerToken(key)}`);
     }
   }
-  return found;
+}
+
+/** Every `$ref` value of the document that does not point inside it (does not start with `#`). */
+export function externalRefs(value: JsonValue): string[] {
+  return [...members(value)]
+    .filter(({ key, child }) => key === '$ref' && typeof child === 'string' && !child.startsWith('#'))
+    .map(({ at, child }) => `${at}: ${String(child)}`);
 }
 
 /** Every key path at which a `$id` or `$schema` key occurs. */
-export function schemaIdentifierKeys(value: JsonValue, at = '#'): string[] {
-  const found: string[] = [];
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      found.push(...schemaIdentifierKeys(item, `${at}/${index}`));
-    });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      const here = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      if (DROPPED_KEYS.has(key)) found.push(here);
-      found.push(...schemaIdentifierKeys(child, here));
-    }
-  }
-  return found;
+export function schemaIdentifierKeys(value: JsonValue): string[] {
+  return [...members(value)]
+    .filter(({ key }) => DROPPED_KEYS.has(key))
+    .map(({ at, key }) => `${at}/${pointerToken(key)}`);
 }
 
 /**

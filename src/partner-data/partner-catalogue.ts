@@ -2,10 +2,14 @@
 // one name per view: the operations that take the partner token, those addressed by an id (what the id
 // names), the updates and status updates, add-test-data's appointment types, and a valid request for an
 // id-addressed operation.
+import { Tags } from '../config/profiles.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { operationById, operations } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
 import { firstServiceRequestId, type RequisitionData, validBodyFor } from './partner-resources.ts';
+
+/** The profile tags of a check that writes partner A's data: it generates data, so never on production. */
+export const PARTNER_WRITE_TAGS: readonly string[] = [Tags.partner, Tags.nonProduction, Tags.write];
 
 /** Partner operations that take the partner bearer token (everything of the area but the token request). */
 export const partnerOperations: readonly Operation[] = operations.filter(

@@ -13,6 +13,7 @@ import {
   addressedId,
   addressedResource,
   DEFAULT_APPOINTMENT_TYPE,
+  PARTNER_WRITE_TAGS,
   partnerRequestFor,
 } from './partner-catalogue.ts';
 import type { OwnedRequisition, PartnerData } from './partner-data.ts';
@@ -26,7 +27,7 @@ export interface OwnedTarget {
 
 /** Profile tags of a check that sends `op` to what partner A owns: an update, or add-test-data, writes. */
 export const ownedTargetTags = (op: Operation): string[] =>
-  op.readOnly ? [Tags.partner, Tags.write] : [Tags.partner, Tags.nonProduction, Tags.write];
+  op.readOnly ? [Tags.partner, Tags.write] : [...PARTNER_WRITE_TAGS];
 
 /** One of partner A's requisitions, as first read: what the reads ask for. */
 async function ownedRequisition(partnerData: PartnerData): Promise<OwnedRequisition> {

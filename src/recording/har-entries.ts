@@ -4,10 +4,7 @@ import { createReadStream } from 'node:fs';
 import pick from 'stream-json/filters/pick.js';
 import parser from 'stream-json/parser.js';
 import streamArray from 'stream-json/streamers/stream-array.js';
-import { headerMap, type RecordedExchange } from './recorded-exchange.ts';
-
-type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
+import { type Json, type RecordedExchange, record, recordedExchange } from './recorded-exchange.ts';
 
 /** Each element of `log.entries`, in order, with its index. */
 export async function* harEntries(file: string): AsyncGenerator<{ index: number; entry: unknown }> {
@@ -46,17 +43,10 @@ export function fromHarEntry(source: string, index: number, raw: unknown): Recor
     .join(' ');
   const bodyMissing = missingBody(content, text, comments);
   const postData = record(request.postData);
-  return {
-    source,
-    index,
-    method: String(request.method ?? 'GET').toUpperCase(),
-    url: String(request.url ?? ''),
-    requestHeaders: headerMap(request.headers),
+  return recordedExchange(source, index, request, response, {
     requestBody: typeof postData.text === 'string' ? postData.text : undefined,
-    status: Number(response.status ?? 0),
-    responseHeaders: headerMap(response.headers),
     body: bodyMissing === undefined ? (text ?? '') : undefined,
     bodyMissing,
     durationMs: typeof entry.time === 'number' && entry.time >= 0 ? entry.time : undefined,
-  };
+  });
 }

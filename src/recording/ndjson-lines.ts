@@ -2,10 +2,8 @@
 // headers, body}}` per line (optional `durationMs`). Bodies may be strings or JSON values.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { headerMap, type RecordedExchange } from './recorded-exchange.ts';
+import { type RecordedExchange, record, recordedExchange } from './recorded-exchange.ts';
 
-type Json = Record<string, unknown>;
-const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
 const bodyText = (body: unknown): string | undefined =>
   body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 
@@ -29,17 +27,10 @@ export function fromNdjsonLine(source: string, index: number, raw: unknown): Rec
   const request = record(line.request);
   const response = record(line.response);
   const body = bodyText(response.body);
-  return {
-    source,
-    index,
-    method: String(request.method ?? 'GET').toUpperCase(),
-    url: String(request.url ?? ''),
-    requestHeaders: headerMap(request.headers),
+  return recordedExchange(source, index, request, response, {
     requestBody: bodyText(request.body),
-    status: Number(response.status ?? 0),
-    responseHeaders: headerMap(response.headers),
     body,
     bodyMissing: body === undefined ? 'the recording omits the body' : undefined,
     durationMs: typeof line.durationMs === 'number' ? line.durationMs : undefined,
-  };
+  });
 }

@@ -18,6 +18,33 @@ export interface RecordedExchange {
   durationMs?: number;
 }
 
+export type Json = Record<string, unknown>;
+/** A recording's object, or an empty one where the recording holds none (absent or not an object). */
+export const record = (value: unknown): Json => (value && typeof value === 'object' ? (value as Json) : {});
+
+/** What each format records in its own way: the bodies and the round trip. */
+type FormatFields = Pick<RecordedExchange, 'requestBody' | 'body' | 'bodyMissing' | 'durationMs'>;
+
+/** An exchange from a recording's request and response objects, which HAR and NDJSON write alike. */
+export function recordedExchange(
+  source: string,
+  index: number,
+  request: Json,
+  response: Json,
+  fields: FormatFields,
+): RecordedExchange {
+  return {
+    source,
+    index,
+    method: String(request.method ?? 'GET').toUpperCase(),
+    url: String(request.url ?? ''),
+    requestHeaders: headerMap(request.headers),
+    status: Number(response.status ?? 0),
+    responseHeaders: headerMap(response.headers),
+    ...fields,
+  };
+}
+
 /** `file#index`: where a finding comes from. */
 export const locationOf = (exchange: RecordedExchange): string => `${exchange.source}#${exchange.index}`;
 

@@ -198,32 +198,35 @@ function deviationLines(report: ConformanceReport): string[] {
   ];
 }
 
+/** A section: a blank line, its heading, a blank line and its lines; nothing where it has no lines. */
+const section = (heading: string, lines: readonly string[]): string[] =>
+  lines.length === 0 ? [] : ['', heading, '', ...lines];
+
+/** An item and its list nested under it; nothing where the list is empty. */
+const itemWithList = (item: string, list: readonly string[]): string[] =>
+  list.length === 0 ? [] : [`- ${item}`, ...list.map((line) => `  - ${cell(line)}`)];
+
 /** The MUST requirements left not verified: why the run is INCOMPLETE (or what the run error blocked). */
 function incompleteLines(report: ConformanceReport): string[] {
-  if (report.incomplete.length === 0) return [];
-  return [
-    '',
+  return section(
     report.runError
       ? '## Not verified (blocked by the run error)'
       : '## Not verified (why the run is INCOMPLETE)',
-    '',
-    ...report.incomplete.map(({ id, reasons }) => `- **${id}**: ${cell(reasons.join('; '))}`),
-  ];
+    report.incomplete.map(({ id, reasons }) => `- **${id}**: ${cell(reasons.join('; '))}`),
+  );
 }
 
 /** The requirements that warned, each with the suite's reading and its warnings. */
 function warningLines(results: readonly RequirementResult[]): string[] {
-  const warned = results.filter((result) => result.warnings.length > 0);
-  if (warned.length === 0) return [];
-  return [
-    '',
+  return section(
     "## Warnings: departures from the suite's reading of loosely stated points",
-    '',
-    ...warned.flatMap((requirement) => [
-      `- **${requirement.id}** (reading: ${cell(requirement.reading ?? requirement.text)})`,
-      ...requirement.warnings.map((warning) => `  - ${cell(warning.message)}`),
-    ]),
-  ];
+    results.flatMap((requirement) =>
+      itemWithList(
+        `**${requirement.id}** (reading: ${cell(requirement.reading ?? requirement.text)})`,
+        requirement.warnings.map((warning) => warning.message),
+      ),
+    ),
+  );
 }
 
 /** A table per area: each requirement with its level, status and detail. */
@@ -246,36 +249,27 @@ function requirementTableLines(results: readonly RequirementResult[]): string[] 
 
 /** What Prism's validating proxy found, test by test. */
 function secondOpinionLines(tests: readonly TestResultSummary[]): string[] {
-  const secondOpinion = tests.filter((test) => test.prismViolations.length > 0);
-  if (secondOpinion.length === 0) return [];
-  return [
-    '',
+  return section(
     '## Second opinion: Prism validating proxy',
-    '',
-    ...secondOpinion.flatMap((test) => [
-      `- ${test.title}`,
-      ...test.prismViolations.map((v) => `  - ${cell(v)}`),
-    ]),
-  ];
+    tests.flatMap((test) => itemWithList(test.title, test.prismViolations)),
+  );
 }
 
 /** Each failed test: the offending fields of its failures, then its error message. */
 function failureLines(tests: readonly TestResultSummary[]): string[] {
-  const failed = tests.filter((test) => test.status === 'failed');
-  if (failed.length === 0) return [];
-  return [
-    '',
+  return section(
     '## Failures',
-    '',
-    ...failed.flatMap((test) => {
-      const fields = test.findings
-        .filter((f) => f.outcome === 'fail')
-        .map(fieldsLine)
-        .filter(Boolean);
-      const named = fields.length > 0 ? [...fields.map((line) => `- ${cell(line)}`), ''] : [];
-      return [`### ${test.title}`, '', ...named, '```', test.error ?? '(no message)', '```', ''];
-    }),
-  ];
+    tests
+      .filter((test) => test.status === 'failed')
+      .flatMap((test) => {
+        const fields = test.findings
+          .filter((f) => f.outcome === 'fail')
+          .map(fieldsLine)
+          .filter(Boolean);
+        const named = fields.length > 0 ? [...fields.map((line) => `- ${cell(line)}`), ''] : [];
+        return [`### ${test.title}`, '', ...named, '```', test.error ?? '(no message)', '```', ''];
+      }),
+  );
 }
 
 export function renderMarkdown(report: ConformanceReport): string {

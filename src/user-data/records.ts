@@ -33,6 +33,14 @@ export function sequenceDifference(a: readonly string[], b: readonly string[]): 
   return undefined;
 }
 
+/** The first difference between two sequences of records, by identity, or undefined when they are the same. */
+export const recordDifference = (a: readonly DataRecord[], b: readonly DataRecord[]): string | undefined =>
+  sequenceDifference(identities(a), identities(b));
+
+/** Whether `records` hold `record` (by identity). */
+export const holds = (records: readonly DataRecord[], record: DataRecord): boolean =>
+  records.some((one) => identityOf(one) === identityOf(record));
+
 /**
  * When a record happened, as far as the seed lets a client tell. Records are taken to occupy [start, end)
  * (end absent: still going). The seed orders recoveries "by the start time of the related sleep" but does

@@ -13,6 +13,7 @@ import type { Dataset } from '../../src/user-data/dataset.ts';
 import { servedAt } from '../../src/user-data/loaded-collection.ts';
 import { type DataRecord, idSet, iso } from '../../src/user-data/records.ts';
 import { operationsOf, singleReadOf, spread, userCollections } from '../../src/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/verdict/verdicts.ts';
 
 // Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are
@@ -63,6 +64,32 @@ async function listedNow(
 
 const sameId = (a: unknown, b: unknown): boolean =>
   (typeof a === 'string' || typeof a === 'number') && String(a).toLowerCase() === String(b).toLowerCase();
+
+type Params = Record<string, string | number>;
+
+/**
+ * Reads `op` with each parameter set (each a success) and judges each answer's body: `problemOf` says what
+ * is wrong with one, and the problems fail the check, shown with the first exchange that had one.
+ */
+async function judgeEachRead<Body>(
+  dataset: Dataset,
+  verdict: Verdict,
+  op: Operation,
+  paramSets: readonly Params[],
+  problemOf: (body: Body, params: Params) => string | undefined | Promise<string | undefined>,
+): Promise<void> {
+  const problems: string[] = [];
+  let first: Exchange | undefined;
+  for (const params of paramSets) {
+    const exchange = await dataset.read(op, params);
+    verdict.expectSuccess(exchange);
+    const problem = await problemOf(verdict.json<Body>(exchange), params);
+    if (problem === undefined) continue;
+    first ??= exchange;
+    problems.push(problem);
+  }
+  verdict.expectNone(problems, first);
+}
 
 // These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
 test.beforeEach(({ requires }) => requires('stateful'));
@@ -134,19 +161,11 @@ test(
     const paramSets = await dataset.paramSets(op, await sample(dataset));
     if (paramSets.length === 0)
       verdict.notVerified('no cycle of user A has a recovery (hence a sleep) to read');
-    const problems: string[] = [];
-    let first: Exchange | undefined;
-    for (const params of paramSets) {
-      const exchange = await dataset.read(op, params);
-      verdict.expectSuccess(exchange);
-      const sleep = verdict.json<DataRecord>(exchange);
-      if (sameId(sleep.cycle_id, params.cycleId)) continue;
-      first ??= exchange;
-      problems.push(
-        `cycle ${params.cycleId}: the sleep ${String(sleep.id)} has cycle_id ${String(sleep.cycle_id)}`,
-      );
-    }
-    verdict.expectNone(problems, first);
+    await judgeEachRead<DataRecord>(dataset, verdict, op, paramSets, (sleep, params) =>
+      sameId(sleep.cycle_id, params.cycleId)
+        ? undefined
+        : `cycle ${params.cycleId}: the sleep ${String(sleep.id)} has cycle_id ${String(sleep.cycle_id)}`,
+    );
     verdict.evidence(`the sleeps of ${paramSets.length} cycles name their cycle`);
   },
 );
@@ -162,27 +181,15 @@ test(
     if (paramSets.length === 0) verdict.notVerified('no cycle of user A has a recovery');
     const sleeps = idSet(await dataset.records('listSleeps'));
     const getSleep = operationById('getSleepById');
-    const problems: string[] = [];
-    let first: Exchange | undefined;
-    for (const params of paramSets) {
-      const exchange = await dataset.read(op, params);
-      verdict.expectSuccess(exchange);
-      const recovery = verdict.json<DataRecord>(exchange);
-      if (!sameId(recovery.cycle_id, params.cycleId)) {
-        first ??= exchange;
-        problems.push(`cycle ${params.cycleId}: the recovery has cycle_id ${String(recovery.cycle_id)}`);
-        continue;
-      }
-      if (sleeps.has(String(recovery.sleep_id).toLowerCase())) continue;
+    await judgeEachRead<DataRecord>(dataset, verdict, op, paramSets, async (recovery, params) => {
+      if (!sameId(recovery.cycle_id, params.cycleId))
+        return `cycle ${params.cycleId}: the recovery has cycle_id ${String(recovery.cycle_id)}`;
+      if (sleeps.has(String(recovery.sleep_id).toLowerCase())) return undefined;
       const sleep = await dataset.read(getSleep, { sleepId: String(recovery.sleep_id) });
       verdict.expectNo5xx(sleep);
-      if (succeeded(sleep)) continue;
-      first ??= exchange;
-      problems.push(
-        `cycle ${params.cycleId}: the recovery's sleep_id ${String(recovery.sleep_id)} is no sleep of the collection and answers ${sleep.status} by id`,
-      );
-    }
-    verdict.expectNone(problems, first);
+      if (succeeded(sleep)) return undefined;
+      return `cycle ${params.cycleId}: the recovery's sleep_id ${String(recovery.sleep_id)} is no sleep of the collection and answers ${sleep.status} by id`;
+    });
     verdict.evidence(`the recoveries of ${paramSets.length} cycles name their cycle and a sleep`);
   },
 );
@@ -200,20 +207,15 @@ test(
         .map((record) => [record.v1_id, record]),
     );
     if (byV1.size === 0) verdict.notVerified('no sleep or workout of user A carries a v1_id');
-    const problems: string[] = [];
-    let first: Exchange | undefined;
     // The v1_ids the schema checks sample too (oldest first, spread).
     const paramSets = await dataset.paramSets(op, await sample(dataset));
-    for (const params of paramSets) {
+    await judgeEachRead<{ v2_activity_id?: unknown }>(dataset, verdict, op, paramSets, (mapping, params) => {
       const record = byV1.get(params.activityV1Id) as DataRecord;
-      const exchange = await dataset.read(op, params);
-      verdict.expectSuccess(exchange);
-      const mapped = verdict.json<{ v2_activity_id?: unknown }>(exchange).v2_activity_id;
-      if (sameId(mapped, record.id)) continue;
-      first ??= exchange;
-      problems.push(`v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`);
-    }
-    verdict.expectNone(problems, first);
+      const mapped = mapping.v2_activity_id;
+      return sameId(mapped, record.id)
+        ? undefined
+        : `v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`;
+    });
     verdict.evidence(
       `${paramSets.length} v1_ids mapped to their records' uuids`,
       undefined,

@@ -25,10 +25,10 @@ import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts'
 import {
   type DataRecord,
   extentOrFail,
-  identities,
+  holds,
   identityOf,
   iso,
-  sequenceDifference,
+  recordDifference,
 } from '../../src/user-data/records.ts';
 import { COMPLETE_LIMIT } from '../../src/user-data/user-data-cache.ts';
 import type { Verdict } from '../../src/verdict/verdicts.ts';
@@ -86,7 +86,6 @@ describeEachCollection((op, name) => {
       const sent: { param: string; form: DateTimeForm }[] = [];
       for (const { param, instant, canonical } of bounds) {
         const forms = param === 'start' ? classes.startForms : classes.endForms;
-        const expected = identities(canonical.records);
         for (const form of forms.filter((candidate) => writable(instant, candidate))) {
           const written = writeInstant(instant, form);
           const exchange = await api.send({
@@ -96,7 +95,7 @@ describeEachCollection((op, name) => {
           });
           verdict.expectStatus(exchange, 200);
           const page = pageOf<DataRecord>(exchange, verdict.requirement);
-          const found = sequenceDifference(identities(page.records), expected);
+          const found = recordDifference(page.records, canonical.records);
           if (found)
             problems.push(
               `${param}=${written} (${describeForm(form)}) vs ${param}=${iso(instant)}: ${found}`,
@@ -128,9 +127,8 @@ describeEachCollection((op, name) => {
       const bound = (await boundsOf(dataset, op, verdict.requirement)).find(({ param }) => param === 'end');
       if (!bound) return verdict.notVerified(`${name} holds no record to set end at`);
       const { record, instant, canonical } = bound;
-      const found = identities(canonical.records).includes(identityOf(record));
       verdict.expectThat(
-        found,
+        holds(canonical.records, record),
         `end=${iso(instant)}: record ${identityOf(record)}, which started 1 ms before end, is missing`,
         canonical.pages[0]?.exchange,
       );
@@ -171,7 +169,7 @@ describeEachCollection((op, name) => {
         ),
         exchange,
       );
-      if (walk.records.some((one) => identityOf(one) === identityOf(record)))
+      if (holds(walk.records, record))
         verdict.warn(
           `start=end=${iso(at)}: record ${identityOf(record)}, starting exactly at end, is included`,
           exchange,

@@ -4,16 +4,20 @@
 
 import {
   openCycleProblems,
+  type RecordProblem,
   scoreStateProblems,
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
+import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
 import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
 import { bodyOf } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { onPages } from '../../src/user-data/loaded-collection.ts';
+import type { Dataset } from '../../src/user-data/dataset.ts';
+import { type LoadedCollection, onPages } from '../../src/user-data/loaded-collection.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
 import { singleReadOf, userCollections } from '../../src/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/verdict/verdicts.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>
@@ -22,6 +26,19 @@ const labelled = (records: readonly DataRecord[]): DataRecord[] =>
       ? { ...record, id: `cycle_id ${String(record.cycle_id)}` }
       : record,
   );
+
+/** A complete collection, its records judged by `problemsOf`: each problem fails, named with its page. */
+async function judgedCollection(
+  dataset: Dataset,
+  verdict: Verdict,
+  collection: Operation | OperationId,
+  problemsOf: (records: readonly DataRecord[]) => RecordProblem[],
+): Promise<LoadedCollection> {
+  const loaded = await dataset.collection(collection);
+  const { problems, exchange } = onPages(loaded, problemsOf(loaded.records));
+  verdict.expectNone(problems, exchange);
+  return loaded;
+}
 
 // INV-CYCLE-SCORE-IFF-SCORED, INV-SLEEP-… and INV-RECOVERY-…: the "score iff SCORED" rule each collection's
 // record schema states (its union's x-requirement), as the recorded exchanges are checked against it too.
@@ -37,9 +54,9 @@ for (const { requirement, collection } of scoreRules) {
       `score is present exactly when score_state is SCORED in every record of ${collection.path}`,
     ),
     async ({ dataset, verdict }) => {
-      const loaded = await dataset.collection(collection);
-      const { problems, exchange } = onPages(loaded, scoreStateProblems(labelled(loaded.records)));
-      verdict.expectNone(problems, exchange);
+      const loaded = await judgedCollection(dataset, verdict, collection, (records) =>
+        scoreStateProblems(labelled(records)),
+      );
       const scored = loaded.records.filter((record) => record.score_state === 'SCORED').length;
       if (scored === 0)
         verdict.notVerified(
@@ -58,9 +75,7 @@ test(
   ...verifies('INV-CURRENT-CYCLE-END', 'only the newest cycle lacks end'),
   async ({ dataset, requires, verdict }) => {
     requires('stateful');
-    const cycles = await dataset.collection('listCycles');
-    const { problems, exchange } = onPages(cycles, openCycleProblems(cycles.records));
-    verdict.expectNone(problems, exchange);
+    const cycles = await judgedCollection(dataset, verdict, 'listCycles', openCycleProblems);
     if (cycles.records.length < 2)
       verdict.notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
     verdict.evidence(
@@ -73,9 +88,7 @@ test(
   ...verifies('VER-SLEEP-V1-ID-CUTOFF', 'no sleep starting past 2025-09-01 carries a v1_id'),
   async ({ dataset, requires, verdict }) => {
     requires('stateful');
-    const sleeps = await dataset.collection('listSleeps');
-    const { problems, exchange } = onPages(sleeps, v1IdCutoffProblems(sleeps.records));
-    verdict.expectNone(problems, exchange);
+    const sleeps = await judgedCollection(dataset, verdict, 'listSleeps', v1IdCutoffProblems);
     const late = sleeps.records.filter(
       (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
     );

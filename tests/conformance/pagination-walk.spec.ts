@@ -22,6 +22,7 @@ import {
   identities,
   identityOf,
   iso,
+  recordDifference,
   sequenceDifference,
 } from '../../src/user-data/records.ts';
 import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/user-data/user-data-cache.ts';
@@ -61,8 +62,7 @@ describeEachCollection((op, name) => {
       // The first page (no limit: the default page size) is the head of the complete walk, and its first
       // record is the newest of all.
       const first = await dataset.firstPage(op);
-      const head = identities(all).slice(0, first.records.length);
-      const difference = sequenceDifference(identities(first.records), head);
+      const difference = recordDifference(first.records, all.slice(0, first.records.length));
       if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
       const newest = first.records[0];
       if (newest) {
@@ -182,7 +182,7 @@ describeEachCollection((op, name) => {
         ),
       ];
       for (const [one, other] of pairs) {
-        const difference = sequenceDifference(identities(one.walk.records), identities(other.walk.records));
+        const difference = recordDifference(one.walk.records, other.walk.records);
         if (!difference) continue;
         // The seed orders by start time alone: records that share one may come in either order.
         const byStart = sequenceDifference(

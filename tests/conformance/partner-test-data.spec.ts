@@ -17,13 +17,12 @@ import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
   DEFAULT_APPOINTMENT_TYPE,
+  PARTNER_WRITE_TAGS,
 } from '../../src/partner-data/partner-catalogue.ts';
 import { requestTestData } from '../../src/partner-data/partner-data.ts';
 import { appointmentsOf, serviceRequestIdsOf } from '../../src/partner-data/partner-resources.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { covered } from '../../src/user-data/depth.ts';
-
-const GENERATES = [Tags.partner, Tags.nonProduction, Tags.write];
 
 /** The calls of the operation: without the parameter (the default), then each appointment type. */
 const calls: { label: string; appointmentType?: string }[] = [
@@ -50,7 +49,7 @@ for (const { label, appointmentType } of calls) {
     ...verifies(
       'TD-GENERATES-REQUISITION',
       `add-test-data ${label} generates a requisition that GET /v2/partner/requisition/{id} returns`,
-      { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: GENERATES },
+      { also: [ADD_TEST_DATA_ANSWER, ...typed], tag: PARTNER_WRITE_TAGS },
     ),
     async ({ partnerData, verdict }) => {
       const answer = verdict.of(ADD_TEST_DATA_ANSWER);
@@ -97,7 +96,7 @@ for (const appointmentType of APPOINTMENT_TYPES) {
     ...verifies(
       'TD-BOOKED-APPOINTMENT',
       `a generated ${appointmentType} requisition has a booked appointment for its own service requests`,
-      { tag: GENERATES },
+      { tag: PARTNER_WRITE_TAGS },
     ),
     async ({ partnerData, verdict }) => {
       const { requisition, read } = await partnerData.generatedRequisition(appointmentType);
@@ -133,7 +132,7 @@ test(
   ...verifies(
     'TD-MOBILE-ADDRESS',
     'a generated MOBILE appointment includes a collection_address with building, area and emirate',
-    { tag: GENERATES },
+    { tag: PARTNER_WRITE_TAGS },
   ),
   async ({ partnerData, verdict }) => {
     const { requisition, read } = await partnerData.generatedRequisition('MOBILE');

@@ -17,6 +17,7 @@ import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
+  PARTNER_WRITE_TAGS,
   statusUpdateOperations,
   updateOperations,
 } from '../../src/partner-data/partner-catalogue.ts';
@@ -31,8 +32,6 @@ import {
 } from '../../src/partner-data/partner-resources.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
-
-const WRITES = [Tags.partner, Tags.nonProduction, Tags.write];
 
 // Requirements tests here report besides their own.
 const JSON_BODIES = 'OP-JSON-BODIES';
@@ -57,7 +56,7 @@ test(
     'OP-PATCH-REQUISITION-STATUS',
     'PATCH /v2/partner/requisition/{id}/status answers 204 with no body',
     {
-      tag: WRITES,
+      tag: PARTNER_WRITE_TAGS,
     },
   ),
   async ({ partnerA, partnerData, verdict }) => {
@@ -75,7 +74,7 @@ test(
   ...verifies(
     'PTN-PATCH-REQUISITION-ALL',
     'PATCH on a requisition sets the task business status on all of its service requests',
-    { tag: WRITES },
+    { tag: PARTNER_WRITE_TAGS },
   ),
   async ({ partnerA, partnerData, verdict }) => {
     const { id, requisition } = await partnerData.workingRequisition();
@@ -126,7 +125,7 @@ test(
   ...verifies(
     'OP-PATCH-SERVICE-REQUEST-STATUS',
     'PATCH /v2/partner/service-request/{id}/status answers 200 with the updated ServiceRequest',
-    { also: [SERVICE_REQUEST_SCHEMA, JSON_BODIES, STATUS_VALUES], tag: WRITES },
+    { also: [SERVICE_REQUEST_SCHEMA, JSON_BODIES, STATUS_VALUES], tag: PARTNER_WRITE_TAGS },
   ),
   async ({ partnerA, partnerData, verdict }) => {
     const { requisition } = await partnerData.workingRequisition();
@@ -169,7 +168,7 @@ test(
   ...verifies(
     'PTN-PATCH-SERVICE-REQUEST-ONLY',
     'PATCH on one service request leaves its sibling service requests as they were',
-    { tag: WRITES },
+    { tag: PARTNER_WRITE_TAGS },
   ),
   async ({ partnerA, partnerData, verdict }) => {
     const { id, requisition } = await partnerData.workingRequisition();
@@ -217,7 +216,7 @@ for (const op of statusUpdateOperations) {
     ...verifies(
       'PTN-PATCH-REPLACES',
       `${op.method} ${op.path} with a reason is accepted and replaces the task business status`,
-      { tag: WRITES },
+      { tag: PARTNER_WRITE_TAGS },
     ),
     async ({ partnerA, partnerData, verdict }) => {
       const working = await partnerData.workingRequisition();
@@ -271,7 +270,7 @@ test(
   ...verifies(
     'OP-POST-RESULTS',
     'POST /v2/partner/service-request/{id}/results with a DiagnosticReportCreateRequest answers 201 with no body',
-    { tag: WRITES },
+    { tag: PARTNER_WRITE_TAGS },
   ),
   async ({ partnerA, partnerData, verdict }) => {
     const { requisition } = await partnerData.workingRequisition();
@@ -292,7 +291,7 @@ test(
     'OP-POST-RESULTS',
     'generated valid DiagnosticReportCreateRequests are each answered 201 with no body',
     {
-      tag: [Tags.property, ...WRITES],
+      tag: [Tags.property, ...PARTNER_WRITE_TAGS],
     },
   ),
   async ({ partnerA, partnerData, session, verdict }) => {
@@ -378,7 +377,7 @@ for (const op of updateOperations) {
     ...verifies(
       'PTN-INVALID-BODY',
       `${op.method} ${op.path} never applies an invalid body and never answers it with a 5xx`,
-      { also: [NO_5XX_ON_CLIENT_INPUT], tag: [Tags.property, ...WRITES] },
+      { also: [NO_5XX_ON_CLIENT_INPUT], tag: [Tags.property, ...PARTNER_WRITE_TAGS] },
     ),
     async ({ partnerA, partnerData, session, verdict }) => {
       const working = await partnerData.workingRequisition();

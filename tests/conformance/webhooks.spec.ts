@@ -23,6 +23,7 @@ import {
   type SignedRequest,
   signatureProblem,
 } from '../../src/http/webhook-signature.ts';
+import { PARTNER_WRITE_TAGS } from '../../src/partner-data/partner-catalogue.ts';
 import { serviceRequestIdsOf, uniqueStatus } from '../../src/partner-data/partner-resources.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
 import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
@@ -80,7 +81,7 @@ test(
     'partner webhooks carry a Service-Signed header that verifies with the partner signing secret',
     {
       also: [EVENT_TYPES, PAYLOAD, SIGNATURE_ALGORITHM],
-      tag: [Tags.partner, Tags.nonProduction, Tags.write],
+      tag: PARTNER_WRITE_TAGS,
     },
   ),
   async ({ api, config, partnerA, partnerData, requires, verdict }) => {

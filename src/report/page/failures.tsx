@@ -1,6 +1,7 @@
 // What needs a person: a card per failure (the finding, the exchange, a curl to send it again, the replay of
 // a property), and every requirement that was not verified with how to verify it.
 import { KIND_LABEL } from './labels.tsx';
+import { TestList } from './test-list.tsx';
 import type { BodyView, FailureView, NotVerifiedView } from './view-model.ts';
 
 const bytes = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
@@ -54,13 +55,7 @@ function TestsThatMet({ tests }: { tests: FailureView['tests'] }) {
   ) : (
     <details open={tests.length <= 5}>
       <summary>Met by {tests.length} tests</summary>
-      <ul class="tight">
-        {tests.map((test) => (
-          <li key={test.title}>
-            {test.title} <span class="muted">({test.file})</span>
-          </li>
-        ))}
-      </ul>
+      <TestList tests={tests} aside={(test) => test.file} />
     </details>
   );
 }

@@ -2,6 +2,7 @@
 // are anchored by requirement id and carry what the filters match (data-status, data-area, data-level).
 import { Fragment } from 'preact';
 import { STATUS_LABEL, STATUS_ORDER, StatusBadge, TREND_LABEL } from './labels.tsx';
+import { TestList } from './test-list.tsx';
 import type { AreaView, Level, RequirementView, TrendRun } from './view-model.ts';
 
 const LEVELS: readonly Level[] = ['MUST', 'READING', 'UNSPECIFIED'];
@@ -44,6 +45,23 @@ export function AreasSummary({ areas }: { areas: readonly AreaView[] }) {
   );
 }
 
+/** A filter that picks one value of a field, or "every" one (the empty value). */
+function SelectFilter({ label, name, values }: { label: string; name: string; values: readonly string[] }) {
+  return (
+    <label class="field">
+      {label}
+      <select name={name}>
+        <option value="">every {name}</option>
+        {values.map((value) => (
+          <option value={value} key={value}>
+            {value}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** The filters: shown by the page's script (without it every requirement is listed). */
 function Filters({ areas }: { areas: readonly AreaView[] }) {
   return (
@@ -56,28 +74,8 @@ function Filters({ areas }: { areas: readonly AreaView[] }) {
           </label>
         ))}
       </fieldset>
-      <label class="field">
-        Area
-        <select name="area">
-          <option value="">every area</option>
-          {areas.map((area) => (
-            <option value={area.name} key={area.name}>
-              {area.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label class="field">
-        Level
-        <select name="level">
-          <option value="">every level</option>
-          {LEVELS.map((level) => (
-            <option value={level} key={level}>
-              {level}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectFilter label="Area" name="area" values={areas.map((area) => area.name)} />
+      <SelectFilter label="Level" name="level" values={LEVELS} />
       <label class="field">
         Text
         <input type="search" name="q" placeholder="id, sentence, test…" />
@@ -154,15 +152,7 @@ function StatusCell({ requirement: r }: { requirement: RequirementView }) {
 
 function TestsCell({ tests }: { tests: RequirementView['tests'] }) {
   if (tests.length === 0) return <td class="muted">no test of this run</td>;
-  const list = (
-    <ul class="tight">
-      {tests.map((test) => (
-        <li key={test.title}>
-          {test.title} <span class="muted">({test.outcome})</span>
-        </li>
-      ))}
-    </ul>
-  );
+  const list = <TestList tests={tests} aside={(test) => test.outcome} />;
   return (
     <td>
       {tests.length <= 2 ? (

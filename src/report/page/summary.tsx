@@ -229,15 +229,24 @@ export function ChangesSection({ changes, known }: { changes?: ChangesView; know
   );
 }
 
+/** The latency table's figures, in column order: the view's field and its heading. */
+const LATENCY_FIGURES = [
+  ['count', 'Count'],
+  ['p50', 'p50'],
+  ['p95', 'p95'],
+  ['max', 'max'],
+] as const satisfies readonly (readonly [keyof LatencyView, string])[];
+
 /** An operation's row: its count and percentiles, and its budget and p95 change where the table has them. */
 function LatencyRow({ row, budgeted, compared }: { row: LatencyView; budgeted: boolean; compared: boolean }) {
   return (
     <tr>
       <th scope="row">{row.operationId}</th>
-      <td class="num">{row.count}</td>
-      <td class="num">{row.p50}</td>
-      <td class="num">{row.p95}</td>
-      <td class="num">{row.max}</td>
+      {LATENCY_FIGURES.map(([key]) => (
+        <td class="num" key={key}>
+          {row[key]}
+        </td>
+      ))}
       {budgeted && (
         <td class="num">
           {row.budgetMs ?? ''}
@@ -258,18 +267,11 @@ function LatencyTable({ rows }: { rows: readonly LatencyView[] }) {
       <thead>
         <tr>
           <th scope="col">Operation</th>
-          <th scope="col" class="num">
-            Count
-          </th>
-          <th scope="col" class="num">
-            p50
-          </th>
-          <th scope="col" class="num">
-            p95
-          </th>
-          <th scope="col" class="num">
-            max
-          </th>
+          {LATENCY_FIGURES.map(([key, heading]) => (
+            <th scope="col" class="num" key={key}>
+              {heading}
+            </th>
+          ))}
           {budgeted && (
             <th scope="col" class="num">
               Budget (p95)

@@ -53,7 +53,8 @@ const graph = {
 const reached = (await build({ ...graph, entryPoints: entries, write: false, outdir })).metafile.inputs;
 const located = new Set(
   Object.keys(reached).filter(
-    (file) => sources.includes(file) && readFileSync(join(packageRoot, file), 'utf8').includes('import.meta.url'),
+    (file) =>
+      sources.includes(file) && readFileSync(join(packageRoot, file), 'utf8').includes('import.meta.url'),
   ),
 );
 
@@ -85,4 +86,6 @@ const { metafile } = await build({
 for (const file of besideCode) cpSync(join(packageRoot, file), join(outdir, file));
 const modules = Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules')).length;
 const outputs = Object.keys(metafile.outputs).length;
-console.log(`built ${modules} modules into ${outputs} files, and copied ${besideCode.length} files, in ${BUILT_DIR}/`);
+console.log(
+  `built ${modules} modules into ${outputs} files, and copied ${besideCode.length} files, in ${BUILT_DIR}/`,
+);

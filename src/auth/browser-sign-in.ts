@@ -363,8 +363,12 @@ async function signIn(
 ): Promise<AuthorizationCode> {
   const user = account.user ?? 'A';
   const context = await browser.newContext();
-  const crashed = { page: false };
-  context.on('page', (page) => page.on('crash', () => (crashed.page = true)));
+  // The sign-in's page is the context's first (a popup it opens comes later); whether a page crashed.
+  const seen: { signInPage?: Page; crashed?: boolean } = {};
+  context.on('page', (page) => {
+    seen.signInPage ??= page;
+    page.on('crash', () => (seen.crashed = true));
+  });
   try {
     const steps = await SignInSteps.open(context, request, account, options);
     const ended = options.headed
@@ -378,9 +382,15 @@ async function signIn(
       .then((result) => result ?? { error: 'the URL given is not the redirect URI' });
     return steps.codeOf(await Promise.race([steps.redirect.reached, manual]), user, journal);
   } catch (error) {
-    // Playwright's errors of a crash have no class of their own: the page's and the browser's state tell it.
-    if (crashed.page) throw new BrowserCrashed('its page crashed');
-    if (!browser.isConnected()) throw new BrowserCrashed(`it closed (${messageOf(error).split('\n')[0]})`);
+    // Playwright's errors of a crash have no class of their own: the browser's state tells one, once a round
+    // trip to it has brought every event sent before the error (a page's crash or close, the context's).
+    const answers = await context.cookies().then(
+      () => true,
+      () => false,
+    );
+    if (seen.crashed) throw new BrowserCrashed('its page crashed');
+    if (!answers || seen.signInPage?.isClosed())
+      throw new BrowserCrashed(`it closed (${messageOf(error).split('\n')[0]})`);
     throw error;
   } finally {
     await context.close().catch(() => undefined);

@@ -97,8 +97,8 @@ export class PageWatch {
       this.fail(
         new SignInServerFailure(
           `the authorization server redirects in a loop: the browser gave up after ${chain.length} redirects (${errorText})`,
-          `redirects: ${chain.slice(0, 5).map(exchangeLine).join(' | ')}`,
           { exchange: first, fields: [LOCATION] },
+          `redirects: ${chain.slice(0, 5).map(exchangeLine).join(' | ')}`,
         ),
       );
     }

@@ -5,7 +5,7 @@
 // a page that asks for what no configuration holds (a person), and, at a step that never worked, a 4xx or
 // an `error=` naming the request's parameters, which a wrong configuration explains as well as the server.
 
-import { curl, describeExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
+import { curl, type Exchange, exchangeLine, headerField, STATUS } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import type { AuthorizationError } from './authorization-request.ts';
 import {
@@ -21,9 +21,8 @@ import type { SignInStep } from './sign-in-step.ts';
 /** Redirects in a row, no page between them, that no real flow reaches (browsers stop at 20). */
 const MAX_REDIRECTS = 10;
 
-/** The offending fields of a failed step: its status, or the redirect's target. */
-const STATUS = '/status';
-export const LOCATION = '/headers/location';
+/** The offending field of a redirect the server got wrong: its target. */
+export const LOCATION = headerField('location');
 
 /** `GET http://host/path` of an exchange, without its query. */
 const stepOf = (exchange: Pick<Exchange, 'request'>): string => {
@@ -44,8 +43,8 @@ export function serverLoop(chain: readonly string[], key: string, exchanges: rea
     chain.includes(key)
       ? `the authorization server redirects in a loop: ${stepOf(first)} comes back after ${looped.length} redirect(s)`
       : `the authorization server redirects more than ${MAX_REDIRECTS} times in a row, from ${stepOf(first)}`,
-    `redirects: ${looped.map(exchangeLine).join(' | ')}\n  reproduce: ${curl(first.request)}`,
     { exchange: first, fields: [LOCATION] },
+    `redirects: ${looped.map(exchangeLine).join(' | ')}\n  reproduce: ${curl(first.request)}`,
   );
 }
 
@@ -69,17 +68,16 @@ export function redirectAnswer(
   const what = `${stepOf(exchange)} answered ${exchange.status}: the redirect to the redirect URI: ${outcome.error}`;
   if (REQUEST_ERRORS.has(outcome.errorCode ?? '') && !journal.workedBefore(exchange.request, user))
     throw new AuthorizationRequestRefused(redactText(what));
-  throw new SignInServerFailure(what, describeExchange(exchange), { exchange, fields: [LOCATION] });
+  throw new SignInServerFailure(what, { exchange, fields: [LOCATION] });
 }
 
 /** A 5xx, whatever the page says: the server failed the sign-in. */
 export function serverError(exchange: Exchange | undefined): void {
   if (exchange && exchange.status >= 500)
-    throw new SignInServerFailure(
-      `${stepOf(exchange)} answered ${exchange.status}`,
-      describeExchange(exchange),
-      { exchange, fields: [STATUS] },
-    );
+    throw new SignInServerFailure(`${stepOf(exchange)} answered ${exchange.status}`, {
+      exchange,
+      fields: [STATUS],
+    });
 }
 
 /** What the judge of a page needs besides the exchange. */
@@ -113,9 +111,8 @@ export function refusedAgain(exchange: Exchange, user: ConfiguredUser, journal: 
   if (exchange.status < 400 || exchange.status >= 500) return;
   const why = journal.workedBefore(exchange.request, user);
   if (why)
-    throw new SignInServerFailure(
-      `${stepOf(exchange)} answered ${exchange.status}, ${why}`,
-      describeExchange(exchange),
-      { exchange, fields: [STATUS] },
-    );
+    throw new SignInServerFailure(`${stepOf(exchange)} answered ${exchange.status}, ${why}`, {
+      exchange,
+      fields: [STATUS],
+    });
 }

@@ -8,7 +8,7 @@
 // certificate the run does not trust (CertificateUntrusted). The server's side: SignInServerFailure, an
 // answer of the authorization server that fails AUTH-CODE-FLOW.
 
-import type { Exchange } from '../http/exchange.ts';
+import { describeExchange, type Exchange } from '../http/exchange.ts';
 
 /** The sign-in automation could not find its way; the message says what it saw (redacted). */
 export class SignInAutomationError extends Error {
@@ -145,10 +145,10 @@ export class SignInServerFailure extends Error {
   constructor(
     /** What the server did, one line: `GET http://…/oauth/oauth2/auth answered 500`. */
     readonly what: string,
-    /** The request (describeExchange: with its curl line), or the redirect chain. */
-    readonly evidence: string,
     /** The answer it rests on (the first of a redirect chain), and its offending fields (JSON pointers). */
     readonly basis: { exchange: Exchange; fields: readonly string[] },
+    /** What shows it: the answer (describeExchange: with its curl line), or a redirect chain. */
+    readonly evidence = describeExchange(basis.exchange),
   ) {
     super(`The authorization server failed the sign-in: ${what}\n${evidence}`);
     this.name = 'SignInServerFailure';

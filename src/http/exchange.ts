@@ -80,6 +80,14 @@ export function createExchange(
 }
 
 /** Whether the request was served: any 2xx. */
+/** The fields of an answer a failure names (JSON pointers into {status, headers, body}). */
+export const STATUS = '/status';
+export const BODY = '/body';
+/** A JSON pointer into the body (`/records/3`; '' the body itself) as a field of the answer. */
+export const bodyField = (pointer: string): string => `${BODY}${pointer}`;
+/** A header of the answer (`/headers/location`), by its lower-case name. */
+export const headerField = (name: string): string => `/headers/${name}`;
+
 export const succeeded = (exchange: Pick<Exchange, 'status'>): boolean =>
   exchange.status >= 200 && exchange.status < 300;
 

@@ -26,7 +26,7 @@ import { operationById } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../http/certificate.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { describeExchange, type Exchange, STATUS } from '../http/exchange.ts';
 import { announcedNumbers, type RateLimitJudge } from '../http/rate-limited.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
@@ -78,7 +78,7 @@ const chargeRateLimit =
           `${method} ${new URL(url).pathname} answered 429, a status the contract does not list for it, again after the run waited out the first as it asked (${error.first})`,
         ),
         evidence: describeExchange(error.exchange),
-        fields: ['/status'],
+        fields: [STATUS],
       },
       error.exchange,
     );

@@ -7,9 +7,9 @@
 import { operations } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { BODY, bodyField, type Exchange, STATUS } from '../http/exchange.ts';
 import { chargeUnansweredTo } from '../session/unanswered.ts';
-import { BODY, bodyField, ConformanceFailure, STATUS } from '../verdict/verdicts.ts';
+import { ConformanceFailure } from '../verdict/verdicts.ts';
 
 export interface Page<T> {
   exchange: Exchange;

@@ -10,7 +10,15 @@ import { successRequirement } from '../contract/requirements.ts';
 import { attributed } from '../contract/rule-requirements.ts';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { isJsonContentType } from '../http/content-type.ts';
-import { describeExchange, type Exchange, succeeded } from '../http/exchange.ts';
+import {
+  BODY,
+  bodyField,
+  describeExchange,
+  type Exchange,
+  headerField,
+  STATUS,
+  succeeded,
+} from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
 import { exchangeRef } from './exchange-sink.ts';
@@ -151,12 +159,6 @@ const exchangeEvidence = (exchange: Exchange): { evidence: string; exchange?: st
   const id = exchangeRef(exchange);
   return { evidence: describeExchange(exchange), ...(id ? { exchange: id } : {}) };
 };
-
-/** The offending fields of an answer (JSON pointers into {status, headers, body}): its status, its body. */
-export const STATUS = '/status';
-export const BODY = '/body';
-/** A JSON pointer into the body (`/records/3`; '' the body itself) as a field of the answer. */
-export const bodyField = (pointer: string): string => `${BODY}${pointer}`;
 
 /** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
 const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
@@ -306,7 +308,7 @@ export class Verdict {
       isJsonContentType(type),
       `content-type is "${type}", not application/json`,
       exchange,
-      '/headers/content-type',
+      headerField('content-type'),
     );
   }
 

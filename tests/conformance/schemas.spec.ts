@@ -11,13 +11,12 @@ import { requirementById, requirements, successRequirement } from '../../src/con
 import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
+import { bodyField, bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { messageOf } from '../../src/text/error-message.ts';
 import type { Dataset } from '../../src/user-data/dataset.ts';
 import type { DataRecord } from '../../src/user-data/records.ts';
 import { userCollections } from '../../src/user-data/user-catalogue.ts';
-import { bodyField } from '../../src/verdict/verdicts.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.

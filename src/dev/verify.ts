@@ -12,6 +12,15 @@ import { missingChromium } from '../run/chromium-need.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { cli, runProcess, type StepResult, tsx } from '../run/run-step.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import { missingContract } from './contract-document.ts';
+import { scriptArgs } from './script-args.ts';
+
+scriptArgs(`Usage: npm test
+
+  The project's whole proof (docs/proving-the-suite.md): lint, typecheck, the self tests, the clean ci-gate run,
+  the Prism run, the variant gate, the remote-target run, the mutation gate and the traceability gate; exits 1
+  when a step failed. SELF_TESTS_NEED_CHROMIUM=1 makes a missing Chromium a failure instead of a skip.
+  --help  this text`);
 
 const biome = join('node_modules', '@biomejs', 'biome', 'bin', 'biome');
 const tsc = join('node_modules', 'typescript', 'bin', 'tsc');
@@ -75,17 +84,28 @@ const runs: Step[] = [
 // It reads the mutation and remote runs' reports.
 const traceability: Step = { name: 'traceability', command: tsx('src/dev/traceability.ts') };
 
+/** Self tests that need what this machine may lack: skipped without it, each saying why, and counted here. */
+const selfTestNeeds: { name: string; missing: () => string | undefined }[] = [
+  { name: 'self tests driving Chromium', missing: missingChromium },
+  { name: 'self tests of the quotations', missing: missingContract },
+];
+
+/** What `cannotRun` says of `name` here: skipped, failed (it throws where CI requires it), or nothing. */
+function unmetNeed(name: string, cannotRun: () => string | undefined): StepResult | undefined {
+  try {
+    const skipped = cannotRun();
+    return skipped ? { name, ok: true, code: null, durationMs: 0, skipped } : undefined;
+  } catch (error) {
+    return { name, ok: false, code: null, durationMs: 0, detail: (error as Error).message };
+  }
+}
+
 /** Runs a step; a quiet one prints the end of its output when it ends, under its name. */
 async function run(step: Step, quiet = false): Promise<StepResult> {
-  let cannot: string | undefined;
-  try {
-    cannot = step.cannotRun?.();
-  } catch (error) {
-    return { name: step.name, ok: false, code: null, durationMs: 0, detail: (error as Error).message };
-  }
-  if (cannot) {
-    console.log(`\n━━ ${step.name}: SKIPPED on this machine: ${cannot}`);
-    return { name: step.name, ok: true, code: null, durationMs: 0, skipped: cannot };
+  const unmet = step.cannotRun && unmetNeed(step.name, step.cannotRun);
+  if (unmet) {
+    if (unmet.skipped) console.log(`\n━━ ${step.name}: SKIPPED on this machine: ${unmet.skipped}`);
+    return unmet;
   }
   if (!quiet) console.log(`\n━━ ${step.name}`);
   const { code, durationMs, output } = await runProcess(step.command[0], step.command[1], step.env, quiet);
@@ -108,6 +128,7 @@ const started = Date.now();
 const results = [...(await inTurn([lint, typecheck]))];
 const [own, beside] = await Promise.all([inTurn([selfTests]), inTurn(runs, true)]);
 results.push(...own, ...beside, ...(await inTurn([traceability])));
+results.push(...selfTestNeeds.flatMap((need) => unmetNeed(need.name, need.missing) ?? []));
 
 console.log('\n━━ summary');
 for (const result of results) {

@@ -6,6 +6,15 @@ import autocannon from 'autocannon';
 import { startSandbox } from './app.ts';
 import { loadSandboxCredentials } from './credentials.ts';
 
+// No argument but --help (the sandbox shares no code with the suite, so not the suite's script-args.ts).
+if (process.argv.length > 2) {
+  const help = process.argv.slice(2).every((arg) => arg === '--help' || arg === '-h');
+  (help ? console.log : console.error)(
+    `${help ? '' : `bench:sandbox: unknown argument(s) ${process.argv.slice(2).join(' ')}\n\n`}Usage: npm run bench:sandbox\n\n  Start-up, throughput (autocannon, BENCH_SECONDS=5) and memory of an in-process sandbox; writes\n  reports/sandbox-bench.json.\n  --help  this text`,
+  );
+  process.exit(help ? 0 : 2);
+}
+
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const reportFile = fileURLToPath(new URL('../reports/sandbox-bench.json', import.meta.url));
 

@@ -6,13 +6,10 @@
 // With `--package FILE.tgz` the runs are the installed package's command (the tarball installed into an
 // empty folder), and the gates and the recording, which are the checkout's, are skipped. Before each run it
 // times an empty Playwright test run, the floor that run's start-up is weighed against.
-//
-//   npm run bench [-- --runs 5] [-- --gate-runs 1] [-- --skip variants,mutation,recording] [-- --package FILE.tgz]
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
 import { installTarball } from '../run/installed-package.ts';
@@ -20,6 +17,17 @@ import { playwrightCli, playwrightTestEntry } from '../run/playwright.ts';
 import { cli, runProcess, type SuiteCommand, tsx } from '../run/run-step.ts';
 import { type RunTiming, timedRun } from '../run/timed-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { scriptArgs } from './script-args.ts';
+
+const USAGE = `Usage: npm run bench [-- options]
+
+  --runs N          ci-gate and smoke runs of the \`run\` command, each after an empty Playwright run (default 5)
+  --gate-runs N     runs of the variant and mutation gates (default 1)
+  --skip LIST       what not to time: variants,mutation,recording (comma-separated)
+  --package FILE    time the tarball installed into an empty folder (\`npm pack\` makes it); skips the gates
+  --help            this text
+
+  Prints a table and writes reports/bench.json.`;
 
 const seconds = (ms: number) => Number((ms / 1000).toFixed(1));
 
@@ -156,7 +164,7 @@ async function gateBench(script: string, runs: number, summary: () => Record<str
   return { runs, wallSeconds: spread(walls, 0.1), ...summary() };
 }
 
-const { values } = parseArgs({
+const { values } = scriptArgs(USAGE, {
   options: {
     runs: { type: 'string', default: '5' },
     'gate-runs': { type: 'string', default: '1' },

@@ -8,6 +8,13 @@ import { withVariableTables } from '../config/variables-doc.ts';
 import { withVerdictTable } from '../report/exit-statuses.ts';
 import { clientScriptText } from '../report/page/client-script.ts';
 import { resultSchemaText } from '../result/schema-file.ts';
+import { scriptArgs } from './script-args.ts';
+
+scriptArgs(`Usage: npm run docs:tables
+
+  Writes the generated tables again from their one owner: docs/variables.md, the README's verdict table,
+  result-schema/conformance-result.schema.json and the report page's script.
+  --help  this text`);
 
 const documents: [string, (text: string) => string][] = [
   ['docs/variables.md', withVariableTables],

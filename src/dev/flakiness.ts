@@ -1,5 +1,12 @@
 // `npm run flakiness`: three clean ci-gate runs against the sandbox must give identical verdicts.
 import { reportOf, runSuite } from '../run/suite-run.ts';
+import { scriptArgs } from './script-args.ts';
+
+scriptArgs(`Usage: npm run flakiness
+
+  Three clean ci-gate runs against the embedded sandbox (FLAKINESS_RUNS=N for N) must give identical
+  verdicts, test by test; exits 1 when one changed.
+  --help  this text`);
 
 const RUNS = Number(process.env.FLAKINESS_RUNS ?? 3);
 const verdicts: Map<string, string>[] = [];

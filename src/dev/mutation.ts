@@ -4,10 +4,7 @@
 // READING requirement) is judged in strict mode, where readings fail. All the faults' instances run in one
 // Playwright run, one target each (src/config/run-plan.ts). Writes reports/mutation.json and prints the
 // mutation score; exits 1 if any fault survives.
-//
-//   npm run mutation [-- fault-name ...]
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
 import { tagGrep } from '../config/profiles.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
@@ -16,6 +13,13 @@ import type { ConformanceReport } from '../report/model.ts';
 import { reportOf, runMatrix } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 import type { MutantResult } from './mutation-result.ts';
+import { scriptArgs } from './script-args.ts';
+
+const USAGE = `Usage: npm run mutation [-- fault-name ...]
+
+  Runs every sandbox fault (or those named; \`npm run sandbox -- --list-faults\` lists them) against the
+  tests that declare its requirement; writes reports/mutation.json; exits 1 if a fault survives.
+  --help  this text`;
 
 /** A fault's verdict from its target's report (undefined: none of its tests ran). */
 function mutantResult(
@@ -68,7 +72,7 @@ export async function runMutation(
 }
 
 async function main(): Promise<void> {
-  const { positionals } = parseArgs({ allowPositionals: true });
+  const { positionals } = scriptArgs(USAGE, { allowPositionals: true });
   const names = positionals.length > 0 ? positionals : Object.keys(faults);
   const { results, wallMs } = await runMutation(names);
   const killed = results.filter((result) => result.killed).length;

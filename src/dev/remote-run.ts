@@ -8,7 +8,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
@@ -21,7 +20,7 @@ import { freePort } from '../run/prism.ts';
 import { cli, runProcess } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
-import { messageOf } from '../text/error-message.ts';
+import { scriptArgs } from './script-args.ts';
 
 /** The MUST requirements a first run against a non-production target may leave unverified, and why. */
 const FIRST_RUN_UNVERIFIED: Readonly<Record<string, string>> = {
@@ -59,24 +58,9 @@ const USAGE = `Usage: npm run remote-run [-- options]
                        (default: ${RATE_LIMIT.limit} per ${RATE_LIMIT.windowSeconds} s, X-RateLimit-* and Retry-After)
   --help               this text`;
 
-function parsedArgs() {
-  try {
-    const options = {
-      'production-limits': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    } as const;
-    return parseArgs({ options, strict: true }).values;
-  } catch (error) {
-    console.error(`remote-run: ${messageOf(error)}\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
-const args = parsedArgs();
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const args = scriptArgs(USAGE, {
+  options: { 'production-limits': { type: 'boolean', default: false } },
+}).values;
 
 /** What a team whose server announces production's limits tells the suite: the headers of its 429s. */
 const documentedLimits = args['production-limits'] ? suiteConfigurationOf('production-rate-limits') : {};

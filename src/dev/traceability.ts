@@ -9,6 +9,7 @@ import { requirements, unobservableMust, verifiableMust } from '../contract/requ
 import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import type { MutantResult } from './mutation-result.ts';
+import { scriptArgs } from './script-args.ts';
 
 interface ListedTest {
   title: string;
@@ -157,4 +158,12 @@ function main(): void {
   process.exit(failed ? 1 : 0);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  scriptArgs(`Usage: npm run traceability
+
+  Every test declares known requirement IDs; every verifiable MUST requirement is declared by a test and
+  covered by a fault that one of its tests kills (reports/mutation.json, from \`npm run mutation\`); exits 1
+  on any gap.
+  --help  this text`);
+  main();
+}

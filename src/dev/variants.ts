@@ -4,15 +4,19 @@
 // needs (sparse-user), whose user withholds a scope (checkbox-consent-unticked), or whose grants are wider than
 // asked (wider-grant), must end INCOMPLETE, never PASS. Every variant's instance runs in one Playwright run
 // (a matrix of targets, src/config/run-plan.ts). Writes reports/variants.json; exits 1 on any miss.
-//
-//   npm run variants [-- variant ...]
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { suiteConfigurationOf, type VariantName, variants } from '../../sandbox/variants.ts';
 import type { RunVerdict } from '../report/exit-statuses.ts';
 import type { ConformanceReport } from '../report/model.ts';
 import { runMatrix } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { scriptArgs } from './script-args.ts';
+
+const USAGE = `Usage: npm run variants [-- variant ...]
+
+  Runs the whole suite against every conforming variant (or those named; \`npm run sandbox -- --list-variants\`
+  lists them): each must give zero failures; writes reports/variants.json; exits 1 on a false alarm.
+  --help  this text`;
 
 /** The verdicts a variant may end with; by default PASS or INCOMPLETE (what it hides is not verified). */
 const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
@@ -80,7 +84,7 @@ function variantResult(
 }
 
 async function main(): Promise<void> {
-  const { positionals } = parseArgs({ allowPositionals: true });
+  const { positionals } = scriptArgs(USAGE, { allowPositionals: true });
   const names = (positionals.length > 0 ? positionals : Object.keys(variants)) as VariantName[];
   const unknown = names.filter((name) => !Object.hasOwn(variants, name));
   if (unknown.length > 0) throw new Error(`unknown variant(s): ${unknown.join(', ')}`);

@@ -4,19 +4,41 @@
 // setup) and the ones that find files beside them by their own URL keep their files; every other module goes
 // into chunks shared between them, each module in exactly one, so a process still holds one instance of
 // each. The other files of the built folders (env files, the page's style and script) are copied beside
-// them. The package's own assets (specs, schemas) stay at its root (src/run-state/package.ts `packageRoot`).
+// them. The package's own assets (specs, schemas) stay at its root (src/run-state/package.ts `packageRoot`);
+// its TypeScript sources do not ship (BUILT_ONLY).
 import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { BUILT_DIR, LOADED_BY_PATH, packageRoot } from '../run-state/package.ts';
+import { scriptArgs } from './script-args.ts';
 
 const TYPESCRIPT = /\.tsx?$/;
 const outdir = join(packageRoot, BUILT_DIR);
 
-/** The files and folders the package ships, as package.json's `files` lists them, but for the build. */
-const shipped = (
-  JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { files: string[] }
-).files.filter((entry) => entry.replace(/\/$/, '') !== BUILT_DIR);
+const { values } = scriptArgs(
+  `Usage: npm run build [-- --clean]
+
+  Builds the suite to JavaScript in ${BUILT_DIR}/, which the packed command and its Playwright processes load
+  (\`npm pack\` runs it first).
+  --clean  removes ${BUILT_DIR}/ instead (\`npm pack\` runs it after packing)
+  --help   this text`,
+  { options: { clean: { type: 'boolean', default: false } } },
+);
+if (values.clean) {
+  rmSync(outdir, { recursive: true, force: true });
+  process.exit(0);
+}
+
+/** The suite's code, which the package ships only built: package.json's \`files\` leaves it out. */
+const BUILT_ONLY = ['src/', 'tests/conformance/', 'playwright.config.ts'];
+
+/** What the build reads: the files and folders the package ships (package.json's \`files\`) and BUILT_ONLY. */
+const shipped = [
+  ...(
+    JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { files: string[] }
+  ).files.filter((entry) => entry.replace(/\/$/, '') !== BUILT_DIR),
+  ...BUILT_ONLY,
+];
 
 /** Every file under what the package ships, relative to its root. */
 const files = shipped.flatMap((entry) =>

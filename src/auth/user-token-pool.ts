@@ -40,15 +40,28 @@ const PRISM_TOKEN = 'prism-mock-token';
  */
 export type RememberToken = (key: string, mint: () => Promise<UserToken>) => Promise<UserToken>;
 
+/** What a cached token is for: whose, which scopes; `id` names it in the cache and the run's memo. */
+interface PoolKey {
+  user: UserName;
+  scopes: readonly string[];
+  id: string;
+}
+
+const poolKey = (user: UserName, scopes: readonly string[]): PoolKey => ({
+  user,
+  scopes,
+  id: `${user}|${normaliseScopes(scopes)}`,
+});
+
 /** Names a token in a memo key without writing it there. */
 const fingerprint = (token: string): string => createHash('sha256').update(token).digest('hex').slice(0, 16);
 
 export class UserTokenPool {
   private readonly cache = new Map<string, Promise<UserToken>>();
-  /** The access token each settled cache entry holds (to know a token handed out for renewal). */
-  private readonly handedOut = new Map<string, string>();
+  /** The access token each settled cache entry holds, by its key's id (to know a token handed out for renewal). */
+  private readonly handedOut = new Map<string, { key: PoolKey; token: string }>();
   /** Tokens renewed (refused with a 401), by the cache key whose current token replaces them. */
-  private readonly replaced = new Map<string, string>();
+  private readonly replaced = new Map<string, PoolKey>();
   /** Every token handed out, by access token: whose it is, and what was asked and granted. */
   private readonly issued = new Map<string, { user: UserName; token: UserToken }>();
   private readonly clients = new Map<UserName, UserOAuthClient>();
@@ -173,35 +186,35 @@ export class UserTokenPool {
     // Prism checks only that a credential is present: any token stands for any scope set.
     if (this.config.target === 'prism')
       return Promise.resolve({ accessToken: PRISM_TOKEN, scopes: normaliseScopes(scopes) });
-    const key = `${user}|${normaliseScopes(scopes)}`;
+    const key = poolKey(user, scopes);
     const preIssued = user === 'A' ? this.config.userTokens?.[normaliseScopes(scopes)] : undefined;
     if (preIssued) return Promise.resolve({ accessToken: preIssued, scopes: normaliseScopes(scopes) });
     if (!this.account(user)) return undefined;
-    const cached = this.cache.get(key);
+    const cached = this.cache.get(key.id);
     if (cached) return cached;
     // A renewal mints again: the run's token for the key is the one the target refused.
-    const renewing = [...this.replaced.values()].includes(key);
+    const renewing = [...this.replaced.values()].some((replaced) => replaced.id === key.id);
     const mint = () => this.mint(scopes, user, {});
-    return this.handOut(key, user, renewing ? mint() : this.remember(key, mint));
+    return this.handOut(key, renewing ? mint() : this.remember(key.id, mint));
   }
 
   /**
    * Caches `token` as the key's, kept live: its successor, one for the whole run (the run's memo, keyed by the
    * token it replaces), becomes the key's token in turn.
    */
-  private handOut(key: string, user: UserName, token: Promise<UserToken>): Promise<UserToken> {
+  private handOut(key: PoolKey, token: Promise<UserToken>): Promise<UserToken> {
+    const { user } = key;
     const next = (old: UserToken) =>
       this.handOut(
         key,
-        user,
-        this.remember(`${key} after ${fingerprint(old.accessToken)}`, () => this.successor(old, user, {})),
+        this.remember(`${key.id} after ${fingerprint(old.accessToken)}`, () => this.successor(old, user, {})),
       );
     const handed = this.live(user, token, next);
     handed.then(
-      (issued) => this.handedOut.set(key, issued.accessToken),
-      () => this.cache.delete(key),
+      (issued) => this.handedOut.set(key.id, { key, token: issued.accessToken }),
+      () => this.cache.delete(key.id),
     );
-    this.cache.set(key, handed);
+    this.cache.set(key.id, handed);
     return handed;
   }
 
@@ -212,16 +225,15 @@ export class UserTokenPool {
    */
   async renew(token: string, exchange: Exchange): Promise<string | undefined> {
     if (/insufficient_scope/i.test(exchange.headers['www-authenticate'] ?? '')) return undefined;
-    const handed = [...this.handedOut].find(([, current]) => current === token)?.[0];
+    const handed = [...this.handedOut.values()].find((current) => current.token === token)?.key;
     const key = handed ?? this.replaced.get(token);
     if (!key) return undefined;
     if (handed) {
-      this.handedOut.delete(key);
-      this.cache.delete(key);
+      this.handedOut.delete(key.id);
+      this.cache.delete(key.id);
       this.replaced.set(token, key);
     }
-    const [user, scopes] = key.split('|') as [UserName, string];
-    const renewed = (await this.cached(scopes.split(' '), user))?.accessToken;
+    const renewed = (await this.cached(key.scopes, key.user))?.accessToken;
     if (renewed === undefined || renewed === token) return undefined;
     this.lifetimes.replaced(token, renewed);
     return renewed;

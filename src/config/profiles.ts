@@ -93,6 +93,12 @@ export const PROFILES = {
 
 export type Profile = keyof typeof PROFILES;
 export const PROFILE_NAMES = Object.keys(PROFILES) as Profile[];
+/** The profile a run without CONFORMANCE_PROFILE has: the first of the table. */
+export const DEFAULT_PROFILE: Profile = 'ci-gate';
+
+/** The profiles' names as a sentence lists them: `ci-gate, certification or smoke` (`quote` marks each). */
+export const profileList = (quote = (name: string) => name): string =>
+  `${PROFILE_NAMES.slice(0, -1).map(quote).join(', ')} or ${quote(PROFILE_NAMES.at(-1) ?? '')}`;
 
 /** The row of a profile; of a name read from a report, undefined when it names none. */
 export function profileRow(profile: Profile): ProfileRow;

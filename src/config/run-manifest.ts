@@ -1,7 +1,7 @@
 // The run manifest: a run's configuration, resolved once by its global setup (src/run/global-setup.ts) from
 // the environment, the env file, the profile and the started target, and written once as JSON under the
-// run's reports directory. The workers read it through their `runManifest` fixture (src/suite/fixtures.ts),
-// the reporter when the run ends; none of them resolves the configuration again. It holds no secret: each
+// run's reports directory. A worker reads it as it opens a session with the target (src/session/
+// target-session.ts), the reporter when the run ends; none of them resolves the configuration again. It holds no secret: each
 // is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -3,7 +3,7 @@
 // the secrets to redact, the reports' reasons, doctor's hints, the tables of docs/variables.md and --help come from here.
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_ENCODINGS } from '../http/webhook-signature.ts';
-import { PROFILE_NAMES, profileRow } from './profiles.ts';
+import { DEFAULT_PROFILE, PROFILE_NAMES, profileList, profileRow } from './profiles.ts';
 import type { Parser } from './variable-parsers.ts';
 import * as parse from './variable-parsers.ts';
 
@@ -154,9 +154,9 @@ export const variables = {
   },
   CONFORMANCE_PROFILE: {
     section: 'server',
-    doc: '`ci-gate`, `certification` or `smoke`',
+    doc: profileList((name) => `\`${name}\``),
     parse: parse.oneOf(PROFILE_NAMES),
-    default: 'ci-gate',
+    default: DEFAULT_PROFILE,
   },
   CONFORMANCE_STRICT: {
     section: 'server',

@@ -36,11 +36,6 @@ const extentSources = (collection: OperationId): OperationId[] =>
 /** The bounds found for each start, by the reference walk they were found in (the worker's, kept as long as it). */
 const startBounds = new WeakMap<readonly DataRecord[], Map<number, number>>();
 
-/**
- * A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. A
- * read its token's grant cannot make (the grant lacks the operation's scope) ends the check not verified,
- * naming the grant, before anything is read or cached.
- */
 /** A window's walk at one page size: its query, and how a problem names it. */
 export interface WindowWalk {
   what: string;
@@ -55,6 +50,11 @@ export interface WindowWalks {
   whole: WindowWalk;
 }
 
+/**
+ * A test's view of user A's data (all read scopes): the worker's cache, read through the test's client. A
+ * read its token's grant cannot make (the grant lacks the operation's scope) ends the check not verified,
+ * naming the grant, before anything is read or cached.
+ */
 export class Dataset {
   constructor(
     private readonly cache: UserDataCache,

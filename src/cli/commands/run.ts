@@ -1,6 +1,7 @@
 // `physiology-conformance run`: the conformance run (src/cli/conformance.ts). Options it does not know, and
 // everything after `--`, go to Playwright test.
 import { type Command, InvalidArgumentError } from 'commander';
+import { profileList } from '../../config/profiles.ts';
 import { variablesHelp } from '../../config/variables-doc.ts';
 import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
 import { RUN_VERDICTS } from '../../result/outcomes.ts';
@@ -55,7 +56,7 @@ export function runCommand(): Command {
       RUN_EXIT_STATUSES,
     ),
   )
-    .option('--profile <name>', 'ci-gate, certification or smoke (sets CONFORMANCE_PROFILE)')
+    .option('--profile <name>', `${profileList()} (sets CONFORMANCE_PROFILE)`)
     .option(
       '--shard <i/n>',
       "run the i-th of n shards (a CI matrix job each): its blob report goes to reports/blob-report (PLAYWRIGHT_BLOB_OUTPUT_DIR) for merge-reports, which gives the verdict; it spends 1/n of the target's rate budgets, which the shards share",

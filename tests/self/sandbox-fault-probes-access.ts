@@ -77,6 +77,15 @@ export const accessProbes = {
       assert.ok(limited.headers.get('x-ratelimit-reset'));
     },
   },
+  'first-copy-late-500': {
+    async check(p) {
+      const token = await p.token();
+      for (let i = 0; i < 2; i += 1) {
+        const response = await p.get('/v2/user/measurement/body', token);
+        assert.equal(response.status, 200, response.text);
+      }
+    },
+  },
   'rate-limit-429-within-budget': {
     async check(p) {
       const token = await p.token();

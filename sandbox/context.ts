@@ -58,8 +58,9 @@ export interface SandboxOptions {
   /** The sign-in from which the faults that break the sign-in mid-run break it (default 2: the second). */
   brokenFromSignIn?: number;
   /**
-   * Fault partner-token-429 refuses each client's first this many token requests, then issues tokens (2: the
-   * preflight's request and the one it sends again after the wait); undefined: every request.
+   * Fault partner-token-429 refuses each known client's first this many token requests with its right secret,
+   * then issues tokens (2: the preflight's request and the one it sends again after the wait); undefined: every
+   * request.
    */
   partnerTokenRefusals?: number;
   /** Serve HTTPS with this key and certificate (PEM), e.g. issued by a private CA; undefined: HTTP. */

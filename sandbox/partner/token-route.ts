@@ -20,14 +20,20 @@ export const partnerGrantType = 'client_credentials';
 export const partnerScope = 'service-partner/token';
 
 export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
-  const refused = new Map<unknown, number>();
-  /** Fault partner-token-429: this request is refused (every one, or each client's first n). */
-  const rateLimited = (body: unknown): boolean => {
+  const refused = new Map<string, number>();
+  /**
+   * Fault partner-token-429: this request is refused, every one, or (option partnerTokenRefusals) each known
+   * client's first n with its right secret (a check's request with wrong credentials is answered as ever).
+   */
+  const rateLimited = (body: PartnerTokenRequest | undefined): boolean => {
     if (!runtime.ctx.fault('partner-token-429')) return false;
-    const client = (body as { client_id?: unknown } | undefined)?.client_id;
-    const count = (refused.get(client) ?? 0) + 1;
-    refused.set(client, count);
-    return count <= (runtime.ctx.options.partnerTokenRefusals ?? Number.POSITIVE_INFINITY);
+    const limit = runtime.ctx.options.partnerTokenRefusals;
+    if (limit === undefined) return true;
+    const partner = runtime.partners.find(body?.client_id ?? '');
+    if (!partner || !PartnerRegistry.secretMatches(partner, body?.client_secret ?? '')) return false;
+    const count = (refused.get(partner.clientId) ?? 0) + 1;
+    refused.set(partner.clientId, count);
+    return count <= limit;
   };
   scope.route<{ Body: PartnerTokenRequest }>({
     ...routeOptions('requestPartnerToken'),

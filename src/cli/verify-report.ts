@@ -19,7 +19,11 @@ function digestMismatch(report: ConformanceReport): string | undefined {
     (key) => expected[key] !== report.digest?.[key],
   );
   if (keys.length === 0) return undefined;
-  return `digest does not match: ${keys.map((key) => `${key} (report ${report.digest?.[key]}, here ${expected[key]})`).join('; ')}`;
+  // Before 1.2.0 a digest covered the verdict, completeness, selection and requirements only.
+  const older = /^1\.[01]\./.test(report.schemaVersion)
+    ? `; written under ${report.schemaVersion}, whose digest covers part of the result: check it with the suite ${report.suite.version} that wrote it`
+    : '';
+  return `digest does not match: ${keys.map((key) => `${key} (report ${report.digest?.[key]}, here ${expected[key]})`).join('; ')}${older}`;
 }
 
 /** What the signature says, checked with `publicKey` where one is given; a problem refuses the result. */

@@ -57,6 +57,12 @@ export interface SandboxOptions {
   captchaFor?: readonly string[];
   /** The sign-in from which the faults that break the sign-in mid-run break it (default 2: the second). */
   brokenFromSignIn?: number;
+  /**
+   * Fault partner-token-429 refuses each known client's first this many token requests with its right secret,
+   * then issues tokens (2: the preflight's request and the one it sends again after the wait); undefined: every
+   * request.
+   */
+  partnerTokenRefusals?: number;
   /** Serve HTTPS with this key and certificate (PEM), e.g. issued by a private CA; undefined: HTTP. */
   tls?: { key: string; cert: string };
   /** Lifetime of the user and partner access tokens issued without sandbox_expires_in (default 3600 s). */

@@ -179,6 +179,10 @@ export const userFaults = {
     'ERR-NO-5XX-ON-CLIENT-INPUT',
     'an int64 path id beyond 2^53 (cycleId, activityV1Id) gets 500',
   ),
+  'first-copy-late-500': data(
+    'OP-GET-BODY-MEASUREMENT',
+    'the first GET /v2/user/measurement/body is answered 500, 3 s late (past the resend mark); every later one, its second copy among them, is right (sandbox/late-first-copy.ts)',
+  ),
   // ---------------------------------------------------------------- rate limiting
   'rate-limit-never-429': data('RL-429', 'requests over the rate limit are served'),
   'rate-limit-429-without-headers': data(

@@ -2,7 +2,8 @@
 // (wrong secret, unknown client, missing client_id/client_secret) get 401 invalid_client; a body that is
 // not a JSON object, or a wrong grant_type/scope, gets 400. grant_type and scope may be omitted.
 // Variant token-400: a missing client_id or client_secret gets 400. Variant other-refusal-statuses: a body
-// that is not a JSON object gets 422. Fault partner-token-429: every token request gets 429.
+// that is not a JSON object gets 422. Fault partner-token-429: every token request gets 429 (option
+// partnerTokenRefusals: each client's first n).
 //
 // Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
 // an already-expired token (expires_in 0) for expired-token tests. Default lifetime: the option tokenLifetimeSeconds.
@@ -19,13 +20,28 @@ export const partnerGrantType = 'client_credentials';
 export const partnerScope = 'service-partner/token';
 
 export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
+  const refused = new Map<string, number>();
+  /**
+   * Fault partner-token-429: this request is refused, every one, or (option partnerTokenRefusals) each known
+   * client's first n with its right secret (a check's request with wrong credentials is answered as ever).
+   */
+  const rateLimited = (body: PartnerTokenRequest | undefined): boolean => {
+    if (!runtime.ctx.fault('partner-token-429')) return false;
+    const limit = runtime.ctx.options.partnerTokenRefusals;
+    if (limit === undefined) return true;
+    const partner = runtime.partners.find(body?.client_id ?? '');
+    if (!partner || !PartnerRegistry.secretMatches(partner, body?.client_secret ?? '')) return false;
+    const count = (refused.get(partner.clientId) ?? 0) + 1;
+    refused.set(partner.clientId, count);
+    return count <= limit;
+  };
   scope.route<{ Body: PartnerTokenRequest }>({
     ...routeOptions('requestPartnerToken'),
     schema: { body: partnerTokenRequestSchema },
     attachValidation: true,
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (runtime.ctx.fault('partner-token-429'))
+      if (rateLimited(request.body))
         throw new HttpError(429, 'rate_limited', 'Over the rate limit: try again later', {
           'retry-after': '1',
         });

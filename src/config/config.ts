@@ -104,6 +104,7 @@ export function configOf(env: Env, readStore: ReadStoreExpiries): SuiteConfig {
     rateLimitHeaders: read(env, 'CONFORMANCE_RATE_LIMIT_HEADERS'),
     rateLimitBudget: read(env, 'CONFORMANCE_RATE_LIMIT_BUDGET'),
     expectationsFile: read(env, 'CONFORMANCE_EXPECTATIONS'),
+    signingKeyFile: read(env, 'CONFORMANCE_SIGNING_KEY_FILE'),
     prismProxy,
     strict: read(env, 'CONFORMANCE_STRICT'),
     allowIncomplete: read(env, 'CONFORMANCE_ALLOW_INCOMPLETE'),

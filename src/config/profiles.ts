@@ -117,14 +117,31 @@ export const isolatedShares = (profile: Profile): RegExp[] =>
     ? [new RegExp(tagGrep(Tags.rateLimit)), new RegExp(`^(?!.*${tagGrep(Tags.rateLimit)})`)]
     : [];
 
+const PRODUCTION_REFUSAL = 'the target is a production environment: non-production operations are not called';
+const notInProfile = (profile: string, ownTag: string) =>
+  `not part of the ${profile} profile (no ${ownTag} tag)`;
+
+/**
+ * The reasons a profile (by name, as a report states it) gives for leaving a test out: a requirement whose
+ * tests it left out for one of them is omitted by design, not unrun.
+ */
+export function profileReasons(profile: string): string[] {
+  const row = profileRow(profile);
+  if (!row) return [];
+  return [
+    ...(row.ownTag ? [notInProfile(profile, row.ownTag)] : []),
+    ...row.forbids.map(({ reason }) => reason),
+    PRODUCTION_REFUSAL,
+  ];
+}
+
 /** Why a test with these tags must not run under this configuration, or undefined when it may. */
 export function refusal(
   config: { profile: Profile; environment: string },
   tags: readonly string[],
 ): string | undefined {
   const row = profileRow(config.profile);
-  if (row.ownTag && !tags.includes(row.ownTag))
-    return `not part of the ${config.profile} profile (no ${row.ownTag} tag)`;
+  if (row.ownTag && !tags.includes(row.ownTag)) return notInProfile(config.profile, row.ownTag);
   const rule = row.forbids.find(({ tag }) => tags.includes(tag));
   if (rule) return rule.reason;
   if (
@@ -132,7 +149,7 @@ export function refusal(
     tags.includes(Tags.nonProduction) &&
     !tags.includes(Tags.productionCheck)
   ) {
-    return 'the target is a production environment: non-production operations are not called';
+    return PRODUCTION_REFUSAL;
   }
   return undefined;
 }

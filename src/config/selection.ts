@@ -174,10 +174,6 @@ const partsOf = (metadata: Readonly<Record<string, unknown>>): RunPart[] =>
     .filter(([key]) => key.startsWith(METADATA_KEY))
     .map(([, part]) => part as RunPart);
 
-/** How many shards' blob reports a merge holds (0: the run was not sharded). */
-export const mergedShards = (metadata: Readonly<Record<string, unknown>>): number =>
-  partsOf(metadata).filter((part) => part.shard).length;
-
 /**
  * The selection of the run a reporter judges, from its configuration's metadata (one part, or one per merged
  * shard) and shard: a shard judged alone is a selection, and so is a merge that lacks a shard.

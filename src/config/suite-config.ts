@@ -68,6 +68,8 @@ export interface SuiteConfig {
   /** CONFORMANCE_RATE_LIMIT_BUDGET */
   rateLimitBudget: number;
   expectationsFile?: string;
+  /** CONFORMANCE_SIGNING_KEY_FILE */
+  signingKeyFile?: string;
   prismProxy: boolean;
   /** CONFORMANCE_STRICT */
   strict: boolean;

@@ -1,5 +1,7 @@
 // How a variable's value is read: each parser takes a value that is set (not empty) and the variable's
 // name, and returns what the configuration holds or throws a ConfigError naming the variable.
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isOperationId } from '../contract/operation-model.ts';
 import { assertAlgorithm } from '../http/webhook-signature.ts';
@@ -12,6 +14,20 @@ export const text: Parser<string> = (value) => value;
 
 /** A path, resolved against the working directory. */
 export const path: Parser<string> = (value) => resolve(value);
+
+/** A PEM file of an Ed25519 private key (PKCS#8, as `openssl genpkey -algorithm ed25519` writes it), resolved. */
+export const ed25519KeyFile: Parser<string> = (value, variable) => {
+  const file = resolve(value);
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(readFileSync(file)).asymmetricKeyType;
+  } catch (error) {
+    throw new ConfigError(variable, `must name a PEM file of a private key: ${(error as Error).message}`);
+  }
+  if (type !== 'ed25519')
+    throw new ConfigError(variable, `must name an Ed25519 private key; ${file} holds ${type}`);
+  return file;
+};
 
 /** A comma-separated list, items as written. */
 export const list: Parser<string[]> = (value) => value.split(',').filter(Boolean);

@@ -248,6 +248,11 @@ export const variables = {
     parse: parse.flag,
     default: false,
   },
+  CONFORMANCE_SIGNING_KEY_FILE: {
+    section: 'server',
+    doc: 'the certifying party\'s Ed25519 private key (a PEM file): a certification result is signed with it, and `verify-report --public-key` checks the signature (docs/reports.md, "Certificates"); unset: the result carries an integrity digest, not a signature',
+    parse: parse.ed25519KeyFile,
+  },
   CONFORMANCE_EXPECTATIONS: {
     section: 'server',
     doc: 'known deviations file (docs/profiles-and-targets.md, "Known deviations")',

@@ -3,7 +3,8 @@
 // blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict:
 // FAIL when a stated rule failed (documented deviations aside, stale ones counted), whatever else happened;
 // else ERROR when a run-wide error (the suite's or the user's side) stopped the run from judging the target;
-// else INCOMPLETE when a MUST requirement of the profile was not verified or the run was narrowed; else PASS.
+// else INCOMPLETE when a MUST requirement of the profile was not verified or run by no test, or the run was
+// narrowed; else PASS.
 import { profileRow } from '../config/profiles.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
@@ -275,18 +276,21 @@ function staleExpectations(
 }
 
 /**
- * The MUST requirements that make the run INCOMPLETE: not verified, or not run by a narrowed run. A narrowed
- * run ran part of its profile: it is never a PASS, even where every requirement it ran passed, and what no
- * test of it declared was not run. The smoke profile is a selection by design: what its own tests leave out
- * is no more listed narrowed than whole (the report cannot tell which it would have run).
+ * The MUST requirements that make the run INCOMPLETE: not verified, or run by no test, narrowed or not (a
+ * test the profile leaves out, for its reason, leaves its requirement omitted by design). A narrowed run ran
+ * part of its profile: it is never a PASS, even where every requirement it ran passed. The smoke profile is a
+ * selection by design: what its own tests leave out is not listed (the report cannot tell which it would
+ * have run).
  */
 function incompleteOf(
   requirements: readonly RequirementResult[],
   narrowed: boolean,
   meta: RunMeta,
 ): ConformanceReport['incomplete'] {
-  const listsNotRun = narrowed && profileRow(meta.profile)?.ownTag === undefined;
-  const notRun = `not in this run: the run was narrowed (${meta.selection.join('; ')})`;
+  const listsNotRun = profileRow(meta.profile)?.ownTag === undefined;
+  const notRun = narrowed
+    ? `not in this run: the run was narrowed (${meta.selection.join('; ')})`
+    : 'not in this run: no test of the run declares it';
   return requirements
     .filter((r) => r.level === 'MUST' && r.verifiable)
     .flatMap((r) => {
@@ -314,6 +318,9 @@ const unknownTagsOf = (tests: readonly TestResultSummary[], catalogue: readonly 
   );
 };
 
+/** The gate failure of a run interrupted before its end. */
+export const INTERRUPTED = 'the run was interrupted before every test ran';
+
 export function buildReport(
   tests: TestResultSummary[],
   catalogue: readonly Requirement[],
@@ -330,7 +337,7 @@ export function buildReport(
   const narrowed = meta.selection.length > 0;
   const incomplete = incompleteOf(requirements, narrowed, meta);
   const { interrupted, requestTally, rateLimitedAnswers = 0, exchanges = [], ...run } = meta;
-  if (interrupted) gateFailures.push('the run was interrupted before every test ran');
+  if (interrupted) gateFailures.push(INTERRUPTED);
   const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const { runError, runSideStops } = runSide(meta.runError, tests);
   // A failure seen stays a failure, whatever else went wrong: FAIL, then ERROR, INCOMPLETE, PASS.

@@ -8,23 +8,17 @@ import { profileRow } from '../config/profiles.ts';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { targetNameOf } from '../config/run-plan.ts';
 import { secretsOf } from '../config/secrets.ts';
-import { incompleteAllowed, judgedSelection, mergedShards } from '../config/selection.ts';
+import { incompleteAllowed, judgedSelection } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
-import { redactText, registerSecret } from '../http/redact.ts';
-import {
-  budgeted,
-  rateLimitedAnswers,
-  requestsSent,
-  requestTally,
-  UnansweredRequests,
-} from '../http/request-counter.ts';
+import { registerSecret } from '../http/redact.ts';
+import { budgeted, rateLimitedAnswers, requestsSent, requestTally } from '../http/request-counter.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure/allure-stopped.ts';
 import { markAllure } from './allure/allure-verdict.ts';
 import { exitStatusOf, gateVerdict, withBaseline } from './baseline.ts';
 import { buildReport, type RunMeta } from './build-report.ts';
-import { certifiedResults, computeDigest } from './digest.ts';
+import { certified } from './certificate.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
@@ -35,6 +29,7 @@ import {
   firstSendingFailures,
   lateSamples,
   recordedSlowRequests,
+  type SlowRequestRecord,
   sentTwice,
   slowRequestRows,
 } from './latency/slow-requests.ts';
@@ -43,7 +38,13 @@ import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './progress-line.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
 import { type RunFinding, recordedRunFindings } from './run-findings.ts';
-import { type ShardRequests, shardRequests } from './shard-requests-reporter.ts';
+import {
+  mergeDifferences,
+  runFactsOf,
+  type ShardsAsOneRun,
+  shardRecordsOf,
+  shardsAsOneRun,
+} from './shard-record.ts';
 import { testExchanges, withExchanges } from './test-exchanges.ts';
 import { summarise, summariseRunFinding } from './test-result.ts';
 import { PAGE, verdictLine, writeMatrixReport, writeReport } from './write-report.ts';
@@ -92,7 +93,9 @@ function printEnding(report: ConformanceReport, allowIncomplete: boolean): void 
             `  not verified: ${id}: ${reasons[0] ?? ''}${reasons.length > 1 ? ` (+${reasons.length - 1})` : ''}`,
         )),
     ...(notRun > 0 && !report.runError
-      ? [`  not in this run: ${notRun} MUST requirement(s), the run was narrowed`]
+      ? [
+          `  not in this run: ${notRun} MUST requirement(s), ${report.selection.length > 0 ? 'the run was narrowed' : 'no test of the run declares them'}`,
+        ]
       : []),
   ];
   for (const line of findings.slice(0, CONSOLE_FINDINGS)) console.log(line);
@@ -124,10 +127,8 @@ export default class ConformanceReporter implements Reporter {
   private rootDir = '';
   /** What narrowed the run (empty: the whole profile), recorded by playwright.config.ts. */
   private selection: string[] = [];
-  /** How many shards a merge of blob reports holds (0: not a merge of shards). */
-  private shards = 0;
-  /** A merge's requests: the shards', summed (src/report/shard-requests-reporter.ts). */
-  private shardRequests: ShardRequests | undefined;
+  /** A merge of shards' blob reports: their records as one run's (src/report/shard-record.ts). */
+  private merged: ShardsAsOneRun | undefined;
   private lastProgress = Date.now();
   private testsEnded = 0;
   /** The requests the run's depth plan expects, once a test recorded the plan. */
@@ -137,8 +138,7 @@ export default class ConformanceReporter implements Reporter {
     this.suite = suite;
     this.rootDir = config.rootDir;
     this.selection = judgedSelection(config.metadata, config.shard);
-    this.shards = mergedShards(config.metadata);
-    this.shardRequests = shardRequests(config.metadata);
+    this.merged = mergedShardsOf(config.metadata);
   }
 
   /** Every half minute: tests done, requests sent against the run's depth plan, and the time left. */
@@ -182,9 +182,8 @@ export default class ConformanceReporter implements Reporter {
         manifest,
         result,
         this.selection,
-        recordedRunFindings(),
-        this.shards,
-        this.shardRequests,
+        this.merged?.runFindings ?? recordedRunFindings(),
+        this.merged,
       ),
     );
     // The run's line of the requirement history, for the trend of the next runs' pages.
@@ -232,37 +231,55 @@ export default class ConformanceReporter implements Reporter {
   }
 }
 
-/** What the report says of the run itself: its target and profile, when and how long it ran, what it sent. */
+/**
+ * What the report says of the run itself: its target and profile, when and how long it ran, what it sent. A
+ * merge of shards states theirs (their records), never the merging job's variables.
+ */
 function runMetaOf(
   manifest: RunManifest | undefined,
   result: FullResult,
   selection: string[],
-  shards: number,
-  merged: ShardRequests | undefined,
+  merged: ShardsAsOneRun | undefined,
 ): Omit<RunMeta, 'exchanges'> {
-  const config = manifest?.config;
+  const own = manifest ? runFactsOf(manifest) : undefined;
+  const run = merged ? merged.run : own?.run;
+  const log = manifest?.requestLog;
+  const tally = merged?.requests.tally ?? requestTally(log);
   return {
-    target: config?.target ?? 'unknown',
-    baseUrl: redactText(config?.baseUrl ?? ''),
-    profile: config?.profile ?? 'ci-gate',
-    environment: config?.environment ?? 'non-production',
-    strict: config?.strict ?? false,
-    startedAt: manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
+    target: run?.target ?? 'unknown',
+    baseUrl: run?.baseUrl ?? '',
+    profile: run?.profile ?? 'ci-gate',
+    environment: run?.environment ?? 'non-production',
+    strict: run?.strict ?? false,
+    startedAt:
+      merged?.startedAt ?? manifest?.startedAt ?? new Date(Date.now() - result.duration).toISOString(),
     durationMs: Math.round(result.duration),
-    requestsSent: merged
-      ? merged.tally.user + merged.tally.partner + merged.tally.other
-      : requestsSent(manifest?.requestLog),
-    requestTally: merged?.tally ?? requestTally(manifest?.requestLog),
-    rateLimitedAnswers: merged?.rateLimited ?? rateLimitedAnswers(manifest?.requestLog),
-    propertySeed: config?.propertySeed,
-    stoppedSending:
-      config && manifest?.unansweredLog
-        ? new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget).spent()
-        : undefined,
+    requestsSent: tally.user + tally.partner + tally.other,
+    requestTally: tally,
+    rateLimitedAnswers: merged?.requests.rateLimited ?? rateLimitedAnswers(log),
+    propertySeed: run?.propertySeed,
+    stoppedSending: merged ? merged.stoppedSending : own?.stoppedSending,
     interrupted: result.status === 'interrupted' || result.status === 'timedout',
-    runError: recordedRunError(),
+    runError: merged ? merged.runError : recordedRunError(),
     selection,
-    ...(shards > 0 ? { shards } : {}),
+    ...(merged ? { shards: merged.shards } : {}),
+  };
+}
+
+/**
+ * The shards of a merge of blob reports as one run's (undefined: no merge of shards). Shards of different
+ * runs, or a run with a shard missing, are no one run: `merge-reports` refuses them before merging, and a
+ * merge made otherwise ends on a run error that names the difference.
+ */
+function mergedShardsOf(metadata: Readonly<Record<string, unknown>>): ShardsAsOneRun | undefined {
+  const records = shardRecordsOf(metadata);
+  const merged = shardsAsOneRun(records);
+  const differences = mergeDifferences(records);
+  if (!merged || differences.length === 0) return merged;
+  const cause = `the blob reports merged are not one run's: ${differences.join('; ')}`;
+  return {
+    ...merged,
+    runError: { kind: 'configuration', cause, remedy: 'merge every shard of one run, and nothing else' },
   };
 }
 
@@ -270,7 +287,7 @@ function runMetaOf(
 function withTimings(
   built: ReturnType<typeof buildReport>,
   tests: readonly TestCase[],
-  slow: ReturnType<typeof recordedSlowRequests>,
+  slow: readonly SlowRequestRecord[],
   manifest: RunManifest | undefined,
 ) {
   const config = manifest?.config;
@@ -281,8 +298,8 @@ function withTimings(
     sentTwice: sentTwice(slow),
   };
   const budget =
-    config && profileRow(config.profile).requestBudget
-      ? { spent: budgeted(requestTally(manifest?.requestLog)), of: config.requestBudget }
+    config && profileRow(built.profile)?.requestBudget
+      ? { spent: built.requests ? budgeted(built.requests.byCredential) : 0, of: config.requestBudget }
       : undefined;
   const annotations = tests.flatMap((test) => test.results.flatMap((result) => result.annotations));
   return { ...latency, inputs: inputsSection(annotations, budget) };
@@ -298,16 +315,15 @@ async function conformanceReport(
   result: FullResult,
   selection: string[],
   outsideTests: readonly RunFinding[] = [],
-  shards = 0,
-  /** A merge of shards: what they sent (their request logs stayed on their machines). */
-  merged?: ShardRequests,
+  /** A merge of shards: what they saw and sent (their run's files stayed on their machines). */
+  merged?: ShardsAsOneRun,
 ): Promise<ConformanceReport> {
   const config = manifest?.config;
   for (const secret of config ? secretsOf(config) : []) registerSecret(secret);
   const targetAnswered = tests.some(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
-  const slow = config ? recordedSlowRequests(config.baseUrl) : [];
+  const slow = merged?.slowRequests ?? (config ? recordedSlowRequests(config.baseUrl) : []);
   const summaries = tests.map((test) => summarise(test, targetAnswered));
   const exchanges = [
     ...tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? '')),
@@ -322,12 +338,9 @@ async function conformanceReport(
     ],
     requirements,
     loadExpectations(config?.expectationsFile),
-    { ...runMetaOf(manifest, result, selection, shards, merged), exchanges: exchanges.flat() },
+    { ...runMetaOf(manifest, result, selection, merged), exchanges: exchanges.flat() },
   );
-  const timed = withTimings(built, tests, slow, manifest);
-  return withBaseline(
-    profileRow(timed.profile)?.digest ? { ...timed, digest: computeDigest(certifiedResults(timed)) } : timed,
-    config?.baseline,
-    config?.failOn,
-  );
+  const judged = withBaseline(withTimings(built, tests, slow, manifest), config?.baseline, config?.failOn);
+  // Last: the digest and signature cover the whole result as written.
+  return certified(judged, config?.signingKeyFile);
 }

@@ -1,5 +1,7 @@
-// The certification digest: SHA-256 over the contract artefacts, the suite version and the results, so a
-// shared report can be checked later against the same spec, schemas and suite.
+// The certification digest: SHA-256 over the contract artefacts, the suite version and the whole result (all
+// but its digest and signature, in a canonical serialisation), so a shared result can be checked later
+// against the same spec, schemas and suite. A digest shows a result unchanged since it was hashed, not who
+// hashed it: the signature does (src/report/certificate.ts).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { packageVersion, packageRoot as root } from '../run-state/package.ts';
@@ -43,10 +45,28 @@ export interface Digest {
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-export function computeDigest(results: unknown): Digest {
+/** `value` as JSON with every object's keys sorted and no spaces (undefined members left out, as JSON does). */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const members = Object.entries(value as Record<string, unknown>)
+    .filter(([, member]) => member !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(',')}}`;
+}
+
+/** What a digest covers: the whole result but the digest and the signature themselves. */
+export const certifiedPart = ({
+  digest: _digest,
+  signature: _signature,
+  ...result
+}: Record<string, unknown>): Record<string, unknown> => result;
+
+/** The digest of a result: its contract's files, the suite's version and everything it states. */
+export function computeDigest(result: object): Digest {
   const suiteVersion = packageVersion();
   const specHash = filesHash(contractFiles());
-  const resultsHash = sha256(JSON.stringify(results));
+  const resultsHash = sha256(canonicalJson(certifiedPart(result as Record<string, unknown>)));
   return {
     algorithm: 'sha256',
     spec: specHash,
@@ -55,19 +75,3 @@ export function computeDigest(results: unknown): Digest {
     combined: sha256(`${specHash}\n${suiteVersion}\n${resultsHash}`),
   };
 }
-
-/**
- * What a certification digest certifies: the verdict, its completeness, what narrowed the run (so that no
- * selection can be edited out of a report) and every requirement's result.
- */
-export const certifiedResults = (report: {
-  verdict: unknown;
-  incomplete: unknown;
-  selection?: unknown;
-  requirements: unknown;
-}): unknown => ({
-  verdict: report.verdict,
-  incomplete: report.incomplete,
-  selection: report.selection,
-  requirements: report.requirements,
-});

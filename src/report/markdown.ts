@@ -177,8 +177,11 @@ function headingLines(report: ConformanceReport): string[] {
     `- **Requirements:** ${r.pass} pass, ${r.fail} fail, ${r.warning} warning, ${r['not-verified']} not verified, ${r.note} note, ${r.omitted} not in this run`,
     ...(report.digest
       ? [
-          `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…; covers the verdict and its completeness)`,
+          `- **Digest (SHA-256):** \`${report.digest.combined}\` (spec ${report.digest.spec.slice(0, 12)}…, suite ${report.digest.suiteVersion}, results ${report.digest.results.slice(0, 12)}…)${report.digest.statement ? `: ${report.digest.statement}` : ''}`,
         ]
+      : []),
+    ...(report.signature
+      ? [`- **Signature (Ed25519):** key \`${report.signature.key}\`: ${report.signature.statement}`]
       : []),
     ...report.gateFailures.map((failure) => `- gate: ${cell(failure)}`),
   ];

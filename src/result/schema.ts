@@ -348,10 +348,26 @@ const Digest = object(
     algorithm: Type.Literal('sha256', { description: 'the hash' }),
     spec: text('SHA-256 of the spec, catalogue and schemas'),
     suiteVersion: text('the suite version it was computed with'),
-    results: text('SHA-256 of the certified results'),
+    results: text(
+      'SHA-256 of the whole result but `digest` and `signature`, as canonical JSON (keys sorted, no spaces; since 1.2.0: before, of the verdict, completeness, selection and requirements)',
+    ),
     combined: text('SHA-256 of the three'),
+    statement: Type.Optional(
+      text('what the digest proves, in words: unsigned, an integrity digest, not a signature (since 1.2.0)'),
+    ),
   },
   'the certification digest (verify-report checks it)',
+);
+
+const Signature = object(
+  {
+    algorithm: Type.Literal('ed25519', { description: 'the signature scheme (RFC 8032)' }),
+    key: text("the signing key's fingerprint: sha256: and the hex SHA-256 of its public key (SPKI, DER)"),
+    signed: text("what was signed: the digest's `combined`, after a fixed prefix"),
+    value: text('the signature, base64'),
+    statement: text('what the signature proves, and what it does not, in words'),
+  },
+  "the certifying party's Ed25519 signature of the digest (CONFORMANCE_SIGNING_KEY_FILE; verify-report --public-key checks it; since 1.2.0)",
 );
 
 /** `extensions`: what is not yet standard, each under a namespace of its own ("vendor.feature"). */
@@ -489,6 +505,7 @@ export const ConformanceResultSchema = Type.Object(
     tests: Type.Array(TestResult),
     exchanges: Type.Array(Exchange, { description: 'the exchanges of the tests that did not pass, by id' }),
     digest: Type.Optional(Digest),
+    signature: Type.Optional(Signature),
     recording: Type.Optional(Recording),
     sinceLastRun: Type.Optional(SinceLastRun),
     latency: Type.Optional(Type.Array(LatencyRow)),

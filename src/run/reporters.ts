@@ -10,9 +10,9 @@ export const KEPT_FAILURES_REPORTER = suiteModule('src/report/kept-failures-repo
 
 /**
  * What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where), and, before
- * the blob writes them, its requests (src/report/shard-requests-reporter.ts).
+ * the blob writes them, its record: what it saw outside its tests, sent, and ran against (src/report/shard-reporter.ts).
  */
-export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${suiteModule('src/report/shard-requests-reporter.ts')},blob`;
+export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${suiteModule('src/report/shard-reporter.ts')},blob`;
 
 /** The reports of a whole run: Playwright's HTML, Allure's results, and the conformance result and its forms. */
 export const reportReporters = (): ReporterDescription[] => [

@@ -6,7 +6,7 @@ import { BrowserCrashed, CredentialsRefused, SignInAutomationError } from '../..
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { TransportFailure } from '../../src/http/transport-failure.ts';
 import { buildReport } from '../../src/report/build-report.ts';
-import { certifiedResults, computeDigest } from '../../src/report/digest.ts';
+import { canonicalJson, computeDigest } from '../../src/report/digest.ts';
 import { loadExpectations } from '../../src/report/expectations.ts';
 import type { Finding } from '../../src/report/finding.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
@@ -90,17 +90,24 @@ test('requirement statuses: a failure counts for the requirement it names, not f
 });
 
 test('run verdict: PASS only when every MUST passed; INCOMPLETE lists what was not verified and why', () => {
-  const passing = buildReport(
-    [result('t1', 'pass', ['PAG-A']), result('t2', 'omitted', ['PAG-B'], { skipReason: 'omitted: smoke' })],
-    catalogue,
-    [],
-    meta,
-  );
+  const ran = [
+    result('t1', 'pass', ['PAG-A']),
+    result('t2', 'omitted', ['PAG-B'], { skipReason: 'omitted: smoke' }),
+  ];
+  const passing = buildReport([...ran, result('t3', 'pass', ['PAG-C'])], catalogue, [], meta);
   expect(passing.verdict).toBe('pass');
   expect(statuses(passing)['PAG-B']).toBe('omitted');
+  // A MUST requirement no test of the run declares is not run: INCOMPLETE, in a whole run too.
+  const unrun = buildReport(ran, catalogue, [], meta);
+  expect(unrun.verdict).toBe('incomplete');
+  expect(unrun.incomplete).toEqual([
+    { id: 'PAG-C', reasons: ['not in this run: no test of the run declares it'] },
+  ]);
+  // The smoke profile's own tests are the profile: what they leave out is not listed.
+  expect(buildReport(ran, catalogue, [], { ...meta, profile: 'smoke' }).verdict).toBe('pass');
   const incomplete = buildReport(
     [
-      result('t1', 'pass', ['PAG-A']),
+      result('t1', 'pass', ['PAG-A', 'PAG-B']),
       result('t3', 'not-verified', ['PAG-C'], { skipReason: 'not verified: no SCORED record' }),
       result('t5', 'not-verified', ['PAG-HIDDEN'], { skipReason: 'not verified: no user without data' }),
     ],
@@ -122,6 +129,7 @@ test('warnings: a reading departure is shown with its reading and never fails th
       result('t1', 'pass', ['PAG-A', 'PAG-READ'], {
         findings: [finding('PAG-READ', 'warning', 'limit=0 served 10 records')],
       }),
+      result('t2', 'pass', ['PAG-B', 'PAG-C']),
     ],
     catalogue,
     [],
@@ -262,7 +270,8 @@ test("a test's error is the run's only when it is not the target's doing, read f
 
 test('a documented deviation does not fail the gate, and a stale one does', () => {
   const expectations = [{ key: 'PAG-B', outcome: 'fail' as const, reason: 'ticket 12' }];
-  const deviating = buildReport([result('t2', 'fail', ['PAG-B'])], catalogue, expectations, meta);
+  const others = result('t1', 'pass', ['PAG-A', 'PAG-C']);
+  const deviating = buildReport([others, result('t2', 'fail', ['PAG-B'])], catalogue, expectations, meta);
   expect(deviating.verdict).toBe('pass');
   expect(deviating.deviations).toEqual([{ test: 't2', key: 'PAG-B', reason: 'ticket 12' }]);
   expect(deviating.gateFailures).toEqual([]);
@@ -296,24 +305,30 @@ test('the Markdown report groups requirements by area and names failures', () =>
   expect(markdown).toContain('**Verdict:** FAIL');
 });
 
-test('the certification digest is stable for the same results and changes with them', () => {
-  const report = buildReport([result('t1', 'pass', ['PAG-A'])], catalogue, [], meta);
-  const digest = computeDigest(certifiedResults(report));
-  expect(computeDigest(certifiedResults(report))).toEqual(digest);
+test('the certification digest covers the whole result, in a canonical form, but itself and the signature', () => {
+  const report = buildReport([result('t1', 'pass', ['PAG-A', 'PAG-B', 'PAG-C'])], catalogue, [], meta);
+  const digest = computeDigest(report);
+  expect(computeDigest(report)).toEqual(digest);
   expect(digest.combined).toMatch(/^[0-9a-f]{64}$/);
+  // The order of members is no part of it; the digest and the signature fields are not covered.
+  const reordered = Object.fromEntries(Object.entries(report).reverse());
+  expect(computeDigest(reordered)).toEqual(digest);
+  expect(computeDigest({ ...report, digest, signature: { value: 'x' } })).toEqual(digest);
+  expect(canonicalJson({ b: [1, { d: 1, c: undefined }], a: 'x' })).toBe('{"a":"x","b":[1,{"d":1}]}');
+  // Every part of the result is covered: a requirement, the verdict, the selection, the target, a test.
   const changed = report.requirements.map((r) => (r.id === 'PAG-A' ? { ...r, status: 'fail' as const } : r));
-  expect(computeDigest(certifiedResults({ ...report, requirements: changed })).results).not.toBe(
-    digest.results,
-  );
-  // The digest states completeness: the same requirements under another verdict give another digest.
-  expect(computeDigest(certifiedResults({ ...report, verdict: 'incomplete' })).results).not.toBe(
-    digest.results,
-  );
-  expect(computeDigest(certifiedResults({ ...report, requirements: changed })).spec).toBe(digest.spec);
-  // ...and what narrowed the run: a selection cannot be edited out of a report.
-  expect(computeDigest(certifiedResults({ ...report, selection: ['--grep @X'] })).results).not.toBe(
-    digest.results,
-  );
+  const edits = [
+    { ...report, requirements: changed },
+    { ...report, verdict: 'incomplete' as const },
+    { ...report, selection: ['--grep @X'] },
+    { ...report, baseUrl: 'https://elsewhere.example/developer' },
+    { ...report, profile: 'certification' },
+    { ...report, tests: report.tests.map((t) => ({ ...t, outcome: 'fail' as const })) },
+  ];
+  for (const edited of edits) {
+    expect(computeDigest(edited).results).not.toBe(digest.results);
+    expect(computeDigest(edited).spec).toBe(digest.spec);
+  }
 });
 
 test('a narrowed run is never a PASS, in any profile: what it did not run is listed, a failure stays a failure', () => {

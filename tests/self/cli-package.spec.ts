@@ -34,7 +34,9 @@ test('the packed suite installs and its built command runs from the user folder,
   expect(() => createRequire(join(installed, 'package.json')).resolve('tsx')).toThrow();
   expect(existsSync(join(installed, BUILT_DIR, 'src', 'cli', 'main.js'))).toBe(true);
   // Its TypeScript sources stay in the checkout: the package ships their build alone.
-  expect(['src', 'tests', 'playwright.config.ts'].filter((name) => existsSync(join(installed, name)))).toEqual([]);
+  expect(
+    ['src', 'tests', 'playwright.config.ts'].filter((name) => existsSync(join(installed, name))),
+  ).toEqual([]);
 
   const help = await run('npx', ['physiology-conformance', '--help'], { cwd: user });
   expect(help.stdout).toContain('Usage: physiology-conformance');

@@ -1,6 +1,7 @@
 // The requirements by area: a summary table of the areas, the filters, and one table per area whose rows
 // are anchored by requirement id and carry what the filters match (data-status, data-area, data-level).
 import { Fragment } from 'preact';
+import { UNCOUNTED } from '../../render/requirement-lines.ts';
 import { STATUS_LABEL, STATUS_ORDER, StatusBadge, TREND_LABEL } from './labels.tsx';
 import { TestList } from './test-list.tsx';
 import type { AreaView, Level, RequirementView, TrendRun } from './view-model.ts';
@@ -15,32 +16,34 @@ export function AreasSummary({ areas }: { areas: readonly AreaView[] }) {
         A requirement's area is the seed's section it is stated in (its first part, as the catalogue's section
         field gives it).
       </p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Area</th>
-            {STATUS_ORDER.map((status) => (
-              <th scope="col" class="num" key={status}>
-                <span aria-hidden="true">{STATUS_LABEL[status].symbol}</span> {STATUS_LABEL[status].word}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {areas.map((area) => (
-            <tr key={area.name}>
-              <th scope="row">
-                <a href={`#${area.anchor}`}>{area.name}</a>
-              </th>
+      <div class="table-box">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Area</th>
               {STATUS_ORDER.map((status) => (
-                <td class="num" key={status}>
-                  {area.counts[status]}
-                </td>
+                <th scope="col" class="num" key={status}>
+                  <span aria-hidden="true">{STATUS_LABEL[status].symbol}</span> {STATUS_LABEL[status].word}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {areas.map((area) => (
+              <tr key={area.name}>
+                <th scope="row">
+                  <a href={`#${area.anchor}`}>{area.name}</a>
+                </th>
+                {STATUS_ORDER.map((status) => (
+                  <td class="num" key={status}>
+                    {area.counts[status]}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -126,7 +129,21 @@ function StatusCell({ requirement: r }: { requirement: RequirementView }) {
       <StatusBadge status={r.status} />
       {count && <div class="muted">{count}</div>}
       {r.deviation && <div>known deviation: {r.deviation}</div>}
-      {r.unobservable && <div class="muted">not observable: {r.unobservable}</div>}
+      {r.uncounted ? (
+        <div class="uncounted">{UNCOUNTED}</div>
+      ) : (
+        r.unobservable && <div class="muted">not observable: {r.unobservable}</div>
+      )}
+      {r.cards.length > 0 && (
+        <div>
+          {r.cards.map((card, i) => (
+            <Fragment key={card}>
+              {i > 0 && ' '}
+              <a href={`#${card}`}>{r.cards.length === 1 ? 'its failure card ↑' : `card ${i + 1} ↑`}</a>
+            </Fragment>
+          ))}
+        </div>
+      )}
       {r.status === 'not-verified' && (
         <div>
           <a href={`#nv-${r.id}`}>how to verify</a>
@@ -203,24 +220,26 @@ function AreaTable({ area, runs }: { area: AreaView; runs: readonly TrendRun[] }
   return (
     <section class="area" data-area={area.name} aria-labelledby={area.anchor}>
       <h3 id={area.anchor}>{area.name}</h3>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Requirement</th>
-            <th scope="col">Level</th>
-            <th scope="col">Status</th>
-            <th scope="col">Trend</th>
-            <th scope="col">Tests</th>
-          </tr>
-        </thead>
-        <tbody>
-          {area.requirements.map((requirement) => (
-            <Fragment key={requirement.id}>
-              <RequirementRow requirement={requirement} runs={runs} />
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
+      <div class="table-box">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Requirement</th>
+              <th scope="col">Level</th>
+              <th scope="col">Status</th>
+              <th scope="col">Trend</th>
+              <th scope="col">Tests</th>
+            </tr>
+          </thead>
+          <tbody>
+            {area.requirements.map((requirement) => (
+              <Fragment key={requirement.id}>
+                <RequirementRow requirement={requirement} runs={runs} />
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -81,7 +81,7 @@ export function besideFailuresText(result: ConformanceResult): string | undefine
   switch (beside) {
     case 'pass': {
       const uncounted = uncountedText(result);
-      return `no other problem: without these failures the run would be PASS${uncounted ? ` (${uncounted})` : ''}`;
+      return `no other problem: without these failures the run would be PASS${uncounted ? `; ${uncounted}` : ''}`;
     }
     case 'incomplete':
     case 'error': {
@@ -91,11 +91,4 @@ export function besideFailuresText(result: ConformanceResult): string | undefine
     default:
       return undefined;
   }
-}
-
-/** The verdict's sentence: a PASS's basis, else its cause, and a FAIL's state beside its failures. */
-export function verdictSentence(result: ConformanceResult): string {
-  const beside = besideFailuresText(result);
-  const first = verdictCause(result) ?? passText(result);
-  return beside ? `${first}. ${beside[0]?.toUpperCase()}${beside.slice(1)}` : first;
 }

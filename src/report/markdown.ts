@@ -174,11 +174,11 @@ function headingLines(report: ConformanceReport): string[] {
       ? [`- **Narrowed to part of the profile:** ${cell(report.selection.join('; '))}`]
       : []),
     `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}: ${cell(verdictCause(report) ?? passText(report))}`,
-    ...besideLines(report),
     // A FAIL stands whatever else went wrong: what cut the run short comes after it.
     ...runSideLines(report)
       .slice(report.verdict === 'error' ? 1 : 0)
       .map((line) => `- **${cell(line)}**`),
+    ...besideLines(report),
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}${report.propertySeed === undefined ? '' : `; **fast-check seed:** ${report.propertySeed} (CONFORMANCE_SEED)`}`,
     `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user-data operations ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner}, sign-in and administration ${report.requests.byCredential.other}; ${report.requests.rateLimitedAnswers} answered 429 and sent again)` : ''}`,

@@ -1,6 +1,7 @@
 // Every requirement that was not verified, never hidden: each reason once, with the checks that gave it and
 // how to verify it (what to set, the prerequisite to fix first); one this data cannot show marked so.
 import { UNCOUNTED } from '../../render/requirement-lines.ts';
+import { BoxedTable } from './boxed-table.tsx';
 import { KIND_LABEL } from './labels.tsx';
 import { TestList } from './test-list.tsx';
 import type { NotVerifiedView } from './view-model.ts';
@@ -70,22 +71,11 @@ export function NotVerifiedSection({ items }: { items: readonly NotVerifiedView[
       {items.length === 0 ? (
         <p>Every requirement the run reached was verified.</p>
       ) : (
-        <div class="table-box">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Requirement</th>
-                <th scope="col">Level</th>
-                <th scope="col">Why, and how to verify it</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <NotVerifiedRow key={item.id} item={item} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <BoxedTable columns={['Requirement', 'Level', 'Why, and how to verify it']}>
+          {items.map((item) => (
+            <NotVerifiedRow key={item.id} item={item} />
+          ))}
+        </BoxedTable>
       )}
     </section>
   );

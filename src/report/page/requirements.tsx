@@ -2,6 +2,7 @@
 // are anchored by requirement id and carry what the filters match (data-status, data-area, data-level).
 import { Fragment } from 'preact';
 import { UNCOUNTED } from '../../render/requirement-lines.ts';
+import { BoxedTable } from './boxed-table.tsx';
 import { STATUS_LABEL, STATUS_ORDER, StatusBadge, TREND_LABEL } from './labels.tsx';
 import { TestList } from './test-list.tsx';
 import type { AreaView, Level, RequirementView, TrendRun } from './view-model.ts';
@@ -16,34 +17,31 @@ export function AreasSummary({ areas }: { areas: readonly AreaView[] }) {
         A requirement's area is the seed's section it is stated in (its first part, as the catalogue's section
         field gives it).
       </p>
-      <div class="table-box">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Area</th>
-              {STATUS_ORDER.map((status) => (
-                <th scope="col" class="num" key={status}>
-                  <span aria-hidden="true">{STATUS_LABEL[status].symbol}</span> {STATUS_LABEL[status].word}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {areas.map((area) => (
-              <tr key={area.name}>
-                <th scope="row">
-                  <a href={`#${area.anchor}`}>{area.name}</a>
-                </th>
-                {STATUS_ORDER.map((status) => (
-                  <td class="num" key={status}>
-                    {area.counts[status]}
-                  </td>
-                ))}
-              </tr>
+      <BoxedTable
+        head={
+          <tr>
+            <th scope="col">Area</th>
+            {STATUS_ORDER.map((status) => (
+              <th scope="col" class="num" key={status}>
+                <span aria-hidden="true">{STATUS_LABEL[status].symbol}</span> {STATUS_LABEL[status].word}
+              </th>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        }
+      >
+        {areas.map((area) => (
+          <tr key={area.name}>
+            <th scope="row">
+              <a href={`#${area.anchor}`}>{area.name}</a>
+            </th>
+            {STATUS_ORDER.map((status) => (
+              <td class="num" key={status}>
+                {area.counts[status]}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </BoxedTable>
     </section>
   );
 }
@@ -220,26 +218,13 @@ function AreaTable({ area, runs }: { area: AreaView; runs: readonly TrendRun[] }
   return (
     <section class="area" data-area={area.name} aria-labelledby={area.anchor}>
       <h3 id={area.anchor}>{area.name}</h3>
-      <div class="table-box">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Requirement</th>
-              <th scope="col">Level</th>
-              <th scope="col">Status</th>
-              <th scope="col">Trend</th>
-              <th scope="col">Tests</th>
-            </tr>
-          </thead>
-          <tbody>
-            {area.requirements.map((requirement) => (
-              <Fragment key={requirement.id}>
-                <RequirementRow requirement={requirement} runs={runs} />
-              </Fragment>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <BoxedTable columns={['Requirement', 'Level', 'Status', 'Trend', 'Tests']}>
+        {area.requirements.map((requirement) => (
+          <Fragment key={requirement.id}>
+            <RequirementRow requirement={requirement} runs={runs} />
+          </Fragment>
+        ))}
+      </BoxedTable>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 // The page's top: the verdict and its cause, the run it judges, what changed since the last run, latency.
 import { type ComponentChildren, Fragment } from 'preact';
+import { BoxedTable } from './boxed-table.tsx';
 import { STATUS_LABEL, STATUS_ORDER, VERDICT_LABEL } from './labels.tsx';
 import type {
   ChangesView,
@@ -271,9 +272,9 @@ function LatencyTable({ rows }: { rows: readonly LatencyView[] }) {
   const budgeted = rows.some((row) => row.budgetMs !== undefined);
   const compared = rows.some((row) => row.sinceBaseline !== undefined);
   return (
-    <table>
-      <caption class="muted">The target's answer times this run recorded, in ms (nearest rank)</caption>
-      <thead>
+    <BoxedTable
+      caption="The target's answer times this run recorded, in ms (nearest rank)"
+      head={
         <tr>
           <th scope="col">Operation</th>
           {LATENCY_FIGURES.map(([key, heading]) => (
@@ -288,13 +289,12 @@ function LatencyTable({ rows }: { rows: readonly LatencyView[] }) {
           )}
           {compared && <th scope="col">p95 since baseline</th>}
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <LatencyRow key={row.operationId} row={row} budgeted={budgeted} compared={compared} />
-        ))}
-      </tbody>
-    </table>
+      }
+    >
+      {rows.map((row) => (
+        <LatencyRow key={row.operationId} row={row} budgeted={budgeted} compared={compared} />
+      ))}
+    </BoxedTable>
   );
 }
 
@@ -305,9 +305,7 @@ export function LatencySection({ rows }: { rows: readonly LatencyView[] }) {
       {rows.length === 0 ? (
         <p>No timed answer of a contract operation was recorded.</p>
       ) : (
-        <div class="table-box">
-          <LatencyTable rows={rows} />
-        </div>
+        <LatencyTable rows={rows} />
       )}
     </section>
   );

@@ -182,7 +182,7 @@ function groupedLines(problems: readonly { text: string }[]): string[] {
     kinds.set(key, kind);
   }
   const listed = [...kinds.values()].slice(0, LISTED);
-  const lines = listed.map(({ text, count }) => `  - ${count > 1 ? `${count} like: ` : ''}${text}`);
+  const lines = listed.map(({ text, count }) => `  - ${count > 1 ? `${count} like this: ` : ''}${text}`);
   const left = problems.length - listed.reduce((sum, kind) => sum + kind.count, 0);
   return left > 0 ? [...lines, `  … and ${left} more of ${kinds.size - listed.length} other kinds`] : lines;
 }

@@ -1,7 +1,7 @@
 // The report's forms read literally: a PASS names the MUST requirement it does not count (the page,
 // conformance.md, the job summary); a result an older suite wrote (schema 1.0.0: curls with `<redacted>`,
 // values with float noise, no offending fields) still renders a page, with its causes and cards; a body the
-// report cut short still pretty-prints as far as it goes, each line with its pointer.
+// report cut short still pretty-prints as far as it goes; a long list of violations reads grouped by kind.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -17,6 +17,7 @@ import { pageView } from '../../src/report/page/from-report.ts';
 import { jsonLines } from '../../src/report/page/json-lines.ts';
 import { renderResult } from '../../src/report/write-report.ts';
 import { validResult } from '../../src/result/validate.ts';
+import { type ConformanceFailure, Verdict } from '../../src/verdict/verdicts.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -184,4 +185,32 @@ test('a body cut short pretty-prints as far as it goes, each line with its JSON 
     ['      "end": "2026-', '/records/1/end'],
   ]);
   expect(jsonLines('not json')).toBeUndefined();
+});
+
+test('a long list of violations is grouped by kind, each once with its count, and names the fields it saw', () => {
+  const problems = [
+    ...Array.from({ length: 20 }, (_, i) => ({
+      text: `GET /v2/cycle page 0: paginated-cycle-response.json /records/${i}/score/strain: must be <= 21 (maximum), got ${22 + i / 10} [cycle-score.json#/properties/strain/maximum]`,
+      field: `/body/records/${i}/score/strain`,
+    })),
+    'GET /v2/cycle/7: cycle.json /score/strain: must be <= 21 (maximum), got 30 [cycle-score.json#/properties/strain/maximum]',
+  ];
+  const failure = (() => {
+    try {
+      new Verdict('INV-STRAIN-RANGE').expectNone(problems);
+    } catch (error) {
+      return error as ConformanceFailure;
+    }
+  })();
+  expect(failure?.message).toBe(
+    [
+      '[INV-STRAIN-RANGE] 21 violation(s):',
+      `  - 20 like this: ${problems[0] && typeof problems[0] !== 'string' ? problems[0].text : ''}`,
+      `  - ${problems[20]}`,
+    ].join('\n'),
+  );
+  // A list as long as a failure lists whole stays as it was.
+  expect(() => new Verdict('INV-STRAIN-RANGE').expectNone(problems.slice(0, 3))).toThrow(
+    /3 violation\(s\):\n {2}- GET \/v2\/cycle page 0: [^\n]*\/records\/0\/[^\n]*\n {2}- [^\n]*\/records\/1\//,
+  );
 });

@@ -81,6 +81,15 @@ function causeBlock(result: ConformanceResult, cause: Cause): string {
   ].join('\n');
 }
 
+/** A row per area: its requirements by status; an area the run judged nothing of (a narrowed run) left out. */
+const areaRows = (result: ConformanceResult): string[] =>
+  [...new Set(result.requirements.map((r) => r.area))].flatMap((area) => {
+    const of = result.requirements.filter((r) => r.area === area);
+    const n = (status: ResultRequirement['status']) => of.filter((r) => r.status === status).length;
+    const counts = [n('pass'), n('fail'), n('warning'), n('not-verified')];
+    return counts.some((count) => count > 0) ? [`| ${cell(area)} | ${counts.join(' | ')} |`] : [];
+  });
+
 function sections(result: ConformanceResult, context: SummaryContext): Section[] {
   const failed = result.requirements.filter((r) => r.status === 'fail');
   const since =
@@ -88,13 +97,6 @@ function sections(result: ConformanceResult, context: SummaryContext): Section[]
     (result.sinceLastRun && { ids: result.sinceLastRun.newFailures, against: 'the baseline' });
   const fresh = new Set(since?.ids ?? []);
   const causes = causesOf(result);
-  const areas = [...new Set(result.requirements.map((r) => r.area))].flatMap((area) => {
-    const of = result.requirements.filter((r) => r.area === area);
-    const n = (status: ResultRequirement['status']) => of.filter((r) => r.status === status).length;
-    const counts = [n('pass'), n('fail'), n('warning'), n('not-verified')];
-    // An area the run judged nothing of (a narrowed run) is left out.
-    return counts.some((count) => count > 0) ? [`| ${cell(area)} | ${counts.join(' | ')} |`] : [];
-  });
   return [
     {
       heading: `### ${causes.length} cause${causes.length === 1 ? '' : 's'} (one line each: the field or status, the operations, the requirements it fails)`,
@@ -128,7 +130,7 @@ function sections(result: ConformanceResult, context: SummaryContext): Section[]
     {
       heading:
         '### Requirements by area\n\n| Area | ✅ pass | ❌ fail | ⚠️ warning | ⏸ not verified |\n|---|---|---|---|---|',
-      blocks: areas,
+      blocks: areaRows(result),
       unit: 'area',
     },
   ].filter((section) => section.blocks.length > 0);

@@ -24,9 +24,12 @@ function Lines({ lines, fields }: { lines: readonly JsonLine[]; fields: readonly
   );
 }
 
-/** The lines shown of a long body: those near a marked line, or the top when none is marked. */
+/** The marked lines a long body shows with their context; the others are marked in its folds. */
+const MARKS_SHOWN = 3;
+
+/** The lines shown of a long body: those near its first marked lines, or the top when none is marked. */
 function shownLines(lines: readonly JsonLine[], fields: readonly string[]): boolean[] {
-  const marks = lines.flatMap((line, i) => (marked(line.pointer, fields) ? [i] : []));
+  const marks = lines.flatMap((line, i) => (marked(line.pointer, fields) ? [i] : [])).slice(0, MARKS_SHOWN);
   return lines.map((_, i) =>
     marks.length === 0 ? i < TOP_LINES : marks.some((m) => Math.abs(m - i) <= CONTEXT_LINES),
   );
@@ -67,7 +70,9 @@ export function Body({ body, fields = [] }: { body?: BodyView; fields?: readonly
       <div class="muted">
         body, {byteSize(body.bytes)}
         {body.cut ? `: cut, the first ${byteSize(body.text.length)} kept` : ''}
-        {lines && long ? '; the lines near the offending fields shown, the rest folded' : ''}
+        {lines && long
+          ? `; the lines near the first ${MARKS_SHOWN} offending fields shown, the rest folded`
+          : ''}
       </div>
       {!lines ? (
         <pre>{body.text}</pre>

@@ -114,6 +114,21 @@ function Trend({ requirement, runs }: { requirement: RequirementView; runs: read
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** A failed requirement's links to its failure cards. */
+function CardLinks({ cards }: { cards: readonly string[] }) {
+  if (cards.length === 0) return null;
+  return (
+    <div>
+      {cards.map((card, i) => (
+        <Fragment key={card}>
+          {i > 0 && ' '}
+          <a href={`#${card}`}>{cards.length === 1 ? 'its failure card ↑' : `card ${i + 1} ↑`}</a>
+        </Fragment>
+      ))}
+    </div>
+  );
+}
+
 function StatusCell({ requirement: r }: { requirement: RequirementView }) {
   const count =
     r.status === 'pass' || r.status === 'warning' ? `on ${plural(r.evidenceCount, 'observation')}` : '';
@@ -132,16 +147,7 @@ function StatusCell({ requirement: r }: { requirement: RequirementView }) {
       ) : (
         r.unobservable && <div class="muted">not observable: {r.unobservable}</div>
       )}
-      {r.cards.length > 0 && (
-        <div>
-          {r.cards.map((card, i) => (
-            <Fragment key={card}>
-              {i > 0 && ' '}
-              <a href={`#${card}`}>{r.cards.length === 1 ? 'its failure card ↑' : `card ${i + 1} ↑`}</a>
-            </Fragment>
-          ))}
-        </div>
-      )}
+      <CardLinks cards={r.cards} />
       {r.status === 'not-verified' && (
         <div>
           <a href={`#nv-${r.id}`}>how to verify</a>

@@ -5,7 +5,7 @@
 // for later runs, which then need no browser. With --headed, or when a page asks for what it cannot fill
 // (MFA, a captcha; in the browser or on a served form), it prints the authorization URL and waits for a
 // person to finish (the code is caught on the loopback redirect URI); Ctrl-C or SIGTERM ends that wait at
-// once. Prints no token.
+// once. Prints no token, unless --print-token asks for user A's, last, in the form a report's curl reads.
 import { type CodeSource, codeFromRedirect } from '../auth/authorization-request.ts';
 import { BrowserSignIn } from '../auth/browser-sign-in.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
@@ -23,6 +23,7 @@ import { secretsOf } from '../config/secrets.ts';
 import type { UserLogin } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
+import { AUTHORIZATION_PLACEHOLDER } from '../http/shell-curl.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { signInRunError } from '../report/run-errors.ts';
@@ -33,6 +34,8 @@ export interface LoginOptions {
   headed: boolean;
   /** How long a person may take to finish a sign-in (--wait). */
   waitSeconds: number;
+  /** --print-token: user A's access token, printed last as `AUTHORIZATION='Bearer …'`. */
+  printToken?: boolean;
 }
 
 /** A person finishes the sign-in: the URL is printed, the redirect caught; bounded by --wait. */
@@ -133,6 +136,7 @@ async function main(options: LoginOptions): Promise<void> {
   const api = standaloneClient(transport, { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs });
   const scopes = normaliseScopes([...USER_SCOPES, config.auth.offlineScope]);
   const signIn = loginSignIn(codeSourceFor(config.auth.signIn, api, browser), browser, options, display);
+  let tokenOfA: string | undefined;
   try {
     for (const [index, user] of users.entries()) {
       const started = performance.now();
@@ -149,7 +153,10 @@ async function main(options: LoginOptions): Promise<void> {
       console.log(
         `Signed ${user.username} in at ${config.authUrl} in ${seconds} s; grant kept in ${tokenStore}`,
       );
+      if (index === 0) tokenOfA = token.accessToken;
     }
+    // Asked for, the one secret this command prints (the placeholder of every report's curl, shell-curl.ts).
+    if (options.printToken && tokenOfA) console.log(AUTHORIZATION_PLACEHOLDER.replace('<token>', tokenOfA));
   } finally {
     await browser.close();
     transport.dispose();

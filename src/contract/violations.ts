@@ -6,6 +6,7 @@
 // branches), so rule-requirements.ts can read the `x-requirement` of the schemas enclosing it; a violation
 // restated as the rule it breaks points at that rule's keyword (a forbidden property: the `required` negated).
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { roundedBeside } from '../text/rounded.ts';
 import { evaluationPathTo } from './evaluation-path.ts';
 import { describeSchema, forbiddenProperties } from './schema-model.ts';
 import { childAt, escapePointerToken, locate, type SchemaAt } from './schema-refs.ts';
@@ -285,10 +286,18 @@ function dedupe(violations: SchemaViolation[]): SchemaViolation[] {
 }
 
 /** One line: `cycle.json /records/3/score/strain: must be <= 21 (maximum), got 22.5 [where]`. */
+/** The value as the message quotes it: a number compared with a limit rounded as far as it stays beside it. */
+function quoted({ value, message }: SchemaViolation): string {
+  const limit = /^must be [<>]=? (-?[\d.e+-]+)$/.exec(message)?.[1];
+  return typeof value === 'number' && limit !== undefined
+    ? roundedBeside(value, Number(limit))
+    : preview(value);
+}
+
 export function formatViolation(violation: SchemaViolation): string {
   const where = violation.location === undefined ? '' : ` [${violation.location}]`;
   const at = violation.pointer === '' ? '(root)' : violation.pointer;
-  return `${violation.schema}.json ${at}: ${violation.message} (${violation.rule}), got ${preview(violation.value)}${where}`;
+  return `${violation.schema}.json ${at}: ${violation.message} (${violation.rule}), got ${quoted(violation)}${where}`;
 }
 
 export function preview(value: unknown, max = 80): string {

@@ -1,6 +1,7 @@
 // One request/response pair as the suite sees it, and how it is shown in a failure message.
 import { withoutNullProperties } from './absent-nulls.ts';
 import { redactHeaders, redactText } from './redact.ts';
+import { shellCurl } from './shell-curl.ts';
 
 export interface SentRequest {
   method: string;
@@ -91,16 +92,14 @@ export const headerField = (name: string): string => `/headers/${name}`;
 export const succeeded = (exchange: Pick<Exchange, 'status'>): boolean =>
   exchange.status >= 200 && exchange.status < 300;
 
-const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
-
-/** A one-line curl reproduction, with every credential redacted. */
-export function curl(request: SentRequest): string {
-  const parts = ['curl', '-i', '-X', request.method, quote(redactText(request.url))];
-  for (const [name, value] of Object.entries(redactHeaders(request.headers)))
-    parts.push('-H', quote(`${name}: ${value}`));
-  if (request.body !== undefined) parts.push('--data-raw', quote(redactText(request.body)));
-  return parts.join(' ');
-}
+/** A one-line curl reproduction, every credential a variable to set (shell-curl.ts). */
+export const curl = (request: SentRequest): string =>
+  shellCurl({
+    method: request.method,
+    url: redactText(request.url),
+    headers: Object.entries(redactHeaders(request.headers)),
+    body: request.body === undefined ? undefined : redactText(request.body),
+  }).command;
 
 /** `GET http://…/v2/cycle?limit=26 → 500` (redacted). */
 export const exchangeLine = (exchange: Exchange): string =>

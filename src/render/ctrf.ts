@@ -4,7 +4,7 @@
 // with the `ctrf` reference package (tests/self/ci-renderers.spec.ts).
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
 import type { ConformanceResult, RequirementStatus, ResultRequirement } from '../result/schema.ts';
-import { failureLines, headline, notVerifiedLine } from './requirement-lines.ts';
+import { failureLines, headline, notVerifiedLines } from './requirement-lines.ts';
 
 const CTRF_STATUS: Record<RequirementStatus, TestStatus> = {
   pass: 'passed',
@@ -23,7 +23,7 @@ function message(result: ConformanceResult, requirement: ResultRequirement): Pic
       return { message: headline(first), trace: [first, ...rest].join('\n\n') };
     }
     case 'not-verified':
-      return { message: requirement.notVerified.map(notVerifiedLine).join('\n') };
+      return { message: notVerifiedLines(requirement).join('\n') };
     case 'warning':
       return { message: requirement.warnings.map((line) => line.message).join('\n') };
     case 'omitted':

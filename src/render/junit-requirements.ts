@@ -4,7 +4,7 @@
 // was not verified or not run. Valid against the Jenkins JUnit XSD (tests/self/ci-renderers.spec.ts).
 import type { ConformanceResult, ResultRequirement } from '../result/schema.ts';
 import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
-import { failureLines, headline, notVerifiedLine } from './requirement-lines.ts';
+import { failureLines, headline, notVerifiedLines } from './requirement-lines.ts';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
@@ -12,7 +12,7 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 function skipReason(requirement: ResultRequirement): string | undefined {
   switch (requirement.status) {
     case 'not-verified':
-      return requirement.notVerified.map(notVerifiedLine).join('\n');
+      return notVerifiedLines(requirement).join('\n');
     case 'omitted':
       return requirement.verifiable ? 'not in this run' : `not observable: ${requirement.reason ?? ''}`;
     case 'note':

@@ -37,15 +37,15 @@ export const EXIT_STATUSES = {
   incomplete: {
     code: 3,
     meaning:
-      'INCOMPLETE: nothing failed, but a MUST requirement of the profile was not verified, or the run was narrowed',
+      'INCOMPLETE: nothing failed, but a verifiable MUST requirement of the profile was not verified, or the run was narrowed',
     verdict: 'INCOMPLETE',
-    when: 'nothing failed, but a MUST requirement in the profile was not verified (or the run budget ran out); the report lists each with its reason. A run-side cause that only some checks meet stops those checks alone, listed beside the verdict: a sign-in of a user that needs a person (a captcha, a second factor), from the first page or mid-run, stops the checks that need that user. Also a narrowed run, whatever it saw, in every profile: a selection (`CONFORMANCE_GREP`, `--grep`, a test file, `--last-failed`, `--project`, a shard judged alone...) runs part of the profile, and the report lists what it did not run ([selecting tests](docs/profiles-and-targets.md#selecting-tests); the `@smoke` tests of the smoke profile are no selection). `CONFORMANCE_ALLOW_INCOMPLETE=1` makes it exit 0, except a narrowed certification',
+    when: 'nothing failed, but a verifiable MUST requirement in the profile was not verified (or the run budget ran out); the report lists each with its reason. A run-side cause that only some checks meet stops those checks alone, listed beside the verdict: a sign-in of a user that needs a person (a captcha, a second factor), from the first page or mid-run, stops the checks that need that user. Also a narrowed run, whatever it saw, in every profile: a selection (`CONFORMANCE_GREP`, `--grep`, a test file, `--last-failed`, `--project`, a shard judged alone...) runs part of the profile, and the report lists what it did not run ([selecting tests](docs/profiles-and-targets.md#selecting-tests); the `@smoke` tests of the smoke profile are no selection). `CONFORMANCE_ALLOW_INCOMPLETE=1` makes it exit 0, except a narrowed certification',
   },
   pass: {
     code: 0,
-    meaning: 'PASS: every MUST requirement of the profile passed',
+    meaning: 'PASS: every verifiable MUST requirement of the profile passed',
     verdict: 'PASS',
-    when: 'every MUST requirement in the profile passed (warnings allowed), and the whole profile ran',
+    when: 'every verifiable MUST requirement in the profile passed (warnings allowed; one this data cannot show is listed, never counted), and the whole profile ran',
   },
 } as const satisfies Record<RunVerdict | 'configuration', ExitStatus>;
 

@@ -2,7 +2,15 @@
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
-import { fieldsLine, notVerifiedLine, ownershipLine } from '../render/requirement-lines.ts';
+import { causeLine, causesOf } from '../render/causes.ts';
+import {
+  curlOf,
+  fieldsLine,
+  firstFindingOf,
+  notVerifiedLines,
+  ownershipLine,
+} from '../render/requirement-lines.ts';
+import { besideFailuresText, passText, verdictCause } from '../render/verdict-cause.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { inputsLines } from './input-coverage.ts';
 import type { LatencyRow } from './latency/latency.ts';
@@ -46,7 +54,7 @@ function detail(requirement: RequirementResult): string {
         '<br>',
       );
     case 'not-verified':
-      return requirement.notVerified.map(notVerifiedLine).join('<br>');
+      return notVerifiedLines(requirement).join('<br>');
     case 'note':
       return messages(requirement.notes).join('<br>') || 'the contract leaves this open';
     case 'omitted':
@@ -165,11 +173,12 @@ function headingLines(report: ConformanceReport): string[] {
     ...(report.selection.length > 0
       ? [`- **Narrowed to part of the profile:** ${cell(report.selection.join('; '))}`]
       : []),
-    `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}`,
+    `- **Verdict:** ${report.verdict.toUpperCase()}${report.strict ? ' (strict mode: warnings fail)' : ''}: ${cell(verdictCause(report) ?? passText(report))}`,
     // A FAIL stands whatever else went wrong: what cut the run short comes after it.
     ...runSideLines(report)
       .slice(report.verdict === 'error' ? 1 : 0)
       .map((line) => `- **${cell(line)}**`),
+    ...besideLines(report),
     `- **Target:** ${report.target} (${report.baseUrl}), ${report.environment}`,
     `- **Profile:** ${report.profile}${report.propertySeed === undefined ? '' : `; **fast-check seed:** ${report.propertySeed} (CONFORMANCE_SEED)`}`,
     `- **Started:** ${report.startedAt}; **duration:** ${(report.durationMs / 1000).toFixed(1)} s; **requests sent:** ${report.requestsSent}${report.requests ? ` (user-data operations ${report.requests.byCredential.user}, partner ${report.requests.byCredential.partner}, sign-in and administration ${report.requests.byCredential.other}; ${report.requests.rateLimitedAnswers} answered 429 and sent again)` : ''}`,
@@ -185,6 +194,28 @@ function headingLines(report: ConformanceReport): string[] {
       : []),
     ...report.gateFailures.map((failure) => `- gate: ${cell(failure)}`),
   ];
+}
+
+/** A FAIL's state beside its failures: "no other problem: without these failures the run would be PASS". */
+function besideLines(report: ConformanceReport): string[] {
+  const beside = besideFailuresText(report);
+  return beside ? [`- **Beside its failures:** ${cell(beside)}`] : [];
+}
+
+/** One line per cause of the failures, with the curl of its first failure. */
+function causeLines(report: ConformanceReport): string[] {
+  const causes = causesOf(report);
+  return section(
+    `## ${causes.length} cause${causes.length === 1 ? '' : 's'} of the failures`,
+    causes.flatMap((cause) => {
+      const finding = firstFindingOf(report, cause);
+      const curl = finding && curlOf(report, finding);
+      return [
+        `- ${cell(causeLine(cause))}${cause.known ? ' (known failure: does not fail the run)' : ''}`,
+        ...(curl ? ['  ```sh', `  ${curl}`, '  ```'] : []),
+      ];
+    }),
+  );
 }
 
 /** The known failures the run forgave, and those past their expiry that count again. */
@@ -215,7 +246,11 @@ function incompleteLines(report: ConformanceReport): string[] {
     report.runError
       ? '## Not verified (blocked by the run error)'
       : '## Not verified (why the run is INCOMPLETE)',
-    report.incomplete.map(({ id, reasons }) => `- **${id}**: ${cell(reasons.join('; '))}`),
+    report.incomplete.map(({ id, reasons }) => {
+      const requirement = report.requirements.find((r) => r.id === id);
+      const lines = requirement?.status === 'not-verified' ? notVerifiedLines(requirement) : reasons;
+      return `- **${id}**: ${cell(lines.join('; '))}`;
+    }),
   );
 }
 
@@ -278,6 +313,7 @@ function failureLines(tests: readonly TestResultSummary[]): string[] {
 export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     ...headingLines(report),
+    ...causeLines(report),
     ...summaryLines(report),
     ...deviationLines(report),
     ...incompleteLines(report),

@@ -9,13 +9,14 @@ import { githubSummary } from '../render/github-summary.ts';
 import { junitRequirementsXml } from '../render/junit-requirements.ts';
 import type { ConformanceResult } from '../result/schema.ts';
 import { readResult } from '../result/validate.ts';
-import { processVariable } from '../run-state/process-variables.ts';
+import { githubRunUrl, processVariable } from '../run-state/process-variables.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 import { junitXml } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
-import { reportPage } from './page/report-page.ts';
-import { requirementHistoryPath } from './requirement-history.ts';
+import { renderPage } from './page/document.tsx';
+import { pageView } from './page/from-report.ts';
+import { readHistory, requirementHistoryPath } from './requirement-history.ts';
 import { runSideLines } from './run-side.ts';
 
 /** The forms of a result, each a file of the reports directory. */
@@ -38,14 +39,18 @@ export const REPORT_FILES = ['conformance.json', ...Object.keys(RENDERED), PAGE]
  */
 export function renderResult(result: ConformanceResult, dir: string, historyFile: string): string[] {
   mkdirSync(dir, { recursive: true });
-  const forms = { ...RENDERED, [PAGE]: (page: ConformanceResult) => reportPage(page, historyFile) };
+  const view = pageView(result, readHistory(historyFile));
+  const forms = { ...RENDERED, [PAGE]: (_: ConformanceResult) => renderPage(view) };
   const written = Object.entries(forms).map(([name, render]) => {
     writeFileSync(join(dir, name), render(result));
     return join(dir, name);
   });
   const summary = processVariable('GITHUB_STEP_SUMMARY');
   if (summary) {
-    appendFileSync(summary, githubSummary(result));
+    // The summary's new failures are the page's, against the baseline or the last run of the history.
+    const { changes } = view;
+    const newFailures = changes && { ids: changes.newFailures, against: changes.against };
+    appendFileSync(summary, githubSummary(result, { newFailures, runUrl: githubRunUrl() }));
     written.push(summary);
   }
   return written;

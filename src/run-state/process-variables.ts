@@ -7,9 +7,20 @@ export type ProcessVariable =
   | 'CONFORMANCE_RUN_MANIFEST' // the manifest of the run this process belongs to (set by global setup)
   | 'CONFORMANCE_SELF_TEST_ERROR' // test-only: src/suite/self-test-hooks.ts
   | 'GITHUB_STEP_SUMMARY' // set by GitHub Actions: the job summary file a run's report appends to
+  | 'GITHUB_SERVER_URL' // set by GitHub Actions, with the two below: where the run's page is
+  | 'GITHUB_REPOSITORY'
+  | 'GITHUB_RUN_ID'
   | 'PLAYWRIGHT_BLOB_OUTPUT_DIR'; // Playwright's: where a shard writes its blob report
 
 export const processVariable = (name: ProcessVariable): string | undefined => process.env[name] || undefined;
+
+/** The GitHub Actions run's page (its artifacts are listed there), when the process runs in one. */
+export function githubRunUrl(): string | undefined {
+  const [server, repository, run] = (
+    ['GITHUB_SERVER_URL', 'GITHUB_REPOSITORY', 'GITHUB_RUN_ID'] as const
+  ).map(processVariable);
+  return server && repository && run ? `${server}/${repository}/actions/runs/${run}` : undefined;
+}
 
 /** Hands the run manifest to the processes the run starts next (its workers): global setup only. */
 export function handManifestToWorkers(path: string): void {

@@ -169,6 +169,24 @@ function statusMessage(expected: string, exchange: Exchange): string {
   return `expected ${expected}, got ${exchange.status}${body ? ` (body: ${body})` : ''}`;
 }
 
+/** A failure lists at most this many violations (or kinds of violation), and names as many fields. */
+const LISTED = 15;
+
+/** Violations alike but for their numbers (indexes, pages, ids, values): one kind, its first one shown. */
+function groupedLines(problems: readonly { text: string }[]): string[] {
+  const kinds = new Map<string, { text: string; count: number }>();
+  for (const { text } of problems) {
+    const key = text.replace(/\d+(?:\.\d+)?/g, '#');
+    const kind = kinds.get(key) ?? { text, count: 0 };
+    kind.count += 1;
+    kinds.set(key, kind);
+  }
+  const listed = [...kinds.values()].slice(0, LISTED);
+  const lines = listed.map(({ text, count }) => `  - ${count > 1 ? `${count} like this: ` : ''}${text}`);
+  const left = problems.length - listed.reduce((sum, kind) => sum + kind.count, 0);
+  return left > 0 ? [...lines, `  … and ${left} more of ${kinds.size - listed.length} other kinds`] : lines;
+}
+
 /** The verdicts of one requirement, on the running test: `verdict.expectStatus(exchange, 200)`. */
 export class Verdict {
   constructor(
@@ -264,12 +282,11 @@ export class Verdict {
   expectNone(problems: readonly Problem[], context?: Exchange): void {
     this.judging();
     if (problems.length === 0) return;
-    const listed = problems
-      .slice(0, 15)
-      .map((problem) => (typeof problem === 'string' ? { text: problem } : problem));
-    const shown = listed.map((problem) => `  - ${problem.text}`);
-    if (problems.length > shown.length) shown.push(`  … and ${problems.length - shown.length} more`);
-    const fields = context ? listed.flatMap((problem) => problem.field ?? []) : [];
+    const all = problems.map((problem) => (typeof problem === 'string' ? { text: problem } : problem));
+    const shown = all.length > LISTED ? groupedLines(all) : all.map((problem) => `  - ${problem.text}`);
+    const fields = context
+      ? [...new Set(all.flatMap((problem) => problem.field ?? []))].slice(0, LISTED)
+      : [];
     this.fail(`${problems.length} violation(s):\n${shown.join('\n')}`, context, fields);
   }
 

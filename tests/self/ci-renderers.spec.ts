@@ -140,7 +140,7 @@ test('junit-requirements.xml: one testcase per requirement, classname its area; 
   );
   expect(cases.get('REQ-PASS')?.failure ?? cases.get('REQ-PASS')?.skipped).toBeUndefined();
   expect(cases.get('REQ-CONFIG')?.skipped).toContain('set CONFORMANCE_PARTNER_B_CLIENT_ID');
-  expect(cases.get('REQ-BLOCKED')?.skipped).toContain('blocked by REQ-FAIL');
+  expect(cases.get('REQ-BLOCKED')?.skipped).toContain('fix REQ-FAIL first');
   expect(cases.get('REQ-DATA')?.skipped).toContain('no SCORED cycle');
   expect(await junitXsdProblems(junitRequirementsXml(failures(500)))).toEqual([]);
 });
@@ -166,7 +166,10 @@ test('the GitHub summary stays under its budget on 500 failures: the verdict and
   expect(Buffer.byteLength(text)).toBeLessThanOrEqual(SUMMARY_BUDGET);
   expect(Buffer.byteLength(text), 'the budget is spent, not wasted').toBeGreaterThan(SUMMARY_BUDGET * 0.9);
   const lines = text.split('\n');
-  expect(lines[0]).toBe('## ❌ Conformance FAIL: 500 requirements failed');
+  expect(lines[0]).toBe('## ❌ Conformance FAIL: 500 MUST requirements failed, from 500 causes');
+  // The causes first, ten of them, the rest counted.
+  expect(text.indexOf('### 500 causes')).toBeLessThan(text.indexOf('### New failures since the baseline'));
+  expect(text).toContain('- … and 490 more: conformance.md and the report page list every one');
   expect(text.indexOf('### New failures since the baseline')).toBeLessThan(
     text.indexOf('### Failures known before'),
   );

@@ -16,6 +16,7 @@ import { packageRoot } from '../../src/run-state/package.ts';
 import {
   conformanceNames,
   EXAMPLES,
+  type Example,
   envFilesOf,
   examplesDir,
   loadExample,
@@ -69,9 +70,12 @@ for (const example of EXAMPLES) {
       // The package is not on the registry: installing it by name would take someone else's.
       expect(commands).not.toMatch(/npm (?:install|i) physiology-conformance/);
       // The requirement-level JUnit; the job summary is the suite's own (a whole conformance.md past GitHub's
-      // 1 MiB would be dropped).
+      // 1 MiB would be dropped): a template adds only the link to the page it uploaded.
       expect(example.text).toContain('junit-requirements.xml');
-      expect(commands).not.toMatch(/>>\s*"?\$GITHUB_STEP_SUMMARY/);
+      for (const line of commands.split('\n').filter((text) => text.includes('$GITHUB_STEP_SUMMARY')))
+        expect(line).toMatch(
+          /^\s*echo "\*\*\[Open the report page\]\(\$\{PAGE_URL\}\)\*\*[^"]*" >> "\$GITHUB_STEP_SUMMARY"$/,
+        );
     });
 
     test('names only variables of the suite, secrets from the secret store', () => {
@@ -100,6 +104,102 @@ for (const example of EXAMPLES) {
     });
   });
 }
+
+interface Job {
+  needs?: string | string[];
+  if?: string;
+  steps: (Step & {
+    uses?: string;
+    id?: string;
+    with?: Record<string, unknown>;
+    env?: Record<string, string>;
+  })[];
+}
+const jobsOf = (example: Example): [string, Job][] =>
+  Object.entries((example.data as { jobs: Record<string, Job> }).jobs);
+const GITHUB = EXAMPLES.filter((e) => e.kind === 'github');
+
+test.describe('the GitHub templates as a release engineer needs them', () => {
+  for (const example of GITHUB) {
+    test(`${example.path}: every action pinned to a commit, its version beside it`, () => {
+      const uses = example.text.split('\n').filter((line) => /^\s*(- )?uses: /.test(line));
+      expect(uses.length).toBeGreaterThan(0);
+      for (const line of uses) expect(line).toMatch(/uses: [\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    });
+
+    test(`${example.path}: every artifact kept for a stated time; the page unzipped, linked from the summary`, () => {
+      const steps = jobsOf(example).flatMap(([, job]) => job.steps);
+      const uploads = steps.filter((step) => step.uses?.startsWith('actions/upload-artifact@'));
+      for (const upload of uploads)
+        expect(upload.with?.['retention-days'], JSON.stringify(upload)).toBeDefined();
+      const page = uploads.filter((upload) => upload.with?.archive === false);
+      expect(page).toHaveLength(
+        jobsOf(example).filter(([, job]) => job.steps.some(runsTheSuite)).length - shards(example),
+      );
+      for (const upload of page) {
+        expect(String(upload.with?.path)).toMatch(/\.html$/);
+        expect(upload.id).toBe('page');
+      }
+      expect(
+        steps.filter((step) => step.env?.PAGE_URL === `\${{ steps.page.outputs.artifact-url }}`),
+      ).toHaveLength(page.length);
+    });
+
+    test(`${example.path}: a cancelled run merges nothing and comments nothing`, () => {
+      for (const [name, job] of jobsOf(example)) {
+        // A job after others (the merge) runs only for a run not cancelled; the nightly's hook on a failure.
+        if (job.needs) expect(job.if, name).toMatch(/!cancelled\(\)|failure\(\)/);
+        for (const step of job.steps.filter((s) =>
+          /action-junit-report|github-test-reporter/.test(s.uses ?? ''),
+        ))
+          expect(step.if, `${name}: ${step.uses}`).toContain('!cancelled()');
+      }
+    });
+
+    test(`${example.path}: every job that runs the suite against the preview waits for it first`, () => {
+      for (const [name, job] of jobsOf(example)) {
+        if (!job.steps.some((step) => step.env?.PREVIEW_URL && step.run?.includes('CONFORMANCE_BASE_URL')))
+          continue;
+        // A merge judges the shards' results, and sends nothing to the preview.
+        if (!job.steps.some((step) => /physiology-conformance run /.test(step.run ?? ''))) continue;
+        expect(
+          job.steps.some((step) => step.run?.includes('--retry-all-errors')),
+          name,
+        ).toBe(true);
+      }
+    });
+  }
+
+  test('the nightly tells the team of a failed night through a hook it fills in', () => {
+    const notify = jobsOf(loadExample('github/nightly-smoke.yml', 'github')).find(
+      ([name]) => name === 'notify',
+    )?.[1];
+    expect(notify?.if).toBe(`\${{ failure() }}`);
+    expect(notify?.needs).toEqual(['smoke', 'explore']);
+    expect(notify?.steps[0]?.env?.NOTIFY_WEBHOOK).toBe(`\${{ secrets.NIGHTLY_NOTIFY_WEBHOOK }}`);
+  });
+
+  test('the GitLab template exposes the page alone in the merge request, after a failing gate too', () => {
+    const { data } = loadExample('gitlab/pr-gate.gitlab-ci.yml', 'gitlab');
+    const page = (
+      data as Record<string, { artifacts?: Record<string, unknown>; rules?: { when?: string }[] }>
+    )['conformance-page'];
+    expect(page?.artifacts).toMatchObject({
+      paths: ['conformance/reports/index.html'],
+      when: 'always',
+      expire_in: '30 days',
+    });
+    expect(page?.artifacts?.expose_as).toBeDefined();
+    expect(page?.rules?.[0]?.when).toBe('always');
+  });
+});
+
+/** A step that runs the suite or merges its shards. */
+const runsTheSuite = (step: Step): boolean =>
+  /physiology-conformance (run|merge-reports) /.test(step.run ?? '');
+/** The shard jobs of a template (they upload a blob, not a page). */
+const shards = (example: Example): number =>
+  jobsOf(example).filter(([, job]) => job.steps.some((step) => step.run?.includes('--shard'))).length;
 
 test.describe('linters', () => {
   test('the schemas refuse a misspelt key', () => {

@@ -5,8 +5,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { curl } from '../../src/http/exchange.ts';
+import { AUTHORIZATION_PLACEHOLDER, shellCurl } from '../../src/http/shell-curl.ts';
 import { clientScriptFile, clientScriptText } from '../../src/report/page/client-script.ts';
-import { shellCurl } from '../../src/report/page/shell-curl.ts';
 import { trendOf } from '../../src/report/page/trend.ts';
 import type { Status, TrendKind } from '../../src/report/page/view-model.ts';
 
@@ -28,11 +29,7 @@ test('the curl is shell-safe, and each redacted value is a variable named after 
       ['authorization', '<redacted>'],
       ['content-type', 'application/x-www-form-urlencoded'],
     ] as [string, string][],
-    body: {
-      text: "grant_type=client_credentials&client_secret=<redacted>&name=O'Brien",
-      bytes: 64,
-      cut: false,
-    },
+    body: "grant_type=client_credentials&client_secret=<redacted>&name=O'Brien",
   };
   const { command, placeholders } = shellCurl(request);
   expect(placeholders).toEqual(['AUTHORIZATION', 'CLIENT_SECRET']);
@@ -50,6 +47,23 @@ test('the curl is shell-safe, and each redacted value is a variable named after 
   ]);
   // Unset, a variable stops the command with its name instead of sending an empty credential.
   await expect(argv(command, { CLIENT_SECRET: 'x' })).rejects.toThrow('AUTHORIZATION: set AUTHORIZATION');
+  // The comment at its end says what to set, the placeholder for the authorization, and where a token comes from.
+  expect(command).toMatch(
+    / --data-raw .+ {2}# set AUTHORIZATION='Bearer <token>', CLIENT_SECRET first \(a partner token: .+\)$/,
+  );
+});
+
+test("a failure's curl is the reports' curl: credentials redacted, the placeholder and login's token named", () => {
+  const line = curl({
+    method: 'GET',
+    url: 'http://127.0.0.1:4010/developer/v2/cycle?limit=5',
+    headers: { accept: 'application/json', authorization: 'Bearer eyJ-the-runs-own-token' },
+  });
+  expect(line).not.toContain('eyJ-the-runs-own-token');
+  expect(line).toBe(
+    `curl -i -X GET 'http://127.0.0.1:4010/developer/v2/cycle?limit=5' -H 'accept: application/json' -H 'authorization: '"\${AUTHORIZATION:?set AUTHORIZATION}"` +
+      `  # set ${AUTHORIZATION_PLACEHOLDER} first (a user token: npx physiology-conformance login --print-token)`,
+  );
 });
 
 test('a JSON field redacted in a body becomes the variable of its name', () => {
@@ -57,7 +71,7 @@ test('a JSON field redacted in a body becomes the variable of its name', () => {
     method: 'POST',
     url: 'http://127.0.0.1/login',
     headers: [],
-    body: { text: '{"username":"a","password":"<redacted>"}', bytes: 40, cut: false },
+    body: '{"username":"a","password":"<redacted>"}',
   });
   expect(placeholders).toEqual(['PASSWORD']);
   expect(command).toContain(`'{"username":"a","password":"'"\${PASSWORD:?set PASSWORD}"'"}'`);

@@ -191,7 +191,7 @@ test('a failure outranks a run error: FAIL, said first, then what cut the run sh
   expect(report.verdict).toBe('fail');
   expect(report.runError).toEqual(runError);
   const lines = renderMarkdown(report).split('\n');
-  const verdictAt = lines.indexOf('- **Verdict:** FAIL');
+  const verdictAt = lines.findIndex((line) => line.startsWith('- **Verdict:** FAIL: '));
   expect(verdictAt).toBeGreaterThan(0);
   expect(lines[verdictAt + 1]).toBe(
     '- **The run was cut short (unreachable): the target cannot be reached: x; check y; 1 check(s) not verified**',

@@ -20,7 +20,14 @@ export const loginCommand = (): Command =>
   )
     .option('--headed', 'a person finishes the sign-in (the URL is printed, the redirect caught)', false)
     .option('--wait <seconds>', 'how long a person may take', seconds, 300)
-    .action(async (options: { headed: boolean; wait: number }) => {
+    .option(
+      '--print-token',
+      "last, print user A's access token as AUTHORIZATION='Bearer …', for a report's curl (a terminal's, never a CI log's)",
+      false,
+    )
+    .action(async (options: { headed: boolean; wait: number; printToken: boolean }) => {
       const { login } = await import('../login.ts');
-      await exitWith('login', () => login({ headed: options.headed, waitSeconds: options.wait }));
+      await exitWith('login', () =>
+        login({ headed: options.headed, waitSeconds: options.wait, printToken: options.printToken }),
+      );
     });

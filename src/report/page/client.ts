@@ -1,6 +1,6 @@
 // The page's script (runs in the browser; the page is whole without it): the filters, their state in the
-// URL's fragment (`#status=fail&area=Errors&level=MUST&q=limit`, so a link shows the same view), the Copy
-// buttons of the curl lines, and every <details> opened for printing. A fragment without `=` is an anchor.
+// URL's fragment (`#status=fail&area=Errors&level=MUST&q=limit`, so a link shows the same view; a fragment
+// without `=` is an anchor), the Copy buttons of the curl lines, the failures' <details> opened for printing.
 
 interface FilterState {
   status: string[];
@@ -123,8 +123,14 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-c
   });
 }
 
-// Printing shows what <details> hide on screen.
-const closed = () => [...document.querySelectorAll<HTMLDetailsElement>('details:not([open])')];
+// Printing shows what the failures' and the not verified <details> hide on screen; a long body's folded lines
+// and the requirements' evidence lists stay folded (their summary says how much), or the table takes dozens
+// of pages.
+const closed = () => [
+  ...document.querySelectorAll<HTMLDetailsElement>(
+    '#failures details:not(.fold):not([open]), #not-verified details:not([open])',
+  ),
+];
 let openedForPrint: HTMLDetailsElement[] = [];
 window.addEventListener('beforeprint', () => {
   openedForPrint = closed();

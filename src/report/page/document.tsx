@@ -3,34 +3,42 @@
 // only, so the page makes no request, opened from disk or from a CI artifact.
 import { renderToString } from 'preact-render-to-string';
 import { pageAssets } from './assets.ts';
-import { FailuresSection, NotVerifiedSection } from './failures.tsx';
+import { CausesSection } from './causes.tsx';
+import { FailuresSection } from './failures.tsx';
 import { VERDICT_LABEL } from './labels.tsx';
+import { NotVerifiedSection } from './not-verified.tsx';
 import { AreasSummary, RequirementsSection } from './requirements.tsx';
-import { ChangesSection, LatencySection, RunSection, VerdictSection } from './summary.tsx';
+import { ChangesSection, LatencySection, RunSection, seconds, VerdictSection } from './summary.tsx';
 import type { PageView } from './view-model.ts';
 
 const CONTENTS: [string, string][] = [
   ['verdict', 'Verdict'],
+  ['causes', 'What broke'],
   ['changes', 'What changed'],
-  ['areas', 'Areas'],
   ['failures', 'Failures'],
   ['not-verified', 'Not verified'],
+  ['areas', 'Areas'],
   ['requirements', 'Requirements by area'],
   ['latency', 'Latency'],
   ['run', 'The run'],
 ];
 
-/** The page's heading: what it reports on, and the contents. */
-function PageHeader({ header }: { header: PageView['header'] }) {
+/** The page's heading: what it reports on, the run's identity (first on a printed page 1), the contents. */
+function PageHeader({ header, causes }: { header: PageView['header']; causes: boolean }) {
   return (
     <header class="page">
       <h1>Conformance report — Physiology Data and Partner Lab Service</h1>
-      <p class="muted">
-        {header.target} ({header.environment}), profile {header.profile}, started {header.startedAt}
+      <p class="identity muted">
+        {header.target} <span class="url">{header.baseUrl}</span> ({header.environment}), profile{' '}
+        {header.profile}
+        {header.selection.length > 0 ? ` narrowed (${header.selection.join('; ')})` : ''}; started{' '}
+        {header.startedAt}, {seconds(header.durationMs)}, {header.requestsSent} requests;{' '}
+        {header.suiteVersion}
+        {header.digest ? `; digest ${header.digest.slice(0, 16)}…` : ''}
       </p>
       <nav class="contents" aria-label="Contents">
         <ul>
-          {CONTENTS.map(([id, name]) => (
+          {CONTENTS.filter(([id]) => causes || id !== 'causes').map(([id, name]) => (
             <li key={id}>
               <a href={`#${id}`}>{name}</a>
             </li>
@@ -65,13 +73,14 @@ function Page({ view }: { view: PageView }) {
         <style dangerouslySetInnerHTML={{ __html: style.text }} />
       </head>
       <body>
-        <PageHeader header={view.header} />
+        <PageHeader header={view.header} causes={view.causes.length > 0} />
         <main>
           <VerdictSection verdict={view.verdict} />
-          <ChangesSection changes={view.changes} known={view.known} />
-          <AreasSummary areas={view.areas} />
-          <FailuresSection failures={view.failures} />
+          <CausesSection causes={view.causes} />
+          <ChangesSection changes={view.changes} known={view.known} cardOf={view.cardOf} />
+          <FailuresSection failures={view.failures} causes={view.causes} />
           <NotVerifiedSection items={view.notVerified} />
+          <AreasSummary areas={view.areas} />
           <RequirementsSection areas={view.areas} runs={view.trendRuns} historyNote={view.historyNote} />
           <LatencySection rows={view.latency} />
           <RunSection header={view.header} redaction={view.redaction} />

@@ -1,46 +1,51 @@
-// What needs a person: a card per failure (the finding, the exchange, a curl to send it again, the replay of
-// a property), and every requirement that was not verified with how to verify it.
-import { KIND_LABEL } from './labels.tsx';
+// What needs a person: the cards of the failures, grouped by their cause. A card says what broke in its
+// title (requirement, operation, field, what it held), the curl that sends its request again, the answer
+// with the offending fields marked, the request, the tests that met it, a property's replay.
+import { CauseText } from './causes.tsx';
+import { Body, bodyFields } from './json-body.tsx';
 import { TestList } from './test-list.tsx';
-import type { BodyView, FailureView, NotVerifiedView } from './view-model.ts';
-
-const bytes = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
-
-function Body({ body }: { body?: BodyView }) {
-  if (!body) return null;
-  return (
-    <>
-      <div class="muted">
-        body, {bytes(body.bytes)}
-        {body.cut ? `: cut, the first ${bytes(body.text.length)} shown` : ''}
-      </div>
-      <pre>{body.text}</pre>
-    </>
-  );
-}
-
-/** A card's heading: the message's first line, cut short (the whole message follows it then). */
-const HEADLINE = 120;
-function headline(message: string): string {
-  const [first = ''] = message.split('\n');
-  return first.length > HEADLINE ? `${first.slice(0, HEADLINE)}…` : first;
-}
+import type { CauseView, FailureView } from './view-model.ts';
 
 const headerLines = (headers: readonly [string, string][]) =>
   headers.map(([name, value]) => `${name}: ${value}`).join('\n');
 
-/** A card's heading (the requirement and the message's first line), then the whole message where it was cut. */
+/** The offending fields, those alike but for their indexes once, a star for the index, with their count. */
+function fieldsText(fields: readonly string[]): string {
+  const kinds = new Map<string, string[]>();
+  for (const field of fields) {
+    const kind = field.replace(/\/\d+(?=\/|$)/g, '/*');
+    kinds.set(kind, [...(kinds.get(kind) ?? []), field]);
+  }
+  return [...kinds]
+    .map(([kind, alike]) => (alike.length > 1 ? `${kind} (${alike.length})` : alike[0]))
+    .join(', ');
+}
+
+/** "GET /v2/cycle/{id} · /score/strain 24.94 > 21 (and 7 more)". */
+function titleOf({ title }: FailureView): string {
+  const more = title.violations > 1 ? ` (and ${title.violations - 1} more)` : '';
+  return [title.operation, `${title.field ? `${title.field} ` : ''}${title.what}${more}`]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** A card's title (what broke), its links back (the cause, the requirement's row), and its whole message. */
 function CardHeading({ failure }: { failure: FailureView }) {
   return (
     <>
-      <h3 id={`${failure.anchor}-h`}>
+      <h4 id={`${failure.anchor}-h`}>
         <span aria-hidden="true">✗ </span>
         <a href={`#${failure.requirement}`} class="req-id">
           {failure.requirement}
         </a>
-        : {headline(failure.message)}
-      </h3>
-      {headline(failure.message) !== failure.message && <pre>{failure.message}</pre>}
+        {' · '}
+        {titleOf(failure)}
+      </h4>
+      <p class="card-links muted">
+        {failure.cause && <a href={`#${failure.cause}`}>↑ its cause</a>}{' '}
+        <a href={`#${failure.requirement}`}>↑ {failure.requirement} in the requirements</a>
+      </p>
+      <pre class="message">{failure.message}</pre>
     </>
   );
 }
@@ -60,20 +65,24 @@ function TestsThatMet({ tests }: { tests: FailureView['tests'] }) {
   );
 }
 
-/** The request of the failure's exchange, or, where the result keeps none, the request as the check gave it. */
+/** The request of the failure's exchange (its headers folded), or the request as the check gave it. */
 function RequestShown({ request, evidence }: Pick<FailureView, 'request' | 'evidence'>) {
   return request ? (
     <>
-      <h4>Request</h4>
-      <pre>
-        {[`${request.method} ${request.url}`, headerLines(request.headers)].filter(Boolean).join('\n')}
-      </pre>
+      <h5>Request</h5>
+      <pre>{`${request.method} ${request.url}`}</pre>
+      {request.headers.length > 0 && (
+        <details>
+          <summary>its {request.headers.length} headers</summary>
+          <pre>{headerLines(request.headers)}</pre>
+        </details>
+      )}
       <Body body={request.body} />
     </>
   ) : (
     evidence && (
       <>
-        <h4>Request, as the check gave it</h4>
+        <h5>Request, as the check gave it</h5>
         <pre>{evidence}</pre>
         <p class="muted">
           The result keeps no exchange for this finding (a read shared between checks, or no request at all).
@@ -83,29 +92,41 @@ function RequestShown({ request, evidence }: Pick<FailureView, 'request' | 'evid
   );
 }
 
-function ResponseShown({ response }: { response: NonNullable<FailureView['response']> }) {
+function ResponseShown({ failure }: { failure: FailureView }) {
+  const { response } = failure;
+  if (!response) return null;
   return (
     <>
-      <h4>Response</h4>
-      <pre>{[`HTTP ${response.status}`, headerLines(response.headers)].filter(Boolean).join('\n')}</pre>
-      {response.body ? <Body body={response.body} /> : <p class="muted">No body.</p>}
+      <h5>Response: HTTP {response.status}</h5>
+      {response.headers.length > 0 && (
+        <details>
+          <summary>its {response.headers.length} headers</summary>
+          <pre>{headerLines(response.headers)}</pre>
+        </details>
+      )}
+      {response.body ? (
+        <Body body={response.body} fields={bodyFields(failure.fields)} />
+      ) : (
+        <p class="muted">No body.</p>
+      )}
     </>
   );
 }
 
-/** The curl that sends the request again, with a copy button the page's script shows. */
+/** The curl that sends the request again, what to set first, and a copy button the page's script shows. */
 function SendAgain({ anchor, curl }: { anchor: string; curl: NonNullable<FailureView['curl']> }) {
   return (
     <>
-      <h4>
+      <h5>
         Send it again{' '}
         <button type="button" class="copy" data-copy={`${anchor}-curl`} hidden>
           Copy curl
         </button>
-      </h4>
-      {curl.placeholders.length > 0 && (
+      </h5>
+      {curl.settings && (
         <p class="muted">
-          Set {curl.placeholders.join(', ')} to your own credentials first: the run's are never written.
+          <code>{curl.settings[0]?.toUpperCase() + curl.settings.slice(1)}</code>: the run's credentials are
+          never written.
         </p>
       )}
       <pre id={`${anchor}-curl`}>{curl.command}</pre>
@@ -114,28 +135,28 @@ function SendAgain({ anchor, curl }: { anchor: string; curl: NonNullable<Failure
 }
 
 function Card({ failure }: { failure: FailureView }) {
-  const { response, curl, replay } = failure;
+  const { curl, replay } = failure;
   return (
     <article class="card" id={failure.anchor} aria-labelledby={`${failure.anchor}-h`}>
       <CardHeading failure={failure} />
       {failure.fields && (
         <p>
-          Offending field{failure.fields.length > 1 ? 's' : ''}: <code>{failure.fields.join(', ')}</code>
+          Offending field{failure.fields.length > 1 ? 's' : ''}: <code>{fieldsText(failure.fields)}</code>
         </p>
       )}
-      <TestsThatMet tests={failure.tests} />
-      <RequestShown request={failure.request} evidence={failure.evidence} />
-      {response && <ResponseShown response={response} />}
       {curl && <SendAgain anchor={failure.anchor} curl={curl} />}
+      <ResponseShown failure={failure} />
+      <RequestShown request={failure.request} evidence={failure.evidence} />
+      <TestsThatMet tests={failure.tests} />
       {replay && (
         <>
-          <h4>Replay the property (fast-check seed {replay.seed})</h4>
+          <h5>Replay the property (fast-check seed {replay.seed})</h5>
           <pre>{replay.command}</pre>
         </>
       )}
       {failure.detail && (
         <>
-          <h4>fast-check's report</h4>
+          <h5>fast-check's report</h5>
           <pre>{failure.detail}</pre>
         </>
       )}
@@ -143,8 +164,29 @@ function Card({ failure }: { failure: FailureView }) {
   );
 }
 
-export function FailuresSection({ failures }: { failures: readonly FailureView[] }) {
+/** A cause's cards under its line. */
+function CauseGroup({ cause, cards }: { cause: CauseView; cards: readonly FailureView[] }) {
+  return (
+    <section class="cause-group" id={`group-${cause.id}`} aria-labelledby={`group-${cause.id}-h`}>
+      <h3 id={`group-${cause.id}-h`}>
+        <CauseText cause={cause} />
+      </h3>
+      {cards.map((failure) => (
+        <Card key={failure.anchor} failure={failure} />
+      ))}
+    </section>
+  );
+}
+
+export function FailuresSection({
+  failures,
+  causes,
+}: {
+  failures: readonly FailureView[];
+  causes: readonly CauseView[];
+}) {
   const tests = failures.reduce((sum, failure) => sum + failure.tests.length, 0);
+  const uncaused = failures.filter((failure) => failure.cause === undefined);
   return (
     <section id="failures" aria-labelledby="failures-heading">
       <h2 id="failures-heading">Failures</h2>
@@ -152,86 +194,16 @@ export function FailuresSection({ failures }: { failures: readonly FailureView[]
         <p>None: no stated rule was broken.</p>
       ) : (
         <p>
-          {failures.length} distinct failure(s), met by {tests} failed test(s); the same finding on the same
-          request is one card, with the tests that met it.
+          {failures.length} distinct failure(s) of {causes.length} cause(s), met by {tests} failed test(s);
+          the same finding on the same request is one card, with the tests that met it.
         </p>
       )}
-      {failures.map((failure) => (
+      {causes.map((cause) => (
+        <CauseGroup key={cause.id} cause={cause} cards={failures.filter((card) => card.cause === cause.id)} />
+      ))}
+      {uncaused.map((failure) => (
         <Card key={failure.anchor} failure={failure} />
       ))}
-    </section>
-  );
-}
-
-type NotVerifiedReason = NotVerifiedView['reasons'][number];
-
-/** Why a requirement was not verified, and how to verify it: fix its prerequisite first, or the remedy. */
-function NotVerifiedReasonItem({ reason }: { reason: NotVerifiedReason }) {
-  return (
-    <li>
-      <strong>{KIND_LABEL[reason.kind]}:</strong> {reason.message}
-      <div>
-        How to verify:{' '}
-        {reason.prerequisite ? (
-          <>
-            fix{' '}
-            <a href={`#${reason.prerequisite}`} class="req-id">
-              {reason.prerequisite}
-            </a>{' '}
-            first
-          </>
-        ) : (
-          reason.howToVerify
-        )}
-      </div>
-      <div class="muted">{reason.test}</div>
-    </li>
-  );
-}
-
-function NotVerifiedRow({ item }: { item: NotVerifiedView }) {
-  return (
-    <tr id={`nv-${item.id}`}>
-      <th scope="row">
-        <a href={`#${item.id}`} class="req-id">
-          {item.id}
-        </a>
-        <div class="section-name">{item.area}</div>
-      </th>
-      <td>{item.level}</td>
-      <td>
-        <ul class="tight">
-          {item.reasons.map((reason) => (
-            <NotVerifiedReasonItem key={`${reason.test}|${reason.message}`} reason={reason} />
-          ))}
-        </ul>
-      </td>
-    </tr>
-  );
-}
-
-export function NotVerifiedSection({ items }: { items: readonly NotVerifiedView[] }) {
-  return (
-    <section id="not-verified" aria-labelledby="not-verified-heading">
-      <h2 id="not-verified-heading">Not verified</h2>
-      {items.length === 0 ? (
-        <p>Every requirement the run reached was verified.</p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Requirement</th>
-              <th scope="col">Level</th>
-              <th scope="col">Why, and how to verify it</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <NotVerifiedRow key={item.id} item={item} />
-            ))}
-          </tbody>
-        </table>
-      )}
     </section>
   );
 }

@@ -2,15 +2,19 @@
 // page's view (view-model.ts) from a result and the requirement history, and the history's line of a run.
 // Nothing else of the page reads the result.
 
+import { settingsLine, shellCurl } from '../../http/shell-curl.ts';
+import { basePathOf, causesOf, gistOf, operationsText } from '../../render/causes.ts';
+import { isUncounted, notVerifiedReasons } from '../../render/requirement-lines.ts';
+import { besideFailuresText, passText, verdictCause } from '../../render/verdict-cause.ts';
 import { REQUIREMENT_STATUSES } from '../../result/outcomes.ts';
 import type { ConformanceReport, RequirementResult } from '../model.ts';
 import { overBudget, p95Change } from '../overview.ts';
 import type { History, HistoryEntry } from '../requirement-history.ts';
 import { runSideLines } from '../run-side.ts';
-import { shellCurl } from './shell-curl.ts';
 import { trendOf } from './trend.ts';
 import type {
   BodyView,
+  CauseView,
   ChangesView,
   FailureView,
   KnownFailure,
@@ -25,51 +29,19 @@ import type {
 /** How many runs the trend shows, this one included. */
 export const TREND_RUNS = 10;
 
-type Exchange = ConformanceReport['exchanges'][number];
 type Deviation = NonNullable<ConformanceReport['expiredDeviations']>[number];
-type NotVerifiedLine = RequirementResult['notVerified'][number];
 
 const countsOf = (requirements: readonly { status: Status }[]): Record<Status, number> =>
   Object.fromEntries(
     REQUIREMENT_STATUSES.map((status) => [status, requirements.filter((r) => r.status === status).length]),
   ) as Record<Status, number>;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** Why the run is not a PASS, in one sentence. */
-function causeOf(report: ConformanceReport): string | undefined {
-  const notVerified = report.incomplete.length;
-  const unverified = notVerified > 0 ? `; ${plural(notVerified, 'MUST requirement')} not verified` : '';
-  switch (report.verdict) {
-    case 'fail': {
-      const failed = report.requirements.filter((r) => r.status === 'fail' && r.deviation === undefined);
-      const levels = [...new Set(failed.map((r) => r.level))];
-      const what =
-        failed.length > 0
-          ? `${plural(failed.length, `${levels.length === 1 ? `${levels[0]} ` : ''}requirement`)} failed`
-          : (report.gateFailures[0] ?? 'the gate failed');
-      const cut = report.runError ? `; the run was cut short: ${report.runError.cause}` : '';
-      return `${what}${cut}${unverified}`;
-    }
-    case 'error':
-      return report.runError
-        ? `the run could not judge the target (${report.runError.kind}): ${report.runError.cause}; ${report.runError.remedy}`
-        : 'the run could not judge the target';
-    case 'incomplete':
-      if (report.selection.length > 0) return `the run was narrowed: ${report.selection.join('; ')}`;
-      if (report.stoppedSending) return `the run stopped sending: ${report.stoppedSending}${unverified}`;
-      if (report.gateFailures.length > 0) return `${report.gateFailures.join('; ')}${unverified}`;
-      return `${plural(notVerified, 'MUST requirement')} of the profile not verified`;
-    default:
-      return undefined;
-  }
-}
-
 function verdictOf(report: ConformanceReport): VerdictView {
   return {
     verdict: report.verdict,
-    cause: causeOf(report),
-    besideFailures: report.verdictBesideFailures,
+    cause: verdictCause(report),
+    basis: report.verdict === 'pass' ? passText(report) : undefined,
+    beside: besideFailuresText(report),
     details: [
       ...runSideLines(report),
       ...(report.stoppedSending ? [`The run stopped sending: ${report.stoppedSending}`] : []),
@@ -180,7 +152,11 @@ function changesOf(report: ConformanceReport, runs: readonly HistoryEntry[]): Ch
 
 const messages = (lines: readonly { message: string }[]): string[] => lines.map((line) => line.message);
 
-function requirementOf(result: RequirementResult, runs: readonly HistoryEntry[]): RequirementView {
+function requirementOf(
+  result: RequirementResult,
+  runs: readonly HistoryEntry[],
+  cards: readonly FailureView[],
+): RequirementView {
   const statuses = runs.map((run) => run.statuses[result.id]);
   return {
     id: result.id,
@@ -195,26 +171,12 @@ function requirementOf(result: RequirementResult, runs: readonly HistoryEntry[])
     warnings: messages(result.warnings),
     notes: messages(result.notes),
     unobservable: result.verifiable ? undefined : result.reason,
+    uncounted: isUncounted(result),
+    cards: cards.filter((card) => card.requirement === result.id).map((card) => card.anchor),
     deviation: result.deviation,
     tests: result.tests,
     trend: { statuses, kind: trendOf(statuses) },
   };
-}
-
-/** What would verify a requirement a test could not, by why it could not. */
-function howToVerify(line: NotVerifiedLine): string {
-  switch (line.kind) {
-    case 'configuration':
-      return line.variables?.length ? `set ${line.variables.join(', ')}` : line.message;
-    case 'run-error':
-      return line.remedy ?? line.message;
-    case 'not-run':
-      return 'run the whole profile, to its end';
-    case 'blocked':
-      return `fix ${line.prerequisite ?? 'its prerequisite'} first`;
-    default:
-      return `a target whose data has what the check needs: ${line.message}`;
-  }
 }
 
 const notVerifiedOf = (requirements: readonly RequirementResult[]): NotVerifiedView[] =>
@@ -224,13 +186,8 @@ const notVerifiedOf = (requirements: readonly RequirementResult[]): NotVerifiedV
       id: r.id,
       level: r.level,
       area: r.area,
-      reasons: r.notVerified.map((line) => ({
-        test: line.test,
-        kind: line.kind,
-        message: line.message,
-        howToVerify: howToVerify(line),
-        prerequisite: line.prerequisite,
-      })),
+      uncounted: isUncounted(r),
+      reasons: notVerifiedReasons(r),
     }));
 
 const bodyOf = (body: Exchange['response']['body'] | undefined): BodyView | undefined =>
@@ -243,11 +200,62 @@ const headersOf = (headers: Record<string, string>): [string, string][] => Objec
 /** Where a request went, without the origin (each sandbox instance of a run has its own port). */
 const pathOf = (url: string): string => url.replace(/^[a-z]+:\/\/[^/]+/i, '');
 
-function failuresOf(report: ConformanceReport): FailureView[] {
+type Exchange = ConformanceReport['exchanges'][number];
+type Finding = ConformanceReport['tests'][number]['findings'][number];
+
+/** The request of a card, and the curl that sends it again (a body cut by the report is left out). */
+function requestOf(exchange: Exchange): { request: RequestView; curl: FailureView['curl'] } {
+  const request: RequestView = {
+    method: exchange.request.method,
+    url: exchange.request.url,
+    headers: headersOf(exchange.request.headers),
+    body: bodyOf(exchange.request.body),
+  };
+  const { command, placeholders } = shellCurl({
+    ...request,
+    body: request.body && !request.body.cut ? request.body.text : undefined,
+  });
+  return { request, curl: { command, placeholders, settings: settingsLine(placeholders, request.url) } };
+}
+
+/** A new card: the finding, its exchange (request, response, curl) and what broke, for its title. */
+function cardOf(
+  anchor: string,
+  finding: Finding,
+  exchange: Exchange | undefined,
+  basePath: string,
+): FailureView {
+  const sent = exchange && requestOf(exchange);
+  return {
+    anchor,
+    requirement: finding.requirement,
+    title: gistOf(finding, exchange, basePath),
+    message: finding.message,
+    fields: finding.fields,
+    tests: [],
+    request: sent?.request,
+    response: exchange && {
+      status: exchange.response.status,
+      headers: headersOf(exchange.response.headers),
+      body: bodyOf(exchange.response.body),
+    },
+    curl: sent?.curl,
+    replay: finding.replay && { seed: finding.replay.seed, command: finding.replay.command },
+    evidence: exchange ? undefined : finding.evidence,
+    // A property's evidence ends with fast-check's report: its counterexample.
+    detail: exchange && finding.replay ? finding.evidence : undefined,
+  };
+}
+
+/** The cards, and the card of each fail finding (by test title and the finding's index). */
+function failuresOf(report: ConformanceReport): { cards: FailureView[]; cardOfFinding: Map<string, string> } {
   const exchanges = new Map(report.exchanges.map((exchange) => [exchange.id, exchange]));
+  const basePath = basePathOf(report);
   const groups = new Map<string, FailureView>();
+  const cardOfFinding = new Map<string, string>();
   for (const test of report.tests.filter((t) => t.status === 'failed')) {
-    for (const finding of test.findings.filter((f) => f.outcome === 'fail')) {
+    test.findings.forEach((finding, index) => {
+      if (finding.outcome !== 'fail') return;
       const exchange = finding.exchange === undefined ? undefined : exchanges.get(finding.exchange);
       // The same finding on the same request (whatever the instance's port) is one card.
       const key = [
@@ -258,39 +266,50 @@ function failuresOf(report: ConformanceReport): FailureView[] {
           : '',
         finding.replay?.command ?? '',
       ].join('\n');
-      const known = groups.get(key);
-      if (known) {
-        known.tests.push({ title: test.title, file: test.file });
-        continue;
-      }
-      const request: RequestView | undefined = exchange && {
-        method: exchange.request.method,
-        url: exchange.request.url,
-        headers: headersOf(exchange.request.headers),
-        body: bodyOf(exchange.request.body),
-      };
-      groups.set(key, {
-        anchor: `failure-${groups.size + 1}`,
-        requirement: finding.requirement,
-        message: finding.message,
-        fields: finding.fields,
-        tests: [{ title: test.title, file: test.file }],
-        request,
-        response: exchange && {
-          status: exchange.response.status,
-          headers: headersOf(exchange.response.headers),
-          body: bodyOf(exchange.response.body),
-        },
-        curl: request && shellCurl(request),
-        replay: finding.replay && { seed: finding.replay.seed, command: finding.replay.command },
-        evidence: exchange ? undefined : finding.evidence,
-        // A property's evidence ends with fast-check's report: its counterexample.
-        detail: exchange && finding.replay ? finding.evidence : undefined,
-      });
-    }
+      const card = groups.get(key) ?? cardOf(`failure-${groups.size + 1}`, finding, exchange, basePath);
+      groups.set(key, card);
+      card.tests.push({ title: test.title, file: test.file });
+      cardOfFinding.set(`${test.title}\n${index}`, card.anchor);
+    });
   }
-  return [...groups.values()];
+  return { cards: [...groups.values()], cardOfFinding };
 }
+
+/** The causes, each with its cards; each card takes the first cause it belongs to. */
+function causesView(
+  report: ConformanceReport,
+  cards: readonly FailureView[],
+  cardOfFinding: Map<string, string>,
+): CauseView[] {
+  const byAnchor = new Map(cards.map((card) => [card.anchor, card]));
+  return causesOf(report).map((cause) => {
+    const anchors = [
+      ...new Set(cause.findings.flatMap(({ test, index }) => cardOfFinding.get(`${test}\n${index}`) ?? [])),
+    ];
+    for (const anchor of anchors) {
+      const card = byAnchor.get(anchor);
+      if (card && card.cause === undefined) card.cause = cause.id;
+    }
+    const first = (id: string) => anchors.find((anchor) => byAnchor.get(anchor)?.requirement === id);
+    return {
+      id: cause.id,
+      field: cause.field,
+      what: cause.what,
+      operations: operationsText(cause.operations),
+      requirements: cause.requirements.map((id) => ({ id, card: first(id) })),
+      cards: anchors,
+      curlCard: anchors.find((anchor) => byAnchor.get(anchor)?.curl),
+      known: cause.known,
+    };
+  });
+}
+
+/** Each failed requirement's first card. */
+const firstCards = (cards: readonly FailureView[]): Record<string, string> => {
+  const first: Record<string, string> = {};
+  for (const card of cards) first[card.requirement] ??= card.anchor;
+  return first;
+};
 
 /** The redaction the result states, in a line. */
 const redactionOf = ({ redaction }: ConformanceReport): string =>
@@ -299,7 +318,9 @@ const redactionOf = ({ redaction }: ConformanceReport): string =>
 /** The page's view of `report`, with the trend from the requirement history. */
 export function pageView(report: ConformanceReport, history: History): PageView {
   const runs = comparableRuns(report, history.entries).slice(-TREND_RUNS);
-  const requirements = report.requirements.map((r) => requirementOf(r, runs));
+  const { cards, cardOfFinding } = failuresOf(report);
+  const causes = causesView(report, cards, cardOfFinding);
+  const requirements = report.requirements.map((r) => requirementOf(r, runs, cards));
   const areaNames = [...new Set(requirements.map((r) => r.area))];
   return {
     verdict: verdictOf(report),
@@ -325,7 +346,9 @@ export function pageView(report: ConformanceReport, history: History): PageView 
       return { name, anchor: `area-${index + 1}`, counts: countsOf(inArea), requirements: inArea };
     }),
     notVerified: notVerifiedOf(report.requirements),
-    failures: failuresOf(report),
+    causes,
+    failures: cards,
+    cardOf: firstCards(cards),
     latency: (report.latency ?? []).map((row) => ({
       operationId: row.operationId,
       count: row.count,

@@ -13,12 +13,12 @@ export const STATUS_LABEL: Record<Status, { symbol: string; word: string }> = {
 };
 
 export const VERDICT_LABEL: Record<Verdict, { symbol: string; word: string; meaning: string }> = {
-  pass: { symbol: '✓', word: 'PASS', meaning: 'every MUST requirement of the profile passed' },
+  pass: { symbol: '✓', word: 'PASS', meaning: 'every verifiable MUST requirement of the profile passed' },
   fail: { symbol: '✗', word: 'FAIL', meaning: 'the server broke a stated rule' },
   incomplete: {
     symbol: '?',
     word: 'INCOMPLETE',
-    meaning: 'nothing failed, but not every MUST requirement of the profile was verified',
+    meaning: 'nothing failed, but not every verifiable MUST requirement of the profile was verified',
   },
   error: { symbol: '!', word: 'ERROR', meaning: 'the run could not judge the target' },
 };

@@ -1,6 +1,8 @@
 // The requirements by area: a summary table of the areas, the filters, and one table per area whose rows
 // are anchored by requirement id and carry what the filters match (data-status, data-area, data-level).
 import { Fragment } from 'preact';
+import { UNCOUNTED } from '../../render/requirement-lines.ts';
+import { BoxedTable } from './boxed-table.tsx';
 import { STATUS_LABEL, STATUS_ORDER, StatusBadge, TREND_LABEL } from './labels.tsx';
 import { TestList } from './test-list.tsx';
 import type { AreaView, Level, RequirementView, TrendRun } from './view-model.ts';
@@ -15,8 +17,8 @@ export function AreasSummary({ areas }: { areas: readonly AreaView[] }) {
         A requirement's area is the seed's section it is stated in (its first part, as the catalogue's section
         field gives it).
       </p>
-      <table>
-        <thead>
+      <BoxedTable
+        head={
           <tr>
             <th scope="col">Area</th>
             {STATUS_ORDER.map((status) => (
@@ -25,22 +27,21 @@ export function AreasSummary({ areas }: { areas: readonly AreaView[] }) {
               </th>
             ))}
           </tr>
-        </thead>
-        <tbody>
-          {areas.map((area) => (
-            <tr key={area.name}>
-              <th scope="row">
-                <a href={`#${area.anchor}`}>{area.name}</a>
-              </th>
-              {STATUS_ORDER.map((status) => (
-                <td class="num" key={status}>
-                  {area.counts[status]}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        }
+      >
+        {areas.map((area) => (
+          <tr key={area.name}>
+            <th scope="row">
+              <a href={`#${area.anchor}`}>{area.name}</a>
+            </th>
+            {STATUS_ORDER.map((status) => (
+              <td class="num" key={status}>
+                {area.counts[status]}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </BoxedTable>
     </section>
   );
 }
@@ -113,6 +114,21 @@ function Trend({ requirement, runs }: { requirement: RequirementView; runs: read
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
+/** A failed requirement's links to its failure cards. */
+function CardLinks({ cards }: { cards: readonly string[] }) {
+  if (cards.length === 0) return null;
+  return (
+    <div>
+      {cards.map((card, i) => (
+        <Fragment key={card}>
+          {i > 0 && ' '}
+          <a href={`#${card}`}>{cards.length === 1 ? 'its failure card ↑' : `card ${i + 1} ↑`}</a>
+        </Fragment>
+      ))}
+    </div>
+  );
+}
+
 function StatusCell({ requirement: r }: { requirement: RequirementView }) {
   const count =
     r.status === 'pass' || r.status === 'warning' ? `on ${plural(r.evidenceCount, 'observation')}` : '';
@@ -126,7 +142,12 @@ function StatusCell({ requirement: r }: { requirement: RequirementView }) {
       <StatusBadge status={r.status} />
       {count && <div class="muted">{count}</div>}
       {r.deviation && <div>known deviation: {r.deviation}</div>}
-      {r.unobservable && <div class="muted">not observable: {r.unobservable}</div>}
+      {r.uncounted ? (
+        <div class="uncounted">{UNCOUNTED}</div>
+      ) : (
+        r.unobservable && <div class="muted">not observable: {r.unobservable}</div>
+      )}
+      <CardLinks cards={r.cards} />
       {r.status === 'not-verified' && (
         <div>
           <a href={`#nv-${r.id}`}>how to verify</a>
@@ -203,24 +224,13 @@ function AreaTable({ area, runs }: { area: AreaView; runs: readonly TrendRun[] }
   return (
     <section class="area" data-area={area.name} aria-labelledby={area.anchor}>
       <h3 id={area.anchor}>{area.name}</h3>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Requirement</th>
-            <th scope="col">Level</th>
-            <th scope="col">Status</th>
-            <th scope="col">Trend</th>
-            <th scope="col">Tests</th>
-          </tr>
-        </thead>
-        <tbody>
-          {area.requirements.map((requirement) => (
-            <Fragment key={requirement.id}>
-              <RequirementRow requirement={requirement} runs={runs} />
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
+      <BoxedTable columns={['Requirement', 'Level', 'Status', 'Trend', 'Tests']}>
+        {area.requirements.map((requirement) => (
+          <Fragment key={requirement.id}>
+            <RequirementRow requirement={requirement} runs={runs} />
+          </Fragment>
+        ))}
+      </BoxedTable>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 // The page's top: the verdict and its cause, the run it judges, what changed since the last run, latency.
 import { type ComponentChildren, Fragment } from 'preact';
+import { BoxedTable } from './boxed-table.tsx';
 import { STATUS_LABEL, STATUS_ORDER, VERDICT_LABEL } from './labels.tsx';
 import type {
   ChangesView,
@@ -10,9 +11,11 @@ import type {
   VerdictView,
 } from './view-model.ts';
 
+/** Capitalised, as a sentence starts. */
+const sentence = (text: string) => `${text[0]?.toUpperCase() ?? ''}${text.slice(1)}.`;
+
 export function VerdictSection({ verdict }: { verdict: VerdictView }) {
   const label = VERDICT_LABEL[verdict.verdict];
-  const beside = verdict.besideFailures && VERDICT_LABEL[verdict.besideFailures];
   return (
     <section id="verdict" aria-labelledby="verdict-heading">
       <div class={`verdict v-${verdict.verdict}`}>
@@ -20,12 +23,10 @@ export function VerdictSection({ verdict }: { verdict: VerdictView }) {
           <span aria-hidden="true">{label.symbol}</span> {label.word}
           {verdict.strict ? ' (strict mode: warnings fail)' : ''}
         </h2>
-        <p id="verdict-cause">{verdict.cause ? `Why: ${verdict.cause}.` : `${label.meaning}.`}</p>
-        {beside && (
-          <p id="verdict-beside">
-            Beside its failures the run is {beside.word}: {beside.meaning}.
-          </p>
-        )}
+        <p id="verdict-cause">
+          {verdict.cause ? `Why: ${verdict.cause}.` : sentence(verdict.basis ?? label.meaning)}
+        </p>
+        {verdict.beside && <p id="verdict-beside">{sentence(verdict.beside)}</p>}
         {verdict.details.length > 0 && (
           <ul class="tight">
             {verdict.details.map((line) => (
@@ -33,7 +34,7 @@ export function VerdictSection({ verdict }: { verdict: VerdictView }) {
             ))}
           </ul>
         )}
-        <p>
+        <p class="counts">
           Requirements:{' '}
           {STATUS_ORDER.map((status) => `${verdict.counts[status]} ${STATUS_LABEL[status].word}`).join(', ')}.
           Tests: {verdict.tests.passed} passed, {verdict.tests.failed} failed, {verdict.tests.skipped}{' '}
@@ -44,7 +45,7 @@ export function VerdictSection({ verdict }: { verdict: VerdictView }) {
   );
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function RunSection({ header, redaction }: { header: RunHeader; redaction: string }) {
   const rows: [string, string][] = [
@@ -71,14 +72,15 @@ export function RunSection({ header, redaction }: { header: RunHeader; redaction
   );
 }
 
-function IdList({ ids }: { ids: readonly string[] }) {
+/** Requirement ids, each a link to its first failure card where it has one, else to its row. */
+function IdList({ ids, cardOf = {} }: { ids: readonly string[]; cardOf?: Record<string, string> }) {
   if (ids.length === 0) return <span class="muted">none</span>;
   return (
     <>
       {ids.map((id, i) => (
         <Fragment key={id}>
           {i > 0 && ', '}
-          <a href={`#${id}`} class="req-id">
+          <a href={`#${cardOf[id] ?? id}`} class="req-id">
             {id}
           </a>
         </Fragment>
@@ -176,7 +178,7 @@ function StillFailing({ items }: { items: ChangesView['stillFailing'] }) {
 }
 
 /** What changed against the baseline or the last run: the contract, then the requirements by how they moved. */
-function Comparison({ changes }: { changes: ChangesView }) {
+function Comparison({ changes, cardOf }: { changes: ChangesView; cardOf: Record<string, string> }) {
   return (
     <>
       <p>
@@ -193,7 +195,7 @@ function Comparison({ changes }: { changes: ChangesView }) {
       )}
       <ul>
         <li>
-          <strong>New failures:</strong> <IdList ids={changes.newFailures} />
+          <strong>New failures:</strong> <IdList ids={changes.newFailures} cardOf={cardOf} />
         </li>
         <li>
           <strong>Fixed:</strong> <IdList ids={changes.fixed} />
@@ -212,7 +214,15 @@ function Comparison({ changes }: { changes: ChangesView }) {
   );
 }
 
-export function ChangesSection({ changes, known }: { changes?: ChangesView; known: PageView['known'] }) {
+export function ChangesSection({
+  changes,
+  known,
+  cardOf,
+}: {
+  changes?: ChangesView;
+  known: PageView['known'];
+  cardOf: Record<string, string>;
+}) {
   return (
     <section id="changes" aria-labelledby="changes-heading">
       <h2 id="changes-heading">What changed</h2>
@@ -222,7 +232,7 @@ export function ChangesSection({ changes, known }: { changes?: ChangesView; know
           profile in the history.
         </p>
       ) : (
-        <Comparison changes={changes} />
+        <Comparison changes={changes} cardOf={cardOf} />
       )}
       <KnownFailures known={known} />
     </section>
@@ -262,9 +272,9 @@ function LatencyTable({ rows }: { rows: readonly LatencyView[] }) {
   const budgeted = rows.some((row) => row.budgetMs !== undefined);
   const compared = rows.some((row) => row.sinceBaseline !== undefined);
   return (
-    <table>
-      <caption class="muted">The target's answer times this run recorded, in ms (nearest rank)</caption>
-      <thead>
+    <BoxedTable
+      caption="The target's answer times this run recorded, in ms (nearest rank)"
+      head={
         <tr>
           <th scope="col">Operation</th>
           {LATENCY_FIGURES.map(([key, heading]) => (
@@ -279,13 +289,12 @@ function LatencyTable({ rows }: { rows: readonly LatencyView[] }) {
           )}
           {compared && <th scope="col">p95 since baseline</th>}
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <LatencyRow key={row.operationId} row={row} budgeted={budgeted} compared={compared} />
-        ))}
-      </tbody>
-    </table>
+      }
+    >
+      {rows.map((row) => (
+        <LatencyRow key={row.operationId} row={row} budgeted={budgeted} compared={compared} />
+      ))}
+    </BoxedTable>
   );
 }
 

@@ -4,13 +4,14 @@ export function TestList<T extends { title: string }>({
   aside,
 }: {
   tests: readonly T[];
-  aside: (test: T) => string;
+  aside?: (test: T) => string;
 }) {
   return (
     <ul class="tight">
       {tests.map((test) => (
         <li key={test.title}>
-          {test.title} <span class="muted">({aside(test)})</span>
+          {test.title}
+          {aside && <span class="muted"> ({aside(test)})</span>}
         </li>
       ))}
     </ul>

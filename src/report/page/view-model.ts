@@ -19,7 +19,11 @@ export interface PageView {
   known: { inForce: KnownFailure[]; expired: KnownFailure[] };
   areas: AreaView[];
   notVerified: NotVerifiedView[];
+  /** The distinct causes of the failures, in the order the run met them (src/render/causes.ts). */
+  causes: CauseView[];
   failures: FailureView[];
+  /** Each failed requirement's first card (its anchor), for the links to it. */
+  cardOf: Record<string, string>;
   latency: LatencyView[];
   /** The runs the trends cover, oldest first, this run last. */
   trendRuns: TrendRun[];
@@ -31,8 +35,10 @@ export interface VerdictView {
   verdict: Verdict;
   /** Why the verdict is not PASS, in one sentence; absent on a PASS. */
   cause?: string;
-  /** On a FAIL: what the verdict would be without its failures (a FAIL hiding an INCOMPLETE or ERROR). */
-  besideFailures?: Exclude<Verdict, 'fail'>;
+  /** On a PASS: what it rests on, and the MUST requirements it does not count (src/render/verdict-cause.ts). */
+  basis?: string;
+  /** On a FAIL: what the run would be without its failures, and why ("no other problem: …"). */
+  beside?: string;
   /** What else the run says beside the verdict (what cut it short, what narrowed it, gate failures). */
   details: string[];
   strict: boolean;
@@ -108,6 +114,10 @@ export interface RequirementView {
   notes: string[];
   /** Why a stated rule cannot be observed by a client (omitted, by the catalogue). */
   unobservable?: string;
+  /** A MUST requirement this data cannot show: not verified, and no part of the verdict. */
+  uncounted: boolean;
+  /** A failed requirement's cards (their anchors). */
+  cards: string[];
   /** A known failure's documented reason. */
   deviation?: string;
   tests: { title: string; outcome: string }[];
@@ -158,8 +168,11 @@ export interface NotVerifiedView {
   id: string;
   level: Level;
   area: string;
+  /** A MUST requirement this data cannot show: no part of the verdict, and marked so. */
+  uncounted: boolean;
+  /** Each reason once, with the checks that gave it. */
   reasons: {
-    test: string;
+    tests: string[];
     kind: NotVerifiedKind;
     message: string;
     /** What would verify it: the variables to set, the data needed, the requirement to fix first. */
@@ -169,11 +182,35 @@ export interface NotVerifiedView {
   }[];
 }
 
+/** A cause of failures: one server bug, whatever requirements and operations it fails. */
+export interface CauseView {
+  /** Its anchor: `cause-1`. */
+  id: string;
+  /** `/score/strain` (within a record), `status`. */
+  field?: string;
+  /** `24.94 > 21`. */
+  what: string;
+  /** `GET /v2/cycle/{id}, GET /v2/cycle`. */
+  operations: string;
+  /** The requirements it fails, each with its first card of this cause. */
+  requirements: { id: string; card?: string }[];
+  /** Its cards, the first the one its line links to and copies the curl of. */
+  cards: string[];
+  /** The card whose curl the line's Copy button copies. */
+  curlCard?: string;
+  /** Every failure of it is a known one (CONFORMANCE_EXPECTATIONS). */
+  known: boolean;
+}
+
 /** A failure: one finding, or the same finding (requirement, message, request) met by several tests. */
 export interface FailureView {
   /** A fragment-safe id of the card. */
   anchor: string;
   requirement: string;
+  /** What broke, for the card's title: the operation, the field or status, what it held. */
+  title: { operation?: string; field?: string; what: string; violations: number };
+  /** The cause it is shown under (its first). */
+  cause?: string;
   message: string;
   /** The offending fields of the answer (JSON pointers into {status, headers, body}), where the check knows them. */
   fields?: string[];
@@ -181,8 +218,8 @@ export interface FailureView {
   tests: { title: string; file: string }[];
   request?: RequestView;
   response?: ResponseView;
-  /** A shell-safe curl, secrets as variables to set (`placeholders`). */
-  curl?: { command: string; placeholders: string[] };
+  /** A shell-safe curl, secrets as variables to set (`placeholders`), and what to set them to. */
+  curl?: { command: string; placeholders: string[]; settings: string };
   /** A property's failure: the fast-check seed and the command that replays it. */
   replay?: { seed: number; command: string };
   /** The request as the check stated it, where the result keeps no exchange for the finding. */

@@ -98,7 +98,9 @@ export function gistOf(
   const schema = lines.map(schemaGist).find((gist) => gist !== undefined);
   if (schema) return { field: schema.field, what: schema.what, operation, violations: count };
   // A result written before findings named their fields (1.0.0): a server error is the status's failure.
-  const byStatus = finding.fields ? finding.fields.includes('/status') : (exchange?.response.status ?? 0) >= 500;
+  const byStatus = finding.fields
+    ? finding.fields.includes('/status')
+    : (exchange?.response.status ?? 0) >= 500;
   const status = exchange && byStatus ? exchange.response.status : undefined;
   const text = first.replace(/ \(body: .*$/, '');
   if (status !== undefined)

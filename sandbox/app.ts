@@ -10,7 +10,6 @@ import { registerAdminRoutes } from './admin.ts';
 import type { SandboxContext, SandboxOptions } from './context.ts';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errors.ts';
-import { registerLateFirstCopy } from './late-first-copy.ts';
 import { registerLongTail } from './long-tail.ts';
 import { registerMethodNotAllowed, trackRoutes } from './method-not-allowed.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
@@ -98,7 +97,6 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   registerSuccessStatus(app);
   registerResponseRewrites(app, ctx);
   if (ctx.variant('long-tail')) registerLongTail(app, ctx, BASE_PATH);
-  if (ctx.fault('first-copy-late-500')) registerLateFirstCopy(app, BASE_PATH);
   const routes = trackRoutes(app);
   await app.register(formbody);
 

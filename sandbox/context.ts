@@ -69,6 +69,8 @@ export interface SandboxOptions {
   tokenLifetimeSeconds: number;
   /** Every this many ms each user's data changes on its own (a webhook to each registered client); 0: never. */
   userActivityMs: number;
+  /** How late the faults late-first-copy-* send their wrong first answer (default 12 s: past any resend mark). */
+  lateFirstCopyMs?: number;
 }
 
 export interface WebhookSender {

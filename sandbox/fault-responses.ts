@@ -3,8 +3,10 @@
 import type { SandboxContext } from './context.ts';
 import type { FaultName } from './faults/index.ts';
 import { statusFaultName, statusSwapEntries } from './faults/status.ts';
-import { onSuccessOf, operationOf, type ResponseRewrite } from './response-rewrite.ts';
+import { lateOnNeverIssuedToken } from './oauth/bearer.ts';
+import { firstOnly, onSuccessOf, operationOf, type ResponseRewrite } from './response-rewrite.ts';
 import { routeTable } from './route-table.ts';
+import { buildAccounts } from './user/accounts.ts';
 import { USER_TOKEN_PATH } from './variant-responses.ts';
 
 type Json = Record<string, unknown>;
@@ -25,13 +27,69 @@ const statusSwaps = statusSwapEntries.map(([operationId, swap]): [FaultName, Res
   { applies: onSuccessOf(operationId), status: swap.to, ...(swap.body ? { body: () => swap.body } : {}) },
 ]);
 
+/**
+ * How late the faults late-first-copy-* answer: past any resend mark (at most 10 s, src/http/request-timeout.ts),
+ * within the 30 s bound, so that the client sends the read again and goes on with the copy, which is right.
+ */
+export const LATE_FIRST_COPY_MS = 12_000;
+/** How late first-copy-late-500 answers: past the resend mark of a target that answers in milliseconds. */
+const FIRST_COPY_LATE_500_MS = 3_000;
+
+/** Fault partner-token-503-in-run: each client's token requests after its first answer 503. */
+function afterFirstTokenOfClient(): ResponseRewrite['applies'] {
+  const requests = new Map<unknown, number>();
+  return (request, status) => {
+    if (!onSuccessOf('requestPartnerToken')(request, status)) return false;
+    const client = (request.body as { client_id?: unknown } | undefined)?.client_id;
+    requests.set(client, (requests.get(client) ?? 0) + 1);
+    return (requests.get(client) ?? 0) > 1;
+  };
+}
+
 /** The table, in the order the active rewrites apply (the wrong success statuses last). */
 export function faultResponses(ctx: SandboxContext): Partial<Record<FaultName, ResponseRewrite>> {
+  const lateMs = ctx.options.lateFirstCopyMs ?? LATE_FIRST_COPY_MS;
+  const userB = buildAccounts(ctx.credentials)[1]?.userId;
   return {
     // ------------------------------------------------------------ user data
     'envelope-records-renamed': {
       applies: onSuccessOf('listCycles', 'listRecoveries', 'listSleeps', 'listWorkouts'),
       body: edit(({ records, ...page }) => ({ data: records, ...page })),
+    },
+    'cycles-without-limit-not-json': {
+      applies: (request, status) =>
+        onSuccessOf('listCycles')(request, status) &&
+        !new URL(request.url, 'http://sandbox.invalid').searchParams.has('limit'),
+      headers: () => ({ 'content-type': 'text/html; charset=utf-8' }),
+      raw: () => '<html><body><h1>Cycles</h1><p>See the developer portal.</p></body></html>',
+    },
+    'user-b-collection-500': {
+      applies: (request, status) =>
+        onSuccessOf('listCycles')(request, status) && request.userGrant?.userId === userB,
+      status: 500,
+      body: () => ({ error: 'server_error', message: 'Internal server error' }),
+    },
+    // A first answer late and wrong; the copy the client sends again meanwhile, and every later one, right.
+    'late-first-copy-404': {
+      applies: firstOnly(onSuccessOf('getCycleById')),
+      status: 404,
+      body: () => ({ error: 'not_found', message: 'No resource found' }),
+      lateMs,
+    },
+    'late-first-copy-broken-body': {
+      applies: firstOnly(onSuccessOf('getSleepById')),
+      body: edit((sleep) => ({ ...sleep, nap: String(sleep.nap) })),
+      lateMs,
+    },
+    'late-first-copy-invalid-token-200': {
+      applies: (request) => lateOnNeverIssuedToken.has(request),
+      lateMs,
+    },
+    'first-copy-late-500': {
+      applies: firstOnly(onSuccessOf('getBodyMeasurement')),
+      status: 500,
+      body: () => ({ error: 'internal_error', message: 'the first copy failed late' }),
+      lateMs: FIRST_COPY_LATE_500_MS,
     },
     'profile-not-json': {
       applies: onSuccessOf('getBasicProfile'),
@@ -67,6 +125,11 @@ export function faultResponses(ctx: SandboxContext): Partial<Record<FaultName, R
       body: edit((token) => ({ ...token, scope: '' })),
     },
     // ------------------------------------------------------------ partner
+    'partner-token-503-in-run': {
+      applies: afterFirstTokenOfClient(),
+      status: 503,
+      body: () => ({ error: 'temporarily_unavailable', message: 'The token service is unavailable' }),
+    },
     'partner-token-type-not-bearer': {
       applies: onSuccessOf('requestPartnerToken'),
       body: edit((token) => ({ ...token, token_type: 'mac' })),

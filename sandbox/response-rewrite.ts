@@ -12,10 +12,24 @@ export interface ResponseRewrite {
   body?(json: unknown, request: FastifyRequest): unknown;
   /** Headers to set, or to remove (undefined), given the reply so far. */
   headers?(reply: FastifyReply): Readonly<Record<string, string | undefined>>;
+  /** A body sent as it is, not as JSON (a page that is not JSON); replaces `body`. */
+  raw?(): string;
+  /** Holds the answer this long before it leaves (a late answer), in ms. */
+  lateMs?: number;
 }
 
 export const operationOf = (request: FastifyRequest): OperationId | undefined =>
   request.routeOptions.config.operationId;
+
+/** `applies`, but only the first time it does on this instance (the first answer of a kind). */
+export function firstOnly(applies: ResponseRewrite['applies']): ResponseRewrite['applies'] {
+  let taken = false;
+  return (request, status) => {
+    if (taken || !applies(request, status)) return false;
+    taken = true;
+    return true;
+  };
+}
 
 /** Applies to the success response of any of `operations` (the status its route table entry gives). */
 export const onSuccessOf =

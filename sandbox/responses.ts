@@ -4,6 +4,7 @@
 // active ones in the table's order. The faults come first, as if the handler had answered so; the variants
 // then rewrite what a conforming target may send instead. Faults and variants that change what the sandbox
 // does (lookups, validation, pagination, authentication, data) stay where that behaviour lives.
+import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context.ts';
 import { faultResponses } from './fault-responses.ts';
@@ -21,18 +22,22 @@ export function registerResponseRewrites(app: FastifyInstance, ctx: SandboxConte
   if (active.length === 0) return;
   app.addHook('onSend', async (request, reply, payload) => {
     let body: { json: unknown } | undefined;
+    let raw: string | undefined;
     for (const rewrite of active) {
       if (!rewrite.applies(request, reply.statusCode)) continue;
+      if (rewrite.lateMs) await setTimeout(rewrite.lateMs);
       if (rewrite.status !== undefined) reply.code(rewrite.status);
       if (rewrite.body) {
         body ??= { json: typeof payload === 'string' && payload !== '' ? JSON.parse(payload) : undefined };
         body.json = rewrite.body(body.json, request);
       }
+      raw = rewrite.raw?.() ?? raw;
       for (const [name, value] of Object.entries(rewrite.headers?.(reply) ?? {})) {
         if (value === undefined) reply.removeHeader(name);
         else reply.header(name, value);
       }
     }
+    if (raw !== undefined) return raw;
     if (body === undefined) return payload;
     if (body.json === undefined) {
       reply.removeHeader('content-type');

@@ -12,6 +12,10 @@ export const partnerFaults = {
     'OP-PARTNER-TOKEN',
     'POST /v2/partner/token answers every request, from the first, 429 with Retry-After: 1: a status the contract lists for user data operations only.',
   ),
+  'partner-token-503-in-run': partner(
+    'OP-PARTNER-TOKEN',
+    "POST /v2/partner/token issues each client's first token (the preflight's, on a target the run did not start), then answers every later request of that client 503.",
+  ),
   'partner-token-wrong-secret-accepted': partner(
     'PAUTH-TOKEN-INVALID-CLIENT',
     'POST /v2/partner/token issues a token to a known client whose client_secret is wrong.',

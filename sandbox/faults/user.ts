@@ -47,6 +47,20 @@ export const userFaults = {
     "PENDING_SCORE cycles carry score_state 'PENDING'",
   ),
   'profile-not-json': data('OP-JSON-BODIES', 'the basic profile is sent as text/plain'),
+  'cycles-without-limit-not-json': data(
+    'OP-JSON-BODIES',
+    'GET /v2/cycle without a limit answers 200 with an HTML page (text/html), not JSON',
+  ),
+  // ---------------------------------------------------------------- an answer of the server's, wherever read
+  'user-b-collection-500': data('OP-LIST-CYCLES', 'GET /v2/cycle answers user B 500 (user A is served)'),
+  'late-first-copy-404': data(
+    'OP-GET-CYCLE',
+    'the first GET /v2/cycle/{cycleId} the instance would answer 200 leaves 12 s late (past any resend mark) as a 404, as if the cycle did not exist; the copy the client sends again meanwhile, and every later read, is right (option lateFirstCopyMs)',
+  ),
+  'late-first-copy-broken-body': data(
+    'OP-GET-SLEEP',
+    "the first GET /v2/activity/sleep/{sleepId} the instance answers leaves 12 s late with a body that breaks the Sleep schema (nap as the string 'false'/'true'); the copy the client sends again meanwhile, and every later read, is right (option lateFirstCopyMs)",
+  ),
   // ---------------------------------------------------------------- versioning
   'sleep-id-v1-integer': data('VER-V2-IDS', 'sleeps carry their integer V1 id as id'),
   'recovery-sleep-id-integer': data('VER-V2-RECOVERY-SLEEP-ID', 'recoveries carry an integer sleep_id'),
@@ -181,7 +195,7 @@ export const userFaults = {
   ),
   'first-copy-late-500': data(
     'OP-GET-BODY-MEASUREMENT',
-    'the first GET /v2/user/measurement/body is answered 500, 3 s late (past the resend mark); every later one, its second copy among them, is right (sandbox/late-first-copy.ts)',
+    'the first GET /v2/user/measurement/body is answered 500, 3 s late (past the resend mark); every later one, its second copy among them, is right',
   ),
   // ---------------------------------------------------------------- rate limiting
   'rate-limit-never-429': data('RL-429', 'requests over the rate limit are served'),
@@ -225,6 +239,10 @@ export const userFaults = {
     "a request without a token is served as user A's",
   ),
   'auth-invalid-token-accepted': auth('AUTH-INVALID-TOKEN', "a never-issued token is served as user A's"),
+  'late-first-copy-invalid-token-200': auth(
+    'AUTH-INVALID-TOKEN',
+    "the first read of a scope with a well-formed token the instance never issued is served as user A's (200), 12 s late (past any resend mark); the copy the client sends again meanwhile, and every later one, gets 401 (option lateFirstCopyMs)",
+  ),
   'auth-expired-token-accepted': auth('AUTH-EXPIRED-TOKEN', 'an expired token is accepted'),
   'scope-unchecked-get-cycle': auth('SCOPE-READ-CYCLES', 'GET /v2/cycle/{id} does not check read:cycles'),
   'scope-unchecked-list-cycles': auth('SCOPE-READ-CYCLES', 'GET /v2/cycle does not check read:cycles'),

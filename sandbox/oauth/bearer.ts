@@ -42,6 +42,12 @@ const insufficientScope = (scope: string, status: 401 | 403): HttpError =>
 /** RFC 6750 §2.1: "Bearer" 1*SP b64token. */
 const bearerPattern = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
+/**
+ * Fault late-first-copy-invalid-token-200: the request the instance served on a never-issued token, which
+ * leaves late (sandbox/fault-responses.ts).
+ */
+export const lateOnNeverIssuedToken = new WeakSet<FastifyRequest>();
+
 export function bearerAuthHook(services: UserServices): onRequestAsyncHookHandler {
   const { ctx, tokens, accounts, clients } = services;
   // Served in place of a real grant by the faults that accept missing or invalid tokens.
@@ -51,7 +57,22 @@ export function bearerAuthHook(services: UserServices): onRequestAsyncHookHandle
     scopes: READ_SCOPES,
   };
 
-  const authenticate = (header: string | undefined): Grant => {
+  let neverIssuedServed = false;
+  /**
+   * Fault late-first-copy-invalid-token-200: the instance's first read of a scope (a declared security
+   * requirement) with a well-formed token it never issued.
+   */
+  const servedOnceLate = (request: FastifyRequest, token: string | undefined): boolean => {
+    const declared = request.method === 'GET' && request.routeOptions.config.userScope !== undefined;
+    if (neverIssuedServed || token === undefined || !declared) return false;
+    if (!ctx.fault('late-first-copy-invalid-token-200')) return false;
+    neverIssuedServed = true;
+    lateOnNeverIssuedToken.add(request);
+    return true;
+  };
+
+  const authenticate = (request: FastifyRequest): Grant => {
+    const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
       if (ctx.fault('auth-missing-token-accepted')) return fallback;
       throw new HttpError(401, 'invalid_token', 'A bearer token is required', {
@@ -70,13 +91,13 @@ export function bearerAuthHook(services: UserServices): onRequestAsyncHookHandle
         if (ctx.fault('revoke-tokens-still-valid')) return check.grant;
         throw invalidToken('The access token was revoked');
       default:
-        if (ctx.fault('auth-invalid-token-accepted')) return fallback;
+        if (ctx.fault('auth-invalid-token-accepted') || servedOnceLate(request, token)) return fallback;
         throw invalidToken('The access token is malformed or unknown');
     }
   };
 
   return async (request: FastifyRequest) => {
-    const grant = authenticate(request.headers.authorization);
+    const grant = authenticate(request);
     request.userGrant = grant;
     const { userScope, userScopeFault, userScopeNotFoundFault } = request.routeOptions.config;
     if (userScope && !grant.scopes.includes(userScope) && !(userScopeFault && ctx.fault(userScopeFault))) {

@@ -4,11 +4,23 @@
 import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { SEED_PARTNER_TOKEN_REQUEST } from '../config/variables.ts';
 import { type ApiClient, type ApiRequest, partnerCredential } from '../http/api-client.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { BODY, bodyField, bodyOf, describeExchange, type Exchange, STATUS } from '../http/exchange.ts';
 import { registerSecret } from '../http/redact.ts';
 import { timed } from '../run-state/phase-log.ts';
 import { runTokens, type TokenLifetimes } from './token-lifetimes.ts';
 import { partnerKey, TokenStore } from './token-store.ts';
+
+/** A token request the server failed: its answer, what was wrong with it, and the offending field. */
+export class PartnerTokenFailure extends Error {
+  constructor(
+    readonly exchange: Exchange,
+    readonly problem: string,
+    readonly field: string,
+  ) {
+    super(`The partner token request ${problem}: ${describeExchange(exchange)}`);
+    this.name = 'PartnerTokenFailure';
+  }
+}
 
 /** The token request's grant_type and scope (CONFORMANCE_PARTNER_GRANT_TYPE, CONFORMANCE_PARTNER_SCOPE). */
 export interface PartnerTokenSettings {
@@ -16,6 +28,28 @@ export interface PartnerTokenSettings {
   scope: string;
   /** Told of each token the client obtains, with its stated lifetime (the token store keeps them). */
   onToken?: (token: string, expiresIn: number) => Promise<void>;
+  /**
+   * What a token request the server failed throws instead of the PartnerTokenFailure: in a check, its failure
+   * of OP-PARTNER-TOKEN (src/suite/fixtures.ts), as the preflight charges a 429 there.
+   */
+  failed?: (failure: PartnerTokenFailure) => Error;
+}
+
+/** The token an answer to a token request carries; a failure of the server's where it carries none. */
+function issuedToken(exchange: Exchange): { token: string; expiresIn?: number } | PartnerTokenFailure {
+  if (exchange.status !== 200)
+    return new PartnerTokenFailure(exchange, `answered ${exchange.status}, not 200`, STATUS);
+  const body = bodyOf<{ access_token?: unknown; expires_in?: unknown } | null>(exchange);
+  if (!body.ok) return new PartnerTokenFailure(exchange, 'was answered with a body that is not JSON', BODY);
+  const token = body.value?.access_token;
+  if (typeof token !== 'string' || token === '')
+    return new PartnerTokenFailure(
+      exchange,
+      'was answered without an access_token',
+      bodyField('/access_token'),
+    );
+  const expiresIn = body.value?.expires_in;
+  return { token, ...(typeof expiresIn === 'number' ? { expiresIn } : {}) };
 }
 
 /** The seed's example values. */
@@ -73,14 +107,11 @@ export class PartnerClient {
   private async obtain(api: ApiClient): Promise<string> {
     const obtainedAt = this.lifetimes.now();
     const exchange = await timed('login', () => this.requestToken({}, api));
-    const body =
-      exchange.status === 200 ? exchange.json<{ access_token?: unknown; expires_in?: unknown }>() : {};
-    const token = body.access_token;
-    if (typeof token !== 'string')
-      throw new Error(`Partner token request failed: ${describeExchange(exchange)}`);
+    const issued = issuedToken(exchange);
+    if (issued instanceof PartnerTokenFailure) throw this.settings.failed?.(issued) ?? issued;
+    const { token, expiresIn } = issued;
     registerSecret(token);
     this.token = token;
-    const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
     this.lifetimes.keep(token, { obtainedAt, expiresIn, renew: (next) => this.obtain(next) });
     if (expiresIn !== undefined) await this.settings.onToken?.(token, expiresIn);
     return token;

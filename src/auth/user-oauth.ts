@@ -5,7 +5,7 @@
 // keeps the scope its server said it granted (src/auth/granted-scope.ts reads it).
 import type { ClientAuthMethod, UserLogin } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { BODY, bodyField, bodyOf, describeExchange, type Exchange, exchangeLine } from '../http/exchange.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { type AuthorizationCode, authorizationRequest, type CodeSource } from './authorization-request.ts';
 import { formSignIn } from './form-sign-in.ts';
@@ -68,13 +68,28 @@ const sandboxFields = (options: AuthorizationOptions): Record<string, string> =>
 });
 
 const errorCode = (exchange: Exchange): string | undefined => {
-  try {
-    const { error } = exchange.json<{ error?: unknown }>();
-    return typeof error === 'string' ? error : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = bodyOf<{ error?: unknown } | null>(exchange);
+  const error = body.ok ? body.value?.error : undefined;
+  return typeof error === 'string' ? error : undefined;
 };
+
+interface TokenResponse {
+  access_token?: unknown;
+  refresh_token?: unknown;
+  expires_in?: unknown;
+  scope?: unknown;
+}
+
+/** The token response's body; one that is not JSON or carries no access_token fails the sign-in (AUTH-CODE-FLOW). */
+function tokenResponse(exchange: Exchange): TokenResponse & { access_token: string } {
+  const body = bodyOf<TokenResponse | null>(exchange);
+  const token = body.ok ? body.value?.access_token : undefined;
+  if (body.ok && typeof token === 'string' && token !== '') return { ...body.value, access_token: token };
+  throw new SignInServerFailure(
+    `${exchangeLine(exchange)}: the token response ${body.ok ? 'carries no access_token' : 'is not JSON'}`,
+    { exchange, fields: [body.ok ? bodyField('/access_token') : BODY] },
+  );
+}
 
 export class UserOAuthClient {
   private clientAuth: ClientAuthMethod;
@@ -201,19 +216,13 @@ export class UserOAuthClient {
     }
     if (exchange.status !== 200) throw new TokenRequestError(exchange, errorCode(exchange));
     this.journal.stepsWorked([exchange], this.user);
-    const body = exchange.json<{
-      access_token?: string;
-      refresh_token?: string;
-      expires_in?: number;
-      scope?: unknown;
-    }>();
-    if (!body.access_token)
-      throw new Error(`Token response has no access_token: ${describeExchange(exchange)}`);
+    const body = tokenResponse(exchange);
+    const refreshToken = typeof body.refresh_token === 'string' ? body.refresh_token : undefined;
     registerSecret(body.access_token);
-    registerSecret(body.refresh_token);
+    registerSecret(refreshToken);
     return {
       accessToken: body.access_token,
-      refreshToken: body.refresh_token,
+      refreshToken,
       expiresIn: typeof body.expires_in === 'number' ? body.expires_in : undefined,
       obtainedAt,
       scopes,

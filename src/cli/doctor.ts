@@ -29,7 +29,7 @@ import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import { verifiableMust } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import type { Exchange } from '../http/exchange.ts';
+import { bodyOf, type Exchange } from '../http/exchange.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
@@ -59,15 +59,10 @@ class Untried {
 }
 
 const briefly = (exchange: Exchange): string => {
-  let error = '';
-  try {
-    const body = exchange.json<{ error?: unknown; error_description?: unknown; message?: unknown }>();
-    error = [body.error, body.error_description ?? body.message]
-      .filter((part) => typeof part === 'string')
-      .join(': ');
-  } catch {
-    error = '';
-  }
+  const body = bodyOf<{ error?: unknown; error_description?: unknown; message?: unknown } | null>(exchange);
+  const said =
+    body.ok && body.value ? [body.value.error, body.value.error_description ?? body.value.message] : [];
+  const error = said.filter((part) => typeof part === 'string').join(': ');
   return `${exchange.status}${error ? ` ${error}` : ''}`;
 };
 

@@ -92,3 +92,10 @@ export function requirementOf(op: Pick<Operation, 'operationId'>, prefix: string
 
 /** The OP-* requirement stating `op`'s success response (OP-LIST-CYCLES for listCycles); throws without one. */
 export const successRequirement = (op: Pick<Operation, 'operationId'>): string => requirementOf(op, 'OP-');
+
+/**
+ * The requirement an answer of `op` whose body is not JSON breaks: OP-JSON-BODIES ("JSON is used for all
+ * request and response bodies") where the catalogue states it for `op`, else `op`'s own success requirement.
+ */
+export const jsonBodyRequirement = (op: Pick<Operation, 'operationId'>): string =>
+  appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : successRequirement(op);

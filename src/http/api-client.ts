@@ -16,7 +16,7 @@ import { registerIssuedTokens } from './redact.ts';
 import type { RequestCounter, UnansweredRequests } from './request-counter.ts';
 import { RequestRefused } from './request-refused.ts';
 import { learnedTimeouts, methodAndPath, type RequestTimeouts, TIMEOUT_RULE } from './request-timeout.ts';
-import { type Sending, type SlowRequest, sendWithSecond } from './second-sending.ts';
+import { type Sending, type SlowRequestTold, sendWithSecond } from './second-sending.ts';
 import { type Transport, TransportError } from './transport.ts';
 import { TransportFailure } from './transport-failure.ts';
 
@@ -73,7 +73,9 @@ export interface ApiClientOptions {
   /** Whether a request late or lost may be sent a second time beside the first: a read (default: none). */
   sendsAgain?: (request: SentRequest) => boolean;
   /** Told when a request is slow (1 s) or loses its connection; returns who hears what became of it. */
-  onSlow?: (request: SentRequest) => (slow: SlowRequest) => void;
+  onSlow?: (request: SentRequest) => SlowRequestTold;
+  /** The contract's operation a request is (its operationId; undefined: none), which its exchange names. */
+  operationOf?: (request: SentRequest) => string | undefined;
   /** What a request left without an answer (none in time, or its connection lost) throws (default: its TransportFailure). */
   unansweredError?: (failure: TransportFailure) => Error;
   /** On a 401 to a request with a token: a new token to send it again with, once (undefined: none). */
@@ -149,7 +151,15 @@ export class ApiClient {
       this.options.requests.count(credential, sent.url, signIn);
       const { response, startedAt, durationMs } = await this.answer(sent, request, credential);
       const timing = { startedAt: startedAt.toISOString(), durationMs };
-      const exchange = createExchange(sent, response.status, response.headers, response.text, timing);
+      const operation = this.options.operationOf?.(sent);
+      const exchange = createExchange(
+        sent,
+        response.status,
+        response.headers,
+        response.text,
+        timing,
+        operation,
+      );
       this.options.onExchange?.(exchange);
       const announced = announcedRateLimit(exchange.headers);
       const seen = observationOf(exchange.status, announced);

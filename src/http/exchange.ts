@@ -10,20 +10,22 @@ export interface SentRequest {
   body?: string;
 }
 
+/**
+ * One answer of the target. Its body is read as JSON through the verdict (src/verdict/verdicts.ts
+ * `verdict.json`: a body that is not JSON fails the rule it breaks), or observed with `bodyOf`, which never
+ * throws: no read of a server's body becomes the suite's own error.
+ */
 export interface Exchange {
   request: SentRequest;
   status: number;
   headers: Record<string, string>;
   text: string;
-  /**
-   * The body parsed as JSON, with null-valued properties read as absent (absent-nulls.ts); throws a
-   * message naming the request when it is not JSON.
-   */
-  json<T = unknown>(): T;
   /** Pointers of the null-valued properties the body carried (empty when it is not JSON). */
   nullPointers: readonly string[];
   /** When the request was sent, and how long the target took to answer it (set by the API client). */
   timing?: ExchangeTiming;
+  /** The contract's operation the request is (its operationId), where the client knows it. */
+  operation?: string;
 }
 
 export interface ExchangeTiming {
@@ -62,6 +64,7 @@ export function createExchange(
   headers: Record<string, string>,
   text: string,
   timing?: ExchangeTiming,
+  operation?: string,
 ): Exchange {
   const parsed = parse(text);
   return {
@@ -71,16 +74,10 @@ export function createExchange(
     text,
     timing,
     nullPointers: parsed.ok ? parsed.nullPointers : [],
-    json<T>() {
-      if (parsed.ok) return parsed.value as T;
-      throw new Error(
-        `Response is not JSON (${status}, content-type ${headers['content-type'] ?? 'none'}): ${describeExchange(this)}`,
-      );
-    },
+    ...(operation === undefined ? {} : { operation }),
   };
 }
 
-/** Whether the request was served: any 2xx. */
 /** The fields of an answer a failure names (JSON pointers into {status, headers, body}). */
 export const STATUS = '/status';
 export const BODY = '/body';
@@ -89,6 +86,7 @@ export const bodyField = (pointer: string): string => `${BODY}${pointer}`;
 /** A header of the answer (`/headers/location`), by its lower-case name. */
 export const headerField = (name: string): string => `/headers/${name}`;
 
+/** Whether the request was served: any 2xx. */
 export const succeeded = (exchange: Pick<Exchange, 'status'>): boolean =>
   exchange.status >= 200 && exchange.status < 300;
 

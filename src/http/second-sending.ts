@@ -2,8 +2,8 @@
 // whichever answers first: the hedged request of "The Tail at Scale" (Dean and Barroso, 2013). Late: still
 // unanswered at its resend mark (src/http/request-timeout.ts); lost: its connection was reset or its body
 // cut. Writes are never sent twice. Each sending keeps its chance until the bound. A request still unanswered
-// once it is slow (1 s) is told, and what became of its sendings is told once all have settled, so that a
-// first sending the client went on without is judged all the same (src/report/latency/slow-requests.ts).
+// once it is slow (1 s) is told, and what became of its sendings, with their answers, once all have settled,
+// so that the sending the client went on without is judged all the same (src/session/slow-request-watch.ts).
 import { setImmediate as afterPending, setTimeout as sleep } from 'node:timers/promises';
 import type { ResendMark } from './request-timeout.ts';
 import { TransportError, type TransportErrorKind, type TransportResponse } from './transport.ts';
@@ -31,6 +31,15 @@ export interface SlowRequest {
   used?: 'first' | 'second';
 }
 
+/** The complete answers of the sendings that got one, for whoever judges them (never written as they are). */
+export interface SendingAnswers {
+  first?: Sending;
+  second?: Sending;
+}
+
+/** Hears what became of a slow request's sendings, and their answers, once all have settled. */
+export type SlowRequestTold = (slow: SlowRequest, answers: SendingAnswers) => void;
+
 export interface SecondSendingPlan {
   /** One sending, with its deadline; throws a TransportError. */
   send(timeoutMs: number): Promise<Sending>;
@@ -42,7 +51,7 @@ export interface SecondSendingPlan {
   /** Undefined: never sent twice (a write). Else waits for the second sending's turn; false: none. */
   sendAgain?: () => Promise<boolean>;
   /** Told when the request is slow or loses its connection; returns who hears what became of it. */
-  onSlow?: () => (slow: SlowRequest) => void;
+  onSlow?: () => SlowRequestTold;
 }
 
 type Settled = { sending: Sending; fate: Fate } | { error: TransportError; fate: Fate };
@@ -85,6 +94,10 @@ const mark = (ms: number, boundMs: number): Promise<typeof MARK> =>
         .then(() => afterPending())
         .then(() => MARK);
 
+/** The answer a sending got (undefined: none). */
+const sendingOf = (settled: Settled): Sending | undefined =>
+  'sending' in settled ? settled.sending : undefined;
+
 const answerOf = (settled: Settled): Sending => {
   if ('sending' in settled) return settled.sending;
   throw settled.error;
@@ -119,13 +132,16 @@ export async function sendWithSecond(plan: SecondSendingPlan): Promise<Sending> 
   }
   const winner = await firstAnswer(second ? [first, second] : [first]);
   void Promise.all([first, second]).then(([one, two]) =>
-    told?.({
-      resendMark: plan.resendMark,
-      boundMs: plan.boundMs,
-      first: one.fate,
-      ...(two ? { second: { ...two.fate, afterMs: Math.round(two.afterMs) } } : {}),
-      ...(winner ? { used: winner === one ? 'first' : 'second' } : {}),
-    }),
+    told?.(
+      {
+        resendMark: plan.resendMark,
+        boundMs: plan.boundMs,
+        first: one.fate,
+        ...(two ? { second: { ...two.fate, afterMs: Math.round(two.afterMs) } } : {}),
+        ...(winner ? { used: winner === one ? 'first' : 'second' } : {}),
+      },
+      { first: sendingOf(one), second: two && sendingOf(two) },
+    ),
   );
   if (winner) return answerOf(winner);
   const [one, two] = await Promise.all([first, second]);

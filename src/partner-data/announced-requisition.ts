@@ -6,11 +6,17 @@
 // waiting at most the configured webhook wait. Two such requisitions (generations racing in other workers)
 // cannot be told apart: none is taken.
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { operationById } from '../contract/operations.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
 import { type Delivery, deliveryText } from '../run/webhook-receiver.ts';
 import { extendTestTimeout } from '../session/run-waits.ts';
+import { Verdict } from '../verdict/verdicts.ts';
 import { openWebhookInbox } from './webhook-inbox.ts';
+
+/** The verdicts of a read of a named requisition (a body that is not JSON fails OP-JSON-BODIES). */
+const READ = new Verdict(successRequirement(operationById('getRequisition')));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -72,7 +78,7 @@ export async function announcedRequisition(
         const answer = await read(id);
         const created =
           answer.status === 200
-            ? Date.parse(String(answer.json<{ created_at?: unknown }>().created_at))
+            ? Date.parse(String(READ.json<{ created_at?: unknown } | null>(answer)?.created_at))
             : NaN;
         if (created >= notBefore) found.push(id);
       }

@@ -4,15 +4,32 @@
 // inspection routes under the base URL. An answer other than the documented one throws, naming the exchange.
 import type { SuiteConfig } from '../config/suite-config.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange, type Exchange } from '../http/exchange.ts';
+import { bodyOf, describeExchange, type Exchange } from '../http/exchange.ts';
 
 /** The URL of a sandbox administration path (`/sandbox/...`, beside `/developer`). */
 export const sandboxAdminUrl = (config: SuiteConfig, path: string): string =>
   `${new URL(config.baseUrl).origin}${path}`;
 
+/**
+ * An administration answer other than the documented one. The administration API is the sandbox's, the
+ * project's own code, never the contract's: its failure is the suite's error, to report to its maintainers.
+ */
+export class SandboxAdminFailure extends Error {
+  constructor(what: string, exchange: Exchange) {
+    super(`sandbox administration did not ${what}: ${describeExchange(exchange)}`);
+    this.name = 'SandboxAdminFailure';
+  }
+}
+
+/** The body of the administration's answer to `what`, which must have `expected` status and a JSON body. */
+function adminBody<T>(exchange: Exchange, expected: number, what: string): T {
+  const body = bodyOf<T>(exchange);
+  if (exchange.status !== expected || !body.ok) throw new SandboxAdminFailure(what, exchange);
+  return body.value;
+}
+
 function expectAdmin(exchange: Exchange, expected: number, what: string): void {
-  if (exchange.status !== expected)
-    throw new Error(`sandbox administration did not ${what}: ${describeExchange(exchange)}`);
+  if (exchange.status !== expected) throw new SandboxAdminFailure(what, exchange);
 }
 
 // ------------------------------------------------------------------------------------ user events
@@ -39,8 +56,7 @@ export async function triggerUserEvent(
     path: sandboxAdminUrl(config, `/sandbox/users/${userId}/events`),
     json: event,
   });
-  expectAdmin(exchange, 202, `simulate an event of user ${userId}`);
-  return exchange.json<{ event: UserEvent; sent_to: string[] }>();
+  return adminBody(exchange, 202, `simulate an event of user ${userId}`);
 }
 
 // ------------------------------------------------------------------------------------ webhook receivers
@@ -52,8 +68,7 @@ export async function listWebhookReceivers(
   owner: string,
 ): Promise<string[]> {
   const exchange = await api.send({ path: sandboxAdminUrl(config, '/sandbox/webhooks'), query: { owner } });
-  expectAdmin(exchange, 200, 'list the receivers');
-  return exchange.json<{ urls?: string[] }>().urls ?? [];
+  return adminBody<{ urls?: string[] }>(exchange, 200, 'list the receivers').urls ?? [];
 }
 
 /** Registers a webhook receiver URL for an owner (an OAuth client id or a partner client id). */
@@ -111,7 +126,6 @@ export async function sandboxRequisitionIds(
   const exchange = await api.send({
     path: `${config.baseUrl}/sandbox/partners/${encodeURIComponent(clientId)}/requisitions`,
   });
-  expectAdmin(exchange, 200, 'list the requisitions');
-  const body = exchange.json<{ requisitions?: { id: string }[] }>();
+  const body = adminBody<{ requisitions?: { id: string }[] }>(exchange, 200, 'list the requisitions');
   return (body.requisitions ?? []).map((requisition) => requisition.id);
 }

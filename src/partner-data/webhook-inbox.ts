@@ -10,8 +10,9 @@
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationById } from '../contract/operations.ts';
 import { buildPath } from '../contract/request-paths.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { describeExchange } from '../http/exchange.ts';
+import { exchangeLine } from '../http/exchange.ts';
 import {
   type Delivery,
   deliveryText,
@@ -20,6 +21,7 @@ import {
   startWebhookReceiver,
   waitForDeliveries,
 } from '../run/webhook-receiver.ts';
+import { notVerified, Verdict } from '../verdict/verdicts.ts';
 import {
   listWebhookReceivers,
   registerWebhookReceiver,
@@ -91,12 +93,22 @@ export async function openWebhookInbox(
   };
 }
 
-/** The user_id of a token's user, from GET /v2/user/profile/basic (the token needs read:profile). */
+/**
+ * The user_id of a token's user, from GET /v2/user/profile/basic (the token needs read:profile), in a check: a
+ * 5xx fails the operation, a body that is not JSON OP-JSON-BODIES; a profile that names no user_id (its fields
+ * are not all required) or is not served leaves the check not verified.
+ */
 export async function userIdOf(api: ApiClient, token: string): Promise<number> {
-  const exchange = await api.send({ path: buildPath(operationById('getBasicProfile')), token });
-  const userId = exchange.status === 200 ? exchange.json<{ user_id?: unknown }>().user_id : undefined;
+  const op = operationById('getBasicProfile');
+  const exchange = await api.send({ path: buildPath(op), token });
+  const answer = new Verdict(successRequirement(op));
+  answer.expectNo5xx(exchange);
+  const userId =
+    exchange.status === 200 ? answer.json<{ user_id?: unknown } | null>(exchange)?.user_id : undefined;
   if (typeof userId !== 'number')
-    throw new Error(`the basic profile names no user_id: ${describeExchange(exchange)}`);
+    notVerified(
+      `the basic profile names no user_id, so no webhook can be told to be the user's (${exchangeLine(exchange)})`,
+    );
   return userId;
 }
 

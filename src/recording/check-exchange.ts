@@ -5,7 +5,7 @@
 // the page; nulls read as absent with a warning.
 import { descendingProblems, describeRecordProblem, scoreStateProblems } from '../checks/invariants.ts';
 import type { Operation } from '../contract/operation-model.ts';
-import { appliesTo, requirementOf, successRequirement } from '../contract/requirements.ts';
+import { jsonBodyRequirement, requirementOf, successRequirement } from '../contract/requirements.ts';
 import { attributed, conditionalRequirementAt, requirementAt } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
@@ -186,7 +186,7 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Exchan
   const schema = op.responses.get(exchange.status)?.schema ?? null;
   if (!succeeded(exchange) || schema === null) return out;
 
-  const jsonRule = appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : successRequirement(op);
+  const jsonRule = jsonBodyRequirement(op);
   const type = exchange.responseHeaders['content-type'] ?? '';
   if (isJsonContentType(type)) add(jsonRule, 'pass', 'application/json');
   else add(jsonRule, 'fail', `content-type is "${type}", not application/json`);

@@ -26,10 +26,10 @@ import { latencyTable } from './latency/latency.ts';
 import { withLatency } from './latency/latency-budget.ts';
 import { samplesFromAnnotations } from './latency/latency-samples.ts';
 import {
-  firstSendingFailures,
   lateSamples,
   recordedSlowRequests,
   type SlowRequestRecord,
+  sendingFailures,
   sentTwice,
   slowRequestRows,
 } from './latency/slow-requests.ts';
@@ -37,7 +37,7 @@ import type { ConformanceReport } from './model.ts';
 import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './progress-line.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
-import { type RunFinding, recordedRunFindings } from './run-findings.ts';
+import { keptExchangesOf, type RunFinding, recordedRunFindings } from './run-findings.ts';
 import {
   mergeDifferences,
   runFactsOf,
@@ -325,16 +325,17 @@ async function conformanceReport(
   );
   const slow = merged?.slowRequests ?? (config ? recordedSlowRequests(config.baseUrl) : []);
   const summaries = tests.map((test) => summarise(test, targetAnswered));
+  const runFindings = [...outsideTests, ...sendingFailures(slow)];
   const exchanges = [
     ...tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? '')),
-    ...outsideTests.map(({ where, exchange }) => (exchange ? [{ ...exchange, test: where }] : [])),
+    ...runFindings.map((run) => keptExchangesOf(run).map((exchange) => ({ ...exchange, test: run.where }))),
   ];
   const keptInRun = new Set(exchanges.flat().map((exchange) => exchange.id));
   const built = buildReport(
     // After the tests: the reporter finds a test's summary at the test's own index.
     [
       ...summaries.map((summary, index) => withExchanges(summary, exchanges[index] ?? [], keptInRun)),
-      ...[...outsideTests, ...firstSendingFailures(slow)].map(summariseRunFinding),
+      ...runFindings.map(summariseRunFinding),
     ],
     requirements,
     loadExpectations(config?.expectationsFile),

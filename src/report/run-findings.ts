@@ -18,7 +18,15 @@ export interface RunFinding {
   finding: Finding;
   /** The answer the finding rests on (redacted), which the finding names by its id. */
   exchange?: Omit<ResultExchange, 'test'>;
+  /** The answers it was judged beside (redacted): the copy of a request the check went on with. */
+  beside?: Omit<ResultExchange, 'test'>[];
 }
+
+/** Every exchange a finding of the run keeps: the one it rests on, then those beside it. */
+export const keptExchangesOf = ({ exchange, beside }: RunFinding): Omit<ResultExchange, 'test'>[] => [
+  ...(exchange ? [exchange] : []),
+  ...(beside ?? []),
+];
 
 const file = (): string => reportPath('.run/run-findings.jsonl');
 

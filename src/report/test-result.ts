@@ -13,7 +13,7 @@ import { sourceOf } from '../run-state/package.ts';
 import { type Finding, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
 import { suiteError, type TestError } from './run-errors.ts';
-import type { RunFinding } from './run-findings.ts';
+import { keptExchangesOf, type RunFinding } from './run-findings.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
 
@@ -162,9 +162,11 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
 }
 
 /** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
-export function summariseRunFinding({ where, file, finding, exchange }: RunFinding): TestResultSummary {
+export function summariseRunFinding(run: RunFinding): TestResultSummary {
+  const { where, file, finding } = run;
   const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);
+  const exchanges = keptExchangesOf(run).map(({ id }) => id);
   return {
     title: where,
     file: file ?? 'global setup',
@@ -174,7 +176,7 @@ export function summariseRunFinding({ where, file, finding, exchange }: RunFindi
     failedRequirements: failed ? [finding.requirement] : [],
     tags: [],
     findings: [recorded],
-    ...(exchange ? { exchanges: [exchange.id] } : {}),
+    ...(exchanges.length > 0 ? { exchanges } : {}),
     prismViolations: [],
     error: failed
       ? [`[${recorded.requirement}] ${recorded.message}`, recorded.evidence ?? ''].join('\n').trim()

@@ -26,7 +26,7 @@ import { operationById } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../http/certificate.ts';
-import { describeExchange, type Exchange, STATUS } from '../http/exchange.ts';
+import { describeExchange, type Exchange, jsonOf, STATUS } from '../http/exchange.ts';
 import { announcedNumbers, type RateLimitJudge } from '../http/rate-limited.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
@@ -87,12 +87,9 @@ const chargeRateLimit =
 
 /** The error code of an OAuth error answer (RFC 6749 §5.2), if it has one. */
 const oauthError = (text: string): string | undefined => {
-  try {
-    const { error } = JSON.parse(text) as { error?: unknown };
-    return typeof error === 'string' ? error : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = jsonOf(text);
+  const error = body.ok ? (body.value as { error?: unknown } | null)?.error : undefined;
+  return typeof error === 'string' ? error : undefined;
 };
 
 /** Credentials the target refused: the variables that hold them, and where each was set. */

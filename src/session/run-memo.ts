@@ -52,19 +52,20 @@ export class RunMemo {
   }
 }
 
-type ExchangeData = Pick<Exchange, 'request' | 'status' | 'headers' | 'text' | 'timing'>;
+type ExchangeData = Pick<Exchange, 'request' | 'status' | 'headers' | 'text' | 'timing' | 'operation'>;
 
-const exchangeData = ({ request, status, headers, text, timing }: Exchange): ExchangeData => ({
+const exchangeData = ({ request, status, headers, text, timing, operation }: Exchange): ExchangeData => ({
   request,
   status,
   headers,
   text,
   timing,
+  operation,
 });
 /** An exchange as it arrives: a token its body carries is a secret here too, before anything could print it. */
 const exchangeOf = (data: ExchangeData): Exchange => {
   registerIssuedTokens(data.text);
-  return createExchange(data.request, data.status, data.headers, data.text, data.timing);
+  return createExchange(data.request, data.status, data.headers, data.text, data.timing, data.operation);
 };
 
 /** One exchange (a single read, a token request, a generation of test data). */

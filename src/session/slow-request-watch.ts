@@ -1,14 +1,19 @@
 // What a target session's client tells of the requests that are slow (1 s) or lose their connection
 // (src/http/second-sending.ts): each is recorded for the report once all its sendings settled, named by the
-// test that sent it (src/report/latency/slow-requests.ts). A session closes once the last has settled: each ends by
-// its bound, so a first sending a check went on without is judged, however late.
+// test that sent it, and the sending its check went on without judged here, once, on its whole answer
+// (src/report/latency/slow-requests.ts). A session closes once the last has settled: each ends by its bound.
 import type { TestInfo } from '@playwright/test';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { operationUnder } from '../contract/match-operation.ts';
 import type { ApiClientOptions } from '../http/api-client.ts';
 import { curl } from '../http/exchange.ts';
+import { carriesMadeUpToken } from '../http/made-up-tokens.ts';
 import { redactText } from '../http/redact.ts';
-import { recordSlowRequest } from '../report/latency/slow-requests.ts';
+import {
+  recordSlowRequest,
+  type SlowRequestRecord,
+  unusedSendingFailure,
+} from '../report/latency/slow-requests.ts';
 import { currentTest } from './run-waits.ts';
 
 /** A test's title as the report gives it (src/report/test-result.ts). */
@@ -29,16 +34,23 @@ export function slowRequestWatch(baseUrl: string): SlowRequestWatch {
       const test = currentTest();
       let done = () => {};
       pending.add(new Promise<void>((resolve) => (done = resolve)));
-      return (slow) => {
-        recordSlowRequest({
+      return (slow, answers) => {
+        const op = operationUnder(baseUrl, request.method, request.url);
+        const record: SlowRequestRecord = {
           ...slow,
           target: baseUrl,
           test: test ? reportTitle(test) : '',
           file: test ? test.file.replace(/^.*\/tests\//, 'tests/') : '',
-          operationId: operationUnder(baseUrl, request.method, request.url)?.operationId,
+          operationId: op?.operationId,
           request: `${request.method} ${redactText(request.url)}`,
           curl: curl(request),
+        };
+        const failure = unusedSendingFailure(record, answers, {
+          request,
+          op,
+          madeUpToken: carriesMadeUpToken(request),
         });
+        recordSlowRequest(failure ? { ...record, failure } : record);
         done();
       };
     },

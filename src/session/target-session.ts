@@ -95,6 +95,8 @@ function sessionClient(manifest: RunManifest, transport: Transport, { pacer, cal
     sendsAgain: ({ method, url }) =>
       method === 'GET' && operationUnder(config.baseUrl, method, url) !== undefined,
     onSlow: slow.onSlow,
+    // Each exchange names its operation: a body that is not JSON fails OP-JSON-BODIES wherever it is read.
+    operationOf: ({ method, url }) => operationUnder(config.baseUrl, method, url)?.operationId,
     // After any wait, a token the run keeps goes out renewed by its stated expiry.
     currentToken: (token, client) => runTokens.current(token, client),
     unansweredError: (failure) => unansweredFailure(failure, config.baseUrl),

@@ -2,7 +2,7 @@
 // user tokens minted through the real authorization code flow (once per scope set, worker and target, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
 import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
-import { PartnerClient, partnerTokenSettings } from '../auth/partner-client.ts';
+import { PartnerClient, type PartnerTokenFailure, partnerTokenSettings } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
 import { runTokens } from '../auth/token-lifetimes.ts';
 import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
@@ -13,6 +13,8 @@ import { targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
+import { operationById } from '../contract/operations.ts';
+import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
@@ -131,8 +133,18 @@ function partnerFor(
     notVerified(
       `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID, CONFORMANCE_PARTNER_${name}_CLIENT_SECRET)`,
     );
-  return new PartnerClient(api, credentials, tokens, partnerTokenSettings(config, credentials));
+  const settings = { ...partnerTokenSettings(config, credentials), failed: partnerTokenFailure };
+  return new PartnerClient(api, credentials, tokens, settings);
 }
+
+/** A token request the server failed, in a check: its failure of OP-PARTNER-TOKEN, on the answer. */
+const partnerTokenFailure = ({ exchange, problem, field }: PartnerTokenFailure): ConformanceFailure =>
+  new ConformanceFailure(
+    successRequirement(operationById('requestPartnerToken')),
+    `the partner token request ${problem}`,
+    exchange,
+    { fields: [field] },
+  );
 
 /**
  * The exchanges a test that did not pass attaches: the last few, every one a finding names, and every one

@@ -7,7 +7,7 @@
 import { operations } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
-import { BODY, bodyField, type Exchange, STATUS } from '../http/exchange.ts';
+import { BODY, bodyField, bodyOf, type Exchange, STATUS } from '../http/exchange.ts';
 import { chargeUnansweredTo } from '../session/unanswered.ts';
 import { ConformanceFailure } from '../verdict/verdicts.ts';
 
@@ -69,12 +69,10 @@ export function pageOf<T>(exchange: Exchange, requirement: string, nextToken?: s
       { fields: [STATUS] },
     );
   }
-  let body: { records?: unknown; next_token?: unknown };
-  try {
-    body = exchange.json();
-  } catch {
+  const parsed = bodyOf<{ records?: unknown; next_token?: unknown }>(exchange);
+  if (!parsed.ok)
     throw new ConformanceFailure('OP-JSON-BODIES', 'a page is not JSON', exchange, { fields: [BODY] });
-  }
+  const body = parsed.value;
   if (!Array.isArray(body?.records))
     throw new ConformanceFailure('SCH-ENVELOPE', 'the page has no records array', exchange, {
       fields: [bodyField('/records')],

@@ -5,14 +5,16 @@
 // blocked (a skip, never a pass). Each is a Finding (src/report/finding.ts) the reporter reads; a failure
 // becomes one where it ends the test. A test reaches its own through the `verdict` fixture.
 import { type TestInfo, test } from '@playwright/test';
-import { operations } from '../contract/operations.ts';
-import { successRequirement } from '../contract/requirements.ts';
+import { isOperationId, type Operation } from '../contract/operation-model.ts';
+import { operationById, operations } from '../contract/operations.ts';
+import { jsonBodyRequirement, successRequirement } from '../contract/requirements.ts';
 import { attributed } from '../contract/rule-requirements.ts';
 import { formatViolation, validate } from '../contract/validators.ts';
 import { isJsonContentType } from '../http/content-type.ts';
 import {
   BODY,
   bodyField,
+  bodyOf,
   describeExchange,
   type Exchange,
   headerField,
@@ -145,14 +147,22 @@ const NO_5XX_ON_CLIENT_INPUT = 'ERR-NO-5XX-ON-CLIENT-INPUT';
 
 /**
  * Requirements any check may give a verdict on without declaring them, because they hold wherever a check
- * sends a request: no 5xx on client input, and each operation's answer to a valid request (its OP-*
- * requirement, which a shared read charges too, src/user-data/collections.ts). Any other requirement a check
+ * sends a request: no 5xx on client input, each operation's answer to a valid request (its OP-*
+ * requirement, which a shared read charges too, src/user-data/collections.ts), and JSON bodies (OP-JSON-BODIES). Any other requirement a check
  * judges (passes with evidence, fails, leaves not verified), it declares (verifies()'s `also`): its tag is
  * what selects the check for that requirement (`--grep`, the mutation gate), and the report counts the check
  * in the requirement's verdict. A note or a warning, which any check may record (src/report/build-report.ts),
  * needs no declaration.
  */
-const judgedAnywhere = new Set([NO_5XX_ON_CLIENT_INPUT, ...operations.map(successRequirement)]);
+const judgedAnywhere = new Set([
+  NO_5XX_ON_CLIENT_INPUT,
+  ...operations.map(successRequirement),
+  ...operations.map(jsonBodyRequirement),
+]);
+
+/** The contract's operation an exchange is, where its client named it. */
+const operationOfExchange = ({ operation }: Exchange): Operation | undefined =>
+  operation !== undefined && isOperationId(operation) ? operationById(operation) : undefined;
 
 /** A finding's evidence of an exchange: its line and curl, and its id in the result. */
 const exchangeEvidence = (exchange: Exchange): { evidence: string; exchange?: string } => {
@@ -329,16 +339,27 @@ export class Verdict {
     );
   }
 
-  /** The body as JSON (nulls read as absent), or a failure naming the request. */
+  /**
+   * The body as JSON (nulls read as absent). One that is not JSON fails the rule it breaks, whatever the check
+   * asked it for: OP-JSON-BODIES where the catalogue states it for the exchange's operation (else that
+   * operation's own), this verdict's requirement for an answer of no operation (a sign-in step).
+   */
   json<T = unknown>(exchange: Exchange): T {
     this.judging();
-    try {
-      return exchange.json<T>();
-    } catch {
-      return this.fail(`the body is not JSON: ${JSON.stringify(exchange.text.slice(0, 200))}`, exchange, [
-        BODY,
-      ]);
-    }
+    const body = bodyOf<T>(exchange);
+    if (body.ok) return body.value;
+    const op = operationOfExchange(exchange);
+    return new Verdict(op ? jsonBodyRequirement(op) : this.requirement).fail(
+      `the body is not JSON (${exchange.status}, content-type ${exchange.headers['content-type'] ?? 'none'}): ${JSON.stringify(exchange.text.slice(0, 200))}`,
+      exchange,
+      [BODY],
+    );
+  }
+
+  /** The records of a collection page's body (none where it carries none); a body not JSON fails as in json(). */
+  pageRecords(exchange: Exchange): unknown[] {
+    const { records } = this.json<{ records?: unknown }>(exchange);
+    return Array.isArray(records) ? records : [];
   }
 
   /**

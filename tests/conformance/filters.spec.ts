@@ -275,8 +275,7 @@ describeEachCollection((op, name) => {
       const exchange = await api.send({ path, token, query });
       verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
       // The reading: a client error (400), or a query that selects no record (200 without records).
-      const served =
-        exchange.status === 200 ? (exchange.json<{ records?: unknown[] }>().records ?? []).length : undefined;
+      const served = exchange.status === 200 ? verdict.pageRecords(exchange).length : undefined;
       if (exchange.status !== 400 && served !== 0)
         verdict.warn(
           `start after end answered ${exchange.status}${served === undefined ? '' : ` with ${served} records`}, neither 400 nor 200 with no record`,

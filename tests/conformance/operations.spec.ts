@@ -22,6 +22,9 @@ const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);
 // versioned path and schema it verifies, and the first pages of each collection (the smoke plan's bound).
 const SMOKE = [Tags.smoke];
 
+/** The size of user B's first page of a collection, read as the ownership check reads it (limit 5). */
+const USER_B_PAGE = 5;
+
 const readOperations = operations.filter(
   (op) => (op.area === 'user-data' || op.area === 'utility') && !COVERED_ELSEWHERE.has(op.operationId),
 );
@@ -80,7 +83,7 @@ for (const op of readOperations) {
       `${op.method} ${op.path} answers ${op.successStatus} with ${op.responseSchema ?? 'no body'}`,
       { tag: SMOKE },
     ),
-    async ({ dataset, verdict }) => {
+    async ({ api, config, dataset, userToken, verdict }) => {
       const exchange = await callWithRealIds(op, dataset, verdict);
       verdict.expectStatus(exchange, op.successStatus);
       if (op.responseSchema === null) {
@@ -91,6 +94,13 @@ for (const op of readOperations) {
       verdict.expectSchema(op.responseSchema, verdict.json(exchange), exchange);
       covered('read operation', [op.operationId]);
       verdict.evidence(`a valid ${op.responseSchema}`, exchange);
+      // A collection is user B's too, where one is configured: its first page as the ownership check reads it.
+      if (!op.isCollection || !config.capabilities.has('second-user')) return;
+      const token = await userToken(undefined, 'B');
+      const ofB = await api.send({ path: op.path, token, query: { limit: USER_B_PAGE } });
+      verdict.expectStatus(ofB, op.successStatus);
+      verdict.expectSchema(op.responseSchema, verdict.json(ofB), ofB);
+      verdict.evidence(`a valid ${op.responseSchema} for user B too`, ofB);
     },
   );
 

@@ -76,7 +76,7 @@ describeEachCollection((op, name) => {
           ? (outcome.value.pages[0] as Page<DataRecord>).exchange
           : await api.send({ path, token: await userToken(), query: { limit: maximum } });
       verdict.expectStatus(exchange, 200);
-      const records = exchange.json<{ records?: unknown[] }>().records ?? [];
+      const records = verdict.pageRecords(exchange);
       const all = await dataset.referenceWalk(op);
       verdict.expectThat(
         records.length <= maximum,
@@ -109,8 +109,7 @@ describeEachCollection((op, name) => {
         if (exchange.status === 400) continue;
         // The seed states the maximum ("maximum 25"), not that a larger limit is refused: a page beyond the
         // maximum breaks it; a page capped at the maximum departs from the suite's reading only.
-        const served =
-          exchange.status === 200 ? (exchange.json<{ records?: unknown[] }>().records ?? []).length : 0;
+        const served = exchange.status === 200 ? verdict.pageRecords(exchange).length : 0;
         verdict.expectThat(
           served <= maximum,
           `limit=${limit} returned ${served} records, more than the maximum ${maximum}`,
@@ -163,10 +162,7 @@ describeEachCollection((op, name) => {
       for (const limit of ['0', '-1']) {
         const exchange = await api.send({ path, token, query: { limit } });
         verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
-        const served =
-          exchange.status === 200
-            ? ` with ${(exchange.json<{ records?: unknown[] }>().records ?? []).length} records`
-            : '';
+        const served = exchange.status === 200 ? ` with ${verdict.pageRecords(exchange).length} records` : '';
         verdict.note(`${name} limit=${limit}: answered ${exchange.status}${served}`);
       }
     },

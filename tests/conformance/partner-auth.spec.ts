@@ -16,6 +16,7 @@ import { operationById } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { madeUpToken } from '../../src/http/made-up-tokens.ts';
 import { registerSecret } from '../../src/http/redact.ts';
 import {
   addTestDataOperation,
@@ -282,7 +283,7 @@ for (const op of partnerOperations) {
     { name: 'without a token', token: () => undefined, stated: false },
     {
       name: 'with a token the service never issued',
-      token: () => `not-a-token-${randomUUID()}`,
+      token: () => madeUpToken(`not-a-token-${randomUUID()}`),
       stated: true,
     },
   ];
@@ -326,7 +327,7 @@ const renewals: {
     requirement: 'PAUTH-INVALID-TOKEN',
     kind: 'invalid',
     capability: 'real-auth',
-    stale: async () => `not-a-token-${randomUUID()}`,
+    stale: async () => madeUpToken(`not-a-token-${randomUUID()}`),
   },
   {
     requirement: 'PAUTH-EXPIRED-TOKEN',

@@ -170,9 +170,12 @@ test(
         "the target is a non-production environment, where add-test-data exists: the check needs a production target (CONFORMANCE_ENVIRONMENT=production) or the production deployment's URL (CONFORMANCE_PRODUCTION_BASE_URL)",
       );
     // The same request to the production deployment (on the embedded sandbox, its production twin).
+    // Partner A's credentials and token settings (a token the server fails is OP-PARTNER-TOKEN's).
     const production = new PartnerClient(
       api.withOptions({ baseUrl: productionBaseUrl }),
       partnerA.credentials,
+      new Map(),
+      partnerA.settings,
     );
     const exchange = await requestTestData(production);
     verdict.expectStatus(exchange, 404);

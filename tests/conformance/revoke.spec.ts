@@ -6,6 +6,7 @@
 
 import { Tags } from '../../src/config/profiles.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
+import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
@@ -84,7 +85,10 @@ test(
     const reads = userDataOperations.filter((op) => op.readOnly);
     const probe = reads.find((op) => op.security.kind === 'user' && !needsIds(op)) ?? reads[0];
     if (!probe) throw new Error('the catalogue has no user-data read');
-    verdict.expectStatus(await api.send({ ...requestFor(probe, ids), token: grant.accessToken }), 200);
+    const served = await api.send({ ...requestFor(probe, ids), token: grant.accessToken });
+    // A 5xx says nothing about the token: the operation failed (its own success requirement).
+    verdict.of(successRequirement(probe)).expectNo5xx(served);
+    verdict.expectStatus(served, 200);
 
     const revoked = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectSuccess(revoked, 'the revocation itself');

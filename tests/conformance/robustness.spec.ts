@@ -436,9 +436,7 @@ for (const op of generated) {
           verdict.expectNo5xx(exchange);
           sent++;
           const served =
-            exchange.status === 200 && request.caps.length > 0
-              ? (verdict.json<{ records?: unknown[] }>(exchange).records ?? []).length
-              : 0;
+            exchange.status === 200 && request.caps.length > 0 ? verdict.pageRecords(exchange).length : 0;
           // A page over a stated cap fails; over a reading's (start after end), it departs from the reading.
           for (const cap of request.caps.filter((one) => served > one.records)) {
             const problem = `${request.label}: ${served} records, more than ${cap.what}`;

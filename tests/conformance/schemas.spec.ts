@@ -185,14 +185,10 @@ async function check(dataset: Dataset): Promise<Findings> {
     findings.seen.records.set(op.operationId, outcome.value.records);
     findings.seen.pages += outcome.value.pages.length;
     for (const [index, page] of outcome.value.pages.entries()) {
-      collect(
-        findings,
-        noteCounts,
-        op,
-        `${op.method} ${op.path} page ${index}`,
-        page.exchange.json(),
-        page.exchange,
-      );
+      // Every page of a walk is JSON: the walk read it so (src/user-data/collections.ts pageOf).
+      const body = bodyOf(page.exchange);
+      if (body.ok)
+        collect(findings, noteCounts, op, `${op.method} ${op.path} page ${index}`, body.value, page.exchange);
     }
   }
   for (const op of singleReads) {

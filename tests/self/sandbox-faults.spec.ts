@@ -7,10 +7,16 @@ import { faults } from '../../sandbox/faults/index.ts';
 import { userFaults } from '../../sandbox/faults/user.ts';
 import { type Probe, runProbe, type UserFault } from './sandbox-fault-probe.ts';
 import { accessProbes } from './sandbox-fault-probes-access.ts';
+import { answerProbes } from './sandbox-fault-probes-answers.ts';
 import { dataProbes } from './sandbox-fault-probes-data.ts';
 import { pagingProbes } from './sandbox-fault-probes-paging.ts';
 
-const probes: Record<UserFault, Probe> = { ...dataProbes, ...pagingProbes, ...accessProbes };
+const probes: Record<UserFault, Probe> = {
+  ...dataProbes,
+  ...pagingProbes,
+  ...accessProbes,
+  ...answerProbes,
+};
 
 test('every user-area fault names a requirement of specs/requirements.yaml and there are at least 30', async () => {
   const { findRequirement } = await import('../../src/contract/requirements.ts');

@@ -152,6 +152,14 @@ const probes: Record<PartnerFault, Probe> = {
   ),
   'partner-token-expires-in-zero': tokenResponse((body) => expect(body.expires_in).toBeGreaterThan(0)),
   'partner-token-expires-in-overflow': tokenResponse((body) => assertValid('partner-token-response', body)),
+  'partner-token-503-in-run': {
+    async check(sandbox) {
+      for (const partner of [partnerA, partnerA, partnerB, partnerB]) {
+        const answer = await sandbox.call('POST', paths.token, { json: validTokenRequest(partner) });
+        expect(answer.status).toBe(200);
+      }
+    },
+  },
   'partner-expired-token-accepted': {
     async check(sandbox) {
       const { id } = await firstOfA(sandbox);

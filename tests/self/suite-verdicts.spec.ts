@@ -106,6 +106,27 @@ test('verdict.of(X) stops the check as not verified or blocked of X, not of the 
   }
 });
 
+test("a body that is not JSON fails the rule it breaks, whatever the check read it for: OP-JSON-BODIES where it applies to the exchange's operation, else the operation's own", () => {
+  const of = (operation: string) =>
+    createExchange(
+      { method: 'GET', url: 'http://target.test/developer/v2/cycle', headers: {} },
+      200,
+      { 'content-type': 'text/html' },
+      '<html>',
+      undefined,
+      operation,
+    );
+  const check = new Verdict('ERR-NO-5XX-ON-CLIENT-INPUT');
+  expect(failureOf(() => check.json(of('listCycles'))).finding).toMatchObject({
+    requirement: 'OP-JSON-BODIES',
+    fields: ['/body'],
+  });
+  expect(failureOf(() => check.pageRecords(of('listCycles'))).finding.requirement).toBe('OP-JSON-BODIES');
+  expect(failureOf(() => check.json(of('addTestData'))).finding.requirement).toBe('OP-ADD-TEST-DATA');
+  expect(check.pageRecords(exchange(200, '{"records": [1, 2]}'))).toEqual([1, 2]);
+  expect(check.pageRecords(exchange(200, '{"data": []}'))).toEqual([]);
+});
+
 test('the assertions fail their own requirement, naming the request', () => {
   const verdict = new Verdict('OP-LIST-CYCLES');
   expect(() => verdict.expectSuccess(exchange(204))).not.toThrow();
@@ -118,7 +139,7 @@ test('the assertions fail their own requirement, naming the request', () => {
     /^GET http:\/\/target\.test\/v2\/cycle → 409\n {2}reproduce: curl/,
   );
   expect(failureOf(() => verdict.json(exchange(200, '{"records": ['))).finding.message).toBe(
-    'the body is not JSON: "{\\"records\\": ["',
+    'the body is not JSON (200, content-type none): "{\\"records\\": ["',
   );
   expect(verdict.json<{ records: unknown[] }>(exchange(200, '{"records": []}'))).toEqual({ records: [] });
   expect(failureOf(() => verdict.expectEmptyBody(exchange(204, 'x'))).finding.message).toMatch(

@@ -31,6 +31,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whose tokens, what is missing, and the capability a configuration supplies it by. */
 interface Owner {
+  kind: 'user' | 'partner';
   whose: string;
   what: string;
   capability: Capability;
@@ -68,31 +69,62 @@ async function pastExpiry(held: readonly HeldToken[], owner: Owner, verdict: Ver
 const expired = (held: readonly HeldToken[]): HeldToken | undefined =>
   held.find(({ expiresAt }) => expiresAt + EXPIRY_MARGIN_MS <= Date.now());
 
-/** A user token the run was issued, held to its stated lifetime (undefined: none stated). */
+/**
+ * The owner's expired token: the supplied one; one of `held` already expired; on the sandbox, the token
+ * `issueExpired` asks for, if its answer says expires_in 0 or less (else it is held like the others); the
+ * first of `held` to expire, waited for.
+ */
+async function expiredOf(
+  owner: Owner,
+  { config, verdict }: { config: SuiteConfig; verdict: Verdict },
+  heldTokens: () => Promise<HeldToken[]>,
+  issueExpired: () => Promise<HeldToken>,
+): Promise<string> {
+  const supplied = suppliedExpiredToken(config, owner.kind);
+  if (supplied) return supplied;
+  const held = await heldTokens();
+  const done = expired(held);
+  if (done) return done.token;
+  // Only the sandbox issues an expired token on request; elsewhere the capability is the store's.
+  if (config.target === 'sandbox' && config.capabilities.has(owner.capability)) {
+    const issued = await issueExpired();
+    if (issued.lifetime <= 0) return issued.token;
+    // A target that ignores the request issues a live token: held to its stated lifetime like the others.
+    held.push(issued);
+  }
+  return pastExpiry(held, owner, verdict);
+}
+
+/** A user token the run was issued, held to its stated lifetime (none stated: not held). */
 const heldUserToken = ({ accessToken, expiresIn, obtainedAt }: UserToken): HeldToken[] =>
   expiresIn === undefined || obtainedAt === undefined
     ? []
     : [{ token: accessToken, lifetime: expiresIn, expiresAt: obtainedAt + expiresIn * 1000 }];
 
 const USER: Owner = {
+  kind: 'user',
   whose: "user A's tokens",
   what: 'expired user token',
   capability: 'expired-user-token',
 };
 
-/** An expired token of user A for every read scope (so only its expiry can be the reason of a refusal). */
-export async function expiredUserToken(
+/**
+ * An expired token of user A for every read scope (so only its expiry can be the reason of a refusal): of
+ * those the pool handed out, or on the sandbox one it mints expired (src/auth/user-token-pool.ts).
+ */
+export function expiredUserToken(
   config: SuiteConfig,
   tokenPool: UserTokenPool,
   verdict: Verdict,
 ): Promise<string> {
-  const supplied = suppliedExpiredToken(config, 'user');
-  if (supplied) return supplied;
-  const held = tokenPool.keptTokens(ALL_READ_SCOPES).flatMap(heldUserToken);
-  const done = expired(held);
-  if (done) return done.token;
-  if (config.capabilities.has(USER.capability)) return tokenPool.expiredToken();
-  return pastExpiry(held, USER, verdict);
+  const held = async () => tokenPool.keptTokens(ALL_READ_SCOPES).flatMap(heldUserToken);
+  const issueExpired = async () => {
+    const token = await tokenPool.expiredToken();
+    // A sign-in that states no lifetime is taken at its word: asked expired.
+    const lifetime = tokenPool.grantOf(token)?.token.expiresIn ?? 0;
+    return { token, lifetime, expiresAt: Date.now() + lifetime * 1000 };
+  };
+  return expiredOf(USER, { config, verdict }, held, issueExpired);
 }
 
 /** The token a partner token answer gave, held to its stated lifetime (none: no token, or no lifetime). */
@@ -107,35 +139,29 @@ function heldPartnerToken(exchange: Exchange): HeldToken[] {
 }
 
 const PARTNER: Owner = {
+  kind: 'partner',
   whose: "partner A's tokens",
   what: 'expired partner token',
   capability: 'expired-partner-token',
 };
 
 /**
- * An expired token of partner A: the configured or stored one; the token of the run's first token answer
- * (OP-PARTNER-TOKEN's, observed once) once expired; on the sandbox, one asked expired (sandbox-only body
- * field sandbox_expires_in 0, its answer judged by OP-PARTNER-TOKEN); else the first of them, waited for.
+ * An expired token of partner A: of the run's first token answer (OP-PARTNER-TOKEN's, observed once), or on
+ * the sandbox one asked expired (sandbox-only body field sandbox_expires_in 0, its answer judged by
+ * OP-PARTNER-TOKEN).
  */
-export async function expiredPartnerToken(
+export function expiredPartnerToken(
   config: SuiteConfig,
   partnerData: PartnerData,
   verdict: Verdict,
 ): Promise<string> {
-  const supplied = suppliedExpiredToken(config, 'partner');
-  if (supplied) return supplied;
-  const held = heldPartnerToken(await partnerData.observedTokenRequest());
-  const done = expired(held);
-  if (done) return done.token;
-  if (config.capabilities.has(PARTNER.capability)) {
+  const held = async () => heldPartnerToken(await partnerData.observedTokenRequest());
+  const issueExpired = async () => {
     const exchange = await partnerData.observedTokenRequest({ sandbox_expires_in: 0 });
     const answer = verdict.of('OP-PARTNER-TOKEN');
     answer.expectStatus(exchange, 200);
     const [asked] = heldPartnerToken(exchange);
-    if (!asked) return answer.fail('no access_token and expires_in in the response', exchange);
-    if (asked.lifetime <= 0) return asked.token;
-    // A target that ignores the field issues a live token: held to its stated lifetime like the first.
-    held.push(asked);
-  }
-  return pastExpiry(held, PARTNER, verdict);
+    return asked ?? answer.fail('no access_token and expires_in in the response', exchange);
+  };
+  return expiredOf(PARTNER, { config, verdict }, held, issueExpired);
 }

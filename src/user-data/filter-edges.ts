@@ -37,7 +37,8 @@ function toEnd(extent: Extent, bound: number): Standing {
   return extent.latest < bound && !endsAtBound ? 'in' : 'open';
 }
 
-const standingTo: Record<BoundParam, (extent: Extent, bound: number) => Standing> = {
+/** How a record of `extent` stands to a bound of each filter. */
+export const standingTo: Record<BoundParam, (extent: Extent, bound: number) => Standing> = {
   start: toStart,
   end: toEnd,
 };

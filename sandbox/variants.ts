@@ -162,6 +162,16 @@ export const variants = {
       'user A has exactly 3 cycles (the newest current), no naps, no SCORED recovery, no workout and no body measurement (404); user B has no data at all (empty collections, body measurement 404); basic profiles stay',
     seed: '"Single-record reads, GET /v2/cycle/{cycleId}/sleep and GET /v2/cycle/{cycleId}/recovery, also return 404 when no resource is found."; "| 404 | no resource found, or requested resource not found | ... body measurement, basic profile ... |"',
   },
+  'few-records-user-b': {
+    description:
+      'user B has two records of each collection: its two newest cycles (the newest current), their main sleeps and recoveries, and two workouts; user A keeps its whole history (sandbox/user/sparse.ts)',
+    seed: '"Collections are paginated, newest first."; "| next_token | string | opaque cursor; absent means no more records |" (nothing says how many records a user has)',
+  },
+  'short-partner-tokens': {
+    description:
+      'every partner access token lives 20 s (expires_in 20, refused with 401 after), and the sandbox-only sandbox_expires_in of a partner token request is ignored, as a server of another team would ignore a field it does not know (sandbox/partner/token-route.ts)',
+    seed: '"| partner access token lifetime | given per response in expires_in, in seconds |"; "2. The response carries access_token, token_type (bearer) and expires_in (seconds until expiry)."',
+  },
   slow: {
     description:
       'every user-data collection response (listCycles, listSleeps, listRecoveries, listWorkouts) is sent 60 ms late (sandbox/user/collection.ts SLOW_VARIANT_DELAY_MS)',

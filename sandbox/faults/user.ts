@@ -80,6 +80,10 @@ export const userFaults = {
   'recovery-score-over-100': data('INV-PERCENTAGE-RANGE', 'recovery_score values above 100'),
   'sleep-nap-need-positive': data('INV-NAP-NEED-NONPOSITIVE', 'need_from_recent_nap_milli is positive'),
   'old-cycle-missing-end': data('INV-CURRENT-CYCLE-END', 'an older cycle (the third newest) lacks end'),
+  'cycle-end-before-start': data(
+    'INV-END-NOT-BEFORE-START',
+    'the newest ended cycle ends an hour before it starts, in the collection and read by id',
+  ),
   // ---------------------------------------------------------------- consistency
   'cycle-sleep-wrong-cycle': data(
     'CONS-CYCLE-SLEEP',
@@ -171,6 +175,14 @@ export const userFaults = {
   'filter-fraction-truncated': data(
     'FLT-END-INCLUDES-EARLIER',
     "start and end are truncated to whole seconds: end one millisecond after a record's start leaves that record out",
+  ),
+  'filter-end-rounded-up': data(
+    'FLT-END-EXCLUSIVE',
+    'end is rounded up to the next whole minute: a record starting less than a minute after end is served',
+  ),
+  'filter-start-truncated': data(
+    'FLT-START-DURING',
+    'start is truncated to the whole second: a record under way at start, begun within that second, is served',
   ),
   'filter-far-offset-500': data(
     'ERR-NO-5XX-ON-CLIENT-INPUT',

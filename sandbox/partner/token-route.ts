@@ -7,6 +7,7 @@
 //
 // Sandbox-only extension: `sandbox_expires_in` (integer seconds, 0–86400) sets the token lifetime; 0 issues
 // an already-expired token (expires_in 0) for expired-token tests. Default lifetime: the option tokenLifetimeSeconds.
+// Variant short-partner-tokens: every token lives SHORT_PARTNER_TOKEN_SECONDS, sandbox_expires_in ignored.
 import type { FastifyInstance } from 'fastify';
 import { badRequest, HttpError } from '../errors.ts';
 import { routeOptions } from '../route-table.ts';
@@ -18,6 +19,14 @@ import type { Partner, PartnerTokenRequest } from './types.ts';
 
 export const partnerGrantType = 'client_credentials';
 export const partnerScope = 'service-partner/token';
+/** Variant short-partner-tokens: the lifetime of every partner token. */
+export const SHORT_PARTNER_TOKEN_SECONDS = 20;
+
+/** The lifetime of a token issued for `body`: the variant's, the extension's, else the instance's. */
+const lifetimeOf = ({ ctx }: PartnerRuntime, body: PartnerTokenRequest): number =>
+  ctx.variant('short-partner-tokens')
+    ? SHORT_PARTNER_TOKEN_SECONDS
+    : (body.sandbox_expires_in ?? ctx.options.tokenLifetimeSeconds);
 
 export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRuntime): void {
   const refused = new Map<string, number>();
@@ -58,7 +67,7 @@ export function registerTokenRoute(scope: FastifyInstance, runtime: PartnerRunti
       if (body.scope !== undefined && body.scope !== partnerScope) {
         throw new HttpError(400, 'invalid_scope', `scope must be ${partnerScope}`);
       }
-      const lifetime = body.sandbox_expires_in ?? runtime.ctx.options.tokenLifetimeSeconds;
+      const lifetime = lifetimeOf(runtime, body);
       return {
         access_token: runtime.tokens.issue(partner.clientId, lifetime),
         token_type: 'bearer',

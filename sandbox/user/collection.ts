@@ -87,7 +87,8 @@ const OFFSET = /([+-])(\d{2}):?(\d{2})$/;
 
 /**
  * A date-time query value in ms; undefined when absent (or malformed under the fault that ignores it).
- * Faults: the offset read as Z, the fraction of a second dropped, a far offset a server error.
+ * Faults: the offset read as Z, the fraction of a second dropped, a far offset a server error, end rounded up
+ * to the minute, start truncated to the second.
  */
 function instant(ctx: SandboxContext, name: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -100,8 +101,16 @@ function instant(ctx: SandboxContext, name: string, text: string | undefined): n
     if (ctx.fault('filter-malformed-date-ignored')) return undefined;
     throw badRequest(`${name} is not a valid date-time`);
   }
-  return ctx.fault('filter-fraction-truncated') ? ms - (((ms % 1000) + 1000) % 1000) : ms;
+  if (ctx.fault('filter-fraction-truncated')) return floorTo(ms, SECOND);
+  if (name === 'end' && ctx.fault('filter-end-rounded-up')) return -floorTo(-ms, MINUTE);
+  if (name === 'start' && ctx.fault('filter-start-truncated')) return floorTo(ms, SECOND);
+  return ms;
 }
+
+const SECOND = 1000;
+const MINUTE = 60_000;
+/** `ms` rounded down to a multiple of `unit` (before the epoch too). */
+const floorTo = (ms: number, unit: number): number => ms - (((ms % unit) + unit) % unit);
 
 /** Index of the first entry of a newest-first list for which `past` holds (`past` is monotone). */
 function firstIndex(list: readonly Entry[], past: (entry: Entry) => boolean): number {

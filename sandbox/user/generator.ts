@@ -154,11 +154,16 @@ function workoutScore(
   };
 }
 
-/** The cycle start times over at least `historyDays` days, oldest first; the last one is the current cycle. */
+/**
+ * The cycle start times over at least `historyDays` days, oldest first; the last one is the current cycle.
+ * Every record time lies whole minutes from the first start, which is never on a whole minute: a server that
+ * rounds a bound to the minute shows on them (fault filter-end-rounded-up).
+ */
 function cycleStarts(rng: Prng, now: number, historyDays: number): number[] {
   const historyStart = Math.min(now - historyDays * DAY, V1_ID_CUTOFF - 30 * DAY);
   const starts: number[] = [];
   let start = Math.floor((now - 9 * HOUR - rng.int(0, 5 * 60) * MINUTE) / 1000) * 1000;
+  if (start % MINUTE === 0) start -= 1000;
   while (start >= historyStart) {
     starts.push(start);
     start -= DAY + rng.int(-75, 75) * MINUTE;

@@ -10,6 +10,7 @@ import type { UserRecords } from './types.ts';
 type Loose = Record<string, unknown>;
 const loose = (value: object): Loose => value as Loose;
 
+const HOUR = 3_600_000;
 const minuteFormat = (isoText: string): string => isoText.slice(0, 16).replace('T', ' ');
 
 const mutations: Partial<Record<FaultName, (records: UserRecords, seed: number) => void>> = {
@@ -114,6 +115,10 @@ const mutations: Partial<Record<FaultName, (records: UserRecords, seed: number) 
   'old-cycle-missing-end': ({ cycles }) => {
     const third = cycles[cycles.length - 3];
     if (third) delete third.end;
+  },
+  'cycle-end-before-start': ({ cycles }) => {
+    const newestEnded = cycles.at(-2);
+    if (newestEnded) newestEnded.end = new Date(Date.parse(newestEnded.start) - HOUR).toISOString();
   },
   'recovery-sleep-id-dangling': ({ recoveries, userId }, seed) => {
     recoveries.forEach((recovery, index) => {

@@ -7,7 +7,7 @@ import { type Account, buildAccounts } from './accounts.ts';
 import { CursorCodec } from './cursor.ts';
 import { generateUserRecords } from './generator.ts';
 import { applyRecordFaults, recordFaults } from './record-faults.ts';
-import { makeSparse } from './sparse.ts';
+import { keepFewRecords, makeSparse } from './sparse.ts';
 import { buildStore, type DataStore } from './store.ts';
 import { applyTimeFormats, timeFormat } from './time-formats.ts';
 
@@ -35,8 +35,16 @@ function dataStore(ctx: SandboxContext, accounts: readonly Account[]): DataStore
   const sparse = ctx.variant('sparse-user');
   const bodylessB = ctx.variant('body-measurement-a-only');
   const simultaneousWorkouts = ctx.variant('start-ties');
+  const fewRecordsB = ctx.variant('few-records-user-b');
   const historyDays = ctx.variant('long-history') ? LONG_HISTORY_DAYS : ctx.options.historyDays;
-  const shape = { sparse, bodylessB, simultaneousWorkouts, historyDays, format: timeFormat(ctx) };
+  const shape = {
+    sparse,
+    bodylessB,
+    fewRecordsB,
+    simultaneousWorkouts,
+    historyDays,
+    format: timeFormat(ctx),
+  };
   const key = JSON.stringify([seed, epoch, shape, recordFaults(ctx), accounts]);
   const known = builtStores.get(key);
   builtStores.delete(key);
@@ -53,6 +61,8 @@ interface DataShape {
   sparse: boolean;
   /** Variant body-measurement-a-only: the second user has no body measurement. */
   bodylessB: boolean;
+  /** Variant few-records-user-b: the second user has two records of each collection. */
+  fewRecordsB: boolean;
   simultaneousWorkouts: boolean;
   historyDays: number;
   format: ReturnType<typeof timeFormat>;
@@ -64,7 +74,7 @@ function build(
   epoch: number,
   shape: DataShape,
 ): DataStore {
-  const { sparse, bodylessB, simultaneousWorkouts, historyDays, format } = shape;
+  const { sparse, bodylessB, fewRecordsB, simultaneousWorkouts, historyDays, format } = shape;
   const records = accounts.map((account, index) => {
     const generated = generateUserRecords(account, ctx.options.seed, epoch, {
       simultaneousWorkouts,
@@ -72,6 +82,7 @@ function build(
     });
     if (sparse) makeSparse(generated, index);
     if (bodylessB && index === 1) delete generated.body;
+    if (fewRecordsB && index === 1) keepFewRecords(generated);
     applyRecordFaults(generated, ctx);
     applyTimeFormats(generated, format);
     return generated;

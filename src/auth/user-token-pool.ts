@@ -64,6 +64,9 @@ export class UserTokenPool {
   private readonly replaced = new Map<string, PoolKey>();
   /** Every token handed out, by access token: whose it is, and what was asked and granted. */
   private readonly issued = new Map<string, { user: UserName; token: UserToken }>();
+  /** The tokens the cache handed out (not minted for a caller alone), and those of grants the run revoked. */
+  private readonly cachedTokens = new Set<string>();
+  private readonly revokedTokens = new Set<string>();
   private readonly clients = new Map<UserName, UserOAuthClient>();
   private readonly grants: StoredGrants | undefined;
   /** Launched only when a sign-in needs it. */
@@ -211,7 +214,10 @@ export class UserTokenPool {
       );
     const handed = this.live(user, token, next);
     handed.then(
-      (issued) => this.handedOut.set(key.id, { key, token: issued.accessToken }),
+      (issued) => {
+        this.handedOut.set(key.id, { key, token: issued.accessToken });
+        this.cachedTokens.add(issued.accessToken);
+      },
       () => this.cache.delete(key.id),
     );
     this.cache.set(key.id, handed);
@@ -243,8 +249,24 @@ export class UserTokenPool {
    * The run revoked the grant of `token`: its holders send the token the revocation went with from now on,
    * never renewed (a new sign-in would grant the access again). Resolves to that token.
    */
-  revoked(token: string): Promise<string> {
-    return this.lifetimes.end(token);
+  async revoked(token: string): Promise<string> {
+    const last = await this.lifetimes.end(token);
+    this.revokedTokens.add(token).add(last);
+    return last;
+  }
+
+  /**
+   * The tokens of `user` for a scope set the cache handed out, of grants the run has not revoked: tokens of
+   * the target's making that only their expiry can end (AUTH-EXPIRED-TOKEN holds one past it).
+   */
+  keptTokens(scopes: readonly string[], user: UserName = 'A'): UserToken[] {
+    const scopeSet = normaliseScopes(scopes);
+    return [...this.issued.values()]
+      .filter((one) => one.user === user && one.token.scopes === scopeSet)
+      .map((one) => one.token)
+      .filter(
+        ({ accessToken }) => this.cachedTokens.has(accessToken) && !this.revokedTokens.has(accessToken),
+      );
   }
 
   /** A token of a grant minted for the caller alone (never cached, kept live): for revocation tests. */

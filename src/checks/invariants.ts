@@ -83,6 +83,15 @@ export function openCycleProblems(cyclesNewestFirst: readonly Timed[]): RecordPr
   );
 }
 
+/** A record lasts from its start to its end: an end, where it has one, before the start breaks it. */
+export function endBeforeStartProblems(records: readonly Timed[]): RecordProblem[] {
+  return records.flatMap((record, index) =>
+    record.end !== undefined && record.end !== null && time(record.end) < time(record.start)
+      ? [problemOf(record, index, `ends ${String(record.end)}, before it starts (${String(record.start)})`)]
+      : [],
+  );
+}
+
 /**
  * "Sleep.v1_id does not exist past 2025-09-01". The seed does not say in which time zone the date ends,
  * so only sleeps starting after 2025-09-02T00:00:00Z — past the date everywhere but the far east of UTC

@@ -8,7 +8,9 @@
 import { Tags } from '../config/profiles.ts';
 import type { Operation } from '../contract/operation-model.ts';
 import { buildPath } from '../contract/request-paths.ts';
-import type { ApiRequest } from '../http/api-client.ts';
+import type { ApiClient, ApiRequest } from '../http/api-client.ts';
+import type { Exchange } from '../http/exchange.ts';
+import type { RefusalReading } from '../verdict/verdicts.ts';
 import {
   addressedId,
   addressedResource,
@@ -50,4 +52,18 @@ export async function ownedTarget(partnerData: PartnerData, op: Operation): Prom
     request: partnerRequestFor(op, id, validBodyFor(op, uniqueStatus('AUTHENTICATION'))),
     asked: `${op.method} of partner A's ${addressedResource(op).replace('-', ' ')} ${id}`,
   };
+}
+
+/** "An expired or invalid token gets 401": nothing else passes. */
+export const STATED_401: RefusalReading = { expected: [401], tolerated: [] };
+
+/** `op` sent with `token` (none when undefined) on what partner A owns, and what it asked for. */
+export async function sendAs(
+  api: ApiClient,
+  partnerData: PartnerData,
+  op: Operation,
+  token: string | undefined,
+): Promise<{ exchange: Exchange; asked: string }> {
+  const { request, asked } = await ownedTarget(partnerData, op);
+  return { exchange: await api.send({ ...request, token }), asked };
 }

@@ -1,11 +1,21 @@
 // The contract's checks on one recorded exchange of a known operation, as findings: a requirement checked
 // (pass), failed, not verified (the recording lacks the body), warned or noted about.
 // The same rules as the live suite: status listed by the operation, JSON bodies, schema violations
-// attributed to their most specific requirement, score iff SCORED, page within the limit, order within
-// the page; nulls read as absent with a warning.
-import { descendingProblems, describeRecordProblem, scoreStateProblems } from '../checks/invariants.ts';
+// attributed to their most specific requirement, score iff SCORED, no end before its start, page within
+// the limit, order within the page; nulls read as absent with a warning.
+import {
+  descendingProblems,
+  describeRecordProblem,
+  endBeforeStartProblems,
+  scoreStateProblems,
+} from '../checks/invariants.ts';
 import type { Operation } from '../contract/operation-model.ts';
-import { jsonBodyRequirement, requirementOf, successRequirement } from '../contract/requirements.ts';
+import {
+  appliesTo,
+  jsonBodyRequirement,
+  requirementOf,
+  successRequirement,
+} from '../contract/requirements.ts';
 import { attributed, conditionalRequirementAt, requirementAt } from '../contract/rule-requirements.ts';
 import { formatNote, formatViolation, validate } from '../contract/validators.ts';
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
@@ -48,10 +58,14 @@ const scoreRule = once(
   (schema) => schema,
 );
 
+/** A record's end never before its start: the rule of the operations that serve records with both. */
+const END_RULE = 'INV-END-NOT-BEFORE-START';
+
 /** The requirements a body of `op` answered with `schema` verifies. */
 export const bodyRequirements = once(
   (op: Operation, schema: string): string[] => {
     const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
+    if (appliesTo(END_RULE, op)) found.push(END_RULE);
     if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
     return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
   },
@@ -207,6 +221,9 @@ export function checkExchange(op: Operation, exchange: RecordedExchange): Exchan
   const scoreId = scoreRule(schema);
   if (scoreId)
     for (const problem of scoreStateProblems(records)) add(scoreId, 'fail', describeRecordProblem(problem));
+  if (appliesTo(END_RULE, op))
+    for (const problem of endBeforeStartProblems(records))
+      add(END_RULE, 'fail', describeRecordProblem(problem));
   if (op.isCollection) judgePage(op, exchange, records, add);
   const failed = new Set(out.filter((o) => o.outcome === 'fail').map((o) => o.requirement));
   for (const id of bodyRules)

@@ -53,8 +53,10 @@ export interface Extent {
   /** Earliest and latest of the times a filter could be applied to (equal unless a recovery). */
   earliest: number;
   latest: number;
-  /** When it ended (Infinity while it lasts). */
+  /** When it ended (Infinity while it lasts): the latest of the times it could be taken to end. */
   finish: number;
+  /** The earliest of those times (equal to finish unless a recovery). */
+  earliestFinish: number;
 }
 
 export type ExtentOf = (record: DataRecord) => Extent | undefined;
@@ -67,7 +69,7 @@ export function ownExtent(record: DataRecord): Extent | undefined {
   if (Number.isNaN(start)) return undefined;
   const end = record.end === undefined || record.end === null ? Number.POSITIVE_INFINITY : ms(record.end);
   if (Number.isNaN(end)) return undefined;
-  return { key: start, earliest: start, latest: start, finish: end };
+  return { key: start, earliest: start, latest: start, finish: end, earliestFinish: end };
 }
 
 /** The extent of a recovery: the union of its sleep's and its cycle's, found in those complete collections. */
@@ -83,6 +85,7 @@ export function recoveryExtents(sleeps: readonly DataRecord[], cycles: readonly 
       earliest: Math.min(sleep.earliest, cycle.earliest),
       latest: Math.max(sleep.latest, cycle.latest),
       finish: Math.max(sleep.finish, cycle.finish),
+      earliestFinish: Math.min(sleep.earliestFinish, cycle.earliestFinish),
     };
   };
 }

@@ -1,55 +1,21 @@
-// User-data authentication: a request with a missing, malformed, never-issued or expired token gets 401 on
-// every user-data operation (AUTH-MISSING-TOKEN, AUTH-INVALID-TOKEN, AUTH-EXPIRED-TOKEN), and tokens come
-// from a working OAuth 2.0 authorization code flow (AUTH-CODE-FLOW). Table-driven over the catalogue: one
-// test per operation and case. Operations whose security the seed does not show (x-security: unspecified:
-// GET /v2/cycle/{cycleId}/sleep, the activity mapping) are only observed and noted (AUTH-UNDECLARED-SECURITY).
+// User-data authentication: a request with a missing, malformed or never-issued token gets 401 on every
+// user-data operation (AUTH-MISSING-TOKEN, AUTH-INVALID-TOKEN; an expired one, AUTH-EXPIRED-TOKEN, late in
+// the run: token-expiry.spec.ts), and tokens come from a working OAuth 2.0 authorization code flow
+// (AUTH-CODE-FLOW). Table-driven over the catalogue: one test per operation and case
+// (src/suite/user-auth-checks.ts), operations whose security the seed does not show only observed.
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import { lackedScopes, narrowedGrant } from '../../src/auth/granted-scope.ts';
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
-import type { ApiRequest } from '../../src/http/api-client.ts';
 import { madeUpToken } from '../../src/http/made-up-tokens.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import {
-  ALL_READ_SCOPES,
-  signInOutcome,
-  type UserName,
-  type UserTokenPool,
-} from '../../src/suite/fixtures.ts';
+import { ALL_READ_SCOPES, signInOutcome, type UserName } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
+import { type AuthCase, authCaseCheck, authTargets } from '../../src/suite/user-auth-checks.ts';
 import { triedOn } from '../../src/user-data/grant-guard.ts';
-import {
-  describeOperation,
-  requestFor,
-  servedStatuses,
-  userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
-
-/** The user-data operations, plus the utility operation whose security the seed leaves open. */
-const targets: readonly Operation[] = [
-  ...userDataOperations,
-  ...operations.filter((op) => op.area === 'utility'),
-];
+import { requestFor, servedStatuses } from '../../src/user-data/user-catalogue.ts';
 
 /** A token the target never issued: the shape of a real one (opaque base64url), random content. */
 const neverIssued = (): string => madeUpToken();
-
-interface Context {
-  validToken: () => Promise<string>;
-  pool: UserTokenPool;
-}
-
-interface AuthCase {
-  requirement: 'AUTH-MISSING-TOKEN' | 'AUTH-INVALID-TOKEN' | 'AUTH-EXPIRED-TOKEN';
-  name: string;
-  /** Capabilities the case needs beyond real-auth. */
-  needs: ('expired-user-token' | 'user-login')[];
-  smoke?: boolean;
-  authorization: (op: Operation, context: Context) => Promise<Pick<ApiRequest, 'token' | 'headers'>>;
-}
 
 const cases: readonly AuthCase[] = [
   {
@@ -82,46 +48,9 @@ const cases: readonly AuthCase[] = [
     smoke: true,
     authorization: async () => ({ token: neverIssued() }),
   },
-  {
-    requirement: 'AUTH-EXPIRED-TOKEN',
-    name: 'with an expired token',
-    needs: ['expired-user-token'],
-    authorization: async (_op, context) => ({ token: await context.pool.expiredToken() }),
-  },
 ];
 
-for (const op of targets) {
-  const declared = op.security.kind === 'user';
-  for (const authCase of cases) {
-    // The smoke profile gets the two cheapest checks on one operation without path parameters.
-    const smoke = authCase.smoke === true && op.operationId === 'getBasicProfile';
-    const requirement = declared ? authCase.requirement : 'AUTH-UNDECLARED-SECURITY';
-    const title = declared
-      ? `${describeOperation(op)} ${authCase.name} gets 401`
-      : `${describeOperation(op)} ${authCase.name} (security not shown by the seed: observed, never 5xx)`;
-
-    test(
-      ...verifies(requirement, title, { tag: declared && smoke ? [Tags.smoke] : [] }),
-      async ({ api, dataset, userToken, tokenPool, requires, verdict }) => {
-        requires('real-auth', ...authCase.needs);
-        const validToken = () => userToken();
-        const ids = await dataset.idsFor(op);
-        const authorization = await authCase.authorization(op, { validToken, pool: tokenPool });
-        const exchange = await api.send({ ...requestFor(op, ids), ...authorization });
-        if (declared) {
-          verdict.expectStatus(exchange, 401);
-          covered('auth negative', [`user data ${authCase.name}`], op.operationId);
-          verdict.evidence(`${describeOperation(op)} ${authCase.name}: 401`);
-        } else {
-          verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(exchange);
-          verdict.note(
-            `${describeOperation(op)} ${authCase.name}: answered ${exchange.status} (the seed does not show this operation's security)`,
-          );
-        }
-      },
-    );
-  }
-}
+for (const op of authTargets) for (const authCase of cases) authCaseCheck(op, authCase);
 
 test(
   ...verifies(

@@ -1,13 +1,14 @@
 // The start/end filters of the four collections written in every form the seed allows, and at their
-// boundaries (FLT-DATE-TIME-FORMS, FLT-END-INCLUDES-EARLIER, FLT-END-EXCLUSIVE, FLT-START-EXCLUDES-EARLIER).
+// boundaries (FLT-DATE-TIME-FORMS, FLT-END-EXCLUSIVE, FLT-START-EXCLUDES-EARLIER; a bound 1 ms from a
+// record's edges is filter-edges.spec.ts').
 //
 // "Timestamps are ISO 8601 date-time strings": an instant may be written with `Z`, `+00:00` or any other
 // offset, and with 0, 3 or 6 fraction digits. The oracle needs no knowledge of the data: the same instant
 // in two forms must select the same records. Starts are written with zero or positive offsets and ends with
 // zero or negative ones (src/config/input-classes.ts), so a server that drops the offset moves the bound
-// past the record it was set at. The boundaries: end = a record's start + 1 ms includes that record (it
-// intersects end), and start = end = a record's start selects nothing beyond either bound; whether that
-// record itself is included is the suite's reading of "exclusive" (FLT-END-EXCLUSIVE), a warning.
+// past the record it was set at. The boundary: start = end = a record's start selects nothing beyond either
+// bound; whether that record itself is included is the suite's reading of "exclusive" (FLT-END-EXCLUSIVE), a
+// warning.
 import {
   type DateTimeForm,
   describeForm,
@@ -21,6 +22,7 @@ import { test, verifies } from '../../src/suite/test.ts';
 import { pageOf } from '../../src/user-data/collections.ts';
 import type { Dataset } from '../../src/user-data/dataset.ts';
 import { covered } from '../../src/user-data/depth.ts';
+import { EDGE_ANCHOR } from '../../src/user-data/filter-edges.ts';
 import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
 import {
   type DataRecord,
@@ -33,8 +35,8 @@ import {
 import { COMPLETE_LIMIT } from '../../src/user-data/user-data-cache.ts';
 import type { Verdict } from '../../src/verdict/verdicts.ts';
 
-/** The position of the record an end is set at: as FLT-END-EXCLUSIVE's first anchor. */
-const END_ANCHOR = 5;
+/** The position of the record an end is set at (1 ms after its start): the record whose edges are probed. */
+const END_ANCHOR = EDGE_ANCHOR;
 
 /** One bound of the filter at the start of a record, and the walk (its first page) of its canonical form. */
 interface Bound {
@@ -114,28 +116,6 @@ describeEachCollection((op, name) => {
         );
       verdict.evidence(
         `${name}: ${sent.length} other forms (${sent.map(({ param, form }) => `${param} ${form.offset}/${form.digits}`).join(', ')}) selected what the Z form did`,
-      );
-    },
-  );
-
-  test(
-    ...verifies(
-      'FLT-END-INCLUDES-EARLIER',
-      `${name} with end = a record's start + 1 ms includes that record`,
-    ),
-    async ({ dataset, verdict }) => {
-      const bound = (await boundsOf(dataset, op, verdict.requirement)).find(({ param }) => param === 'end');
-      if (!bound) return verdict.notVerified(`${name} holds no record to set end at`);
-      const { record, instant, canonical } = bound;
-      verdict.expectThat(
-        holds(canonical.records, record),
-        `end=${iso(instant)}: record ${identityOf(record)}, which started 1 ms before end, is missing`,
-        canonical.pages[0]?.exchange,
-      );
-      covered('filter boundary', ["end = a record's start + 1 ms"], name);
-      verdict.evidence(
-        `${name}: end=${iso(instant)} includes record ${identityOf(record)}`,
-        canonical.pages[0]?.exchange,
       );
     },
   );

@@ -1,8 +1,10 @@
 // Cross-field rules that the schemas cannot express, checked on every record of user A's complete
-// collections: score present exactly when SCORED, only the newest cycle open, no Sleep.v1_id past
-// 2025-09-01; and what the target shows of score-state transitions (not shown by the contract).
+// collections: score present exactly when SCORED, only the newest cycle open, no end before its start (the
+// single reads too), no Sleep.v1_id past 2025-09-01; and what the target shows of score-state transitions.
 
 import {
+  describeRecordProblem,
+  endBeforeStartProblems,
   openCycleProblems,
   type RecordProblem,
   scoreStateProblems,
@@ -10,8 +12,11 @@ import {
   v1IdCutoffProblems,
 } from '../../src/checks/invariants.ts';
 import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
+import { operations } from '../../src/contract/operations.ts';
+import { buildPath } from '../../src/contract/request-paths.ts';
+import { appliesTo } from '../../src/contract/requirements.ts';
 import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
-import { bodyOf } from '../../src/http/exchange.ts';
+import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import type { Dataset } from '../../src/user-data/dataset.ts';
 import { type LoadedCollection, onPages } from '../../src/user-data/loaded-collection.ts';
@@ -81,6 +86,72 @@ test(
     verdict.evidence(
       `${cycles.records.length} cycles, ${cycles.records.filter((c) => c.end === undefined).length} without end`,
     );
+  },
+);
+
+// INV-END-NOT-BEFORE-START: the operations that serve a record with its own start and end.
+const END_RULE = 'INV-END-NOT-BEFORE-START';
+const endRuled = operations.filter((op) => appliesTo(END_RULE, op));
+const ended = (records: readonly DataRecord[]) => records.filter((record) => record.end !== undefined).length;
+
+/** What one operation's reads showed: the records with an end, the problems, the first offending exchange. */
+interface Judged {
+  checked: number;
+  problems: string[];
+  exchange?: Exchange;
+}
+
+/** The reference walk of a collection, every page. */
+async function judgedPages(dataset: Dataset, op: Operation): Promise<Judged> {
+  const loaded = await dataset.collection(op);
+  const { problems, exchange } = onPages(loaded, endBeforeStartProblems(loaded.records));
+  return { checked: ended(loaded.records), problems, exchange: problems.length > 0 ? exchange : undefined };
+}
+
+/** The single reads of `op` the run samples (those the schema checks read). */
+async function judgedSingleReads(dataset: Dataset, verdict: Verdict, op: Operation): Promise<Judged> {
+  const judged: Judged = { checked: 0, problems: [] };
+  if (!(await dataset.canSupply(op))) {
+    verdict.note(`${op.operationId} not read: its ids come from a collection that could not be read`);
+    return judged;
+  }
+  for (const params of await dataset.paramSets(op, (await dataset.plan()).singleReadSamples)) {
+    const exchange = await dataset.read(op, params);
+    const body = bodyOf<DataRecord>(exchange);
+    // Another answer is the operation test's to judge.
+    if (!succeeded(exchange) || !body.ok) continue;
+    const where = ` (GET ${buildPath(op, params)})`;
+    const problems = endBeforeStartProblems([body.value]).map((one) => describeRecordProblem(one, where));
+    judged.problems.push(...problems);
+    if (problems.length > 0) judged.exchange ??= exchange;
+    judged.checked += ended([body.value]);
+  }
+  return judged;
+}
+
+test(
+  ...verifies(
+    END_RULE,
+    'no cycle, sleep or workout ends before it starts, on any page of its collection or read alone',
+  ),
+  async ({ dataset, requires, verdict }) => {
+    requires('stateful');
+    const all: Judged[] = [];
+    for (const op of endRuled) {
+      const withheld = await dataset.withheld(op);
+      if (withheld) verdict.note(`${op.operationId} not read: ${withheld}`);
+      else
+        all.push(
+          op.isCollection ? await judgedPages(dataset, op) : await judgedSingleReads(dataset, verdict, op),
+        );
+    }
+    verdict.expectNone(
+      all.flatMap((judged) => judged.problems),
+      all.find((judged) => judged.exchange)?.exchange,
+    );
+    const checked = all.reduce((sum, judged) => sum + judged.checked, 0);
+    if (checked === 0) verdict.notVerified("user A's cycles, sleeps and workouts read hold none with an end");
+    verdict.evidence(`${checked} records with an end, none before its start`, undefined, checked);
   },
 );
 

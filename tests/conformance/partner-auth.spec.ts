@@ -1,51 +1,37 @@
 // The partner token endpoint and partner bearer authentication (seed §Authentication › Partner API):
-// client credentials for a bearer token; every partner operation refuses a missing, invalid or expired
-// token with 401; the suite's PartnerClient then requests a new token and retries.
+// client credentials for a bearer token; every partner operation refuses a missing or invalid token with
+// 401 (an expired one late in the run: token-expiry.spec.ts); the suite's PartnerClient then requests a new
+// token and retries.
 //
 // Every request asks for what partner A owns, so that a served answer shows as served and a refused one as
 // refused (src/partner-data/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
 // (which a broken server would run without a valid token) on test data the run generated for these checks,
 // tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
-import { suppliedExpiredToken } from '../../src/auth/expired-tokens.ts';
-import type { Capability } from '../../src/config/capabilities.ts';
 import { Tags } from '../../src/config/profiles.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { madeUpToken } from '../../src/http/made-up-tokens.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import {
-  addTestDataOperation,
-  getRequisitionOperation,
-  partnerOperations,
-} from '../../src/partner-data/partner-catalogue.ts';
+import { addTestDataOperation, partnerOperations } from '../../src/partner-data/partner-catalogue.ts';
 import type { PartnerData } from '../../src/partner-data/partner-data.ts';
-import { ownedTarget, ownedTargetTags } from '../../src/partner-data/partner-owned-targets.ts';
+import {
+  ownedTarget,
+  ownedTargetTags,
+  STATED_401,
+  sendAs,
+} from '../../src/partner-data/partner-owned-targets.ts';
+import { renewalCheck } from '../../src/suite/partner-auth-checks.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import { covered } from '../../src/user-data/depth.ts';
 import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
-/** "An expired or invalid token gets 401": nothing else passes. */
-const STATED_401: RefusalReading = { expected: [401], tolerated: [] };
 /** The seed names no status for a missing partner token: 401 is the reading, another 4xx a warning. */
 const MISSING_TOKEN: RefusalReading = { expected: [401], tolerated: 'any 4xx' };
-
-/** `op` sent with `token` (none when undefined) on what partner A owns, and what it asked for. */
-async function sendAs(
-  api: ApiClient,
-  partnerData: PartnerData,
-  op: Operation,
-  token: string | undefined,
-): Promise<{ exchange: Exchange; asked: string }> {
-  const { request, asked } = await ownedTarget(partnerData, op);
-  return { exchange: await api.send({ ...request, token }), asked };
-}
 
 /**
  * `op` sent by partner A with its valid token on what it owns, and what it asked for: add-test-data as the
@@ -69,26 +55,6 @@ interface TokenResponse {
 
 /** The verdicts of the token request's answer (OP-PARTNER-TOKEN), which a check that needs a token judges. */
 const tokenAnswer = (verdict: Verdict): Verdict => verdict.of(successRequirement(tokenOperation));
-
-/**
- * An expired token of partner A: the configured or stored one, else the sandbox's (sandbox-only token body
- * field sandbox_expires_in 0), minted once per worker session.
- */
-async function expiredToken(
-  config: SuiteConfig,
-  partnerData: PartnerData,
-  verdict: Verdict,
-): Promise<string> {
-  const supplied = suppliedExpiredToken(config, 'partner');
-  if (supplied) return supplied;
-  const exchange = await partnerData.observedTokenRequest({ sandbox_expires_in: 0 });
-  const answer = tokenAnswer(verdict);
-  answer.expectStatus(exchange, 200);
-  const token = answer.json<TokenResponse | null>(exchange)?.access_token;
-  answer.expectThat(typeof token === 'string', 'no access_token in the response', exchange);
-  registerSecret(token as string);
-  return token as string;
-}
 
 // ------------------------------------------------------------------------------------ the token endpoint
 
@@ -301,68 +267,12 @@ for (const op of partnerOperations) {
       },
     );
   }
-
-  test(
-    ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
-      tag: ownedTargetTags(op),
-    }),
-    async ({ api, config, partnerData, requires, verdict }) => {
-      requires('expired-partner-token');
-      const expired = await expiredToken(config, partnerData, verdict);
-      const { exchange, asked } = await sendAs(api, partnerData, op, expired);
-      verdict.expectRefusal(exchange, STATED_401, asked);
-    },
-  );
 }
 
 // ------------------------------------------------------------------------------------ renewal after a 401
 
-const renewals: {
-  requirement: string;
-  kind: string;
-  capability: Capability;
-  stale: (config: SuiteConfig, partnerData: PartnerData, verdict: Verdict) => Promise<string>;
-}[] = [
-  {
-    requirement: 'PAUTH-INVALID-TOKEN',
-    kind: 'invalid',
-    capability: 'real-auth',
-    stale: async () => madeUpToken(`not-a-token-${randomUUID()}`),
-  },
-  {
-    requirement: 'PAUTH-EXPIRED-TOKEN',
-    kind: 'expired',
-    capability: 'expired-partner-token',
-    stale: expiredToken,
-  },
-];
-
-for (const { requirement, kind, capability, stale } of renewals) {
-  test(
-    ...verifies(
-      requirement,
-      `after a 401 for an ${kind} token the client requests a new token, and the retry is served`,
-      { tag: ownedTargetTags(getRequisitionOperation) },
-    ),
-    async ({ config, partnerA, partnerData, requires, verdict }) => {
-      requires(capability);
-      const { request, asked } = await ownedTarget(partnerData, getRequisitionOperation);
-      partnerA.useToken(await stale(config, partnerData, verdict));
-      const exchange = await partnerA.send(request);
-      verdict.expectThat(
-        partnerA.renewals === 1,
-        `the ${kind} token was not refused with 401 (renewals: ${partnerA.renewals})`,
-        exchange,
-      );
-      verdict.expectThat(
-        exchange.status === getRequisitionOperation.successStatus,
-        `the retry of ${asked} with a newly requested token answered ${exchange.status}`,
-        exchange,
-      );
-      verdict.evidence(
-        `${asked}: the ${kind} token refused with 401, the retry with a new token served`,
-        exchange,
-      );
-    },
-  );
-}
+renewalCheck({
+  requirement: 'PAUTH-INVALID-TOKEN',
+  kind: 'invalid',
+  stale: async () => madeUpToken(`not-a-token-${randomUUID()}`),
+});

@@ -58,13 +58,18 @@ test('one valid exchange per user-data and partner operation, each with an unkno
   }
 });
 
-test('truncated body not verified, unlisted status and score while PENDING_SCORE fail, unknown operations are notes, no secret written', async () => {
+test('truncated body not verified, unlisted status, score while PENDING_SCORE and an end before the start fail, unknown operations are notes, no secret written', async () => {
   const listCycles = operationById('listCycles');
   const getCycle = operationById('getCycleById');
   const pendingWithScore = {
     ...(validBody(getCycle, 3) as Record<string, unknown>),
     score_state: 'PENDING_SCORE',
     score: { strain: 5, kilojoule: 100, average_heart_rate: 60, max_heart_rate: 120 },
+  };
+  const cycle = validBody(getCycle, 4) as Record<string, unknown>;
+  const endsBeforeItStarts = {
+    ...cycle,
+    end: new Date(Date.parse(String(cycle.start)) - 3_600_000).toISOString(),
   };
   const page = JSON.stringify(validBody(listCycles));
   const entries = [
@@ -79,6 +84,8 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
     harEntry(getCycle, { url: `${HOST}/v2/cycle/1/strain`, body: {} }),
     // 5: omitted body (no content.text) on a read that otherwise passes
     harEntry(operationById('getBasicProfile'), { text: null, size: 120 }),
+    // 6: a cycle that ends an hour before it starts
+    harEntry(getCycle, { body: endsBeforeItStarts }),
   ];
   const file = writeHar('faulty.har', entries);
   const { code, report, reports, output } = await checkRecording([file]);
@@ -94,6 +101,10 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
   expect(
     report.tests.find((t) => t.failedRequirements.includes('INV-CYCLE-SCORE-IFF-SCORED'))?.error,
   ).toMatch(/faulty\.har#2/);
+  expect(statusOf(report, 'INV-END-NOT-BEFORE-START')).toBe('fail');
+  expect(report.tests.find((t) => t.failedRequirements.includes('INV-END-NOT-BEFORE-START'))?.error).toMatch(
+    /before it starts.*faulty\.har#6/s,
+  );
   // The truncated page and the omitted profile: their body rules are not verified, never failed.
   for (const id of ['SCH-ENVELOPE', 'PAG-PAGE-WITHIN-LIMIT', 'ORD-CYCLES', 'SCH-BASIC-PROFILE'])
     expect(statusOf(report, id), id).toBe('not-verified');
@@ -103,7 +114,7 @@ test('truncated body not verified, unlisted status and score while PENDING_SCORE
       ?.notVerified.map((line) => line.message)
       .join(),
   ).toMatch(/truncated.*faulty\.har#0/);
-  expect(report.recording).toMatchObject({ exchanges: 6, matched: 4, unknown: 2 });
+  expect(report.recording).toMatchObject({ exchanges: 7, matched: 5, unknown: 2 });
   expect(report.recording?.unknownRoutes.join('\n')).toMatch(
     /unknown operation: GET \/v3\/unknown .*faulty\.har#3/,
   );

@@ -11,6 +11,7 @@ import { validate } from '../../src/contract/validators.ts';
 import { collections } from './sandbox-client.ts';
 import {
   bodyValid,
+  ms,
   newestId,
   type Probe,
   type ProbeContext,
@@ -111,6 +112,16 @@ export const dataProbes = {
     async check(p) {
       const [, ...older] = await p.records(collections.cycle);
       for (const cycle of older) assert.ok(cycle.end !== undefined);
+    },
+  },
+  'cycle-end-before-start': {
+    async check(p) {
+      for (const cycle of await p.records(collections.cycle)) {
+        if (cycle.end === undefined) continue;
+        const single = (await p.get(`/v2/cycle/${String(cycle.id)}`)).body;
+        for (const served of [cycle, single])
+          assert.ok(ms(served.end) >= ms(served.start), `cycle ${cycle.id} ends before it starts`);
+      }
     },
   },
   'cycle-sleep-wrong-cycle': {

@@ -198,6 +198,22 @@ export const pagingProbes = {
       assert.equal(found[0]?.id, record?.id, `end=${end} leaves out workout ${record?.id}`);
     },
   },
+  'filter-end-rounded-up': {
+    async check(p) {
+      const [, record] = await p.records(collections.cycle, 'limit=2');
+      const end = p.iso(ms(record?.start) - 1);
+      const found = await p.records(collections.cycle, `limit=5&end=${end}`);
+      assert.ok(!found.some((cycle) => cycle.id === record?.id), `end=${end} serves cycle ${record?.id}`);
+    },
+  },
+  'filter-start-truncated': {
+    async check(p) {
+      const [, record] = await p.records(collections.workout, 'limit=2');
+      const start = p.iso(ms(record?.start) + 1);
+      const found = await p.records(collections.workout, `limit=25&start=${start}`);
+      assert.ok(!found.some((one) => one.id === record?.id), `start=${start} serves workout ${record?.id}`);
+    },
+  },
   'filter-far-offset-500': status(
     `${collections.sleep}?start=${encodeURIComponent('2025-10-01T09:00:00+14:00')}`,
     200,

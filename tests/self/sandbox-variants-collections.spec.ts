@@ -328,3 +328,29 @@ test.describe('variant sparse-user', () => {
     expect((await api(sandbox, '/v2/user/profile/basic', tokenB)).status).toBe(200);
   });
 });
+
+// ---------------------------------------------------------------- few-records-user-b
+test.describe('variant few-records-user-b', () => {
+  const run = userSandbox(['few-records-user-b']);
+
+  test("user B: two records of each collection, consistent and conforming; user A's history stays", async () => {
+    const { sandbox, tokenB } = run();
+    const found = {} as Record<CollectionName, Rec[]>;
+    for (const [name, path] of collectionEntries) {
+      const walked = await pages(run(), path, { limit: '25' }, tokenB);
+      for (const page of walked) conforms(pageSchemas[name], page);
+      found[name] = recordsOf(walked);
+      expect(found[name], name).toHaveLength(2);
+    }
+    const { cycle, sleep, recovery } = found;
+    expect(cycle.map((record) => record.end === undefined)).toEqual([true, false]);
+    const cycleIds = new Set(cycle.map((record) => record.id));
+    for (const record of sleep) expect(cycleIds.has(record.cycle_id)).toBe(true);
+    const sleepIds = new Set(sleep.map((record) => record.id));
+    for (const record of recovery) expect(sleepIds.has(record.sleep_id)).toBe(true);
+    // A first page of one record leads on: the cursor checks have user B's cursor to present.
+    const first = await api(sandbox, `${collections.cycle}?limit=1`, tokenB);
+    expect(first.body.next_token).toBeTruthy();
+    expect(recordsOf(await pages(run(), collections.cycle, { limit: '25' })).length).toBeGreaterThan(25);
+  });
+});

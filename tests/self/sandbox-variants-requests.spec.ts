@@ -297,6 +297,32 @@ test.describe('variant short-lived-tokens', () => {
   });
 });
 
+// ---------------------------------------------------------------- short-partner-tokens
+test.describe('variant short-partner-tokens', () => {
+  test('a partner token lives 20 s, whatever sandbox_expires_in asks, and is refused with 401 after', async () => {
+    const clock = new TestClock();
+    const sandbox = await startPartnerSandbox({ variants: ['short-partner-tokens'], now: clock.now });
+    try {
+      for (const extra of [{}, { sandbox_expires_in: 0 }, { sandbox_expires_in: 3600 }]) {
+        const answer = await sandbox.call('POST', paths.token, {
+          json: { ...validTokenRequest(partnerA), ...extra },
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatchObject({ expires_in: 20 });
+      }
+      const answer = await sandbox.call('POST', paths.token, { json: validTokenRequest(partnerA) });
+      const token = (answer.body as { access_token: string }).access_token;
+      const { id } = await sandbox.firstRequisition(partnerA);
+      clock.advance(19_999);
+      expect((await sandbox.call('GET', paths.requisition(id), { token })).status).toBe(200);
+      clock.advance(1);
+      expect((await sandbox.call('GET', paths.requisition(id), { token })).status).toBe(401);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 // ---------------------------------------------------------------- clock-aligned-rate-limit
 test.describe('variant clock-aligned-rate-limit', () => {
   test("windows start at multiples of their length, not at a client's or a token's first request", async () => {

@@ -46,13 +46,7 @@ function failureBlock(result: ConformanceResult, requirement: ResultRequirement)
   const lines = finding.message.split('\n');
   const shown = lines.slice(0, SHOWN_LINES).map((line) => cut(line, 300));
   if (lines.length > SHOWN_LINES) shown.push(`… ${lines.length - SHOWN_LINES} more line(s)`);
-  const curl =
-    result.exchanges.find((exchange) => exchange.id === finding.exchange)?.curl ??
-    finding.evidence
-      ?.split('\n')
-      .find((line) => line.trim().startsWith('reproduce:'))
-      ?.trim()
-      .replace(/^reproduce:\s*/, '');
+  const curl = result.exchanges.find((exchange) => exchange.id === finding.exchange)?.curl ?? finding.curl;
   const more = failing.length > 1 ? ` (and ${failing.length - 1} more failure(s))` : '';
   return [
     `- **${requirement.id}** (${requirement.area}), ${cut(test.title, 200)}${more}:`,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../run-state/package.ts';
 
 /** SemVer of the schema: a new optional field is a minor version, anything else a major one. */
-export const RESULT_SCHEMA_VERSION = '1.1.0';
+export const RESULT_SCHEMA_VERSION = '1.2.0';
 /** The schema's `$id`, and the `$schema` of every result: one per major version. */
 export const RESULT_SCHEMA_ID = 'urn:physiology-conformance:conformance-result:1';
 

@@ -5,15 +5,8 @@
 // carries as a test of its own). Validated with the `ctrf` reference package (tests/self/ci-renderers.spec.ts).
 import type { CTRFReport, Test, TestStatus } from 'ctrf';
 import type { ConformanceResult, RequirementStatus, ResultRequirement } from '../result/schema.ts';
-import {
-  errorLines,
-  failureLines,
-  headline,
-  notVerifiedLine,
-  type RunError,
-  runErrorAlone,
-  runErrorText,
-} from './requirement-lines.ts';
+import { errorLines, failureLines, headline, notVerifiedLine } from './requirement-lines.ts';
+import { type RunError, runErrorAlone, runErrorText } from './run-error-lines.ts';
 
 const CTRF_STATUS: Record<RequirementStatus, TestStatus> = {
   pass: 'passed',

@@ -5,15 +5,8 @@
 // and the run error no requirement carries as a testcase of its own. Valid against the Jenkins JUnit XSD.
 import type { ConformanceResult, ResultRequirement } from '../result/schema.ts';
 import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
-import {
-  errorLines,
-  failureLines,
-  headline,
-  notVerifiedLine,
-  type RunError,
-  runErrorAlone,
-  runErrorText,
-} from './requirement-lines.ts';
+import { errorLines, failureLines, headline, notVerifiedLine } from './requirement-lines.ts';
+import { type RunError, runErrorAlone, runErrorText } from './run-error-lines.ts';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 

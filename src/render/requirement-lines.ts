@@ -3,22 +3,9 @@
 import type { ConformanceResult, ResultFinding, ResultRequirement } from '../result/schema.ts';
 
 type NotVerifiedLine = ResultRequirement['notVerified'][number];
-/** A result's run error. */
-export type RunError = NonNullable<ConformanceResult['runError']>;
-
-/** A run error as text: its cause, what to do about it, and where the suite's code failed (kind `suite`). */
-export const runErrorText = ({ cause, remedy, stack }: RunError): string =>
-  [cause, `remedy: ${remedy}`, ...(stack ? [stack] : [])].join('\n');
-
 /** The lines of `requirement`'s not verified that an error left it (the run's, or the suite's own). */
 export const errorLines = (requirement: ResultRequirement): NotVerifiedLine[] =>
   requirement.notVerified.filter((line) => line.kind === 'run-error');
-
-/** The run's error where no requirement was left not verified by it (it stopped the run before any check). */
-export const runErrorAlone = (result: ConformanceResult): RunError | undefined =>
-  result.runError && !result.requirements.some((requirement) => errorLines(requirement).length > 0)
-    ? result.runError
-    : undefined;
 
 /** "title: reason (how to verify)": the variables to set, the prerequisite that failed, the remedy. */
 export function notVerifiedLine(line: NotVerifiedLine): string {

@@ -42,7 +42,17 @@ function mutantResult(
     killedBy,
     failedTests: failed.map((test) => test.title),
     testsRun: report.tests.length,
+    ...(killedBy.length > 0 ? {} : { error: howTheyEnded(report) }),
   };
+}
+
+/** How the tests of a fault that no failure of its requirement killed ended: each outcome, and the first stop's reason. */
+function howTheyEnded(report: ConformanceReport): string {
+  const outcomes = new Map<string, number>();
+  for (const test of report.tests) outcomes.set(test.outcome, (outcomes.get(test.outcome) ?? 0) + 1);
+  const stop = report.tests.find((test) => test.skipReason)?.skipReason;
+  const counts = [...outcomes].map(([outcome, count]) => `${count} ${outcome}`).join(', ');
+  return `no failure names it: ${counts}${stop ? ` (first stop: ${stop})` : ''}`;
 }
 
 /** The variables a fault's tests run with: its requirement's tests; strict mode for a reading's. */
@@ -97,7 +107,10 @@ function faultLine(result: MutantResult): string {
         ? ', on a target the run did not start'
         : ''
     : '';
-  return `${state} ${result.fault} (${result.requirement}): ${result.testsRun} test(s)${result.error ? ` — ${result.error}` : ''}${where}`;
+  // Why a survivor's tests did not kill it, cut to a line (reports/mutation.json has it whole).
+  const why =
+    !result.killed && !remote?.embeddedOnly && result.error ? ` — ${result.error.slice(0, 300)}` : '';
+  return `${state} ${result.fault} (${result.requirement}): ${result.testsRun} test(s)${why}${where}`;
 }
 
 export async function runMutation(

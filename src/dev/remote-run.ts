@@ -8,7 +8,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
@@ -20,6 +19,7 @@ import { freePort } from '../run/prism.ts';
 import { cli, runProcess } from '../run/run-step.ts';
 import { reportOf, runSuite } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { remoteTargetEnv, sandboxOnItsOwn } from './remote-target.ts';
 import { scriptArgs } from './script-args.ts';
 
 /** The MUST requirements a first run against a non-production target may leave unverified, and why. */
@@ -76,25 +76,20 @@ async function registerReceiver(authUrl: string, owner: string, url: string): Pr
 }
 
 const sandboxOptions = {
-  port: 0,
-  realisticLogin: true,
   userActivityMs: USER_ACTIVITY_MS,
   ...(args['production-limits']
     ? { rateLimit: PRODUCTION_RATE_LIMITS, rateLimitHeaders: 'production' as const }
     : { rateLimit: RATE_LIMIT }),
 };
-const sandbox = await startSandbox(sandboxOptions);
+const sandbox = await sandboxOnItsOwn(sandboxOptions);
 // The same service's production deployment, for the one check that needs production.
-const production = await startSandbox({ ...sandboxOptions, environment: 'production' });
+const production = await sandboxOnItsOwn({ ...sandboxOptions, environment: 'production' });
 // The token store lives outside the reports, and goes with the run.
 const storeDir = mkdtempSync(join(tmpdir(), 'conformance-remote-store-'));
 try {
   const port = await freePort();
   const env = {
-    CONFORMANCE_ENV_FILE: 'sandbox/sandbox.env',
-    // The environment wins over the file: the port this sandbox listens on.
-    CONFORMANCE_BASE_URL: sandbox.baseUrl,
-    CONFORMANCE_AUTH_URL: sandbox.authUrl,
+    ...remoteTargetEnv(sandbox),
     CONFORMANCE_PRODUCTION_BASE_URL: production.baseUrl,
     CONFORMANCE_TOKEN_STORE: join(storeDir, 'tokens.json'),
     CONFORMANCE_WEBHOOK_LISTEN: `127.0.0.1:${port}`,

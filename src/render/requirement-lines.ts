@@ -4,6 +4,9 @@ import type { ConformanceResult, ResultFinding, ResultRequirement } from '../res
 import type { Cause } from './causes.ts';
 
 type NotVerifiedLine = ResultRequirement['notVerified'][number];
+/** The lines of `requirement`'s not verified that an error left it (the run's, or the suite's own). */
+export const errorLines = (requirement: ResultRequirement): NotVerifiedLine[] =>
+  requirement.notVerified.filter((line) => line.kind === 'run-error');
 
 /** How an entry the data cannot show is marked wherever it is listed: it is no part of the verdict. */
 export const UNCOUNTED = 'cannot be observed with this data (not counted)';
@@ -118,14 +121,7 @@ export function failureLines(result: ConformanceResult, requirement: ResultRequi
 
 /** The curl of a finding: its exchange's, else the `reproduce:` line of its evidence. */
 export function curlOf(result: ConformanceResult, finding: ResultFinding): string | undefined {
-  return (
-    result.exchanges.find((exchange) => exchange.id === finding.exchange)?.curl ??
-    finding.evidence
-      ?.split('\n')
-      .find((line) => line.trim().startsWith('reproduce:'))
-      ?.trim()
-      .replace(/^reproduce:\s*/, '')
-  );
+  return result.exchanges.find((exchange) => exchange.id === finding.exchange)?.curl ?? finding.curl;
 }
 
 /** The finding a cause names first (its failures' first). */

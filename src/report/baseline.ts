@@ -4,6 +4,7 @@
 // the catalogue changed between the two, so that a change is not blamed on the target. With
 // CONFORMANCE_FAIL_ON=new the gate looks only at new failures.
 import type { FailOn } from '../config/suite-config.ts';
+import { verdictOf } from '../result/outcomes.ts';
 import { readResult } from '../result/validate.ts';
 import type { EXIT_STATUSES, RunVerdict } from './exit-statuses.ts';
 import type { LatencyRow } from './latency/latency.ts';
@@ -81,7 +82,7 @@ export function gateVerdict(
   // Only a FAIL is judged against the baseline: an INCOMPLETE (a narrowed run too) or an ERROR stays one.
   if (since?.failOn !== 'new' || report.verdict !== 'fail') return report.verdict;
   if (since.newFailures.length > 0) return 'fail';
-  return report.verdictBesideFailures ?? (report.runError ? 'error' : 'pass');
+  return report.verdictBesideFailures ?? verdictOf(report.runError ? ['error'] : []);
 }
 
 /** The exit status a report's run ends with: its gate verdict's, a configuration error's own. */

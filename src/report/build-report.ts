@@ -8,9 +8,8 @@
 import { profileRow } from '../config/profiles.ts';
 import type { Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
-import { REQUIREMENT_STATUSES } from '../result/outcomes.ts';
+import { REQUIREMENT_STATUSES, type RunVerdict, verdictOf, worstOf } from '../result/outcomes.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
-import type { RunVerdict } from './exit-statuses.ts';
 import { byExpiry, type Expectation, expectationFor, statedExpectation } from './expectations.ts';
 import { type Finding, type FindingOutcome, isStop, isStopOutcome } from './finding.ts';
 import {
@@ -136,17 +135,22 @@ const evidenceOf = (passed: readonly TestResultSummary[], id: string) =>
     messageKey,
   );
 
-/** A requirement's status from how many tests said what of it: fail, note, not verified, warning, pass, omitted. */
+/**
+ * A requirement's status: the worst of what the tests said of it (a failure, a line of not verified, a
+ * warning, a pass; worstOf), omitted where none did; one the contract leaves open is a note unless it failed.
+ */
 function statusOf(
   level: Requirement['level'],
   said: { failing: number; notVerified: number; warnings: number; passed: number },
 ): RequirementStatus {
-  if (said.failing > 0) return 'fail';
-  if (level === 'UNSPECIFIED') return 'note';
-  if (said.notVerified > 0) return 'not-verified';
-  if (said.warnings > 0) return 'warning';
-  if (said.passed > 0) return 'pass';
-  return 'omitted';
+  const status =
+    worstOf([
+      ...(said.failing > 0 ? (['fail'] as const) : []),
+      ...(said.notVerified > 0 ? (['not-verified'] as const) : []),
+      ...(said.warnings > 0 ? (['warning'] as const) : []),
+      ...(said.passed > 0 ? (['pass'] as const) : []),
+    ]) ?? 'omitted';
+  return level === 'UNSPECIFIED' && status !== 'fail' ? 'note' : status;
 }
 
 function resultOf(
@@ -337,16 +341,17 @@ export function buildReport(
   const narrowed = meta.selection.length > 0;
   const incomplete = incompleteOf(requirements, narrowed, meta);
   const { interrupted, requestTally, rateLimitedAnswers = 0, exchanges = [], ...run } = meta;
+  const failed = gateFailures.length > 0;
+  // Said beside the failures, never one: the run's cutting short leaves it INCOMPLETE.
   if (interrupted) gateFailures.push(INTERRUPTED);
-  const failed = gateFailures.some((failure) => !failure.startsWith('the run was interrupted'));
   const { runError, runSideStops } = runSide(meta.runError, tests);
-  // A failure seen stays a failure, whatever else went wrong: FAIL, then ERROR, INCOMPLETE, PASS.
-  const besideFailures = runError
-    ? 'error'
-    : incomplete.length > 0 || interrupted || narrowed
-      ? 'incomplete'
-      : 'pass';
-  const verdict: RunVerdict = failed ? 'fail' : besideFailures;
+  // A failure seen stays a failure, whatever else went wrong (worstOf: FAIL, then ERROR, INCOMPLETE, PASS).
+  const besides = [
+    ...(runError ? (['error'] as const) : []),
+    ...(incomplete.length > 0 || interrupted || narrowed ? (['not-verified'] as const) : []),
+  ];
+  const besideFailures = verdictOf(besides) as Exclude<RunVerdict, 'fail'>;
+  const verdict = verdictOf([...(failed ? (['fail'] as const) : []), ...besides]);
   return {
     ...resultHeader(),
     ...run,

@@ -1,8 +1,11 @@
 // reports/junit.xml, from the report's test summaries: the root names the run verdict (what a CI's JUnit view
-// shows first), one testsuite per spec file, a failure names its requirement, and what the run did not
-// verify (not verified, blocked, omitted, stopped by the run error) is <skipped>, never <failure>. Valid
-// against the Jenkins JUnit XSD (tests/self/suite-junit.spec.ts), as junit-requirements.xml is.
+// shows first), one testsuite per spec file, a failure names its requirement, an error (the run's or the
+// suite's own, which stopped a check) is <error>, what the run did not verify (not verified, blocked, omitted)
+// is <skipped>; a run error no test carries is a testcase of its own. Valid against the Jenkins JUnit XSD
+// (tests/self/suite-junit.spec.ts), as junit-requirements.xml is.
+import { runErrorElement, runErrorSuite } from '../render/junit-requirements.ts';
 import { fieldsLine } from '../render/requirement-lines.ts';
+import type { RunError } from '../run-state/run-error.ts';
 import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
 import { type Finding, isStop } from './finding.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
@@ -11,10 +14,16 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
 const firstLine = (text: string): string => text.split('\n')[0] ?? '';
 
-function outcomeElement(test: TestResultSummary): string {
-  // The reason as content: the Jenkins XSD gives <skipped> no attribute (GitLab and Jenkins read the text).
-  if (test.status === 'skipped') return `<skipped>${xmlText(test.skipReason ?? '')}</skipped>`;
-  if (test.status === 'passed') return '';
+/** The run errors a test met (what stopped it, or the suite's own error beside its failure), each once. */
+const errorsOf = (test: TestResultSummary): RunError[] => [
+  ...new Map(
+    test.findings
+      .flatMap((finding) => (finding.outcome === 'error' && finding.runError ? [finding.runError] : []))
+      .map((runError) => [runError.cause, runError]),
+  ).values(),
+];
+
+function failureElement(test: TestResultSummary): string {
   const failures = test.findings.filter((finding) => finding.outcome === 'fail');
   const first = failures[0];
   const message = first ? `[${first.requirement}] ${firstLine(first.message)}` : firstLine(test.error ?? '');
@@ -27,6 +36,14 @@ function outcomeElement(test: TestResultSummary): string {
         )
         .join('\n');
   return `<failure${attributes({ message, type: test.failedRequirements.join(' ') })}>${xmlText(full)}</failure>`;
+}
+
+function outcomeElement(test: TestResultSummary): string {
+  const errors = errorsOf(test).map(runErrorElement).join('');
+  // The reason as content: the Jenkins XSD gives <skipped> no attribute (GitLab and Jenkins read the text).
+  if (test.outcome === 'error') return errors;
+  if (test.status === 'skipped') return `<skipped>${xmlText(test.skipReason ?? '')}</skipped>`;
+  return test.status === 'failed' ? `${errors}${failureElement(test)}` : '';
 }
 
 const SAID: Partial<Record<Finding['outcome'], string>> = {
@@ -49,11 +66,12 @@ const testcase = (test: TestResultSummary): string =>
   `    <testcase${attributes({ classname: test.file, name: test.title, time: seconds(test.durationMs ?? 0) })}>` +
   `${outcomeElement(test)}${systemOut(test)}</testcase>`;
 
-const counts = (tests: readonly TestResultSummary[]) => ({
-  tests: tests.length,
+/** What a testsuite counts: its testcases, those with a <failure>, an <error>, a <skipped>. */
+const counts = (tests: readonly TestResultSummary[], runErrors = 0) => ({
+  tests: tests.length + runErrors,
   failures: tests.filter((test) => test.status === 'failed').length,
-  skipped: tests.filter((test) => test.status === 'skipped').length,
-  errors: 0,
+  errors: tests.filter((test) => errorsOf(test).length > 0).length + runErrors,
+  skipped: tests.filter((test) => test.status === 'skipped' && test.outcome !== 'error').length,
 });
 
 function byFile(tests: readonly TestResultSummary[]): Map<string, TestResultSummary[]> {
@@ -61,6 +79,12 @@ function byFile(tests: readonly TestResultSummary[]): Map<string, TestResultSumm
   for (const test of tests) files.set(test.file, [...(files.get(test.file) ?? []), test]);
   return files;
 }
+
+/** The run's error where no test carries it (global setup's, met before any test). */
+const runErrorAlone = ({ runError, tests }: ConformanceReport): RunError | undefined =>
+  runError && !tests.some((test) => errorsOf(test).some((error) => error.cause === runError.cause))
+    ? runError
+    : undefined;
 
 export function junitXml(report: ConformanceReport): string {
   const suites = [...byFile(report.tests)]
@@ -70,12 +94,14 @@ export function junitXml(report: ConformanceReport): string {
         `  <testsuite${attributes({ name: file, ...counts(tests), time: seconds(tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0)) })}>\n` +
         `${tests.map(testcase).join('\n')}\n  </testsuite>`,
     );
+  const alone = runErrorAlone(report);
+  const run = alone ? [runErrorSuite(alone)] : [];
   // The XSD's root carries no skipped count (each testsuite does).
-  const { skipped: _, ...totals } = counts(report.tests);
+  const { skipped: _, ...totals } = counts(report.tests, run.length);
   const root = attributes({
     name: `Conformance ${report.verdict.toUpperCase()}`,
     ...totals,
     time: seconds(report.durationMs),
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...run, ...suites].join('\n')}\n</testsuites>\n`;
 }

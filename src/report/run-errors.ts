@@ -69,7 +69,7 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EH
 
 /**
  * The run error an error that ended a test shows (the worker reads it from the error itself,
- * src/suite/ending-errors.ts), or undefined when it is none. A target that cannot be reached is one only
+ * src/suite/ending-recorder.ts), or undefined when it is none. A target that cannot be reached is one only
  * where it answered nothing in the whole run: the reporter charges it to a target that did.
  */
 export function runErrorOf(error: unknown): RunError | undefined {

@@ -1,5 +1,5 @@
 // A test's result in the verdict model's terms, from its findings (src/report/finding.ts), which the worker
-// recorded from the errors themselves (src/suite/ending-errors.ts). A request to a target that cannot be
+// recorded from the errors themselves where they were caught (src/suite/ending-recorder.ts). A request to a target that cannot be
 // reached is the check's failure where the target answered in the run, and the run error where it answered
 // nothing. What a test ended with but recorded no finding for (a worker that died before its teardown, a test
 // that never ran) is inferred here: an error is the suite's own (kind `suite`), never a failure of a
@@ -9,6 +9,7 @@ import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
+import { worstOf } from '../result/outcomes.ts';
 import { sourceOf } from '../run-state/package.ts';
 import { type Finding, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
@@ -31,7 +32,7 @@ const redacted = (finding: Finding): Finding => ({
 });
 
 /**
- * A failed request to a target that cannot be reached (src/suite/ending-errors.ts otherCause): the run
+ * A failed request to a target that cannot be reached (src/suite/ending-recorder.ts): the run
  * error where the target answered nothing in the whole run, else the check's failure.
  */
 function charged(finding: Finding, targetAnswered: boolean): Finding {
@@ -39,9 +40,6 @@ function charged(finding: Finding, targetAnswered: boolean): Finding {
   if (finding.outcome !== 'fail' || runError?.kind !== 'unreachable') return finding;
   return targetAnswered ? failure : { ...failure, outcome: 'error', message: runError.cause, runError };
 }
-
-/** The last finding that stopped the check: the one it ended with. */
-const lastStop = (findings: readonly Finding[]): Stop | undefined => findings.filter(isStop).at(-1);
 
 /** What a test ended with, as the reporter sees it. */
 interface Ended {
@@ -107,16 +105,26 @@ const titleOf = (test: TestCase): string =>
   [...test.titlePath().slice(3, -1), ownTitle(test.title, targetNameOf(test.annotations))].join(' › ');
 
 /**
- * How the test ended: what the run error stopped is not verified, never failed; a failure the test met
- * outranks it, beside it.
+ * How the test ended: the worst (worstOf) of what ended it, a failed test's failures, the run error (what it
+ * stopped is not verified, never failed; a failure the test met outranks it, beside it) and a skipped test's
+ * stops; a pass where nothing did. The stop is the last finding of that outcome.
  */
 function endingOf(ran: TestResultSummary['status'], findings: readonly Finding[]) {
-  const metError = findings.filter(isStop).find((finding) => finding.outcome === 'error');
-  const failedToo = ran === 'failed' && findings.some((finding) => finding.outcome === 'fail');
-  const stoppedByError = failedToo ? undefined : metError;
-  const status = stoppedByError ? 'skipped' : ran;
-  const stop = stoppedByError ?? (status === 'skipped' ? lastStop(findings) : undefined);
-  return { metError, status, stop };
+  const ended = findings.filter(
+    (finding) =>
+      finding.outcome === 'error' ||
+      (ran === 'failed' && finding.outcome === 'fail') ||
+      (ran === 'skipped' && isStop(finding)),
+  );
+  // What ends a test is a test outcome: a failure, an error, a stop.
+  const outcome = (worstOf(ended.map((finding) => finding.outcome)) ??
+    (ran === 'passed' ? 'pass' : 'fail')) as TestResultSummary['outcome'];
+  const stop = ended
+    .filter((finding): finding is Stop => isStop(finding) && finding.outcome === outcome)
+    .at(-1);
+  const status: TestResultSummary['status'] =
+    outcome === 'pass' ? 'passed' : outcome === 'fail' ? 'failed' : 'skipped';
+  return { metError: findings.find((finding) => finding.outcome === 'error'), status, outcome, stop };
 }
 
 /**
@@ -138,13 +146,13 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
     ...recorded,
     ...inferred({ ran, title, errors: ended, skipped: ofType('skip')[0] }, recorded, declared),
   ];
-  const { metError, status, stop } = endingOf(ran, findings);
+  const { metError, status, outcome, stop } = endingOf(ran, findings);
   const error = errors.join('\n');
   return {
     title,
     file: sourceOf(specFileOf(test)).replace(/^.*\/tests\//, 'tests/'),
     status,
-    outcome: stop?.outcome ?? (status === 'passed' ? 'pass' : 'fail'),
+    outcome,
     requirements: declared,
     failedRequirements:
       status === 'failed'
@@ -161,25 +169,32 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   };
 }
 
-/** A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own. */
+/**
+ * A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own:
+ * it ends as a test would have that recorded it alone (endingOf).
+ */
 export function summariseRunFinding(run: RunFinding): TestResultSummary {
   const { where, file, finding } = run;
-  const failed = finding.outcome === 'fail';
   const recorded = redacted(finding);
+  const ran = finding.outcome === 'fail' ? 'failed' : isStop(finding) ? 'skipped' : 'passed';
+  const { status, outcome, stop } = endingOf(ran, [recorded]);
+  const failed = status === 'failed';
   const exchanges = keptExchangesOf(run).map(({ id }) => id);
   return {
     title: where,
     file: file ?? 'global setup',
-    status: failed ? 'failed' : 'passed',
-    outcome: failed ? 'fail' : 'pass',
+    status,
+    outcome,
     requirements: [],
     failedRequirements: failed ? [finding.requirement] : [],
     tags: [],
+    skipReason: stop && stopReason(stop),
     findings: [recorded],
     ...(exchanges.length > 0 ? { exchanges } : {}),
     prismViolations: [],
     error: failed
       ? [`[${recorded.requirement}] ${recorded.message}`, recorded.evidence ?? ''].join('\n').trim()
       : undefined,
+    ...(recorded.runError ? { runError: recorded.runError } : {}),
   };
 }

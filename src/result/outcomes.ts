@@ -1,18 +1,28 @@
 // The closed lists of the result schema (src/result/schema.ts), apart from it so that what every worker loads
-// (a check's finding, src/report/finding.ts) does not load the schema builder.
+// (a check's finding, src/report/finding.ts) does not load the schema builder. The one outcome list is in
+// the order outcomes outrank each other, and worstOf is the one roll-up of that order: a test's outcome, a
+// requirement's status and the run's verdict (src/report/test-result.ts, build-report.ts) all come from it.
 
-/** The one outcome list: what a check found. Test outcomes and requirement statuses are parts of it. */
+/** The one outcome list, what a check found, the outranking first: a failure outranks an error, then a stop. */
 export const OUTCOMES = [
-  'pass',
   'fail',
-  'warning',
-  'not-verified',
-  'blocked',
-  'omitted',
-  'note',
   'error',
+  'blocked',
+  'not-verified',
+  'warning',
+  'pass',
+  'note',
+  'omitted',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
+
+/** The outcome of `outcomes` that outranks the others (OUTCOMES' order); undefined for none. */
+export function worstOf<O extends Outcome>(outcomes: Iterable<O>): O | undefined {
+  let worst: O | undefined;
+  for (const outcome of outcomes)
+    if (worst === undefined || OUTCOMES.indexOf(outcome) < OUTCOMES.indexOf(worst)) worst = outcome;
+  return worst;
+}
 
 /** How a test ended: the outcomes that end a check (a warning or a note never does). */
 export const TEST_OUTCOMES = [
@@ -36,8 +46,29 @@ export const REQUIREMENT_STATUSES = [
   'note',
   'omitted',
 ] as const satisfies readonly Outcome[];
-/** The run's verdict, in the order they outrank each other. */
-export const RUN_VERDICTS = ['fail', 'error', 'incomplete', 'pass'] as const;
+
+/** The run verdict of the run's worst outcome: a failure FAILs it, an error ERRORs it, a stop leaves it INCOMPLETE. */
+const VERDICT_OF = {
+  fail: 'fail',
+  error: 'error',
+  blocked: 'incomplete',
+  'not-verified': 'incomplete',
+  warning: 'pass',
+  pass: 'pass',
+  note: 'pass',
+  omitted: 'pass',
+} as const satisfies Record<Outcome, string>;
+
+/** The run's verdicts, in the order they outrank each other: their outcomes'. */
+export const RUN_VERDICTS = [...new Set(OUTCOMES.map((outcome) => VERDICT_OF[outcome]))] as RunVerdict[];
+
+/** The run's verdict from the outcomes it met (none: PASS). */
+export const verdictOf = (outcomes: Iterable<Outcome>): RunVerdict => VERDICT_OF[worstOf(outcomes) ?? 'pass'];
+
+/** The outcome a run verdict stands for, to roll it up with others (verdictOf). */
+export const outcomeOfVerdict = (verdict: RunVerdict): Outcome =>
+  verdict === 'incomplete' ? 'not-verified' : verdict;
+
 /** Why a requirement was not verified, and so how to verify it. */
 export const NOT_VERIFIED_KINDS = [
   /** the target's data held too little (the message says what was missing) */
@@ -54,5 +85,5 @@ export const NOT_VERIFIED_KINDS = [
 
 export type RequirementStatus = (typeof REQUIREMENT_STATUSES)[number];
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
-export type RunVerdict = (typeof RUN_VERDICTS)[number];
+export type RunVerdict = (typeof VERDICT_OF)[Outcome];
 export type NotVerifiedKind = (typeof NOT_VERIFIED_KINDS)[number];

@@ -72,6 +72,11 @@ const Finding = object(
     message: text('what the check found, redacted'),
     evidence: Type.Optional(text('context the message rests on (the request line and its curl), redacted')),
     exchange: Type.Optional(text("the id of the exchange it rests on, in the result's `exchanges`")),
+    curl: Type.Optional(
+      text(
+        'the curl that sends the request again, where the finding rests on a request and no exchange (one left without an answer), redacted (since 1.2.0)',
+      ),
+    ),
     fields: Type.Optional(
       Type.Array(Type.String({ pattern: '^(/[^/]*)+$' }), {
         minItems: 1,

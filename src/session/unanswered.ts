@@ -22,15 +22,16 @@ export class UnansweredFailure extends ConformanceFailure {
     readonly read: UnansweredRead,
     /** The test that sent it; undefined: a test of another worker. */
     readonly sender: TestInfo | undefined,
-    evidence?: string,
+    /** The curl that sends the request again. */
+    sent?: string,
   ) {
-    super(read.requirement, `no answer: ${read.request}`, evidence);
+    super(read.requirement, `no answer: ${read.request}`, sent && `reproduce: ${sent}`, { curl: sent });
     if (sender && sender === currentTest()) sentByRunningTest.set(read.request, this);
   }
 
   /** The same request charged to `requirement`, the one the read it served names. */
   chargedTo(requirement: string): UnansweredFailure {
-    return new UnansweredFailure({ ...this.read, requirement }, this.sender, this.finding.evidence);
+    return new UnansweredFailure({ ...this.read, requirement }, this.sender, this.finding.curl);
   }
 }
 
@@ -53,7 +54,7 @@ export function unansweredFailure(failure: TransportFailure, baseUrl: string): E
     return new UnansweredFailure(
       { requirement: chargedRequirement(test, baseUrl, method, url), request },
       test,
-      `reproduce: ${curl(failure.request)}`,
+      curl(failure.request),
     );
   } catch {
     return failure; // a test declared without verifies()

@@ -20,12 +20,11 @@ import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
-import { findingsOf, isStop, recordFinding, type Stop, stopReason } from '../report/finding.ts';
+import { findingsOf, recordFinding } from '../report/finding.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
-import type { RunError } from '../run-state/run-error.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from '../session/answer-watch.ts';
@@ -35,23 +34,21 @@ import { messageOf } from '../text/error-message.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
 import { attempt } from '../verdict/attempt.ts';
 import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
-import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
 import {
   blockedBy,
   ConformanceFailure,
-  declaredRequirement,
   declaredVerdict,
   notVerified,
   stopWith,
   type Verdict,
 } from '../verdict/verdicts.ts';
 import {
-  checkEnding,
-  endingErrors,
-  endingFailures,
-  keepEndingErrors,
-  otherErrorFindings,
-} from './ending-errors.ts';
+  failedOnChecksAlone,
+  failWith,
+  judgedFixtures,
+  stoppedByRunError,
+  uncaughtFindings,
+} from './ending-recorder.ts';
 import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
@@ -82,8 +79,8 @@ interface TestFixtures {
   /** Skips the test, not verified, when global setup recorded a run error (auto, first). */
   runErrorGuard: undefined;
   /**
-   * Records the finding of each check failure or refusal that ended the test (a test ended by refusals alone
-   * is skipped, not verified); with `failureKeepsWorker`, marks a check's failure expected (auto, torn down last).
+   * Records what ended the test that no catch saw (a test timeout: the suite's own error) and the unanswered
+   * requests it sent; with `failureKeepsWorker`, marks a check's failure expected (auto, torn down last).
    */
   failureFindings: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
@@ -146,15 +143,9 @@ const partnerTokenFailure = ({ exchange, problem, field }: PartnerTokenFailure):
     { fields: [field] },
   );
 
-/**
- * The exchanges a test that did not pass attaches: the last few, every one a finding names, and every one
- * a failure that ends it rests on (`failed`).
- */
-function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo, failed: ReadonlySet<string>) {
-  const named = new Set([
-    ...failed,
-    ...findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []),
-  ]);
+/** The exchanges a test that did not pass attaches: the last few, and every one a finding names. */
+function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo) {
+  const named = new Set(findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []));
   const recent = exchanges.length - RECENT_EXCHANGES;
   return exchanges.flatMap((exchange, index) => {
     const id = exchangeId(testInfo.testId, index);
@@ -225,246 +216,223 @@ const tokenFor = (scopes: readonly string[], user: UserName) =>
   `no user ${user} token for "${normaliseScopes(scopes)}"`;
 
 /**
- * A test that only stops ended (a request the run refused, met in the check's own request or in a read it
- * shares) ends as any stopped check does, skipped with the reason: not the failure its thrown error made it.
- * Playwright reports the test, and decides whether to replace the worker, after its fixtures' teardown.
- */
-function endStopped(testInfo: TestInfo, stop: Stop): void {
-  testInfo.annotations.push({ type: 'skip', description: stopReason(stop) });
-  testInfo.status = 'skipped';
-  testInfo.errors.length = 0;
-}
-
-/** Ends the test as not verified, its finding carrying the run error that stopped it. */
-export const stoppedByRunError = (testInfo: TestInfo, runError: RunError): never =>
-  stopWith(testInfo, { outcome: 'error', message: runError.cause, runError });
-
-/**
  * The suite's fixtures are not test steps (`box: 'self'`): a step costs the worker a captured stack and two
  * messages to the runner, a test sets up a dozen fixtures, and the reports would hide them anyway.
  */
 export const internal = { box: 'self' } as const;
 
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
-export const coreTest = base.extend<TestFixtures, WorkerFixtures>({
-  targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
-  failureKeepsWorker: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use, workerInfo) => use(keptFailuresShown(workerInfo.config.reporter)),
-    { scope: 'worker', ...internal },
-  ],
-  runSetUp: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use) => {
-      await setupFinished();
-      await use(undefined);
-    },
-    // Global setup's own time is the run's (bounded by its timeout), not a test's.
-    { scope: 'worker', auto: true, timeout: 0, ...internal },
-  ],
-  targetSessions: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use) => {
-      const sessions = new TargetSessions();
-      await use(sessions);
-      await sessions.close();
-    },
-    // Closing waits for the first sendings still in flight, each by its bound (CONFORMANCE_REQUEST_TIMEOUT_MS).
-    { scope: 'worker', timeout: 0, ...internal },
-  ],
-  session: [
-    async ({ targetInstances, targetSessions }, use, testInfo) => {
-      const target = targetNameOf(testInfo.annotations);
-      const instance = targetInstances[target];
-      if (instance === undefined) throw new Error(`the project has no instance of target "${target}"`);
-      await use(targetSessions.of(instance));
-    },
-    internal,
-  ],
-  config: [async ({ session }, use) => use(session.config), internal],
-  tokenPool: [async ({ session }, use) => use(session.tokenPool), internal],
+export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
+  judgedFixtures({
+    targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
+    failureKeepsWorker: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+      async ({}, use, workerInfo) => use(keptFailuresShown(workerInfo.config.reporter)),
+      { scope: 'worker', ...internal },
+    ],
+    runSetUp: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+      async ({}, use) => {
+        await setupFinished();
+        await use(undefined);
+      },
+      // Global setup's own time is the run's (bounded by its timeout), not a test's.
+      { scope: 'worker', auto: true, timeout: 0, ...internal },
+    ],
+    targetSessions: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+      async ({}, use) => {
+        const sessions = new TargetSessions();
+        await use(sessions);
+        await sessions.close();
+      },
+      // Closing waits for the first sendings still in flight, each by its bound (CONFORMANCE_REQUEST_TIMEOUT_MS).
+      { scope: 'worker', timeout: 0, ...internal },
+    ],
+    session: [
+      async ({ targetInstances, targetSessions }, use, testInfo) => {
+        const target = targetNameOf(testInfo.annotations);
+        const instance = targetInstances[target];
+        if (instance === undefined) throw new Error(`the project has no instance of target "${target}"`);
+        await use(targetSessions.of(instance));
+      },
+      internal,
+    ],
+    config: [async ({ session }, use) => use(session.config), internal],
+    tokenPool: [async ({ session }, use) => use(session.tokenPool), internal],
 
-  // Before any other: a run error (src/run-state/run-error.ts) leaves nothing to judge, and no test may
-  // send a request or open a session.
-  runErrorGuard: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use, testInfo) => {
-      const runError = recordedRunError();
-      if (runError) stoppedByRunError(testInfo, runError);
-      await use(undefined);
-    },
-    { auto: true, ...internal },
-  ],
-  // First of the other auto fixtures, so torn down after them (a strict-mode failure happens in one).
-  failureFindings: [
-    async ({ failureKeepsWorker }, use, testInfo) => {
-      keepEndingErrors(testInfo);
-      await use(undefined);
-      // A check's failure, or a request the run refused, is its finding where it ended the test
-      // (src/suite/ending-errors.ts).
-      const errors = endingErrors(testInfo);
-      const findings = errors.map((error) => checkEnding(error, () => declaredRequirement(testInfo)));
-      for (const finding of findings) if (finding) recordFinding(testInfo, withKeptExchange(finding));
-      // An error no check raised: its cause's finding, or the suite's own (ERROR `suite`), never a failure.
-      for (const finding of otherErrorFindings(testInfo, errors, findings)) recordFinding(testInfo, finding);
-      const stops = findings.filter((finding): finding is Stop => finding !== undefined && isStop(finding));
-      const [last] = stops.slice(-1);
-      if (testInfo.status === 'failed' && last && stops.length === findings.length)
-        endStopped(testInfo, last);
-      // A request the test sent and got no answer to is its failure, whatever the check made of it.
-      const failed = new Set(findings.flatMap((f) => (f?.outcome === 'fail' ? [f.requirement] : [])));
-      const unanswered = unchargedUnanswered(failed);
-      for (const failure of unanswered) recordFinding(testInfo, failure.finding);
-      // Only failures the checks raised: a crash or a timeout still replaces the worker. The reporter takes
-      // the status from the result, so the failure stays a failure.
-      const checkFailure =
-        (testInfo.status === 'failed' && findings.length > 0 && findings.every((finding) => finding)) ||
-        (testInfo.status !== 'failed' && unanswered.length > 0);
-      if (failureKeepsWorker && checkFailure) testInfo.expectedStatus = 'failed';
-      if (testInfo.status !== 'failed' && unanswered[0]) throw unanswered[0];
-    },
-    { auto: true, ...internal },
-  ],
-  profileGuard: [
-    async ({ config }, use, testInfo) => {
-      const reason = refusal(config, testInfo.tags);
-      if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
-      // A test that writes or generates data reads its effect back: it needs a target that keeps state.
-      const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
-      if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))
-        notVerified(lacking(config, ['stateful']), variablesSupplying('stateful'));
-      await use(undefined);
-    },
-    { auto: true, ...internal },
-  ],
-  requisitionClaims: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use) => {
-      await use(undefined);
-      releaseRequisitions();
-    },
-    { auto: true, ...internal },
-  ],
-  requestCount: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-    async ({}, use, testInfo) => {
-      const before = { ...processTally };
-      await use(undefined);
-      const sent = tallySince(before, processTally);
-      testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: JSON.stringify(sent) });
-    },
-    { auto: true, ...internal },
-  ],
-  strictWarnings: [
-    async ({ config }, use, testInfo) => {
-      await use(undefined);
-      // Strict mode: the suite's readings become the team's rules, so a warning fails the test.
-      const warnings = findingsOf(testInfo.annotations).filter((finding) => finding.outcome === 'warning');
-      const [first] = warnings;
-      if (!config.strict || !first || testInfo.status !== 'passed') return;
-      throw new ConformanceFailure(
-        first.requirement,
-        `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.requirement}: ${w.message}`).join('\n')}`,
-      );
-    },
-    { auto: true, ...internal },
-  ],
-  exchanges: [
-    async ({ config }, use, testInfo) => {
-      const exchanges: Exchange[] = [];
-      collectTestExchanges(exchanges, testInfo.testId);
-      await use(exchanges);
-      collectTestExchanges(undefined);
-      if (config.recordHar) appendToRecording(exchanges);
-      // The answer times go to the reporter, which builds the latency table from every test's.
-      const latency = latencyAnnotation(exchanges);
-      if (latency) testInfo.annotations.push(latency);
-      // What the failures ending the test rest on, a shared read's too (src/verdict/failure-exchanges.ts).
-      const failed = keepExchangesOf(endingFailures(testInfo), exchanges, testInfo.testId);
-      if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
-        await testInfo.attach(EXCHANGES_ATTACHMENT, {
-          body: JSON.stringify(keptExchanges(exchanges, testInfo, failed), null, 2),
-          contentType: 'application/json',
+    // Before any other: a run error (src/run-state/run-error.ts) leaves nothing to judge, and no test may
+    // send a request or open a session.
+    runErrorGuard: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+      async ({}, use, testInfo) => {
+        const runError = recordedRunError();
+        if (runError) stoppedByRunError(testInfo, runError);
+        await use(undefined);
+      },
+      { auto: true, ...internal },
+    ],
+    // First of the other auto fixtures, so torn down after them (a strict-mode failure happens in one).
+    failureFindings: [
+      async ({ failureKeepsWorker }, use, testInfo) => {
+        await use(undefined);
+        // What Playwright recorded that no catch saw (a test timeout): the suite's own (ERROR `suite`).
+        for (const finding of uncaughtFindings(testInfo)) recordFinding(testInfo, finding);
+        // A request the test sent and got no answer to is its failure, whatever the check made of it.
+        const failed = findingsOf(testInfo.annotations).flatMap((f) =>
+          f.outcome === 'fail' ? [f.requirement] : [],
+        );
+        const unanswered = unchargedUnanswered(new Set(failed));
+        for (const failure of unanswered) recordFinding(testInfo, failure.finding);
+        const [charged] = testInfo.status === 'failed' ? [] : unanswered;
+        // Only failures the checks raised: a crash or a timeout still replaces the worker. The reporter takes
+        // the status from the result, so the failure stays a failure.
+        if (failureKeepsWorker && (charged || failedOnChecksAlone(testInfo)))
+          testInfo.expectedStatus = 'failed';
+        if (charged) failWith(testInfo, charged);
+      },
+      { auto: true, ...internal },
+    ],
+    profileGuard: [
+      async ({ config }, use, testInfo) => {
+        const reason = refusal(config, testInfo.tags);
+        if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
+        // A test that writes or generates data reads its effect back: it needs a target that keeps state.
+        const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
+        if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))
+          notVerified(lacking(config, ['stateful']), variablesSupplying('stateful'));
+        await use(undefined);
+      },
+      { auto: true, ...internal },
+    ],
+    requisitionClaims: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+      async ({}, use) => {
+        await use(undefined);
+        releaseRequisitions();
+      },
+      { auto: true, ...internal },
+    ],
+    requestCount: [
+      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
+      async ({}, use, testInfo) => {
+        const before = { ...processTally };
+        await use(undefined);
+        const sent = tallySince(before, processTally);
+        testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: JSON.stringify(sent) });
+      },
+      { auto: true, ...internal },
+    ],
+    strictWarnings: [
+      async ({ config }, use, testInfo) => {
+        await use(undefined);
+        // Strict mode: the suite's readings become the team's rules, so a warning fails the test.
+        const warnings = findingsOf(testInfo.annotations).filter((finding) => finding.outcome === 'warning');
+        const [first] = warnings;
+        if (!config.strict || !first || testInfo.status !== 'passed') return;
+        throw new ConformanceFailure(
+          first.requirement,
+          `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.requirement}: ${w.message}`).join('\n')}`,
+        );
+      },
+      { auto: true, ...internal },
+    ],
+    exchanges: [
+      async ({ config }, use, testInfo) => {
+        const exchanges: Exchange[] = [];
+        collectTestExchanges(exchanges, testInfo.testId);
+        await use(exchanges);
+        collectTestExchanges(undefined);
+        if (config.recordHar) appendToRecording(exchanges);
+        // The answer times go to the reporter, which builds the latency table from every test's.
+        const latency = latencyAnnotation(exchanges);
+        if (latency) testInfo.annotations.push(latency);
+        // The failures that ended the test kept what they rest on where caught (src/suite/ending-recorder.ts).
+        if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
+          await testInfo.attach(EXCHANGES_ATTACHMENT, {
+            body: JSON.stringify(keptExchanges(exchanges, testInfo), null, 2),
+            contentType: 'application/json',
+          });
+      },
+      { auto: true, ...internal },
+    ],
+    api: [
+      async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
+        const watch = answerWatch(testInfo, config.baseUrl);
+        const client = session.api.withOptions({
+          onExchange: (exchange) => {
+            exchanges.push(exchange);
+            watch(exchange);
+          },
+          guard: withGrantGuard(
+            requestGuard(config.profile, config.environment, testInfo.tags),
+            tokenPool,
+            config.baseUrl,
+          ),
+          // A renewal may sign in again: the server's failure there is the check's failure of AUTH-CODE-FLOW.
+          renewToken: (token, exchange) =>
+            tokenPool.renew(token, exchange).catch((error: unknown) => {
+              throw error instanceof SignInServerFailure ? serverFailure(error) : error;
+            }),
+          // A user token renewed by its stated expiry is a sign-in as any other.
+          currentToken: (token, client) => {
+            const renewal = runTokens.current(token, client);
+            const user = tokenPool.grantOf(token)?.user;
+            return user ? signedIn(renewal, `no new user ${user} token in place of one expiring`) : renewal;
+          },
         });
-    },
-    { auto: true, ...internal },
-  ],
-  api: [
-    async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
-      const watch = answerWatch(testInfo, config.baseUrl);
-      const client = session.api.withOptions({
-        onExchange: (exchange) => {
-          exchanges.push(exchange);
-          watch(exchange);
-        },
-        guard: withGrantGuard(
-          requestGuard(config.profile, config.environment, testInfo.tags),
-          tokenPool,
-          config.baseUrl,
-        ),
-        // A renewal may sign in again: the server's failure there is the check's failure of AUTH-CODE-FLOW.
-        renewToken: (token, exchange) =>
-          tokenPool.renew(token, exchange).catch((error: unknown) => {
-            throw error instanceof SignInServerFailure ? serverFailure(error) : error;
-          }),
-        // A user token renewed by its stated expiry is a sign-in as any other.
-        currentToken: (token, client) => {
-          const renewal = runTokens.current(token, client);
-          const user = tokenPool.grantOf(token)?.user;
-          return user ? signedIn(renewal, `no new user ${user} token in place of one expiring`) : renewal;
-        },
-      });
-      await use(client);
-    },
-    internal,
-  ],
-  requires: [
-    async ({ config }, use) => {
-      await use((...capabilities) => {
-        const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
-        if (missing.length > 0) notVerified(lacking(config, missing), missing.flatMap(variablesSupplying));
-      });
-    },
-    internal,
-  ],
-  userToken: [
-    async ({ tokenPool, config, session }, use) => {
-      await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
-        const token = tokenPool.cached(scopes, user);
-        if (!token)
-          notVerified(
-            config.userTokens
-              ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
-              : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
-          );
-        return (await triedToken(signedIn(token, tokenFor(scopes, user)), session)).accessToken;
-      });
-    },
-    internal,
-  ],
-  freshToken: [
-    async ({ tokenPool, session }, use) => {
-      await use((scopes, user = 'A', options = {}) =>
-        triedToken(signedIn(tokenPool.fresh(scopes, user, options), tokenFor(scopes, user)), session),
-      );
-    },
-    internal,
-  ],
-  partnerA: [
-    async ({ config, api, session }, use) => use(partnerFor(config, 'A', api, session.partnerTokens)),
-    internal,
-  ],
-  partnerB: [
-    async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
-    internal,
-  ],
-  verdict: [
-    async ({ config }, use, testInfo) => {
-      await injectedError(config, testInfo);
-      await use(declaredVerdict(testInfo));
-    },
-    internal,
-  ],
-});
+        await use(client);
+      },
+      internal,
+    ],
+    requires: [
+      async ({ config }, use) => {
+        await use((...capabilities) => {
+          const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
+          if (missing.length > 0) notVerified(lacking(config, missing), missing.flatMap(variablesSupplying));
+        });
+      },
+      internal,
+    ],
+    userToken: [
+      async ({ tokenPool, config, session }, use) => {
+        await use(async (scopes = ALL_READ_SCOPES, user = 'A') => {
+          const token = tokenPool.cached(scopes, user);
+          if (!token)
+            notVerified(
+              config.userTokens
+                ? `no pre-issued token for scope set "${normaliseScopes(scopes)}" (CONFORMANCE_USER_TOKENS)`
+                : `no credentials for user ${user} (CONFORMANCE_USER${user === 'B' ? '_B, CONFORMANCE_PASSWORD_B' : ', CONFORMANCE_PASSWORD'})`,
+            );
+          return (await triedToken(signedIn(token, tokenFor(scopes, user)), session)).accessToken;
+        });
+      },
+      internal,
+    ],
+    freshToken: [
+      async ({ tokenPool, session }, use) => {
+        await use((scopes, user = 'A', options = {}) =>
+          triedToken(signedIn(tokenPool.fresh(scopes, user, options), tokenFor(scopes, user)), session),
+        );
+      },
+      internal,
+    ],
+    partnerA: [
+      async ({ config, api, session }, use) => use(partnerFor(config, 'A', api, session.partnerTokens)),
+      internal,
+    ],
+    partnerB: [
+      async ({ config, api, session }, use) => use(partnerFor(config, 'B', api, session.partnerTokens)),
+      internal,
+    ],
+    verdict: [
+      async ({ config }, use, testInfo) => {
+        await injectedError(config, testInfo);
+        await use(declaredVerdict(testInfo));
+      },
+      internal,
+    ],
+  }),
+);
 
 export { expect };

@@ -1,10 +1,8 @@
-// The conformance suite's `test`, and how a test declares what it verifies. `test` merges the fixtures of
-// each domain (fixtures.ts, data-fixtures.ts); a matrix run (the mutation and variant gates,
-// src/config/run-plan.ts) declares each test once per target that selects it, named after the target, so
-// that one worker serves every target. A test states the one requirement it verifies once:
-//   test(...verifies('PAG-LIMIT-MAX', 'limit over 25 …'), async ({ api, verdict }) => …)
-// which derives its title and tag (@PAG-LIMIT-MAX, which `--grep` and the mutation gate select on) and binds
-// the `verdict` fixture to it; the requirements it also reports on are declared in `also`, tagged too.
+// The conformance suite's `test` and how a test declares what it verifies: `test` merges each domain's
+// fixtures (fixtures.ts, data-fixtures.ts) and judges each body where it ends (ending-recorder.ts); a matrix
+// run (the mutation and variant gates, src/config/run-plan.ts) declares a test once per target selecting it.
+// `test(...verifies('PAG-LIMIT-MAX', 'limit over 25 …'), async ({ api, verdict }) => …)` derives the title and
+// tag (@PAG-LIMIT-MAX: --grep and the mutation gate select on it) and binds `verdict`; `also` tags others.
 import { mergeTests, type TestDetails } from '@playwright/test';
 import { resolveEnvironment } from '../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
@@ -12,12 +10,33 @@ import { findRequirement } from '../contract/requirements.ts';
 import { REQUIREMENT_ANNOTATION } from '../report/finding.ts';
 import { areaOf } from '../report/overview.ts';
 import { partnerDataTest, userDataTest } from './data-fixtures.ts';
+import { judgedBody } from './ending-recorder.ts';
 import { coreTest } from './fixtures.ts';
 
 const suiteTest = mergeTests(coreTest, userDataTest, partnerDataTest);
 
-/** `test(title, [details,] body)`, declared once for each target whose grep selects the test's title and tags. */
-function perTarget(declare: typeof suiteTest, targets: readonly TargetSpec[]): typeof suiteTest {
+/**
+ * Calls Playwright's `test` for the caller of the function that calls this: Playwright places a test at the
+ * frame that called `test` (the file and line its reports show), so while it looks, its own frames and this
+ * one are left out of the stack it captures (V8's Error.captureStackTrace `constructorOpt`).
+ */
+function located<T>(declaring: () => T): T {
+  const capture = Error.captureStackTrace;
+  Error.captureStackTrace = (target: object) => capture(target, located);
+  try {
+    return declaring();
+  } finally {
+    Error.captureStackTrace = capture;
+  }
+}
+
+/**
+ * `test(title, [details,] body)`, the body judged where it ends (src/suite/ending-recorder.ts judgedBody) and
+ * the test placed where the spec declares it; in a matrix run, declared once for each target whose grep
+ * selects the test's title and tags.
+ */
+function declaring(declare: typeof suiteTest, targets: readonly TargetSpec[]): typeof suiteTest {
+  const matrix = targets.some((target) => target.name !== '');
   const selections = targets.map((target) => ({
     name: target.name,
     grep: target.grep === undefined ? undefined : new RegExp(target.grep),
@@ -26,19 +45,22 @@ function perTarget(declare: typeof suiteTest, targets: readonly TargetSpec[]): t
     apply(_declare, thisArg, args: unknown[]) {
       const [title, second, third] = args as [string, TestDetails | undefined, unknown];
       const [details, body] = typeof second === 'function' ? [{}, second] : [second ?? {}, third];
+      const judged = judgedBody(body as Parameters<typeof judgedBody>[0]);
       const tags = [details.tag ?? []].flat();
       const annotations = [details.annotation ?? []].flat();
-      for (const { name, grep } of selections) {
+      for (const { name, grep } of matrix ? selections : [{ name: '', grep: undefined }]) {
         if (grep && !grep.test([title, ...tags].join(' '))) continue;
-        const annotation = [...annotations, { type: TARGET_ANNOTATION, description: name }];
-        Reflect.apply(declare, thisArg, [titleForTarget(title, name), { ...details, annotation }, body]);
+        const annotation = matrix
+          ? [...annotations, { type: TARGET_ANNOTATION, description: name }]
+          : annotations;
+        const registered = [titleForTarget(title, name), { ...details, annotation }, judged];
+        located(() => Reflect.apply(declare, thisArg, registered));
       }
     },
   });
 }
 
-const targets = runTargets(resolveEnvironment());
-export const test = targets.some((target) => target.name !== '') ? perTarget(suiteTest, targets) : suiteTest;
+export const test = declaring(suiteTest, runTargets(resolveEnvironment()));
 
 export interface VerifiesOptions {
   /** Further requirements this test reports on (each tagged, so selection finds it; src/verdict/verdicts.ts `of`). */

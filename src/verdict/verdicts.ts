@@ -84,6 +84,8 @@ export interface FailureBasis {
   fields?: readonly string[];
   /** A property's failure: its fast-check seed and the command that replays it (src/verdict/property-replay.ts). */
   replay?: Finding['replay'];
+  /** The curl of the request it rests on where no exchange is (a request left without an answer). */
+  curl?: string;
 }
 
 /** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
@@ -112,6 +114,7 @@ export class ConformanceFailure extends Error {
       ...(id ? { exchange: id } : {}),
       ...(fields.length > 0 ? { fields } : {}),
       ...(basis.replay ? { replay: basis.replay } : {}),
+      ...(basis.curl ? { curl: redactText(basis.curl) } : {}),
     };
     super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
     this.name = 'ConformanceFailure';

@@ -49,11 +49,16 @@ const summary = (title: string, requirements: string[], findings: Finding[]): Te
   };
 };
 
+/** The curl of a failure's request (a big body). */
+const curlOf = (n: number) =>
+  `curl -i -X POST 'http://127.0.0.1:4010/v2/partner/requisition/${n}' -H 'Authorization: Bearer <redacted>' --data-raw '${JSON.stringify({ status: 'COMPLETED', note: 'x'.repeat(700) })}'`;
+
 const failure = (id: string, n: number): Finding => ({
   requirement: id,
   outcome: 'fail',
   message: `expected status 400, got 500 (body: ${'{"error":"internal"} '.repeat(12)})`,
-  evidence: `POST http://127.0.0.1:4010/v2/partner/requisition/${n} → 500\n  reproduce: curl -i -X POST 'http://127.0.0.1:4010/v2/partner/requisition/${n}' -H 'Authorization: Bearer <redacted>' --data-raw '${JSON.stringify({ status: 'COMPLETED', note: 'x'.repeat(700) })}'`,
+  evidence: `POST http://127.0.0.1:4010/v2/partner/requisition/${n} → 500\n  reproduce: ${curlOf(n)}`,
+  curl: curlOf(n),
 });
 
 /** A result as a reader gets it: built, written as JSON, read back and validated. */
@@ -116,6 +121,30 @@ function failures(count: number): ConformanceResult {
   return asRead({ ...built, sinceLastRun: compareWithBaseline(built, before, 'last-night.json') });
 }
 
+/** An ERROR run: a check stopped by the suite's own error, another by the run error, and the run error itself. */
+function errored(): ConformanceResult {
+  const catalogue = ['REQ-SUITE', 'REQ-RUN', 'REQ-PASS'].map((id, i) => requirement(id, i));
+  const runError = {
+    kind: 'configuration' as const,
+    cause: 'CONFORMANCE_BASE_URL is not a URL',
+    remedy: 'correct it',
+  };
+  const suite = {
+    kind: 'suite' as const,
+    cause: `the suite's own code failed in "crash": TypeError: x is undefined`,
+    remedy: "report it to the suite's maintainers",
+    stack: 'TypeError: x is undefined\n    at check (tests/conformance/x.spec.ts:3:1)',
+  };
+  const stopped = (title: string, id: string, stop: typeof runError | typeof suite) =>
+    summary(title, [id], [{ requirement: id, outcome: 'error', message: stop.cause, runError: stop }]);
+  const tests = [
+    stopped('crash', 'REQ-SUITE', suite),
+    stopped('stopped', 'REQ-RUN', runError),
+    summary('pass', ['REQ-PASS'], [{ requirement: 'REQ-PASS', outcome: 'pass', message: 'served' }]),
+  ];
+  return asRead(buildReport(tests, catalogue, [], { ...sandboxRunMeta, runError }));
+}
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
@@ -159,6 +188,36 @@ test('the CTRF document: one test per requirement, the suite’s status in rawSt
   expect(byName.get('REQ-NOTE')).toMatchObject({ status: 'other', rawStatus: 'note' });
   expect(document.results.summary).toMatchObject({ tests: 8, failed: 1, other: 1 });
   expect(ctrfProblems(ctrfReport(failures(500)))).toEqual([]);
+});
+
+test('an ERROR run: junit-requirements.xml and CTRF count what an error left not verified as errors, never skips', async () => {
+  const result = errored();
+  expect(result.verdict).toBe('error');
+  const xml = junitRequirementsXml(result);
+  expect(await junitXsdProblems(xml)).toEqual([]);
+  const { testsuites } = parser.parse(xml) as {
+    testsuites: { errors: string; failures: string; testsuite: { testcase: Record<string, unknown>[] }[] };
+  };
+  expect(testsuites).toMatchObject({ errors: '2', failures: '0' });
+  const cases = new Map(
+    testsuites.testsuite.flatMap((suite) => suite.testcase).map((tc) => [tc.name as string, tc]),
+  );
+  expect(cases.get('REQ-SUITE')).toMatchObject({ error: { type: 'run-error' } });
+  expect(cases.get('REQ-SUITE')?.skipped).toBeUndefined();
+  expect(cases.get('REQ-RUN')).toMatchObject({ error: { type: 'run-error' } });
+  const document = ctrfReport(result);
+  expect(ctrfProblems(document)).toEqual([]);
+  expect(document.results.summary).toMatchObject({ failed: 0, other: 2, extra: { errors: 2 } });
+  const byName = new Map(document.results.tests.map((t) => [t.name, t]));
+  expect(byName.get('REQ-SUITE')).toMatchObject({ status: 'other', rawStatus: 'not-verified' });
+  // A run error no requirement carries (it stopped the run before any check) is a testcase, a test, of its own.
+  const before = asRead({ ...buildReport([], [], [], { ...sandboxRunMeta, runError: result.runError }) });
+  const alone = parser.parse(junitRequirementsXml(before)) as { testsuites: { errors: string } };
+  expect(alone.testsuites.errors).toBe('1');
+  expect(ctrfReport(before).results.tests.map((t) => [t.name, t.status, t.rawStatus])).toEqual([
+    ['the run error', 'other', 'error'],
+  ]);
+  expect(ctrfProblems(ctrfReport(before))).toEqual([]);
 });
 
 test('the GitHub summary stays under its budget on 500 failures: the verdict and new failures first, and what was left out', () => {

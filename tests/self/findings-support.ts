@@ -5,24 +5,24 @@ import type { TestCase } from '@playwright/test/reporter';
 import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
 import { type FindingOutcome, recordFinding } from '../../src/report/finding.ts';
 import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
-import {
-  checkEnding,
-  endingErrors,
-  keepEndingErrors,
-  otherErrorFindings,
-} from '../../src/suite/ending-errors.ts';
+import { ended, failedOnChecksAlone, uncaughtFindings } from '../../src/suite/ending-recorder.ts';
 
 export class Skipped extends Error {}
 
-/** A test declared with verifies(`requirement`), whose skip throws Skipped with the reason. */
-export const stoppableInfo = (requirement = 'PAG-A'): TestInfo =>
-  ({
+/** A test declared with verifies(`requirement`), whose skip throws Skipped with the reason (as Playwright's does). */
+export const stoppableInfo = (requirement = 'PAG-A'): TestInfo => {
+  const info = {
     title: `${requirement}: a check`,
     annotations: [{ type: 'requirement', description: requirement }],
+    errors: [] as TestInfo['errors'],
+    expectedStatus: 'passed',
     skip: (_condition: boolean, reason: string) => {
+      info.expectedStatus = 'skipped';
       throw new Skipped(reason);
     },
-  }) as unknown as TestInfo;
+  };
+  return info as unknown as TestInfo;
+};
 
 /** Runs `stop` (a check that stops the test) and returns the skip reason it gave. */
 export function skipReasonOf(stop: () => unknown): string {
@@ -36,25 +36,35 @@ export function skipReasonOf(stop: () => unknown): string {
 }
 
 /**
- * A test that `thrown` ended, as the worker's teardown sees it (src/suite/fixtures.ts failureFindings): each
- * error recorded as Playwright does (its text only, `Name: message`), the finding of each kept beside it and
- * recorded on the test. Its errors' text and its annotations, for endedTest.
+ * A test that `thrown` ended, as the worker sees it: each error caught where it ended the check
+ * (src/suite/ending-recorder.ts `ended`), then recorded as Playwright does (its text only, `Name: message`),
+ * a skip making it skipped; `uncaught`, what Playwright recorded that no catch saw (a test timeout), as the
+ * teardown records it. Its status, its errors' text and its annotations, for endedTest.
  */
-export function failedWith(thrown: readonly unknown[], requirement = 'PAG-A') {
-  const errors: { message: string }[] = [];
-  const info = Object.assign(stoppableInfo(requirement), {
-    errors,
-    _failWithError: (error: unknown) => {
-      errors.push({ message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-    },
-  });
-  keepEndingErrors(info);
-  for (const error of thrown) info._failWithError(error);
-  const kept = endingErrors(info);
-  const findings = kept.map((error) => checkEnding(error, () => requirement));
-  for (const finding of findings) if (finding) recordFinding(info, finding);
-  for (const finding of otherErrorFindings(info, kept, findings)) recordFinding(info, finding);
-  return { status: 'failed' as const, annotations: info.annotations, errors: errors.map((e) => e.message) };
+export function failedWith(
+  thrown: readonly unknown[],
+  requirement = 'PAG-A',
+  uncaught: readonly string[] = [],
+) {
+  const info = stoppableInfo(requirement);
+  let stopped = false;
+  for (const error of thrown) {
+    try {
+      ended(info, error);
+    } catch (caught) {
+      if (caught instanceof Skipped) stopped = true;
+      else
+        info.errors.push({
+          message: caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught),
+        });
+    }
+  }
+  info.errors.push(...uncaught.map((message) => ({ message })));
+  for (const finding of uncaughtFindings(info)) recordFinding(info, finding);
+  const errors = info.errors.map((error) => error.message ?? '');
+  const status =
+    errors.length > 0 ? ('failed' as const) : stopped ? ('skipped' as const) : ('passed' as const);
+  return { status, annotations: info.annotations, errors, checksAlone: failedOnChecksAlone(info) };
 }
 
 export interface Ended {

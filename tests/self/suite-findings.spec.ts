@@ -8,8 +8,7 @@ import { TransportFailure } from '../../src/http/transport-failure.ts';
 import { FINDING_OUTCOMES, type Finding, type FindingOutcome, findingsOf } from '../../src/report/finding.ts';
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/test-result.ts';
-import { checkEnding } from '../../src/suite/ending-errors.ts';
-import { stoppedByRunError } from '../../src/suite/fixtures.ts';
+import { stoppedByRunError } from '../../src/suite/ending-recorder.ts';
 import { ConformanceFailure, stopWith, Verdict } from '../../src/verdict/verdicts.ts';
 import {
   type Ended,
@@ -110,7 +109,7 @@ test('the summary says each finding as the report did: failures, reasons, eviden
 test('an outcome outside the closed list, or a finding that is not one, is refused loudly', () => {
   const annotation = (finding: object) => ({ type: 'finding', description: JSON.stringify(finding) });
   const skip = [annotation({ requirement: 'PAG-A', outcome: 'skip', message: 'x' })];
-  expect(() => findingsOf(skip)).toThrow(/unknown finding outcome "skip": one of pass, fail, warning/);
+  expect(() => findingsOf(skip)).toThrow(/unknown finding outcome "skip": one of fail, error, blocked/);
   expect(() => summarise(endedTest({ status: 'passed', annotations: skip }))).toThrow(/unknown finding/);
   expect(() => findingsOf([annotation({ requirement: 'PAG-A', outcome: 'blocked', message: 'x' })])).toThrow(
     /names its prerequisite/,
@@ -216,20 +215,41 @@ test('an error the run error explains stops the test, not verified; a check fail
 test("a request the run refused is a stop where it ends a test: not verified, charged to the test's own requirement", () => {
   const refusal = new RequestRefused({ method: 'GET', url: 'http://x/v2/cycle' }, 'run budget spent');
   const failure = new ConformanceFailure('PAG-B', '1 violation(s)');
-  // The worker reads each error Playwright recorded from the error itself, never from its text.
-  expect([refusal, failure, new Error('x')].map((error) => checkEnding(error, () => 'PAG-A'))).toEqual([
+  // Each error is read where it is caught, from the error itself, never from its text.
+  const [stop, failed, own] = [refusal, failure, new Error('x')].map((error) => failedWith([error]));
+  expect(stop).toMatchObject({ status: 'skipped', errors: [] });
+  expect(findingsOf(stop?.annotations ?? [])).toEqual([
     {
       requirement: 'PAG-A',
       outcome: 'not-verified',
       message: 'run budget spent: GET http://x/v2/cycle was not sent',
     },
-    failure.finding,
-    undefined,
   ]);
+  expect(findingsOf(failed?.annotations ?? [])).toEqual([failure.finding]);
+  expect(failed?.checksAlone, "a check's failure keeps its worker").toBe(true);
+  expect(
+    findingsOf(own?.annotations ?? []).map((finding) => [finding.outcome, finding.runError?.kind]),
+  ).toEqual([['error', 'suite']]);
+  expect(own?.checksAlone, "the suite's own error replaces the worker").toBe(false);
   // A test that only stops ends as one; the text of an error names no requirement of it.
   const lookalike = new Error(`${failure.name}: ${failure.message}`);
   expect(summarise(endedTest(failedWith([lookalike])))).toMatchObject({
     outcome: 'error',
     failedRequirements: [],
   });
+});
+
+test("what Playwright recorded that no catch saw (a test timeout) is the suite's own error, with its text; a failure beside it stands", () => {
+  const timeout = 'Test timeout of 60000ms exceeded.';
+  const alone = failedWith([], 'PAG-A', [timeout]);
+  expect(alone.checksAlone).toBe(false);
+  expect(summarise(endedTest(alone))).toMatchObject({
+    status: 'skipped',
+    outcome: 'error',
+    runError: { kind: 'suite', cause: `the suite's own code failed in "PAG-A: a check": ${timeout}` },
+  });
+  const failure = new ConformanceFailure('PAG-A', 'expected status 200, got 500');
+  const beside = summarise(endedTest(failedWith([failure], 'PAG-A', [timeout])));
+  expect(beside).toMatchObject({ status: 'failed', outcome: 'fail', failedRequirements: ['PAG-A'] });
+  expect(beside.runError).toMatchObject({ kind: 'suite' });
 });

@@ -1,6 +1,6 @@
 // reports/junit.xml is written from the findings (src/report/junit.ts): the root names the verdict, a failure
-// its requirement, and a test the run error stopped is <skipped>, never a <failure>; the XML parses, whatever
-// the messages hold.
+// its requirement, a test an error stopped (the run's, the suite's own) is an <error>, never a <failure>, and
+// the errors are counted; the XML parses, whatever the messages hold.
 import { expect, test } from '@playwright/test';
 // A dependency of the Prism CLI (a devDependency): only the tests read JUnit.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -61,24 +61,31 @@ interface TestcaseXml {
   classname: string;
   time: string;
   failure?: { message: string; type: string; '#text': string };
+  error?: { message: string; type: string; '#text': string };
   /** The reason, as the element's text. */
   skipped?: string;
   'system-out'?: string;
 }
 
-test('JUnit: the root names the verdict (a failure outranks a run error), a failure its requirement; what a run-side cause stopped is skipped', async () => {
+test('JUnit: the root names the verdict (a failure outranks a run error), a failure its requirement; what a run-side cause stopped is an error, counted', async () => {
   const xml = junitXml(runWithEachOutcome());
   expect(XMLValidator.validate(xml)).toBe(true);
   expect(await junitXsdProblems(xml)).toEqual([]);
   const { testsuites } = parser.parse(xml) as {
-    testsuites: { name: string; tests: string; failures: string; time: string } & {
-      testsuite: { name: string; tests: string; skipped: string; testcase: TestcaseXml[] }[];
+    testsuites: { name: string; tests: string; failures: string; errors: string; time: string } & {
+      testsuite: { name: string; tests: string; skipped: string; errors: string; testcase: TestcaseXml[] }[];
     };
   };
-  expect(testsuites).toMatchObject({ name: 'Conformance FAIL', tests: '4', failures: '1', time: '4.200' });
-  expect(testsuites.testsuite.map((suite) => [suite.name, suite.tests, suite.skipped])).toEqual([
-    ['tests/conformance/x.spec.ts', '4', '2'],
-  ]);
+  expect(testsuites).toMatchObject({
+    name: 'Conformance FAIL',
+    tests: '4',
+    failures: '1',
+    errors: '1',
+    time: '4.200',
+  });
+  expect(testsuites.testsuite.map((suite) => [suite.name, suite.tests, suite.skipped, suite.errors])).toEqual(
+    [['tests/conformance/x.spec.ts', '4', '1', '1']],
+  );
   const cases = new Map(testsuites.testsuite[0]?.testcase.map((testcase) => [testcase.name, testcase]));
   expect(cases.get('PAG-A: passes')).toMatchObject({
     classname: 'tests/conformance/x.spec.ts',
@@ -91,9 +98,44 @@ test('JUnit: the root names the verdict (a failure outranks a run error), a fail
   const shown = HOSTILE.replace('\u0001', '\uFFFD');
   expect(failure).toMatchObject({ type: 'PAG-C', message: `[PAG-C] ${shown}` });
   expect(failure?.['#text']).toContain('GET http://x/v2/cycle → 200');
-  expect(cases.get('PAG-D: stopped')?.failure).toBeUndefined();
-  expect(cases.get('PAG-D: stopped')?.skipped).toBe(
-    'not verified (blocked by the run error): Sign-in automation could not find its way: no form on the page. The page: http://x/login',
-  );
+  const stopped = cases.get('PAG-D: stopped');
+  expect(stopped?.failure ?? stopped?.skipped).toBeUndefined();
+  expect(stopped?.error).toMatchObject({
+    type: 'sign-in',
+    message: 'Sign-in automation could not find its way: no form on the page. The page: http://x/login',
+  });
+  expect(stopped?.error?.['#text']).toContain('remedy: the sign-in could not find its way');
   expect(cases.get('PAG-A: <not run>')?.skipped).toBe('not verified: did not run (the run ended first)');
+});
+
+test("JUnit: an ERROR run counts its error; the run's error no test carries is a testcase of its own", async () => {
+  const runError = {
+    kind: 'configuration' as const,
+    cause: 'CONFORMANCE_BASE_URL is not a URL',
+    remedy: 'correct it',
+  };
+  const own = failedWith([new TypeError("Cannot read properties of undefined (reading 'records')")], 'PAG-B');
+  const report = buildReport(
+    [summarise(endedTest({ ...own, title: 'PAG-B: crashes', tags: ['@PAG-B'] }))],
+    catalogue,
+    [],
+    { ...sandboxRunMeta, runError },
+  );
+  expect(report.verdict).toBe('error');
+  const xml = junitXml(report);
+  expect(await junitXsdProblems(xml)).toEqual([]);
+  const { testsuites } = parser.parse(xml) as {
+    testsuites: {
+      name: string;
+      errors: string;
+      failures: string;
+      testsuite: { name: string; testcase: TestcaseXml[] }[];
+    };
+  };
+  expect(testsuites).toMatchObject({ name: 'Conformance ERROR', errors: '2', failures: '0' });
+  const [run, file] = testsuites.testsuite;
+  expect(run?.name).toBe('the run');
+  expect(run?.testcase[0]?.error).toMatchObject({ type: 'configuration', message: runError.cause });
+  expect(file?.testcase[0]?.error?.type).toBe('suite');
+  expect(file?.testcase[0]?.error?.['#text']).toContain('TypeError');
 });

@@ -3,6 +3,7 @@
 // LAT-BUDGET (specs/requirements.yaml: the seed states no latency, the budget is the team's), a failure
 // only with CONFORMANCE_STRICT=1.
 import type { LatencyBudgets } from '../../config/variable-parsers.ts';
+import { outcomeOfVerdict, verdictOf } from '../../result/outcomes.ts';
 import { requirementTotalsOf } from '../build-report.ts';
 import type { ConformanceReport, RequirementResult } from '../model.ts';
 import { overBudget } from '../overview.ts';
@@ -79,8 +80,8 @@ export function withLatency<T extends ConformanceReport>(
     requirements: results,
     requirementTotals: requirementTotalsOf(results),
     gateFailures,
-    // A failure outranks a run error (src/report/build-report.ts): the run's error stays beside it.
-    verdict: failed ? 'fail' : report.verdict,
+    // A failure outranks a run error (worstOf): the run's error stays beside it.
+    verdict: verdictOf([...(failed ? (['fail'] as const) : []), outcomeOfVerdict(report.verdict)]),
     ...(failed && report.verdict !== 'fail' ? { verdictBesideFailures: report.verdict } : {}),
   };
 }

@@ -210,6 +210,42 @@ test.describe('variant production-rate-limits', () => {
   });
 });
 
+test.describe('variant rate-limit-without-window', () => {
+  test("production's scaled limits announced without their window: the limit alone, the reset in seconds, no Retry-After", async () => {
+    const clock = new TestClock();
+    const sandbox = await start({
+      now: clock.now,
+      variants: ['rate-limit-without-window'],
+      rateLimit: { limit: 2, windowSeconds: 60 },
+    });
+    try {
+      const { access_token } = await login(sandbox);
+      const answers = [];
+      for (let i = 0; i < 51; i += 1)
+        answers.push(await api(sandbox, '/v2/user/profile/basic', access_token));
+      expect(answers.map((answer) => answer.status)).toEqual([...Array(50).fill(200), 429]);
+      const announced = (remaining: number, reset: number) => ({
+        'x-ratelimit-limit': '50',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(reset),
+      });
+      expect(answers[0] && rateLimitHeadersOf(answers[0])).toEqual(announced(49, 10));
+      clock.advance(4_000);
+      const refused = await api(sandbox, '/v2/user/profile/basic', access_token);
+      expect(refused.status).toBe(429);
+      expect(rateLimitHeadersOf(refused)).toEqual(announced(0, 6));
+      expect(announcedRateLimit(rateLimitHeadersOf(refused))).toMatchObject({
+        limit: 50,
+        windowSeconds: undefined,
+        remaining: 0,
+        resetSeconds: 6,
+      });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started on its own', () => {
   const limit = { limit: 30, windowSeconds: 2 };
   const styles = {

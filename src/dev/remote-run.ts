@@ -5,10 +5,11 @@
 // leaving unverified only FIRST_RUN_UNVERIFIED, exactly what `npm run doctor` predicts; the doctor's estimate
 // of the run's wall time is written beside it. Writes reports/remote.json; exits 1 otherwise.
 
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { startSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
@@ -88,6 +89,16 @@ if (args['production-limits'] && limitsWithoutWindow) {
   console.error(`remote-run: --production-limits or --limits-without-window, not both\n${USAGE}`);
   process.exit(2);
 }
+/** What `npm run doctor` prints for this configuration (its whole output, whatever its exit status). */
+async function doctorSays(env: NodeJS.ProcessEnv): Promise<string> {
+  const [command, args] = cli('doctor');
+  const options = { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 };
+  const { stdout } = await promisify(execFile)(command, args, options).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+  );
+  return stdout;
+}
+
 /** The doctor's estimate of the run's wall time, in seconds, from its output (undefined: it gave none). */
 function estimateOf(output: string): number | undefined {
   const match = /wall time of about (\d+) s/.exec(output);
@@ -149,8 +160,8 @@ try {
   const login = await runProcess(...cli('login'), env, true);
   if (login.code !== 0) throw new Error(`npm run login failed (exit ${login.code}):\n${login.output}`);
   // What a user does next: asks the doctor what the run will take.
-  const doctor = await runProcess(...cli('doctor'), env, true);
-  const doctorEstimateSeconds = estimateOf(doctor.output);
+  const doctor = await doctorSays(env);
+  const doctorEstimateSeconds = estimateOf(doctor);
   const predicted = verifiableMust()
     .filter((requirement) => reasonsUnverifiable(config, requirement).length > 0)
     .map((requirement) => requirement.id);
@@ -176,9 +187,7 @@ try {
     loginSeconds: Number((login.durationMs / 1000).toFixed(1)),
     wallSeconds: Number((run.wallMs / 1000).toFixed(1)),
     doctorEstimateSeconds,
-    doctorPlan: doctor.output
-      .split('\n')
-      .filter((line) => /^(Depth|Plan|Rate limit|Estimate| {2})/.test(line)),
+    doctorPlan: doctor.split('\n').filter((line) => /^(Depth|Plan|Rate limit|Estimate| {2})/.test(line)),
   };
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('remote.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -139,7 +139,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 5,
     foreignIds: 2,
     classes: 'whole',
-    requests: { user: 1710, partner: 195, other: 100 },
+    requests: { user: 1280, partner: 195, other: 100 },
   },
   budgeted: {
     propertyCases: 6,
@@ -147,7 +147,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 3,
     foreignIds: 1,
     classes: 'rotated',
-    requests: { user: 530, partner: 195, other: 100 },
+    requests: { user: 500, partner: 195, other: 100 },
   },
   smoke: {
     propertyCases: 0,

@@ -187,6 +187,7 @@ try {
     loginSeconds: Number((login.durationMs / 1000).toFixed(1)),
     wallSeconds: Number((run.wallMs / 1000).toFixed(1)),
     doctorEstimateSeconds,
+    depth: report.inputs?.depth,
     doctorPlan: doctor.split('\n').filter((line) => /^(Depth|Plan|Rate limit|Estimate| {2})/.test(line)),
   };
   mkdirSync(reportsDir, { recursive: true });

@@ -5,11 +5,12 @@
 // CONFORMANCE_RATE_LIMIT_HEADERS. One bounded burst on one cheap operation: isolated (it disturbs every
 // other test of this client) and tagged @ratelimit (not run by the smoke and certification profiles).
 //
-// The burst stays within a request budget (CONFORMANCE_RATE_LIMIT_BUDGET): a limit it cannot exceed within
-// the budget is not verified, with the numbers, never a pass nor a failure. The verdict does not depend on
-// the machine's speed (src/checks/rate-limit-windows.ts): near the limit the burst sends one request after
-// another, so a request served after one that left none remaining, in the same window by what both announce,
-// fails whenever it came; a burst that crosses into a new window (one starting at the probe, or at a clock
+// Where the probe announces what is left of its window, the burst starts at once and needs that many and one
+// more; otherwise it starts in a fresh window. It stays within a request budget (CONFORMANCE_RATE_LIMIT_BUDGET):
+// a limit it cannot exceed within the budget is not verified, with the numbers, never a pass nor a failure.
+// The verdict does not depend on the machine's speed (src/checks/rate-limit-windows.ts): near the limit the
+// burst sends one request after another, so a request served after one that left none remaining, in the same
+// window by what both announce, fails whenever it came; a burst that crosses into a new window (one starting at the probe, or at a clock
 // boundary) goes on in it, and is never a failure. On the embedded sandbox the burst uses a token with a
 // small limit of its own (sandbox_rate_limit), so that any machine reaches it well within the window.
 

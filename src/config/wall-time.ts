@@ -1,8 +1,8 @@
 // The wall time a run will take, as `doctor` estimates it before the run: the run's own time, or the time its
-// requests take at the rate that paces them (their share of the windows, the 429 burst's wait for its reset)
-// and the run's edges, whichever is longer. The constants are measured (docs/rate-limits.md, "The plan and
+// requests take at the rate that paces them (the windows they fill, the 429 burst's wait for the last one's
+// reset) and the run's edges, whichever is longer. The constants are measured (docs/rate-limits.md, "The plan and
 // its estimate").
-import type { DepthPlan, PlannedRate } from './depth-plan.ts';
+import { type DepthPlan, type PlannedRate, secondsAtLimit } from './depth-plan.ts';
 
 export interface WallTimeEstimate {
   seconds: number;
@@ -26,13 +26,17 @@ interface Paced {
   rate?: PlannedRate;
 }
 
-/** Seconds `requests` take at a rate (its share of the windows they fill), and how that reads. */
+/**
+ * Seconds `requests` take at a rate: each window's worth goes at once, then the run waits for the next window
+ * (the last window's time is the 429 burst's wait: wallTimeEstimate), and how that reads.
+ */
 function pacedSeconds({ what, requests, rate }: Paced): { seconds: number; part?: string } {
   if (!rate) return { seconds: 0 };
-  const seconds = Math.round((requests * rate.windowSeconds) / rate.limit);
+  const seconds = secondsAtLimit(requests, rate);
+  const windows = Math.ceil(requests / rate.limit);
   return {
     seconds,
-    part: `~${requests} ${what} requests at ${rate.limit} per ${rate.windowSeconds} s: ${seconds} s`,
+    part: `~${requests} ${what} requests at ${rate.limit} per ${rate.windowSeconds} s: ${windows} windows, ${seconds} s to the last`,
   };
 }
 

@@ -4,8 +4,8 @@
 // (users A and B, partners A and B, given expired tokens), in at most 12 requests of its own, none of them a
 // write (a sign-in's steps, posts included, are no write of data: they are counted apart). Then it prints,
 // per requirement family, what this configuration will verify, what it will not and why, and the variable
-// that would enable it (from the capabilities the suite itself uses), and the depth the run will use and why
-// (src/config/depth-plan.ts: the profile, the run's budget and the limit the target announced). One line per problem, each said to be
+// that would enable it (from the capabilities the suite itself uses), the rate of each kind of data with the
+// source of each figure, the depth the run will use and why, and the wall time it estimates. One line per problem, each said to be
 // the run's side (the run would end ERROR) or the server's (the run would charge it: FAIL); exit 1 when a
 // check failed, 2 when the configuration cannot be read. Prints no secret.
 import { storeExpiries } from '../auth/expired-tokens.ts';

@@ -1,10 +1,8 @@
-// How deep a run reads, from three inputs: the rate limit of user data (configured, announced, learned from
-// the target's answers, or assumed: plannedRate), the run's budget (CONFORMANCE_RUN_TIMEOUT_S) and the
-// profile. The plan sets the generated cases per operation, how far a reference walk reaches, the windows
-// walked at small page sizes, the samples of single reads and foreign ids, and how the finite domains are
-// spread (./input-classes.ts). A limit that lets the deep plan through without waiting (or none: the embedded
-// sandbox, a staging server) gets it; a production limit gets the budgeted plan, whose depth comes from
-// choosing inputs, not from more requests. No plan reads the whole history.
+// How deep a run reads, from the rate limit of user data (configured, announced, learned from the target's
+// answers, or assumed: plannedRate), the run's budget (CONFORMANCE_RUN_TIMEOUT_S) and the profile: the generated
+// cases per operation, how far a reference walk reaches, the windows walked at small page sizes, the samples of
+// single reads and foreign ids, the spread of the finite domains (./input-classes.ts). A limit the deep plan
+// meets without waiting (or none) gets it; a production limit the budgeted plan. No plan reads the whole history.
 import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import type { FigureSource, ShownRate } from '../http/rate-window.ts';
 import type { RequestTally } from '../http/request-counter.ts';

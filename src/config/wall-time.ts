@@ -1,7 +1,7 @@
 // The wall time a run will take, as `doctor` estimates it before the run: the run's own time, or the time its
 // requests take at the rate that paces them (the windows they fill, the 429 burst's wait for the last one's
-// reset) and the run's edges, whichever is longer. The constants are measured (docs/rate-limits.md, "The plan and
-// its estimate").
+// reset) and the run's edges, whichever is longer. The constants are measured (docs/rate-limits.md, "The plan
+// and its estimate").
 import { type DepthPlan, type PlannedRate, secondsAtLimit } from './depth-plan.ts';
 
 export interface WallTimeEstimate {

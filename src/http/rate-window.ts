@@ -1,9 +1,7 @@
-// The window of a rate limit a target announces without one (`X-RateLimit-Limit: 100`, no window anywhere),
-// learned from what its answers do (the seed: "The rate limit values and windows: not shown"): the answer
-// that opens a window (Remaining at the limit less one, or risen since the last answer) announces the whole
-// window in its reset (X-RateLimit-Reset, seconds or an epoch: rate-limit-headers.ts); the first 429's reset
-// ends the window opened at the last opening; without any reset, two openings in a row bound it. Every reset
-// is a lower bound: a longer one later corrects the window learned (the plan is then made again).
+// The window of a limit a target announces without one (`X-RateLimit-Limit: 100`; the seed: "The rate limit
+// values and windows: not shown"), learned from its answers: the reset (seconds or an epoch) of the answer that
+// opens a window (Remaining at the limit less one, or risen), the first 429's reset counted from that opening,
+// or, without resets, two openings in a row. Every reset is a lower bound: a longer one corrects the window.
 
 /** What an answer said about its limit, as the learner reads it (a part of RateObservation). */
 export interface WindowEvidence {

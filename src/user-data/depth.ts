@@ -1,9 +1,8 @@
-// The run's depth plan (src/config/depth-plan.ts) for a target, kept per worker session: made from the
-// profile, the run's budget and the rate of user data, CONFORMANCE_RATE_LIMIT and what the target showed every
-// worker of the run (the coordinator's budget of the user OAuth client: the limit announced, its window
-// announced or learned from the answers, src/http/rate-window.ts), and made again as soon as that changes it
-// (a window learned, one longer than learned, a stricter limit than configured). Each test records the plan it
-// read, so the report says how deep the run went, and why; a check records the input classes it covered.
+// The run's depth plan (src/config/depth-plan.ts) for a target, kept per worker session: made for the rate of
+// user data (CONFORMANCE_RATE_LIMIT and what the target showed every worker of the run: the coordinator's budget
+// of the user OAuth client, src/http/rate-window.ts), the run's budget and the profile, and made again as soon as
+// what the target shows changes it. Each test records the plan it read, so the report says how deep the run
+// went and why; a check records the input classes it covered.
 import { test } from '@playwright/test';
 import {
   configuredLimit,

@@ -91,10 +91,11 @@ function project({ name, role, instances, teardown, share }: PlannedProject): Pr
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
     // at about 2 s of CPU, for the last few tests.
     return { ...common, grep: allOf(...filters), grepInvert: isolated, workers };
-  // A lane runs its share of the isolated tests only.
+  // A lane runs its share of the isolated tests only; after the rest, one project runs every share, a worker
+  // each (the burst's wait for its reset beside the revocations).
   return {
     ...common,
     grep: isolatedHere ? allOf(isolated, ...filters, ...(share ? [share] : [])) : /(?!)/,
-    workers: 1,
+    workers: share || plan.isolatedBeside ? 1 : plan.isolatedLanes,
   };
 }

@@ -58,7 +58,8 @@ export function createContext(
 /** The instance's limiter and header style: the options', or those of a rate-limit variant. */
 function rateLimitOf(options: SandboxOptions): Pick<SandboxContext, 'rateLimiter' | 'rateLimitStyle'> {
   const production = options.variants.has('production-rate-limits');
-  const policies = production ? SCALED_PRODUCTION_RATE_LIMITS : options.rateLimit;
+  const windowless = options.variants.has('rate-limit-without-window');
+  const policies = production || windowless ? SCALED_PRODUCTION_RATE_LIMITS : options.rateLimit;
   return {
     rateLimiter: new FixedWindowRateLimiter(
       policies,
@@ -69,7 +70,9 @@ function rateLimitOf(options: SandboxOptions): Pick<SandboxContext, 'rateLimiter
       ? 'ietf'
       : production
         ? 'production'
-        : options.rateLimitHeaders,
+        : windowless
+          ? 'windowless'
+          : options.rateLimitHeaders,
   };
 }
 

@@ -16,7 +16,7 @@ export interface SandboxOptions {
   seed: number;
   /** The policies every client is limited by (rate-limit.ts; the variant production-rate-limits sets its own). */
   rateLimit: readonly RateLimitPolicy[];
-  /** How the limit is announced: X-RateLimit-* with Retry-After on a 429, or production's (rate-limit.ts). */
+  /** How the limit is announced: X-RateLimit-* with Retry-After on a 429, production's, or production's without its window (rate-limit.ts). */
   rateLimitHeaders: Exclude<RateLimitHeaderStyle, 'ietf'>;
   faults: ReadonlySet<FaultName>;
   /** Conforming variants (sandbox/variants.ts): behaviours the seed allows; combinable with faults. */

@@ -109,8 +109,8 @@ export function parseRateLimit(text: string): RateLimitPolicy[] {
 }
 
 export function parseRateLimitHeaders(text: string): SandboxOptions['rateLimitHeaders'] {
-  if (text === 'default' || text === 'production') return text;
-  throw new Error(`--rate-limit-headers expects default or production, got '${text}'`);
+  if (text === 'default' || text === 'production' || text === 'windowless') return text;
+  throw new Error(`--rate-limit-headers expects default, production or windowless, got '${text}'`);
 }
 
 export function parseEnvironment(text: string): Environment {

@@ -11,6 +11,9 @@
 // - production (--rate-limit-headers production), what a production deployment announces: the same but
 //   X-RateLimit-Limit lists every policy after the governing limit, `100, 100;window=60, 10000;window=86400`,
 //   and a 429 carries no Retry-After;
+// - windowless (--rate-limit-headers windowless, variant rate-limit-without-window): production's without its
+//   window, X-RateLimit-Limit the governing limit alone, and no Retry-After on a 429 (a client learns the
+//   window from X-RateLimit-Reset);
 // - ietf (variant ietf-rate-limit-headers), the IETF fields of draft-ietf-httpapi-ratelimit-headers for the
 //   governing policy: RateLimit-Policy: "default";q=<limit>;w=<window> and RateLimit: "default";r=<remaining>;
 //   t=<reset>, no X-RateLimit-*; a 429 still carries Retry-After.
@@ -42,7 +45,7 @@ export const SCALED_PRODUCTION_RATE_LIMITS: readonly RateLimitPolicy[] = [
   { limit: 10_000, windowSeconds: 86_400 },
 ];
 
-export type RateLimitHeaderStyle = 'default' | 'production' | 'ietf';
+export type RateLimitHeaderStyle = 'default' | 'production' | 'windowless' | 'ietf';
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -179,8 +182,10 @@ export function rateLimitHook(
       reply.headers(headers);
       return;
     }
-    // Production announces the reset in X-RateLimit-Reset only.
-    const retryAfter = options.style === 'production' ? {} : { 'retry-after': String(decision.resetSeconds) };
+    // Production (with its window or without) announces the reset in X-RateLimit-Reset only.
+    const retryAfter = ['production', 'windowless'].includes(options.style)
+      ? {}
+      : { 'retry-after': String(decision.resetSeconds) };
     limiter.answered429[kind] += 1;
     return refuse(reply, decision, { ...headers, ...retryAfter });
   };

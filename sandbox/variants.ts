@@ -200,6 +200,12 @@ export const variants = {
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (neither the number of limits nor the headers of a 429 are stated)',
     suite: { CONFORMANCE_RATE_LIMIT_HEADERS: 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset' },
   },
+  'rate-limit-without-window': {
+    description:
+      'production\'s limits, scaled for tests (50 requests per 10 s and 10,000 per 86,400 s per client, whatever --rate-limit says), announced without their window: X-RateLimit-Limit is the governing limit alone ("50"), with X-RateLimit-Remaining and -Reset (seconds), and a 429 carries no Retry-After; the window is for the client to learn (sandbox/rate-limit.ts)',
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (nothing says a response names its window)',
+    suite: { CONFORMANCE_RATE_LIMIT_HEADERS: 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset' },
+  },
   'short-lived-tokens': {
     description:
       'every user and partner access token lives 60 s (expires_in 60, refused with 401 after), and every user token response carries a refresh token, whatever the scope asked, that works once: its refresh answers a new one in its place (sandbox/app.ts SHORT_TOKEN_LIFETIME_SECONDS, sandbox/oauth/tokens.ts)',

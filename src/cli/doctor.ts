@@ -4,8 +4,8 @@
 // (users A and B, partners A and B, given expired tokens), in at most 12 requests of its own, none of them a
 // write (a sign-in's steps, posts included, are no write of data: they are counted apart). Then it prints,
 // per requirement family, what this configuration will verify, what it will not and why, and the variable
-// that would enable it (from the capabilities the suite itself uses), and the depth the run will use and why
-// (src/config/depth-plan.ts: the profile, the run's budget and the limit the target announced). One line per problem, each said to be
+// that would enable it (from the capabilities the suite itself uses), the rate of each kind of data with the
+// source of each figure, the depth the run will use and why, and the wall time it estimates. One line per problem, each said to be
 // the run's side (the run would end ERROR) or the server's (the run would charge it: FAIL); exit 1 when a
 // check failed, 2 when the configuration cannot be read. Prints no secret.
 import { storeExpiries } from '../auth/expired-tokens.ts';
@@ -16,22 +16,25 @@ import { type Capability, reasonsUnverifiable, variablesSupplying } from '../con
 import { configOf, runOptions } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import {
-  type AnnouncedLimit,
+  configuredLimit,
   depthPlan,
   describePlan,
-  limitAnnounced,
+  type PlannedRate,
+  plannedRate,
   rotationOf,
-  secondsAtLimit,
 } from '../config/depth-plan.ts';
 import { resolveEnvironment } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
+import { wallTimeEstimate } from '../config/wall-time.ts';
 import { operationById } from '../contract/operations.ts';
 import { verifiableMust } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { bodyOf, type Exchange } from '../http/exchange.ts';
+import { observationOf, RateBudget } from '../http/rate-budget.ts';
+import { announcedRateLimit } from '../http/rate-limit-headers.ts';
+import type { ShownRate } from '../http/rate-window.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
-import type { RequestTally } from '../http/request-counter.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport, type Transport } from '../http/transport.ts';
 import { messageOf } from '../text/error-message.ts';
@@ -172,52 +175,46 @@ async function runChecks(config: SuiteConfig, api: ApiClient): Promise<Check[]> 
   return checks;
 }
 
-/** Time a run needs besides its waits for the rate limit, and what the run keeps for its reports. */
-const RUN_OWN_SECONDS = 60;
-const REPORTING_MARGIN_S = 20;
+/** What the target showed of its limits to the doctor's requests, per kind of credential. */
+type ShownRates = Partial<Record<'user' | 'partner', ShownRate>>;
+
+/** A rate's lines: the limit and its window, each with where it came from. */
+function rateLines(what: string, rate: PlannedRate | undefined): string[] {
+  if (!rate) return [`Rate limit of ${what}: none configured (CONFORMANCE_RATE_LIMIT) or announced`];
+  return [
+    `Rate limit of ${what}: ${rate.limit} per ${rate.windowSeconds} s`,
+    `  limit ${rate.limit}: ${rate.limitSource}${rate.limitSource === 'configured' ? ' (CONFORMANCE_RATE_LIMIT)' : ''}`,
+    `  window ${rate.windowSeconds} s: ${rate.windowSource} (${rate.how})`,
+  ];
+}
 
 /**
- * The run's depth plan (src/config/depth-plan.ts) from what the target announced, and its requests per
- * credential, time, and the budget that fits.
+ * The run's rates and depth plan (src/config/depth-plan.ts) from what was configured and what the target
+ * showed, its requests per credential, and the run's wall time it estimates (src/config/wall-time.ts).
  */
-function planLines(
-  config: SuiteConfig,
-  runTimeoutSeconds: number,
-  limits: Partial<Record<keyof RequestTally, AnnouncedLimit>>,
-): string[] {
+function planLines(config: SuiteConfig, runTimeoutSeconds: number, shown: ShownRates): string[] {
+  const rates = {
+    user: plannedRate(configuredLimit(config), shown.user),
+    partner: plannedRate(undefined, shown.partner),
+  };
   const depth = depthPlan({
     profile: config.profile,
     runTimeoutSeconds,
-    announced: limits.user,
+    rate: rates.user,
     rotation: rotationOf(new Date().toISOString(), config.explore, config.propertySeed),
     pinned: config.depth,
   });
-  const plan = depth.requests;
-  const lines = [
+  const estimate = wallTimeEstimate(depth, rates, { isolatedAfter: config.target !== 'sandbox' });
+  return [
+    ...rateLines('user data (the OAuth client)', rates.user),
+    ...rateLines('partner data (each client)', rates.partner),
     ...describePlan(depth),
-    `Plan for profile ${config.profile} (measured on the sandbox's data): about ${plan.user} user-data and ${plan.partner} partner requests`,
+    `Plan for profile ${config.profile} (measured on the sandbox's data): about ${depth.requests.user} user-data and ${depth.requests.partner} partner requests`,
+    `Estimate: a wall time of about ${estimate.seconds} s: ${estimate.parts.join('; ')}`,
+    estimate.seconds <= runTimeoutSeconds
+      ? `  ✓ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) covers it`
+      : `  ✗ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) is too small: CONFORMANCE_RUN_TIMEOUT_S=${Math.ceil((estimate.seconds * 1.25) / 60) * 60} would fit`,
   ];
-  let waits = 0;
-  for (const kind of ['user', 'partner'] as const) {
-    const limit = limits[kind];
-    const what = kind === 'user' ? 'user data (the OAuth client)' : 'partner (each client)';
-    if (!limit) {
-      lines.push(`  ${what}: no limit with a window announced`);
-      continue;
-    }
-    const seconds = secondsAtLimit(plan[kind], limit);
-    waits = Math.max(waits, seconds);
-    lines.push(
-      `  ${what}: ${limit.limit} per ${limit.windowSeconds} s announced: about ${Math.ceil(seconds / 60)} min of waits for the limit`,
-    );
-  }
-  const needed = waits + RUN_OWN_SECONDS + REPORTING_MARGIN_S;
-  lines.push(
-    needed <= runTimeoutSeconds
-      ? `  ✓ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) covers about ${needed} s`
-      : `  ✗ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) is too small: CONFORMANCE_RUN_TIMEOUT_S=${Math.ceil(needed / 60) * 60} would fit`,
-  );
-  return lines;
 }
 
 /** Per requirement family (ID prefix): MUST requirements this configuration verifies, and why not the others. */
@@ -261,15 +258,17 @@ function readConfiguration(): { config: SuiteConfig; runTimeoutSeconds: number }
 /** The doctor's client: it records the limits the target announced and counts its requests and sign-in steps. */
 function doctorClient(transport: Transport, config: SuiteConfig) {
   const counts = { sent: 0, signInSteps: 0 };
-  // The limits the target announced, per kind of credential (the partner API's own path tells it apart).
-  const limits: Partial<Record<keyof RequestTally, AnnouncedLimit>> = {};
+  // What the target showed of its limits, per kind of credential (the partner API's own path tells it apart).
+  const budgets = {
+    user: new RateBudget(Number.POSITIVE_INFINITY),
+    partner: new RateBudget(Number.POSITIVE_INFINITY),
+  };
   const api = standaloneClient(transport, {
     baseUrl: config.baseUrl,
     timeoutMs: config.requestTimeoutMs,
     onExchange: (exchange) => {
-      const announced = limitAnnounced(exchange.headers);
       const kind = new URL(exchange.request.url).pathname.includes('/v2/partner/') ? 'partner' : 'user';
-      if (announced) limits[kind] = announced;
+      budgets[kind].observe(observationOf(exchange.status, announcedRateLimit(exchange.headers)));
     },
     // At most MAX_REQUESTS, and no write: reads, and POSTs to the partner token endpoint. A sign-in's steps
     // (its forms, wherever they post, and the token endpoint) are no write of data: counted apart, bounded
@@ -284,7 +283,8 @@ function doctorClient(transport: Transport, config: SuiteConfig) {
       if (++counts.sent > MAX_REQUESTS) throw new Error(`the doctor's ${MAX_REQUESTS} requests are spent`);
     },
   });
-  return { api, limits, counts };
+  const shown = (): ShownRates => ({ user: budgets.user.shown(), partner: budgets.partner.shown() });
+  return { api, shown, counts };
 }
 
 /** The closing lines: the problems on each side, or that the run is ready. */
@@ -311,7 +311,7 @@ async function main(): Promise<number> {
   const { config, runTimeoutSeconds } = configuration;
   for (const secret of secretsOf(config)) registerSecret(secret);
   const transport = nodeTransport();
-  const { api, limits, counts } = doctorClient(transport, config);
+  const { api, shown, counts } = doctorClient(transport, config);
   try {
     console.log(
       `Doctor: ${config.target} target ${config.baseUrl} (auth ${config.authUrl}), ${config.environment}, profile ${config.profile}`,
@@ -321,7 +321,7 @@ async function main(): Promise<number> {
     console.log(
       `  ${Math.min(counts.sent, MAX_REQUESTS)} requests, none a write${counts.signInSteps > 0 ? `, and ${counts.signInSteps} of sign-in` : ''}\n`,
     );
-    for (const line of planLines(config, runTimeoutSeconds, limits)) console.log(line);
+    for (const line of planLines(config, runTimeoutSeconds, shown())) console.log(line);
     console.log('');
     for (const line of familyTable(config)) console.log(line);
     const failed = checks.filter((done) => done.outcome === 'failed');

@@ -1,33 +1,116 @@
-// How deep a run reads, from three inputs: the rate limit the target announces (or none), the run's budget
-// (CONFORMANCE_RUN_TIMEOUT_S) and the profile. The plan sets the generated cases per operation, how far a
-// reference walk reaches, the windows walked at small page sizes, the samples of single reads and foreign
-// ids, and how the finite domains are spread (./input-classes.ts). A target whose limit lets the deep plan
-// through without waiting (or that announces none: the embedded sandbox, a staging server) gets it; a
-// production limit gets the budgeted plan, whose depth comes from choosing inputs, not from more requests.
-// No plan reads the whole history: every walk is bounded by what its check needs to see.
+// How deep a run reads, from the rate limit of user data (configured, announced, learned from the target's
+// answers, or assumed: plannedRate), the run's budget (CONFORMANCE_RUN_TIMEOUT_S) and the profile: the generated
+// cases per operation, how far a reference walk reaches, the windows walked at small page sizes, the samples of
+// single reads and foreign ids, the spread of the finite domains (./input-classes.ts). A limit the deep plan
+// meets without waiting (or none) gets it; a production limit the budgeted plan. No plan reads the whole history.
 import { announcedRateLimit } from '../http/rate-limit-headers.ts';
+import type { FigureSource, ShownRate } from '../http/rate-window.ts';
 import type { RequestTally } from '../http/request-counter.ts';
 import { type CollectionClasses, classesOf, plannedClasses } from './input-classes.ts';
 import { type Profile, profileRow } from './profiles.ts';
 
-/** A limit a credential's responses announced: `limit` requests per `windowSeconds`. */
+/** A limit of a credential: `limit` requests per `windowSeconds`. */
 export interface AnnouncedLimit {
   limit: number;
   windowSeconds: number;
 }
 
-/**
- * Seconds `requests` take at `limit`: each window's worth goes at once, then the run waits for the next
- * window (the first window's share needs no wait).
- */
 /** The limit an answer's headers announce, with a window; undefined when they announce none. */
 export function limitAnnounced(headers: Record<string, string>): AnnouncedLimit | undefined {
   const { limit, windowSeconds } = announcedRateLimit(headers) ?? {};
   return limit !== undefined && windowSeconds !== undefined ? { limit, windowSeconds } : undefined;
 }
 
+/**
+ * Seconds `requests` take at `limit`: each window's worth goes at once, then the run waits for the next
+ * window (the first window's share needs no wait).
+ */
 export const secondsAtLimit = (requests: number, { limit, windowSeconds }: AnnouncedLimit): number =>
   Math.max(0, Math.ceil(requests / limit) - 1) * windowSeconds;
+
+/** The rate a plan is made for, each figure with where it came from. */
+export interface PlannedRate extends AnnouncedLimit {
+  limitSource: FigureSource;
+  windowSource: FigureSource;
+  /** How the window was learned, why it was assumed, or what the target contradicted, in words. */
+  how: string;
+}
+
+/** The window assumed for a limit announced without one, until an answer shows it: a minute, production's. */
+export const ASSUMED_WINDOW_S = 60;
+
+const perSecond = ({ limit, windowSeconds }: AnnouncedLimit) => limit / windowSeconds;
+
+/** The target's own rate: its limit, and its window announced, learned, or (not yet shown) assumed. */
+function targetRate(shown: ShownRate): PlannedRate {
+  if (shown.window)
+    return {
+      limit: shown.limit,
+      windowSeconds: shown.window.seconds,
+      limitSource: 'announced',
+      windowSource: shown.window.source,
+      how: shown.window.how,
+    };
+  const windowSeconds = Math.max(ASSUMED_WINDOW_S, shown.atLeast);
+  return {
+    limit: shown.limit,
+    windowSeconds,
+    limitSource: 'announced',
+    windowSource: 'assumed',
+    how:
+      shown.atLeast > ASSUMED_WINDOW_S
+        ? `no answer has opened a window yet: at least ${shown.atLeast} s by the resets announced`
+        : `no answer has shown it yet: a minute, the window most limits count in${shown.atLeast > 0 ? ` (at least ${shown.atLeast} s by the resets announced)` : ''}`,
+  };
+}
+
+/**
+ * The rate of user data a plan is made for: CONFORMANCE_RATE_LIMIT governs, unless the target's answers
+ * contradict it with a stricter one (fewer requests a second; a lower limit while its window is not yet
+ * shown); without it, what the target shows. Undefined: no limit, configured or announced.
+ */
+export function plannedRate(configured?: AnnouncedLimit, shown?: ShownRate): PlannedRate | undefined {
+  const target = shown && targetRate(shown);
+  if (!configured) return target;
+  const given: PlannedRate = {
+    ...configured,
+    limitSource: 'configured',
+    windowSource: 'configured',
+    how: 'CONFORMANCE_RATE_LIMIT',
+  };
+  if (!target) return given;
+  const contradicted = `the target's answers contradict CONFORMANCE_RATE_LIMIT=${configured.limit}/${configured.windowSeconds}`;
+  if (target.windowSource !== 'assumed' && perSecond(target) < perSecond(configured))
+    return { ...target, how: `${contradicted} (window ${target.windowSource}: ${target.how})` };
+  if (target.windowSource === 'assumed' && target.limit < configured.limit)
+    return {
+      ...given,
+      limit: target.limit,
+      limitSource: 'announced',
+      how: `${contradicted}: it announces ${target.limit}`,
+    };
+  return given;
+}
+
+/**
+ * CONFORMANCE_RATE_LIMIT where it names the OAuth client's limit: on the embedded sandbox (`own-rate-limit`)
+ * it names the small limit of the 429 burst's own token instead (src/run/global-setup.ts).
+ */
+export const configuredLimit = (config: {
+  capabilities: ReadonlySet<string>;
+  rateLimit?: AnnouncedLimit;
+}): PlannedRate | undefined =>
+  config.capabilities.has('own-rate-limit') ? undefined : plannedRate(config.rateLimit);
+
+/** `100 per 60 s (limit announced, window learned: …)`: a planned rate and where its figures came from. */
+export function describeRate(rate: PlannedRate): string {
+  const sources =
+    rate.limitSource === rate.windowSource
+      ? `${rate.limitSource}`
+      : `limit ${rate.limitSource}, window ${rate.windowSource}`;
+  const how = rate.how === 'CONFORMANCE_RATE_LIMIT' ? ' by CONFORMANCE_RATE_LIMIT' : `: ${rate.how}`;
+  return `${rate.limit} per ${rate.windowSeconds} s (${sources}${how})`;
+}
 
 export type Depth = 'deep' | 'budgeted' | 'smoke';
 
@@ -54,7 +137,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 5,
     foreignIds: 2,
     classes: 'whole',
-    requests: { user: 1710, partner: 195, other: 100 },
+    requests: { user: 1280, partner: 195, other: 100 },
   },
   budgeted: {
     propertyCases: 6,
@@ -62,7 +145,7 @@ const SETTINGS: Readonly<Record<Depth, DepthSettings>> = {
     singleReadSamples: 3,
     foreignIds: 1,
     classes: 'rotated',
-    requests: { user: 530, partner: 195, other: 100 },
+    requests: { user: 500, partner: 195, other: 100 },
   },
   smoke: {
     propertyCases: 0,
@@ -88,41 +171,49 @@ export interface DepthPlan extends DepthSettings {
   why: string;
   /** Which share of each finite domain each collection gets this run (./input-classes.ts). */
   rotation: number;
+  /** The rate of user data the plan was made for (undefined: no limit, or a depth that reads none). */
+  rate?: PlannedRate;
 }
 
 export interface DepthInputs {
   profile: Profile;
   runTimeoutSeconds: number;
-  /** The limit the target announced on user-data requests; undefined when it announced none. */
-  announced?: AnnouncedLimit;
+  /** The rate of user data (plannedRate); undefined when none is configured or announced. */
+  rate?: PlannedRate;
   /** The rotation of the finite domains: the UTC day of a gate run, the seed of an exploring one. */
   rotation: number;
   /** CONFORMANCE_DEPTH: `auto`, or a depth pinned whatever the target announces. */
   pinned?: 'auto' | 'deep' | 'budgeted';
 }
 
-const describeLimit = ({ limit, windowSeconds }: AnnouncedLimit) => `${limit} per ${windowSeconds} s`;
-
 /** The plan of a run. */
 export function depthPlan({
   profile,
   runTimeoutSeconds,
-  announced,
+  rate,
   rotation,
   pinned = 'auto',
 }: DepthInputs): DepthPlan {
   const own = profileRow(profile).depth;
   if (own !== 'auto') return { ...SETTINGS[own.fixed], depth: own.fixed, why: own.why, rotation };
+  const ofRate = rate ? { rate } : {};
   if (pinned === 'budgeted')
-    return { ...SETTINGS.budgeted, depth: 'budgeted', why: 'CONFORMANCE_DEPTH=budgeted pins it', rotation };
-  const deepUser = SETTINGS.deep.requests.user;
-  const waits = announced && pinned === 'auto' ? secondsAtLimit(deepUser, announced) : 0;
-  if (announced && waits > DEEP_WAIT_S)
     return {
       ...SETTINGS.budgeted,
       depth: 'budgeted',
-      why: `the target announces ${describeLimit(announced)}: the deep plan's ~${deepUser} user-data requests would wait ${Math.round(waits / 60)} min for it`,
+      why: 'CONFORMANCE_DEPTH=budgeted pins it',
       rotation,
+      ...ofRate,
+    };
+  const deepUser = SETTINGS.deep.requests.user;
+  const waits = rate && pinned === 'auto' ? secondsAtLimit(deepUser, rate) : 0;
+  if (rate && waits > DEEP_WAIT_S)
+    return {
+      ...SETTINGS.budgeted,
+      depth: 'budgeted',
+      why: `the rate limit is ${describeRate(rate)}: the deep plan's ~${deepUser} user-data requests would wait ${Math.round(waits / 60)} min for it`,
+      rotation,
+      rate,
     };
   // Within a wall-time bound: the generated cases get a share of the run's budget.
   const affordable = Math.floor(
@@ -132,15 +223,16 @@ export function depthPlan({
   const limitWords =
     pinned === 'deep'
       ? 'CONFORMANCE_DEPTH=deep pins it'
-      : announced
-        ? `the target announces ${describeLimit(announced)}, which the deep plan's ~${deepUser} user-data requests fit without waiting`
-        : 'the target announces no rate limit with its window';
+      : rate
+        ? `the rate limit is ${describeRate(rate)}, which the deep plan's ~${deepUser} user-data requests fit without waiting`
+        : 'no rate limit is configured or announced';
   return {
     ...SETTINGS.deep,
     propertyCases: cases,
     depth: 'deep',
     why: `${limitWords}${cases < SETTINGS.deep.propertyCases ? `; CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds} affords ${cases} generated cases per operation` : ''}`,
     rotation,
+    ...ofRate,
   };
 }
 

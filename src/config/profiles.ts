@@ -13,7 +13,7 @@ export const Tags = {
   rateLimit: '@ratelimit', // bursts to 429
   partner: '@partner',
   property: '@property', // property-based, many requests
-  isolated: '@isolated', // runs after everything else, one at a time
+  isolated: '@isolated', // after everything else (or beside it on instances of its own), one at a time a share
 } as const;
 
 /** Matches a test whose tags include exactly `tag` (not a longer tag it prefixes). */

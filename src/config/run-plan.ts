@@ -3,7 +3,8 @@
 // the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
 // once per target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
 // start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
-// their own and run beside the others; on any other target they share it, after the others. A pure function
+// their own and run beside the others; on any other target they share it, after the others, the 429 burst
+// beside the revocations (they disturb different things: the client's window, user B's grant). A pure function
 // of the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
 import { existsSync, readFileSync } from 'node:fs';
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
@@ -46,7 +47,10 @@ export interface RunPlan {
   projects: PlannedProject[];
   /** Whether the isolated tests run beside the others (one more worker per lane, mostly waiting). */
   isolatedBeside: boolean;
-  /** The isolated projects beside the others: each runs its share of the isolated tests one at a time. */
+  /**
+   * Beside the others, the isolated projects: each runs its share of the isolated tests one at a time; after
+   * them, the workers of the one isolated project, a share each (a spec file is one worker's).
+   */
   isolatedLanes: number;
   /** The run's target instances, by index. */
   instances: PlannedInstance[];
@@ -83,7 +87,8 @@ export function runPlan(
       ],
       instances,
       isolatedBeside,
-      isolatedLanes: 1,
+      // Its shares side by side, a worker each: the 429 burst's wait for its reset beside the revocations.
+      isolatedLanes: Math.max(1, isolatedShares.length),
     };
   }
   const byShare = targets.length === 1;

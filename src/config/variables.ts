@@ -190,7 +190,7 @@ export const variables = {
   },
   CONFORMANCE_DEPTH: {
     section: 'server',
-    doc: 'how deep the run reads (docs/profiles-and-targets.md, "Depth"): `auto` from the rate limit the target announces, the run\'s budget and the profile; `deep` or `budgeted` pins it (smoke keeps its own)',
+    doc: 'how deep the run reads (docs/profiles-and-targets.md, "Depth"): `auto` from the rate limit (configured, announced or learned from the target\'s answers), the run\'s budget and the profile, made again when the target shows another; `deep` or `budgeted` pins it (smoke keeps its own)',
     parse: parse.oneOf(['auto', 'deep', 'budgeted'] as const),
     default: 'auto',
   },
@@ -226,7 +226,7 @@ export const variables = {
   },
   CONFORMANCE_RATE_LIMIT: {
     section: 'server',
-    doc: "the target's documented limit, e.g. `2000/60` (unset: read from its response headers)",
+    doc: "the target's documented limit of the OAuth client, e.g. `100/60`: the 429 burst's limit and the rate the depth plan is made for, unless the target shows a stricter one (unset: read from its response headers, a window they do not name learned from its answers; docs/rate-limits.md)",
     parse: parse.rateLimit,
   },
   CONFORMANCE_RATE_LIMIT_HEADERS: {

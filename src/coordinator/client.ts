@@ -1,8 +1,9 @@
 // A worker's line to the run's coordinator (server.ts): JSON over loopback HTTP, on its own
 // connection pool, neither counted nor recorded (it is the suite talking to itself, not to the target).
 import { Agent, request } from 'node:http';
-import type { TurnSource } from '../http/pacer.ts';
+import type { ShownSource, TurnSource } from '../http/pacer.ts';
 import type { Turn } from '../http/rate-budget.ts';
+import type { ShownRate } from '../http/rate-window.ts';
 import { ROUTES, type Route } from './routes.ts';
 
 export type CoordinatorCall = (route: Route, body: unknown) => Promise<unknown>;
@@ -36,3 +37,9 @@ export const coordinatedTurns =
   (call: CoordinatorCall): TurnSource =>
   (credential, seen) =>
     call(ROUTES.turn, { credential, seen }) as Promise<Turn>;
+
+/** What the coordinator's budget of a credential learned of its limit. */
+export const coordinatedShown =
+  (call: CoordinatorCall): ShownSource =>
+  async (credential, seen) =>
+    ((await call(ROUTES.shownRate, { credential, seen })) as { shown?: ShownRate }).shown;

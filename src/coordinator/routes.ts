@@ -2,6 +2,7 @@
 // the shapes both sides read, so that neither repeats the other's literals.
 export const ROUTES = {
   turn: '/turn',
+  shownRate: '/rate-limit/shown',
   rateLimitStop: '/rate-limit/stop',
   memoClaim: '/memo/claim',
   memoPut: '/memo/put',

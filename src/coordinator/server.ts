@@ -48,6 +48,9 @@ function rateRoutes(turns: ReturnType<typeof localTurns>, waits: RateLimitConsol
       waits.turned(credential, turn, turns.budgets.get(credential));
       return turn;
     },
+    [ROUTES.shownRate]: async (body) => ({
+      shown: await turns.shown(String(body.credential), body.seen as RateObservation | undefined),
+    }),
     [ROUTES.rateLimitStop]: (body) => {
       const [credential, request] = [String(body.credential), String(body.request)];
       const key = `${credential}\n${request}`;

@@ -1,13 +1,15 @@
-// The remote-target run (`npm run remote-run [-- --production-limits]`): the whole suite against a sandbox
+// The remote-target run (`npm run remote-run [-- --production-limits | --limits-without-window]`): the whole suite against a sandbox
 // started on its own with its realistic sign-in, and nothing but sandbox/sandbox.env, its URL, a token store
 // and the webhook receiver's variables; the script also plays the server's operators once before the run
 // (docs/proving-the-suite.md, "The remote-target run"). The run must end INCOMPLETE with zero failures,
-// leaving unverified only FIRST_RUN_UNVERIFIED, exactly what `npm run doctor` predicts. Writes
-// reports/remote.json; exits 1 otherwise.
+// leaving unverified only FIRST_RUN_UNVERIFIED, exactly what `npm run doctor` predicts; the doctor's estimate
+// of the run's wall time is written beside it. Writes reports/remote.json; exits 1 otherwise.
 
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { suiteConfigurationOf } from '../../sandbox/variants.ts';
 import { storeExpiries } from '../auth/expired-tokens.ts';
@@ -56,14 +58,46 @@ const USAGE = `Usage: npm run remote-run [-- options]
                        (X-RateLimit-Limit: 100, 100;window=60, 10000;window=86400, and no Retry-After on a
                        429), the team documenting X-RateLimit-Limit/-Remaining/-Reset on a 429
                        (default: ${RATE_LIMIT.limit} per ${RATE_LIMIT.windowSeconds} s, X-RateLimit-* and Retry-After)
+  --limits-without-window
+                       the same limits announced without their window: X-RateLimit-Limit: 100 (the
+                       governing limit alone), X-RateLimit-Remaining, X-RateLimit-Reset, and no
+                       Retry-After on a 429 (the run learns the window)
   --help               this text`;
 
 const args = scriptArgs(USAGE, {
-  options: { 'production-limits': { type: 'boolean', default: false } },
+  options: {
+    'production-limits': { type: 'boolean', default: false },
+    'limits-without-window': { type: 'boolean', default: false },
+  },
 }).values;
 
+const limitsWithoutWindow = args['limits-without-window'];
+if (args['production-limits'] && limitsWithoutWindow) {
+  console.error(`remote-run: --production-limits or --limits-without-window, not both\n${USAGE}`);
+  process.exit(2);
+}
+/** What `npm run doctor` prints for this configuration (its whole output, whatever its exit status). */
+async function doctorSays(env: NodeJS.ProcessEnv): Promise<string> {
+  const [command, args] = cli('doctor');
+  const options = { env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 };
+  const { stdout } = await promisify(execFile)(command, args, options).catch(
+    (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+  );
+  return stdout;
+}
+
+/** The doctor's estimate of the run's wall time, in seconds, from its output (undefined: it gave none). */
+function estimateOf(output: string): number | undefined {
+  const match = /wall time of about (\d+) s/.exec(output);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** What a team whose server announces production's limits tells the suite: the headers of its 429s. */
-const documentedLimits = args['production-limits'] ? suiteConfigurationOf('production-rate-limits') : {};
+const documentedLimits = args['production-limits']
+  ? suiteConfigurationOf('production-rate-limits')
+  : limitsWithoutWindow
+    ? suiteConfigurationOf('rate-limit-without-window')
+    : {};
 
 /** What the team does once in its console: registers the receiver URL for an owner (a client id). */
 async function registerReceiver(authUrl: string, owner: string, url: string): Promise<void> {
@@ -77,8 +111,11 @@ async function registerReceiver(authUrl: string, owner: string, url: string): Pr
 
 const sandboxOptions = {
   userActivityMs: USER_ACTIVITY_MS,
-  ...(args['production-limits']
-    ? { rateLimit: PRODUCTION_RATE_LIMITS, rateLimitHeaders: 'production' as const }
+  ...(args['production-limits'] || limitsWithoutWindow
+    ? {
+        rateLimit: PRODUCTION_RATE_LIMITS,
+        rateLimitHeaders: limitsWithoutWindow ? ('windowless' as const) : ('production' as const),
+      }
     : { rateLimit: RATE_LIMIT }),
 };
 const sandbox = await sandboxOnItsOwn(sandboxOptions);
@@ -104,6 +141,9 @@ try {
     await registerReceiver(sandbox.authUrl, owner, env.CONFORMANCE_WEBHOOK_PUBLIC_URL);
   const login = await runProcess(...cli('login'), env, true);
   if (login.code !== 0) throw new Error(`npm run login failed (exit ${login.code}):\n${login.output}`);
+  // What a user does next: asks the doctor what the run will take.
+  const doctor = await doctorSays(env);
+  const doctorEstimateSeconds = estimateOf(doctor);
   const predicted = verifiableMust()
     .filter((requirement) => reasonsUnverifiable(config, requirement).length > 0)
     .map((requirement) => requirement.id);
@@ -128,11 +168,14 @@ try {
     requests: report.requests,
     loginSeconds: Number((login.durationMs / 1000).toFixed(1)),
     wallSeconds: Number((run.wallMs / 1000).toFixed(1)),
+    doctorEstimateSeconds,
+    depth: report.inputs?.depth,
+    doctorPlan: doctor.split('\n').filter((line) => /^(Depth|Plan|Rate limit|Estimate| {2})/.test(line)),
   };
   mkdirSync(reportsDir, { recursive: true });
   writeFileSync(reportPath('remote.json'), `${JSON.stringify(summary, null, 2)}\n`);
   console.log(
-    `Remote run: npm run login ${summary.loginSeconds} s, then ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s, ${failed.length} failed, ${unverified.length} MUST not verified; ${report.requestsSent} requests (user-data operations ${report.requests?.byCredential.user}, partner ${report.requests?.byCredential.partner}, sign-in and administration ${report.requests?.byCredential.other}; ${report.requests?.rateLimitedAnswers} answered 429)`,
+    `Remote run: npm run login ${summary.loginSeconds} s, then ${report.verdict.toUpperCase()} in ${summary.wallSeconds} s (npm run doctor estimated ${doctorEstimateSeconds ?? '?'} s), ${failed.length} failed, ${unverified.length} MUST not verified; ${report.requestsSent} requests (user-data operations ${report.requests?.byCredential.user}, partner ${report.requests?.byCredential.partner}, sign-in and administration ${report.requests?.byCredential.other}; ${report.requests?.rateLimitedAnswers} answered 429)`,
   );
   for (const { id, reasons } of report.incomplete)
     console.log(`  not verified: ${id}: ${FIRST_RUN_UNVERIFIED[id] ?? reasons[0] ?? ''}`);

@@ -4,12 +4,15 @@
 // target with room to spare costs one question per lease, not one per request.
 import type { RateObservation, Turn } from './rate-budget.ts';
 import { RateBudget } from './rate-budget.ts';
+import type { ShownRate } from './rate-window.ts';
 
 export interface Pacer {
   /** Waits for a turn to send a request under `credential`; a turn the run cannot wait for is returned. */
   turn(credential: string, onWait: (waitMs: number, reason: string) => void): Promise<Refusal | undefined>;
   /** What a response of `credential` announced. */
   observe(credential: string, seen: RateObservation): void;
+  /** What the target showed of `credential`'s limit so far, with every answer this client saw told first. */
+  shown(credential: string): Promise<ShownRate | undefined>;
 }
 
 export interface Refusal {
@@ -18,6 +21,11 @@ export interface Refusal {
 
 /** Where turns come from: a budget per credential, in this process or in the run's coordinator. */
 export type TurnSource = (credential: string, seen: RateObservation | undefined) => Promise<Turn>;
+/** What a credential's budget learned of its limit (rate-window.ts), told the client's latest answer first. */
+export type ShownSource = (
+  credential: string,
+  seen: RateObservation | undefined,
+) => Promise<ShownRate | undefined>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,29 +38,43 @@ export function localTurns(
   share = 1,
 ): {
   source: TurnSource;
+  shown: ShownSource;
   budgets: Map<string, RateBudget>;
 } {
   const budgets = new Map<string, RateBudget>();
-  const source: TurnSource = async (credential, seen) => {
+  const told = (credential: string, seen: RateObservation | undefined): RateBudget => {
     let budget = budgets.get(credential);
     if (!budget) {
       budget = new RateBudget(deadline, Date.now, share);
       budgets.set(credential, budget);
     }
     if (seen) budget.observe(seen);
-    return budget.turn();
+    return budget;
   };
-  return { source, budgets };
+  return {
+    source: async (credential, seen) => told(credential, seen).turn(),
+    shown: async (credential, seen) => told(credential, seen).shown(),
+    budgets,
+  };
 }
 
 /** A 429 the budget must wait for (not one a request ended on: rate-budget.ts `judged`). */
 const holds = (seen: RateObservation): boolean => seen.status === 429 && !seen.judged;
 
-/** A client's pacer: leases granted by `source`, the latest observation handed back with the next question. */
-export function leasingPacer(source: TurnSource): Pacer {
+/**
+ * A client's pacer: leases granted by `source`, the latest observation handed back with the next question
+ * (for a turn, or for what the budget learned: `shown`).
+ */
+export function leasingPacer(source: TurnSource, shown?: ShownSource): Pacer {
   const leases = new Map<string, number>();
   const unreported = new Map<string, RateObservation>();
+  const latest = (credential: string): RateObservation | undefined => {
+    const seen = unreported.get(credential);
+    unreported.delete(credential);
+    return seen;
+  };
   return {
+    shown: async (credential) => shown?.(credential, latest(credential)),
     async turn(credential, onWait) {
       for (;;) {
         const lease = leases.get(credential) ?? 0;
@@ -60,9 +82,7 @@ export function leasingPacer(source: TurnSource): Pacer {
           leases.set(credential, lease - 1);
           return undefined;
         }
-        const seen = unreported.get(credential);
-        unreported.delete(credential);
-        const turn = await source(credential, seen);
+        const turn = await source(credential, latest(credential));
         if (turn.kind === 'go') {
           leases.set(credential, turn.grant - 1);
           return undefined;

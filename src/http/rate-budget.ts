@@ -9,6 +9,7 @@
 // credential with the other shards: it takes `share` (1/n) of each announced window, one request per turn.
 
 import type { AnnouncedRateLimit } from './rate-limit-headers.ts';
+import { type ShownRate, WindowLearner } from './rate-window.ts';
 
 /** What a response told the budget (the parts of AnnouncedRateLimit it uses), and whether it was a 429. */
 export interface RateObservation {
@@ -75,6 +76,8 @@ export class RateBudget {
   rejected = 0;
   /** Requests granted in the current window: a shard's share of the window is counted against them. */
   private grantedInWindow = 0;
+  /** The window of a limit announced without one, learned from the answers (rate-window.ts). */
+  private readonly windows: WindowLearner;
 
   constructor(
     /** When the run's budget ends (epoch ms): a wait past it is refused. */
@@ -82,7 +85,28 @@ export class RateBudget {
     private readonly now: () => number = Date.now,
     /** The part of each window this budget may spend: 1/n for a shard of n sharing the credential. */
     private readonly share = 1,
-  ) {}
+  ) {
+    this.windows = new WindowLearner(now);
+  }
+
+  /** What the target showed of this limit so far (undefined: no limit announced). */
+  shown(): ShownRate | undefined {
+    if (this.limit === undefined) return undefined;
+    const { atLeast } = this.windows;
+    if (this.windowSeconds !== undefined)
+      return {
+        limit: this.limit,
+        window: { seconds: this.windowSeconds, source: 'announced', how: 'the response headers name it' },
+        atLeast,
+      };
+    const learned = this.windows.window;
+    return { limit: this.limit, ...(learned ? { window: { ...learned, source: 'learned' } } : {}), atLeast };
+  }
+
+  /** The window announced, else learned (undefined: neither yet). */
+  private knownWindow(): number | undefined {
+    return this.windowSeconds ?? this.windows.window?.seconds;
+  }
 
   /** What this budget's share leaves of the window (undefined: the whole window is its own, or unknown). */
   private shareLeft(): number | undefined {
@@ -120,7 +144,7 @@ export class RateBudget {
     const resetAt = this.resetAt ?? now + 1000;
     const waitMs = resetAt - now;
     const cause: HoldCause = this.heldUntil !== undefined && now < this.heldUntil ? '429' : 'spent';
-    const reason = `rate limited: ${describedLimit(this.limit, this.windowSeconds)}${cause === '429' ? ', answered 429' : ''}, reset in ${Math.ceil(waitMs / 1000)} s`;
+    const reason = `rate limited: ${describedLimit(this.limit, this.knownWindow())}${cause === '429' ? ', answered 429' : ''}, reset in ${Math.ceil(waitMs / 1000)} s`;
     if (resetAt > this.deadline)
       return {
         kind: 'refused',
@@ -136,6 +160,7 @@ export class RateBudget {
     if (seen.remaining !== undefined) this.announces = true;
     if (seen.limit !== undefined) this.limit = seen.limit;
     if (seen.windowSeconds !== undefined) this.windowSeconds = seen.windowSeconds;
+    else if (!seen.judged) this.windows.observe(seen);
     const resetSeconds = seen.retryAfterSeconds ?? seen.resetSeconds;
     const resetAt = resetSeconds === undefined ? undefined : now + resetSeconds * 1000 + RESET_MARGIN_MS;
     if (seen.status === 429) {
@@ -162,7 +187,8 @@ export class RateBudget {
 
   /** The wait after a 429 that announced no reset: the window when known, else 1 s doubled per such 429 in a row. */
   private unannouncedWaitMs(): number {
-    if (this.windowSeconds !== undefined) return this.windowSeconds * 1000;
+    const window = this.knownWindow();
+    if (window !== undefined) return window * 1000;
     return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.unannounced - 1));
   }
 }

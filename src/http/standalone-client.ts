@@ -11,9 +11,11 @@ export const standaloneClient = (
   options: Omit<ApiClientOptions, 'pacer' | 'requests'>,
   /** A run's request log to count in (the run's preflight), else none. */
   requestLog: string = devNull,
-): ApiClient =>
-  new ApiClient(transport, {
+): ApiClient => {
+  const turns = localTurns();
+  return new ApiClient(transport, {
     ...options,
-    pacer: leasingPacer(localTurns().source),
+    pacer: leasingPacer(turns.source, turns.shown),
     requests: new RequestCounter(requestLog),
   });
+};

@@ -64,12 +64,15 @@ const byValue = (a: string, b: string) =>
 export function inputsSection(annotations: Annotations, budget?: InputsSection['budget']): InputsSection {
   const families = new Map<string, { values: Set<string>; pairs: Set<string> }>();
   let depth: InputsSection['depth'];
+  // The plan made last (a plan made again has a higher revision: src/user-data/depth.ts) is the run's.
+  let revision = -1;
   for (const { type, description } of annotations) {
-    if (type === DEPTH_ANNOTATION && !depth) {
-      const plan = parsed(description) as InputsSection['depth'];
-      if (plan?.depth) {
+    if (type === DEPTH_ANNOTATION) {
+      const plan = parsed(description) as (InputsSection['depth'] & { revision?: number }) | undefined;
+      if (plan?.depth && (plan.revision ?? 0) > revision) {
         const { depth: name, why, propertyCases, referencePages, rotation } = plan;
         depth = { depth: name, why, propertyCases, referencePages, rotation };
+        revision = plan.revision ?? 0;
       }
     }
     if (type !== INPUT_CLASS_ANNOTATION) continue;

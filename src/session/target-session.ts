@@ -11,11 +11,17 @@ import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts'
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationUnder } from '../contract/match-operation.ts';
-import { type CoordinatorCall, coordinatedTurns, coordinatorCall } from '../coordinator/client.ts';
+import {
+  type CoordinatorCall,
+  coordinatedShown,
+  coordinatedTurns,
+  coordinatorCall,
+} from '../coordinator/client.ts';
 import { ROUTES } from '../coordinator/routes.ts';
-import { ApiClient } from '../http/api-client.ts';
+import { ApiClient, USER_CREDENTIAL } from '../http/api-client.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { budgetKey, leasingPacer, type Pacer } from '../http/pacer.ts';
+import type { ShownRate } from '../http/rate-window.ts';
 import { registerSecret } from '../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../http/request-counter.ts';
 import {
@@ -52,6 +58,8 @@ export interface TargetSession {
   sharedRead<Value>(key: string, read: () => Promise<Value>): Promise<Value>;
   /** What the run's workers share with this target instance: reads made once for the whole run. */
   memo: RunMemo;
+  /** What the target showed of the user OAuth client's rate limit so far, by every worker's answers. */
+  userRate(): Promise<ShownRate | undefined>;
   close(): Promise<void>;
 }
 
@@ -79,6 +87,7 @@ function sessionClient(manifest: RunManifest, transport: Transport, { pacer, cal
     pacer: {
       turn: (credential, onWait) => pacer.turn(budgetKey(config.baseUrl, credential), onWait),
       observe: (credential, seen) => pacer.observe(budgetKey(config.baseUrl, credential), seen),
+      shown: (credential) => pacer.shown(budgetKey(config.baseUrl, credential)),
     },
     requests: new RequestCounter(
       manifest.requestLog,
@@ -146,6 +155,7 @@ function openSession(instance: number, line: (url: string) => RunLine): TargetSe
     },
     sharedRead: <Value>(key: string, read: () => Promise<Value>): Promise<Value> =>
       sharedRead(reads, key, read) as Promise<Value>,
+    userRate: () => runLine.pacer.shown(budgetKey(config.baseUrl, USER_CREDENTIAL)),
     close: async () => {
       // A first sending a check went on without is judged once it settles, by its bound at the latest.
       await slow.settled();
@@ -164,7 +174,7 @@ export class TargetSessions {
   private line = (url: string): RunLine => {
     if (!this.runLine) {
       const call = coordinatorCall(url);
-      this.runLine = { call, pacer: leasingPacer(coordinatedTurns(call)) };
+      this.runLine = { call, pacer: leasingPacer(coordinatedTurns(call), coordinatedShown(call)) };
     }
     return this.runLine;
   };

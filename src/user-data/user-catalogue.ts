@@ -108,7 +108,7 @@ export function idSourceOf(op: Operation, param: string): IdSource {
 export type KnownIds = Record<string, string>;
 
 /** The path parameters of a valid request for `op`. */
-function pathParamsFor(op: Operation, ids: KnownIds = {}): Record<string, string> {
+export function pathParamsFor(op: Operation, ids: KnownIds = {}): Record<string, string> {
   return Object.fromEntries(
     op.pathParams.map((param) => {
       const value = ids[param.name];

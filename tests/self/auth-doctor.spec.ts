@@ -1,9 +1,13 @@
 // `npm run doctor`: on the sandbox it passes every check in at most 12 requests, none a write, and prints the
 // table of requirement families; on a misconfigured target (a wrong client secret, a partner scope the target
-// refuses) it names each problem on its own line and exits 1; it never prints a secret.
+// refuses) it names each problem on its own line and exits 1; it never prints a secret. Behind a limit announced
+// without its window, it says where each figure of the rate comes from, and plans and estimates from it.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
+import { cli } from '../../src/run/run-step.ts';
 import { start } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 
@@ -19,17 +23,22 @@ const secretsIn = (env: Record<string, string | undefined>): string[] =>
 async function doctor(env: Record<string, string>, target = sandbox) {
   await fetch(`${target.authUrl}/sandbox/requests`, { method: 'DELETE' });
   const [command, args] = cli('doctor');
-  const run = await runProcess(
-    command,
-    args,
-    {
+  // The whole output: the plan's lines come before the family table.
+  const run = await promisify(execFile)(command, args, {
+    env: {
+      ...process.env,
       ...sandboxEnv,
       CONFORMANCE_ENV_FILE: undefined,
       CONFORMANCE_BASE_URL: target.baseUrl,
       CONFORMANCE_AUTH_URL: target.authUrl,
       ...env,
     },
-    true,
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
   );
   const served = (await (await fetch(`${target.authUrl}/sandbox/requests`)).json()) as {
     total: number;
@@ -117,5 +126,32 @@ test('a sign-in the server fails: the doctor says the run would charge the serve
     expect(run.output).not.toMatch(/would end ERROR/);
   } finally {
     await broken.close();
+  }
+});
+
+test("behind production's limit announced without its window: the window learned, the plan budgeted, a configured limit said so", async () => {
+  const windowless = await start({ rateLimit: PRODUCTION_RATE_LIMITS, rateLimitHeaders: 'windowless' });
+  try {
+    const learned = await doctor({ CONFORMANCE_TARGET: 'remote' }, windowless);
+    expect(learned.code, learned.output).toBe(0);
+    expect(learned.output).toMatch(/^Rate limit of user data \(the OAuth client\): 100 per 60 s$/m);
+    expect(learned.output).toMatch(/^ {2}limit 100: announced$/m);
+    expect(learned.output).toMatch(
+      /^ {2}window 60 s: learned \(the X-RateLimit-Reset of an answer that opened a window\)$/m,
+    );
+    expect(learned.output).toMatch(/^Depth: budgeted, because the rate limit is 100 per 60 s/m);
+    expect(learned.output).toMatch(
+      /^Estimate: a wall time of about \d+ s: ~\d+ user-data requests at 100 per 60 s/m,
+    );
+    const configured = await doctor(
+      { CONFORMANCE_TARGET: 'remote', CONFORMANCE_RATE_LIMIT: '100/60' },
+      windowless,
+    );
+    expect(configured.output).toMatch(/^ {2}limit 100: configured \(CONFORMANCE_RATE_LIMIT\)$/m);
+    expect(configured.output).toMatch(
+      /^Depth: budgeted, because the rate limit is 100 per 60 s \(configured by CONFORMANCE_RATE_LIMIT\)/m,
+    );
+  } finally {
+    await windowless.close();
   }
 });

@@ -4,7 +4,7 @@
 // sends no more user-data requests for an account with three years of history than for the default one.
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { collectionClasses, depthPlan } from '../../src/config/depth-plan.ts';
+import { collectionClasses, depthPlan, plannedRate } from '../../src/config/depth-plan.ts';
 import { COLLECTIONS, END_FORMS, LIMIT_VALUES, START_FORMS } from '../../src/config/input-classes.ts';
 import { describeForm } from '../../src/contract/date-time-forms.ts';
 import { DEPTH_ANNOTATION, plannedRequests } from '../../src/report/input-coverage.ts';
@@ -15,17 +15,24 @@ import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 
 const inputs = { profile: 'ci-gate' as const, runTimeoutSeconds: 900, rotation: 0 };
+/** A limit the target announces with its window. */
+const announced = (limit: number, windowSeconds: number) =>
+  plannedRate(undefined, {
+    limit,
+    window: { seconds: windowSeconds, source: 'announced', how: 'its headers' },
+    atLeast: 0,
+  });
 
 test('the depth follows what the target allows: no limit deep, a production limit budgeted, smoke its own', () => {
   const open = depthPlan(inputs);
   expect(open).toMatchObject({ depth: 'deep', propertyCases: 100, classes: 'whole' });
-  expect(open.why).toBe('the target announces no rate limit with its window');
-  const embedded = depthPlan({ ...inputs, announced: { limit: 20_000, windowSeconds: 2 } });
+  expect(open.why).toBe('no rate limit is configured or announced');
+  const embedded = depthPlan({ ...inputs, rate: announced(20_000, 2) });
   expect(embedded.depth).toBe('deep');
-  const production = depthPlan({ ...inputs, announced: { limit: 100, windowSeconds: 60 } });
+  const production = depthPlan({ ...inputs, rate: announced(100, 60) });
   expect(production).toMatchObject({ depth: 'budgeted', propertyCases: 6, classes: 'rotated' });
   expect(production.why).toMatch(
-    /announces 100 per 60 s: the deep plan's ~\d+ user-data requests would wait \d+ min/,
+    /100 per 60 s \(announced: its headers\): the deep plan's ~\d+ user-data requests would wait \d+ min/,
   );
   expect(depthPlan({ ...inputs, profile: 'smoke' })).toMatchObject({ depth: 'smoke', classes: 'none' });
   // A short run budget draws fewer cases, never fewer than the budgeted plan's.
@@ -34,9 +41,63 @@ test('the depth follows what the target allows: no limit deep, a production limi
   expect(depthPlan({ ...inputs, pinned: 'budgeted' }).why).toBe('CONFORMANCE_DEPTH=budgeted pins it');
 });
 
+test('the rate a plan is made for: configured governs, the target shows or contradicts, an unshown window is assumed', () => {
+  const configured = { limit: 100, windowSeconds: 60 };
+  const unshown = { limit: 100, atLeast: 41 };
+  const learned = {
+    limit: 100,
+    window: { seconds: 10, source: 'learned' as const, how: 'a reset' },
+    atLeast: 10,
+  };
+  // A limit announced without its window: a minute is assumed, then the window learned replaces it.
+  expect(plannedRate(undefined, unshown)).toMatchObject({
+    limitSource: 'announced',
+    windowSource: 'assumed',
+    windowSeconds: 60,
+  });
+  expect(plannedRate(undefined, { limit: 100, atLeast: 300 })).toMatchObject({
+    windowSeconds: 300,
+    windowSource: 'assumed',
+  });
+  expect(plannedRate(undefined, learned)).toMatchObject({ windowSeconds: 10, windowSource: 'learned' });
+  // CONFORMANCE_RATE_LIMIT governs what the target shows of a rate as fast or faster...
+  expect(plannedRate(configured, unshown)).toMatchObject({
+    limitSource: 'configured',
+    windowSource: 'configured',
+  });
+  expect(plannedRate(configured)).toMatchObject({ windowSeconds: 60, limitSource: 'configured' });
+  expect(plannedRate({ limit: 100, windowSeconds: 20 }, learned)).toMatchObject({
+    windowSeconds: 20,
+    windowSource: 'configured',
+  });
+  // ...and yields to a stricter one: a slower rate learned, a lower limit while the window is unshown.
+  const slower = plannedRate(
+    { limit: 2000, windowSeconds: 60 },
+    { ...learned, window: { ...learned.window, seconds: 60 } },
+  );
+  expect(slower).toMatchObject({
+    limit: 100,
+    windowSeconds: 60,
+    limitSource: 'announced',
+    windowSource: 'learned',
+  });
+  expect(slower?.how).toMatch(/^the target's answers contradict CONFORMANCE_RATE_LIMIT=2000\/60/);
+  expect(plannedRate({ limit: 2000, windowSeconds: 60 }, unshown)).toMatchObject({
+    limit: 100,
+    windowSeconds: 60,
+    limitSource: 'announced',
+    windowSource: 'configured',
+  });
+  // A configured limit governs the plan: budgeted behind 100 a minute, whatever the target left unsaid.
+  expect(depthPlan({ ...inputs, rate: plannedRate(configured) })).toMatchObject({ depth: 'budgeted' });
+  expect(depthPlan({ ...inputs, rate: plannedRate(configured) }).why).toMatch(
+    /^the rate limit is 100 per 60 s \(configured by CONFORMANCE_RATE_LIMIT\)/,
+  );
+  expect(plannedRate()).toBeUndefined();
+});
+
 test('budgeted: every limit value and every form in every run; each collection meets each within a few runs', () => {
-  const budgeted = (rotation: number) =>
-    depthPlan({ ...inputs, rotation, announced: { limit: 100, windowSeconds: 60 } });
+  const budgeted = (rotation: number) => depthPlan({ ...inputs, rotation, rate: announced(100, 60) });
   const seen = new Set<string>();
   for (const rotation of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]) {
     const plan = budgeted(rotation);

@@ -131,6 +131,70 @@ test.describe('a rate budget', () => {
   });
 });
 
+test.describe('a window the target does not announce (X-RateLimit-Limit: 100 alone)', () => {
+  const windowless = (remaining: number, resetSeconds?: number, status = 200): RateObservation => ({
+    status,
+    limit: 100,
+    remaining,
+    ...(resetSeconds === undefined ? {} : { resetSeconds }),
+  });
+
+  test('the reset of the answer that opens a window is its length; until then each reset is a lower bound', () => {
+    const { budget, clock } = budgetAt();
+    // Met mid-window: at least 23 s, not yet learned.
+    budget.observe(windowless(40, 23));
+    expect(budget.shown()).toEqual({ limit: 100, atLeast: 23 });
+    clock.now = 23_500;
+    // Remaining rose: this answer opened a window, 60 s long by its reset.
+    budget.observe(windowless(99, 60));
+    expect(budget.shown()).toMatchObject({ window: { seconds: 60, source: 'learned' }, atLeast: 60 });
+    expect(budget.shown()?.window?.how).toBe('the X-RateLimit-Reset of an answer that opened a window');
+    // The budget's own waits use it: a 429 without a reset waits the window learned.
+    budget.observe({ status: 429, limit: 100, remaining: 0 });
+    expect(budget.turn()).toMatchObject({ kind: 'wait', waitMs: 60_000 });
+  });
+
+  test('an epoch reset counts as its seconds from now, and a longer reset later corrects the window', () => {
+    const { budget, clock } = budgetAt();
+    clock.now = 1_000_000;
+    budget.observe(windowless(99, 9.6));
+    expect(budget.shown()?.window?.seconds).toBe(10);
+    budget.observe(windowless(98, 30));
+    expect(budget.shown()?.window).toMatchObject({ seconds: 30, source: 'learned' });
+    expect(budget.shown()?.window?.how).toMatch(/^a later X-RateLimit-Reset of 30 s/);
+  });
+
+  test("the first 429's reset, counted from the answer that opened its window; without resets, two openings", () => {
+    const { budget, clock } = budgetAt();
+    budget.observe(windowless(99));
+    clock.now = 20_000;
+    budget.observe({ ...windowless(0, undefined, 429), retryAfterSeconds: 40 });
+    expect(budget.shown()?.window).toMatchObject({
+      seconds: 60,
+      how: "the first 429's reset, counted from the answer that opened its window",
+    });
+
+    const silent = budgetAt();
+    silent.budget.observe(windowless(99));
+    for (const at of [10_000, 20_000, 29_800]) {
+      silent.clock.now = at;
+      silent.budget.observe(windowless(50));
+    }
+    silent.clock.now = 30_100;
+    silent.budget.observe(windowless(99));
+    expect(silent.budget.shown()?.window).toMatchObject({
+      seconds: 31,
+      how: 'the time between two openings of a window (Remaining rose)',
+    });
+  });
+
+  test("an announced window is the target's word, no learning needed", () => {
+    const { budget } = budgetAt();
+    budget.observe(announced(99, 60));
+    expect(budget.shown()).toMatchObject({ limit: 100, window: { seconds: 60, source: 'announced' } });
+  });
+});
+
 test('clients of one budget never overshoot what the target said was left', async () => {
   const { source } = localTurns();
   const pacers = [leasingPacer(source), leasingPacer(source), leasingPacer(source)];

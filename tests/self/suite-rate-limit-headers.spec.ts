@@ -167,30 +167,47 @@ test.describe('variant ietf-rate-limit-headers', () => {
 /** The headers production documents on a 429 (and every response): no Retry-After. */
 const PRODUCTION_HEADERS = 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset';
 
+/**
+ * A sandbox of a scaled production variant (50 per 10 s, whatever the instance's own limit) on a clock of the
+ * test's, after 51 reads of one client: the variant's window spent, the last read answered 429.
+ */
+async function spentWindow(variant: string, check: (run: SpentWindow) => Promise<void>): Promise<void> {
+  const clock = new TestClock();
+  const sandbox = await start({
+    now: clock.now,
+    variants: [variant],
+    rateLimit: { limit: 2, windowSeconds: 60 },
+  });
+  try {
+    const { access_token } = await login(sandbox);
+    const read = () => api(sandbox, '/v2/user/profile/basic', access_token);
+    const answers = [];
+    for (let i = 0; i < 51; i += 1) answers.push(await read());
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(50).fill(200), 429]);
+    await check({ clock, read, headers: answers.map(rateLimitHeadersOf) });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+interface SpentWindow {
+  clock: TestClock;
+  read: () => ReturnType<typeof api>;
+  /** The rate-limit headers of the 51 answers. */
+  headers: Record<string, string>[];
+}
+
 test.describe('variant production-rate-limits', () => {
   test('50 per 10 s and 10,000 per day per client, in production headers; a 429 without Retry-After', async () => {
-    const clock = new TestClock();
-    const sandbox = await start({
-      now: clock.now,
-      variants: ['production-rate-limits'],
-      // The variant's limits, whatever the instance's.
-      rateLimit: { limit: 2, windowSeconds: 60 },
-    });
-    try {
-      const { access_token } = await login(sandbox);
-      const answers = [];
-      for (let i = 0; i < 51; i += 1)
-        answers.push(await api(sandbox, '/v2/user/profile/basic', access_token));
-      expect(answers.map((answer) => answer.status)).toEqual([...Array(50).fill(200), 429]);
+    await spentWindow('production-rate-limits', async ({ clock, read, headers }) => {
       const announced = (remaining: number) => ({
         'x-ratelimit-limit': '50, 50;window=10, 10000;window=86400',
         'x-ratelimit-remaining': String(remaining),
         'x-ratelimit-reset': '10',
       });
-      const [first, last] = [answers[0], answers[50]].map((answer) => answer && rateLimitHeadersOf(answer));
-      expect(first).toEqual(announced(49));
-      expect(last).toEqual(announced(0));
-      expect(announcedRateLimit(last ?? {})).toMatchObject({
+      expect(headers[0]).toEqual(announced(49));
+      expect(headers[50]).toEqual(announced(0));
+      expect(announcedRateLimit(headers[50] ?? {})).toMatchObject({
         limit: 50,
         windowSeconds: 10,
         remaining: 0,
@@ -201,12 +218,33 @@ test.describe('variant production-rate-limits', () => {
         ],
       });
       clock.advance(10_000);
-      const next = await api(sandbox, '/v2/user/profile/basic', access_token);
+      const next = await read();
       expect(next.status).toBe(200);
       expect(rateLimitHeadersOf(next)).toEqual(announced(49));
-    } finally {
-      await sandbox.close();
-    }
+    });
+  });
+});
+
+test.describe('variant rate-limit-without-window', () => {
+  test("production's scaled limits announced without their window: the limit alone, the reset in seconds, no Retry-After", async () => {
+    await spentWindow('rate-limit-without-window', async ({ clock, read, headers }) => {
+      const announced = (remaining: number, reset: number) => ({
+        'x-ratelimit-limit': '50',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(reset),
+      });
+      expect(headers[0]).toEqual(announced(49, 10));
+      clock.advance(4_000);
+      const refused = await read();
+      expect(refused.status).toBe(429);
+      expect(rateLimitHeadersOf(refused)).toEqual(announced(0, 6));
+      expect(announcedRateLimit(rateLimitHeadersOf(refused))).toMatchObject({
+        limit: 50,
+        windowSeconds: undefined,
+        remaining: 0,
+        resetSeconds: 6,
+      });
+    });
   });
 });
 
@@ -269,7 +307,7 @@ test.describe('RL-429 without CONFORMANCE_RATE_LIMIT, against a sandbox started 
     const check = await burst({ budget: '20' });
     expect(check.status).toBe('skipped');
     expect(check.skipReason).toMatch(
-      /takes 31 requests in one window to exceed, over the burst's budget of 20/,
+      /takes 30 requests in the window the probe found 29 left in to exceed, over the burst's budget of 20/,
     );
   });
 });

@@ -32,14 +32,18 @@ test('on the embedded sandbox each share of the isolated tests gets an instance 
   expect(plan.isolatedLanes).toBe(2);
 });
 
-test('on any other target the isolated tests share it, after the rest; smoke, which runs none, gets one instance', () => {
-  for (const plan of [runPlan([target], false, shares), runPlan([target], true, isolatedShares('smoke'))]) {
+test('on any other target the isolated tests share it, after the rest, a worker a share; smoke, which runs none, gets one instance', () => {
+  for (const [plan, lanes] of [
+    [runPlan([target], false, shares), 2],
+    [runPlan([target], true, isolatedShares('smoke')), 1],
+  ] as const) {
     expect(plan.projects).toEqual([
       { name: 'conformance', role: 'conformance', instances: { '': 0 }, teardown: 'isolated' },
       { name: 'isolated', role: 'isolated', instances: { '': 0 } },
     ]);
     expect(plan.instances).toHaveLength(1);
     expect(plan.isolatedBeside).toBe(false);
+    expect(plan.isolatedLanes).toBe(lanes);
   }
 });
 

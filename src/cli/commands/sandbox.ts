@@ -16,7 +16,7 @@ const withServingOptions = (command: Command): Command =>
     )
     .option(
       '--rate-limit-headers <style>',
-      'default: X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429; production: X-RateLimit-Limit lists every policy after the governing limit ("100, 100;window=60, 10000;window=86400"), and a 429 has no Retry-After',
+      'default: X-RateLimit-Limit/-Remaining/-Reset, and Retry-After on a 429; production: X-RateLimit-Limit lists every policy after the governing limit ("100, 100;window=60, 10000;window=86400"), and a 429 has no Retry-After; windowless: production\'s without the window (X-RateLimit-Limit the governing limit alone), no Retry-After',
       'default',
     );
 

@@ -1,0 +1,65 @@
+// The wall time a run will take, as `doctor` estimates it before the run: the run's own time, or the time its
+// requests take at the rate that paces them (the windows they fill, the 429 burst's wait for the last one's
+// reset) and the run's edges, whichever is longer. The constants are measured (docs/rate-limits.md, "The plan
+// and its estimate").
+import { type DepthPlan, type PlannedRate, secondsAtLimit } from './depth-plan.ts';
+
+export interface WallTimeEstimate {
+  seconds: number;
+  /** What it is made of, in words. */
+  parts: string[];
+}
+
+/** A ci-gate run's own time where no limit paces it: setup, sign-ins, checks and reports. */
+const OWN_SECONDS = 60;
+/**
+ * What a paced run spends besides its requests' share of the windows: its setup before the first request
+ * and its reports, less the part of its first window the doctor's and the sign-in's requests opened before it.
+ */
+const EDGES_SECONDS = 10;
+/** Requests of the embedded sandbox's 429 burst (a token of its own, limited to 20), in the plans' counts. */
+const EMBEDDED_BURST = 25;
+
+interface Paced {
+  what: string;
+  requests: number;
+  rate?: PlannedRate;
+}
+
+/**
+ * Seconds `requests` take at a rate: each window's worth goes at once, then the run waits for the next window
+ * (the last window's time is the 429 burst's wait: wallTimeEstimate), and how that reads.
+ */
+function pacedSeconds({ what, requests, rate }: Paced): { seconds: number; part?: string } {
+  if (!rate) return { seconds: 0 };
+  const seconds = secondsAtLimit(requests, rate);
+  const windows = Math.ceil(requests / rate.limit);
+  return {
+    seconds,
+    part: `~${requests} ${what} requests at ${rate.limit} per ${rate.windowSeconds} s: ${windows} windows, ${seconds} s to the last`,
+  };
+}
+
+/**
+ * The estimate for `plan` at these rates; `isolatedAfter`: the isolated tests share the target's client and run
+ * after the rest (not on instances of their own), so the 429 burst spends what is left of the client's window
+ * when it starts and waits for its reset (half a window on average; the revocations run beside it), in place
+ * of the embedded sandbox's own token's requests.
+ */
+export function wallTimeEstimate(
+  plan: DepthPlan,
+  rates: { user?: PlannedRate; partner?: PlannedRate },
+  { isolatedAfter }: { isolatedAfter: boolean },
+): WallTimeEstimate {
+  const burst = isolatedAfter && rates.user ? rates.user.windowSeconds / 2 : 0;
+  const requests = plan.requests.user - (burst > 0 ? EMBEDDED_BURST : 0);
+  const user = pacedSeconds({ what: 'user-data', requests, rate: rates.user });
+  const partner = pacedSeconds({ what: 'partner', requests: plan.requests.partner, rate: rates.partner });
+  const paced = Math.round(Math.max(user.seconds, partner.seconds) + burst + EDGES_SECONDS);
+  const parts = [
+    ...[user.part, partner.part].filter((part): part is string => part !== undefined),
+    ...(burst > 0 ? [`the 429 burst's wait for its window's reset, ${Math.round(burst)} s on average`] : []),
+    paced > OWN_SECONDS ? `${EDGES_SECONDS} s of setup and reports` : `the run's own ~${OWN_SECONDS} s`,
+  ];
+  return { seconds: Math.max(OWN_SECONDS, paced), parts };
+}

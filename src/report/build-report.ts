@@ -291,7 +291,9 @@ function incompleteOf(
   narrowed: boolean,
   meta: RunMeta,
 ): ConformanceReport['incomplete'] {
-  const listsNotRun = profileRow(meta.profile)?.ownTag === undefined;
+  // A recording's check (profile `recording`) judges what the recording holds, not a selection of tests.
+  const row = profileRow(meta.profile);
+  const listsNotRun = row !== undefined && row.ownTag === undefined;
   const notRun = narrowed
     ? `not in this run: the run was narrowed (${meta.selection.join('; ')})`
     : 'not in this run: no test of the run declares it';

@@ -89,9 +89,12 @@ test('a known failure in force covers its failure with its owner; one past its e
   expect(resultProblems(report)).toEqual([]);
   expect(report.schemaVersion).toBe(RESULT_SCHEMA_VERSION);
 
-  // Only the expired one fails: without it the run would pass.
+  // Only the expired one fails: without PAG-B's test nothing fails, and the MUST requirement no test ran
+  // leaves the run INCOMPLETE.
   const alone = buildReport([failed('t-a', 'PAG-A')], catalogue, expectations, sandboxRunMeta);
-  expect(alone.verdict).toBe('pass');
+  expect(alone.gateFailures).toEqual([]);
+  expect(alone.verdict).toBe('incomplete');
+  expect(alone.incomplete.map((entry) => entry.id)).toEqual(['PAG-B']);
 
   const markdown = renderMarkdown(report);
   expect(markdown).toContain(

@@ -141,8 +141,9 @@ async function startSandboxTarget(
   dataEpoch: number,
   withTwin: boolean,
 ): Promise<StartedTarget> {
-  // Only a run on the embedded sandbox loads it.
-  const { startSandbox } = await import('../../sandbox/app.ts');
+  // Only a run on the embedded sandbox loads it, in a thread of its own (its start and its answers off the
+  // thread that loads the spec files and dispatches the tests).
+  const { startSandboxInThread: startSandbox } = await import('../../sandbox/in-thread.ts');
   const { credentialsPath } = await import('../../sandbox/credentials.ts');
   const env = merged(layers);
   const production = env.CONFORMANCE_ENVIRONMENT === 'production';

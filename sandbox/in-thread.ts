@@ -18,7 +18,7 @@ interface Thread {
 let thread: Thread | undefined;
 let lastId = 0;
 
-/** The sources' thread registers tsx first (it has no loader of the process's), the build's loads its file. */
+/** The sources' thread registers tsx first (the process's loader is not the thread's); the build's is JS. */
 function newWorker(): Worker {
   if (!fromSources) return new Worker(THREAD);
   const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
@@ -61,7 +61,7 @@ export interface ThreadedSandbox {
   close(): Promise<void>;
 }
 
-/** Builds a sandbox in the thread and listens (port 0 picks a free port). Unknown fault or variant names throw. */
+/** Builds a sandbox in the thread, listening (port 0: a free port). Unknown fault or variant names throw. */
 export async function startSandboxInThread(
   input: Extract<ThreadRequest, { kind: 'start' }>['input'],
 ): Promise<ThreadedSandbox> {

@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { type RunningSandbox, startSandbox } from './app.ts';
 import type { SandboxInput } from './options.ts';
 
-/** What the thread is asked: the input is structured-cloned, so it carries no function (no `now`, no `tls`). */
+/** What the thread is asked: its input is structured-cloned, so it holds no function (`now`) and no TLS. */
 export type ThreadRequest =
   | { id: number; kind: 'start'; input: Omit<SandboxInput, 'now' | 'tls'> }
   | { id: number; kind: 'close' };

@@ -10,12 +10,11 @@ import { environmentLayers, merged, type VariableLayer } from '../config/environ
 import { runTargets } from '../config/run-plan.ts';
 import { read } from '../config/variables.ts';
 import { EXIT_CODES } from '../report/exit-statuses.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../report/report-files.ts';
 import { configurationError } from '../report/run-errors.ts';
-import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { allureStep } from '../run/allure-step.ts';
 import { playwrightCli } from '../run/playwright.ts';
 import { runInProcessGroup } from '../run/process-group.ts';
-import { reportExitCode } from '../run/report-exit.ts';
 import { SHARD_REPORTERS } from '../run/reporters.ts';
 import { processVariable } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
@@ -110,8 +109,10 @@ function resolveBeforePlaywright(): { problem: RunError } | { allureReport: bool
  * when the run error is the configuration. A signal's status is passed through; a run that failed without
  * writing a report crashed on the suite's side: ERROR.
  */
-function exitCode(playwrightCode: number): number {
+async function exitCode(playwrightCode: number): Promise<number> {
   // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
   if (playwrightCode > 128 || playwrightCode === 0) return playwrightCode;
+  // Loaded after the run: reading a result (its validator) is no part of Playwright's start.
+  const { reportExitCode } = await import('../run/report-exit.ts');
   return reportExitCode(playwrightCode, () => false);
 }

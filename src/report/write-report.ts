@@ -16,22 +16,19 @@ import { renderMarkdown } from './markdown.ts';
 import type { ConformanceReport } from './model.ts';
 import { renderPage } from './page/document.tsx';
 import { pageView } from './page/from-report.ts';
+import { type FormFile, MATRIX_REPORT, PAGE } from './report-files.ts';
 import { readHistory, requirementHistoryPath } from './requirement-history.ts';
 import { runSideLines } from './run-side.ts';
 
+export { MATRIX_REPORT, PAGE, REPORT_FILES } from './report-files.ts';
+
 /** The forms of a result, each a file of the reports directory. */
-export const RENDERED: Readonly<Record<string, (result: ConformanceResult) => string>> = {
+export const RENDERED: Readonly<Record<FormFile, (result: ConformanceResult) => string>> = {
   'conformance.md': renderMarkdown,
   'junit.xml': junitXml,
   'junit-requirements.xml': junitRequirementsXml,
   'ctrf-report.json': (result) => `${JSON.stringify(ctrfReport(result), null, 2)}\n`,
 };
-
-/** The report page, from the result and the requirement history (for its trend). */
-export const PAGE = 'index.html';
-
-/** The files a run's report is made of: an earlier run's are removed before a run starts. */
-export const REPORT_FILES = ['conformance.json', ...Object.keys(RENDERED), PAGE];
 
 /**
  * Writes every form of `result` into `dir` (the page with the trend of `historyFile`), and the GitHub job
@@ -65,9 +62,6 @@ export function writeReport(report: ConformanceReport): ConformanceResult {
   renderResult(result, reportsDir, requirementHistoryPath());
   return result;
 }
-
-/** The file of a matrix run's reports, one per target (src/config/run-plan.ts). */
-export const MATRIX_REPORT = 'matrix.json';
 
 export function writeMatrixReport(reports: Record<string, ConformanceReport>): void {
   mkdirSync(reportsDir, { recursive: true });

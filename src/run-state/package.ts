@@ -32,7 +32,8 @@ export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.j
 
 /**
  * The modules something loads by their path (Playwright its configuration, global setup and reporters; Allure
- * its configuration), not by an import: the build keeps each a file of its own (src/dev/build-package.ts).
+ * its configuration; a worker thread the embedded sandboxes' entry), not by an import: the build keeps each a
+ * file of its own (src/dev/build-package.ts).
  */
 export const LOADED_BY_PATH = [
   'playwright.config.ts',
@@ -43,6 +44,7 @@ export const LOADED_BY_PATH = [
   'src/report/allure/allure-results-reporter.ts',
   'src/report/conformance-reporter.ts',
   'src/report/allure/allurerc.ts',
+  'sandbox/thread.ts',
 ] as const;
 
 /** A module of the suite named by its source: the file this process loads. */

@@ -31,8 +31,8 @@ import { drawnSeed } from '../config/variable-parsers.ts';
 import { type Env, read } from '../config/variables.ts';
 import { startRunCoordinator } from '../coordinator/server.ts';
 import { assembleHar } from '../http/har-writer.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../report/report-files.ts';
 import { setupRunError } from '../report/run-errors.ts';
-import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { timed } from '../run-state/phase-log.ts';
 import { handManifestToWorkers } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
@@ -141,8 +141,9 @@ async function startSandboxTarget(
   dataEpoch: number,
   withTwin: boolean,
 ): Promise<StartedTarget> {
-  // Only a run on the embedded sandbox loads it.
-  const { startSandbox } = await import('../../sandbox/app.ts');
+  // Only a run on the embedded sandbox loads it, in a thread of its own (its start and its answers off the
+  // thread that loads the spec files and dispatches the tests).
+  const { startSandboxInThread: startSandbox } = await import('../../sandbox/in-thread.ts');
   const { credentialsPath } = await import('../../sandbox/credentials.ts');
   const env = merged(layers);
   const production = env.CONFORMANCE_ENVIRONMENT === 'production';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { EMBEDDED_TARGET, resolveEnvironment } from '../config/environment.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import type { ConformanceReport } from '../report/model.ts';
-import { MATRIX_REPORT } from '../report/write-report.ts';
+import { MATRIX_REPORT } from '../report/report-files.ts';
 import { readResult, validResult } from '../result/validate.ts';
 import { playwrightCli } from './playwright.ts';
 import { cli, runProcess, type SuiteCommand } from './run-step.ts';

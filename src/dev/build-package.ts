@@ -6,24 +6,28 @@
 // each. The other files of the built folders (env files, the page's style and script) are copied beside
 // them. The package's own assets (specs, schemas) stay at its root (src/run-state/package.ts `packageRoot`);
 // its TypeScript sources do not ship (BUILT_ONLY).
-import { cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { BUILT_DIR, LOADED_BY_PATH, packageRoot } from '../run-state/package.ts';
 import { scriptArgs } from './script-args.ts';
 
 const TYPESCRIPT = /\.tsx?$/;
-const outdir = join(packageRoot, BUILT_DIR);
 
 const { values } = scriptArgs(
-  `Usage: npm run build [-- --clean]
+  `Usage: npm run build [-- --clean] [-- --into DIR]
 
   Builds the suite to JavaScript in ${BUILT_DIR}/, which the packed command and its Playwright processes load
   (\`npm pack\` runs it first).
-  --clean  removes ${BUILT_DIR}/ instead (\`npm pack\` runs it after packing)
-  --help   this text`,
-  { options: { clean: { type: 'boolean', default: false } } },
+  --clean     removes ${BUILT_DIR}/ instead (\`npm pack\` runs it after packing)
+  --into DIR  builds into DIR/${BUILT_DIR}/ instead, with source maps, DIR linking the checkout's other files as
+              the package holds them: a build beside the checkout's sources (the self tests run theirs)
+  --help      this text`,
+  { options: { clean: { type: 'boolean', default: false }, into: { type: 'string' } } },
 );
+/** The package's root the build goes into: the checkout's, or --into's. */
+const root = values.into ? resolve(values.into) : packageRoot;
+const outdir = join(root, BUILT_DIR);
 if (values.clean) {
   rmSync(outdir, { recursive: true, force: true });
   process.exit(0);
@@ -32,13 +36,12 @@ if (values.clean) {
 /** The suite's code, which the package ships only built: package.json's \`files\` leaves it out. */
 const BUILT_ONLY = ['src/', 'tests/conformance/', 'playwright.config.ts'];
 
-/** What the build reads: the files and folders the package ships (package.json's \`files\`) and BUILT_ONLY. */
-const shipped = [
-  ...(
-    JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { files: string[] }
-  ).files.filter((entry) => entry.replace(/\/$/, '') !== BUILT_DIR),
-  ...BUILT_ONLY,
-];
+/** The files and folders the package ships (package.json's \`files\`) but its build. */
+const packaged = (
+  JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { files: string[] }
+).files.filter((entry) => entry.replace(/\/$/, '') !== BUILT_DIR);
+/** What the build reads: what the package ships and BUILT_ONLY. */
+const shipped = [...packaged, ...BUILT_ONLY];
 
 /** Every file under what the package ships, relative to its root. */
 const files = shipped.flatMap((entry) =>
@@ -103,11 +106,28 @@ const { metafile } = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Class and function names are read at run time (an error's name), so bundling keeps them.
   keepNames: true,
+  // A build beside the checkout maps its stacks and test locations to the sources (Playwright reads the maps):
+  // its runs name the files a developer edits, and an error's code frame is never a shared chunk's.
+  ...(root === packageRoot ? {} : { sourcemap: 'linked', sourcesContent: false }),
   plugins: [locatedStayInPlace],
 });
 for (const file of besideCode) cpSync(join(packageRoot, file), join(outdir, file));
+if (root !== packageRoot) linkPackageFiles();
 const modules = Object.keys(metafile.inputs).filter((input) => !input.includes('node_modules')).length;
-const outputs = Object.keys(metafile.outputs).length;
+const outputs = Object.keys(metafile.outputs).filter((file) => file.endsWith('.js')).length;
 console.log(
-  `built ${modules} modules into ${outputs} files, and copied ${besideCode.length} files, in ${BUILT_DIR}/`,
+  `built ${modules} modules into ${outputs} files, and copied ${besideCode.length} files, in ${root === packageRoot ? BUILT_DIR : outdir}/`,
 );
+
+/** --into: the package's other files (package.json, what it ships, its dependencies) linked from the checkout. */
+function linkPackageFiles(): void {
+  const names = new Set([
+    'package.json',
+    'node_modules',
+    ...packaged.map((entry) => entry.split('/')[0] ?? entry),
+  ]);
+  for (const name of names) {
+    rmSync(join(root, name), { recursive: true, force: true });
+    symlinkSync(join(packageRoot, name), join(root, name));
+  }
+}

@@ -2,7 +2,7 @@
 // conformance run against the sandbox (PASS), the Prism target run (no failure), the variant gate (no
 // false alarm on any behaviour the seed allows), the remote-target run (INCOMPLETE, no failure), the
 // mutation run (every fault caught by a failure naming its requirement) and the traceability gate. The
-// conformance runs and gates go beside the self tests, in a second lane.
+// variant gate, and the other steps in turn, go beside the self tests.
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
 import type { RunVerdict } from '../report/exit-statuses.ts';
@@ -57,30 +57,32 @@ const selfTests: Step = {
   name: 'self tests',
   command: [process.execPath, [playwrightCli(), 'test', '-c', 'tests/self/self.config.ts']],
 };
-const runs: Step[] = [
-  {
-    name: 'conformance (ci-gate, sandbox)',
-    command: cli('run'),
-    env: { ...EMBEDDED_TARGET, CONFORMANCE_PROFILE: 'ci-gate' },
-    check: () => conformanceVerdict(reportPath(''), ['pass']),
+const ciGate: Step = {
+  name: 'conformance (ci-gate, sandbox)',
+  command: cli('run'),
+  env: { ...EMBEDDED_TARGET, CONFORMANCE_PROFILE: 'ci-gate' },
+  check: () => conformanceVerdict(reportPath(''), ['pass']),
+};
+const prism: Step = {
+  name: 'conformance (Prism target)',
+  command: [process.execPath, [playwrightCli(), 'test']],
+  // A stateless mock cannot give what most checks need: INCOMPLETE, but never a failure.
+  env: {
+    ...EMBEDDED_TARGET,
+    CONFORMANCE_TARGET: 'prism',
+    CONFORMANCE_REPORTS_DIR: prismDir,
+    CONFORMANCE_ALLOW_INCOMPLETE: '1',
   },
-  {
-    name: 'conformance (Prism target)',
-    command: [process.execPath, [playwrightCli(), 'test']],
-    // A stateless mock cannot give what most checks need: INCOMPLETE, but never a failure.
-    env: {
-      ...EMBEDDED_TARGET,
-      CONFORMANCE_TARGET: 'prism',
-      CONFORMANCE_REPORTS_DIR: prismDir,
-      CONFORMANCE_ALLOW_INCOMPLETE: '1',
-    },
-    check: () => conformanceVerdict(prismDir, ['pass', 'incomplete']),
-  },
-  { name: 'variants (false alarms)', command: tsx('src/dev/variants.ts') },
-  // `npm run login` signs in on the remote sandbox's login page built by script.
-  { name: 'remote target', command: tsx('src/dev/remote-run.ts'), cannotRun: missingChromium },
-  { name: 'mutation', command: tsx('src/dev/mutation.ts') },
-];
+  check: () => conformanceVerdict(prismDir, ['pass', 'incomplete']),
+};
+const variantGate: Step = { name: 'variants (false alarms)', command: tsx('src/dev/variants.ts') };
+// `npm run login` signs in on the remote sandbox's login page built by script.
+const remote: Step = {
+  name: 'remote target',
+  command: tsx('src/dev/remote-run.ts'),
+  cannotRun: missingChromium,
+};
+const mutation: Step = { name: 'mutation', command: tsx('src/dev/mutation.ts') };
 // It reads the mutation and remote runs' reports.
 const traceability: Step = { name: 'traceability', command: tsx('src/dev/traceability.ts') };
 
@@ -121,13 +123,22 @@ async function inTurn(steps: readonly Step[], quiet = false): Promise<StepResult
   return results;
 }
 
+/**
+ * Three lanes side by side, the two longest steps first: the self tests, the variant gate (its slowest
+ * variant waits out rate-limit windows), and the short steps one after the other. No lane keeps both cores
+ * busy on its own (the self tests wait on their child runs' sandboxes and timeouts, the gates on rate-limit
+ * windows, webhook waits and sign-ins), so together they end minutes sooner than in turn
+ * (docs/proving-the-suite.md, "Figures"). Each run has its own reports directory and ports. The self tests
+ * keep the console; traceability reads the mutation and remote runs' reports, so it comes last.
+ */
+const lanes: Step[][] = [[selfTests], [variantGate], [lint, typecheck, ciGate, prism, remote, mutation]];
+/** The summary's order. */
+const steps = [lint, typecheck, selfTests, ciGate, prism, variantGate, remote, mutation, traceability];
+
 const started = Date.now();
-// Neither lane keeps both cores busy on its own (the self tests wait on their child runs' timeouts, the gates on
-// rate-limit windows, webhook waits and the slow variant), so side by side they end about 100 s sooner than one
-// after the other. Each run has its own reports directory and ports. The self tests keep the console.
-const results = [...(await inTurn([lint, typecheck]))];
-const [own, beside] = await Promise.all([inTurn([selfTests]), inTurn(runs, true)]);
-results.push(...own, ...beside, ...(await inTurn([traceability])));
+const laneResults = (await Promise.all(lanes.map((lane) => inTurn(lane, lane[0] !== selfTests)))).flat();
+laneResults.push(...(await inTurn([traceability])));
+const results = steps.flatMap((step) => laneResults.filter((result) => result.name === step.name));
 results.push(...selfTestNeeds.flatMap((need) => unmetNeed(need.name, need.missing) ?? []));
 
 console.log('\n━━ summary');

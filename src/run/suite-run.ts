@@ -11,7 +11,7 @@ import type { ConformanceReport } from '../report/model.ts';
 import { MATRIX_REPORT } from '../report/report-files.ts';
 import { readResult, validResult } from '../result/validate.ts';
 import { playwrightCli } from './playwright.ts';
-import { cli, runProcess, type SuiteCommand } from './run-step.ts';
+import { cli, runProcess, type SuiteCommand, suiteFile, suiteTestArgs } from './run-step.ts';
 
 export interface Run<Report> {
   wallMs: number;
@@ -26,11 +26,13 @@ export type SuiteRun = Run<ConformanceReport>;
 /** A matrix run's reports, by target name. */
 export type MatrixRun = Run<Record<string, ConformanceReport>>;
 
-const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
-const KEPT_FAILURES_REPORTER = './src/report/kept-failures-reporter.ts';
 /** Playwright's --reporter value: the suite's own, kept failures shown as failures first, the verdict last. */
 export const suiteReporters = (...others: string[]): string =>
-  [KEPT_FAILURES_REPORTER, ...others, CONFORMANCE_REPORTER].join(',');
+  [
+    suiteFile('src/report/kept-failures-reporter.ts'),
+    ...others,
+    suiteFile('src/report/conformance-reporter.ts'),
+  ].join(',');
 
 /** What a run in a reports directory of its own is given, and what it reads back from that directory. */
 interface RunSpec<Report> {
@@ -52,14 +54,21 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 /** One run of the suite in a reports directory of its own, removed afterwards. */
 export async function runInOwnDirectory<Report>(spec: RunSpec<Report>): Promise<Run<Report>> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const playwright = suiteTestArgs('--reporter', spec.reporters ?? '', ...(spec.args ?? []));
   const [command, args] = spec.reporters
-    ? [process.execPath, [playwrightCli(), 'test', '--reporter', spec.reporters, ...(spec.args ?? [])]]
+    ? [process.execPath, [playwrightCli(), ...playwright.args]]
     : (spec.command ?? cli)('run', ...(spec.args ?? []));
   try {
     const { code, durationMs, output } = await runProcess(
       command,
       args,
-      { ...EMBEDDED_TARGET, ...spec.env, ...spec.prepare?.(dir), CONFORMANCE_REPORTS_DIR: dir },
+      {
+        ...(spec.reporters ? playwright.env : {}),
+        ...EMBEDDED_TARGET,
+        ...spec.env,
+        ...spec.prepare?.(dir),
+        CONFORMANCE_REPORTS_DIR: dir,
+      },
       spec.quiet,
     );
     let report: Report | undefined;

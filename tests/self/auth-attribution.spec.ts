@@ -12,8 +12,6 @@ import { cliAgainst, cliRun, expectFailWithoutRunError, type Run } from './auth-
 import { start } from './sandbox-client.ts';
 import { startFaultProxy } from './suite-hostile-proxy.ts';
 
-test.describe.configure({ mode: 'default' });
-
 const WITHOUT_USER_B = ['CONFORMANCE_USER_B', 'CONFORMANCE_PASSWORD_B'];
 
 /** The entries (tests, and the preflight's) that failed AUTH-CODE-FLOW. */

@@ -10,7 +10,7 @@ import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const GREP = '@INV-CYCLE-SCORE-IFF-SCORED|@OP-LIST-CYCLES';
 

@@ -18,7 +18,7 @@ import type { ConformanceReport } from '../../src/report/model.ts';
 import { areaOf } from '../../src/report/overview.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
-import { runProcess } from '../../src/run/run-step.ts';
+import { runProcess, suiteTestArgs } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
 import { needsChromium } from './chromium.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
@@ -68,10 +68,11 @@ const pages = {} as Record<Kind, { file: string; report: ConformanceReport }>;
 
 /** One run of the suite against `sandbox`, its reports (and the requirement history) in the shared directory. */
 async function run(sandbox: RunningSandbox, env: NodeJS.ProcessEnv): Promise<ConformanceReport> {
+  const playwright = suiteTestArgs('--reporter', suiteReporters());
   const { output } = await runProcess(
     process.execPath,
-    [playwrightCli(), 'test', '--reporter', suiteReporters()],
-    { ...sandboxTargetEnv(sandbox, dir), CONFORMANCE_ALLURE_HISTORY: undefined, ...env },
+    [playwrightCli(), ...playwright.args],
+    { ...playwright.env, ...sandboxTargetEnv(sandbox, dir), CONFORMANCE_ALLURE_HISTORY: undefined, ...env },
     true,
   );
   const file = join(dir, 'conformance.json');

@@ -7,7 +7,7 @@ import type { RunningSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
-import { runProcess } from '../../src/run/run-step.ts';
+import { runProcess, suiteTestArgs } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
 import { scratchDir } from './scratch.ts';
 
@@ -37,10 +37,12 @@ export async function runSuiteAgainst(
 ) {
   const reports = scratchDir();
   await fetch(`${sandbox.authUrl}/sandbox/requests`, { method: 'DELETE' });
+  const playwright = suiteTestArgs(...(allReporters ? [] : ['--reporter', suiteReporters('dot')]), ...args);
   const { code, output } = await runProcess(
     process.execPath,
-    [playwrightCli(), 'test', ...(allReporters ? [] : ['--reporter', suiteReporters('dot')]), ...args],
+    [playwrightCli(), ...playwright.args],
     {
+      ...playwright.env,
       ...sandboxTargetEnv(sandbox, reports),
       // A selection of a few tests: a second worker would cost more CPU to start than it saves.
       CONFORMANCE_WORKERS: '1',

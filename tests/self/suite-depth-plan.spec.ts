@@ -148,8 +148,7 @@ async function userRequests(variants: string): Promise<number> {
 
 test('a budgeted run sends as many user-data requests for three years of history as for the default, within the plan', async () => {
   test.setTimeout(WHOLE_RUN_TIMEOUT_MS);
-  const usual = await userRequests('');
-  const long = await userRequests('long-history');
+  const [usual, long] = await Promise.all([userRequests(''), userRequests('long-history')]);
   expect(Math.abs(long - usual), `${usual} and ${long} requests`).toBeLessThanOrEqual(usual * 0.02);
   const planned = depthPlan({ profile: 'ci-gate', runTimeoutSeconds: 900, rotation: 0, pinned: 'budgeted' })
     .requests.user;

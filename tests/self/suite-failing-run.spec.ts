@@ -12,14 +12,14 @@ import type { FaultName } from '../../sandbox/faults/index.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { cli, runProcess, suiteTestArgs } from '../../src/run/run-step.ts';
 import { suiteReporters } from '../../src/run/suite-run.ts';
 import { ctrfProblems, junitXsdProblems } from './ci-support.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** Two conformance workers, as a run has by default: either may be replaced after a failure. */
 const WORKERS = 2;
@@ -43,10 +43,12 @@ async function runAgainst(faults: FaultName[], grep: string) {
   const sandbox = await startSandbox({ port: 0, faults });
   const reports = scratchDir();
   try {
+    const playwright = suiteTestArgs('--reporter', suiteReporters('json'));
     const { code, durationMs, output } = await runProcess(
       process.execPath,
-      [playwrightCli(), 'test', '--reporter', suiteReporters('json')],
+      [playwrightCli(), ...playwright.args],
       {
+        ...playwright.env,
         ...sandboxTargetEnv(sandbox, join(reports, `run-${faults.join('-') || 'clean'}`)),
         CONFORMANCE_GREP: grep,
         CONFORMANCE_WORKERS: String(WORKERS),
@@ -72,8 +74,11 @@ const failedRequirements = (report: ConformanceReport) =>
 
 test('dozens of failed checks: no worker is replaced, and every failure is shown as one', async () => {
   const grep = '@SCH-|@OP-LIST-|@PAG-|@FLT-|@ORD-';
-  const clean = await runAgainst([], grep);
-  const broken = await runAgainst(['envelope-records-renamed'], grep);
+  // At once: neither waits for the other, and both see the same machine.
+  const [clean, broken] = await Promise.all([
+    runAgainst([], grep),
+    runAgainst(['envelope-records-renamed'], grep),
+  ]);
   expect(clean.report.totals.failed).toBe(0);
   expect(broken.report.totals.failed, broken.output).toBeGreaterThanOrEqual(30);
   expect(failedRequirements(broken.report)).toContain('SCH-ENVELOPE');
@@ -131,8 +136,10 @@ test('dozens of failed checks: no worker is replaced, and every failure is shown
 
 test('a server that ignores start: the walks stop where the window ends, and only the filter fails', async () => {
   const grep = '@FLT-START|@PAG-';
-  const clean = await runAgainst([], grep);
-  const ignored = await runAgainst(['filter-start-ignored'], grep);
+  const [clean, ignored] = await Promise.all([
+    runAgainst([], grep),
+    runAgainst(['filter-start-ignored'], grep),
+  ]);
   expect(clean.report.totals.failed).toBe(0);
   expect(failedRequirements(ignored.report)).toEqual(['FLT-START-EXCLUDES-EARLIER']);
   // The same walks, cut one record past the window: about the requests a clean server takes, give or take

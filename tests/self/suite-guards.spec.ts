@@ -12,7 +12,7 @@ import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst, sandboxEnv, sandboxTargetEnv } from './suite-against.ts';
 
-test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 /** Routes of the service's API (the smoke budget counts them), not of the sign-in. */
 const isApi = (route: string) => route.split(' ')[1]?.startsWith('/developer/') === true;

@@ -16,7 +16,7 @@ import { type FaultPlan, type FaultProxy, startFaultProxy } from './suite-hostil
 import { type ProcessInfo, processTree, secretsUnder, startCli, survivors } from './suite-hostile-support.ts';
 
 // Generous bounds that only keep a broken run from hanging the self tests.
-test.describe.configure({ mode: 'serial', timeout: WHOLE_RUN_TIMEOUT_MS });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const sandboxEnv = parseEnv(readFileSync(credentialsPath, 'utf8'));
 const configuredSecrets = Object.entries(sandboxEnv)

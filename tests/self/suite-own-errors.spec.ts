@@ -13,8 +13,7 @@ import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { runSuiteAgainst } from './suite-against.ts';
 
-// Each test runs the suite's command line: one at a time, each with the time a run takes on a busy machine.
-test.describe.configure({ mode: 'default', timeout: WHOLE_RUN_TIMEOUT_MS });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 const BROKEN = 'OP-GET-BASIC-PROFILE';
 /** The broken check and one that sees the data fault profile-user-id-string (SCH-BASIC-PROFILE). */

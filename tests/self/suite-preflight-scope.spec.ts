@@ -8,7 +8,7 @@ import { cliAgainst, expectFailWithoutRunError } from './auth-attribution-suppor
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { credentials } from './sandbox-client.ts';
 
-test.describe.configure({ mode: 'default', timeout: WHOLE_RUN_TIMEOUT_MS });
+test.describe.configure({ timeout: WHOLE_RUN_TIMEOUT_MS });
 
 test('a partner token endpoint answering 429 from the first request: FAIL naming OP-PARTNER-TOKEN, in the preflight as in the tests; the user checks run', async () => {
   const run = await cliAgainst(

@@ -20,20 +20,24 @@ import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';
 import { startCli } from './suite-hostile-support.ts';
 
-// One run at a time: the time each takes is recorded as a run's, not two runs' sharing the machine's cores.
-test.describe.configure({ mode: 'default' });
-
 let sandbox: RunningSandbox;
 test.beforeAll(async () => {
   sandbox = await start();
 });
 test.afterAll(async () => sandbox.close());
 
-/** The CLI against a target of the test's choosing, with the sandbox's credentials unless `env` says otherwise. */
+/**
+ * The CLI against a target of the test's choosing, with the sandbox's credentials unless `env` says otherwise;
+ * one worker (a run that ends before its first test would start two for nothing).
+ */
 async function cliRun(env: Record<string, string>, target = sandbox) {
   const reports = scratchDir();
   const started = Date.now();
-  const { code, output } = await startCli({ ...sandboxTargetEnv(target, reports), ...env }).exit;
+  const { code, output } = await startCli({
+    ...sandboxTargetEnv(target, reports),
+    CONFORMANCE_WORKERS: '1',
+    ...env,
+  }).exit;
   return { code, output, ms: Date.now() - started, reports };
 }
 

@@ -136,10 +136,10 @@ test('four shards at once, merged: every test once, one revocation sequence, the
   const env = {
     CONFORMANCE_GREP: '@REVOKE-|@OP-REVOKE-ACCESS|@PAG-LIMIT-MAX(?=\\s|$)|@PAG-LIMIT-OVER-MAX|@OP-GET-CYCLE',
   };
-  const whole = await unsharded(env);
   const sandbox = await startSandbox({ port: 0 });
   try {
-    const run = await sharded(sandbox, env);
+    // The unsharded run against a sandbox of its own, at the same time.
+    const [whole, run] = await Promise.all([unsharded(env), sharded(sandbox, env)]);
     expect(
       run.shards.map((shard) => shard.code),
       run.shards.map((s) => s.output).join('\n'),
@@ -179,14 +179,13 @@ test('behind 100 requests a minute shared by four shards at once: no 429 but the
     CONFORMANCE_RATE_LIMIT: '20/1',
     CONFORMANCE_RATE_LIMIT_HEADERS: 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset',
   };
-  const whole = await unsharded(env);
   const sandbox = await startSandbox({
     port: 0,
     rateLimit: PRODUCTION_RATE_LIMITS,
     rateLimitHeaders: 'production',
   });
   try {
-    const run = await sharded(sandbox, env);
+    const [whole, run] = await Promise.all([unsharded(env), sharded(sandbox, env)]);
     expect(run.served.rate_limited.own_limit, 'the burst reached its limit').toBeGreaterThan(0);
     expect(run.served.rate_limited.client, 'answered 429 over the shared client limit').toBe(0);
     // More than one window of the client's limit (the run's depth plan fits its reads to the budget): four
@@ -210,15 +209,14 @@ test('sandbox faults seen outside the tests too (a preflight 429, a late 500 on 
   // measurement's first copy only by the run's first read of it, the check going on with its second copy.
   const faults = ['partner-token-429', 'first-copy-late-500', 'cycle-strain-over-21'];
   const env = { CONFORMANCE_GREP: '@INV-STRAIN-RANGE|@OP-GET-BODY-MEASUREMENT|@PAG-LIMIT-DEFAULT' };
-  const whole = await unsharded(env, { faults });
-  expect(failedRequirements(whole.result)).toEqual([
-    'INV-STRAIN-RANGE',
-    'OP-GET-BODY-MEASUREMENT',
-    'OP-PARTNER-TOKEN',
-  ]);
   const sandbox = await startSandbox({ port: 0, faults });
   try {
-    const run = await sharded(sandbox, env, 2);
+    const [whole, run] = await Promise.all([unsharded(env, { faults }), sharded(sandbox, env, 2)]);
+    expect(failedRequirements(whole.result)).toEqual([
+      'INV-STRAIN-RANGE',
+      'OP-GET-BODY-MEASUREMENT',
+      'OP-PARTNER-TOKEN',
+    ]);
     expect(run.result.verdict).toBe(whole.result.verdict);
     expect(failedRequirements(run.result)).toEqual(failedRequirements(whole.result));
     expect(run.merged.code, run.merged.output.slice(-2000)).toBe(1);

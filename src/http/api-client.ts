@@ -266,6 +266,7 @@ export class ApiClient {
     const { kind, code } = error instanceof TransportError ? error : { kind: 'other', code: undefined };
     if (kind === 'other' || kind === 'interrupted')
       return new TransportFailure(sent, reason, undefined, false, code);
+    if (kind === 'race') return new RequestRefused(sent, reason, 'transport');
     const { unanswered, unansweredError } = this.options;
     unanswered?.record(kind === 'timeout' ? this.bound.ms : Math.round(waitedMs));
     const failure = new TransportFailure(sent, `no response: ${reason}`, undefined, true);

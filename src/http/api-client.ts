@@ -59,8 +59,13 @@ export interface ApiClientOptions {
   requests: RequestCounter;
   /** The run's count of requests that got no answer: once its budget is spent, nothing more is sent. */
   unanswered?: UnansweredRequests;
-  /** Told of every wait before it starts, for the rate limit or a slow answer (a test's timeout grows by it). */
+  /** Told of every wait of the run's own before it starts, for the rate limit (a test's timeout grows by it). */
   onWait?: (waitMs: number, reason: string) => void;
+  /**
+   * Told as a request starts waiting for the target's answer, with the longest it may wait (the bound);
+   * returns what to call once it has an answer or none: a test's timeout counts none of the target's time.
+   */
+  onTargetWait?: (atMostMs: number) => () => void;
   /** Decides, after each 429 of a request, whether to send it again (default: boundedRetries). */
   rateLimited?: RateLimitJudge;
   guard?: RequestGuard;
@@ -221,6 +226,7 @@ export class ApiClient {
     const resendMark = await this.options.timeouts.resendMarkFor(sent);
     const again = !request.noRetry && this.options.sendsAgain?.(sent) === true;
     const started = performance.now();
+    const answered = this.options.onTargetWait?.(this.bound.ms);
     try {
       return await sendWithSecond({
         send: (timeoutMs) => this.sending(sent, request.maxRedirects ?? 0, timeoutMs),
@@ -231,14 +237,12 @@ export class ApiClient {
           ? async () =>
               !(await this.options.pacer.turn(credential, (ms, why) => this.options.onWait?.(ms, why)))
           : undefined,
-        onSlow: () => {
-          // A slow answer is still an answer: the test waits for it up to the bound.
-          this.options.onWait?.(this.bound.ms - TIMEOUT_RULE.slowMs, 'a slow answer');
-          return this.options.onSlow?.(sent) ?? (() => {});
-        },
+        onSlow: () => this.options.onSlow?.(sent) ?? (() => {}),
       });
     } catch (error) {
       throw this.failure(sent, error, performance.now() - started);
+    } finally {
+      answered?.();
     }
   }
 

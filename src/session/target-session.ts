@@ -28,7 +28,7 @@ import { nodeTransport, type Transport } from '../http/transport.ts';
 import { runningTestExchanges } from '../verdict/exchange-sink.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
-import { extendTestTimeout } from './run-waits.ts';
+import { extendTestTimeout, waitForTarget } from './run-waits.ts';
 import { slowRequestWatch } from './slow-request-watch.ts';
 import { sharedRead, unansweredFailure } from './unanswered.ts';
 
@@ -86,6 +86,7 @@ function sessionClient(manifest: RunManifest, transport: Transport, { pacer, cal
     ),
     unanswered: new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget),
     onWait: extendTestTimeout,
+    onTargetWait: waitForTarget,
     rateLimited: (credential, answers, cannotWait) =>
       judge(budgetKey(config.baseUrl, credential), answers, cannotWait),
     guard: requestGuard(config.profile, config.environment, []),

@@ -175,6 +175,39 @@ test('a target whose answers come late now and then, by seconds: an answer is ju
   expect(markdown).toContain('#### Slow requests:');
 });
 
+test("a target whose every answer takes 700 ms: a check's timeout counts its own work, not the target's time; a check the run's budget cannot finish is not verified, naming the latency", async () => {
+  const late: FaultPlan = (_request, body) => (body === undefined ? undefined : { lateMs: 700 });
+  const [whole, cut] = await Promise.all([
+    // One robustness check: its ~110 requests wait longer for the target than Playwright's 60 s.
+    runAgainstHostileTarget(late, { CONFORMANCE_GREP: 'getCycleById\\) answers generated path parameters' }),
+    // Nine of them, about 700 s of answers, against a budget of 90 s.
+    runAgainstHostileTarget(late, {
+      CONFORMANCE_GREP: 'answers generated (path|query) parameters',
+      CONFORMANCE_RUN_TIMEOUT_S: '90',
+    }),
+  ]);
+  for (const run of [whole, cut]) {
+    expect(run.report?.totals.failed, errorsOf(run.report).join('\n').slice(0, 3000)).toBe(0);
+    expect((run.report?.tests ?? []).filter((t) => t.runError).map((t) => t.runError)).toEqual([]);
+    expect(run.report?.verdict).toBe('incomplete');
+    expect(run.code).toBe(3);
+  }
+  const [check] = whole.report?.tests ?? [];
+  expect(check?.outcome).toBe('pass');
+  expect(
+    (check?.requests?.user ?? 0) * 700,
+    'what the check waited for the target, at least',
+  ).toBeGreaterThan(60_000);
+  const unfinished = (cut.report?.requirements ?? []).flatMap((r) =>
+    r.notVerified.filter((line) => line.kind === 'not-run').map((line) => line.message),
+  );
+  expect(unfinished.length).toBeGreaterThan(0);
+  for (const message of unfinished)
+    expect(message).toMatch(
+      /^did not finish: the run's budget \(CONFORMANCE_RUN_TIMEOUT_S=90\) was spent first; (the target's answers took \d+ ms at the median, \d+ ms at p95 \(\d+ answers\)|no answer of the target was timed): /,
+    );
+});
+
 test('a target that leaves 1 request in 50 unanswered: the run stops sending once its budget of unanswered requests is spent', async () => {
   const run = await runAgainstHostileTarget(
     (request, body) => (body === undefined && request.index % 50 === 0 ? 'hang' : undefined),

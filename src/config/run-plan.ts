@@ -3,8 +3,9 @@
 // the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
 // once per target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
 // start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
-// their own and run beside the others; on any other target they share it, after the others. A pure function
-// of the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
+// their own and run beside the others; on any other target they share it, first, the others waiting for them.
+// A pure function of the run options, so the Playwright configuration, global setup and the fixtures derive
+// the same plan.
 import { existsSync, readFileSync } from 'node:fs';
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
 import { ConfigError } from './config-error.ts';
@@ -44,8 +45,14 @@ export interface PlannedInstance {
 
 export interface RunPlan {
   projects: PlannedProject[];
-  /** Whether the isolated tests run beside the others (one more worker per lane, mostly waiting). */
+  /** Whether the isolated tests run in lanes of their own (one more worker per lane, mostly waiting). */
   isolatedBeside: boolean;
+  /**
+   * Whether the isolated tests share the target with the others: they run first, and the others' workers
+   * wait until they have ended (src/run-state/isolated-finished.ts), while the isolated lane's first sendings
+   * still settle.
+   */
+  isolatedFirst: boolean;
   /** The isolated projects beside the others: each runs its share of the isolated tests one at a time. */
   isolatedLanes: number;
   /** The run's target instances, by index. */
@@ -63,26 +70,28 @@ const ISOLATED_LANES = 2;
  * The run's plan: the target instances and the projects. On the embedded sandbox the isolated tests run
  * beside the rest, on instances of their own, unless the run's profile runs none of them (no shares): a lone
  * target's shares (profiles.ts `isolatedShares`) in a lane and on an instance each, a matrix's targets in
- * ISOLATED_LANES lanes, each target's isolated tests in one lane on one instance.
+ * ISOLATED_LANES lanes, each target's isolated tests in one lane on one instance. On any other target they
+ * share it in one lane, first: a wait of theirs for an answer that never came settles while the others run,
+ * and only the others' settle after the last test (the others' waits never disturb an isolated test).
  */
 export function runPlan(
   targets: readonly TargetSpec[],
   embeddedSandbox: boolean,
   isolatedShares: readonly RegExp[],
 ): RunPlan {
-  const isolatedBeside = embeddedSandbox && isolatedShares.length > 0;
+  const isolatedBeside = isolatedShares.length > 0;
   const instances: PlannedInstance[] = [];
   const add = (target: TargetSpec, role: ProjectRole) => instances.push({ target, role }) - 1;
   const main: Record<string, number> = {};
-  if (!isolatedBeside) {
+  if (!embeddedSandbox || !isolatedBeside) {
     for (const target of targets) main[target.name] = add(target, 'conformance');
+    const lane = { name: 'isolated', role: 'isolated', instances: main } as const;
+    const others = { name: 'conformance', role: 'conformance', instances: main } as const;
     return {
-      projects: [
-        { name: 'conformance', role: 'conformance', instances: main, teardown: 'isolated' },
-        { name: 'isolated', role: 'isolated', instances: main },
-      ],
+      projects: isolatedBeside ? [lane, others] : [{ ...others, teardown: lane.name }, lane],
       instances,
       isolatedBeside,
+      isolatedFirst: isolatedBeside,
       isolatedLanes: 1,
     };
   }
@@ -110,9 +119,19 @@ export function runPlan(
     projects: [...disturbing, { name: 'conformance', role: 'conformance', instances: main }],
     instances,
     isolatedBeside,
+    isolatedFirst: false,
     isolatedLanes: lanes.length,
   };
 }
+
+/**
+ * Where a project's tests stand to the isolated ones sharing their target: `first`, they are those, run first;
+ * `after`, the others, waiting for them; `apart`, the isolated tests have instances of their own, or run after.
+ */
+export type Isolation = 'first' | 'after' | 'apart';
+
+export const isolationOf = (plan: RunPlan, role: ProjectRole): Isolation =>
+  plan.isolatedFirst ? (role === 'isolated' ? 'first' : 'after') : 'apart';
 
 /** The annotation that names the target of a test's registration in a matrix run (src/suite/test.ts). */
 export const TARGET_ANNOTATION = 'target';

@@ -75,8 +75,11 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Where the resend marks are learned (default: from this client's own answers). */
   timeouts?: RequestTimeouts;
-  /** Whether a request late or lost may be sent a second time beside the first: a read (default: none). */
-  sendsAgain?: (request: SentRequest) => boolean;
+  /**
+   * Whether a request late or lost may be sent a second time beside the first (`signIn`: a step of the user
+   * sign-in): a read (default: none).
+   */
+  sendsAgain?: (request: SentRequest, signIn: boolean) => boolean;
   /** Told when a request is slow (1 s) or loses its connection; returns who hears what became of it. */
   onSlow?: (request: SentRequest) => (slow: SlowRequest) => void;
   /** What a request left without an answer (none in time, or its connection lost) throws (default: its TransportFailure). */
@@ -224,7 +227,7 @@ export class ApiClient {
   private async answer(sent: SentRequest, request: ApiRequest, credential: string): Promise<Sending> {
     // Learned before the clock starts: asking the run's coordinator is no part of the target's latency.
     const resendMark = await this.options.timeouts.resendMarkFor(sent);
-    const again = !request.noRetry && this.options.sendsAgain?.(sent) === true;
+    const again = !request.noRetry && this.options.sendsAgain?.(sent, request.signIn === true) === true;
     const started = performance.now();
     const answered = this.options.onTargetWait?.(this.bound.ms);
     try {

@@ -10,6 +10,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { stopRequested } from '../run-state/stop-file.ts';
 import { CERTIFICATE_ERROR } from './certificate.ts';
@@ -111,18 +112,26 @@ interface Connections {
   agents: { http: HttpAgent; https: HttpsAgent };
   inFlight: Set<ClientRequest>;
   stopping: boolean;
-  /** When a kept-alive connection to each origin last carried a whole answer (epoch ms). */
+  /** When a kept-alive connection to each origin, and each connection, last carried a whole answer (epoch ms). */
   lastAnswered: Map<string, number>;
-  warmMs: number;
+  answeredOn: WeakMap<Socket, number>;
+  idle: IdleConnections;
 }
 
 /**
- * A write rides a kept-alive connection only while it is warm, one that carried an answer this recently (the
- * agent hands out the connection freed last); else it goes on a connection of its own. A write is never sent
- * again, so it takes no chance on a connection a load balancer may have forgotten while it was idle (some
- * forget one after a second, without a word to the client).
+ * How long a kept-alive connection may have been idle (since it last carried an answer): a write rides one
+ * only while it is warm, idle less than `warmMs` (the agent hands out the connection freed last), else a
+ * connection of its own, for a write is never sent again and so takes no chance on one a load balancer may
+ * have forgotten while it was idle (some forget one after a second, without a word to the client); a reset of
+ * a request on one idle at least `raceMs`, before any byte of its answer, is the race of keep-alive (the
+ * server closed it as idle), one on a connection that has just answered is the target's.
  */
-export const WARM_CONNECTION_MS = 500;
+export interface IdleConnections {
+  warmMs: number;
+  raceMs: number;
+}
+
+export const IDLE_CONNECTIONS: IdleConnections = { warmMs: 500, raceMs: 500 };
 
 const stopped = () => new TransportError('interrupted: the run is stopping', 'interrupted');
 
@@ -141,7 +150,7 @@ function transportFailure(error: Error): TransportError {
  */
 function outgoingRequest(connections: Connections, request: TransportRequest, fresh: boolean) {
   const url = new URL(request.url);
-  const warmSince = Date.now() - connections.warmMs;
+  const warmSince = Date.now() - connections.idle.warmMs;
   const cold = (connections.lastAnswered.get(url.origin) ?? 0) < warmSince;
   const own = fresh || (cold && !IDEMPOTENT_METHODS.has(request.method));
   const https = url.protocol === 'https:';
@@ -154,26 +163,38 @@ function outgoingRequest(connections: Connections, request: TransportRequest, fr
   });
   connections.inFlight.add(outgoing);
   outgoing.on('close', () => connections.inFlight.delete(outgoing));
-  const answered = own ? () => {} : () => connections.lastAnswered.set(url.origin, Date.now());
+  const answered = () => {
+    if (own) return;
+    connections.lastAnswered.set(url.origin, Date.now());
+    if (outgoing.socket) connections.answeredOn.set(outgoing.socket, Date.now());
+  };
   return { outgoing, body, answered };
+}
+
+/** A request's connection as it went out: reused, idle for how long, and what it had read before. */
+interface Connection {
+  idleMs: number;
+  bytesBefore: number;
 }
 
 /**
  * Whether `error` is the race of a kept-alive connection: reset under `outgoing`, a request sent on a reused
- * connection, before any byte of its answer arrived (`bytesBefore`: what the connection had read before it).
+ * connection idle for `raceMs` at least, before any byte of its answer arrived.
  */
-function resetWhenReused(outgoing: ClientRequest, error: Error, bytesBefore: number | undefined): boolean {
+function raced(outgoing: ClientRequest, error: Error, sent: Connection | undefined, raceMs: number): boolean {
   const { code } = error as NodeJS.ErrnoException;
   return (
     outgoing.reusedSocket &&
     code !== undefined &&
     RESET_CODES.has(code) &&
-    bytesBefore !== undefined &&
-    outgoing.socket?.bytesRead === bytesBefore
+    sent !== undefined &&
+    sent.idleMs >= raceMs &&
+    outgoing.socket?.bytesRead === sent.bytesBefore
   );
 }
 
-const RACE = 'reset on a reused kept-alive connection before any byte of its answer';
+const race = (idleMs: number) =>
+  `reset on a reused kept-alive connection idle for ${Math.round(idleMs)} ms, before any byte of its answer`;
 
 /** One request and its complete response, before `deadline` (epoch ms); `fresh`: on a connection of its own. */
 function roundTrip(
@@ -185,9 +206,10 @@ function roundTrip(
   return new Promise((resolve, reject) => {
     if (connections.stopping || stopRequested()) return reject(stopped());
     const { outgoing, body, answered } = outgoingRequest(connections, request, fresh);
-    let bytesBefore: number | undefined;
+    let sent: Connection | undefined;
     outgoing.on('socket', (socket) => {
-      bytesBefore = socket.bytesRead;
+      const idleMs = Date.now() - (connections.answeredOn.get(socket) ?? Date.now());
+      sent = { idleMs, bytesBefore: socket.bytesRead };
     });
     let settled = false;
     // Once the event loop has read what already arrived: an answer that came while this process was busy
@@ -201,13 +223,14 @@ function roundTrip(
     const fail = (error: Error) => {
       settled = true;
       clearTimeout(timer);
-      if (!resetWhenReused(outgoing, error, bytesBefore)) return reject(transportFailure(error));
+      if (!sent || !raced(outgoing, error, sent, connections.idle.raceMs))
+        return reject(transportFailure(error));
       const { code } = error as NodeJS.ErrnoException;
-      reject(new TransportError(`${error.message}: ${RACE}`, 'race', code));
+      reject(new TransportError(`${error.message}: ${race(sent.idleMs)}`, 'race', code));
     };
     outgoing.on('error', fail);
     outgoing.on('response', (response) => {
-      bytesBefore = undefined;
+      sent = undefined;
       readBody(response).then((text) => {
         settled = true;
         clearTimeout(timer);
@@ -270,14 +293,15 @@ async function sendFollowingRedirects(
   }
 }
 
-/** The transport; `warmMs`: how recently a kept-alive connection carried an answer for a write to ride it. */
-export function nodeTransport({ warmMs = WARM_CONNECTION_MS } = {}): Transport {
+/** The transport; `idle`: how long its kept-alive connections may be idle (IDLE_CONNECTIONS). */
+export function nodeTransport(idle: IdleConnections = IDLE_CONNECTIONS): Transport {
   const connections: Connections = {
     agents: { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) },
     inFlight: new Set(),
     stopping: false,
     lastAnswered: new Map(),
-    warmMs,
+    answeredOn: new WeakMap(),
+    idle,
   };
   // A SIGINT (Ctrl-C; the conformance CLI sends it to the run's process group) ends the requests in flight
   // and refuses new ones, as does the CLI's stop file (src/run-state/stop-file.ts) in a worker started after the

@@ -33,8 +33,7 @@ test("a test's timeout counts none of its waits for the target: it holds the bou
 
 test('the API client tells each request its wait for the target, ended by the answer or its failure; the test keeps the time waited', async () => {
   let count = 0;
-  // The first request answered 150 ms late; every later one's connection destroyed (the second, then the
-  // same request sent again on a new connection).
+  // The first request answered 150 ms late; every later one's connection destroyed.
   const server = createServer((incoming, response) => {
     count += 1;
     incoming.resume();
@@ -61,7 +60,7 @@ test('the API client tells each request its wait for the target, ended by the an
     const waitedMs = performance.now() - started;
     expect(test.info().timeout - before).toBeGreaterThanOrEqual(150);
     expect(test.info().timeout - before).toBeLessThanOrEqual(Math.ceil(waitedMs) + 1);
-    await expect(api.send({ path: '/x' })).rejects.toThrow(/no response: .*sent again on a new connection/);
+    await expect(api.send({ path: '/x' })).rejects.toThrow(/no response/);
     expect(waits).toEqual(['begin 30000', 'end', 'begin 30000', 'end']);
   } finally {
     transport.dispose();

@@ -70,14 +70,17 @@ async function serve(plan: Plan): Promise<Served> {
  */
 const warmTransport = (): Transport => nodeTransport({ warmMs: 3_600_000, raceMs: 0 });
 
-/** Against `plan`: a first GET that opens the connection, then `method` on it, once the first has settled. */
+/**
+ * Against `plan`: a first GET that opens the connection, then `method` on it, once the first has settled, by
+ * `transport` (default: warmTransport).
+ */
 async function reuse(
   plan: Plan,
   method: string,
   use: (served: Served, sent: Promise<unknown>) => Promise<void>,
+  transport = warmTransport(),
 ) {
   const served = await serve(plan);
-  const transport = warmTransport();
   try {
     const send = (m: string) =>
       transport.send({
@@ -138,20 +141,16 @@ test("a reset on the new connection too is the target's: the connection lost, bo
 });
 
 test("a reset on a kept-alive connection that has just answered is the target's, never the race: not sent again", async () => {
-  const served = await serve(resetReused);
-  // Every connection idle for less than an hour: none is idle long enough for the server to have closed it.
-  const transport = nodeTransport({ warmMs: 3_600_000, raceMs: 3_600_000 });
-  try {
-    const send = (method: string) =>
-      transport.send({ method, url: `${served.origin}/x`, headers: {}, maxRedirects: 0 });
-    await send('GET');
-    await sleep(20);
-    await expect(send('GET')).rejects.toMatchObject({ kind: 'cut', code: 'ECONNRESET' });
-    expect(served.seen).toHaveLength(2);
-  } finally {
-    transport.dispose();
-    await served.close();
-  }
+  await reuse(
+    resetReused,
+    'GET',
+    async (served, sent) => {
+      await expect(sent).rejects.toMatchObject({ kind: 'cut', code: 'ECONNRESET' });
+      expect(served.seen).toHaveLength(2);
+    },
+    // Every connection idle for less than an hour: none is idle long enough for the server to have closed it.
+    nodeTransport({ warmMs: 3_600_000, raceMs: 3_600_000 }),
+  );
 });
 
 test('a reset once the answer has begun, or on a new connection, is never sent again', async () => {

@@ -28,9 +28,13 @@ export type MatrixRun = Run<Record<string, ConformanceReport>>;
 
 const CONFORMANCE_REPORTER = './src/report/conformance-reporter.ts';
 const KEPT_FAILURES_REPORTER = './src/report/kept-failures-reporter.ts';
-/** Playwright's --reporter value: the suite's own, kept failures shown as failures first, the verdict last. */
+const ISOLATED_FIRST_REPORTER = './src/report/isolated-first-reporter.ts';
+/**
+ * Playwright's --reporter value: the suite's own, kept failures shown as failures first, the end of the
+ * isolated tests told to the others, the verdict last.
+ */
 export const suiteReporters = (...others: string[]): string =>
-  [KEPT_FAILURES_REPORTER, ...others, CONFORMANCE_REPORTER].join(',');
+  [KEPT_FAILURES_REPORTER, ISOLATED_FIRST_REPORTER, ...others, CONFORMANCE_REPORTER].join(',');
 
 /** What a run in a reports directory of its own is given, and what it reads back from that directory. */
 interface RunSpec<Report> {

@@ -4,9 +4,15 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, profileRow, Tags } from './src/config/profiles.ts';
-import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
+import {
+  type Isolation,
+  isolationOf,
+  type PlannedProject,
+  runPlan,
+  runTargets,
+} from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
-import { KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
+import { ISOLATED_FIRST_REPORTER, KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
 import { suiteModule } from './src/run-state/package.ts';
 import { reportPath } from './src/run-state/reports-dir.ts';
 
@@ -44,15 +50,19 @@ const allOf = (...patterns: RegExp[]): RegExp | undefined =>
 /** The suite's worker options (src/suite/fixtures.ts) a project sets. */
 interface WorkerOptions {
   targetInstances: Record<string, number>;
+  isolation: Isolation;
 }
 
 export default defineConfig<object, WorkerOptions>({
   testDir: './tests/conformance',
   outputDir: reportPath('test-results'),
   globalSetup: suiteModule('src/run/global-setup.ts'),
-  // A worker runs a spec file's tests in a row: Playwright hands a fully parallel project's tests out one
-  // at a time, a round trip to the runner for each of 350 tests (about 7% of a ci-gate run's CPU).
-  fullyParallel: false,
+  // On the embedded sandbox a worker runs a spec file's tests in a row: Playwright hands a fully parallel
+  // project's tests out one at a time, a round trip to the runner for each of 350 tests (about 7% of a ci-gate
+  // run's CPU). Against any other target the workers mostly wait for its answers: each test goes out on its
+  // own, so that one waiting for an answer that never comes (a write, waited for up to the bound) holds back
+  // no test of its file; the others go on in the other workers.
+  fullyParallel: !embeddedSandbox,
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
@@ -63,6 +73,7 @@ export default defineConfig<object, WorkerOptions>({
   reporter: [
     // First: a check's failure keeps its worker, and every reporter after it still sees a failure.
     [KEPT_FAILURES_REPORTER],
+    [ISOLATED_FIRST_REPORTER],
     ['list'],
     ...reportReporters(),
     // Playwright's JSON report where PLAYWRIGHT_JSON_OUTPUT_FILE asks for one (`npm run bench` times a run by it).
@@ -84,18 +95,20 @@ function project({ name, role, instances, teardown, share }: PlannedProject): Pr
   const common = {
     name,
     teardown,
-    metadata: { instances },
-    use: { targetInstances: instances },
+    metadata: { instances, role },
+    use: {
+      targetInstances: instances,
+      isolation: isolationOf(plan, role),
+    },
   };
   if (role === 'conformance')
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
     // at about 2 s of CPU, for the last few tests.
     return { ...common, grep: allOf(...filters), grepInvert: isolated, workers };
-  // A lane runs its share of the isolated tests only; after the rest, one project runs every share, a worker
-  // each (the burst's wait for its reset beside the revocations).
+  // A lane runs its share of the isolated tests (without shares, every one), one at a time.
   return {
     ...common,
     grep: isolatedHere ? allOf(isolated, ...filters, ...(share ? [share] : [])) : /(?!)/,
-    workers: share || plan.isolatedBeside ? 1 : plan.isolatedLanes,
+    workers: 1,
   };
 }

@@ -10,7 +10,8 @@ import { registerAdminRoutes } from './admin.ts';
 import type { SandboxContext, SandboxOptions } from './context.ts';
 import { loadSandboxCredentials, type SandboxCredentials } from './credentials.ts';
 import { frameworkErrorHandler, registerErrorHandling } from './errors.ts';
-import { registerLongTail } from './long-tail.ts';
+import { registerIdleConnectionReset } from './idle-connections.ts';
+import { registerLateAnswers } from './late-answers.ts';
 import { registerMethodNotAllowed, trackRoutes } from './method-not-allowed.ts';
 import { registerOAuthRoutes } from './oauth/routes.ts';
 import { resolveOptions, type SandboxInput } from './options.ts';
@@ -99,7 +100,8 @@ export async function buildSandbox(options: SandboxInput = {}): Promise<FastifyI
   registerRequestLog(app, ctx.rateLimiter);
   registerSuccessStatus(app);
   registerResponseRewrites(app, ctx);
-  if (ctx.variant('long-tail')) registerLongTail(app, ctx, BASE_PATH);
+  registerLateAnswers(app, ctx, BASE_PATH);
+  if (ctx.variant('idle-connection-reset')) registerIdleConnectionReset(app);
   const routes = trackRoutes(app);
   await app.register(formbody);
 

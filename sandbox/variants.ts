@@ -179,8 +179,19 @@ export const variants = {
   },
   'long-tail': {
     description:
-      "a long tail of slow answers: of the answers of the service's operations, about 1 in 40 leaves 2.5 s late and 1 in 300 12 s late, every one of them correct; which ones is drawn from the instance's seed, answer by answer (sandbox/long-tail.ts)",
+      "a long tail of slow answers: of the answers of the service's operations, about 1 in 40 leaves 2.5 s late and 1 in 300 12 s late, every one of them correct; which ones is drawn from the instance's seed, answer by answer (sandbox/late-answers.ts)",
     seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
+  },
+  'every-answer-700ms': {
+    description:
+      'a correct server that is slow throughout: every answer of the service, its sign-in pages and token endpoint too, leaves 700 ms late (sandbox/late-answers.ts); its team pins the budgeted depth, so that the run fits its budget',
+    seed: '"Requests over the rate limit get 429. The rate limit values and windows: not shown." (the Limits section states sizes, scales and the rate limit, no response time for any operation)',
+    suite: { CONFORMANCE_DEPTH: 'budgeted' },
+  },
+  'idle-connection-reset': {
+    description:
+      'the service behind a load balancer that forgets a kept-alive connection idle for 1 s without closing it: the next request on it gets a TCP reset before any byte of an answer and never reaches the service (sandbox/idle-connections.ts)',
+    seed: '"All operations are HTTP with JSON bodies." (RFC 9112 §9.3.1 lets a server close an idle connection at any time, and a client retries an idempotent request on a new one)',
   },
   'timestamped-webhook-signatures': {
     description:

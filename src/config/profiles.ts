@@ -44,6 +44,11 @@ export interface ProfileRow {
   isolated: boolean;
   /** CONFORMANCE_WORKERS' default. */
   workers: number;
+  /**
+   * CONFORMANCE_WORKERS' default on a target the run did not start (CONFORMANCE_BASE_URL): its workers mostly
+   * wait for the target's answers, so more of them overlap the waits (src/config/run-plan.ts).
+   */
+  waitingWorkers: number;
 }
 
 const SMOKE_FORBIDS: Rule[] = [
@@ -61,6 +66,7 @@ const FULL = {
   depth: 'auto',
   isolated: true,
   workers: 2,
+  waitingWorkers: 4,
 } as const;
 
 export const PROFILES = {
@@ -88,6 +94,7 @@ export const PROFILES = {
     isolated: false,
     // A smoke run's few requests do not pay for a second worker's start.
     workers: 1,
+    waitingWorkers: 1,
   },
 } as const satisfies Record<string, ProfileRow>;
 

@@ -3,9 +3,10 @@
 // the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
 // once per target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
 // start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
-// their own and run beside the others; on any other target they share it, after the others, the 429 burst
-// beside the revocations (they disturb different things: the client's window, user B's grant). A pure function
-// of the run options, so the Playwright configuration, global setup and the fixtures derive the same plan.
+// their own and run beside the others; on any other target they share it, first, the others waiting for them,
+// the 429 burst beside the revocations (they disturb different things: the client's window, user B's grant).
+// A pure function of the run options, so the Playwright configuration, global setup and the fixtures derive
+// the same plan.
 import { existsSync, readFileSync } from 'node:fs';
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
 import { ConfigError } from './config-error.ts';
@@ -45,12 +46,15 @@ export interface PlannedInstance {
 
 export interface RunPlan {
   projects: PlannedProject[];
-  /** Whether the isolated tests run beside the others (one more worker per lane, mostly waiting). */
+  /** Whether the isolated tests run in lanes of their own (one more worker per lane, mostly waiting). */
   isolatedBeside: boolean;
   /**
-   * Beside the others, the isolated projects: each runs its share of the isolated tests one at a time; after
-   * them, the workers of the one isolated project, a share each (a spec file is one worker's).
+   * Whether the isolated tests share the target with the others: they run first, and the others' workers
+   * wait until they have ended (src/run-state/isolated-finished.ts), while the isolated lane's first sendings
+   * still settle.
    */
+  isolatedFirst: boolean;
+  /** The isolated projects beside the others (or first): each runs its share of the isolated tests one at a time. */
   isolatedLanes: number;
   /** The run's target instances, by index. */
   instances: PlannedInstance[];
@@ -67,28 +71,42 @@ const ISOLATED_LANES = 2;
  * The run's plan: the target instances and the projects. On the embedded sandbox the isolated tests run
  * beside the rest, on instances of their own, unless the run's profile runs none of them (no shares): a lone
  * target's shares (profiles.ts `isolatedShares`) in a lane and on an instance each, a matrix's targets in
- * ISOLATED_LANES lanes, each target's isolated tests in one lane on one instance.
+ * ISOLATED_LANES lanes, each target's isolated tests in one lane on one instance. On any other target they
+ * share it, first, a share in each lane: a wait of theirs for an answer that never came settles while the others run,
+ * and only the others' settle after the last test (the others' waits never disturb an isolated test).
  */
 export function runPlan(
   targets: readonly TargetSpec[],
   embeddedSandbox: boolean,
   isolatedShares: readonly RegExp[],
 ): RunPlan {
-  const isolatedBeside = embeddedSandbox && isolatedShares.length > 0;
+  const isolatedBeside = isolatedShares.length > 0;
   const instances: PlannedInstance[] = [];
   const add = (target: TargetSpec, role: ProjectRole) => instances.push({ target, role }) - 1;
   const main: Record<string, number> = {};
-  if (!isolatedBeside) {
+  if (!embeddedSandbox || !isolatedBeside) {
     for (const target of targets) main[target.name] = add(target, 'conformance');
+    const others = { name: 'conformance', role: 'conformance', instances: main } as const;
+    if (!isolatedBeside) {
+      const lane = { name: laneName(0), role: 'isolated', instances: main } as const;
+      return {
+        projects: [{ ...others, teardown: lane.name }, lane],
+        instances,
+        isolatedBeside,
+        isolatedFirst: false,
+        isolatedLanes: 1,
+      };
+    }
+    // First, its shares side by side, a lane each: the 429 burst's wait for its reset beside the revocations.
+    const lanes = isolatedShares.map(
+      (share, lane): PlannedProject => ({ name: laneName(lane), role: 'isolated', instances: main, share }),
+    );
     return {
-      projects: [
-        { name: 'conformance', role: 'conformance', instances: main, teardown: 'isolated' },
-        { name: 'isolated', role: 'isolated', instances: main },
-      ],
+      projects: [...lanes, others],
       instances,
       isolatedBeside,
-      // Its shares side by side, a worker each: the 429 burst's wait for its reset beside the revocations.
-      isolatedLanes: Math.max(1, isolatedShares.length),
+      isolatedFirst: true,
+      isolatedLanes: lanes.length,
     };
   }
   const byShare = targets.length === 1;
@@ -103,7 +121,7 @@ export function runPlan(
   }
   const disturbing = lanes.map(
     (laneInstances, lane): PlannedProject => ({
-      name: lane === 0 ? 'isolated' : `isolated ${lane + 1}`,
+      name: laneName(lane),
       role: 'isolated',
       instances: laneInstances,
       share: byShare ? isolatedShares[lane] : registrationsOf(Object.keys(laneInstances)),
@@ -115,9 +133,22 @@ export function runPlan(
     projects: [...disturbing, { name: 'conformance', role: 'conformance', instances: main }],
     instances,
     isolatedBeside,
+    isolatedFirst: false,
     isolatedLanes: lanes.length,
   };
 }
+
+/** The project of an isolated lane. */
+const laneName = (lane: number): string => (lane === 0 ? 'isolated' : `isolated ${lane + 1}`);
+
+/**
+ * Where a project's tests stand to the isolated ones sharing their target: `first`, they are those, run first;
+ * `after`, the others, waiting for them; `apart`, the isolated tests have instances of their own, or run after.
+ */
+export type Isolation = 'first' | 'after' | 'apart';
+
+export const isolationOf = (plan: RunPlan, role: ProjectRole): Isolation =>
+  plan.isolatedFirst ? (role === 'isolated' ? 'first' : 'after') : 'apart';
 
 /** The annotation that names the target of a test's registration in a matrix run (src/suite/test.ts). */
 export const TARGET_ANNOTATION = 'target';

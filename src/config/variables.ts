@@ -271,10 +271,13 @@ export const variables = {
   },
   CONFORMANCE_WORKERS: {
     section: 'server',
-    doc: 'Playwright workers; on the embedded sandbox one more runs the isolated tests beside the rest',
+    doc: 'Playwright workers; on the embedded sandbox one more runs the isolated tests beside the rest; on a server of CONFORMANCE_BASE_URL, whose answers the workers mostly wait for, 4 by default, each test dispatched on its own, so that a test waiting for an answer that never comes holds back none behind it',
     parse: parse.positiveInteger,
-    default: (env: Env): number => profileRow(read(env, 'CONFORMANCE_PROFILE')).workers,
-    shown: '2, smoke 1',
+    default: (env: Env): number => {
+      const row = profileRow(read(env, 'CONFORMANCE_PROFILE'));
+      return env.CONFORMANCE_BASE_URL ? row.waitingWorkers : row.workers;
+    },
+    shown: '2, smoke 1 (4 with CONFORMANCE_BASE_URL)',
   },
   CONFORMANCE_GREP: {
     section: 'server',

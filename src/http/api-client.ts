@@ -59,8 +59,13 @@ export interface ApiClientOptions {
   requests: RequestCounter;
   /** The run's count of requests that got no answer: once its budget is spent, nothing more is sent. */
   unanswered?: UnansweredRequests;
-  /** Told of every wait before it starts, for the rate limit or a slow answer (a test's timeout grows by it). */
+  /** Told of every wait of the run's own before it starts, for the rate limit (a test's timeout grows by it). */
   onWait?: (waitMs: number, reason: string) => void;
+  /**
+   * Told as a request starts waiting for the target's answer, with the longest it may wait (the bound);
+   * returns what to call once it has an answer or none: a test's timeout counts none of the target's time.
+   */
+  onTargetWait?: (atMostMs: number) => () => void;
   /** Decides, after each 429 of a request, whether to send it again (default: boundedRetries). */
   rateLimited?: RateLimitJudge;
   guard?: RequestGuard;
@@ -70,8 +75,11 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Where the resend marks are learned (default: from this client's own answers). */
   timeouts?: RequestTimeouts;
-  /** Whether a request late or lost may be sent a second time beside the first: a read (default: none). */
-  sendsAgain?: (request: SentRequest) => boolean;
+  /**
+   * Whether a request late or lost may be sent a second time beside the first (`signIn`: a step of the user
+   * sign-in): a read (default: none).
+   */
+  sendsAgain?: (request: SentRequest, signIn: boolean) => boolean;
   /** Told when a request is slow (1 s) or loses its connection; returns who hears what became of it. */
   onSlow?: (request: SentRequest) => SlowRequestTold;
   /** The contract's operation a request is (its operationId; undefined: none), which its exchange names. */
@@ -229,8 +237,9 @@ export class ApiClient {
   private async answer(sent: SentRequest, request: ApiRequest, credential: string): Promise<Sending> {
     // Learned before the clock starts: asking the run's coordinator is no part of the target's latency.
     const resendMark = await this.options.timeouts.resendMarkFor(sent);
-    const again = !request.noRetry && this.options.sendsAgain?.(sent) === true;
+    const again = !request.noRetry && this.options.sendsAgain?.(sent, request.signIn === true) === true;
     const started = performance.now();
+    const answered = this.options.onTargetWait?.(this.bound.ms);
     try {
       return await sendWithSecond({
         send: (timeoutMs) => this.sending(sent, request.maxRedirects ?? 0, timeoutMs),
@@ -241,14 +250,12 @@ export class ApiClient {
           ? async () =>
               !(await this.options.pacer.turn(credential, (ms, why) => this.options.onWait?.(ms, why)))
           : undefined,
-        onSlow: () => {
-          // A slow answer is still an answer: the test waits for it up to the bound.
-          this.options.onWait?.(this.bound.ms - TIMEOUT_RULE.slowMs, 'a slow answer');
-          return this.options.onSlow?.(sent) ?? (() => {});
-        },
+        onSlow: () => this.options.onSlow?.(sent) ?? (() => {}),
       });
     } catch (error) {
       throw this.failure(sent, error, performance.now() - started);
+    } finally {
+      answered?.();
     }
   }
 
@@ -276,6 +283,7 @@ export class ApiClient {
     const { kind, code } = error instanceof TransportError ? error : { kind: 'other', code: undefined };
     if (kind === 'other' || kind === 'interrupted')
       return new TransportFailure(sent, reason, undefined, false, code);
+    if (kind === 'race') return new RequestRefused(sent, reason, 'transport');
     const { unanswered, unansweredError } = this.options;
     unanswered?.record(kind === 'timeout' ? this.bound.ms : Math.round(waitedMs));
     const failure = new TransportFailure(sent, `no response: ${reason}`, undefined, true);

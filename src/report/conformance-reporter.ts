@@ -22,7 +22,7 @@ import { certified } from './certificate.ts';
 import { EXIT_CODES, exitLine } from './exit-statuses.ts';
 import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
-import { latencyTable } from './latency/latency.ts';
+import { answerTimesInWords, type LatencySample, latencyTable } from './latency/latency.ts';
 import { withLatency } from './latency/latency-budget.ts';
 import { samplesFromAnnotations } from './latency/latency-samples.ts';
 import {
@@ -71,6 +71,13 @@ function targetOf(test: TestCase): { name: string; instance: number } {
 /** The answer times a test's worker handed over (its latency annotations, of every attempt). */
 const testSamples = (test: TestCase) =>
   test.results.flatMap((result) => samplesFromAnnotations([...result.annotations]));
+
+/**
+ * Why a check the run's budget ended did not finish: the budget and how long the target took to answer, the
+ * time the run spent waiting for it (src/session/run-waits.ts), never the suite's error nor the target's failure.
+ */
+const budgetSpent = (manifest: RunManifest | undefined, samples: readonly LatencySample[]): string =>
+  `did not finish: the run's budget (CONFORMANCE_RUN_TIMEOUT_S=${manifest?.options.runTimeoutSeconds ?? '?'}) was spent first; ${answerTimesInWords(samples)}: a longer budget, or CONFORMANCE_DEPTH=budgeted, lets it finish`;
 
 /** The findings the console shows at the end, worst first; conformance.md has them all. */
 const CONSOLE_FINDINGS = 20;
@@ -324,7 +331,11 @@ async function conformanceReport(
     (test) => testSamples(test).length > 0 || test.results.some((r) => r.status === 'passed'),
   );
   const slow = merged?.slowRequests ?? (config ? recordedSlowRequests(config.baseUrl) : []);
-  const summaries = tests.map((test) => summarise(test, targetAnswered));
+  const unfinished =
+    result.status === 'timedout'
+      ? budgetSpent(manifest, [...tests.flatMap(testSamples), ...lateSamples(slow)])
+      : undefined;
+  const summaries = tests.map((test) => summarise(test, targetAnswered, unfinished));
   const runFindings = [...outsideTests, ...sendingFailures(slow)];
   const exchanges = [
     ...tests.map((test, index) => testExchanges(test, summaries[index]?.title ?? '')),

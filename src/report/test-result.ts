@@ -129,9 +129,10 @@ function endingOf(ran: TestResultSummary['status'], findings: readonly Finding[]
 
 /**
  * A test's result. `targetAnswered`: whether the target answered any request of the run (a refused
- * connection is a failure of a target that did, the user's side on one that did not).
+ * connection is a failure of a target that did, the user's side on one that did not); `unfinished`: why a
+ * test the run ended before it finished did not (default: the run ended first).
  */
-export function summarise(test: TestCase, targetAnswered = true): TestResultSummary {
+export function summarise(test: TestCase, targetAnswered = true, unfinished?: string): TestResultSummary {
   const result = test.results.at(-1);
   const annotations = annotationsOf(test, result);
   const ofType = (type: string) =>
@@ -144,7 +145,7 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
   const title = titleOf(test);
   const findings = [
     ...recorded,
-    ...inferred({ ran, title, errors: ended, skipped: ofType('skip')[0] }, recorded, declared),
+    ...inferred({ ran, title, errors: ended, skipped: ofType('skip')[0] ?? unfinished }, recorded, declared),
   ];
   const { metError, status, outcome, stop } = endingOf(ran, findings);
   const error = errors.join('\n');

@@ -40,6 +40,7 @@ export const LOADED_BY_PATH = [
   'src/run/global-setup.ts',
   'src/run/merge.config.ts',
   'src/report/kept-failures-reporter.ts',
+  'src/report/isolated-first-reporter.ts',
   'src/report/shard-reporter.ts',
   'src/report/allure/allure-results-reporter.ts',
   'src/report/conformance-reporter.ts',

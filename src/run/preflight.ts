@@ -29,6 +29,7 @@ import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../h
 import { describeExchange, type Exchange, jsonOf, STATUS } from '../http/exchange.ts';
 import { announcedNumbers, type RateLimitJudge } from '../http/rate-limited.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
+import { RequestRefused } from '../http/request-refused.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
@@ -117,13 +118,16 @@ function browserProblem(config: SuiteConfig): RunError | undefined {
 
 /**
  * One request, a transport failure as the target's (`variable` names its URL) being unreachable. A request
- * left unanswered (none in time, or its connection lost) is sent once more: one lost answer is a flaky target
- * (the run's unanswered budget judges that), not one that cannot be reached at all.
+ * left unanswered (none in time, or its connection lost, or in a kept-alive connection's race) is sent once
+ * more: one lost answer is a flaky target (the run's unanswered budget judges that), not one that cannot be
+ * reached at all.
  */
 async function reaching<T>(variable: string, send: () => Promise<T>, tries = 2): Promise<T | RunError> {
   try {
     return await send();
   } catch (error) {
+    const race = error instanceof RequestRefused && error.side === 'transport';
+    if (race && tries > 1) return reaching(variable, send, tries - 1);
     if (!(error instanceof TransportFailure)) throw error;
     if (tries > 1 && error.unanswered) return reaching(variable, send, tries - 1);
     if (error.code !== undefined && CERTIFICATE_ERROR.test(error.code))

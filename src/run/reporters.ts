@@ -8,11 +8,14 @@ import { reportPath } from '../run-state/reports-dir.ts';
 /** First in any list: a check's failure keeps its worker, and every reporter after it still sees a failure. */
 export const KEPT_FAILURES_REPORTER = suiteModule('src/report/kept-failures-reporter.ts');
 
+/** In every run's list: tells the workers when the isolated tests have ended (src/config/run-plan.ts). */
+export const ISOLATED_FIRST_REPORTER = suiteModule('src/report/isolated-first-reporter.ts');
+
 /**
  * What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where), and, before
  * the blob writes them, its record: what it saw outside its tests, sent, and ran against (src/report/shard-reporter.ts).
  */
-export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${suiteModule('src/report/shard-reporter.ts')},blob`;
+export const SHARD_REPORTERS = `${KEPT_FAILURES_REPORTER},${ISOLATED_FIRST_REPORTER},${suiteModule('src/report/shard-reporter.ts')},blob`;
 
 /** The reports of a whole run: Playwright's HTML, Allure's results, and the conformance result and its forms. */
 export const reportReporters = (): ReporterDescription[] => [

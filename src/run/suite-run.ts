@@ -26,10 +26,14 @@ export type SuiteRun = Run<ConformanceReport>;
 /** A matrix run's reports, by target name. */
 export type MatrixRun = Run<Record<string, ConformanceReport>>;
 
-/** Playwright's --reporter value: the suite's own, kept failures shown as failures first, the verdict last. */
+/**
+ * Playwright's --reporter value: the suite's own, kept failures shown as failures first, the end of the
+ * isolated tests told to the others, the verdict last.
+ */
 export const suiteReporters = (...others: string[]): string =>
   [
     suiteFile('src/report/kept-failures-reporter.ts'),
+    suiteFile('src/report/isolated-first-reporter.ts'),
     ...others,
     suiteFile('src/report/conformance-reporter.ts'),
   ].join(',');

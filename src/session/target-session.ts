@@ -11,6 +11,7 @@ import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts'
 import { secretsOf } from '../config/secrets.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { operationUnder } from '../contract/match-operation.ts';
+import type { OperationId } from '../contract/operation-model.ts';
 import {
   type CoordinatorCall,
   coordinatedShown,
@@ -19,6 +20,7 @@ import {
 } from '../coordinator/client.ts';
 import { ROUTES } from '../coordinator/routes.ts';
 import { ApiClient, USER_CREDENTIAL } from '../http/api-client.ts';
+import type { SentRequest } from '../http/exchange.ts';
 import { appendToRecording } from '../http/har-writer.ts';
 import { budgetKey, leasingPacer, type Pacer } from '../http/pacer.ts';
 import type { ShownRate } from '../http/rate-window.ts';
@@ -34,7 +36,7 @@ import { nodeTransport, type Transport } from '../http/transport.ts';
 import { runningTestExchanges } from '../verdict/exchange-sink.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
-import { extendTestTimeout } from './run-waits.ts';
+import { extendTestTimeout, waitForTarget } from './run-waits.ts';
 import { slowRequestWatch } from './slow-request-watch.ts';
 import { sharedRead, unansweredFailure } from './unanswered.ts';
 
@@ -76,6 +78,21 @@ const runTimeouts = (call: CoordinatorCall, target: string): RequestTimeouts =>
     async (answers) => (await call(ROUTES.timeouts, { target, answers })) as LearnedTable,
   );
 
+const PARTNER_TOKEN_OPERATION: OperationId = 'requestPartnerToken';
+
+/**
+ * Whether a request late or lost is sent again beside the first: a read of the contract or a page of the
+ * sign-in (a GET changes nothing), and the partner token request (a client-credentials grant changes nothing
+ * either: RFC 9112 §9.3.1's "means to know that the request semantics are actually idempotent"); a write of
+ * data, or a step that spends what it sends (a code, a refresh token), never. Every other request waits for
+ * its answer up to the bound, the rest of the run going on.
+ */
+export function sentAgainWhenLate(baseUrl: string, { method, url }: SentRequest, signIn: boolean): boolean {
+  const operation = operationUnder(baseUrl, method, url);
+  if (method === 'GET') return operation !== undefined || signIn;
+  return operation?.operationId === PARTNER_TOKEN_OPERATION;
+}
+
 /** The session's HTTP client: paced and counted for the run, judged on its rate limits, its exchanges recorded. */
 function sessionClient(manifest: RunManifest, transport: Transport, { pacer, call }: RunLine) {
   const { config } = manifest;
@@ -95,14 +112,13 @@ function sessionClient(manifest: RunManifest, transport: Transport, { pacer, cal
     ),
     unanswered: new UnansweredRequests(manifest.unansweredLog, config.unansweredBudget),
     onWait: extendTestTimeout,
+    onTargetWait: waitForTarget,
     rateLimited: (credential, answers, cannotWait) =>
       judge(budgetKey(config.baseUrl, credential), answers, cannotWait),
     guard: requestGuard(config.profile, config.environment, []),
     timeoutMs: config.requestTimeoutMs,
     timeouts: runTimeouts(call, config.baseUrl),
-    // A read of the contract, late or lost, is sent again beside the first; a write never.
-    sendsAgain: ({ method, url }) =>
-      method === 'GET' && operationUnder(config.baseUrl, method, url) !== undefined,
+    sendsAgain: (request, signIn) => sentAgainWhenLate(config.baseUrl, request, signIn),
     onSlow: slow.onSlow,
     // Each exchange names its operation: a body that is not JSON fails OP-JSON-BODIES wherever it is read.
     operationOf: ({ method, url }) => operationUnder(config.baseUrl, method, url)?.operationId,

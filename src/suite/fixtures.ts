@@ -9,7 +9,7 @@ import type { AuthorizationOptions, UserToken } from '../auth/user-oauth.ts';
 import { type UserName, UserTokenPool } from '../auth/user-token-pool.ts';
 import { type Capability, capabilitySource, variablesSupplying } from '../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../config/profiles.ts';
-import { targetNameOf } from '../config/run-plan.ts';
+import { type Isolation, targetNameOf } from '../config/run-plan.ts';
 import { normaliseScopes } from '../config/scope-set.ts';
 import type { SuiteConfig } from '../config/suite-config.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';
@@ -21,10 +21,12 @@ import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
 import { findingsOf, recordFinding } from '../report/finding.ts';
+import { isolatedFirstShown } from '../report/isolated-first-reporter.ts';
 import { keptFailuresShown } from '../report/kept-failures-reporter.ts';
 import { latencyAnnotation } from '../report/latency/latency-samples.ts';
 import { signInRunError } from '../report/run-errors.ts';
 import { EXCHANGES_ATTACHMENT } from '../report/test-exchanges.ts';
+import { isolatedFinished } from '../run-state/isolated-finished.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { setupFinished } from '../run-state/setup-finished.ts';
 import { answerWatch } from '../session/answer-watch.ts';
@@ -60,11 +62,21 @@ interface WorkerFixtures {
   /** The target instance each target's tests of the worker's project use, by target name (option). */
   targetInstances: Record<string, number>;
   /**
+   * Where the isolated tests share the target with the others (src/config/run-plan.ts `isolatedFirst`): the
+   * worker's tests are the isolated ones, run first, or the others, run after them (option).
+   */
+  isolation: Isolation;
+  /** The others wait for the isolated tests: the run's reporters tell them when those have ended. */
+  isolatedFirst: boolean;
+  /**
    * A check's failure keeps the worker: where the run's reporters start with the one that shows such a
    * failure as a failure again (src/report/kept-failures-reporter.ts). Else Playwright replaces the worker.
    */
   failureKeepsWorker: boolean;
-  /** The run's global setup has finished (auto, first): it goes on while the workers start. */
+  /**
+   * The run's global setup has finished (auto, first): it goes on while the workers start; and where the
+   * worker's tests come after the isolated ones, those have ended.
+   */
   runSetUp: undefined;
   /** The worker's session with each target instance its tests use (src/session/target-session.ts). */
   targetSessions: TargetSessions;
@@ -221,22 +233,32 @@ const tokenFor = (scopes: readonly string[], user: UserName) =>
  */
 export const internal = { box: 'self' } as const;
 
+/** Why an isolated test sharing its target does not run: nothing would tell the others when it has ended. */
+const ISOLATION_UNTOLD =
+  "the isolated tests share the target with the others, and the run's reporters lack src/report/isolated-first-reporter.ts, which tells the others when these have ended: list it in --reporter";
+
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
   judgedFixtures({
     targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
+    isolation: ['apart', { scope: 'worker', option: true }],
+    isolatedFirst: [
+      async ({ isolation }, use, workerInfo) =>
+        use(isolation !== 'apart' && isolatedFirstShown(workerInfo.config.reporter)),
+      { scope: 'worker', ...internal },
+    ],
     failureKeepsWorker: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use, workerInfo) => use(keptFailuresShown(workerInfo.config.reporter)),
       { scope: 'worker', ...internal },
     ],
     runSetUp: [
-      // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
-      async ({}, use) => {
+      async ({ isolation, isolatedFirst }, use) => {
         await setupFinished();
+        if (isolation === 'after' && isolatedFirst) await isolatedFinished();
         await use(undefined);
       },
-      // Global setup's own time is the run's (bounded by its timeout), not a test's.
+      // Global setup's own time, and the isolated tests', is the run's (bounded by its timeout), not a test's.
       { scope: 'worker', auto: true, timeout: 0, ...internal },
     ],
     targetSessions: [
@@ -294,9 +316,10 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
       { auto: true, ...internal },
     ],
     profileGuard: [
-      async ({ config }, use, testInfo) => {
+      async ({ config, isolation, isolatedFirst }, use, testInfo) => {
         const reason = refusal(config, testInfo.tags);
         if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
+        if (isolation === 'first' && !isolatedFirst) notVerified(ISOLATION_UNTOLD);
         // A test that writes or generates data reads its effect back: it needs a target that keeps state.
         const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
         if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))

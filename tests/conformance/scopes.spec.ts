@@ -25,9 +25,6 @@ import {
 } from '../../src/user-data/user-catalogue.ts';
 import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
 
-// One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
-test.describe.configure({ mode: 'default' });
-
 /** The warning a grant wider than its token was asked for gets (its text), if it is one. */
 function widerThanAsked(pool: UserTokenPool, token: string, verdict: Verdict): string | undefined {
   const grant = pool.grantOf(token)?.token;

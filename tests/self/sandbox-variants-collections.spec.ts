@@ -1,7 +1,11 @@
 // The conforming variants that change how collections are read (cursors, filters, limits, timing) or what
 // data they hold: each one changes what it says, and every page still conforms (see sandbox-variants.spec.ts).
+
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test } from '@playwright/test';
-import { LONG_TAIL, lateness } from '../../sandbox/long-tail.ts';
+import { IDLE_CONNECTION_MS } from '../../sandbox/idle-connections.ts';
+import { EVERY_ANSWER_LATE_MS, LONG_TAIL, lateness } from '../../sandbox/late-answers.ts';
 import { SLOW_VARIANT_DELAY_MS } from '../../sandbox/user/collection.ts';
 import { assertValid } from '../../src/contract/validators.ts';
 import { api, collectAll, collections } from './sandbox-client.ts';
@@ -141,6 +145,62 @@ test.describe('variant long-tail', () => {
       const response = await api(sandbox, `${path}?limit=2`, tokenA);
       expect(response.status, `answer ${n}`).toBe(200);
       conforms(pageSchemas[name], response.body);
+    }
+  });
+});
+
+// ---------------------------------------------------------------- every-answer-700ms
+test.describe('variant every-answer-700ms', () => {
+  const run = userSandbox(['every-answer-700ms']);
+
+  test(`every answer of the service and of its sign-in leaves at least ${EVERY_ANSWER_LATE_MS} ms late, still conforming`, async () => {
+    const { sandbox, tokenA } = run();
+    const [name, path] = collectionEntries[0];
+    const timed = async <T>(send: () => Promise<T>): Promise<[T, number]> => {
+      const started = performance.now();
+      const answer = await send();
+      return [answer, performance.now() - started];
+    };
+    const [page, pageMs] = await timed(() => api(sandbox, `${path}?limit=2`, tokenA));
+    expect(page.status).toBe(200);
+    conforms(pageSchemas[name], page.body);
+    const [signInPage, signInMs] = await timed(() =>
+      fetch(`${sandbox.authUrl}/oauth/oauth2/auth?client_id=x`).then((response) => response.status),
+    );
+    expect(signInPage).toBeGreaterThanOrEqual(200);
+    for (const ms of [pageMs, signInMs]) expect(ms).toBeGreaterThanOrEqual(EVERY_ANSWER_LATE_MS - 1);
+  });
+});
+
+// ---------------------------------------------------------------- idle-connection-reset
+test.describe('variant idle-connection-reset', () => {
+  const run = userSandbox(['idle-connection-reset']);
+
+  test(`a request on a kept-alive connection idle for ${IDLE_CONNECTION_MS} ms gets a TCP reset before any byte of an answer; on a new connection it is answered`, async () => {
+    const { sandbox, tokenA } = run();
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status?: number; code?: string; reused: boolean }>((resolve) => {
+        const outgoing = httpRequest(`${sandbox.baseUrl}${collections.cycle}?limit=1`, {
+          agent,
+          headers: { authorization: `Bearer ${tokenA}` },
+        });
+        outgoing.on('response', (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode, reused: outgoing.reusedSocket }));
+        });
+        outgoing.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ code: error.code, reused: outgoing.reusedSocket }),
+        );
+        outgoing.end();
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false });
+      await sleep(IDLE_CONNECTION_MS + 200);
+      expect(await get()).toEqual({ code: 'ECONNRESET', reused: true });
+      expect(await get()).toEqual({ status: 200, reused: false });
+    } finally {
+      agent.destroy();
     }
   });
 });

@@ -28,7 +28,7 @@ import {
 // ---------------------------------------------------------------- the catalogue and its wiring
 test.describe('variant catalogue', () => {
   test('every variant says what it changes and quotes the seed text that allows it', () => {
-    expect(Object.keys(variants).length).toBe(39);
+    expect(Object.keys(variants).length).toBe(41);
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant.description.length, name).toBeGreaterThan(20);
       expect(variant.seed, name).toMatch(/"[^"]{10,}"/);

@@ -23,6 +23,8 @@ export interface ProxiedRequest {
   /** Path and query. */
   path: string;
   authorized: boolean;
+  /** Sent on a connection the client does not keep (`Connection: close`): the transport's retry after a race. */
+  closing: boolean;
 }
 
 /** Decides a request's fault; `body` is the upstream's response body (undefined for a `hang` decision). */
@@ -113,6 +115,7 @@ export async function startFaultProxy(upstream: string, plan: FaultPlan): Promis
       method: incoming.method ?? 'GET',
       path: incoming.url ?? '/',
       authorized: incoming.headers.authorization !== undefined,
+      closing: incoming.headers.connection === 'close',
     };
     if (plan(request) === 'hang') return apply(request, 'hang');
     const headers = { ...incoming.headers };

@@ -26,6 +26,7 @@ import {
   sentTwice,
   slowRequestRows,
 } from '../../src/report/latency/slow-requests.ts';
+import { sentAgainWhenLate } from '../../src/session/target-session.ts';
 
 const get = (path: string): SentRequest => ({ method: 'GET', url: `http://target${path}`, headers: {} });
 const cycles = get('/v2/cycle?limit=25');
@@ -310,4 +311,25 @@ test('the slow requests in the report: a late answer the check went on without j
       second: 'sent again after 1000 ms: no answer within 29000 ms',
     }),
   ]);
+});
+
+test('sent again when late or lost: a read of the contract, a page of the sign-in, the partner token request; never a write, a code or a refresh token', () => {
+  const base = 'http://target/developer';
+  const request = (method: string, url: string): SentRequest => ({ method, url, headers: {} });
+  const again = (method: string, url: string, signIn = false) =>
+    sentAgainWhenLate(base, request(method, url), signIn);
+  expect(again('GET', `${base}/v2/cycle?limit=25`)).toBe(true);
+  expect(again('GET', 'http://target/oauth/oauth2/auth?client_id=x', true)).toBe(true);
+  expect(again('POST', `${base}/v2/partner/token`)).toBe(true);
+  // Outside the contract and not the sign-in's: the suite's own harness (the sandbox's administration).
+  expect(again('GET', 'http://target/sandbox/webhooks')).toBe(false);
+  for (const [method, url] of [
+    ['PATCH', `${base}/v2/partner/service-request/00000000-0000-4000-8000-000000000000/status`],
+    ['POST', `${base}/v2/partner/development/add-test-data`],
+    ['DELETE', `${base}/v2/user/access`],
+  ] as const)
+    expect(again(method, url), `${method} ${url}`).toBe(false);
+  // The credentials form and the token endpoint (a code, a refresh token) are spent by their sending.
+  expect(again('POST', 'http://target/oauth/oauth2/auth', true)).toBe(false);
+  expect(again('POST', 'http://target/oauth/oauth2/token', true)).toBe(false);
 });

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { isolatedShares, Tags } from '../../src/config/profiles.ts';
-import { runPlan, runTargets, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
+import {
+  isolationOf,
+  type ProjectRole,
+  runPlan,
+  runTargets,
+  TARGET_ANNOTATION,
+} from '../../src/config/run-plan.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 
 const [target] = runTargets({});
@@ -32,18 +38,30 @@ test('on the embedded sandbox each share of the isolated tests gets an instance 
   expect(plan.isolatedLanes).toBe(2);
 });
 
-test('on any other target the isolated tests share it, after the rest, a worker a share; smoke, which runs none, gets one instance', () => {
-  for (const [plan, lanes] of [
-    [runPlan([target], false, shares), 2],
-    [runPlan([target], true, isolatedShares('smoke')), 1],
-  ] as const) {
+test('on any other target the isolated tests share it, first, a lane a share (the 429 burst beside the revocations), the others after them', () => {
+  const plan = runPlan([target], false, shares);
+  expect(plan.projects).toEqual([
+    { name: 'isolated', role: 'isolated', instances: { '': 0 }, share: shares[0] },
+    { name: 'isolated 2', role: 'isolated', instances: { '': 0 }, share: shares[1] },
+    { name: 'conformance', role: 'conformance', instances: { '': 0 } },
+  ]);
+  expect(plan.instances).toHaveLength(1);
+  expect(plan).toMatchObject({ isolatedBeside: true, isolatedFirst: true, isolatedLanes: 2 });
+  expect(['isolated', 'conformance'].map((role) => isolationOf(plan, role as ProjectRole))).toEqual([
+    'first',
+    'after',
+  ]);
+  expect(isolationOf(runPlan([target], true, shares), 'conformance')).toBe('apart');
+});
+
+test('smoke, which runs no isolated test, gets one instance, its empty isolated project after the rest', () => {
+  for (const plan of [runPlan([target], false, isolatedShares('smoke')), runPlan([target], true, [])]) {
     expect(plan.projects).toEqual([
       { name: 'conformance', role: 'conformance', instances: { '': 0 }, teardown: 'isolated' },
       { name: 'isolated', role: 'isolated', instances: { '': 0 } },
     ]);
     expect(plan.instances).toHaveLength(1);
-    expect(plan.isolatedBeside).toBe(false);
-    expect(plan.isolatedLanes).toBe(lanes);
+    expect(plan).toMatchObject({ isolatedBeside: false, isolatedFirst: false, isolatedLanes: 1 });
   }
 });
 

@@ -48,3 +48,11 @@ export function latencyTable(samples: Iterable<LatencySample>): LatencyRow[] {
       };
     });
 }
+
+/** The target's answer times over every operation, in words ("took 700 ms at the median, 712 ms at p95 (1640 answers)"). */
+export function answerTimesInWords(samples: readonly LatencySample[]): string {
+  const sorted = samples.map(([, ms]) => ms).sort((a, b) => a - b);
+  if (sorted.length === 0) return 'no answer of the target was timed';
+  const at = (p: number) => Math.round(percentile(sorted, p) ?? 0);
+  return `the target's answers took ${at(50)} ms at the median, ${at(95)} ms at p95 (${sorted.length} answers)`;
+}

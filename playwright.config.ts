@@ -6,7 +6,8 @@ import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, profileRow, Tags } from './src/config/profiles.ts';
 import { type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
-import { KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
+import { KEPT_FAILURES_REPORTER } from './src/protocol/kept-failures.ts';
+import { reportReporters } from './src/run/reporters.ts';
 import { suiteModule } from './src/run-state/package.ts';
 import { reportPath } from './src/run-state/reports-dir.ts';
 

@@ -99,3 +99,7 @@ export const successRequirement = (op: Pick<Operation, 'operationId'>): string =
  */
 export const jsonBodyRequirement = (op: Pick<Operation, 'operationId'>): string =>
   appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : successRequirement(op);
+
+/** The area of a requirement: the first part of its seed section. */
+export const areaOf = (requirement: Pick<Requirement, 'section'>): string =>
+  requirement.section.split(/ › |;/)[0]?.trim() || 'Other';

@@ -11,7 +11,7 @@ import { redactText } from './redact.ts';
 export type StopSide = 'run' | 'target';
 
 export class RequestRefused extends Error {
-  /** Its finding (src/report/finding.ts), but for the requirement: that of the check it stops. */
+  /** Its finding (src/protocol/finding.ts), but for the requirement: that of the check it stops. */
   readonly finding: { outcome: 'not-verified'; message: string };
 
   constructor(

@@ -10,7 +10,7 @@ import { operationById } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import type { Exchange } from '../http/exchange.ts';
-import { type Delivery, deliveryText } from '../run/webhook-receiver.ts';
+import { type Delivery, deliveryText } from '../http/webhook-receiver.ts';
 import { extendTestTimeout } from '../session/run-waits.ts';
 import { Verdict } from '../verdict/verdicts.ts';
 import { openWebhookInbox } from './webhook-inbox.ts';

@@ -20,7 +20,7 @@ import {
   runWebhookLog,
   startWebhookReceiver,
   waitForDeliveries,
-} from '../run/webhook-receiver.ts';
+} from '../http/webhook-receiver.ts';
 import { notVerified, Verdict } from '../verdict/verdicts.ts';
 import {
   listWebhookReceivers,

@@ -21,7 +21,7 @@ import { formatNote, formatViolation, validate } from '../contract/validators.ts
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
 import { succeeded } from '../http/exchange.ts';
-import type { Finding, FindingOutcome } from '../report/finding.ts';
+import type { Finding, FindingOutcome } from '../protocol/finding.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
 
 /** The outcomes a recorded exchange can show: a recording stops nothing and blocks nothing. */

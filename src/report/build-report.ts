@@ -1,17 +1,17 @@
 // Builds the conformance report from test results. A requirement's status comes from the verdicts that
 // name it: the failures that name it (`fail` findings), the tests that declare it (passed, not verified,
-// blocked, omitted), and the warnings and evidence they recorded (src/report/finding.ts). The run verdict:
+// blocked, omitted), and the warnings and evidence they recorded (src/protocol/finding.ts). The run verdict:
 // FAIL when a stated rule failed (documented deviations aside, stale ones counted), whatever else happened;
 // else ERROR when a run-wide error (the suite's or the user's side) stopped the run from judging the target;
 // else INCOMPLETE when a MUST requirement of the profile was not verified or run by no test, or the run was
 // narrowed; else PASS.
 import { profileRow } from '../config/profiles.ts';
-import type { Requirement } from '../contract/requirements.ts';
+import { areaOf, type Requirement } from '../contract/requirements.ts';
 import { type RequestTally, sumOfTallies } from '../http/request-counter.ts';
+import { type Finding, type FindingOutcome, isStop, isStopOutcome } from '../protocol/finding.ts';
 import { REQUIREMENT_STATUSES, type RunVerdict, verdictOf, worstOf } from '../result/outcomes.ts';
 import type { RunError, RunErrorKind } from '../run-state/run-error.ts';
 import { byExpiry, type Expectation, expectationFor, statedExpectation } from './expectations.ts';
-import { type Finding, type FindingOutcome, isStop, isStopOutcome } from './finding.ts';
 import {
   type ConformanceReport,
   idsWithStatus,
@@ -20,7 +20,6 @@ import {
   type RunSideStop,
   type TestResultSummary,
 } from './model.ts';
-import { areaOf } from './overview.ts';
 import { resultHeader } from './result-header.ts';
 
 export type RunMeta = Pick<

@@ -12,6 +12,9 @@ import { incompleteAllowed, judgedSelection } from '../config/selection.ts';
 import { requirements } from '../contract/requirements.ts';
 import { registerSecret } from '../http/redact.ts';
 import { budgeted, rateLimitedAnswers, requestsSent, requestTally } from '../http/request-counter.ts';
+import { samplesFromAnnotations } from '../protocol/latency-samples.ts';
+import { keptExchangesOf, type RunFinding, recordedRunFindings } from '../protocol/run-findings.ts';
+import { recordedSlowRequests, type SlowRequestRecord } from '../protocol/slow-requests.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
 import { allureFullName, markStoppedInAllure } from './allure/allure-stopped.ts';
@@ -24,20 +27,11 @@ import { loadExpectations } from './expectations.ts';
 import { inputsSection, plannedRequests } from './input-coverage.ts';
 import { latencyTable } from './latency/latency.ts';
 import { withLatency } from './latency/latency-budget.ts';
-import { samplesFromAnnotations } from './latency/latency-samples.ts';
-import {
-  lateSamples,
-  recordedSlowRequests,
-  type SlowRequestRecord,
-  sendingFailures,
-  sentTwice,
-  slowRequestRows,
-} from './latency/slow-requests.ts';
+import { lateSamples, sendingFailures, sentTwice, slowRequestRows } from './latency/slow-requests.ts';
 import type { ConformanceReport } from './model.ts';
 import { historyEntryOf } from './page/from-report.ts';
 import { progressLine } from './progress-line.ts';
 import { appendHistory, requirementHistoryPath } from './requirement-history.ts';
-import { keptExchangesOf, type RunFinding, recordedRunFindings } from './run-findings.ts';
 import {
   mergeDifferences,
   runFactsOf,

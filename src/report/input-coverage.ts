@@ -1,12 +1,6 @@
-// Which classes of the input space a run covered (issue 31), and how deep it went: a check records each
-// class it sent and judged as an annotation, `{ type: 'input-class', description: '["limit","17","listCycles"]' }`
-// (family, value, where), and the plan it read through as a `depth` annotation (src/user-data/depth.ts); the
-// reporter gathers them into the report's `inputs` section and conformance.md's table.
-import type { TestInfo } from '@playwright/test';
-
-export const INPUT_CLASS_ANNOTATION = 'input-class';
-/** The annotation that carries the plan a test read through (JSON of the DepthPlan, src/user-data/depth.ts). */
-export const DEPTH_ANNOTATION = 'depth';
+// Which classes of the input space a run covered (issue 31), and how deep it went, from the tests'
+// annotations (src/protocol/covered-inputs.ts): the report's `inputs` section and conformance.md's table.
+import { DEPTH_ANNOTATION, INPUT_CLASS_ANNOTATION } from '../protocol/covered-inputs.ts';
 
 /** One family of classes as the report shows it: the values covered, and on how many (value, where) pairs. */
 export interface CoveredFamily {
@@ -21,20 +15,6 @@ export interface InputsSection {
   covered: CoveredFamily[];
   /** The smoke profile's request budget and what it spent (CONFORMANCE_REQUEST_BUDGET). */
   budget?: { spent: number; of: number };
-}
-
-/** Records that the running test sent and judged `values` of a class `family` (on `where`: a collection...). */
-export function recordCovered(
-  testInfo: TestInfo,
-  family: string,
-  values: readonly string[],
-  where = '',
-): void {
-  for (const value of values) {
-    const description = JSON.stringify([family, value, where]);
-    if (!testInfo.annotations.some((a) => a.type === INPUT_CLASS_ANNOTATION && a.description === description))
-      testInfo.annotations.push({ type: INPUT_CLASS_ANNOTATION, description });
-  }
 }
 
 type Annotations = readonly { type: string; description?: string }[];

@@ -3,11 +3,12 @@
 // suite's own, which stopped a check) is <error>, what the run did not verify (not verified, blocked, omitted)
 // is <skipped>; a run error no test carries is a testcase of its own. Valid against the Jenkins JUnit XSD
 // (tests/self/suite-junit.spec.ts), as junit-requirements.xml is.
+
+import { type Finding, isStop } from '../protocol/finding.ts';
 import { runErrorElement, runErrorSuite } from '../render/junit-requirements.ts';
 import { fieldsLine } from '../render/requirement-lines.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { xmlAttributes as attributes, xmlText } from '../text/xml-text.ts';
-import { type Finding, isStop } from './finding.ts';
 import type { ConformanceReport, TestResultSummary } from './model.ts';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);

@@ -5,14 +5,7 @@
 // it makes each such test a failure again before any other reporter sees it, so that the console, the HTML,
 // JUnit and Allure reports and Playwright's own status show a failure as one. The suite marks no test
 // expected to fail (no `test.fail()`): here an expected failure is always a kept one.
-import { fileURLToPath } from 'node:url';
-import type { FullConfig, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-
-const thisFile = fileURLToPath(import.meta.url);
-
-/** Whether the run's reporters (Playwright's resolved list, as a worker sees it) start with this one. */
-export const keptFailuresShown = (reporters: FullConfig['reporter']): boolean =>
-  reporters[0]?.[0] === thisFile;
+import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
 export default class KeptFailuresReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {

@@ -1,6 +1,7 @@
 // The Markdown form of the conformance report: what a partner attaches to a certification. It opens with a
 // summary: requirement counts per area, then the latency table, then the input classes covered.
 
+import { areaOf } from '../contract/requirements.ts';
 import { TIMEOUT_RULE } from '../http/request-timeout.ts';
 import { causeLine, causesOf } from '../render/causes.ts';
 import {
@@ -22,7 +23,7 @@ import type {
   SinceLastRun,
   TestResultSummary,
 } from './model.ts';
-import { areaCounts, areaOf, overBudget, p95Change } from './overview.ts';
+import { areaCounts, overBudget, p95Change } from './overview.ts';
 import { runSideLines } from './run-side.ts';
 
 const STATUS_LABEL: Record<RequirementResult['status'], string> = {

@@ -1,11 +1,8 @@
 // The overview a report opens with (conformance.md, Allure): requirement counts per area, and the
 // latency rows' change against the baseline.
+import { areaOf } from '../contract/requirements.ts';
 import type { LatencyRow } from './latency/latency.ts';
 import type { RequirementResult } from './model.ts';
-
-/** The area of a requirement: the first part of its seed section. */
-export const areaOf = (requirement: Pick<RequirementResult, 'section'>): string =>
-  requirement.section.split(/ › |;/)[0]?.trim() || 'Other';
 
 export interface AreaCounts {
   area: string;

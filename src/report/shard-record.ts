@@ -5,9 +5,9 @@
 import type { RunManifest } from '../config/run-manifest.ts';
 import { redactText } from '../http/redact.ts';
 import { type RequestTally, sumOfTallies, UnansweredRequests } from '../http/request-counter.ts';
+import type { RunFinding } from '../protocol/run-findings.ts';
+import type { SlowRequestRecord } from '../protocol/slow-requests.ts';
 import type { RunError } from '../run-state/run-error.ts';
-import type { SlowRequestRecord } from './latency/slow-requests.ts';
-import type { RunFinding } from './run-findings.ts';
 
 /** The metadata key of a shard's record: `conformance-shard 2/4`. */
 export const SHARD_RECORD_KEY = 'conformance-shard';

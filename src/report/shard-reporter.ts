@@ -6,10 +6,10 @@
 import type { FullConfig, Reporter } from '@playwright/test/reporter';
 import { currentRunManifest, type RunManifest } from '../config/run-manifest.ts';
 import { rateLimitedAnswers, requestTally } from '../http/request-counter.ts';
+import { recordedRunFindings } from '../protocol/run-findings.ts';
+import { recordedSlowRequests } from '../protocol/slow-requests.ts';
 import { packageVersion } from '../run-state/package.ts';
 import { recordedRunError } from '../run-state/run-error.ts';
-import { recordedSlowRequests } from './latency/slow-requests.ts';
-import { recordedRunFindings } from './run-findings.ts';
 import { runFactsOf, SHARD_RECORD_KEY, type ShardRecord } from './shard-record.ts';
 
 /** The run's manifest; undefined when global setup stopped before writing one (its run error says why). */

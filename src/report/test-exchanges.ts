@@ -2,11 +2,9 @@
 // each with its id), for the result's `exchanges`: each kept once, and named by the test's summary.
 import { readFileSync } from 'node:fs';
 import type { TestCase } from '@playwright/test/reporter';
+import { EXCHANGES_ATTACHMENT } from '../protocol/attachments.ts';
 import type { ResultExchange } from '../result/schema.ts';
 import type { TestResultSummary } from './model.ts';
-
-/** The attachment that carries a test's exchanges (JSON: the result's exchanges, but for `test`). */
-export const EXCHANGES_ATTACHMENT = 'exchanges.json';
 
 type Attached = Omit<ResultExchange, 'test'>;
 

@@ -1,4 +1,4 @@
-// A test's result in the verdict model's terms, from its findings (src/report/finding.ts), which the worker
+// A test's result in the verdict model's terms, from its findings (src/protocol/finding.ts), which the worker
 // recorded from the errors themselves where they were caught (src/suite/ending-recorder.ts). A request to a target that cannot be
 // reached is the check's failure where the target answered in the run, and the run error where it answered
 // nothing. What a test ended with but recorded no finding for (a worker that died before its teardown, a test
@@ -9,12 +9,12 @@ import type { Suite, TestCase } from '@playwright/test/reporter';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { redactText } from '../http/redact.ts';
 import { REQUESTS_ANNOTATION, type RequestTally } from '../http/request-counter.ts';
+import { type Finding, findingsOf, isStop, type Stop, stopReason } from '../protocol/finding.ts';
+import { suiteError, type TestError } from '../protocol/run-errors.ts';
+import { keptExchangesOf, type RunFinding } from '../protocol/run-findings.ts';
 import { worstOf } from '../result/outcomes.ts';
 import { sourceOf } from '../run-state/package.ts';
-import { type Finding, findingsOf, isStop, type Stop, stopReason } from './finding.ts';
 import type { TestResultSummary } from './model.ts';
-import { suiteError, type TestError } from './run-errors.ts';
-import { keptExchangesOf, type RunFinding } from './run-findings.ts';
 
 const REQUIREMENT_TAG = /^@[A-Z0-9]+(-[A-Z0-9]+)+$/;
 
@@ -170,7 +170,7 @@ export function summarise(test: TestCase, targetAnswered = true): TestResultSumm
 }
 
 /**
- * A finding the run met outside any test (src/report/run-findings.ts), as an entry of the report of its own:
+ * A finding the run met outside any test (src/protocol/run-findings.ts), as an entry of the report of its own:
  * it ends as a test would have that recorded it alone (endingOf).
  */
 export function summariseRunFinding(run: RunFinding): TestResultSummary {

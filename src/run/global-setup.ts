@@ -31,7 +31,7 @@ import { drawnSeed } from '../config/variable-parsers.ts';
 import { type Env, read } from '../config/variables.ts';
 import { startRunCoordinator } from '../coordinator/server.ts';
 import { assembleHar } from '../http/har-writer.ts';
-import { setupRunError } from '../report/run-errors.ts';
+import { setupRunError } from '../protocol/run-errors.ts';
 import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
 import { timed } from '../run-state/phase-log.ts';
 import { handManifestToWorkers } from '../run-state/process-variables.ts';
@@ -40,7 +40,7 @@ import { type RunError, recordRunError } from '../run-state/run-error.ts';
 import { markSetupFinished } from '../run-state/setup-finished.ts';
 import { preflight } from './preflight.ts';
 import { startPrism } from './prism.ts';
-import { startRunWebhookReceiver } from './webhook-receiver.ts';
+import { startRunWebhookReceiver } from './run-webhook-receiver.ts';
 
 /**
  * The embedded sandbox's rate limit, per client, high enough that the run never waits on it: the workers

@@ -4,7 +4,7 @@
 // (each partner's, the user OAuth client's, the user's at one sign-in unless the token store holds the
 // grant). A target the run started answers to the suite's own credentials: there only the local checks run,
 // the rest is for the tests (the mutation gate's faults). What the server fails is no run error but a run
-// finding (src/report/run-findings.ts), and the tests run: a sign-in (AUTH-CODE-FLOW), a second 429 after the
+// finding (src/protocol/run-findings.ts), and the tests run: a sign-in (AUTH-CODE-FLOW), a second 429 after the
 // wait the first asked for (the partner token request's OP-PARTNER-TOKEN, the user token endpoint's
 // AUTH-CODE-FLOW: neither lists 429). A user whose sign-in needs a person stops only the checks that need
 // that user (the run's journal, src/auth/sign-in-journal.ts); the preflight goes on to the next.
@@ -32,9 +32,9 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
-import type { Finding } from '../report/finding.ts';
-import { signInRunError, sourceOf, unreachable } from '../report/run-errors.ts';
-import { recordRunFinding } from '../report/run-findings.ts';
+import type { Finding } from '../protocol/finding.ts';
+import { signInRunError, sourceOf, unreachable } from '../protocol/run-errors.ts';
+import { recordRunFinding } from '../protocol/run-findings.ts';
 import type { RunError } from '../run-state/run-error.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;

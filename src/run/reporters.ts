@@ -2,11 +2,9 @@
 // shards' blob reports (merge.config.ts, `physiology-conformance merge-reports`). Paths are the package's own,
 // so an installed suite finds them from any working directory.
 import type { ReporterDescription } from '@playwright/test';
+import { KEPT_FAILURES_REPORTER } from '../protocol/kept-failures.ts';
 import { suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
-
-/** First in any list: a check's failure keeps its worker, and every reporter after it still sees a failure. */
-export const KEPT_FAILURES_REPORTER = suiteModule('src/report/kept-failures-reporter.ts');
 
 /**
  * What a shard reports: its tests, for `merge-reports` (PLAYWRIGHT_BLOB_OUTPUT_DIR names where), and, before

@@ -1,7 +1,7 @@
 // What a target session's client tells of the requests that are slow (1 s) or lose their connection
 // (src/http/second-sending.ts): each is recorded for the report once all its sendings settled, named by the
 // test that sent it, and the sending its check went on without judged here, once, on its whole answer
-// (src/report/latency/slow-requests.ts). A session closes once the last has settled: each ends by its bound.
+// (unused-sending.ts). A session closes once the last has settled: each ends by its bound.
 import type { TestInfo } from '@playwright/test';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
 import { operationUnder } from '../contract/match-operation.ts';
@@ -9,12 +9,9 @@ import type { ApiClientOptions } from '../http/api-client.ts';
 import { curl } from '../http/exchange.ts';
 import { carriesMadeUpToken } from '../http/made-up-tokens.ts';
 import { redactText } from '../http/redact.ts';
-import {
-  recordSlowRequest,
-  type SlowRequestRecord,
-  unusedSendingFailure,
-} from '../report/latency/slow-requests.ts';
+import { recordSlowRequest, type SlowRequestRecord } from '../protocol/slow-requests.ts';
 import { currentTest } from './run-waits.ts';
+import { unusedSendingFailure } from './unused-sending.ts';
 
 /** A test's title as the report gives it (src/report/test-result.ts). */
 const reportTitle = (test: TestInfo): string =>

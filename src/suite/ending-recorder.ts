@@ -9,9 +9,9 @@ import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { RequestRefused } from '../http/request-refused.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
-import { type Finding, findingsOf, recordFinding } from '../report/finding.ts';
-import { runErrorOf, suiteError, type TestError } from '../report/run-errors.ts';
-import { recordRunFinding } from '../report/run-findings.ts';
+import { type Finding, findingsOf, recordFinding } from '../protocol/finding.ts';
+import { runErrorOf, suiteError, type TestError } from '../protocol/run-errors.ts';
+import { recordRunFinding } from '../protocol/run-findings.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { runningTestExchanges } from '../verdict/exchange-sink.ts';
 import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
@@ -95,7 +95,7 @@ const judged = (testInfo: TestInfo): boolean =>
 /**
  * The one path from an error that ends a test (its body's, a fixture's) to its finding, where it is caught:
  * a check's failure is its finding; a request the run refused stops the check, not verified; a run-side cause
- * (src/report/run-errors.ts runErrorOf) stops it with the run error; a request that failed on the way fails
+ * (src/protocol/run-errors.ts runErrorOf) stops it with the run error; a request that failed on the way fails
  * the check's requirement; any other error is the suite's own. Throws the error on (a stop: the skip).
  */
 export function ended(testInfo: TestInfo, error: unknown): never {
@@ -139,7 +139,7 @@ export function failedOnChecksAlone(testInfo: TestInfo): boolean {
 
 /**
  * What ended something outside any test (a worker fixture's teardown), recorded as a run finding seen
- * `where` (src/report/run-findings.ts): a check's failure its finding, any other error the suite's own.
+ * `where` (src/protocol/run-findings.ts): a check's failure its finding, any other error the suite's own.
  */
 function endedOutsideTests(where: string, error: unknown): void {
   const runError = suiteError(where, testErrorOf(error));

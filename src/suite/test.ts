@@ -6,9 +6,8 @@
 import { mergeTests, type TestDetails } from '@playwright/test';
 import { resolveEnvironment } from '../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../config/run-plan.ts';
-import { findRequirement } from '../contract/requirements.ts';
-import { REQUIREMENT_ANNOTATION } from '../report/finding.ts';
-import { areaOf } from '../report/overview.ts';
+import { areaOf, findRequirement } from '../contract/requirements.ts';
+import { REQUIREMENT_ANNOTATION } from '../protocol/finding.ts';
 import { partnerDataTest, userDataTest } from './data-fixtures.ts';
 import { judgedBody } from './ending-recorder.ts';
 import { coreTest } from './fixtures.ts';

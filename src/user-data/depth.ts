@@ -18,7 +18,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { observationOf, RateBudget } from '../http/rate-budget.ts';
 import { announcedRateLimit } from '../http/rate-limit-headers.ts';
 import type { ShownRate } from '../http/rate-window.ts';
-import { DEPTH_ANNOTATION, recordCovered } from '../report/input-coverage.ts';
+import { DEPTH_ANNOTATION, recordCovered } from '../protocol/covered-inputs.ts';
 import type { TargetSession } from '../session/target-session.ts';
 
 /** How often a session asks the run's coordinator what the target showed: a plan a second old is current. */
@@ -102,6 +102,6 @@ export async function planOf(
   return plan;
 }
 
-/** Records that the running check sent and judged these values of a class (src/report/input-coverage.ts). */
+/** Records that the running check sent and judged these values of a class (src/protocol/covered-inputs.ts). */
 export const covered = (family: string, values: readonly (string | number)[], where?: string): void =>
   recordCovered(test.info(), family, values.map(String), where);

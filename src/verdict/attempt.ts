@@ -2,7 +2,7 @@
 // carries (a check's failure: its finding; a request the suite stopped: whose side it is on), so that a
 // check records an outcome and goes on without a try.
 import { RequestRefused, type StopSide } from '../http/request-refused.ts';
-import type { Finding } from '../report/finding.ts';
+import type { Finding } from '../protocol/finding.ts';
 import { ConformanceFailure, type FailureBasis } from './verdicts.ts';
 
 export type Attempt<T> =

@@ -4,7 +4,7 @@
 // every test that asks after. The first test in the worker that ends with such a failure keeps the exchange
 // among its own (the result's `exchanges`); every later one names that one.
 import type { Exchange } from '../http/exchange.ts';
-import type { Finding } from '../report/finding.ts';
+import type { Finding } from '../protocol/finding.ts';
 import { exchangeId } from './exchange-sink.ts';
 
 /** A failure's finding, and the exchange it rests on (src/verdict/verdicts.ts ConformanceFailure). */

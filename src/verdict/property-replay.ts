@@ -3,7 +3,7 @@
 // failing one included (the stored counterexamples and the boundary cases first, as in the run).
 import type { TestInfo } from '@playwright/test';
 import { ownTitle, targetNameOf } from '../config/run-plan.ts';
-import type { Finding } from '../report/finding.ts';
+import type { Finding } from '../protocol/finding.ts';
 import { escapeRegExp } from '../text/escape-reg-exp.ts';
 
 /** `text` as one single-quoted shell word. */

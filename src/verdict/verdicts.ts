@@ -2,7 +2,7 @@
 // requirement, the request with a curl reproduction, credentials redacted, and the offending field), records
 // what a pass rests on (evidence), warns where the target departs from the suite's reading of a loosely
 // stated point, notes what it does where the seed says "not shown", or stops the check as not verified or
-// blocked (a skip, never a pass). Each is a Finding (src/report/finding.ts) the reporter reads; a failure
+// blocked (a skip, never a pass). Each is a Finding (src/protocol/finding.ts) the reporter reads; a failure
 // becomes one where it ends the test. A test reaches its own through the `verdict` fixture.
 import { type TestInfo, test } from '@playwright/test';
 import { isOperationId, type Operation } from '../contract/operation-model.ts';
@@ -22,7 +22,7 @@ import {
   succeeded,
 } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
-import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../report/finding.ts';
+import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../protocol/finding.ts';
 import { exchangeRef } from './exchange-sink.ts';
 import { restOn } from './failure-exchanges.ts';
 

@@ -9,8 +9,8 @@ import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
+import { type Delivery, deliveryText } from '../../src/http/webhook-receiver.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
-import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
 import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 import {

@@ -17,6 +17,7 @@ import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { jsonOf } from '../../src/http/exchange.ts';
+import { type Delivery, deliveryHeader, deliveryText } from '../../src/http/webhook-receiver.ts';
 import {
   describeScheme,
   type SignatureScheme,
@@ -26,7 +27,6 @@ import {
 import { PARTNER_WRITE_TAGS } from '../../src/partner-data/partner-catalogue.ts';
 import { serviceRequestIdsOf, uniqueStatus } from '../../src/partner-data/partner-resources.ts';
 import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
-import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
 import { test, verifies } from '../../src/suite/test.ts';
 
 const signedRequest = (delivery: Delivery, body = delivery.body): SignedRequest => ({

@@ -2,8 +2,8 @@
 // skip throws `Skipped`), and the TestCase of a finished test with its result's annotations and errors.
 import type { TestInfo } from '@playwright/test';
 import type { TestCase } from '@playwright/test/reporter';
+import { type FindingOutcome, recordFinding } from '../../src/protocol/finding.ts';
 import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
-import { type FindingOutcome, recordFinding } from '../../src/report/finding.ts';
 import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
 import { ended, failedOnChecksAlone, uncaughtFindings } from '../../src/suite/ending-recorder.ts';
 

@@ -14,8 +14,8 @@ import { type Browser, type BrowserContext, chromium, expect, type Page, test } 
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import type { FaultName } from '../../sandbox/faults/index.ts';
 import { chromiumPath } from '../../src/config/chromium.ts';
+import { areaOf } from '../../src/contract/requirements.ts';
 import type { ConformanceReport } from '../../src/report/model.ts';
-import { areaOf } from '../../src/report/overview.ts';
 import { readResult } from '../../src/result/validate.ts';
 import { playwrightCli } from '../../src/run/playwright.ts';
 import { runProcess } from '../../src/run/run-step.ts';

@@ -1,11 +1,16 @@
-// A check's outcome travels as a typed finding (src/report/finding.ts): every outcome of the closed list goes
+// A check's outcome travels as a typed finding (src/protocol/finding.ts): every outcome of the closed list goes
 // from the check through the test's annotations to the report's summary unchanged, an outcome outside the
 // list is refused, and a failure is charged to its finding's requirement, never to what its text names.
 import { expect, test } from '@playwright/test';
 import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
 import { TransportFailure } from '../../src/http/transport-failure.ts';
-import { FINDING_OUTCOMES, type Finding, type FindingOutcome, findingsOf } from '../../src/report/finding.ts';
+import {
+  FINDING_OUTCOMES,
+  type Finding,
+  type FindingOutcome,
+  findingsOf,
+} from '../../src/protocol/finding.ts';
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/test-result.ts';
 import { stoppedByRunError } from '../../src/suite/ending-recorder.ts';

@@ -20,12 +20,8 @@ import {
   sendWithSecond,
 } from '../../src/http/second-sending.ts';
 import { TransportError } from '../../src/http/transport.ts';
-import {
-  lateSamples,
-  type SlowRequestRecord,
-  sentTwice,
-  slowRequestRows,
-} from '../../src/report/latency/slow-requests.ts';
+import type { SlowRequestRecord } from '../../src/protocol/slow-requests.ts';
+import { lateSamples, sentTwice, slowRequestRows } from '../../src/report/latency/slow-requests.ts';
 
 const get = (path: string): SentRequest => ({ method: 'GET', url: `http://target${path}`, headers: {} });
 const cycles = get('/v2/cycle?limit=25');

@@ -1,9 +1,7 @@
 // Latency as a result: per operation, the count, p50, p95 and max of the target's answer times, from the
-// exchanges a run recorded (src/report/latency/latency-samples.ts). Percentiles are nearest-rank: the value at
+// exchanges a run recorded (src/protocol/latency-samples.ts). Percentiles are nearest-rank: the value at
 // rank ceil(p/100 × n) of the sorted times, so every figure is a time the target really took.
-
-/** One timed answer: the operation it belongs to and the round trip in milliseconds. */
-export type LatencySample = readonly [operationId: string, ms: number];
+import type { LatencySample } from '../../protocol/latency-samples.ts';
 
 export interface LatencyRow {
   operationId: string;

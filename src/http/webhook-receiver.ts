@@ -1,15 +1,13 @@
 // The suite's webhook receiver: an HTTP server that records every request it gets (method, path, headers,
 // raw body) and answers 200. Two uses:
 // - on the embedded sandbox, a check starts one on 127.0.0.1 and a free port and registers it through the
-//   sandbox administration API (sandbox-admin.ts);
-// - on any other target, global setup starts one for the whole run on CONFORMANCE_WEBHOOK_LISTEN, the team
-//   has registered CONFORMANCE_WEBHOOK_PUBLIC_URL (which reaches it) with the service, and it appends each
-//   delivery to the run's webhook log (a JSON line each), which the checks of every worker read.
+//   sandbox administration API (src/partner-data/sandbox-admin.ts);
+// - on any other target, global setup starts one for the run (src/run/run-webhook-receiver.ts) that appends
+//   each delivery to the run's webhook log (a JSON line each), which the checks of every worker read.
 
 import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SuiteConfig } from '../config/suite-config.ts';
 import { readJsonLines } from '../run-state/json-lines.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 
@@ -158,20 +156,5 @@ export async function startWebhookReceiver({
   };
 }
 
-// ------------------------------------------------------------------------------------ the run's receiver
-
 /** The run's webhook log (under the run's reports directory). */
 export const runWebhookLog = (): string => reportPath('.run/webhooks.jsonl');
-
-/**
- * Global setup: the run's receiver on CONFORMANCE_WEBHOOK_LISTEN, logging to runWebhookLog(), when the
- * target is not the embedded sandbox and a receiver is configured. Returns its stop, or undefined.
- */
-export async function startRunWebhookReceiver(
-  config: SuiteConfig,
-): Promise<(() => Promise<void>) | undefined> {
-  const { listen } = config.webhooks;
-  if (config.capabilities.has('sandbox-admin') || !listen) return undefined;
-  const receiver = await startWebhookReceiver({ ...listen, log: runWebhookLog() });
-  return receiver.close;
-}

@@ -3,13 +3,13 @@
 // typed problem: no server error, the status listed for the operation with this token, a JSON body, the
 // schema of the operation's response for that status, the status of the copy the check used. The first
 // oracle an answer breaks charges it, once.
-import type { Operation } from '../../contract/operation-model.ts';
-import { appliesTo, jsonBodyRequirement, successRequirement } from '../../contract/requirements.ts';
-import { attributed } from '../../contract/rule-requirements.ts';
-import { formatViolation, validate } from '../../contract/validators.ts';
-import { isJsonContentType } from '../../http/content-type.ts';
-import { BODY, bodyField, bodyOf, headerField, STATUS } from '../../http/exchange.ts';
-import type { TransportResponse } from '../../http/transport.ts';
+import type { Operation } from '../contract/operation-model.ts';
+import { appliesTo, jsonBodyRequirement, successRequirement } from '../contract/requirements.ts';
+import { attributed } from '../contract/rule-requirements.ts';
+import { formatViolation, validate } from '../contract/validators.ts';
+import { isJsonContentType } from '../http/content-type.ts';
+import { BODY, bodyField, bodyOf, headerField, STATUS } from '../http/exchange.ts';
+import type { TransportResponse } from '../http/transport.ts';
 
 export interface SendingContext {
   op: Operation;

@@ -1,7 +1,7 @@
 // What the run observed outside any test (the preflight of global setup): each finding with where it was
 // seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
 // server's failure met before the tests is charged like any other (src/report/test-result.ts), as is a first
-// sending judged after its check went on without it (src/report/latency/slow-requests.ts).
+// sending judged after its check went on without it (src/session/unused-sending.ts).
 
 import { appendFileSync } from 'node:fs';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';

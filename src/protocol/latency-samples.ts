@@ -3,9 +3,11 @@
 // (src/suite/fixtures.ts). Each exchange is mapped to its operation of specs/openapi.yaml by the recording
 // matcher; exchanges of no operation (OAuth, sandbox administration) and untimed ones are left out.
 
-import { matchOperation } from '../../contract/match-operation.ts';
-import type { Exchange } from '../../http/exchange.ts';
-import type { LatencySample } from './latency.ts';
+import { matchOperation } from '../contract/match-operation.ts';
+import type { Exchange } from '../http/exchange.ts';
+
+/** One timed answer: the operation it belongs to and the round trip in milliseconds. */
+export type LatencySample = readonly [operationId: string, ms: number];
 
 export const LATENCY_ANNOTATION = 'latency';
 

@@ -91,6 +91,12 @@ export interface TestError {
   value?: string;
 }
 
+/** An error as Playwright serialises it (its text, its stack), from the object. */
+export const testErrorOf = (error: unknown): TestError =>
+  error instanceof Error
+    ? { message: `${error.name}: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}) }
+    : { value: String(error) };
+
 /** An error of the suite's own code in the test `title` (its first line, and its stack, redacted). */
 export const suiteError = (title: string, error: TestError): RunError => ({
   kind: 'suite',

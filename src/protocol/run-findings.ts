@@ -1,14 +1,15 @@
-// What the run observed outside any test (the preflight of global setup): each finding with where it was
-// seen, one JSON line each in the run's directory. The reporter makes each an entry of the report, so a
-// server's failure met before the tests is charged like any other (src/report/test-result.ts), as is a first
-// sending judged after its check went on without it (src/session/unused-sending.ts).
+// What the run observed outside any test (the preflight, a worker's teardown, a sending judged after its
+// check went on without it: src/session/unused-sending.ts): each finding with where it was seen, a JSON line
+// each in the run's directory, which the reporter makes an entry of the report (src/report/test-result.ts).
 
 import { appendFileSync } from 'node:fs';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
 import type { ResultExchange } from '../result/schema.ts';
 import { readJsonLines } from '../run-state/json-lines.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import { ConformanceFailure } from './failure.ts';
 import { type Finding, validFinding } from './finding.ts';
+import { suiteError, testErrorOf } from './run-errors.ts';
 
 export interface RunFinding {
   /** Where the run saw it: "preflight: sign-in of user A". */
@@ -45,3 +46,14 @@ export const recordedRunFindings = (): RunFinding[] =>
     ...recorded,
     finding: validFinding(recorded.finding),
   }));
+
+/**
+ * What ended something outside any test (a failure the preflight met, a worker fixture's teardown), recorded
+ * as a run finding seen `where`: a check's failure its finding, with the exchange it rests on; any other
+ * error the suite's own (the one recorder of both: src/run/preflight.ts, src/suite/ending-recorder.ts).
+ */
+export function recordEndingOutsideTests(where: string, error: unknown): void {
+  const runError = suiteError(where, testErrorOf(error));
+  if (error instanceof ConformanceFailure) recordRunFinding(where, error.finding, error.basis.exchange);
+  else recordRunFinding(where, { requirement: '', outcome: 'error', message: runError.cause, runError });
+}

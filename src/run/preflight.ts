@@ -3,8 +3,8 @@
 // browser the sign-in needs, an unreachable target or an untrusted TLS certificate, credentials it refuses
 // (each partner's, the user OAuth client's, the user's at one sign-in unless the token store holds the
 // grant). A target the run started answers to the suite's own credentials: there only the local checks run,
-// the rest is for the tests (the mutation gate's faults). What the server fails is no run error but a run
-// finding (src/protocol/run-findings.ts), and the tests run: a sign-in (AUTH-CODE-FLOW), a second 429 after the
+// the rest is for the tests (the mutation gate's faults). What the server fails is no run error but a
+// check's failure, recorded as a run finding (src/protocol/run-findings.ts), and the tests run: a sign-in (AUTH-CODE-FLOW), a second 429 after the
 // wait the first asked for (the partner token request's OP-PARTNER-TOKEN, the user token endpoint's
 // AUTH-CODE-FLOW: neither lists 429). A user whose sign-in needs a person stops only the checks that need
 // that user (the run's journal, src/auth/sign-in-journal.ts); the preflight goes on to the next.
@@ -26,15 +26,15 @@ import { operationById } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../http/certificate.ts';
-import { describeExchange, type Exchange, jsonOf, STATUS } from '../http/exchange.ts';
+import { type Exchange, jsonOf, STATUS } from '../http/exchange.ts';
 import { announcedNumbers, type RateLimitJudge } from '../http/rate-limited.ts';
 import { redactText, registerSecret } from '../http/redact.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
-import type { Finding } from '../protocol/finding.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
 import { signInRunError, sourceOf, unreachable } from '../protocol/run-errors.ts';
-import { recordRunFinding } from '../protocol/run-findings.ts';
+import { recordEndingOutsideTests } from '../protocol/run-findings.ts';
 import type { RunError } from '../run-state/run-error.ts';
 
 const PROFILE_PATH = operationById('getBasicProfile').path;
@@ -69,18 +69,10 @@ const chargeRateLimit =
   (error: unknown): undefined => {
     if (!(error instanceof RateLimitedTwice)) throw error;
     const { method, url } = error.exchange.request;
-    recordRunFinding(
+    const message = `${method} ${new URL(url).pathname} answered 429, a status the contract does not list for it, again after the run waited out the first as it asked (${error.first})`;
+    recordEndingOutsideTests(
       `preflight: ${where}`,
-      {
-        requirement,
-        outcome: 'fail',
-        message: redactText(
-          `${method} ${new URL(url).pathname} answered 429, a status the contract does not list for it, again after the run waited out the first as it asked (${error.first})`,
-        ),
-        evidence: describeExchange(error.exchange),
-        fields: [STATUS],
-      },
-      error.exchange,
+      new ConformanceFailure(requirement, message, error.exchange, { fields: [STATUS] }),
     );
     return undefined;
   };
@@ -232,16 +224,9 @@ function signInTrouble(error: unknown, name: ConfiguredUser): RunError | undefin
     return undefined;
   }
   if (!(error instanceof SignInServerFailure)) return signInRunError(error);
-  const { exchange, fields } = error.basis;
-  const { what: message, evidence } = error;
-  const finding: Finding = {
-    requirement: 'AUTH-CODE-FLOW',
-    outcome: 'fail',
-    message,
-    evidence,
-    fields: [...fields],
-  };
-  recordRunFinding(`preflight: sign-in of user ${name}`, finding, exchange);
+  // The check's failure of AUTH-CODE-FLOW, as a test's sign-in makes it (src/suite/fixtures.ts serverFailure).
+  const failure = new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence, error.basis);
+  recordEndingOutsideTests(`preflight: sign-in of user ${name}`, failure);
   return undefined;
 }
 

@@ -24,7 +24,8 @@ import {
   refusalsText,
 } from '../http/rate-limited.ts';
 import { RequestRefused } from '../http/request-refused.ts';
-import { ConformanceFailure, Verdict } from '../verdict/verdicts.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
+import { Verdict } from '../verdict/verdicts.ts';
 import { currentTest } from './run-waits.ts';
 
 /** The reading a user data operation's 429 within the target's own announced limit departs from. */

@@ -31,7 +31,7 @@ import {
   type RequestTimeouts,
 } from '../http/request-timeout.ts';
 import { nodeTransport, type Transport } from '../http/transport.ts';
-import { runningTestExchanges } from '../verdict/exchange-sink.ts';
+import { runningTestExchanges } from '../protocol/exchange-sink.ts';
 import { rateLimitJudge } from './rate-limit-judge.ts';
 import { RunMemo, secretTokenCodec } from './run-memo.ts';
 import { extendTestTimeout } from './run-waits.ts';

@@ -10,7 +10,8 @@ import type { UnansweredRead } from '../coordinator/routes.ts';
 import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import type { TransportFailure } from '../http/transport-failure.ts';
-import { blockedBy, ConformanceFailure, declaredRequirement } from '../verdict/verdicts.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
+import { blockedBy, declaredRequirement } from '../verdict/verdicts.ts';
 import { currentTest } from './run-waits.ts';
 
 /** The unanswered requests the running test sent, by request, each as last charged. */

@@ -9,13 +9,14 @@ import { curl } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { RequestRefused } from '../http/request-refused.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
+import { runningTestExchanges } from '../protocol/exchange-sink.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
+import { keepExchangesOf, withKeptExchange } from '../protocol/failure-exchanges.ts';
 import { type Finding, findingsOf, recordFinding } from '../protocol/finding.ts';
-import { runErrorOf, suiteError, type TestError } from '../protocol/run-errors.ts';
-import { recordRunFinding } from '../protocol/run-findings.ts';
+import { runErrorOf, suiteError, type TestError, testErrorOf } from '../protocol/run-errors.ts';
+import { recordEndingOutsideTests } from '../protocol/run-findings.ts';
 import type { RunError } from '../run-state/run-error.ts';
-import { runningTestExchanges } from '../verdict/exchange-sink.ts';
-import { keepExchangesOf, withKeptExchange } from '../verdict/failure-exchanges.ts';
-import { ConformanceFailure, declaredRequirement, stopWith } from '../verdict/verdicts.ts';
+import { declaredRequirement, stopWith } from '../verdict/verdicts.ts';
 
 /** Of each test, what the suite classified as it caught it: the entries of its `errors` (whether each keeps
  * the worker), and the errors themselves, each recorded once however often it is thrown on. */
@@ -50,12 +51,6 @@ function thrownOn(testInfo: TestInfo, error: unknown, keepsWorker: boolean): nev
 /** Ends the test as not verified, its finding carrying the run error that stopped it. */
 export const stoppedByRunError = (testInfo: TestInfo, runError: RunError): never =>
   stopWith(testInfo, { outcome: 'error', message: runError.cause, runError });
-
-/** An error as Playwright serialises it (its text, its stack), from the object. */
-const testErrorOf = (error: unknown): TestError =>
-  error instanceof Error
-    ? { message: `${error.name}: ${error.message}`, ...(error.stack ? { stack: error.stack } : {}) }
-    : { value: String(error) };
 
 /** An error of the suite's own code in the test, with its stack (redacted): ERROR, kind `suite`. */
 function suiteFinding(testInfo: TestInfo, error: TestError): Finding {
@@ -137,20 +132,6 @@ export function failedOnChecksAlone(testInfo: TestInfo): boolean {
   return testInfo.errors.length > 0 && testInfo.errors.every((_, index) => slots.get(index) === true);
 }
 
-/**
- * What ended something outside any test (a worker fixture's teardown), recorded as a run finding seen
- * `where` (src/protocol/run-findings.ts): a check's failure its finding, any other error the suite's own.
- */
-function endedOutsideTests(where: string, error: unknown): void {
-  const runError = suiteError(where, testErrorOf(error));
-  recordRunFinding(
-    where,
-    error instanceof ConformanceFailure
-      ? error.finding
-      : { requirement: '', outcome: 'error', message: runError.cause, runError },
-  );
-}
-
 type Fn = (...args: never[]) => unknown;
 
 /** `run` in place of `fn`, read as `fn`: Playwright reads which fixtures a function takes from its source. */
@@ -186,7 +167,7 @@ function judgedFixture(name: string, fn: FixtureFn, worker: boolean): FixtureFn 
       if (!worker) ended(info as TestInfo, error);
       // A worker fixture's setup fails the test that needed it (the suite's own error, uncaughtFindings).
       if (!used) throw error;
-      endedOutsideTests(`the worker's teardown (fixture ${name})`, error);
+      recordEndingOutsideTests(`the worker's teardown (fixture ${name})`, error);
     }
   }, fn);
 }

@@ -21,6 +21,8 @@ import { appendToRecording } from '../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../http/request-counter.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
 import { EXCHANGES_ATTACHMENT } from '../protocol/attachments.ts';
+import { collectTestExchanges, exchangeId } from '../protocol/exchange-sink.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
 import { findingsOf, recordFinding } from '../protocol/finding.ts';
 import { keptFailuresShown } from '../protocol/kept-failures.ts';
 import { latencyAnnotation } from '../protocol/latency-samples.ts';
@@ -33,15 +35,7 @@ import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../sessi
 import { messageOf } from '../text/error-message.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
 import { attempt } from '../verdict/attempt.ts';
-import { collectTestExchanges, exchangeId } from '../verdict/exchange-sink.ts';
-import {
-  blockedBy,
-  ConformanceFailure,
-  declaredVerdict,
-  notVerified,
-  stopWith,
-  type Verdict,
-} from '../verdict/verdicts.ts';
+import { blockedBy, declaredVerdict, notVerified, stopWith, type Verdict } from '../verdict/verdicts.ts';
 import {
   failedOnChecksAlone,
   failWith,

@@ -8,8 +8,8 @@ import { operations } from '../contract/operations.ts';
 import { successRequirement } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
 import { BODY, bodyField, bodyOf, type Exchange, STATUS } from '../http/exchange.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
 import { chargeUnansweredTo } from '../session/unanswered.ts';
-import { ConformanceFailure } from '../verdict/verdicts.ts';
 
 export interface Page<T> {
   exchange: Exchange;

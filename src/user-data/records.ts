@@ -1,6 +1,6 @@
 // A record of a user-data collection as the checks see it: its identity, and the time extent that the
 // start/end filters and the ordering talk about.
-import { ConformanceFailure } from '../verdict/verdicts.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
 
 /** A record of a user-data collection, as received (fields are checked, never assumed). */
 export interface DataRecord {

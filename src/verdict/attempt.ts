@@ -2,8 +2,8 @@
 // carries (a check's failure: its finding; a request the suite stopped: whose side it is on), so that a
 // check records an outcome and goes on without a try.
 import { RequestRefused, type StopSide } from '../http/request-refused.ts';
+import { ConformanceFailure, type FailureBasis } from '../protocol/failure.ts';
 import type { Finding } from '../protocol/finding.ts';
-import { ConformanceFailure, type FailureBasis } from './verdicts.ts';
 
 export type Attempt<T> =
   | { ok: true; value: T }

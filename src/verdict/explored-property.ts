@@ -4,9 +4,9 @@
 // and adds the seed and the shrunk counterexample to the store, so that every later run replays it.
 import fc from 'fast-check';
 import type { SuiteConfig } from '../config/suite-config.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
 import { replayed, storeFailure } from './failure-store.ts';
 import { assertProperty } from './properties.ts';
-import { ConformanceFailure } from './verdicts.ts';
 
 export interface ExploredProperty<T> {
   /** The check's key in the store (`ERR-NO-5XX-ON-CLIENT-INPUT listCycles`). */

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { redactText } from '../http/redact.ts';
 import { RequestRefused } from '../http/request-refused.ts';
 import { TransportFailure } from '../http/transport-failure.ts';
+import { ConformanceFailure } from '../protocol/failure.ts';
 import { propertyReplay } from './property-replay.ts';
-import { ConformanceFailure } from './verdicts.ts';
 
 /**
  * `fc.assert` for async properties with the run's seed (CONFORMANCE_SEED: fixed unless asked otherwise, so a

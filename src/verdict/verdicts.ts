@@ -22,9 +22,9 @@ import {
   succeeded,
 } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
+import { exchangeRef } from '../protocol/exchange-sink.ts';
+import { ConformanceFailure, type FailureBasis } from '../protocol/failure.ts';
 import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../protocol/finding.ts';
-import { exchangeRef } from './exchange-sink.ts';
-import { restOn } from './failure-exchanges.ts';
 
 /** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
 function record(testInfo: TestInfo, finding: Finding): void {
@@ -74,62 +74,6 @@ export function notVerified(reason: string, variables: readonly string[] = [], r
 /** Ends the running check as not verified because the prerequisite `prerequisite` failed. */
 export function blockedBy(prerequisite: string, reason: string, requirement?: string): never {
   return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite }, requirement);
-}
-
-/** What else a failure rests on: the exchange (where the evidence is other text), the offending fields. */
-export interface FailureBasis {
-  /** The exchange it rests on, kept in the result even where a read shared between checks sent it. */
-  exchange?: Exchange;
-  /** Where in that answer the rule broke: JSON pointers into {status, headers, body} (`/body/records/3/id`). */
-  fields?: readonly string[];
-  /** A property's failure: its fast-check seed and the command that replays it (src/verdict/property-replay.ts). */
-  replay?: Finding['replay'];
-  /** The curl of the request it rests on where no exchange is (a request left without an answer). */
-  curl?: string;
-}
-
-/** A check's failure: its finding, and as text "[ID] message" and the evidence, for whoever reads the error. */
-export class ConformanceFailure extends Error {
-  readonly finding: Finding;
-  /** The exchange it rests on and its offending fields, for a check that states the failure again. */
-  readonly basis: FailureBasis;
-
-  constructor(
-    readonly requirement: string,
-    message: string,
-    /** The exchange behind the failure (its line and curl), or other context. */
-    evidence?: string | Exchange,
-    basis: FailureBasis = {},
-  ) {
-    const exchange = typeof evidence === 'object' ? evidence : basis.exchange;
-    const text = typeof evidence === 'object' ? describeExchange(evidence) : evidence;
-    const id = exchange && exchangeRef(exchange);
-    const fields = [...new Set(basis.fields ?? [])];
-    // Redacted here, before Playwright sees it: a quoted body may carry a token the service just issued.
-    const finding: Finding = {
-      requirement,
-      outcome: 'fail',
-      message: redactText(message),
-      ...(text ? { evidence: redactText(text) } : {}),
-      ...(id ? { exchange: id } : {}),
-      ...(fields.length > 0 ? { fields } : {}),
-      ...(basis.replay ? { replay: basis.replay } : {}),
-      ...(basis.curl ? { curl: redactText(basis.curl) } : {}),
-    };
-    super(`[${requirement}] ${finding.message}${finding.evidence ? `\n${finding.evidence}` : ''}`);
-    this.name = 'ConformanceFailure';
-    this.finding = finding;
-    this.basis = { ...basis, exchange, fields };
-    if (exchange) restOn(finding, exchange);
-  }
-
-  /**
-   * The same failure said again (a property's, with fast-check's report): on the same exchange and fields,
-   * with what `more` adds (its replay).
-   */
-  restated(message: string, evidence: string | undefined, more: FailureBasis = {}): ConformanceFailure {
-    return new ConformanceFailure(this.requirement, message, evidence, { ...this.basis, ...more });
-  }
 }
 
 /** A problem a check found, and the offending field of the answer where it knows it (a JSON pointer). */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Requirement } from '../../src/contract/requirements.ts';
+import type { ConformanceFailure } from '../../src/protocol/failure.ts';
 import type { Finding } from '../../src/protocol/finding.ts';
 import { githubSummary } from '../../src/render/github-summary.ts';
 import { UNCOUNTED } from '../../src/render/requirement-lines.ts';
@@ -17,7 +18,7 @@ import { pageView } from '../../src/report/page/from-report.ts';
 import { jsonLines } from '../../src/report/page/json-lines.ts';
 import { renderResult } from '../../src/report/write-report.ts';
 import { validResult } from '../../src/result/validate.ts';
-import { type ConformanceFailure, Verdict } from '../../src/verdict/verdicts.ts';
+import { Verdict } from '../../src/verdict/verdicts.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 

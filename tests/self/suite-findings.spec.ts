@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
 import { TransportFailure } from '../../src/http/transport-failure.ts';
+import { ConformanceFailure } from '../../src/protocol/failure.ts';
 import {
   FINDING_OUTCOMES,
   type Finding,
@@ -14,7 +15,7 @@ import {
 import type { TestOutcome } from '../../src/report/model.ts';
 import { summarise } from '../../src/report/test-result.ts';
 import { stoppedByRunError } from '../../src/suite/ending-recorder.ts';
-import { ConformanceFailure, stopWith, Verdict } from '../../src/verdict/verdicts.ts';
+import { stopWith, Verdict } from '../../src/verdict/verdicts.ts';
 import {
   type Ended,
   endedTest,

@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { BrowserCrashed, CredentialsRefused, SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import type { Requirement } from '../../src/contract/requirements.ts';
 import { TransportFailure } from '../../src/http/transport-failure.ts';
+import { ConformanceFailure } from '../../src/protocol/failure.ts';
 import type { Finding } from '../../src/protocol/finding.ts';
 import { runErrorOf } from '../../src/protocol/run-errors.ts';
 import { buildReport } from '../../src/report/build-report.ts';
@@ -13,7 +14,6 @@ import { loadExpectations } from '../../src/report/expectations.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import type { TestResultSummary } from '../../src/report/model.ts';
 import { summariseRunFinding } from '../../src/report/test-result.ts';
-import { ConformanceFailure } from '../../src/verdict/verdicts.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 

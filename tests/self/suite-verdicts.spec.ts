@@ -7,8 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from '@babel/parser';
 import { expect, test } from '@playwright/test';
 import { createExchange, type Exchange } from '../../src/http/exchange.ts';
+import { ConformanceFailure } from '../../src/protocol/failure.ts';
 import { findingsOf } from '../../src/protocol/finding.ts';
-import { ConformanceFailure, Verdict } from '../../src/verdict/verdicts.ts';
+import { Verdict } from '../../src/verdict/verdicts.ts';
 import { Skipped, skipReasonOf } from './findings-support.ts';
 import { nodesOf } from './syntax-tree.ts';
 

@@ -4,8 +4,8 @@
 // every test that asks after. The first test in the worker that ends with such a failure keeps the exchange
 // among its own (the result's `exchanges`); every later one names that one.
 import type { Exchange } from '../http/exchange.ts';
-import type { Finding } from '../protocol/finding.ts';
 import { exchangeId } from './exchange-sink.ts';
+import type { Finding } from './finding.ts';
 
 /** A failure's finding, and the exchange it rests on (src/verdict/verdicts.ts ConformanceFailure). */
 const restingOn = new WeakMap<Finding, Exchange>();

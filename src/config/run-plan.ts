@@ -1,7 +1,7 @@
 // What one Playwright run runs against: its targets (by default one; a matrix of sandbox faults or variants
 // for the mutation and variant gates, CONFORMANCE_MATRIX), the target instances, and projects of two roles:
 // the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
-// once per target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
+// once per target (src/worker/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
 // start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
 // their own and run beside the others; on any other target they share it, after the others, the 429 burst
 // beside the revocations (they disturb different things: the client's window, user B's grant). A pure function
@@ -119,7 +119,7 @@ export function runPlan(
   };
 }
 
-/** The annotation that names the target of a test's registration in a matrix run (src/suite/test.ts). */
+/** The annotation that names the target of a test's registration in a matrix run (src/worker/suite/test.ts). */
 export const TARGET_ANNOTATION = 'target';
 
 /** The target a test runs against: its name in a matrix run, '' otherwise. */

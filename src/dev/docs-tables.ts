@@ -1,13 +1,13 @@
 // `npm run docs:tables`: writes the generated tables of the documentation again from their one owner: the
 // variables of docs/variables.md from src/config/variables.ts, the README's verdict table from
-// src/report/exit-statuses.ts, the published result schema from src/result/schema.ts, the report page's script
-// from src/report/page/client.ts (self tests fail while they differ).
+// src/runner/report/exit-statuses.ts, the published result schema from src/result/schema.ts, the report page's script
+// from src/runner/report/page/client.ts (self tests fail while they differ).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { withVariableTables } from '../config/variables-doc.ts';
-import { withVerdictTable } from '../report/exit-statuses.ts';
-import { clientScriptText } from '../report/page/client-script.ts';
 import { resultSchemaText } from '../result/schema-file.ts';
+import { withVerdictTable } from '../runner/report/exit-statuses.ts';
+import { clientScriptText } from '../runner/report/page/client-script.ts';
 import { scriptArgs } from './script-args.ts';
 
 scriptArgs(`Usage: npm run docs:tables
@@ -20,7 +20,7 @@ const documents: [string, (text: string) => string][] = [
   ['docs/variables.md', withVariableTables],
   ['README.md', withVerdictTable],
   ['result-schema/conformance-result.schema.json', resultSchemaText],
-  ['src/report/page/client.generated.js', clientScriptText],
+  ['src/runner/report/page/client.generated.js', clientScriptText],
 ];
 for (const [name, generate] of documents) {
   const file = fileURLToPath(new URL(`../../${name}`, import.meta.url));

@@ -3,7 +3,7 @@
 // refusing it (rate-limited.ts). Never a failure of the target: it carries its finding, the check that
 // needed the request not verified, naming the request, the reason and whose side it is on. It travels as
 // any error does, through a read other checks share too, and ends each check it reaches where a check's
-// failure would (src/suite/ending-recorder.ts).
+// failure would (src/worker/suite/ending-recorder.ts).
 import type { SentRequest } from './exchange.ts';
 import { redactText } from './redact.ts';
 

@@ -1,8 +1,8 @@
 // The suite's webhook receiver: an HTTP server that records every request it gets (method, path, headers,
 // raw body) and answers 200. Two uses:
 // - on the embedded sandbox, a check starts one on 127.0.0.1 and a free port and registers it through the
-//   sandbox administration API (src/partner-data/sandbox-admin.ts);
-// - on any other target, global setup starts one for the run (src/run/run-webhook-receiver.ts) that appends
+//   sandbox administration API (src/worker/partner-data/sandbox-admin.ts);
+// - on any other target, global setup starts one for the run (src/runner/run/run-webhook-receiver.ts) that appends
 //   each delivery to the run's webhook log (a JSON line each), which the checks of every worker read.
 
 import { appendFileSync } from 'node:fs';

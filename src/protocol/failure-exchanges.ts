@@ -7,7 +7,7 @@ import type { Exchange } from '../http/exchange.ts';
 import { exchangeId } from './exchange-sink.ts';
 import type { Finding } from './finding.ts';
 
-/** A failure's finding, and the exchange it rests on (src/verdict/verdicts.ts ConformanceFailure). */
+/** A failure's finding, and the exchange it rests on (src/worker/verdict/verdicts.ts ConformanceFailure). */
 const restingOn = new WeakMap<Finding, Exchange>();
 /** The id under which a test of this worker kept an exchange. */
 const keptAs = new WeakMap<Exchange, string>();

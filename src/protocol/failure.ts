@@ -1,6 +1,6 @@
 // A check's failure, typed: the error a check throws (or records and goes on) and the finding it becomes,
 // redacted, naming the requirement, the exchange it rests on and the offending fields. A test's and the
-// preflight's alike: whoever catches it records its finding (src/suite/ending-recorder.ts, run-findings.ts).
+// preflight's alike: whoever catches it records its finding (src/worker/suite/ending-recorder.ts, run-findings.ts).
 import { describeExchange, type Exchange } from '../http/exchange.ts';
 import { redactText } from '../http/redact.ts';
 import { exchangeRef } from './exchange-sink.ts';
@@ -13,7 +13,7 @@ export interface FailureBasis {
   exchange?: Exchange;
   /** Where in that answer the rule broke: JSON pointers into {status, headers, body} (`/body/records/3/id`). */
   fields?: readonly string[];
-  /** A property's failure: its fast-check seed and the command that replays it (src/verdict/property-replay.ts). */
+  /** A property's failure: its fast-check seed and the command that replays it (src/worker/verdict/property-replay.ts). */
   replay?: Finding['replay'];
   /** The curl of the request it rests on where no exchange is (a request left without an answer). */
   curl?: string;

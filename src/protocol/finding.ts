@@ -18,7 +18,7 @@ export type Finding = ResultFinding;
 
 export const FINDING_ANNOTATION = 'finding';
 
-/** The annotation that names the one requirement a check declares (src/suite/test.ts `verifies` sets it). */
+/** The annotation that names the one requirement a check declares (src/worker/suite/test.ts `verifies` sets it). */
 export const REQUIREMENT_ANNOTATION = 'requirement';
 
 type Annotation = { type: string; description?: string };

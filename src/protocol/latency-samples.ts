@@ -1,6 +1,6 @@
 // How a test's answer times travel from the worker to the reporter: one annotation per test,
 // `{ type: 'latency', description: '[["listCycles",12.3],…]' }`, added by the exchanges fixture at test end
-// (src/suite/fixtures.ts). Each exchange is mapped to its operation of specs/openapi.yaml by the recording
+// (src/worker/suite/fixtures.ts). Each exchange is mapped to its operation of specs/openapi.yaml by the recording
 // matcher; exchanges of no operation (OAuth, sandbox administration) and untimed ones are left out.
 
 import { matchOperation } from '../contract/match-operation.ts';

@@ -1,6 +1,6 @@
 // What the run observed outside any test (the preflight, a worker's teardown, a sending judged after its
-// check went on without it: src/session/unused-sending.ts): each finding with where it was seen, a JSON line
-// each in the run's directory, which the reporter makes an entry of the report (src/report/test-result.ts).
+// check went on without it: src/worker/session/unused-sending.ts): each finding with where it was seen, a JSON line
+// each in the run's directory, which the reporter makes an entry of the report (src/runner/report/test-result.ts).
 
 import { appendFileSync } from 'node:fs';
 import { type Exchange, redactedRecord } from '../http/exchange.ts';
@@ -50,7 +50,7 @@ export const recordedRunFindings = (): RunFinding[] =>
 /**
  * What ended something outside any test (a failure the preflight met, a worker fixture's teardown), recorded
  * as a run finding seen `where`: a check's failure its finding, with the exchange it rests on; any other
- * error the suite's own (the one recorder of both: src/run/preflight.ts, src/suite/ending-recorder.ts).
+ * error the suite's own (the one recorder of both: src/runner/run/preflight.ts, src/worker/suite/ending-recorder.ts).
  */
 export function recordEndingOutsideTests(where: string, error: unknown): void {
   const runError = suiteError(where, testErrorOf(error));

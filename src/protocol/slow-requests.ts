@@ -1,6 +1,6 @@
 // The requests of a run that were slow (1 s) or lost their connection (src/http/second-sending.ts), one JSON
-// line each in the run's directory, written by the worker once all their sendings settled (src/session/
-// slow-request-watch.ts), with the failure of the sending its check went on without; the reporter lists them.
+// line each in the run's directory, written by the worker once all their sendings settled (src/worker/
+// session/slow-request-watch.ts), with the failure of the sending its check went on without; the reporter lists them.
 import { appendFileSync } from 'node:fs';
 import type { OperationId } from '../contract/operation-model.ts';
 import type { Fate, SlowRequest } from '../http/second-sending.ts';

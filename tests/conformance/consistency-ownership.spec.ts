@@ -7,13 +7,13 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import { preview } from '../../src/contract/validators.ts';
 import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { servedAt } from '../../src/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { knownValues, operationsOf, userCollections } from '../../src/user-data/user-catalogue.ts';
+import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { readPage } from '../../src/worker/user-data/collections.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { servedAt } from '../../src/worker/user-data/loaded-collection.ts';
+import type { DataRecord } from '../../src/worker/user-data/records.ts';
+import { knownValues, operationsOf, userCollections } from '../../src/worker/user-data/user-catalogue.ts';
 
 // Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
 // says (a fault shows on any).

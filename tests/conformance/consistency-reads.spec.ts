@@ -7,13 +7,18 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { preview } from '../../src/contract/validators.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { servedAt } from '../../src/user-data/loaded-collection.ts';
-import { type DataRecord, idSet, iso } from '../../src/user-data/records.ts';
-import { operationsOf, singleReadOf, spread, userCollections } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { readPage } from '../../src/worker/user-data/collections.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { servedAt } from '../../src/worker/user-data/loaded-collection.ts';
+import { type DataRecord, idSet, iso } from '../../src/worker/user-data/records.ts';
+import {
+  operationsOf,
+  singleReadOf,
+  spread,
+  userCollections,
+} from '../../src/worker/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 // Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are

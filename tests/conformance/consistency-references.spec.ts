@@ -7,12 +7,12 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { type LoadedCollection, servedAt } from '../../src/user-data/loaded-collection.ts';
-import { type DataRecord, idSet, ownExtent } from '../../src/user-data/records.ts';
-import { singleReadOf } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { type LoadedCollection, servedAt } from '../../src/worker/user-data/loaded-collection.ts';
+import { type DataRecord, idSet, ownExtent } from '../../src/worker/user-data/records.ts';
+import { singleReadOf } from '../../src/worker/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 /** References missing from the collections that are looked up by id, per test. */
 const MAX_LOOKUPS = 20;

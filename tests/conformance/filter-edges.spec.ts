@@ -1,12 +1,12 @@
 // The start and end filters of the four collections at the edges of a record the run has read: each bound
-// 1 ms before and after the record's start and its end (src/user-data/filter-edges.ts), and on every page so
+// 1 ms before and after the record's start and its end (src/worker/user-data/filter-edges.ts), and on every page so
 // read every record of the reference walk judged by where the bound lies in it. A server that rounds or
 // truncates a bound serves a record it must leave out, leaves out one it must serve, or treats a record under
 // way at two starts differently (FLT-START-DURING). Eight first pages per collection, one shared with
 // FLT-DATE-TIME-FORMS; a bound exactly at an edge is left to the readings of filters.spec.ts.
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
+import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
 import {
   type BoundParam,
   type Departures,
@@ -14,7 +14,7 @@ import {
   duringDepartures,
   type EdgeProbe,
   edgeProbes,
-} from '../../src/user-data/filter-edges.ts';
+} from '../../src/worker/user-data/filter-edges.ts';
 
 /** A rule of a filter at the edges: the requirement, what the title says, how the probes are judged. */
 interface EdgeRule {

@@ -17,13 +17,13 @@ import {
 } from '../../src/contract/date-time-forms.ts';
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { pageOf } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import { EDGE_ANCHOR } from '../../src/user-data/filter-edges.ts';
-import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
+import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { pageOf } from '../../src/worker/user-data/collections.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
+import { EDGE_ANCHOR } from '../../src/worker/user-data/filter-edges.ts';
+import type { LoadedCollection } from '../../src/worker/user-data/loaded-collection.ts';
 import {
   type DataRecord,
   extentOrFail,
@@ -31,9 +31,9 @@ import {
   identityOf,
   iso,
   recordDifference,
-} from '../../src/user-data/records.ts';
-import { COMPLETE_LIMIT } from '../../src/user-data/user-data-cache.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+} from '../../src/worker/user-data/records.ts';
+import { COMPLETE_LIMIT } from '../../src/worker/user-data/user-data-cache.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 /** The position of the record an end is set at (1 ms after its start): the record whose edges are probed. */
 const END_ANCHOR = EDGE_ANCHOR;

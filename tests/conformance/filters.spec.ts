@@ -10,16 +10,16 @@
 // occupying [start, end), so a record that ended exactly at S, or starts exactly at T, is left out; a
 // target that includes it gets a warning (FLT-START-EXCLUDES-EARLIER and FLT-END-EXCLUSIVE readings).
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
-// its extent is the union of its sleep's and its cycle's (src/user-data/records.ts), and only records
+// its extent is the union of its sleep's and its cycle's (src/worker/user-data/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { type Page, readPage } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
+import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { type Page, readPage } from '../../src/worker/user-data/collections.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
 import {
   type DataRecord,
   type Extent,
@@ -28,8 +28,8 @@ import {
   identities,
   identityOf,
   iso,
-} from '../../src/user-data/records.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+} from '../../src/worker/user-data/records.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 const HOUR = 3_600_000;
 

@@ -17,12 +17,12 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { appliesTo } from '../../src/contract/requirements.ts';
 import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
 import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { type LoadedCollection, onPages } from '../../src/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { singleReadOf, userCollections } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { type LoadedCollection, onPages } from '../../src/worker/user-data/loaded-collection.ts';
+import type { DataRecord } from '../../src/worker/user-data/records.ts';
+import { singleReadOf, userCollections } from '../../src/worker/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>

@@ -9,12 +9,12 @@ import type { Operation } from '../../src/contract/operation-model.ts';
 import { operations } from '../../src/contract/operations.ts';
 import { appliesTo, successRequirement } from '../../src/contract/requirements.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import type { UserName } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import { requestFor } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import type { UserName } from '../../src/worker/suite/fixtures.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
+import { requestFor } from '../../src/worker/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);

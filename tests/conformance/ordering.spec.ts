@@ -7,10 +7,10 @@ import { operationById } from '../../src/contract/operations.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
 import { jsonOf, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { onPages } from '../../src/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { userCollections } from '../../src/user-data/user-catalogue.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { onPages } from '../../src/worker/user-data/loaded-collection.ts';
+import type { DataRecord } from '../../src/worker/user-data/records.ts';
+import { userCollections } from '../../src/worker/user-data/user-catalogue.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;

@@ -4,13 +4,13 @@
 import type { Operation } from '../../src/contract/operation-model.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import { type DataRecord, identities, identityOf, iso } from '../../src/user-data/records.ts';
-import { describeOperation } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
+import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { readPage } from '../../src/worker/user-data/collections.ts';
+import { type DataRecord, identities, identityOf, iso } from '../../src/worker/user-data/records.ts';
+import { describeOperation } from '../../src/worker/user-data/user-catalogue.ts';
+import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 /** A different character of the same kind (base64url: the top bit of its 6-bit value flipped). */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -10,12 +10,12 @@
 // between walks of the same query need no reading of the filter semantics.
 import { describeRecordProblem, duplicateProblems } from '../../src/checks/invariants.ts';
 import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import type { WindowWalks } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
+import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { readPage } from '../../src/worker/user-data/collections.ts';
+import type { WindowWalks } from '../../src/worker/user-data/dataset.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
+import type { LoadedCollection } from '../../src/worker/user-data/loaded-collection.ts';
 import {
   type DataRecord,
   extentOrFail,
@@ -24,8 +24,8 @@ import {
   iso,
   recordDifference,
   sequenceDifference,
-} from '../../src/user-data/records.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/user-data/user-data-cache.ts';
+} from '../../src/worker/user-data/records.ts';
+import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/worker/user-data/user-data-cache.ts';
 
 /** The records as runs of one start time ("time: ids", the ids sorted): the sequence up to the order of ties. */
 function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord) => number): string[] {

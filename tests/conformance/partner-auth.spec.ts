@@ -4,7 +4,7 @@
 // token and retries.
 //
 // Every request asks for what partner A owns, so that a served answer shows as served and a refused one as
-// refused (src/partner-data/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
+// refused (src/worker/partner-data/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
 // (which a broken server would run without a valid token) on test data the run generated for these checks,
 // tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
@@ -15,18 +15,18 @@ import { successRequirement } from '../../src/contract/requirements.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { madeUpToken } from '../../src/http/made-up-tokens.ts';
 import { registerSecret } from '../../src/http/redact.ts';
-import { addTestDataOperation, partnerOperations } from '../../src/partner-data/partner-catalogue.ts';
-import type { PartnerData } from '../../src/partner-data/partner-data.ts';
+import { addTestDataOperation, partnerOperations } from '../../src/worker/partner-data/partner-catalogue.ts';
+import type { PartnerData } from '../../src/worker/partner-data/partner-data.ts';
 import {
   ownedTarget,
   ownedTargetTags,
   STATED_401,
   sendAs,
-} from '../../src/partner-data/partner-owned-targets.ts';
-import { renewalCheck } from '../../src/suite/partner-auth-checks.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
+} from '../../src/worker/partner-data/partner-owned-targets.ts';
+import { renewalCheck } from '../../src/worker/suite/partner-auth-checks.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
+import type { RefusalReading, Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 

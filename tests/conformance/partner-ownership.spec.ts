@@ -20,15 +20,15 @@ import {
   idAddressedOperations,
   partnerRequestFor,
   statusUpdateOperations,
-} from '../../src/partner-data/partner-catalogue.ts';
+} from '../../src/worker/partner-data/partner-catalogue.ts';
 import {
   statusChanges,
   statusesOf,
   uniqueStatus,
   validBodyFor,
-} from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
+} from '../../src/worker/partner-data/partner-resources.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { assertExplored, replayedFromStore } from '../../src/worker/verdict/explored-property.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [

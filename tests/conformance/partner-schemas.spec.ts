@@ -6,7 +6,7 @@
 // Requisitions checked: on a non-production target one generated per appointment type with add-test-data
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
-// read once per worker session and judged by every check here (src/partner-data/partner-data.ts).
+// read once per worker session and judged by every check here (src/worker/partner-data/partner-data.ts).
 import { Tags } from '../../src/config/profiles.ts';
 import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
 import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
@@ -16,15 +16,15 @@ import {
   DEFAULT_APPOINTMENT_TYPE,
   getRequisitionOperation,
   getServiceRequestOperation,
-} from '../../src/partner-data/partner-catalogue.ts';
-import type { PartnerData } from '../../src/partner-data/partner-data.ts';
+} from '../../src/worker/partner-data/partner-catalogue.ts';
+import type { PartnerData } from '../../src/worker/partner-data/partner-data.ts';
 import {
   appointmentsOf,
   firstServiceRequestId,
   type RequisitionData,
   serviceRequestsOf,
-} from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
+} from '../../src/worker/partner-data/partner-resources.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
 const TAGS = [Tags.partner, Tags.write];

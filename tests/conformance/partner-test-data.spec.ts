@@ -6,11 +6,11 @@
 //
 // The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
 // samples: both are accepted. A 204 that names the requisition in a Location header (RFC 9110 §10.2.2), or
-// that a webhook the run reads announces (src/partner-data/announced-requisition.ts), is read as a 200 is; after one
+// that a webhook the run reads announces (src/worker/partner-data/announced-requisition.ts), is read as a 200 is; after one
 // that names none the generated requisition cannot be found, so the follow-up checks are not verified, with
 // a note. Each call (without the parameter, and per type) is sent once per worker
 // session, and its requisition read back once: every check here judges that one observation
-// (src/partner-data/partner-data.ts), as do the other partner checks that need a generated requisition.
+// (src/worker/partner-data/partner-data.ts), as do the other partner checks that need a generated requisition.
 import { PartnerClient } from '../../src/auth/partner-client.ts';
 import { Tags } from '../../src/config/profiles.ts';
 import {
@@ -18,11 +18,11 @@ import {
   addTestDataOperation,
   DEFAULT_APPOINTMENT_TYPE,
   PARTNER_WRITE_TAGS,
-} from '../../src/partner-data/partner-catalogue.ts';
-import { requestTestData } from '../../src/partner-data/partner-data.ts';
-import { appointmentsOf, serviceRequestIdsOf } from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
+} from '../../src/worker/partner-data/partner-catalogue.ts';
+import { requestTestData } from '../../src/worker/partner-data/partner-data.ts';
+import { appointmentsOf, serviceRequestIdsOf } from '../../src/worker/partner-data/partner-resources.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
 
 /** The calls of the operation: without the parameter (the default), then each appointment type. */
 const calls: { label: string; appointmentType?: string }[] = [

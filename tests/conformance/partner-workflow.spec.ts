@@ -4,7 +4,7 @@
 // not the operation's JSON body never applied and never a 5xx.
 //
 // The tests share the requisition their worker session generated with add-test-data, each claiming it for its
-// duration (src/partner-data/partner-data.ts workingRequisition): every update sets a task business status no other
+// duration (src/worker/partner-data/partner-data.ts workingRequisition): every update sets a task business status no other
 // test uses, and a check that compares against the state before an update reads that state first, so no
 // check depends on what an earlier one wrote. Non-production only.
 import fc from 'fast-check';
@@ -20,7 +20,7 @@ import {
   PARTNER_WRITE_TAGS,
   statusUpdateOperations,
   updateOperations,
-} from '../../src/partner-data/partner-catalogue.ts';
+} from '../../src/worker/partner-data/partner-catalogue.ts';
 import {
   firstServiceRequestId,
   realisticReport,
@@ -29,9 +29,9 @@ import {
   statusChanges,
   statusesOf,
   uniqueStatus,
-} from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
+} from '../../src/worker/partner-data/partner-resources.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { assertExplored, replayedFromStore } from '../../src/worker/verdict/explored-property.ts';
 
 // Requirements tests here report besides their own.
 const JSON_BODIES = 'OP-JSON-BODIES';

@@ -23,14 +23,14 @@ import {
 import { Tags } from '../../src/config/profiles.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
+import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
+} from '../../src/worker/user-data/user-catalogue.ts';
 
 const CONCURRENCY = 16;
 /** What the seed does not show (the values, windows and headers): recorded as observed. */

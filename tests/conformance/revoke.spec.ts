@@ -10,17 +10,17 @@ import { successRequirement } from '../../src/contract/requirements.ts';
 import type { ApiClient } from '../../src/http/api-client.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
 import { type Delivery, deliveryText } from '../../src/http/webhook-receiver.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
-import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
+import { aboutUser, openWebhookInbox, userIdOf } from '../../src/worker/partner-data/webhook-inbox.ts';
+import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/worker/suite/fixtures.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
 import {
   describeOperation,
   type KnownIds,
   needsIds,
   requestFor,
   userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
-import { attempt } from '../../src/verdict/attempt.ts';
+} from '../../src/worker/user-data/user-catalogue.ts';
+import { attempt } from '../../src/worker/verdict/attempt.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 const UNDECLARED_SECURITY = 'AUTH-UNDECLARED-SECURITY';
@@ -141,7 +141,7 @@ for (const scope of ALL_READ_SCOPES) {
   );
 }
 
-// Checked against the webhooks the OAuth client receives (src/partner-data/webhook-inbox.ts): a webhook for the user
+// Checked against the webhooks the OAuth client receives (src/worker/partner-data/webhook-inbox.ts): a webhook for the user
 // arrives before the revocation (on the sandbox after a simulated change of the user's data; elsewhere from
 // the user's own activity), then none may arrive for the user from IN_FLIGHT_MS after the revocation
 // answered until the stated wait (CONFORMANCE_WEBHOOK_WAIT_S) has passed.

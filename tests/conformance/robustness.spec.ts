@@ -14,7 +14,7 @@
 // maximum (PAG-LIMIT-OVER-MAX).
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
 // without parameters (nothing to generate). Each test replays the failure store's counterexamples first
-// (src/verdict/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
+// (src/worker/verdict/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
 // shapes (the known id, the edges of int64 and uuid, every malformed shape) and one per rule of the
 // collection queries (an empty end, a limit beyond int32 and over the maximum, an impossible date, start
 // after end), so that every requirement a test declares is exercised in every run; then as many generated
@@ -30,11 +30,15 @@ import { buildPath } from '../../src/contract/request-paths.ts';
 import { requirementById } from '../../src/contract/requirements.ts';
 import type { JsonSchema } from '../../src/contract/schemas.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import { describeOperation, type KnownIds, userDataOperations } from '../../src/user-data/user-catalogue.ts';
-import { assertExplored } from '../../src/verdict/explored-property.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
+import {
+  describeOperation,
+  type KnownIds,
+  userDataOperations,
+} from '../../src/worker/user-data/user-catalogue.ts';
+import { assertExplored } from '../../src/worker/verdict/explored-property.ts';
 
 interface RequestCase {
   label: string;

@@ -12,11 +12,11 @@ import { attributed, requirementAt, requirementsOf } from '../../src/contract/ru
 import { loadSchema } from '../../src/contract/schemas.ts';
 import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
 import { bodyField, bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
 import { messageOf } from '../../src/text/error-message.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { userCollections } from '../../src/user-data/user-catalogue.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import type { Dataset } from '../../src/worker/user-data/dataset.ts';
+import type { DataRecord } from '../../src/worker/user-data/records.ts';
+import { userCollections } from '../../src/worker/user-data/user-catalogue.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -42,7 +42,7 @@ interface Finding {
   requirement: string;
   text: string;
   exchange?: Exchange;
-  /** The offending field of the exchange's answer (a JSON pointer, src/verdict/verdicts.ts). */
+  /** The offending field of the exchange's answer (a JSON pointer, src/worker/verdict/verdicts.ts). */
   field?: string;
 }
 
@@ -185,7 +185,7 @@ async function check(dataset: Dataset): Promise<Findings> {
     findings.seen.records.set(op.operationId, outcome.value.records);
     findings.seen.pages += outcome.value.pages.length;
     for (const [index, page] of outcome.value.pages.entries()) {
-      // Every page of a walk is JSON: the walk read it so (src/user-data/collections.ts pageOf).
+      // Every page of a walk is JSON: the walk read it so (src/worker/user-data/collections.ts pageOf).
       const body = bodyOf(page.exchange);
       if (body.ok)
         collect(findings, noteCounts, op, `${op.method} ${op.path} page ${index}`, body.value, page.exchange);

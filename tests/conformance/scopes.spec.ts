@@ -14,16 +14,16 @@ import type { UserTokenPool } from '../../src/auth/user-token-pool.ts';
 import type { SuiteConfig } from '../../src/config/suite-config.ts';
 import { requirementOf } from '../../src/contract/requirements.ts';
 import { describeExchange, exchangeLine, succeeded } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
+import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
+import { covered } from '../../src/worker/user-data/depth.ts';
 import {
   describeOperation,
   requestFor,
   servedStatuses,
   userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
-import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
+} from '../../src/worker/user-data/user-catalogue.ts';
+import type { RefusalReading, Verdict } from '../../src/worker/verdict/verdicts.ts';
 
 // One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
 test.describe.configure({ mode: 'default' });

@@ -5,7 +5,7 @@
 // that does not verify is a warning under the default scheme (the suite's reading), a failure under a
 // scheme the team configured.
 //
-// Needs a receiver the target delivers to ('webhooks', src/partner-data/webhook-inbox.ts): on the embedded sandbox
+// Needs a receiver the target delivers to ('webhooks', src/worker/partner-data/webhook-inbox.ts): on the embedded sandbox
 // one per check, registered through its administration API; elsewhere the run's receiver, which the team
 // registered (CONFORMANCE_WEBHOOK_PUBLIC_URL). Partner webhooks follow the generation of a requisition (one
 // of the check's own, so that its creation is announced while the receiver listens) and its status update;
@@ -24,10 +24,10 @@ import {
   type SignedRequest,
   signatureProblem,
 } from '../../src/http/webhook-signature.ts';
-import { PARTNER_WRITE_TAGS } from '../../src/partner-data/partner-catalogue.ts';
-import { serviceRequestIdsOf, uniqueStatus } from '../../src/partner-data/partner-resources.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
-import { test, verifies } from '../../src/suite/test.ts';
+import { PARTNER_WRITE_TAGS } from '../../src/worker/partner-data/partner-catalogue.ts';
+import { serviceRequestIdsOf, uniqueStatus } from '../../src/worker/partner-data/partner-resources.ts';
+import { aboutUser, openWebhookInbox, userIdOf } from '../../src/worker/partner-data/webhook-inbox.ts';
+import { test, verifies } from '../../src/worker/suite/test.ts';
 
 const signedRequest = (delivery: Delivery, body = delivery.body): SignedRequest => ({
   header: (name) => deliveryHeader(delivery, name),

@@ -1,4 +1,4 @@
-// Every sending of a read sent twice is judged (src/session/unused-sending.ts unusedSendingFailure,
+// Every sending of a read sent twice is judged (src/worker/session/unused-sending.ts unusedSendingFailure,
 // sending-oracles.ts): the one the check went on without, by its operation's oracles (a status listed with
 // this token, a JSON body, the schema, the status of the check's copy), charged once, with both exchanges
 // kept (redacted); a late right answer is no failure. Answers are given, never awaited.
@@ -9,7 +9,7 @@ import { carriesMadeUpToken, madeUpToken } from '../../src/http/made-up-tokens.t
 import { REDACTED, registerSecret } from '../../src/http/redact.ts';
 import type { Fate, Sending, SendingAnswers } from '../../src/http/second-sending.ts';
 import type { SlowRequestRecord } from '../../src/protocol/slow-requests.ts';
-import { unusedSendingFailure } from '../../src/session/unused-sending.ts';
+import { unusedSendingFailure } from '../../src/worker/session/unused-sending.ts';
 
 const request = (url: string, token = 'issued-token-of-user-a'): SentRequest => ({
   method: 'GET',

@@ -12,10 +12,10 @@ import {
   type FindingOutcome,
   findingsOf,
 } from '../../src/protocol/finding.ts';
-import type { TestOutcome } from '../../src/report/model.ts';
-import { summarise } from '../../src/report/test-result.ts';
-import { stoppedByRunError } from '../../src/suite/ending-recorder.ts';
-import { stopWith, Verdict } from '../../src/verdict/verdicts.ts';
+import type { TestOutcome } from '../../src/runner/report/model.ts';
+import { summarise } from '../../src/runner/report/test-result.ts';
+import { stoppedByRunError } from '../../src/worker/suite/ending-recorder.ts';
+import { stopWith, Verdict } from '../../src/worker/verdict/verdicts.ts';
 import {
   type Ended,
   endedTest,

@@ -8,12 +8,12 @@ import { TransportFailure } from '../../src/http/transport-failure.ts';
 import { ConformanceFailure } from '../../src/protocol/failure.ts';
 import type { Finding } from '../../src/protocol/finding.ts';
 import { runErrorOf } from '../../src/protocol/run-errors.ts';
-import { buildReport } from '../../src/report/build-report.ts';
-import { canonicalJson, computeDigest } from '../../src/report/digest.ts';
-import { loadExpectations } from '../../src/report/expectations.ts';
-import { renderMarkdown } from '../../src/report/markdown.ts';
-import type { TestResultSummary } from '../../src/report/model.ts';
-import { summariseRunFinding } from '../../src/report/test-result.ts';
+import { buildReport } from '../../src/runner/report/build-report.ts';
+import { canonicalJson, computeDigest } from '../../src/runner/report/digest.ts';
+import { loadExpectations } from '../../src/runner/report/expectations.ts';
+import { renderMarkdown } from '../../src/runner/report/markdown.ts';
+import type { TestResultSummary } from '../../src/runner/report/model.ts';
+import { summariseRunFinding } from '../../src/runner/report/test-result.ts';
 import { sandboxRunMeta } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { isolatedShares, Tags } from '../../src/config/profiles.ts';
 import { runPlan, runTargets, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
+import { playwrightCli } from '../../src/runner/run/playwright.ts';
 
 const [target] = runTargets({});
 if (!target) throw new Error('a run without a matrix has one target');

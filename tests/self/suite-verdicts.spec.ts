@@ -1,5 +1,5 @@
 // One vocabulary for checks (issue 30): a conformance test gives every verdict through its `verdict`
-// fixture (src/verdict/verdicts.ts), never through a free function, and reports on another requirement only
+// fixture (src/worker/verdict/verdicts.ts), never through a free function, and reports on another requirement only
 // through `verdict.of`: it notes and warns about any, and judges those the test declares and the
 // contract-wide ones.
 // The sources are read with Babel's TypeScript parser, as suite-requirement-once.spec.ts reads them.
@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { createExchange, type Exchange } from '../../src/http/exchange.ts';
 import { ConformanceFailure } from '../../src/protocol/failure.ts';
 import { findingsOf } from '../../src/protocol/finding.ts';
-import { Verdict } from '../../src/verdict/verdicts.ts';
+import { Verdict } from '../../src/worker/verdict/verdicts.ts';
 import { Skipped, skipReasonOf } from './findings-support.ts';
 import { nodesOf } from './syntax-tree.ts';
 

@@ -18,7 +18,7 @@ import {
   signWebhook,
   verifyWebhook,
 } from '../../src/http/webhook-signature.ts';
-import { cli } from '../../src/run/run-step.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import { credentials, start } from './sandbox-client.ts';
 

@@ -4,15 +4,24 @@
 // (AUTH-CODE-FLOW). Table-driven over the catalogue: one test per operation and case
 // (src/worker/suite/user-auth-checks.ts), operations whose security the seed does not show only observed.
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
-import { lackedScopes, narrowedGrant } from '../../src/auth/granted-scope.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import { madeUpToken } from '../../src/http/made-up-tokens.ts';
-import { registerSecret } from '../../src/http/redact.ts';
-import { ALL_READ_SCOPES, signInOutcome, type UserName } from '../../src/worker/suite/fixtures.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { type AuthCase, authCaseCheck, authTargets } from '../../src/worker/suite/user-auth-checks.ts';
-import { triedOn } from '../../src/worker/user-data/grant-guard.ts';
-import { requestFor, servedStatuses } from '../../src/worker/user-data/user-catalogue.ts';
+import {
+  ALL_READ_SCOPES,
+  type AuthCase,
+  authCaseCheck,
+  authTargets,
+  lackedScopes,
+  madeUpToken,
+  narrowedGrant,
+  registerSecret,
+  requestFor,
+  servedStatuses,
+  signInOutcome,
+  successRequirement,
+  test,
+  triedOn,
+  type UserName,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** A token the target never issued: the shape of a real one (opaque base64url), random content. */
 const neverIssued = (): string => madeUpToken();

@@ -1,19 +1,27 @@
 // Whose data a request reaches: an id that names no record of the user's gets 404 (an unknown V1 id, an
 // unknown record or cycle, another user's record), every record of the user's collections is the user's,
 // and what the operations whose security the contract does not show answer without a token.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById, operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import { preview } from '../../src/contract/validators.ts';
-import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { readPage } from '../../src/worker/user-data/collections.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { servedAt } from '../../src/worker/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/worker/user-data/records.ts';
-import { knownValues, operationsOf, userCollections } from '../../src/worker/user-data/user-catalogue.ts';
+import {
+  ALL_READ_SCOPES,
+  bodyOf,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  knownValues,
+  type Operation,
+  operationById,
+  operations,
+  operationsOf,
+  preview,
+  readPage,
+  servedAt,
+  succeeded,
+  successRequirement,
+  test,
+  userCollections,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
 // says (a fault shows on any).

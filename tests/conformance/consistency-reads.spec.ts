@@ -1,24 +1,28 @@
 // Reads by id agree with the collections: a single read returns the record the collection holds, the cycle
 // sub-resources return the sleep and the recovery of that cycle, and the V1 → V2 activity mapping of a
 // record's v1_id is that record.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { preview } from '../../src/contract/validators.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { readPage } from '../../src/worker/user-data/collections.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { servedAt } from '../../src/worker/user-data/loaded-collection.ts';
-import { type DataRecord, idSet, iso } from '../../src/worker/user-data/records.ts';
 import {
+  type ApiClient,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  idSet,
+  iso,
+  type Operation,
+  operationById,
   operationsOf,
+  preview,
+  readPage,
+  servedAt,
   singleReadOf,
   spread,
+  succeeded,
+  test,
   userCollections,
-} from '../../src/worker/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are

@@ -1,18 +1,25 @@
 // References between records: every cycle_id and sleep_id of a recovery, and every cycle_id of a sleep, names
 // a record of the referenced collection, or at least one readable by id. Where the referenced walk stopped at
 // the plan's bound, only the records it reaches are judged (the older ones could name what was not read).
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { type LoadedCollection, servedAt } from '../../src/worker/user-data/loaded-collection.ts';
-import { type DataRecord, idSet, ownExtent } from '../../src/worker/user-data/records.ts';
-import { singleReadOf } from '../../src/worker/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+import {
+  type ApiClient,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  idSet,
+  type LoadedCollection,
+  type Operation,
+  operationById,
+  ownExtent,
+  servedAt,
+  singleReadOf,
+  succeeded,
+  successRequirement,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** References missing from the collections that are looked up by id, per test. */
 const MAX_LOOKUPS = 20;

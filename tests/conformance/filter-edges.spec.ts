@@ -4,17 +4,18 @@
 // truncates a bound serves a record it must leave out, leaves out one it must serve, or treats a record under
 // way at two starts differently (FLT-START-DURING). Eight first pages per collection, one shared with
 // FLT-DATE-TIME-FORMS; a bound exactly at an edge is left to the readings of filters.spec.ts.
-import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
 import {
   type BoundParam,
+  covered,
   type Departures,
   departures,
+  describeEachCollection,
   duringDepartures,
   type EdgeProbe,
   edgeProbes,
-} from '../../src/worker/user-data/filter-edges.ts';
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** A rule of a filter at the edges: the requirement, what the title says, how the probes are judged. */
 interface EdgeRule {

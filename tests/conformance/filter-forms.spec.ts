@@ -10,30 +10,29 @@
 // bound; whether that record itself is included is the suite's reading of "exclusive" (FLT-END-EXCLUSIVE), a
 // warning.
 import {
-  type DateTimeForm,
-  describeForm,
-  writable,
-  writeInstant,
-} from '../../src/contract/date-time-forms.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { pageOf } from '../../src/worker/user-data/collections.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
-import { EDGE_ANCHOR } from '../../src/worker/user-data/filter-edges.ts';
-import type { LoadedCollection } from '../../src/worker/user-data/loaded-collection.ts';
-import {
+  buildPath,
+  COMPLETE_LIMIT,
+  covered,
   type DataRecord,
+  type Dataset,
+  type DateTimeForm,
+  describeEachCollection,
+  describeForm,
+  EDGE_ANCHOR,
   extentOrFail,
   holds,
   identityOf,
   iso,
+  type LoadedCollection,
+  type Operation,
+  pageOf,
   recordDifference,
-} from '../../src/worker/user-data/records.ts';
-import { COMPLETE_LIMIT } from '../../src/worker/user-data/user-data-cache.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+  test,
+  type Verdict,
+  verifies,
+  writable,
+  writeInstant,
+} from '../../src/worker/suite/index.ts';
 
 /** The position of the record an end is set at (1 ms after its start): the record whose edges are probed. */
 const END_ANCHOR = EDGE_ANCHOR;

@@ -12,24 +12,26 @@
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
 // its extent is the union of its sleep's and its cycle's (src/worker/user-data/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { type Page, readPage } from '../../src/worker/user-data/collections.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
 import {
+  buildPath,
+  covered,
   type DataRecord,
+  type Dataset,
+  describeEachCollection,
+  type Exchange,
   type Extent,
   type ExtentOf,
   extentOrFail,
   identities,
   identityOf,
   iso,
-} from '../../src/worker/user-data/records.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+  type Operation,
+  type Page,
+  readPage,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const HOUR = 3_600_000;
 

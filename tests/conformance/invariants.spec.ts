@@ -1,28 +1,33 @@
 // Cross-field rules that the schemas cannot express, checked on every record of user A's complete
 // collections: score present exactly when SCORED, only the newest cycle open, no end before its start (the
 // single reads too), no Sleep.v1_id past 2025-09-01; and what the target shows of score-state transitions.
-
 import {
+  appliesTo,
+  bodyOf,
+  buildPath,
+  conditionalRequirementAt,
+  type DataRecord,
+  type Dataset,
   describeRecordProblem,
+  type Exchange,
   endBeforeStartProblems,
+  type LoadedCollection,
+  type Operation,
+  type OperationId,
+  onPages,
   openCycleProblems,
+  operations,
   type RecordProblem,
   scoreStateProblems,
+  singleReadOf,
+  succeeded,
+  test,
+  userCollections,
   V1_ID_CUTOFF,
+  type Verdict,
   v1IdCutoffProblems,
-} from '../../src/checks/invariants.ts';
-import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { appliesTo } from '../../src/contract/requirements.ts';
-import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
-import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { type LoadedCollection, onPages } from '../../src/worker/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/worker/user-data/records.ts';
-import { singleReadOf, userCollections } from '../../src/worker/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>

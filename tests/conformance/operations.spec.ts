@@ -4,17 +4,21 @@
 // and, for the operations VER-PATH-VERSION lists, that the versioned path is served. The three kinds are
 // separate tests so that a failure blames only the requirement it breaks. Path parameters are real ids taken
 // from user A's collections (the activity mapping: a real v1_id of a sleep or workout).
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
-import { appliesTo, successRequirement } from '../../src/contract/requirements.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import type { UserName } from '../../src/worker/suite/fixtures.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
-import { requestFor } from '../../src/worker/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+import {
+  appliesTo,
+  covered,
+  type Dataset,
+  type Exchange,
+  type Operation,
+  operations,
+  requestFor,
+  successRequirement,
+  Tags,
+  test,
+  type UserName,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);

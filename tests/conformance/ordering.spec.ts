@@ -1,16 +1,19 @@
 // Collection order over the reference walk, across page boundaries: cycles, sleeps and workouts by start
 // descending; recoveries by the start of their related sleep descending (the sleep looked up in the sleeps
 // collection, or read by id when the collection does not hold it).
-
-import { descendingProblems } from '../../src/checks/invariants.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementOf } from '../../src/contract/requirements.ts';
-import { jsonOf, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { onPages } from '../../src/worker/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/worker/user-data/records.ts';
-import { userCollections } from '../../src/worker/user-data/user-catalogue.ts';
+import {
+  buildPath,
+  type DataRecord,
+  descendingProblems,
+  jsonOf,
+  onPages,
+  operationById,
+  requirementOf,
+  succeeded,
+  test,
+  userCollections,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;

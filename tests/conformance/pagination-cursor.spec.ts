@@ -1,16 +1,22 @@
 // Cursors that are not the previous response's (PAG-CURSOR-INVALID), table-driven over the catalogue's
 // collections: a tampered or made-up nextToken, another user's, or one used with another query may be
 // refused or served, but never answered with a 5xx or with records that are not the caller's.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
-import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { readPage } from '../../src/worker/user-data/collections.ts';
-import { type DataRecord, identities, identityOf, iso } from '../../src/worker/user-data/records.ts';
-import { describeOperation } from '../../src/worker/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/worker/verdict/verdicts.ts';
+import {
+  ALL_READ_SCOPES,
+  type ApiClient,
+  buildPath,
+  type DataRecord,
+  describeEachCollection,
+  describeOperation,
+  identities,
+  identityOf,
+  iso,
+  type Operation,
+  readPage,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** A different character of the same kind (base64url: the top bit of its 6-bit value flipped). */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -2,14 +2,20 @@
 // collections: limit's default and maximum (from the operation's parameter schema), a limit over the maximum,
 // of the wrong type or below one, and no page larger than the limit asked for, over every value of limit's
 // domain in every run (each collection its share, src/config/input-classes.ts).
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/worker/suite/each-collection.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { type CollectionWalk, type Page, readPage } from '../../src/worker/user-data/collections.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
-import type { DataRecord } from '../../src/worker/user-data/records.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/worker/user-data/user-data-cache.ts';
+import {
+  buildPath,
+  COMPLETE_LIMIT,
+  COMPLETE_WALK,
+  type CollectionWalk,
+  covered,
+  type DataRecord,
+  describeEachCollection,
+  type Operation,
+  type Page,
+  readPage,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** limit's default and maximum, from the operation's parameter schema (10 and 25 in the seed). */
 function limitRules(op: Operation): { byDefault: number; maximum: number } {

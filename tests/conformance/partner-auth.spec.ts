@@ -8,25 +8,28 @@
 // (which a broken server would run without a valid token) on test data the run generated for these checks,
 // tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { madeUpToken } from '../../src/http/made-up-tokens.ts';
-import { registerSecret } from '../../src/http/redact.ts';
-import { addTestDataOperation, partnerOperations } from '../../src/worker/partner-data/partner-catalogue.ts';
-import type { PartnerData } from '../../src/worker/partner-data/partner-data.ts';
 import {
+  addTestDataOperation,
+  covered,
+  type Exchange,
+  madeUpToken,
+  type Operation,
+  operationById,
   ownedTarget,
   ownedTargetTags,
+  type PartnerData,
+  partnerOperations,
+  type RefusalReading,
+  registerSecret,
+  renewalCheck,
   STATED_401,
   sendAs,
-} from '../../src/worker/partner-data/partner-owned-targets.ts';
-import { renewalCheck } from '../../src/worker/suite/partner-auth-checks.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
-import type { RefusalReading, Verdict } from '../../src/worker/verdict/verdicts.ts';
+  successRequirement,
+  Tags,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 

@@ -7,28 +7,27 @@
 // A's requisition: the one the worker session generated with add-test-data on a non-production target, claimed
 // by each test for its duration; on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the
 // updates do not run. A request on an unknown id is sent once per operation and worker session.
-
-import { Tags } from '../../src/config/profiles.ts';
-import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { requirementOf } from '../../src/contract/requirements.ts';
-import type { JsonSchema } from '../../src/contract/schemas.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
+  assertExplored,
+  type Exchange,
   idAddressedOperations,
+  invalidParameterValues,
+  type JsonSchema,
+  type Operation,
   partnerRequestFor,
-  statusUpdateOperations,
-} from '../../src/worker/partner-data/partner-catalogue.ts';
-import {
+  replayedFromStore,
+  requirementOf,
   statusChanges,
   statusesOf,
+  statusUpdateOperations,
+  Tags,
+  test,
   uniqueStatus,
   validBodyFor,
-} from '../../src/worker/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { assertExplored, replayedFromStore } from '../../src/worker/verdict/explored-property.ts';
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [

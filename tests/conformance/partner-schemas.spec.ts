@@ -7,24 +7,26 @@
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
 // read once per worker session and judged by every check here (src/worker/partner-data/partner-data.ts).
-import { Tags } from '../../src/config/profiles.ts';
-import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
-import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
 import {
   APPOINTMENT_TYPES,
+  appointmentsOf,
+  attributed,
   DEFAULT_APPOINTMENT_TYPE,
+  type Exchange,
+  firstServiceRequestId,
+  formatViolation,
   getRequisitionOperation,
   getServiceRequestOperation,
-} from '../../src/worker/partner-data/partner-catalogue.ts';
-import type { PartnerData } from '../../src/worker/partner-data/partner-data.ts';
-import {
-  appointmentsOf,
-  firstServiceRequestId,
+  type PartnerData,
   type RequisitionData,
+  requirementAt,
+  type SchemaViolation,
   serviceRequestsOf,
-} from '../../src/worker/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
+  Tags,
+  test,
+  validate,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
 const TAGS = [Tags.partner, Tags.write];

@@ -11,18 +11,20 @@
 // a note. Each call (without the parameter, and per type) is sent once per worker
 // session, and its requisition read back once: every check here judges that one observation
 // (src/worker/partner-data/partner-data.ts), as do the other partner checks that need a generated requisition.
-import { PartnerClient } from '../../src/auth/partner-client.ts';
-import { Tags } from '../../src/config/profiles.ts';
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
+  appointmentsOf,
+  covered,
   DEFAULT_APPOINTMENT_TYPE,
   PARTNER_WRITE_TAGS,
-} from '../../src/worker/partner-data/partner-catalogue.ts';
-import { requestTestData } from '../../src/worker/partner-data/partner-data.ts';
-import { appointmentsOf, serviceRequestIdsOf } from '../../src/worker/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
+  PartnerClient,
+  requestTestData,
+  serviceRequestIdsOf,
+  Tags,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** The calls of the operation: without the parameter (the default), then each appointment type. */
 const calls: { label: string; appointmentType?: string }[] = [

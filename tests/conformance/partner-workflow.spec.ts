@@ -8,30 +8,32 @@
 // test uses, and a check that compares against the state before an update reads that state first, so no
 // check depends on what an earlier one wrote. Non-production only.
 import fc from 'fast-check';
-import { Tags } from '../../src/config/profiles.ts';
-import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
-  PARTNER_WRITE_TAGS,
-  statusUpdateOperations,
-  updateOperations,
-} from '../../src/worker/partner-data/partner-catalogue.ts';
-import {
+  assertExplored,
+  buildPath,
+  type Exchange,
   firstServiceRequestId,
+  invalidArbitrary,
+  type Operation,
+  operationById,
+  PARTNER_WRITE_TAGS,
   realisticReport,
+  replayedFromStore,
   type ServiceRequestData,
   serviceRequestIdsOf,
   statusChanges,
   statusesOf,
+  statusUpdateOperations,
+  succeeded,
+  Tags,
+  test,
   uniqueStatus,
-} from '../../src/worker/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { assertExplored, replayedFromStore } from '../../src/worker/verdict/explored-property.ts';
+  updateOperations,
+  validArbitrary,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Requirements tests here report besides their own.
 const JSON_BODIES = 'OP-JSON-BODIES';

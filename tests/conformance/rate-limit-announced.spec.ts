@@ -4,11 +4,15 @@
 // waits is refused within its own limit (src/worker/session/rate-limit-judge.ts warns, or fails in strict mode). One
 // request per read, the run's shared single read where the grant reads it (the answer other checks judge
 // too: one request serves both); a target that announces no limit cannot be seen departing from one.
-import { operations } from '../../src/contract/operations.ts';
-import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { pathParamsFor, requestFor } from '../../src/worker/user-data/user-catalogue.ts';
-import { attempt } from '../../src/worker/verdict/attempt.ts';
+import {
+  announcedRateLimit,
+  attempt,
+  operations,
+  pathParamsFor,
+  requestFor,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** The user data reads, those the contract lists 429 for. */
 const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));

@@ -3,24 +3,29 @@
 // REVOKE-WEBHOOKS-STOP). Every test revokes a grant minted for it alone; revocation ends every token of
 // that user for this OAuth client, so the tests run on user B when a second user is configured (user A's
 // cached tokens stay valid for the rest of the run), isolated and after everything else.
-
-import { Tags } from '../../src/config/profiles.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { type Delivery, deliveryText } from '../../src/http/webhook-receiver.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/worker/partner-data/webhook-inbox.ts';
-import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/worker/suite/fixtures.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
 import {
+  ALL_READ_SCOPES,
+  type ApiClient,
+  aboutUser,
+  attempt,
+  type Delivery,
+  deliveryText,
   describeOperation,
+  type Exchange,
   type KnownIds,
   needsIds,
+  openWebhookInbox,
   requestFor,
+  type SuiteConfig,
+  successRequirement,
+  Tags,
+  test,
+  type UserName,
+  type UserTokenPool,
   userDataOperations,
-} from '../../src/worker/user-data/user-catalogue.ts';
-import { attempt } from '../../src/worker/verdict/attempt.ts';
+  userIdOf,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 const UNDECLARED_SECURITY = 'AUTH-UNDECLARED-SECURITY';

@@ -21,24 +21,27 @@
 // requests as the run's depth plan gives, with the run's seed. A failure names the requirement, the exchange
 // with its curl line, and fast-check's seed, path and counterexample.
 import fc from 'fast-check';
-import type { DepthPlan } from '../../src/config/depth-plan.ts';
-import { shareOf } from '../../src/config/input-classes.ts';
-import { Tags } from '../../src/config/profiles.ts';
-import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
-import type { Operation, ParameterSchema } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
-import type { JsonSchema } from '../../src/contract/schemas.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
 import {
+  assertExplored,
+  buildPath,
+  covered,
+  type Dataset,
+  type DepthPlan,
   describeOperation,
+  type Exchange,
+  invalidParameterValues,
+  type JsonSchema,
   type KnownIds,
+  type Operation,
+  type ParameterSchema,
+  requirementById,
+  shareOf,
+  Tags,
+  test,
   userDataOperations,
-} from '../../src/worker/user-data/user-catalogue.ts';
-import { assertExplored } from '../../src/worker/verdict/explored-property.ts';
+  validParameterValues,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 interface RequestCase {
   label: string;

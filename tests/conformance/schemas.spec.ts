@@ -2,21 +2,33 @@
 // validated against the schemas. Each violation is attributed to the requirement its rule states (the
 // schemas' x-requirement annotations), then one test per requirement those schemas state asserts that none
 // is attributed to it. Unknown properties are allowed by the contract: they become notes, never failures.
-
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementById, requirements, successRequirement } from '../../src/contract/requirements.ts';
-import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
-import { loadSchema } from '../../src/contract/schemas.ts';
-import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import { bodyField, bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { messageOf } from '../../src/text/error-message.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import type { Dataset } from '../../src/worker/user-data/dataset.ts';
-import type { DataRecord } from '../../src/worker/user-data/records.ts';
-import { userCollections } from '../../src/worker/user-data/user-catalogue.ts';
+import {
+  attributed,
+  bodyField,
+  bodyOf,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  formatNote,
+  formatViolation,
+  loadSchema,
+  messageOf,
+  type Operation,
+  type OperationId,
+  operations,
+  requirementAt,
+  requirementById,
+  requirements,
+  requirementsOf,
+  succeeded,
+  successRequirement,
+  Tags,
+  test,
+  userCollections,
+  validate,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.

@@ -8,22 +8,26 @@
 // scopes from specs/openapi.yaml. GET /v2/cycle/{cycleId}/sleep declares no scope (security not shown):
 // observed and noted only. SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant:
 // see revoke.spec.ts.
-
-import { lackedScope, widerGrant } from '../../src/auth/granted-scope.ts';
-import type { UserTokenPool } from '../../src/auth/user-token-pool.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { requirementOf } from '../../src/contract/requirements.ts';
-import { describeExchange, exchangeLine, succeeded } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/worker/suite/fixtures.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { covered } from '../../src/worker/user-data/depth.ts';
 import {
+  ALL_READ_SCOPES,
+  covered,
+  describeExchange,
   describeOperation,
+  exchangeLine,
+  lackedScope,
+  type RefusalReading,
   requestFor,
+  requirementOf,
+  type SuiteConfig,
   servedStatuses,
+  succeeded,
+  test,
+  type UserTokenPool,
   userDataOperations,
-} from '../../src/worker/user-data/user-catalogue.ts';
-import type { RefusalReading, Verdict } from '../../src/worker/verdict/verdicts.ts';
+  type Verdict,
+  verifies,
+  widerGrant,
+} from '../../src/worker/suite/index.ts';
 
 // One worker signs in once per scope set of the matrix; spread over the workers, each would sign in to most.
 test.describe.configure({ mode: 'default' });

@@ -4,12 +4,20 @@
 // one given or stored; else the run's own first token once past its stated expiry, which by now has lived
 // as long as the run has, so a short lifetime (20 s, a minute) is verified within one run with little or
 // no wait.
-import { partnerOperations } from '../../src/worker/partner-data/partner-catalogue.ts';
-import { ownedTargetTags, STATED_401, sendAs } from '../../src/worker/partner-data/partner-owned-targets.ts';
-import { expiredPartnerToken, expiredUserToken } from '../../src/worker/suite/expired-tokens.ts';
-import { renewalCheck } from '../../src/worker/suite/partner-auth-checks.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
-import { type AuthCase, authCaseCheck, authTargets } from '../../src/worker/suite/user-auth-checks.ts';
+import {
+  type AuthCase,
+  authCaseCheck,
+  authTargets,
+  expiredPartnerToken,
+  expiredUserToken,
+  ownedTargetTags,
+  partnerOperations,
+  renewalCheck,
+  STATED_401,
+  sendAs,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Sent as it is (its own header): the run's token would otherwise go out as the successor it keeps live.
 const expiredCase: AuthCase = {

@@ -11,23 +11,28 @@
 // of the check's own, so that its creation is announced while the receiver listens) and its status update;
 // user-data webhooks follow a change of user A's data (simulated by the sandbox; on another target, the
 // user's own activity: the seed gives a client no way to cause one).
-
-import { Tags } from '../../src/config/profiles.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { jsonOf } from '../../src/http/exchange.ts';
-import { type Delivery, deliveryHeader, deliveryText } from '../../src/http/webhook-receiver.ts';
 import {
+  aboutUser,
+  buildPath,
+  type Delivery,
+  deliveryHeader,
+  deliveryText,
   describeScheme,
+  jsonOf,
+  openWebhookInbox,
+  operationById,
+  PARTNER_WRITE_TAGS,
   type SignatureScheme,
   type SignedRequest,
+  type SuiteConfig,
+  serviceRequestIdsOf,
   signatureProblem,
-} from '../../src/http/webhook-signature.ts';
-import { PARTNER_WRITE_TAGS } from '../../src/worker/partner-data/partner-catalogue.ts';
-import { serviceRequestIdsOf, uniqueStatus } from '../../src/worker/partner-data/partner-resources.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/worker/partner-data/webhook-inbox.ts';
-import { test, verifies } from '../../src/worker/suite/test.ts';
+  Tags,
+  test,
+  uniqueStatus,
+  userIdOf,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const signedRequest = (delivery: Delivery, body = delivery.body): SignedRequest => ({
   header: (name) => deliveryHeader(delivery, name),

@@ -164,6 +164,21 @@ test('src/cli/ holds only commands: nothing but the command line imports one', (
   expect(intoCommands).toEqual([]);
 });
 
+/** The one module of the suite a spec imports: its face. */
+const FACE = 'src/worker/suite/index.ts';
+
+test('a spec imports the suite through its face alone, and the face only hands names on', () => {
+  const specs = importGraph(root, ['tests/conformance']);
+  const besideTheFace = [...specs].flatMap(([file, targets]) =>
+    targets.filter((target) => target !== FACE).map((target) => `${file} → ${target}`),
+  );
+  expect(specs.size).toBeGreaterThan(20);
+  expect(besideTheFace).toEqual([]);
+  const face = readFileSync(`${root}${FACE}`, 'utf8');
+  const statements = face.split('\n').filter((line) => line !== '' && !line.startsWith('//'));
+  expect(statements.join('\n')).toMatch(/^(export (type )?\{[^}]*\} from '[^']+';\s*)+$/);
+});
+
 test('docs/layout.md maps every room of src/ on its floor, with the rooms it imports', () => {
   const folders = folderGraph();
   // A room's floor: one above the highest room it imports (the graph has no circle, the test above).

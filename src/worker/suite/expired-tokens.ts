@@ -3,8 +3,10 @@
 // obtained whose stated expiry has passed; on the embedded sandbox, one issued expired; else the run's token
 // that expires first, waited for where that is at most a minute away (the run's time: the test's timeout
 // grows by it). Otherwise not verified, naming the lifetime that kept an expired token out of the run's reach.
+
 import { suppliedExpiredToken } from '../../auth/expired-tokens.ts';
 import type { UserToken } from '../../auth/user-oauth.ts';
+import type { UserTokenPool } from '../../auth/user-token-pool.ts';
 import { type Capability, variablesSupplying } from '../../config/capabilities.ts';
 import type { SuiteConfig } from '../../config/suite-config.ts';
 import { bodyOf, type Exchange } from '../../http/exchange.ts';
@@ -13,7 +15,7 @@ import type { PartnerData } from '../partner-data/partner-data.ts';
 import { extendTestTimeout } from '../session/run-waits.ts';
 import { iso } from '../user-data/records.ts';
 import { notVerified, type Verdict } from '../verdict/verdicts.ts';
-import { ALL_READ_SCOPES, type UserTokenPool } from './fixtures.ts';
+import { ALL_READ_SCOPES } from './fixtures.ts';
 
 /** A token the run obtained, the lifetime its server stated (s), and when that ends (epoch ms). */
 interface HeldToken {

@@ -1,12 +1,12 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set, worker and target, never
 // printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { _baseTest as base, expect, type TestInfo, test } from '@playwright/test';
+import { _baseTest as base, type TestInfo, test } from '@playwright/test';
 import { PartnerClient, type PartnerTokenFailure, partnerTokenSettings } from '../../auth/partner-client.ts';
 import { SignInServerFailure } from '../../auth/sign-in-errors.ts';
 import { runTokens } from '../../auth/token-lifetimes.ts';
 import type { AuthorizationOptions, UserToken } from '../../auth/user-oauth.ts';
-import { type UserName, UserTokenPool } from '../../auth/user-token-pool.ts';
+import type { UserName, UserTokenPool } from '../../auth/user-token-pool.ts';
 import { type Capability, capabilitySource, variablesSupplying } from '../../config/capabilities.ts';
 import { refusal, requestGuard, Tags } from '../../config/profiles.ts';
 import { targetNameOf } from '../../config/run-plan.ts';
@@ -47,8 +47,6 @@ import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
-
-export { type UserName, UserTokenPool };
 
 interface WorkerFixtures {
   /** The target instance each target's tests of the worker's project use, by target name (option). */
@@ -428,5 +426,3 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
     ],
   }),
 );
-
-export { expect };

@@ -2,6 +2,7 @@
 // never issued, expired: tests/conformance/authentication.spec.ts and token-expiry.spec.ts): a declared
 // operation answers 401; one whose security the seed does not show (x-security: unspecified: GET
 // /v2/cycle/{cycleId}/sleep, the activity mapping) is only observed and noted (AUTH-UNDECLARED-SECURITY).
+import type { UserTokenPool } from '../../auth/user-token-pool.ts';
 import type { Capability } from '../../config/capabilities.ts';
 import { Tags } from '../../config/profiles.ts';
 import type { SuiteConfig } from '../../config/suite-config.ts';
@@ -11,7 +12,6 @@ import type { ApiRequest } from '../../http/api-client.ts';
 import { covered } from '../user-data/depth.ts';
 import { describeOperation, requestFor, userDataOperations } from '../user-data/user-catalogue.ts';
 import type { Verdict } from '../verdict/verdicts.ts';
-import type { UserTokenPool } from './fixtures.ts';
 import { test, verifies } from './test.ts';
 
 /** The user-data operations, plus the utility operation whose security the seed leaves open. */

@@ -65,9 +65,9 @@ test(
   ...verifies(
     'AUTH-CODE-FLOW',
     'the authorization code flow returns the state, a well-formed bearer token, and the token works, for each configured user',
+    { needs: ['user-login'] },
   ),
-  async ({ api, config, tokenPool, requires, verdict }) => {
-    requires('user-login');
+  async ({ api, config, tokenPool, verdict }) => {
     const users: UserName[] = config.capabilities.has('second-user') ? ['A', 'B'] : ['A'];
     const worked: string[] = [];
     for (const user of users) {

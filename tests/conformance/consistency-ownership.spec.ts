@@ -59,13 +59,11 @@ function unknownValue(op: Operation, known: readonly unknown[]): string {
   throw new Error(`${op.operationId}: no unknown value for a ${param.schema.type} parameter`);
 }
 
-// These checks read the user's real records: only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks read the user's real records: each needs a target that keeps real data.
 // ---------------------------------------------------------------- 404 for unknown ids
 
 test(
-  ...verifies('MAP-NOT-FOUND', 'an unknown V1 id gets 404'),
+  ...verifies('MAP-NOT-FOUND', 'an unknown V1 id gets 404', { needs: ['stateful'] }),
   async ({ api, dataset, userToken, verdict }) => {
     const token = await userToken();
     const op = operationById('getActivityMapping');
@@ -98,7 +96,9 @@ async function allIds(dataset: Dataset, op: Operation): Promise<unknown[]> {
 
 for (const { requirement, op } of notFoundRules) {
   test(
-    ...verifies(requirement, `${op.path} answers 404 for a well-formed id that names no record`),
+    ...verifies(requirement, `${op.path} answers 404 for a well-formed id that names no record`, {
+      needs: ['stateful'],
+    }),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const [param] = op.pathParams as [Operation['pathParams'][number]];
@@ -119,9 +119,9 @@ test(
   ...verifies(
     'DATA-OWN-USER-ONLY',
     "user B's record ids are never served to user A on a read by id or cycle sub-resource (by the suite's reading, 404)",
+    { needs: ['stateful', 'second-user'] },
   ),
-  async ({ api, dataset, userToken, requires, verdict }) => {
-    requires('second-user');
+  async ({ api, dataset, userToken, verdict }) => {
     const tokenA = await userToken();
     const tokenB = await userToken(ALL_READ_SCOPES, 'B');
     // User B's newest records (first page of each collection) supply the ids. A page that fails (a 5xx, not
@@ -168,7 +168,9 @@ test(
 );
 
 test(
-  ...verifies('DATA-OWN-USER-ONLY', "every record of user A's collections belongs to user A"),
+  ...verifies('DATA-OWN-USER-ONLY', "every record of user A's collections belongs to user A", {
+    needs: ['stateful'],
+  }),
   async ({ dataset, verdict }) => {
     // The profile names user A (when it can be read and carries user_id; its fields are not all required).
     const profile = await dataset.read(operationById('getBasicProfile'));
@@ -205,6 +207,7 @@ test(
   ...verifies(
     'AUTH-UNDECLARED-SECURITY',
     'records what the operations without declared security answer without a token',
+    { needs: ['stateful'] },
   ),
   async ({ api, dataset, verdict }) => {
     const undeclared = operations.filter((op) => op.security.kind === 'unspecified');

@@ -100,9 +100,7 @@ async function judgeEachRead<Body>(
   verdict.expectNone(problems, first);
 }
 
-// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks relate records to each other (and to time): each needs a target that keeps real data.
 // ---------------------------------------------------------------- single reads against the collections
 
 for (const collection of userCollections) {
@@ -112,6 +110,7 @@ for (const collection of userCollections) {
     ...verifies(
       'CONS-SINGLE-MATCHES-COLLECTION',
       `${single.path} returns the same record as ${collection.path}`,
+      { needs: ['stateful'] },
     ),
     async ({ api, dataset, userToken, verdict }) => {
       const loaded = await dataset.collection(collection);
@@ -164,7 +163,9 @@ for (const collection of userCollections) {
 // ---------------------------------------------------------------- cycle sub-resources
 
 test(
-  ...verifies('CONS-CYCLE-SLEEP', '/v2/cycle/{cycleId}/sleep returns a sleep whose cycle_id is cycleId'),
+  ...verifies('CONS-CYCLE-SLEEP', '/v2/cycle/{cycleId}/sleep returns a sleep whose cycle_id is cycleId', {
+    needs: ['stateful'],
+  }),
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
     const paramSets = await dataset.paramSets(op, await sample(dataset));
@@ -183,6 +184,7 @@ test(
   ...verifies(
     'CONS-CYCLE-RECOVERY',
     '/v2/cycle/{cycleId}/recovery returns the recovery of that cycle, whose sleep_id resolves',
+    { needs: ['stateful'] },
   ),
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
@@ -206,7 +208,9 @@ test(
 // ---------------------------------------------------------------- activity mapping
 
 test(
-  ...verifies('MAP-V1-TO-V2', "the activity mapping of a record's v1_id is that record's uuid"),
+  ...verifies('MAP-V1-TO-V2', "the activity mapping of a record's v1_id is that record's uuid", {
+    needs: ['stateful'],
+  }),
   async ({ dataset, verdict }) => {
     const op = operationById('getActivityMapping');
     const source = await dataset.sourceRecords(op, 'activityV1Id');

@@ -104,9 +104,7 @@ async function withinReach(
   return (record) => (started(record) ?? Number.NEGATIVE_INFINITY) > oldest + DAY;
 }
 
-// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks relate records to each other (and to time): each needs a target that keeps real data.
 const references = [
   { requirement: 'CONS-RECOVERY-REFERENCES', from: 'listRecoveries', field: 'cycle_id', to: 'listCycles' },
   { requirement: 'CONS-RECOVERY-REFERENCES', from: 'listRecoveries', field: 'sleep_id', to: 'listSleeps' },
@@ -121,6 +119,7 @@ for (const { requirement, from, field, to } of references) {
     ...verifies(
       requirement,
       `every ${field} of ${source.path} names a record of ${target.path} (or one readable by id)`,
+      { needs: ['stateful'] },
     ),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();

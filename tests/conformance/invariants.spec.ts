@@ -82,9 +82,8 @@ for (const { requirement, collection } of scoreRules) {
 }
 
 test(
-  ...verifies('INV-CURRENT-CYCLE-END', 'only the newest cycle lacks end'),
-  async ({ dataset, requires, verdict }) => {
-    requires('stateful');
+  ...verifies('INV-CURRENT-CYCLE-END', 'only the newest cycle lacks end', { needs: ['stateful'] }),
+  async ({ dataset, verdict }) => {
     const cycles = await judgedCollection(dataset, verdict, 'listCycles', openCycleProblems);
     if (cycles.records.length < 2)
       verdict.notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
@@ -138,9 +137,9 @@ test(
   ...verifies(
     END_RULE,
     'no cycle, sleep or workout ends before it starts, on any page of its collection or read alone',
+    { needs: ['stateful'] },
   ),
-  async ({ dataset, requires, verdict }) => {
-    requires('stateful');
+  async ({ dataset, verdict }) => {
     const all: Judged[] = [];
     for (const op of endRuled) {
       const withheld = await dataset.withheld(op);
@@ -161,9 +160,10 @@ test(
 );
 
 test(
-  ...verifies('VER-SLEEP-V1-ID-CUTOFF', 'no sleep starting past 2025-09-01 carries a v1_id'),
-  async ({ dataset, requires, verdict }) => {
-    requires('stateful');
+  ...verifies('VER-SLEEP-V1-ID-CUTOFF', 'no sleep starting past 2025-09-01 carries a v1_id', {
+    needs: ['stateful'],
+  }),
+  async ({ dataset, verdict }) => {
     const sleeps = await judgedCollection(dataset, verdict, 'listSleeps', v1IdCutoffProblems);
     const late = sleeps.records.filter(
       (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,

@@ -113,11 +113,10 @@ for (const op of readOperations) {
       ...verifies(
         requirement,
         `every page of ${op.method} ${op.path} the reference walk reads (limit 25, next_token followed) answers ${op.successStatus}`,
-        { tag: SMOKE },
+        { tag: SMOKE, needs: ['stateful'] },
       ),
-      async ({ dataset, requires, verdict }) => {
+      async ({ dataset, verdict }) => {
         // Following next_token to the end needs a target whose cursors lead somewhere (not a mock's).
-        requires('stateful');
         // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
         const { pages, records, complete } = await dataset.referenceWalk(op);
         verdict.expectThat(pages.length > 0, 'the walk read no page');

@@ -27,13 +27,13 @@ const orderRules = userCollections.map((collection) => ({
 
 const parses = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
-// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks relate records to each other (and to time): each needs a target that keeps real data.
 for (const { requirement, collection, bySleep } of orderRules) {
   const what = bySleep ? 'the start of the related sleep' : 'start';
   test(
-    ...verifies(requirement, `${collection.path} is sorted by ${what}, descending, across all pages`),
+    ...verifies(requirement, `${collection.path} is sorted by ${what}, descending, across all pages`, {
+      needs: ['stateful'],
+    }),
     async ({ api, dataset, userToken, verdict }) => {
       const loaded = await dataset.collection(collection);
       let keyed: DataRecord[] = loaded.records.map((record) => ({ ...record, sort_key: record.start }));

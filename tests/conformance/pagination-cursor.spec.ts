@@ -85,9 +85,9 @@ describeEachCollection((op, name) => {
     ...verifies(
       'PAG-CURSOR-INVALID',
       `${name} never serves user B's records to user A presenting B's nextToken`,
+      { needs: ['second-user'] },
     ),
-    async ({ api, dataset, userToken, requires, verdict }) => {
-      requires('second-user');
+    async ({ api, dataset, userToken, verdict }) => {
       const tokenB = await userToken(ALL_READ_SCOPES, 'B');
       const cursor = await cursorOf(api, op, { token: tokenB, whose: 'B', verdict });
       const token = await userToken();

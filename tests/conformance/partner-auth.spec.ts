@@ -122,9 +122,11 @@ test(
 );
 
 test(
-  ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', { tag: [Tags.partner] }),
-  async ({ partnerData, requires, verdict }) => {
-    requires('real-auth');
+  ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', {
+    tag: [Tags.partner],
+    needs: ['real-auth'],
+  }),
+  async ({ partnerData, verdict }) => {
     const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
@@ -138,9 +140,9 @@ test(
 test(
   ...verifies('PAUTH-EXPIRES-IN', 'the token response gives expires_in as a positive integer of seconds', {
     tag: [Tags.partner],
+    needs: ['real-auth'],
   }),
-  async ({ partnerData, requires, verdict }) => {
-    requires('real-auth');
+  async ({ partnerData, verdict }) => {
     const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
@@ -198,10 +200,9 @@ for (const { name, body, stated, smoke } of invalidTokenRequests) {
     ...verifies(
       'PAUTH-TOKEN-INVALID-CLIENT',
       `a token request with ${name} gets ${stated ? '401' : "400 or 401 (by the suite's reading; refused by the seed)"}`,
-      { tag: [Tags.partner, ...(smoke ? [Tags.smoke] : [])] },
+      { tag: [Tags.partner, ...(smoke ? [Tags.smoke] : [])], needs: ['real-auth'] },
     ),
-    async ({ api, partnerA, requires, verdict }) => {
-      requires('real-auth');
+    async ({ api, partnerA, verdict }) => {
       const exchange =
         'overrides' in body
           ? await partnerA.requestToken(body.overrides)
@@ -261,10 +262,9 @@ for (const op of partnerOperations) {
       ...verifies(
         'PAUTH-INVALID-TOKEN',
         `${op.method} ${op.path} ${name} gets 401${stated ? '' : " (by the suite's reading; refused by the seed)"}`,
-        { tag: ownedTargetTags(op) },
+        { tag: ownedTargetTags(op), needs: ['partner', 'real-auth'] },
       ),
-      async ({ api, partnerData, requires, verdict }) => {
-        requires('partner', 'real-auth');
+      async ({ api, partnerData, verdict }) => {
         const { exchange, asked } = await sendAs(api, partnerData, op, token());
         verdict.expectRefusal(exchange, stated ? STATED_401 : MISSING_TOKEN, asked);
       },

@@ -42,10 +42,9 @@ for (const op of idAddressedOperations) {
     ...verifies(
       requirementOf(op, 'PTN-OWNER-'),
       `${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`,
-      { tag: tagsOf(op) },
+      { tag: tagsOf(op), needs: ['second-partner'] },
     ),
-    async ({ partnerB, partnerData, requires, verdict }) => {
-      requires('second-partner');
+    async ({ partnerB, partnerData, verdict }) => {
       const owned = await partnerData.workingRequisition();
       const id = addressedId(op, owned);
       const exchange = await partnerB.send(
@@ -66,10 +65,9 @@ for (const op of statusUpdateOperations) {
     ...verifies(
       'PTN-OWNER-NO-SIDE-EFFECT',
       `partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`,
-      { tag: tagsOf(op) },
+      { tag: tagsOf(op), needs: ['second-partner'] },
     ),
-    async ({ partnerB, partnerData, requires, verdict }) => {
-      requires('second-partner');
+    async ({ partnerB, partnerData, verdict }) => {
       const owned = await partnerData.workingRequisition();
       const readOwned = () =>
         partnerData.partnerRead('requisition', owned.id, 'OP-GET-REQUISITION', { fresh: true });
@@ -101,9 +99,9 @@ for (const op of idAddressedOperations) {
   test(
     ...verifies('PTN-NOT-FOUND', `${op.method} ${op.path} on an unknown id gets 404`, {
       tag: [Tags.partner],
+      needs: ['stateful'],
     }),
-    async ({ partnerData, requires, verdict }) => {
-      requires('stateful');
+    async ({ partnerData, verdict }) => {
       const exchange = await partnerData.observedOnUnknownId(op);
       verdict.expectStatus(exchange, 404);
       verdict.evidence("an id nobody owns, with partner A's valid token", exchange);

@@ -57,10 +57,9 @@ test(
   ...verifies(
     'RL-429',
     'a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
-    { tag: [Tags.isolated, Tags.rateLimit] },
+    { tag: [Tags.isolated, Tags.rateLimit], needs: ['rate-limit'] },
   ),
-  async ({ api, config, userToken, freshToken, requires, verdict }, testInfo) => {
-    requires('rate-limit');
+  async ({ api, config, userToken, freshToken, verdict }, testInfo) => {
     const values = verdict.of(RL_VALUES);
     if (!cheap) throw new Error('the catalogue has no user-data read without parameters');
     const configured = config.rateLimit;

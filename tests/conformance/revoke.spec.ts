@@ -57,10 +57,10 @@ test(
     `${describeOperation(revoke)} answers ${revoke.successStatus} with an empty body`,
     {
       tag: TAGS,
+      needs: ['stateful', 'user-login'],
     },
   ),
-  async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
-    requires('stateful', 'user-login');
+  async ({ api, config, freshToken, tokenPool, verdict }) => {
     const user = revokedUser(config);
     if (user === 'A') verdict.note("no second user configured: user A's grant was revoked");
     const grant = await freshToken(ALL_READ_SCOPES, user);
@@ -75,10 +75,9 @@ test(
   ...verifies(
     'REVOKE-TOKENS',
     `after ${describeOperation(revoke)} the grant's token gets 401 on every user-data operation`,
-    { tag: TAGS },
+    { tag: TAGS, needs: ['stateful', 'real-auth', 'user-login'] },
   ),
-  async ({ api, dataset, config, freshToken, tokenPool, requires, verdict }) => {
-    requires('stateful', 'real-auth', 'user-login');
+  async ({ api, dataset, config, freshToken, tokenPool, verdict }) => {
     const undeclaredSecurity = verdict.of(UNDECLARED_SECURITY);
     const user = revokedUser(config);
     const grant = await freshToken(ALL_READ_SCOPES, user);
@@ -131,10 +130,10 @@ for (const scope of ALL_READ_SCOPES) {
       `${describeOperation(revoke)} is served to a token holding only ${scope}`,
       {
         tag: TAGS,
+        needs: ['stateful', 'user-login', 'scopes'],
       },
     ),
-    async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
-      requires('stateful', 'user-login', 'scopes');
+    async ({ api, config, freshToken, tokenPool, verdict }) => {
       const grant = await freshToken([scope], revokedUser(config));
       const exchange = await revokeWith(api, tokenPool, grant.accessToken);
       verdict.expectSuccess(
@@ -156,10 +155,9 @@ test(
   ...verifies(
     'REVOKE-WEBHOOKS-STOP',
     `after ${describeOperation(revoke)} the OAuth client receives no more webhooks for the user`,
-    { tag: TAGS },
+    { tag: TAGS, needs: ['stateful', 'user-login', 'webhooks'] },
   ),
-  async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
-    requires('stateful', 'user-login', 'webhooks');
+  async ({ api, config, freshToken, tokenPool, verdict }) => {
     const login = config.userLogin;
     if (!login) throw new Error('unreachable: user-login capability without userLogin');
     const user = revokedUser(config);

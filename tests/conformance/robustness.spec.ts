@@ -416,10 +416,9 @@ for (const op of generated) {
     ...verifies(
       'ERR-NO-5XX-ON-CLIENT-INPUT',
       `${name} answers generated ${what} as the seed says, never with a 5xx`,
-      { also, tag: [Tags.property] },
+      { also, tag: [Tags.property], needs: ['stateful'] },
     ),
-    async ({ api, config, dataset, userToken, requires, verdict }) => {
-      requires('stateful');
+    async ({ api, config, dataset, userToken, verdict }) => {
       const token = await userToken();
       const ids: KnownIds = (await dataset.idsFor(op)) ?? {};
       const plan = await dataset.plan();

@@ -60,9 +60,9 @@ for (const op of userDataOperations) {
     ...verifies(
       requirement,
       `${describeOperation(op)} refuses a token holding every read scope but ${scope} with 401 (403 a warning)`,
+      { needs: ['scopes'] },
     ),
-    async ({ api, dataset, userToken, tokenPool, config, requires, verdict }) => {
-      requires('scopes');
+    async ({ api, dataset, userToken, tokenPool, config, verdict }) => {
       const request = requestFor(op, await dataset.idsFor(op));
       const token = await userToken(others);
       const wider = widerThanAsked(tokenPool, token, verdict);
@@ -77,9 +77,10 @@ for (const op of userDataOperations) {
   );
 
   test(
-    ...verifies(requirement, `${describeOperation(op)} serves a token holding only ${scope}`),
-    async ({ api, dataset, userToken, tokenPool, requires, verdict }) => {
-      requires('scopes');
+    ...verifies(requirement, `${describeOperation(op)} serves a token holding only ${scope}`, {
+      needs: ['scopes'],
+    }),
+    async ({ api, dataset, userToken, tokenPool, verdict }) => {
       const ids = await dataset.idsFor(op);
       const token = await userToken([scope]);
       // A token the target refused on the scope its stated grant lacks is not verified (grant-guard.ts).

@@ -35,9 +35,9 @@ for (const op of partnerOperations) {
   test(
     ...verifies('PAUTH-EXPIRED-TOKEN', `${op.method} ${op.path} with an expired token gets 401`, {
       tag: ownedTargetTags(op),
+      needs: ['partner', 'real-auth'],
     }),
-    async ({ api, config, partnerData, requires, verdict }) => {
-      requires('partner', 'real-auth');
+    async ({ api, config, partnerData, verdict }) => {
       const expired = await expiredPartnerToken(config, partnerData, verdict);
       const { exchange, asked } = await sendAs(api, partnerData, op, expired);
       verdict.expectRefusal(exchange, STATED_401, asked);

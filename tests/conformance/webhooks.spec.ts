@@ -87,10 +87,10 @@ test(
     {
       also: [EVENT_TYPES, PAYLOAD, SIGNATURE_ALGORITHM],
       tag: PARTNER_WRITE_TAGS,
+      needs: ['webhooks'],
     },
   ),
-  async ({ api, config, partnerA, partnerData, requires, verdict }) => {
-    requires('webhooks');
+  async ({ api, config, partnerA, partnerData, verdict }) => {
     const secret = config.signingSecret;
     if (!secret)
       return verdict.notVerified('no signing secret configured (CONFORMANCE_PARTNER_A_SIGNING_SECRET)');
@@ -171,9 +171,9 @@ test(
   ...verifies('WH-SIGNED', 'user-data webhooks to the OAuth client carry a Service-Signed header', {
     also: [SIGNATURE_ALGORITHM],
     tag: [Tags.nonProduction, Tags.write],
+    needs: ['webhooks', 'user-login'],
   }),
-  async ({ api, config, userToken, requires, verdict }) => {
-    requires('webhooks', 'user-login');
+  async ({ api, config, userToken, verdict }) => {
     const login = config.userLogin;
     if (!login) throw new Error('unreachable: user-login capability without userLogin');
     const scheme = config.webhooks.signature;

@@ -2,6 +2,7 @@
 // operation (`GET /v2/cycle (listCycles)`, which every test title of the block carries).
 import type { Operation } from '../../contract/operation-model.ts';
 import { describeOperation, userCollections } from '../user-data/user-catalogue.ts';
+import { needing } from './needs.ts';
 import { test } from './test.ts';
 
 /**
@@ -11,9 +12,6 @@ import { test } from './test.ts';
 export function describeEachCollection(checks: (op: Operation, name: string) => void): void {
   for (const op of userCollections) {
     const name = describeOperation(op);
-    test.describe(name, () => {
-      test.beforeEach(({ requires }) => requires('stateful'));
-      checks(op, name);
-    });
+    test.describe(name, needing('stateful'), () => checks(op, name));
   }
 }

@@ -43,6 +43,7 @@ import {
   stoppedByRunError,
   uncaughtFindings,
 } from './ending-recorder.ts';
+import { needsOf } from './needs.ts';
 import { injectedError } from './self-test-hooks.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
@@ -84,8 +85,6 @@ interface TestFixtures {
    * the refusal; src/worker/user-data/grant-guard.ts).
    */
   api: ApiClient;
-  /** Skips the test, with the reason, when the target lacks a capability. */
-  requires: (...capabilities: Capability[]) => void;
   /**
    * A user token for the scope set (default: all six read scopes), cached per worker and target; the pool
    * knows the scope its grant is stated to carry (src/auth/granted-scope.ts), and the token is tried once on
@@ -103,6 +102,8 @@ interface TestFixtures {
   /** The verdicts of the requirement the check declares (src/worker/suite/test.ts `verifies`; src/worker/verdict/verdicts.ts). */
   verdict: Verdict;
   profileGuard: undefined;
+  /** Leaves the test not verified, naming what would supply it, when the target lacks what it needs (auto). */
+  _needs: undefined;
   /** Releases the configured requisitions the test claimed (auto). */
   requisitionClaims: undefined;
   /** Records the requests the test sent, by kind of credential, for the report's tally by family (auto). */
@@ -297,6 +298,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
       },
       { auto: true, ...internal },
     ],
+    _needs: [
+      async ({ config }, use, testInfo) => {
+        const missing = needsOf(testInfo.annotations).filter((need) => !config.capabilities.has(need));
+        if (missing.length > 0) notVerified(lacking(config, missing), missing.flatMap(variablesSupplying));
+        await use(undefined);
+      },
+      { auto: true, title: 'what the check needs of its target', ...internal },
+    ],
     requisitionClaims: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use) => {
@@ -374,15 +383,6 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
           },
         });
         await use(client);
-      },
-      internal,
-    ],
-    requires: [
-      async ({ config }, use) => {
-        await use((...capabilities) => {
-          const missing = capabilities.filter((capability) => !config.capabilities.has(capability));
-          if (missing.length > 0) notVerified(lacking(config, missing), missing.flatMap(variablesSupplying));
-        });
       },
       internal,
     ],

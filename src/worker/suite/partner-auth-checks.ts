@@ -20,10 +20,9 @@ export function renewalCheck({ requirement, kind, stale }: StaleToken): void {
     ...verifies(
       requirement,
       `after a 401 for an ${kind} token the client requests a new token, and the retry is served`,
-      { tag: ownedTargetTags(getRequisitionOperation) },
+      { tag: ownedTargetTags(getRequisitionOperation), needs: ['real-auth'] },
     ),
-    async ({ config, partnerA, partnerData, requires, verdict }) => {
-      requires('real-auth');
+    async ({ config, partnerA, partnerData, verdict }) => {
       const { request, asked } = await ownedTarget(partnerData, getRequisitionOperation);
       partnerA.useToken(await stale(config, partnerData, verdict));
       const exchange = await partnerA.send(request);

@@ -4,6 +4,7 @@
 // `test(...verifies('PAG-LIMIT-MAX', 'limit over 25 …'), async ({ api, verdict }) => …)` derives the title and
 // tag (@PAG-LIMIT-MAX: --grep and the mutation gate select on it) and binds `verdict`; `also` tags others.
 import { mergeTests, type TestDetails } from '@playwright/test';
+import type { Capability } from '../../config/capabilities.ts';
 import { resolveEnvironment } from '../../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../../config/run-plan.ts';
 import { areaOf, findRequirement } from '../../contract/requirements.ts';
@@ -11,6 +12,7 @@ import { REQUIREMENT_ANNOTATION } from '../../protocol/finding.ts';
 import { partnerDataTest, userDataTest } from './data-fixtures.ts';
 import { judgedBody } from './ending-recorder.ts';
 import { coreTest } from './fixtures.ts';
+import { needsAnnotations } from './needs.ts';
 
 const suiteTest = mergeTests(coreTest, userDataTest, partnerDataTest);
 
@@ -66,6 +68,8 @@ export interface VerifiesOptions {
   also?: readonly string[];
   /** Profile tags (src/config/profiles.ts `Tags`), e.g. writes or non-production. */
   tag?: readonly string[];
+  /** What the check needs of its target, checked before its body (needs.ts): without it, not verified. */
+  needs?: readonly Capability[];
 }
 
 /**
@@ -96,6 +100,7 @@ export function verifies(
       tag: [requirement, ...(options.also ?? [])].map((id) => `@${id}`).concat(options.tag ?? []),
       annotation: [
         { type: REQUIREMENT_ANNOTATION, description: requirement },
+        ...needsAnnotations(options.needs ?? []),
         ...allureBehaviours(requirement, options.also ?? []),
       ],
     },

@@ -47,9 +47,11 @@ export function authCaseCheck(op: Operation, authCase: AuthCase): void {
     : `${describeOperation(op)} ${authCase.name} (security not shown by the seed: observed, never 5xx)`;
 
   test(
-    ...verifies(requirement, title, { tag: declared && smoke ? [Tags.smoke] : [] }),
-    async ({ api, config, dataset, userToken, tokenPool, requires, verdict }) => {
-      requires('real-auth', ...authCase.needs);
+    ...verifies(requirement, title, {
+      tag: declared && smoke ? [Tags.smoke] : [],
+      needs: ['real-auth', ...authCase.needs],
+    }),
+    async ({ api, config, dataset, userToken, tokenPool, verdict }) => {
       const validToken = () => userToken();
       const ids = await dataset.idsFor(op);
       const context = { validToken, pool: tokenPool, config, verdict };

@@ -76,7 +76,7 @@ test(
     verdict.expectStatus(exchange, 404);
     verdict.evidence(
       `a V1 id far above those of user A's ${known.length} sleeps and workouts that carry one`,
-      exchange,
+      { exchange },
     );
   },
 );
@@ -108,7 +108,7 @@ for (const { requirement, op } of notFoundRules) {
         token,
       });
       verdict.expectStatus(exchange, 404);
-      verdict.evidence(`an id none of user A's ${ids.length} records carries`, exchange);
+      verdict.evidence(`an id none of user A's ${ids.length} records carries`, { exchange });
     },
   );
 }
@@ -163,7 +163,7 @@ test(
     verdict.expectNone(problems, first);
     if (tried === 0)
       verdict.notVerified('user B has no records whose ids could be tried (CONFORMANCE_USER_B needs data)');
-    verdict.evidence(`${tried} of user B's ids refused to user A`, undefined, tried);
+    verdict.evidence(`${tried} of user B's ids refused to user A`, { count: tried });
   },
 );
 

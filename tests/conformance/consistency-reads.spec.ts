@@ -229,10 +229,8 @@ test(
         ? undefined
         : `v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`;
     });
-    verdict.evidence(
-      `${paramSets.length} v1_ids mapped to their records' uuids`,
-      undefined,
-      paramSets.length,
-    );
+    verdict.evidence(`${paramSets.length} v1_ids mapped to their records' uuids`, {
+      count: paramSets.length,
+    });
   },
 );

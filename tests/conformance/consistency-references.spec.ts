@@ -152,11 +152,9 @@ for (const { requirement, from, field, to } of references) {
       }
       verdict.expectNone(problems, exchange);
       if (references === 0) verdict.notVerified(`no record of ${source.path} carries a ${field}`);
-      verdict.evidence(
-        `${references} ${field}s of ${source.path} checked, none dangling`,
-        undefined,
-        references,
-      );
+      verdict.evidence(`${references} ${field}s of ${source.path} checked, none dangling`, {
+        count: references,
+      });
     },
   );
 }

@@ -86,7 +86,7 @@ describeEachCollection((op, name) => {
         probes.map(({ param, edge }) => `${param} = ${edge} of a record`),
         name,
       );
-      verdict.evidence(`${name}: ${judged} ${rule.judged}, over ${probes.length} bounds`, undefined, judged);
+      verdict.evidence(`${name}: ${judged} ${rule.judged}, over ${probes.length} bounds`, { count: judged });
     });
   }
 });

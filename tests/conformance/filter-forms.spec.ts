@@ -155,7 +155,7 @@ describeEachCollection((op, name) => {
         );
       verdict.evidence(
         `${name}: start=end=${iso(at)} answered ${walk.records.length} record(s), none later`,
-        exchange,
+        { exchange },
       );
     },
   );
@@ -178,7 +178,7 @@ describeEachCollection((op, name) => {
       );
       verdict.evidence(
         `${name}: start=end=${iso(at)} answered ${walk.records.length} record(s), none earlier`,
-        exchange,
+        { exchange },
       );
     },
   );

@@ -126,11 +126,9 @@ describeEachCollection((op, name) => {
       verdict.expectNone(problems);
       if (checked === 0) verdict.notVerified(`${name} holds no record to filter (${records.length} records)`);
       covered('filter boundary', ["start = a record's start"], name);
-      verdict.evidence(
-        `${name}: ${checked} records at or after ${anchors.length} start values found`,
-        undefined,
-        checked,
-      );
+      verdict.evidence(`${name}: ${checked} records at or after ${anchors.length} start values found`, {
+        count: checked,
+      });
     },
   );
 
@@ -261,7 +259,7 @@ describeEachCollection((op, name) => {
       for (const query of [{ start: 'yesterday' }, { end: '2025-13-45T00:00:00Z' }]) {
         const exchange = await api.send({ path, token, query });
         verdict.expectStatus(exchange, 400);
-        verdict.evidence('a malformed date-time refused', exchange);
+        verdict.evidence('a malformed date-time refused', { exchange });
       }
     },
   );

@@ -72,11 +72,9 @@ for (const { requirement, collection } of scoreRules) {
         verdict.notVerified(
           `${collection.path} holds no SCORED record (${loaded.records.length} records): a score's presence cannot be checked`,
         );
-      verdict.evidence(
-        `${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`,
-        undefined,
-        loaded.records.length,
-      );
+      verdict.evidence(`${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`, {
+        count: loaded.records.length,
+      });
     },
   );
 }
@@ -155,7 +153,7 @@ test(
     );
     const checked = all.reduce((sum, judged) => sum + judged.checked, 0);
     if (checked === 0) verdict.notVerified("user A's cycles, sleeps and workouts read hold none with an end");
-    verdict.evidence(`${checked} records with an end, none before its start`, undefined, checked);
+    verdict.evidence(`${checked} records with an end, none before its start`, { count: checked });
   },
 );
 
@@ -169,7 +167,7 @@ test(
       (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
     );
     if (late.length === 0) verdict.notVerified('user A has no sleep past 2025-09-01');
-    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`, undefined, late.length);
+    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`, { count: late.length });
   },
 );
 

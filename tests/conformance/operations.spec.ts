@@ -69,7 +69,7 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
             : await api.send({ ...requestFor(op), token: await userToken(undefined, user) });
         verdict.expectStatus(exchange, [op.successStatus, 404]);
         if (exchange.status === 404)
-          return verdict.evidence(`${op.path} answered 404 for user ${user}, who has none`, exchange);
+          return verdict.evidence(`${op.path} answered 404 for user ${user}, who has none`, { exchange });
       }
       verdict.notVerified(
         `user${users.length > 1 ? 's' : ''} ${users.join(' and ')} each have a ${op.responseSchema}: the 404 for a user without one cannot be observed`,
@@ -92,19 +92,19 @@ for (const op of readOperations) {
       verdict.expectStatus(exchange, op.successStatus);
       if (op.responseSchema === null) {
         verdict.expectEmptyBody(exchange);
-        verdict.evidence('no body', exchange);
+        verdict.evidence('no body', { exchange });
         return;
       }
       verdict.expectSchema(op.responseSchema, verdict.json(exchange), exchange);
       covered('read operation', [op.operationId]);
-      verdict.evidence(`a valid ${op.responseSchema}`, exchange);
+      verdict.evidence(`a valid ${op.responseSchema}`, { exchange });
       // A collection is user B's too, where one is configured: its first page as the ownership check reads it.
       if (!op.isCollection || !config.capabilities.has('second-user')) return;
       const token = await userToken(undefined, 'B');
       const ofB = await api.send({ path: op.path, token, query: { limit: USER_B_PAGE } });
       verdict.expectStatus(ofB, op.successStatus);
       verdict.expectSchema(op.responseSchema, verdict.json(ofB), ofB);
-      verdict.evidence(`a valid ${op.responseSchema} for user B too`, ofB);
+      verdict.evidence(`a valid ${op.responseSchema} for user B too`, { exchange: ofB });
     },
   );
 
@@ -138,7 +138,7 @@ for (const op of readOperations) {
         verdict.expectThat(exchange.text !== '', `no body (status ${exchange.status})`, exchange);
         verdict.expectJsonContentType(exchange);
         verdict.json(exchange);
-        verdict.evidence('an application/json body', exchange);
+        verdict.evidence('an application/json body', { exchange });
       },
     );
   }
@@ -154,7 +154,7 @@ for (const op of readOperations) {
       async ({ dataset, verdict }) => {
         const exchange = await callWithRealIds(op, dataset, verdict);
         verdict.expectSuccess(exchange, 'the versioned path');
-        verdict.evidence(`served under /${version}/`, exchange);
+        verdict.evidence(`served under /${version}/`, { exchange });
       },
     );
   }

@@ -82,11 +82,9 @@ for (const { requirement, collection, bySleep } of orderRules) {
       ).map((problem) => ({ ...problem, index: readable[problem.index]?.index ?? problem.index }));
       const located = onPages(loaded, problems);
       verdict.expectNone(located.problems, located.exchange);
-      verdict.evidence(
-        `${readable.length} records in order over ${loaded.pages.length} page(s)`,
-        undefined,
-        readable.length,
-      );
+      verdict.evidence(`${readable.length} records in order over ${loaded.pages.length} page(s)`, {
+        count: readable.length,
+      });
     },
   );
 }

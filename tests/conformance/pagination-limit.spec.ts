@@ -132,11 +132,9 @@ describeEachCollection((op, name) => {
         verdict.notVerified(
           `${name} holds ${held} records: no answer to limit=${maximum + 1} could hold more than ${maximum}`,
         );
-      verdict.evidence(
-        `${name}: ${held} records, never more than ${maximum} on a page for a larger limit`,
-        undefined,
-        held,
-      );
+      verdict.evidence(`${name}: ${held} records, never more than ${maximum} on a page for a larger limit`, {
+        count: held,
+      });
     },
   );
 
@@ -150,7 +148,7 @@ describeEachCollection((op, name) => {
       for (const limit of ['1.5', 'abc']) {
         const exchange = await api.send({ path, token, query: { limit } });
         verdict.expectStatus(exchange, 400);
-        verdict.evidence('a limit that is no int32 refused', exchange);
+        verdict.evidence('a limit that is no int32 refused', { exchange });
       }
       const empty = await api.send({ path, token, query: { limit: '' } });
       verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(empty);

@@ -91,13 +91,13 @@ test(
     verdict.expectStatus(exchange, 200);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
-    jsonBodies.evidence('the partner token response is application/json', exchange);
+    jsonBodies.evidence('the partner token response is application/json', { exchange });
     const body = verdict.json<TokenResponse>(exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
     const schema = verdict.of(TOKEN_RESPONSE_SCHEMA);
     schema.expectSchema('partner-token-response', body, exchange);
-    schema.evidence('the token response is a PartnerTokenResponse', exchange);
-    verdict.evidence('valid client credentials got a token', exchange);
+    schema.evidence('the token response is a PartnerTokenResponse', { exchange });
+    verdict.evidence('valid client credentials got a token', { exchange });
   },
 );
 
@@ -133,7 +133,7 @@ test(
       `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
       exchange,
     );
-    verdict.evidence(`token_type ${JSON.stringify(body.token_type)}`, exchange);
+    verdict.evidence(`token_type ${JSON.stringify(body.token_type)}`, { exchange });
   },
 );
 
@@ -149,7 +149,7 @@ test(
       `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
       exchange,
     );
-    verdict.evidence(`expires_in ${JSON.stringify(body.expires_in)}`, exchange);
+    verdict.evidence(`expires_in ${JSON.stringify(body.expires_in)}`, { exchange });
   },
 );
 
@@ -244,7 +244,7 @@ for (const op of partnerOperations) {
       );
       // A 5xx says nothing about the token: the operation failed (its own success requirement).
       verdict.of(successRequirement(op)).expectNo5xx(exchange);
-      verdict.evidence(`${asked} with partner A's token`, exchange);
+      verdict.evidence(`${asked} with partner A's token`, { exchange });
     },
   );
 

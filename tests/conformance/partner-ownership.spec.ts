@@ -51,10 +51,9 @@ for (const op of idAddressedOperations) {
         partnerRequestFor(op, id, validBodyFor(op, uniqueStatus('NON_OWNER'))),
       );
       verdict.expectStatus(exchange, 404);
-      verdict.evidence(
-        `partner A's ${resource.replace('-', ' ')} ${id}, which A reads, refused to B`,
+      verdict.evidence(`partner A's ${resource.replace('-', ' ')} ${id}, which A reads, refused to B`, {
         exchange,
-      );
+      });
     },
   );
 }
@@ -104,7 +103,7 @@ for (const op of idAddressedOperations) {
     async ({ partnerData, verdict }) => {
       const exchange = await partnerData.observedOnUnknownId(op);
       verdict.expectStatus(exchange, 404);
-      verdict.evidence("an id nobody owns, with partner A's valid token", exchange);
+      verdict.evidence("an id nobody owns, with partner A's valid token", { exchange });
     },
   );
 }

@@ -120,7 +120,7 @@ test(
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
-    verdict.evidence(`${loaded.length} requisitions validated`, undefined, loaded.length);
+    verdict.evidence(`${loaded.length} requisitions validated`, { count: loaded.length });
   },
 );
 
@@ -173,7 +173,7 @@ test(
     const seen = [...variants].map(([variant, count]) => `${variant} ×${count}`).join(', ');
     verdict.note(`PatientCore variants seen across ${loaded.length} requisitions: ${seen}`);
     verdict.expectNone(problems, exchange);
-    verdict.evidence(`${loaded.length} patients validated: ${seen}`, undefined, loaded.length);
+    verdict.evidence(`${loaded.length} patients validated: ${seen}`, { count: loaded.length });
     if (config.target === 'sandbox' && variants.size < 2) {
       // Not a verdict on the target: the check itself did not reach both variants.
       throw new Error(
@@ -217,14 +217,14 @@ test(
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
-    jsonBodies.evidence('the requisition is application/json', exchange);
+    jsonBodies.evidence('the requisition is application/json', { exchange });
     const body = verdict.json<RequisitionData>(exchange);
     verdict.expectThat(
       body?.id === id,
       `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
       exchange,
     );
-    verdict.evidence(`requisition ${id} served to its owner`, exchange);
+    verdict.evidence(`requisition ${id} served to its owner`, { exchange });
   },
 );
 
@@ -246,13 +246,13 @@ test(
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
-    jsonBodies.evidence('the service request is application/json', exchange);
+    jsonBodies.evidence('the service request is application/json', { exchange });
     const body = verdict.json<{ id?: unknown }>(exchange);
     verdict.expectThat(
       body?.id === serviceRequestId,
       `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,
       exchange,
     );
-    verdict.evidence(`service request ${serviceRequestId} served to its owner`, exchange);
+    verdict.evidence(`service request ${serviceRequestId} served to its owner`, { exchange });
   },
 );

@@ -64,8 +64,9 @@ for (const { label, appointmentType } of calls) {
         answer.expectSchema('test-data-response', answer.json(generated), generated);
       }
       const id = await partnerData.generatedId(generated, accepted);
-      answer.evidence(`${label}: ${generated.status}`, generated);
-      if (appointmentType !== undefined) types.evidence(`${label} accepted (${generated.status})`, generated);
+      answer.evidence(`${label}: ${generated.status}`, { exchange: generated });
+      if (appointmentType !== undefined)
+        types.evidence(`${label} accepted (${generated.status})`, { exchange: generated });
       if (id === undefined) {
         // A 204 that names no requisition: the answer is verified, what it generated cannot be.
         verdict.notVerifiedHere(
@@ -88,7 +89,7 @@ for (const { label, appointmentType } of calls) {
       types.note(
         `${label}: the generated appointment's type field is ${JSON.stringify(typeFields)} (the field's values are not shown in the seed)`,
       );
-      verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, exchange);
+      verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, { exchange });
     },
   );
 }
@@ -151,7 +152,9 @@ test(
         );
     });
     verdict.expectNone(problems, read);
-    verdict.evidence(`${appointments.length} MOBILE appointment(s), each with a collection_address`, read);
+    verdict.evidence(`${appointments.length} MOBILE appointment(s), each with a collection_address`, {
+      exchange: read,
+    });
   },
 );
 
@@ -163,7 +166,7 @@ test(
     if (config.environment === 'production') {
       const exchange = await requestTestData(partnerA);
       verdict.expectStatus(exchange, 404);
-      verdict.evidence('the production target does not generate test data', exchange);
+      verdict.evidence('the production target does not generate test data', { exchange });
       return;
     }
     const productionBaseUrl =
@@ -181,6 +184,6 @@ test(
     );
     const exchange = await requestTestData(production);
     verdict.expectStatus(exchange, 404);
-    verdict.evidence('the production deployment does not generate test data', exchange);
+    verdict.evidence('the production deployment does not generate test data', { exchange });
   },
 );

@@ -68,7 +68,7 @@ test(
     );
     verdict.expectStatus(exchange, patchRequisition.successStatus);
     verdict.expectEmptyBody(exchange);
-    verdict.evidence(`requisition ${id} updated, no body`, exchange);
+    verdict.evidence(`requisition ${id} updated, no body`, { exchange });
   },
 );
 
@@ -145,10 +145,10 @@ test(
       .note(
         `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
       );
-    jsonBodies.evidence('the updated service request is application/json', exchange);
+    jsonBodies.evidence('the updated service request is application/json', { exchange });
     const schema = verdict.of(SERVICE_REQUEST_SCHEMA);
     schema.expectSchema('service-request', body, exchange);
-    schema.evidence('the updated service request is a ServiceRequest', exchange);
+    schema.evidence('the updated service request is a ServiceRequest', { exchange });
     verdict.expectNone(
       [
         ...(body.id === serviceRequestId
@@ -162,7 +162,9 @@ test(
       ],
       exchange,
     );
-    verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, exchange);
+    verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, {
+      exchange,
+    });
   },
 );
 
@@ -205,10 +207,9 @@ test(
     before.delete(target as string);
     problems.push(...statusChanges(before, afterStatuses).map((change) => `GET requisition: ${change}`));
     verdict.expectNone(problems, exchange);
-    verdict.evidence(
-      `${siblings.length} sibling(s) of service request ${target} kept their status`,
+    verdict.evidence(`${siblings.length} sibling(s) of service request ${target} kept their status`, {
       exchange,
-    );
+    });
   },
 );
 
@@ -261,7 +262,7 @@ for (const op of statusUpdateOperations) {
           ),
         exchange,
       );
-      verdict.evidence(`${reached.length} service request(s) replaced ${first} with ${second}`, exchange);
+      verdict.evidence(`${reached.length} service request(s) replaced ${first} with ${second}`, { exchange });
     },
   );
 }
@@ -284,7 +285,9 @@ test(
     });
     verdict.expectStatus(exchange, postResults.successStatus);
     verdict.expectEmptyBody(exchange);
-    verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, exchange);
+    verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, {
+      exchange,
+    });
   },
 );
 

@@ -67,7 +67,7 @@ test(
     const exchange = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectStatus(exchange, revoke.successStatus);
     verdict.expectEmptyBody(exchange);
-    verdict.evidence(`user ${user}'s grant revoked, no body`, exchange);
+    verdict.evidence(`user ${user}'s grant revoked, no body`, { exchange });
   },
 );
 
@@ -140,7 +140,7 @@ for (const scope of ALL_READ_SCOPES) {
         exchange,
         `a token holding only ${scope} (the operation requires OAuth with no scope)`,
       );
-      verdict.evidence(`served to a token holding only ${scope}`, exchange);
+      verdict.evidence(`served to a token holding only ${scope}`, { exchange });
     },
   );
 }

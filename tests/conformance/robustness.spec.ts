@@ -485,7 +485,7 @@ for (const op of generated) {
         if (count > 0)
           verdict
             .of(requirement)
-            .evidence(`${name}: ${count} generated request(s) answered as the seed says`, undefined, count);
+            .evidence(`${name}: ${count} generated request(s) answered as the seed says`, { count });
       }
       const [param] = op.pathParams;
       if (param)

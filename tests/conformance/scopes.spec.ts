@@ -99,7 +99,7 @@ for (const op of userDataOperations) {
       const wider = widerThanAsked(tokenPool, token, verdict);
       if (wider) verdict.notVerified(`${wider}: a token holding only ${scope} could not be had`);
       covered('read scope alone', [scope], op.operationId);
-      verdict.evidence(`served to a token holding only ${scope}`, exchange);
+      verdict.evidence(`served to a token holding only ${scope}`, { exchange });
     },
   );
 }

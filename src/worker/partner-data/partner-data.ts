@@ -16,7 +16,8 @@ import { type Codec, exchangeCodec, jsonCodec } from '../session/run-memo.ts';
 import { extendTestTimeout } from '../session/run-waits.ts';
 import type { TargetSession } from '../session/target-session.ts';
 import { chargeUnansweredTo } from '../session/unanswered.ts';
-import { notVerified, Verdict } from '../verdict/verdicts.ts';
+import { notVerified } from '../verdict/stops.ts';
+import { Verdict } from '../verdict/verdicts.ts';
 import { announcedRequisition, readsRunWebhookLog } from './announced-requisition.ts';
 import {
   APPOINTMENT_TYPES,

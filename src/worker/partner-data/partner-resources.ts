@@ -3,7 +3,7 @@
 // checks' business, never a crash here), and the request bodies the checks send.
 import { randomUUID } from 'node:crypto';
 import type { Operation } from '../../contract/operation-model.ts';
-import { notVerified } from '../verdict/verdicts.ts';
+import { notVerified } from '../verdict/stops.ts';
 
 export interface ServiceRequestData {
   [field: string]: unknown;

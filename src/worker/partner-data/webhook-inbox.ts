@@ -21,7 +21,8 @@ import {
   startWebhookReceiver,
   waitForDeliveries,
 } from '../../http/webhook-receiver.ts';
-import { notVerified, Verdict } from '../verdict/verdicts.ts';
+import { notVerified } from '../verdict/stops.ts';
+import { Verdict } from '../verdict/verdicts.ts';
 import {
   listWebhookReceivers,
   registerWebhookReceiver,

@@ -11,7 +11,7 @@ import { redactText } from '../../http/redact.ts';
 import type { TransportFailure } from '../../http/transport-failure.ts';
 import type { UnansweredRead } from '../../protocol/coordinator-routes.ts';
 import { ConformanceFailure } from '../../protocol/failure.ts';
-import { blockedBy, declaredRequirement } from '../verdict/verdicts.ts';
+import { blockedBy, declaredRequirement } from '../verdict/stops.ts';
 import { currentTest } from './run-waits.ts';
 
 /** The unanswered requests the running test sent, by request, each as last charged. */

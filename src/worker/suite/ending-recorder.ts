@@ -16,7 +16,8 @@ import { type Finding, findingsOf, recordFinding } from '../../protocol/finding.
 import { runErrorOf, suiteError, type TestError, testErrorOf } from '../../protocol/run-errors.ts';
 import { recordEndingOutsideTests } from '../../protocol/run-findings.ts';
 import type { RunError } from '../../run-state/run-error.ts';
-import { declaredRequirement, stopWith } from '../verdict/verdicts.ts';
+import { takeSoftFailures } from '../verdict/soft-failures.ts';
+import { declaredRequirement, stopWith } from '../verdict/stops.ts';
 
 /** Of each test, what the suite classified as it caught it: the entries of its `errors` (whether each keeps
  * the worker), and the errors themselves, each recorded once however often it is thrown on. */
@@ -138,14 +139,31 @@ type Fn = (...args: never[]) => unknown;
 const readAs = <F extends Fn>(run: F, fn: Fn): F =>
   Object.defineProperty(run, 'toString', { value: () => fn.toString() });
 
-/** A test body whose ending error is recorded where it is caught (test.ts declares every test with one). */
+/**
+ * Records the failures the test's checks recorded and went on from (verdict.soft), each its finding, and
+ * returns the error that ends the test with them, if any (src/worker/verdict/soft-failures.ts).
+ */
+function settledSoftly(testInfo: TestInfo): Error | undefined {
+  const { failures, ending } = takeSoftFailures(testInfo);
+  for (const failure of failures) recordFinding(testInfo, keptFailure(testInfo, failure));
+  return ending;
+}
+
+/**
+ * A test body whose ending error is recorded where it is caught (test.ts declares every test with one): its
+ * soft failures first, then what it threw; a body that failed softly alone ends failed with them.
+ */
 export const judgedBody = <A, T extends TestInfo>(body: (args: A, testInfo: T) => unknown) =>
   readAs(async (args: A, testInfo: T) => {
     try {
       await body(args, testInfo);
     } catch (error) {
+      // A check that stops after failing softly ends with those failures (src/worker/verdict/stops.ts).
+      if (settledSoftly(testInfo) === error) thrownOn(testInfo, error, true);
       ended(testInfo, error);
     }
+    const failedSoftly = settledSoftly(testInfo);
+    if (failedSoftly) thrownOn(testInfo, failedSoftly, true);
   }, body);
 
 type FixtureFn = (deps: unknown, use: (value: unknown) => Promise<void>, info: unknown) => Promise<unknown>;

@@ -14,7 +14,8 @@ import { registerSecret } from '../../http/redact.ts';
 import type { PartnerData } from '../partner-data/partner-data.ts';
 import { extendTestTimeout } from '../session/run-waits.ts';
 import { iso } from '../user-data/records.ts';
-import { notVerified, type Verdict } from '../verdict/verdicts.ts';
+import { notVerified } from '../verdict/stops.ts';
+import type { Verdict } from '../verdict/verdicts.ts';
 import { ALL_READ_SCOPES } from './fixtures.ts';
 
 /** A token the run obtained, the lifetime its server stated (s), and when that ends (epoch ms). */

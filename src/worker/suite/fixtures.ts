@@ -35,7 +35,8 @@ import { type TargetSession, TargetSessions } from '../session/target-session.ts
 import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../session/unanswered.ts';
 import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
 import { attempt } from '../verdict/attempt.ts';
-import { blockedBy, declaredVerdict, notVerified, stopWith, type Verdict } from '../verdict/verdicts.ts';
+import { blockedBy, notVerified, stopWith } from '../verdict/stops.ts';
+import { declaredVerdict, type Verdict } from '../verdict/verdicts.ts';
 import {
   failedOnChecksAlone,
   failWith,

@@ -23,6 +23,7 @@ export {
   windowsEntered,
   windowsTouched,
 } from '../../checks/rate-limit-windows.ts';
+export { type SchemaProblem, schemaProblems } from '../../checks/schema-problems.ts';
 export type { DepthPlan } from '../../config/depth-plan.ts';
 export { shareOf } from '../../config/input-classes.ts';
 export { Tags } from '../../config/profiles.ts';
@@ -123,7 +124,12 @@ export {
   edgeProbes,
 } from '../user-data/filter-edges.ts';
 export { triedOn } from '../user-data/grant-guard.ts';
-export { type LoadedCollection, onPages, servedAt } from '../user-data/loaded-collection.ts';
+export {
+  type CollectionOutcome,
+  type LoadedCollection,
+  onPages,
+  servedAt,
+} from '../user-data/loaded-collection.ts';
 export {
   type DataRecord,
   type Extent,

@@ -36,10 +36,9 @@ export function renewalCheck({ requirement, kind, stale }: StaleToken): void {
         `the retry of ${asked} with a newly requested token answered ${exchange.status}`,
         exchange,
       );
-      verdict.evidence(
-        `${asked}: the ${kind} token refused with 401, the retry with a new token served`,
+      verdict.evidence(`${asked}: the ${kind} token refused with 401, the retry with a new token served`, {
         exchange,
-      );
+      });
     },
   );
 }

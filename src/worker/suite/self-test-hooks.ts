@@ -7,7 +7,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { SuiteConfig } from '../../config/suite-config.ts';
 import { processVariable } from '../../run-state/process-variables.ts';
-import { declaredRequirement } from '../verdict/verdicts.ts';
+import { declaredRequirement } from '../verdict/stops.ts';
 
 /** What a check reads where a value it relied on is missing. */
 interface Page {

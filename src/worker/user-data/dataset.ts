@@ -14,7 +14,7 @@ import { RequestRefused } from '../../http/request-refused.ts';
 import { ConformanceFailure } from '../../protocol/failure.ts';
 import { messageOf } from '../../text/error-message.ts';
 import { rethrowAsAsker, UnansweredFailure } from '../session/unanswered.ts';
-import { blockedBy, notVerified } from '../verdict/verdicts.ts';
+import { blockedBy, notVerified } from '../verdict/stops.ts';
 import { type Page, pageOf } from './collections.ts';
 import type { CollectionOutcome, LoadedCollection } from './loaded-collection.ts';
 import { type DataRecord, type ExtentOf, iso, ownExtent, recoveryExtents } from './records.ts';

@@ -16,7 +16,7 @@ import { type Exchange, exchangeLine, succeeded } from '../../http/exchange.ts';
 import type { RunMemo } from '../session/run-memo.ts';
 import { exchangeCodec } from '../session/run-memo.ts';
 import { chargeUnansweredTo, rethrowAsAsker } from '../session/unanswered.ts';
-import { notVerified } from '../verdict/verdicts.ts';
+import { notVerified } from '../verdict/stops.ts';
 import { requestFor, userDataOperations } from './user-catalogue.ts';
 
 /** The read scope an operation declares, if any. */

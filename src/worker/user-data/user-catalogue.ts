@@ -7,7 +7,7 @@ import { operations } from '../../contract/operations.ts';
 import { buildPath } from '../../contract/request-paths.ts';
 import { requirementById } from '../../contract/requirements.ts';
 import type { ApiRequest } from '../../http/api-client.ts';
-import { notVerified } from '../verdict/verdicts.ts';
+import { notVerified } from '../verdict/stops.ts';
 import type { DataRecord } from './records.ts';
 
 /** The user-data operations of the catalogue (the 12 of the seed's table). */

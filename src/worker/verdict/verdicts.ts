@@ -15,66 +15,15 @@ import {
   BODY,
   bodyField,
   bodyOf,
-  describeExchange,
   type Exchange,
   headerField,
   STATUS,
   succeeded,
 } from '../../http/exchange.ts';
-import { redactText } from '../../http/redact.ts';
-import { exchangeRef } from '../../protocol/exchange-sink.ts';
 import { ConformanceFailure, type FailureBasis } from '../../protocol/failure.ts';
-import { type Finding, REQUIREMENT_ANNOTATION, recordFinding, stopReason } from '../../protocol/finding.ts';
-
-/** Records `finding` on the test, redacted (a quoted body may carry a token the service just issued). */
-function record(testInfo: TestInfo, finding: Finding): void {
-  const { message, evidence } = finding;
-  recordFinding(testInfo, {
-    ...finding,
-    message: redactText(message),
-    ...(evidence === undefined ? {} : { evidence: redactText(evidence) }),
-  });
-}
-
-/** The one requirement the test declared through verifies(). */
-export function declaredRequirement(testInfo: TestInfo): string {
-  const requirement = testInfo.annotations.find((a) => a.type === REQUIREMENT_ANNOTATION)?.description;
-  if (!requirement) throw new Error(`"${testInfo.title}" is not declared with verifies()`);
-  return requirement;
-}
-
-/**
- * Ends the check without a verdict (not verified, blocked, omitted, a run error): a skip, never a pass; of
- * `requirement`, the declared one unless a verdict of another (verdict.of) stops it.
- */
-export function stopWith(
-  testInfo: TestInfo,
-  stop: Omit<Finding, 'requirement'>,
-  requirement = declaredRequirement(testInfo),
-): never {
-  const finding = { requirement, ...stop };
-  record(testInfo, finding);
-  testInfo.skip(true, stopReason(finding));
-  throw new Error('unreachable: testInfo.skip throws');
-}
-
-/** Ends the running check as not verified: what was missing, and what would supply it (`variables`). */
-export function notVerified(reason: string, variables: readonly string[] = [], requirement?: string): never {
-  return stopWith(
-    test.info(),
-    {
-      outcome: 'not-verified',
-      message: reason,
-      ...(variables.length > 0 ? { kind: 'configuration', variables: [...variables] } : {}),
-    },
-    requirement,
-  );
-}
-
-/** Ends the running check as not verified because the prerequisite `prerequisite` failed. */
-export function blockedBy(prerequisite: string, reason: string, requirement?: string): never {
-  return stopWith(test.info(), { outcome: 'blocked', message: reason, prerequisite }, requirement);
-}
+import { failedSoftly, recordSoftFailure } from './soft-failures.ts';
+import { blockedBy, declaredRequirement, notVerified, record } from './stops.ts';
+import { exchangeEvidence, firstLine, groupedLines, LISTED, statusMessage } from './verdict-messages.ts';
 
 /** A problem a check found, and the offending field of the answer where it knows it (a JSON pointer). */
 export type Problem = string | { text: string; field?: string };
@@ -111,38 +60,27 @@ const judgedAnywhere = new Set([
 const operationOfExchange = ({ operation }: Exchange): Operation | undefined =>
   operation !== undefined && isOperationId(operation) ? operationById(operation) : undefined;
 
-/** A finding's evidence of an exchange: its line and curl, and its id in the result. */
-const exchangeEvidence = (exchange: Exchange): { evidence: string; exchange?: string } => {
-  const id = exchangeRef(exchange);
-  return { evidence: describeExchange(exchange), ...(id ? { exchange: id } : {}) };
+/** What a pass's evidence rests on beside its text: the one exchange that says it, how many observations. */
+export interface EvidenceOptions {
+  exchange?: Exchange;
+  count?: number;
+}
+
+/** The checks of a verdict that may record their failure and go on (verdict.soft). */
+const SOFT_CHECKS = [
+  'fail',
+  'expectThat',
+  'expectNone',
+  'expectStatus',
+  'expectSuccess',
+  'expectSchema',
+  'expectNo5xx',
+] as const;
+
+/** A verdict's checks that record a failure on the test and go on: it ends failed once its body ends. */
+export type SoftVerdict = {
+  [Check in (typeof SOFT_CHECKS)[number]]: (...args: Parameters<Verdict[Check]>) => void;
 };
-
-/** `GET http://…/v2/cycle?limit=0 → 200`, without the curl line. */
-const firstLine = (exchange: Exchange): string => describeExchange(exchange).split('\n')[0] ?? '';
-
-/** `expected status 200, got 404 (body: …)`: what a status assertion says. */
-function statusMessage(expected: string, exchange: Exchange): string {
-  const body = exchange.text.length > 300 ? `${exchange.text.slice(0, 300)}…` : exchange.text;
-  return `expected ${expected}, got ${exchange.status}${body ? ` (body: ${body})` : ''}`;
-}
-
-/** A failure lists at most this many violations (or kinds of violation), and names as many fields. */
-const LISTED = 15;
-
-/** Violations alike but for their numbers (indexes, pages, ids, values): one kind, its first one shown. */
-function groupedLines(problems: readonly { text: string }[]): string[] {
-  const kinds = new Map<string, { text: string; count: number }>();
-  for (const { text } of problems) {
-    const key = text.replace(/\d+(?:\.\d+)?/g, '#');
-    const kind = kinds.get(key) ?? { text, count: 0 };
-    kind.count += 1;
-    kinds.set(key, kind);
-  }
-  const listed = [...kinds.values()].slice(0, LISTED);
-  const lines = listed.map(({ text, count }) => `  - ${count > 1 ? `${count} like this: ` : ''}${text}`);
-  const left = problems.length - listed.reduce((sum, kind) => sum + kind.count, 0);
-  return left > 0 ? [...lines, `  … and ${left} more of ${kinds.size - listed.length} other kinds`] : lines;
-}
 
 /** The verdicts of one requirement, on the running test: `verdict.expectStatus(exchange, 200)`. */
 export class Verdict {
@@ -168,6 +106,24 @@ export class Verdict {
     );
   }
 
+  /**
+   * This verdict's checks, each recording its failure and going on (the OpenID suite's
+   * callAndContinueOnFailure): `verdict.soft.expectNone(problems, exchange)`, once per read a check judges.
+   */
+  get soft(): SoftVerdict {
+    const softly =
+      (check: (...args: never[]) => unknown) =>
+      (...args: never[]) => {
+        try {
+          check.apply(this, args);
+        } catch (error) {
+          if (!(error instanceof ConformanceFailure)) throw error;
+          recordSoftFailure(test.info(), error);
+        }
+      };
+    return Object.fromEntries(SOFT_CHECKS.map((name) => [name, softly(this[name])])) as SoftVerdict;
+  }
+
   /** Throws when this verdict may not judge its requirement (see `of`). */
   private judging(): void {
     if (this.undeclared) throw new Error(this.undeclared);
@@ -175,15 +131,17 @@ export class Verdict {
 
   /**
    * What a passing check rested on: what it observed that could have shown a violation, e.g. "182 records of
-   * 8 pages, 140 SCORED", with the request's line when one request says it; `count`, how many observations
-   * (182: the baseline compares it from run to run; 1 when not given).
+   * 8 pages, 140 SCORED", with the request's line where one `exchange` says it; `count`, how many observations
+   * (182: the baseline compares it from run to run; 1 when not given). None where it failed softly already.
    */
-  evidence(text: string, context?: Exchange, count?: number): void {
+  evidence(text: string, { exchange, count }: EvidenceOptions = {}): void {
     this.judging();
-    record(test.info(), {
+    const testInfo = test.info();
+    if (failedSoftly(testInfo, this.requirement)) return;
+    record(testInfo, {
       requirement: this.requirement,
       outcome: 'pass',
-      message: context ? `${text} (${firstLine(context)})` : text,
+      message: exchange ? `${text} (${firstLine(exchange)})` : text,
       ...(count === undefined ? {} : { count: Math.max(1, count) }),
     });
   }
@@ -362,7 +320,7 @@ export class Verdict {
       );
       this.warn(`${asked} was refused with ${status}, not ${expected.join(' or ')}`, exchange);
     }
-    this.evidence(`${asked} refused`, exchange);
+    this.evidence(`${asked} refused`, { exchange });
   }
 
   /**

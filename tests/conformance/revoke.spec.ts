@@ -14,7 +14,6 @@ import {
   type Exchange,
   type KnownIds,
   needsIds,
-  openWebhookInbox,
   requestFor,
   type SuiteConfig,
   successRequirement,
@@ -97,7 +96,6 @@ test(
     const revoked = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectSuccess(revoked, 'the revocation itself');
 
-    const problems: string[] = [];
     for (const { op, request } of requests) {
       const exchange = await api.send({ ...request, token: grant.accessToken });
       if (op.security.kind !== 'user') {
@@ -106,10 +104,12 @@ test(
           `${describeOperation(op)} with a revoked token answered ${exchange.status} (security not shown by the seed)`,
         );
       } else if (exchange.status !== 401) {
-        problems.push(`${describeOperation(op)} answered ${exchange.status} to the revoked token, not 401`);
+        verdict.soft.fail(
+          `${describeOperation(op)} answered ${exchange.status} to the revoked token, not 401`,
+          exchange,
+        );
       }
     }
-    verdict.expectNone(problems);
     verdict.evidence(
       `the revoked token, served before, refused 401 on ${requests.filter(({ op }) => op.security.kind === 'user').length} operations`,
     );
@@ -157,7 +157,7 @@ test(
     `after ${describeOperation(revoke)} the OAuth client receives no more webhooks for the user`,
     { tag: TAGS, needs: ['stateful', 'user-login', 'webhooks'] },
   ),
-  async ({ api, config, freshToken, tokenPool, verdict }) => {
+  async ({ api, config, freshToken, inbox: openInbox, tokenPool, verdict }) => {
     const login = config.userLogin;
     if (!login) throw new Error('unreachable: user-login capability without userLogin');
     const user = revokedUser(config);
@@ -166,42 +166,39 @@ test(
     const grant = await freshToken(['read:profile'], user);
     const userId = await userIdOf(api, grant.accessToken);
     const forUser = aboutUser(userId);
-    const inbox = await openWebhookInbox(api, config, login.clientId, '/webhooks/revoke');
-    try {
-      await inbox.changeUserData(userId);
-      const before = await inbox.waitFor(forUser, waitSeconds * 1000);
-      if (before.length === 0) {
-        const reason = `no webhook for user ${user} (user_id ${userId}) arrived within ${waitSeconds} s before the revocation, so their stopping cannot be observed`;
-        if (!config.capabilities.has('sandbox-admin'))
-          verdict.notVerified(
-            `${reason}; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
-          );
-        verdict.fail(reason);
-      }
-
-      const revoked = await revokeWith(api, tokenPool, grant.accessToken);
-      verdict.expectSuccess(revoked, 'the revocation itself');
-      const quietFrom = Date.now() + IN_FLIGHT_MS;
-      await sleep(IN_FLIGHT_MS); // deliveries the service started before the revocation may still land
-      await inbox.changeUserData(userId);
-      const afterQuiet = (delivery: Delivery) => delivery.receivedAt > quietFrom;
-      const late = await inbox.waitFor(
-        (delivery) => afterQuiet(delivery) && forUser(delivery),
-        waitSeconds * 1000 - IN_FLIGHT_MS,
-      );
-      verdict.expectThat(
-        late.length === 0,
-        `${late.length} webhook(s) for user ${user} (user_id ${userId}) arrived between ${IN_FLIGHT_MS} ms and ${waitSeconds} s after the revocation: ${late[0] ? deliveryText(late[0]).slice(0, 200) : ''}`,
-      );
-      const others = inbox.deliveries().filter((delivery) => afterQuiet(delivery) && !forUser(delivery));
-      verdict.evidence(
-        `${before.length} webhook(s) for user_id ${userId} before the revocation, none from ${IN_FLIGHT_MS} ms to ${waitSeconds} s after it (${others.length} for others meanwhile)`,
-      );
-    } finally {
-      // Leave the registrations as they were, and the user's access granted again.
-      await inbox.close();
-      // Whatever granting it comes to: a later check that needs the grant signs in again.
-      await attempt(tokenPool.fresh(['read:profile'], user));
+    // Closed when the test ends, the client's registrations as they were.
+    const inbox = await openInbox(login.clientId, '/webhooks/revoke');
+    await inbox.changeUserData(userId);
+    const before = await inbox.waitFor(forUser, waitSeconds * 1000);
+    if (before.length === 0) {
+      const reason = `no webhook for user ${user} (user_id ${userId}) arrived within ${waitSeconds} s before the revocation, so their stopping cannot be observed`;
+      if (!config.capabilities.has('sandbox-admin'))
+        verdict.notVerified(
+          `${reason}; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
+        );
+      verdict.fail(reason);
     }
+
+    const revoked = await revokeWith(api, tokenPool, grant.accessToken);
+    verdict.expectSuccess(revoked, 'the revocation itself');
+    const quietFrom = Date.now() + IN_FLIGHT_MS;
+    await sleep(IN_FLIGHT_MS); // deliveries the service started before the revocation may still land
+    await inbox.changeUserData(userId);
+    const afterQuiet = (delivery: Delivery) => delivery.receivedAt > quietFrom;
+    const late = await inbox.waitFor(
+      (delivery) => afterQuiet(delivery) && forUser(delivery),
+      waitSeconds * 1000 - IN_FLIGHT_MS,
+    );
+    verdict.soft.expectThat(
+      late.length === 0,
+      `${late.length} webhook(s) for user ${user} (user_id ${userId}) arrived between ${IN_FLIGHT_MS} ms and ${waitSeconds} s after the revocation: ${late[0] ? deliveryText(late[0]).slice(0, 200) : ''}`,
+    );
+    // The user's access granted again, whatever granting it comes to: a later check that needs the grant
+    // signs in again.
+    await attempt(tokenPool.fresh(['read:profile'], user));
+    const others = inbox.deliveries().filter((delivery) => afterQuiet(delivery) && !forUser(delivery));
+    verdict.evidence(
+      `${before.length} webhook(s) for user_id ${userId} before the revocation, none from ${IN_FLIGHT_MS} ms to ${waitSeconds} s after it (${others.length} for others meanwhile)`,
+    );
   },
 );

@@ -2,6 +2,7 @@
 // (`dataset`, over the worker's `userDataCache`) and of partner A's (`partnerData`).
 
 import { PartnerData } from '../partner-data/partner-data.ts';
+import { openWebhookInbox, type WebhookInbox } from '../partner-data/webhook-inbox.ts';
 import { Dataset, limitRead } from '../user-data/dataset.ts';
 import { planOf } from '../user-data/depth.ts';
 import { grantMismatchOf } from '../user-data/grant-guard.ts';
@@ -38,11 +39,30 @@ export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; data
   }),
 );
 
-/** The partner-data fixture: partner A's data of the test's target session, through the test's client. */
-export const partnerDataTest = coreTest.extend<{ partnerData: PartnerData }>(
+/**
+ * The partner-data fixtures: partner A's data of the test's target session, through the test's client; and
+ * the webhooks a client receives, opened for the test (`inbox(owner, path)`) and closed when it ends, the
+ * owner's registrations restored (src/worker/partner-data/webhook-inbox.ts).
+ */
+export const partnerDataTest = coreTest.extend<{
+  partnerData: PartnerData;
+  inbox: (owner: string, path: string) => Promise<WebhookInbox>;
+}>(
   judgedFixtures({
     partnerData: [
       async ({ session, partnerA, api }, use) => use(new PartnerData(session, partnerA, api)),
+      internal,
+    ],
+    inbox: [
+      async ({ api, config }, use) => {
+        const opened: WebhookInbox[] = [];
+        await use(async (owner, path) => {
+          const inbox = await openWebhookInbox(api, config, owner, path);
+          opened.push(inbox);
+          return inbox;
+        });
+        for (const inbox of opened) await inbox.close();
+      },
       internal,
     ],
   }),

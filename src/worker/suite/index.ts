@@ -110,7 +110,7 @@ export {
   uniqueStatus,
   validBodyFor,
 } from '../partner-data/partner-resources.ts';
-export { aboutUser, openWebhookInbox, userIdOf } from '../partner-data/webhook-inbox.ts';
+export { aboutUser, userIdOf } from '../partner-data/webhook-inbox.ts';
 export { type CollectionWalk, type Page, pageOf, readPage } from '../user-data/collections.ts';
 export type { Dataset, WindowWalks } from '../user-data/dataset.ts';
 export { covered } from '../user-data/depth.ts';

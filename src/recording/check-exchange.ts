@@ -67,7 +67,7 @@ export const bodyRequirements = once(
     const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
     if (appliesTo(END_RULE, op)) found.push(END_RULE);
     if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
-    return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
+    return [...new Set(found.filter((id) => typeof id === 'string'))];
   },
   (op, schema) => `${op.operationId} ${schema}`,
 );

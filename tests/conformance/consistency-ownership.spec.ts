@@ -81,8 +81,8 @@ test(
   },
 );
 
-const notFoundRules = ['ERR-404-UNKNOWN-RECORD', 'ERR-404-CYCLE-SUBRESOURCE'].flatMap((requirement) =>
-  operationsOf(requirement).map((op) => ({ requirement, op })),
+const notFoundRules = (['ERR-404-UNKNOWN-RECORD', 'ERR-404-CYCLE-SUBRESOURCE'] as const).flatMap(
+  (requirement) => operationsOf(requirement).map((op) => ({ requirement, op })),
 );
 
 /** Every id of user A's records that the operation's path parameter could name. */

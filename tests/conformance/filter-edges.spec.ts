@@ -13,13 +13,14 @@ import {
   duringDepartures,
   type EdgeProbe,
   edgeProbes,
+  type RequirementId,
   test,
   verifies,
 } from '../../src/worker/suite/index.ts';
 
 /** A rule of a filter at the edges: the requirement, what the title says, how the probes are judged. */
 interface EdgeRule {
-  requirement: string;
+  requirement: RequirementId;
   title: string;
   judge: (probes: readonly EdgeProbe[]) => Departures;
   /** What was judged, as the evidence counts it, and what is missing when nothing was. */

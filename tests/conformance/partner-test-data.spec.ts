@@ -19,6 +19,7 @@ import {
   DEFAULT_APPOINTMENT_TYPE,
   PARTNER_WRITE_TAGS,
   PartnerClient,
+  type RequirementId,
   requestTestData,
   serviceRequestIdsOf,
   Tags,
@@ -42,8 +43,8 @@ const APPOINTMENT_TYPES_ACCEPTED = 'TD-APPOINTMENT-TYPES';
 
 for (const { label, appointmentType } of calls) {
   // An explicit type refused as a client error breaks TD-APPOINTMENT-TYPES; any other wrong answer, the operation.
-  const typed = appointmentType === undefined ? [] : [APPOINTMENT_TYPES_ACCEPTED];
-  const requirementFor = (status: number): string =>
+  const typed: RequirementId[] = appointmentType === undefined ? [] : [APPOINTMENT_TYPES_ACCEPTED];
+  const requirementFor = (status: number): RequirementId =>
     appointmentType !== undefined && status >= 400 && status < 500
       ? APPOINTMENT_TYPES_ACCEPTED
       : ADD_TEST_DATA_ANSWER;

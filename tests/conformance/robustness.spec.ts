@@ -34,6 +34,7 @@ import {
   type KnownIds,
   type Operation,
   type ParameterSchema,
+  type RequirementId,
   requirementById,
   shareOf,
   Tags,
@@ -50,7 +51,7 @@ interface RequestCase {
   /** Statuses the seed allows for this request. */
   expected: readonly number[];
   /** The requirement a wrong (non-5xx) status breaks. */
-  requirement: string;
+  requirement: RequirementId;
   /** `expected` is the suite's reading, not the seed's word: another (non-5xx) status is a warning. */
   reading?: boolean;
   /** The most records a 200 may hold, whatever the reading, and the requirement a larger page breaks. */
@@ -60,12 +61,12 @@ interface RequestCase {
 /** A bound on a 200's records: a limit over the maximum (PAG-LIMIT-OVER-MAX), start after end (none). */
 interface Cap {
   records: number;
-  requirement: string;
+  requirement: RequirementId;
   what: string;
 }
 
 /** A verdict on a request: allowed statuses, the requirement, and whether they are only a reading. */
-type Verdict = [readonly number[], string, boolean?];
+type Verdict = [readonly number[], RequirementId, boolean?];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -328,10 +329,10 @@ function collectionCases(op: Operation): Cases {
     const over = query.limit !== undefined && /^\d+$/.test(query.limit) && Number(query.limit) > maximum;
     const caps: Cap[] = [
       ...(over
-        ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX', what: `the maximum ${maximum}` }]
+        ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX' as const, what: `the maximum ${maximum}` }]
         : []),
       ...(afterEnd
-        ? [{ records: 0, requirement: 'FLT-START-AFTER-END', what: 'none, start being after end' }]
+        ? [{ records: 0, requirement: 'FLT-START-AFTER-END' as const, what: 'none, start being after end' }]
         : []),
     ];
     return {
@@ -401,7 +402,7 @@ for (const op of generated) {
   const name = describeOperation(op);
   // The requirements a generated request can break besides the test's own (see the verdicts above), the
   // open minimum of limit included: answered neither 200 nor 400, it fails.
-  const also = op.isCollection
+  const also: RequirementId[] = op.isCollection
     ? [
         'PAG-LIMIT-TYPE',
         'PAG-LIMIT-OVER-MAX',
@@ -425,7 +426,7 @@ for (const op of generated) {
       const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids, shapesOf(op, plan));
       // A page over the maximum can be served only from a collection that holds more.
       const held = op.isCollection ? await collectionSize(dataset, op) : 0;
-      const departures = new Map<string, string>();
+      const departures = new Map<RequirementId, string>();
       const governed = new Map<string, number>();
       let sent = 0;
       // A case drawn again (an example the generator also draws, a shrink's step) is the answer already

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from '@babel/parser';
 import { expect, test } from '@playwright/test';
+import { requirementIdsText } from '../../src/contract/requirement-ids-file.ts';
+import type { RequirementId } from '../../src/contract/requirements.ts';
 import { createExchange, type Exchange } from '../../src/http/exchange.ts';
 import { ConformanceFailure } from '../../src/protocol/failure.ts';
 import { findingsOf } from '../../src/protocol/finding.ts';
@@ -59,7 +61,7 @@ test('verdict.of judges the declared and the contract-wide requirements, and onl
   tag: ['@PAG-A', '@SCH-CYCLE'],
 }, () => {
   const verdict = new Verdict('PAG-A');
-  const passes = (requirement: string) => () => verdict.of(requirement).expectNo5xx(exchange(200));
+  const passes = (requirement: RequirementId) => () => verdict.of(requirement).expectNo5xx(exchange(200));
   // Declared: the test's own, and its `also` (each a tag).
   expect(passes('SCH-CYCLE')).not.toThrow();
   // Contract-wide: no 5xx on client input, an operation's answer to a valid request.
@@ -200,4 +202,9 @@ test('expectNoLeak: another user’s record fails, a 5xx fails, any answer but 4
       message: expect.stringMatching(/answered 200, not 400/),
     },
   ]);
+});
+
+test('the RequirementId that verifies() and verdict.of() take is the catalogue’s (npm run docs:tables writes it)', () => {
+  const file = new URL('../../src/contract/requirement-ids.ts', import.meta.url);
+  expect(readFileSync(file, 'utf8')).toBe(requirementIdsText());
 });

@@ -40,6 +40,8 @@ export { operationById, operations } from '../../contract/operations.ts';
 export { buildPath } from '../../contract/request-paths.ts';
 export {
   appliesTo,
+  isRequirementId,
+  type RequirementId,
   requirementById,
   requirementOf,
   requirements,

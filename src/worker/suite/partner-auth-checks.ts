@@ -2,6 +2,7 @@
 // requests a new token and retries"), checked for each kind of stale token: partner-auth.spec.ts (invalid)
 // and token-expiry.spec.ts (expired, late in the run).
 import type { SuiteConfig } from '../../config/suite-config.ts';
+import type { RequirementId } from '../../contract/requirements.ts';
 import { getRequisitionOperation } from '../partner-data/partner-catalogue.ts';
 import type { PartnerData } from '../partner-data/partner-data.ts';
 import { ownedTarget, ownedTargetTags } from '../partner-data/partner-owned-targets.ts';
@@ -9,7 +10,7 @@ import type { Verdict } from '../verdict/verdicts.ts';
 import { test, verifies } from './test.ts';
 
 export interface StaleToken {
-  requirement: string;
+  requirement: RequirementId;
   kind: string;
   stale: (config: SuiteConfig, partnerData: PartnerData, verdict: Verdict) => Promise<string>;
 }

@@ -7,7 +7,7 @@ import { mergeTests, type TestDetails } from '@playwright/test';
 import type { Capability } from '../../config/capabilities.ts';
 import { resolveEnvironment } from '../../config/environment.ts';
 import { runTargets, TARGET_ANNOTATION, type TargetSpec, titleForTarget } from '../../config/run-plan.ts';
-import { areaOf, findRequirement } from '../../contract/requirements.ts';
+import { areaOf, findRequirement, type RequirementId } from '../../contract/requirements.ts';
 import { REQUIREMENT_ANNOTATION } from '../../protocol/finding.ts';
 import { partnerDataTest, userDataTest } from './data-fixtures.ts';
 import { judgedBody } from './ending-recorder.ts';
@@ -65,7 +65,7 @@ export const test = declaring(suiteTest, runTargets(resolveEnvironment()));
 
 export interface VerifiesOptions {
   /** Further requirements this test reports on (each tagged, so selection finds it; src/worker/verdict/verdicts.ts `of`). */
-  also?: readonly string[];
+  also?: readonly RequirementId[];
   /** Profile tags (src/config/profiles.ts `Tags`), e.g. writes or non-production. */
   tag?: readonly string[];
   /** What the check needs of its target, checked before its body (needs.ts): without it, not verified. */
@@ -90,7 +90,7 @@ function allureBehaviours(requirement: string, also: readonly string[]) {
  * test(), so that Playwright records the spec file's line.
  */
 export function verifies(
-  requirement: string,
+  requirement: RequirementId,
   title: string,
   options: VerifiesOptions = {},
 ): [title: string, details: TestDetails] {

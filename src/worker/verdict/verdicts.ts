@@ -7,7 +7,7 @@
 import { type TestInfo, test } from '@playwright/test';
 import { isOperationId, type Operation } from '../../contract/operation-model.ts';
 import { operationById, operations } from '../../contract/operations.ts';
-import { jsonBodyRequirement, successRequirement } from '../../contract/requirements.ts';
+import { jsonBodyRequirement, type RequirementId, successRequirement } from '../../contract/requirements.ts';
 import { attributed } from '../../contract/rule-requirements.ts';
 import { formatViolation, validate } from '../../contract/validators.ts';
 import { isJsonContentType } from '../../http/content-type.ts';
@@ -95,7 +95,7 @@ export class Verdict {
    * requirement; it judges only one the test declares (its own, verifies()'s `also`) or one any check may
    * judge (no 5xx on client input, an operation's OP-*): any other judgement throws, whatever its outcome.
    */
-  of(requirement: string): Verdict {
+  of(requirement: RequirementId): Verdict {
     const { tags, title } = test.info();
     const judges = tags.includes(`@${requirement}`) || judgedAnywhere.has(requirement);
     return new Verdict(

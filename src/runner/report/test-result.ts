@@ -92,7 +92,7 @@ const endedErrorsOf = (result: RunResult | undefined) =>
 
 /**
  * How the test ran. From the result, not the outcome: a gate run marks a check's failure expected to keep its
- * worker (src/worker/suite/fixtures.ts `failureKeepsWorker`), and it is still a failure.
+ * worker (src/worker/suite/fixtures.ts `_failureKeepsWorker`), and it is still a failure.
  */
 const ranOf = (test: TestCase, result: RunResult | undefined): TestResultSummary['status'] =>
   test.outcome() === 'skipped' ? 'skipped' : result?.status === 'passed' ? 'passed' : 'failed';

@@ -1,5 +1,5 @@
 // The fixtures of each data domain, on the core fixtures (fixtures.ts): a test's view of user A's data
-// (`dataset`, over the worker's `userDataCache`) and of partner A's (`partnerData`).
+// (`dataset`, over the worker's `_userDataCache`) and of partner A's (`partnerData`).
 
 import { PartnerData } from '../partner-data/partner-data.ts';
 import { openWebhookInbox, type WebhookInbox } from '../partner-data/webhook-inbox.ts';
@@ -11,9 +11,9 @@ import { judgedFixtures } from './ending-recorder.ts';
 import { coreTest, internal } from './fixtures.ts';
 
 /** The user-data fixtures: the cache of the user's data of the test's target session, and the test's view of it. */
-export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; dataset: Dataset }>(
+export const userDataTest = coreTest.extend<{ _userDataCache: UserDataCache; dataset: Dataset }>(
   judgedFixtures({
-    userDataCache: [
+    _userDataCache: [
       async ({ session }, use) =>
         use(
           session.shared(
@@ -21,12 +21,12 @@ export const userDataTest = coreTest.extend<{ userDataCache: UserDataCache; data
             () => new UserDataCache(session.api, !session.config.capabilities.has('stateful'), session.memo),
           ),
         ),
-      internal,
+      { title: "the worker's reads of user data", ...internal },
     ],
     dataset: [
-      async ({ userDataCache, api, userToken, tokenPool, session }, use) => {
+      async ({ _userDataCache, api, userToken, tokenPool, session }, use) => {
         const dataset: Dataset = new Dataset(
-          userDataCache,
+          _userDataCache,
           api,
           () => userToken(),
           grantMismatchOf(tokenPool),

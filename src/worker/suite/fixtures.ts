@@ -57,11 +57,11 @@ interface WorkerFixtures {
    * A check's failure keeps the worker: where the run's reporters start with the one that shows such a
    * failure as a failure again (src/runner/report/kept-failures-reporter.ts). Else Playwright replaces the worker.
    */
-  failureKeepsWorker: boolean;
+  _failureKeepsWorker: boolean;
   /** The run's global setup has finished (auto, first): it goes on while the workers start. */
-  runSetUp: undefined;
+  _runSetUp: undefined;
   /** The worker's session with each target instance its tests use (src/worker/session/target-session.ts). */
-  targetSessions: TargetSessions;
+  _targetSessions: TargetSessions;
 }
 
 interface TestFixtures {
@@ -71,14 +71,14 @@ interface TestFixtures {
   config: SuiteConfig;
   tokenPool: UserTokenPool;
   /** Skips the test, not verified, when global setup recorded a run error (auto, first). */
-  runErrorGuard: undefined;
+  _runErrorGuard: undefined;
   /**
    * Records what ended the test that no catch saw (a test timeout: the suite's own error) and the unanswered
-   * requests it sent; with `failureKeepsWorker`, marks a check's failure expected (auto, torn down last).
+   * requests it sent; with `_failureKeepsWorker`, marks a check's failure expected (auto, torn down last).
    */
-  failureFindings: undefined;
+  _failureFindings: undefined;
   /** Every exchange of the current test (attached, redacted, when the test fails). */
-  exchanges: Exchange[];
+  _exchanges: Exchange[];
   /**
    * The HTTP client of the current test: recorded, counted, paced and guarded by the profile and by the
    * grants of its tokens (a request needing a scope its token's stated grant lacks, and that the target
@@ -102,15 +102,16 @@ interface TestFixtures {
   partnerB: PartnerClient;
   /** The verdicts of the requirement the check declares (src/worker/suite/test.ts `verifies`; src/worker/verdict/verdicts.ts). */
   verdict: Verdict;
-  profileGuard: undefined;
+  /** Omits a test its profile refuses, and leaves one that writes not verified on a stateless target (auto). */
+  _profileGuard: undefined;
   /** Leaves the test not verified, naming what would supply it, when the target lacks what it needs (auto). */
   _needs: undefined;
   /** Releases the configured requisitions the test claimed (auto). */
-  requisitionClaims: undefined;
+  _requisitionClaims: undefined;
   /** Records the requests the test sent, by kind of credential, for the report's tally by family (auto). */
-  requestCount: undefined;
+  _requestCount: undefined;
   /** Strict mode: a test that recorded a warning fails (auto). */
-  strictWarnings: undefined;
+  _strictWarnings: undefined;
 }
 
 function partnerFor(
@@ -211,7 +212,8 @@ const tokenFor = (scopes: readonly string[], user: UserName) =>
 
 /**
  * The suite's fixtures are not test steps (`box: 'self'`): a step costs the worker a captured stack and two
- * messages to the runner, a test sets up a dozen fixtures, and the reports would hide them anyway.
+ * messages to the runner, a test sets up a dozen fixtures, and the reports would hide them anyway. Plumbing
+ * no spec takes is named `_…` and titled, as Playwright's own is (a fixture's timeout names its title).
  */
 export const internal = { box: 'self' } as const;
 
@@ -219,21 +221,21 @@ export const internal = { box: 'self' } as const;
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
   judgedFixtures({
     targetInstances: [{ '': 0 }, { scope: 'worker', option: true }],
-    failureKeepsWorker: [
+    _failureKeepsWorker: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use, workerInfo) => use(keptFailuresShown(workerInfo.config.reporter)),
-      { scope: 'worker', ...internal },
+      { scope: 'worker', title: "whether a check's failure keeps the worker", ...internal },
     ],
-    runSetUp: [
+    _runSetUp: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use) => {
         await setupFinished();
         await use(undefined);
       },
       // Global setup's own time is the run's (bounded by its timeout), not a test's.
-      { scope: 'worker', auto: true, timeout: 0, ...internal },
+      { scope: 'worker', auto: true, timeout: 0, title: "the run's global setup", ...internal },
     ],
-    targetSessions: [
+    _targetSessions: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use) => {
         const sessions = new TargetSessions();
@@ -241,14 +243,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
         await sessions.close();
       },
       // Closing waits for the first sendings still in flight, each by its bound (CONFORMANCE_REQUEST_TIMEOUT_MS).
-      { scope: 'worker', timeout: 0, ...internal },
+      { scope: 'worker', timeout: 0, title: "the worker's sessions with its targets", ...internal },
     ],
     session: [
-      async ({ targetInstances, targetSessions }, use, testInfo) => {
+      async ({ targetInstances, _targetSessions }, use, testInfo) => {
         const target = targetNameOf(testInfo.annotations);
         const instance = targetInstances[target];
         if (instance === undefined) throw new Error(`the project has no instance of target "${target}"`);
-        await use(targetSessions.of(instance));
+        await use(_targetSessions.of(instance));
       },
       internal,
     ],
@@ -257,18 +259,18 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
 
     // Before any other: a run error (src/run-state/run-error.ts) leaves nothing to judge, and no test may
     // send a request or open a session.
-    runErrorGuard: [
+    _runErrorGuard: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use, testInfo) => {
         const runError = recordedRunError();
         if (runError) stoppedByRunError(testInfo, runError);
         await use(undefined);
       },
-      { auto: true, ...internal },
+      { auto: true, title: 'a run error stops the test', ...internal },
     ],
     // First of the other auto fixtures, so torn down after them (a strict-mode failure happens in one).
-    failureFindings: [
-      async ({ failureKeepsWorker }, use, testInfo) => {
+    _failureFindings: [
+      async ({ _failureKeepsWorker }, use, testInfo) => {
         await use(undefined);
         // What Playwright recorded that no catch saw (a test timeout): the suite's own (ERROR `suite`).
         for (const finding of uncaughtFindings(testInfo)) recordFinding(testInfo, finding);
@@ -281,13 +283,13 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
         const [charged] = testInfo.status === 'failed' ? [] : unanswered;
         // Only failures the checks raised: a crash or a timeout still replaces the worker. The reporter takes
         // the status from the result, so the failure stays a failure.
-        if (failureKeepsWorker && (charged || failedOnChecksAlone(testInfo)))
+        if (_failureKeepsWorker && (charged || failedOnChecksAlone(testInfo)))
           testInfo.expectedStatus = 'failed';
         if (charged) failWith(testInfo, charged);
       },
-      { auto: true, ...internal },
+      { auto: true, title: 'what ended the test that no check caught', ...internal },
     ],
-    profileGuard: [
+    _profileGuard: [
       async ({ config }, use, testInfo) => {
         const reason = refusal(config, testInfo.tags);
         if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
@@ -297,7 +299,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
           notVerified(lacking(config, ['stateful']), variablesSupplying('stateful'));
         await use(undefined);
       },
-      { auto: true, ...internal },
+      { auto: true, title: 'what the profile allows the test', ...internal },
     ],
     _needs: [
       async ({ config }, use, testInfo) => {
@@ -307,15 +309,15 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
       },
       { auto: true, title: 'what the check needs of its target', ...internal },
     ],
-    requisitionClaims: [
+    _requisitionClaims: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use) => {
         await use(undefined);
         releaseRequisitions();
       },
-      { auto: true, ...internal },
+      { auto: true, title: 'the requisitions the test claimed', ...internal },
     ],
-    requestCount: [
+    _requestCount: [
       // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring
       async ({}, use, testInfo) => {
         const before = { ...processTally };
@@ -323,9 +325,9 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
         const sent = tallySince(before, processTally);
         testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: JSON.stringify(sent) });
       },
-      { auto: true, ...internal },
+      { auto: true, title: 'the requests the test sent', ...internal },
     ],
-    strictWarnings: [
+    _strictWarnings: [
       async ({ config }, use, testInfo) => {
         await use(undefined);
         // Strict mode: the suite's readings become the team's rules, so a warning fails the test.
@@ -337,9 +339,9 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
           `strict mode (CONFORMANCE_STRICT=1) fails the suite's readings:\n${warnings.map((w) => `  - ${w.requirement}: ${w.message}`).join('\n')}`,
         );
       },
-      { auto: true, ...internal },
+      { auto: true, title: "strict mode's warnings", ...internal },
     ],
-    exchanges: [
+    _exchanges: [
       async ({ config }, use, testInfo) => {
         const exchanges: Exchange[] = [];
         collectTestExchanges(exchanges, testInfo.testId);
@@ -356,14 +358,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
             contentType: 'application/json',
           });
       },
-      { auto: true, ...internal },
+      { auto: true, title: "the test's exchanges", ...internal },
     ],
     api: [
-      async ({ session, exchanges, config, tokenPool }, use, testInfo) => {
+      async ({ session, _exchanges, config, tokenPool }, use, testInfo) => {
         const watch = answerWatch(testInfo, config.baseUrl);
         const client = session.api.withOptions({
           onExchange: (exchange) => {
-            exchanges.push(exchange);
+            _exchanges.push(exchange);
             watch(exchange);
           },
           guard: withGrantGuard(

@@ -1,4 +1,4 @@
-// What a worker reads of a user's data, once per key, target and token (the worker fixture `userDataCache`):
+// What a worker reads of a user's data, once per key, target and token (the worker fixture `_userDataCache`):
 // walks of a collection (the reference walk, limit 25 and the plan's newest pages, and start-filtered
 // windows), one id per path parameter of the user's records, and single reads. A walk that failed on an
 // answer keeps its failure; one left unanswered, or a read that failed, is read again by the next asker.
@@ -61,7 +61,7 @@ const walkKey = (token: string, op: Operation, options: Omit<WalkOptions, 'token
     options.maxRecords ?? null,
   ]);
 
-/** Every read of user data in one worker, per token (the worker fixture `userDataCache`). */
+/** Every read of user data in one worker, per token (the worker fixture `_userDataCache`). */
 export class UserDataCache {
   private readonly walks = new Map<string, Promise<CollectionOutcome>>();
   private readonly ids = new Map<string, Promise<KnownIds>>();

@@ -1,5 +1,5 @@
 // The conformance suite. Target, credentials and profile come from CONFORMANCE_* variables (docs/variables.md);
-// without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/run/global-setup.ts).
+// without CONFORMANCE_BASE_URL the run starts the embedded sandbox itself (src/runner/run/global-setup.ts).
 import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
@@ -12,9 +12,11 @@ import {
   runTargets,
 } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
-import { ISOLATED_FIRST_REPORTER, KEPT_FAILURES_REPORTER, reportReporters } from './src/run/reporters.ts';
+import { ISOLATED_FIRST_REPORTER } from './src/protocol/isolated-first.ts';
+import { KEPT_FAILURES_REPORTER } from './src/protocol/kept-failures.ts';
 import { suiteModule } from './src/run-state/package.ts';
 import { reportPath } from './src/run-state/reports-dir.ts';
+import { reportReporters } from './src/runner/run/reporters.ts';
 
 /**
  * The part of the run's resolution Playwright needs before global setup starts a target: the same function of
@@ -37,7 +39,7 @@ const part = runPart(environment, process.argv);
 const isolatedHere = !part.shard || part.shard.current === 1;
 // Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project
 // ignores it, so the isolated tests would always run after the selection), and the smoke profile's @smoke
-// tests only (the profile guard in src/suite/fixtures.ts refuses the rest anyway; filtering here saves
+// tests only (the profile guard in src/worker/suite/fixtures.ts refuses the rest anyway; filtering here saves
 // scheduling them).
 const { ownTag } = profileRow(profile);
 const filters = [grep ? new RegExp(grep) : undefined, ownTag ? new RegExp(ownTag) : undefined].filter(
@@ -47,7 +49,7 @@ const filters = [grep ? new RegExp(grep) : undefined, ownTag ? new RegExp(ownTag
 const allOf = (...patterns: RegExp[]): RegExp | undefined =>
   patterns.length === 0 ? undefined : new RegExp(`^${patterns.map((p) => `(?=.*(?:${p.source}))`).join('')}`);
 
-/** The suite's worker options (src/suite/fixtures.ts) a project sets. */
+/** The suite's worker options (src/worker/suite/fixtures.ts) a project sets. */
 interface WorkerOptions {
   targetInstances: Record<string, number>;
   isolation: Isolation;
@@ -56,7 +58,7 @@ interface WorkerOptions {
 export default defineConfig<object, WorkerOptions>({
   testDir: './tests/conformance',
   outputDir: reportPath('test-results'),
-  globalSetup: suiteModule('src/run/global-setup.ts'),
+  globalSetup: suiteModule('src/runner/run/global-setup.ts'),
   // On the embedded sandbox a worker runs a spec file's tests in a row: Playwright hands a fully parallel
   // project's tests out one at a time, a round trip to the runner for each of 350 tests (about 7% of a ci-gate
   // run's CPU). Against any other target the workers mostly wait for its answers: each test goes out on its
@@ -89,7 +91,7 @@ export default defineConfig<object, WorkerOptions>({
 /**
  * A project of the run's plan: the tests that can share a target, or those that disturb it for everyone (a
  * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest. Each target's
- * tests of the project talk to that target's instance of the project (src/suite/fixtures.ts `session`).
+ * tests of the project talk to that target's instance of the project (src/worker/suite/fixtures.ts `session`).
  */
 function project({ name, role, instances, teardown, share }: PlannedProject): Project<object, WorkerOptions> {
   const common = {

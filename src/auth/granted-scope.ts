@@ -1,7 +1,7 @@
 // The scope a user token carries, as its server states it: the token response's `scope` (RFC 6749 §5.1),
 // else the scope the authorization redirect carried, else the scope asked for (§5.1: a response without
 // `scope` was granted what was asked). The statement is evidence to check against what the token does
-// (src/user-data/grant-guard.ts): a grant stated narrower than asked is tried once on each scope it lacks, and a
+// (src/worker/user-data/grant-guard.ts): a grant stated narrower than asked is tried once on each scope it lacks, and a
 // grant wider than asked (§3.3) leaves the scope matrix unable to see a refusal.
 import { normaliseScopes } from '../config/scope-set.ts';
 import { USER_SCOPES } from '../contract/operation-model.ts';

@@ -30,7 +30,7 @@ export interface PartnerTokenSettings {
   onToken?: (token: string, expiresIn: number) => Promise<void>;
   /**
    * What a token request the server failed throws instead of the PartnerTokenFailure: in a check, its failure
-   * of OP-PARTNER-TOKEN (src/suite/fixtures.ts), as the preflight charges a 429 there.
+   * of OP-PARTNER-TOKEN (src/worker/suite/fixtures.ts), as the preflight charges a 429 there.
    */
   failed?: (failure: PartnerTokenFailure) => Error;
 }

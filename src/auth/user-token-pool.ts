@@ -6,7 +6,7 @@
 // Every token handed out is kept live (src/auth/token-lifetimes.ts): by its stated expiry it is renewed as a
 // request goes out, by the grant's refresh token (the rotated one replacing it) or as it was first obtained.
 // A cached token refused with a 401 during the run (not for a missing scope) is renewed once (`renew`).
-// The pool knows the grant of every token it handed out (`grantOf`), which src/user-data/grant-guard.ts checks
+// The pool knows the grant of every token it handed out (`grantOf`), which src/worker/user-data/grant-guard.ts checks
 // against what the token does.
 
 import { createHash } from 'node:crypto';
@@ -35,7 +35,7 @@ export type UserName = 'A' | 'B';
 const PRISM_TOKEN = 'prism-mock-token';
 
 /**
- * Where a token minted once serves the whole run: the run's memo (src/session/run-memo.ts), so that the
+ * Where a token minted once serves the whole run: the run's memo (src/worker/session/run-memo.ts), so that the
  * workers of a run sign in once per scope set and user, not once each. Without one, each pool mints its own.
  */
 export type RememberToken = (key: string, mint: () => Promise<UserToken>) => Promise<UserToken>;

@@ -6,13 +6,13 @@ import { resolveEnvironment } from '../config/environment.ts';
 import { read } from '../config/variables.ts';
 import { requirements } from '../contract/requirements.ts';
 import { checkRecordings } from '../recording/check-recordings.ts';
-import { gateVerdict, withBaseline } from '../report/baseline.ts';
-import { buildReport } from '../report/build-report.ts';
-import { EXIT_CODES } from '../report/exit-statuses.ts';
-import { latencyTable } from '../report/latency/latency.ts';
-import { withLatency } from '../report/latency/latency-budget.ts';
-import type { ConformanceReport } from '../report/model.ts';
-import { verdictLine, writeReport } from '../report/write-report.ts';
+import { gateVerdict, withBaseline } from '../runner/report/baseline.ts';
+import { buildReport } from '../runner/report/build-report.ts';
+import { EXIT_CODES } from '../runner/report/exit-statuses.ts';
+import { latencyTable } from '../runner/report/latency/latency.ts';
+import { withLatency } from '../runner/report/latency/latency-budget.ts';
+import type { ConformanceReport } from '../runner/report/model.ts';
+import { verdictLine, writeReport } from '../runner/report/write-report.ts';
 
 /** `physiology-conformance check-recording FILE...`: its exit status. */
 export async function checkRecording(files: readonly string[]): Promise<number> {

@@ -1,5 +1,5 @@
 // `npm run conformance [-- playwright args]`: runs the conformance suite (playwright.config.ts), then its
-// Allure step (src/run/allure-step.ts), and exits with the suite's verdict. Playwright runs in its own process group:
+// Allure step (src/runner/run/allure-step.ts), and exits with the suite's verdict. Playwright runs in its own process group:
 // a Ctrl-C or SIGTERM of this command reaches it and its workers, and none of them outlives the run
 // (exit status 130 or 143 then). The exit status is this run's alone: the reports of an earlier run are
 // removed first, and a configuration Playwright's own would stop on is refused here, in one line.
@@ -9,18 +9,18 @@ import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers, merged, type VariableLayer } from '../config/environment.ts';
 import { runTargets } from '../config/run-plan.ts';
 import { read } from '../config/variables.ts';
-import { EXIT_CODES } from '../report/exit-statuses.ts';
-import { MATRIX_REPORT, REPORT_FILES } from '../report/report-files.ts';
-import { configurationError } from '../report/run-errors.ts';
-import { allureStep } from '../run/allure-step.ts';
-import { playwrightCli } from '../run/playwright.ts';
-import { runInProcessGroup } from '../run/process-group.ts';
-import { SHARD_REPORTERS } from '../run/reporters.ts';
+import { configurationError } from '../protocol/run-errors.ts';
 import { processVariable } from '../run-state/process-variables.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
 import type { RunError } from '../run-state/run-error.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { clearStop, newStopFile, requestStop, STOP_FILE_VARIABLE } from '../run-state/stop-file.ts';
+import { EXIT_CODES } from '../runner/report/exit-statuses.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../runner/report/report-files.ts';
+import { allureStep } from '../runner/run/allure-step.ts';
+import { playwrightCli } from '../runner/run/playwright.ts';
+import { runInProcessGroup } from '../runner/run/process-group.ts';
+import { SHARD_REPORTERS } from '../runner/run/reporters.ts';
 
 /**
  * The run (`physiology-conformance run`): Playwright test with `playwrightArgs`, then Allure; its exit status.
@@ -113,6 +113,6 @@ async function exitCode(playwrightCode: number): Promise<number> {
   // An INCOMPLETE the reporter allowed (CONFORMANCE_ALLOW_INCOMPLETE) ended Playwright's run as passed.
   if (playwrightCode > 128 || playwrightCode === 0) return playwrightCode;
   // Loaded after the run: reading a result (its validator) is no part of Playwright's start.
-  const { reportExitCode } = await import('../run/report-exit.ts');
+  const { reportExitCode } = await import('../runner/run/report-exit.ts');
   return reportExitCode(playwrightCode, () => false);
 }

@@ -26,7 +26,7 @@ import { redactText, registerSecret } from '../http/redact.ts';
 import { AUTHORIZATION_PLACEHOLDER } from '../http/shell-curl.ts';
 import { standaloneClient } from '../http/standalone-client.ts';
 import { nodeTransport } from '../http/transport.ts';
-import { signInRunError } from '../report/run-errors.ts';
+import { signInRunError } from '../protocol/run-errors.ts';
 import { runErrorLine } from '../run-state/run-error.ts';
 import { messageOf } from '../text/error-message.ts';
 

@@ -1,6 +1,6 @@
 // `physiology-conformance merge-reports DIR...`: the shards of one run (`run --shard i/n`), merged into one
 // run's reports by Playwright's merge of blob reports: one conformance.json and its forms, one HTML report,
-// one verdict and exit status. Each blob carries its shard's record (src/report/shard-record.ts): blobs of
+// one verdict and exit status. Each blob carries its shard's record (src/runner/report/shard-record.ts): blobs of
 // shards that differ in target, profile, suite version or shard total, or a run with a shard missing, are
 // refused before the merge (exit 2, naming the difference).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -12,16 +12,16 @@ import { ConfigError } from '../config/config-error.ts';
 import { environmentLayers } from '../config/environment.ts';
 import { RUN_MANIFEST_FILE, resolveRun, writeRunManifest } from '../config/run-manifest.ts';
 import { incompleteAllowed } from '../config/selection.ts';
-import { mergeDifferences, type ShardRecord, shardRecordsOf } from '../report/shard-record.ts';
-import { MATRIX_REPORT, REPORT_FILES } from '../report/write-report.ts';
-import { allureStep } from '../run/allure-step.ts';
-import { playwrightCli } from '../run/playwright.ts';
-import { runInProcessGroup } from '../run/process-group.ts';
-import { reportExitCode } from '../run/report-exit.ts';
 import { builtPlaywrightVariables, suiteModule } from '../run-state/package.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import { mergeDifferences, type ShardRecord, shardRecordsOf } from '../runner/report/shard-record.ts';
+import { MATRIX_REPORT, REPORT_FILES } from '../runner/report/write-report.ts';
+import { allureStep } from '../runner/run/allure-step.ts';
+import { playwrightCli } from '../runner/run/playwright.ts';
+import { runInProcessGroup } from '../runner/run/process-group.ts';
+import { reportExitCode } from '../runner/run/report-exit.ts';
 
-const MERGE_CONFIG = suiteModule('src/run/merge.config.ts');
+const MERGE_CONFIG = suiteModule('src/runner/run/merge.config.ts');
 
 /** The blob reports (report-*.zip) in `dirs` and the folders under them (a CI's downloaded artifacts). */
 function blobsIn(dirs: readonly string[]): string[] {

@@ -2,9 +2,9 @@
 // JUnit per test and per requirement, CTRF, the page, the GitHub summary where GITHUB_STEP_SUMMARY is set)
 // from the conformance.json alone, so a result an older suite wrote renders again with this one.
 import { dirname, join } from 'node:path';
-import { REQUIREMENT_HISTORY } from '../report/requirement-history.ts';
-import { renderResult } from '../report/write-report.ts';
 import { InvalidResult, readResult } from '../result/validate.ts';
+import { REQUIREMENT_HISTORY } from '../runner/report/requirement-history.ts';
+import { renderResult } from '../runner/report/write-report.ts';
 
 /**
  * Its exit status: 0 rendered, 1 the file is not a conformance result of the schema. The page's trend reads

@@ -5,12 +5,12 @@
 // requirement run. Exit 0: a certificate (docs/reports.md, "Certificates").
 import { readFileSync } from 'node:fs';
 import { profileReasons, profileRow } from '../config/profiles.ts';
-import { DIGEST_ONLY, signatureProblem } from '../report/certificate.ts';
-import { computeDigest } from '../report/digest.ts';
-import type { ConformanceReport } from '../report/model.ts';
-import { disagreements } from '../report/recompute.ts';
 import { RESULT_SCHEMA_VERSION } from '../result/identity.ts';
 import { resultProblems } from '../result/validate.ts';
+import { DIGEST_ONLY, signatureProblem } from '../runner/report/certificate.ts';
+import { computeDigest } from '../runner/report/digest.ts';
+import type { ConformanceReport } from '../runner/report/model.ts';
+import { disagreements } from '../runner/report/recompute.ts';
 
 /** How the digest differs from the one computed here, one line; undefined when it matches. */
 function digestMismatch(report: ConformanceReport): string | undefined {

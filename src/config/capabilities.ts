@@ -34,7 +34,7 @@ export const CAPABILITIES = {
     source: 'a second test user',
     variables: ['CONFORMANCE_USER_B', 'CONFORMANCE_PASSWORD_B'],
   },
-  // the sandbox's on demand, a given one, or the token store's (src/suite/expired-tokens.ts: else the run's own)
+  // the sandbox's on demand, a given one, or the token store's (src/worker/suite/expired-tokens.ts: else the run's own)
   'expired-user-token': {
     source:
       'an expired user token: given, or in the token store once its stated expiry has passed (a run after `npm run login` once its tokens expired); without one, a run holds its own past a stated lifetime that ends within the run',

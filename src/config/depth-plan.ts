@@ -94,7 +94,7 @@ export function plannedRate(configured?: AnnouncedLimit, shown?: ShownRate): Pla
 
 /**
  * CONFORMANCE_RATE_LIMIT where it names the OAuth client's limit: on the embedded sandbox (`own-rate-limit`)
- * it names the small limit of the 429 burst's own token instead (src/run/global-setup.ts).
+ * it names the small limit of the 429 burst's own token instead (src/runner/run/global-setup.ts).
  */
 export const configuredLimit = (config: {
   capabilities: ReadonlySet<string>;

@@ -1,8 +1,7 @@
-// The run manifest: a run's configuration, resolved once by its global setup (src/run/global-setup.ts) from
-// the environment, the env file, the profile and the started target, and written once as JSON under the
-// run's reports directory. A worker reads it as it opens a session with the target (src/session/
-// target-session.ts), the reporter when the run ends; none of them resolves the configuration again. It holds no secret: each
-// is a reference to the variable that holds it, read again where the secret is used (./environment.ts).
+// The run manifest: a run's configuration, resolved once by global setup (src/runner/run/global-setup.ts) and
+// written as JSON in the run's reports directory; a worker reads it as it opens a session with a target
+// (src/worker/session/target-session.ts), the reporter when the run ends, and neither resolves it again. It
+// holds no secret: each is a reference to the variable that holds it, read again where it is used.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processVariable } from '../run-state/process-variables.ts';
@@ -19,7 +18,7 @@ export interface RunManifest {
   requestLog: string;
   /** The file the run counts its unanswered requests in (src/http/request-counter.ts). */
   unansweredLog: string;
-  /** The run's coordinator (src/coordinator/server.ts): rate budgets and the memo of shared reads. */
+  /** The run's coordinator (src/runner/coordinator/server.ts): rate budgets and the memo of shared reads. */
   coordinatorUrl: string;
   /** The part of the resolution the Playwright configuration uses (playwright.config.ts). */
   options: RunOptions;

@@ -1,7 +1,7 @@
 // What one Playwright run runs against: its targets (by default one; a matrix of sandbox faults or variants
 // for the mutation and variant gates, CONFORMANCE_MATRIX), the target instances, and projects of two roles:
 // the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
-// once per target (src/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
+// once per target (src/worker/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
 // start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
 // their own and run beside the others; on any other target they share it, first, the others waiting for them,
 // the 429 burst beside the revocations (they disturb different things: the client's window, user B's grant).
@@ -150,7 +150,7 @@ export type Isolation = 'first' | 'after' | 'apart';
 export const isolationOf = (plan: RunPlan, role: ProjectRole): Isolation =>
   plan.isolatedFirst ? (role === 'isolated' ? 'first' : 'after') : 'apart';
 
-/** The annotation that names the target of a test's registration in a matrix run (src/suite/test.ts). */
+/** The annotation that names the target of a test's registration in a matrix run (src/worker/suite/test.ts). */
 export const TARGET_ANNOTATION = 'target';
 
 /** The target a test runs against: its name in a matrix run, '' otherwise. */

@@ -1,7 +1,7 @@
 // What narrowed a run to part of its profile: CONFORMANCE_GREP, and the options of `playwright test` that
 // select tests. The Playwright configuration records it in the run's metadata, under a key of its own per
 // shard, which blob reports carry into `merge-reports`; the reporter reads it back. A narrowed run is never
-// a PASS (src/report/build-report.ts), in every profile: the smoke profile's own selection (its @smoke tests)
+// a PASS (src/runner/report/build-report.ts), in every profile: the smoke profile's own selection (its @smoke tests)
 // is the profile, not a narrowing, and a selection that only restates it is left out.
 import { type Profile, profileRow } from './profiles.ts';
 import { type Env, read } from './variables.ts';

@@ -9,6 +9,7 @@
  * accepts it and a malformed annotation fails to compile.
  */
 import type { KeywordDefinition } from 'ajv/dist/2020.js';
+import type { RequirementId } from './requirement-ids.ts';
 import { isJsonObject } from './schemas.ts';
 
 export const REQUIREMENT_KEYWORD = 'x-requirement';
@@ -24,17 +25,17 @@ export const requirementKeyword: KeywordDefinition = {
 };
 
 /** The requirement a schema names for all its rules (the string form), if any. */
-export function wholeRequirementOf(schema: unknown): string | undefined {
+export function wholeRequirementOf(schema: unknown): RequirementId | undefined {
   const annotation = isJsonObject(schema) ? schema[REQUIREMENT_KEYWORD] : undefined;
-  return typeof annotation === 'string' ? annotation : undefined;
+  return typeof annotation === 'string' ? (annotation as RequirementId) : undefined;
 }
 
 /** The requirement a schema names for its rule `keyword`: the object form's entry, else the string form. */
-export function keywordRequirementOf(schema: unknown, keyword: string): string | undefined {
+export function keywordRequirementOf(schema: unknown, keyword: string): RequirementId | undefined {
   const annotation = isJsonObject(schema) ? schema[REQUIREMENT_KEYWORD] : undefined;
   if (isJsonObject(annotation)) {
     const id = annotation[keyword];
-    return typeof id === 'string' ? id : undefined;
+    return typeof id === 'string' ? (id as RequirementId) : undefined;
   }
-  return typeof annotation === 'string' ? annotation : undefined;
+  return typeof annotation === 'string' ? (annotation as RequirementId) : undefined;
 }

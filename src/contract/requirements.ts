@@ -3,7 +3,10 @@
 import { join } from 'node:path';
 import { packageRoot } from '../run-state/package.ts';
 import type { Operation } from './operation-model.ts';
+import type { RequirementId } from './requirement-ids.ts';
 import { readYamlFile } from './yaml-file.ts';
+
+export type { RequirementId };
 
 /**
  * MUST: the seed states it; a check fails on it. READING: the seed states the point loosely; the suite's
@@ -39,10 +42,13 @@ export function loadRequirements(): Requirement[] {
 
 export const requirements: readonly Requirement[] = loadRequirements();
 
-const byId = new Map(requirements.map((requirement) => [requirement.id, requirement]));
+const byId = new Map<string, Requirement>(requirements.map((requirement) => [requirement.id, requirement]));
 
 // The catalogue's queries, each named for what it returns when nothing matches: `find…` returns undefined,
 // the others throw (a missing entry is a mistake of the suite, never of the target).
+
+/** Whether the catalogue holds `id` (src/contract/requirement-ids.ts is its type). */
+export const isRequirementId = (id: string): id is RequirementId => byId.has(id);
 
 /** The requirement `id`, or undefined when the catalogue has none. */
 export function findRequirement(id: string): Requirement | undefined {
@@ -77,7 +83,7 @@ export function appliesTo(id: string, op: Pick<Operation, 'operationId'>): boole
  * The one requirement whose ID starts with `prefix` that the catalogue states for `op` (`SCOPE-READ-`,
  * `ORD-`, `PTN-OWNER-`): where several list `op`, the one stated for `op` alone. Throws unless exactly one.
  */
-export function requirementOf(op: Pick<Operation, 'operationId'>, prefix: string): string {
+export function requirementOf(op: Pick<Operation, 'operationId'>, prefix: string): RequirementId {
   const listing = requirements.filter(
     (requirement) => requirement.id.startsWith(prefix) && requirement.operations.includes(op.operationId),
   );
@@ -87,15 +93,20 @@ export function requirementOf(op: Pick<Operation, 'operationId'>, prefix: string
     throw new Error(
       `${op.operationId}: expected one ${prefix}* requirement, got ${found.length} (specs/requirements.yaml)`,
     );
-  return (found[0] as Requirement).id;
+  return (found[0] as Requirement).id as RequirementId;
 }
 
 /** The OP-* requirement stating `op`'s success response (OP-LIST-CYCLES for listCycles); throws without one. */
-export const successRequirement = (op: Pick<Operation, 'operationId'>): string => requirementOf(op, 'OP-');
+export const successRequirement = (op: Pick<Operation, 'operationId'>): RequirementId =>
+  requirementOf(op, 'OP-');
 
 /**
  * The requirement an answer of `op` whose body is not JSON breaks: OP-JSON-BODIES ("JSON is used for all
  * request and response bodies") where the catalogue states it for `op`, else `op`'s own success requirement.
  */
-export const jsonBodyRequirement = (op: Pick<Operation, 'operationId'>): string =>
+export const jsonBodyRequirement = (op: Pick<Operation, 'operationId'>): RequirementId =>
   appliesTo('OP-JSON-BODIES', op) ? 'OP-JSON-BODIES' : successRequirement(op);
+
+/** The area of a requirement: the first part of its seed section. */
+export const areaOf = (requirement: Pick<Requirement, 'section'>): string =>
+  requirement.section.split(/ › |;/)[0]?.trim() || 'Other';

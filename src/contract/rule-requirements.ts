@@ -6,6 +6,7 @@
 // first (a V2 uuid id is its requirement's, present or not); a forbidden property violates the `required`
 // inside the `not` that forbids it (violations.ts), so the negated schema's annotation applies.
 import { everySchemaFrom, followEvaluationPath, innermostChainAt, toPointer } from './evaluation-path.ts';
+import type { RequirementId } from './requirement-ids.ts';
 import { keywordRequirementOf, wholeRequirementOf } from './requirement-keyword.ts';
 import { ANNOTATIONS, describeSchema } from './schema-model.ts';
 import { childAt, parsePointer, type SchemaAt, schemaAt } from './schema-refs.ts';
@@ -14,7 +15,7 @@ import { analyseUnion } from './union-analysis.ts';
 import { formatViolation, type SchemaViolation } from './violations.ts';
 
 export interface AttributedViolation extends SchemaViolation {
-  requirement: string;
+  requirement: RequirementId;
 }
 
 /** A violation with the requirement its rule states. Throws when no annotation encloses the rule. */
@@ -32,7 +33,7 @@ export function attributed(violation: SchemaViolation): AttributedViolation {
  * The requirement a location of an instance of `schemaName` belongs to when nothing is wrong there (an
  * unknown property, the body as a whole): the nearest annotation of the innermost schema applying there.
  */
-export function requirementAt(schemaName: string, pointer: string): string {
+export function requirementAt(schemaName: string, pointer: string): RequirementId {
   const chain = innermostChainAt(schemaAt(schemaName), pointer);
   const requirement = nearestWhole(chain);
   if (requirement === undefined) throw new Error(`${schemaName}.json ${pointer}: no x-requirement applies`);
@@ -43,7 +44,7 @@ export function requirementAt(schemaName: string, pointer: string): string {
  * The requirement of the "present exactly when" rule of the union at `pointer` (score iff SCORED), or
  * undefined when no union there has a conditional property.
  */
-export function conditionalRequirementAt(schemaName: string, pointer: string): string | undefined {
+export function conditionalRequirementAt(schemaName: string, pointer: string): RequirementId | undefined {
   const chain = innermostChainAt(schemaAt(schemaName), pointer);
   const isUnion = ({ schema }: SchemaAt) =>
     isJsonObject(schema) && (schema.oneOf !== undefined || schema.anyOf !== undefined);
@@ -65,7 +66,7 @@ export interface SchemaRule {
   readonly keyword: string;
   /** For `required`: the property it requires. */
   readonly property?: string;
-  readonly requirement: string | undefined;
+  readonly requirement: RequirementId | undefined;
 }
 
 /** Keywords that only lead to subschemas: their rules are the subschemas' keywords. */
@@ -101,16 +102,20 @@ export function rulesOf(schemaName: string): SchemaRule[] {
 }
 
 /** The requirements the rules of `schemaName` state, each once, in the order the schema gives them. */
-export function requirementsOf(schemaName: string): string[] {
+export function requirementsOf(schemaName: string): RequirementId[] {
   const found = rulesOf(schemaName).map((rule) => rule.requirement);
-  return [...new Set(found.filter((id): id is string => id !== undefined))];
+  return [...new Set(found.filter((id): id is RequirementId => id !== undefined))];
 }
 
 /**
  * The requirement of `keyword` in the last schema of `chain` (the schemas the evaluation passed from
  * the root); `property` is the property a `required` keyword misses.
  */
-function ruleRequirement(chain: readonly SchemaAt[], keyword: string, property?: string): string | undefined {
+function ruleRequirement(
+  chain: readonly SchemaAt[],
+  keyword: string,
+  property?: string,
+): RequirementId | undefined {
   const { schema } = chain.at(-1) as SchemaAt;
   if (isJsonObject(schema)) {
     const declared =
@@ -123,7 +128,7 @@ function ruleRequirement(chain: readonly SchemaAt[], keyword: string, property?:
   return nearestWhole(chain);
 }
 
-function nearestWhole(chain: readonly SchemaAt[]): string | undefined {
+function nearestWhole(chain: readonly SchemaAt[]): RequirementId | undefined {
   for (let i = chain.length - 1; i >= 0; i--) {
     const requirement = wholeRequirementOf(chain[i]?.schema);
     if (requirement !== undefined) return requirement;

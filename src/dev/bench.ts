@@ -1,5 +1,5 @@
 // `npm run bench`: times, on this machine, the clean ci-gate and smoke runs of the `run` command as a user
-// runs it (median/min/max of N runs, by phase: src/run/timed-run.ts; test time per spec file; requests per
+// runs it (median/min/max of N runs, by phase: src/runner/run/timed-run.ts; test time per spec file; requests per
 // second), the variant and mutation gates, and check-recording on a ~200 MB synthetic HAR (throughput, peak
 // RSS); prints a table and writes reports/bench.json (docs/proving-the-suite.md quotes the latest figures).
 //
@@ -12,11 +12,11 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { operationById } from '../contract/operations.ts';
 import { harEntry, validBody, writeLargeHar } from '../recording/synthetic-har.ts';
-import { installTarball } from '../run/installed-package.ts';
-import { playwrightCli, playwrightTestEntry } from '../run/playwright.ts';
-import { cli, runProcess, type SuiteCommand, tsx } from '../run/run-step.ts';
-import { type RunTiming, timedRun } from '../run/timed-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { installTarball } from '../runner/run/installed-package.ts';
+import { playwrightCli, playwrightTestEntry } from '../runner/run/playwright.ts';
+import { cli, runProcess, type SuiteCommand, tsx } from '../runner/run/run-step.ts';
+import { type RunTiming, timedRun } from '../runner/run/timed-run.ts';
 import { scriptArgs } from './script-args.ts';
 
 const USAGE = `Usage: npm run bench [-- options]

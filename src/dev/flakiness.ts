@@ -1,5 +1,5 @@
 // `npm run flakiness`: three clean ci-gate runs against the sandbox must give identical verdicts.
-import { reportOf, runSuite } from '../run/suite-run.ts';
+import { reportOf, runSuite } from '../runner/run/suite-run.ts';
 import { scriptArgs } from './script-args.ts';
 
 scriptArgs(`Usage: npm run flakiness

@@ -11,9 +11,9 @@ import { type FaultDefinition, faults } from '../../sandbox/faults/index.ts';
 import { tagGrep } from '../config/profiles.ts';
 import type { TargetSpec } from '../config/run-plan.ts';
 import { findRequirement } from '../contract/requirements.ts';
-import type { ConformanceReport } from '../report/model.ts';
-import { reportOf, runMatrix, runSuite } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import type { ConformanceReport } from '../runner/report/model.ts';
+import { reportOf, runMatrix, runSuite } from '../runner/run/suite-run.ts';
 import type { MutantResult } from './mutation-result.ts';
 import { scriptArgs } from './script-args.ts';
 

@@ -16,11 +16,11 @@ import { storeExpiries } from '../auth/expired-tokens.ts';
 import { reasonsUnverifiable } from '../config/capabilities.ts';
 import { loadConfig } from '../config/config.ts';
 import { verifiableMust } from '../contract/requirements.ts';
-import { idsWithStatus } from '../report/model.ts';
-import { freePort } from '../run/prism.ts';
-import { cli, runProcess } from '../run/run-step.ts';
-import { reportOf, runSuite } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import { idsWithStatus } from '../runner/report/model.ts';
+import { freePort } from '../runner/run/prism.ts';
+import { cli, runProcess } from '../runner/run/run-step.ts';
+import { reportOf, runSuite } from '../runner/run/suite-run.ts';
 import { remoteTargetEnv, sandboxOnItsOwn } from './remote-target.ts';
 import { scriptArgs } from './script-args.ts';
 

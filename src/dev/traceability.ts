@@ -6,8 +6,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
 import { requirements, unobservableMust, verifiableMust } from '../contract/requirements.ts';
-import { playwrightCli } from '../run/playwright.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import { playwrightCli } from '../runner/run/playwright.ts';
 import type { MutantResult } from './mutation-result.ts';
 import { scriptArgs } from './script-args.ts';
 

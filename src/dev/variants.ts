@@ -6,10 +6,10 @@
 // (a matrix of targets, src/config/run-plan.ts). Writes reports/variants.json; exits 1 on any miss.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { suiteConfigurationOf, type VariantName, variants } from '../../sandbox/variants.ts';
-import type { RunVerdict } from '../report/exit-statuses.ts';
-import type { ConformanceReport } from '../report/model.ts';
-import { runMatrix } from '../run/suite-run.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
+import type { RunVerdict } from '../runner/report/exit-statuses.ts';
+import type { ConformanceReport } from '../runner/report/model.ts';
+import { runMatrix } from '../runner/run/suite-run.ts';
 import { scriptArgs } from './script-args.ts';
 
 const USAGE = `Usage: npm run variants [-- variant ...]

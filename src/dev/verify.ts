@@ -5,13 +5,13 @@
 // variant gate, and the other steps in turn, go beside the self tests.
 import { join } from 'node:path';
 import { EMBEDDED_TARGET } from '../config/environment.ts';
-import type { RunVerdict } from '../report/exit-statuses.ts';
-import { idsWithStatus } from '../report/model.ts';
 import { readResult } from '../result/validate.ts';
-import { missingChromium } from '../run/chromium-need.ts';
-import { playwrightCli } from '../run/playwright.ts';
-import { cli, runProcess, type StepResult, tsx } from '../run/run-step.ts';
 import { reportPath } from '../run-state/reports-dir.ts';
+import type { RunVerdict } from '../runner/report/exit-statuses.ts';
+import { idsWithStatus } from '../runner/report/model.ts';
+import { missingChromium } from '../runner/run/chromium-need.ts';
+import { playwrightCli } from '../runner/run/playwright.ts';
+import { cli, runProcess, type StepResult, tsx } from '../runner/run/run-step.ts';
 import { missingContract } from './contract-document.ts';
 import { scriptArgs } from './script-args.ts';
 

@@ -11,7 +11,7 @@ export interface SentRequest {
 }
 
 /**
- * One answer of the target. Its body is read as JSON through the verdict (src/verdict/verdicts.ts
+ * One answer of the target. Its body is read as JSON through the verdict (src/worker/verdict/verdicts.ts
  * `verdict.json`: a body that is not JSON fails the rule it breaks), or observed with `bodyOf`, which never
  * throws: no read of a server's body becomes the suite's own error.
  */

@@ -1,6 +1,6 @@
 // The bearer tokens the suite makes up on purpose (never issued by the target, or malformed), so that every
 // answer to a request carrying one is judged as the answer to an invalid token, wherever it is read: a
-// sending the check went on without too (src/report/latency/sending-oracles.ts). Kept per process, like the
+// sending the check went on without too (src/worker/session/sending-oracles.ts). Kept per process, like the
 // secrets, and registered as secrets: a made-up token is sent as a real one would be.
 import { randomBytes } from 'node:crypto';
 import type { SentRequest } from './exchange.ts';

@@ -1,5 +1,5 @@
 // Paces a client's requests by the rate budget of their credential (rate-budget.ts). A worker of a run asks
-// the run's coordinator (src/coordinator/server.ts), which keeps one budget per credential for every
+// the run's coordinator (src/runner/coordinator/server.ts), which keeps one budget per credential for every
 // worker; a client outside a run keeps its own. Either way a turn granted covers a lease of requests, so a
 // target with room to spare costs one question per lease, not one per request.
 import type { RateObservation, Turn } from './rate-budget.ts';

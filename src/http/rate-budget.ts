@@ -1,6 +1,6 @@
 // The rate budget of one credential that the target limits (the OAuth client for user data, a partner
 // client for partner requests), learned from what its responses announce (rate-limit-headers.ts). One
-// instance per credential serves the whole run (src/coordinator/server.ts), so the run's workers draw on
+// instance per credential serves the whole run (src/runner/coordinator/server.ts), so the run's workers draw on
 // one budget instead of each spending the same one. Grants are counted down locally between responses, so
 // concurrent requests do not overshoot what the last response said was left; a 429 or an exhausted window
 // holds every request until the announced reset (a 429 that announces none: a window, or a backoff that

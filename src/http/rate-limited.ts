@@ -1,6 +1,6 @@
 // What becomes of a request the target answers 429. The client waits out each 429 (the pacer holds its
 // credential until the announced reset) and asks a judge whether to send it again: the run's judge knows
-// which operations the contract lists 429 for (src/session/rate-limit-judge.ts); a client outside a run stops
+// which operations the contract lists 429 for (src/worker/session/rate-limit-judge.ts); a client outside a run stops
 // a request after REFUSALS_BEFORE_STOP answers 429. Either way a 429 cannot hold a request for ever.
 import type { Exchange } from './exchange.ts';
 import { describedLimit } from './rate-budget.ts';

@@ -3,7 +3,7 @@
 // a partner request, `o` another (a step of the user sign-in, wherever it posts; the sandbox's
 // administration: requests the seed's rate limit of the user data operations does not count); a paced
 // request answered 429 adds an `r`. Global setup names the file in the run manifest; each worker counts
-// through its own RequestCounter (src/suite/fixtures.ts). A smoke run's request budget counts the requests
+// through its own RequestCounter (src/worker/suite/fixtures.ts). A smoke run's request budget counts the requests
 // to the service's API, user data and partner (docs/profiles-and-targets.md, "The smoke budget").
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 

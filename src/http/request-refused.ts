@@ -4,7 +4,7 @@
 // (transport.ts). Never a failure of the target: it carries its finding, the check that needed the request
 // not verified, naming the request, the reason and whose side it is on. It travels as any error does, through
 // a read other checks share too, and ends each check it reaches where a check's failure would
-// (src/suite/ending-recorder.ts).
+// (src/worker/suite/ending-recorder.ts).
 import type { SentRequest } from './exchange.ts';
 import { redactText } from './redact.ts';
 
@@ -20,7 +20,7 @@ const STOPPED: Record<StopSide, (sent: string, reason: string) => string> = {
 };
 
 export class RequestRefused extends Error {
-  /** Its finding (src/report/finding.ts), but for the requirement: that of the check it stops. */
+  /** Its finding (src/protocol/finding.ts), but for the requirement: that of the check it stops. */
   readonly finding: { outcome: 'not-verified'; message: string };
 
   constructor(

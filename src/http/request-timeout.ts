@@ -5,7 +5,7 @@
 // the same operation (below 100 answers, the slowest), between 1 s and 10 s (fewer than 3 answers: the slowest
 // answer to any; none yet: 10 s); a read still unanswered then is sent again beside the first (src/http/
 // second-sending.ts), so a lost answer costs the run the resend mark, not the bound. The run's workers learn
-// together, through the run's coordinator (src/coordinator/server.ts).
+// together, through the run's coordinator (src/runner/coordinator/server.ts).
 import type { SentRequest } from './exchange.ts';
 
 export const TIMEOUT_RULE = {

@@ -3,7 +3,7 @@
 // unanswered at its resend mark (src/http/request-timeout.ts); lost: its connection was reset or its body
 // cut. Writes are never sent twice. Each sending keeps its chance until the bound. A request still unanswered
 // once it is slow (1 s) is told, and what became of its sendings, with their answers, once all have settled,
-// so that the sending the client went on without is judged all the same (src/session/slow-request-watch.ts).
+// so that the sending the client went on without is judged all the same (src/worker/session/slow-request-watch.ts).
 import { setImmediate as afterPending, setTimeout as sleep } from 'node:timers/promises';
 import type { ResendMark } from './request-timeout.ts';
 import { TransportError, type TransportErrorKind, type TransportResponse } from './transport.ts';

@@ -21,7 +21,7 @@ import { formatNote, formatViolation, validate } from '../contract/validators.ts
 import { fieldPattern, withoutNullProperties } from '../http/absent-nulls.ts';
 import { isJsonContentType } from '../http/content-type.ts';
 import { succeeded } from '../http/exchange.ts';
-import type { Finding, FindingOutcome } from '../report/finding.ts';
+import type { Finding, FindingOutcome } from '../protocol/finding.ts';
 import type { RecordedExchange } from './recorded-exchange.ts';
 
 /** The outcomes a recorded exchange can show: a recording stops nothing and blocks nothing. */
@@ -67,7 +67,7 @@ export const bodyRequirements = once(
     const found = [owner(schema, ''), owner(schema, FIRST_RECORD), scoreRule(schema)];
     if (appliesTo(END_RULE, op)) found.push(END_RULE);
     if (op.isCollection) found.push('PAG-PAGE-WITHIN-LIMIT', orderRule(op));
-    return [...new Set(found.filter((id): id is string => typeof id === 'string'))];
+    return [...new Set(found.filter((id) => typeof id === 'string'))];
   },
   (op, schema) => `${op.operationId} ${schema}`,
 );

@@ -4,8 +4,8 @@
 
 import { matchOperation, pathOf } from '../contract/match-operation.ts';
 import { redactText } from '../http/redact.ts';
-import type { LatencySample } from '../report/latency/latency.ts';
-import type { RecordingSection } from '../report/model.ts';
+import type { LatencySample } from '../protocol/latency-samples.ts';
+import type { RecordingSection } from '../runner/report/model.ts';
 import { checkExchange } from './check-exchange.ts';
 import { formatOf, readRecording } from './read-recording.ts';
 import { locationOf } from './recorded-exchange.ts';

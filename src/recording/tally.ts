@@ -2,8 +2,8 @@
 // memory: counts, plus the first few locations of each distinct finding. Turned into report entries
 // (TestResultSummary) only at the end, when every secret of the recording is known, so they are redacted.
 import { redactText } from '../http/redact.ts';
-import { type Finding, type FindingOutcome, stopReason } from '../report/finding.ts';
-import type { TestResultSummary } from '../report/model.ts';
+import { type Finding, type FindingOutcome, stopReason } from '../protocol/finding.ts';
+import type { TestResultSummary } from '../runner/report/model.ts';
 import type { ExchangeFinding, ExchangeOutcome } from './check-exchange.ts';
 
 /** Distinct findings kept per group and kind; the rest are counted. */

@@ -1,7 +1,7 @@
 // The closed lists of the result schema (src/result/schema.ts), apart from it so that what every worker loads
-// (a check's finding, src/report/finding.ts) does not load the schema builder. The one outcome list is in
+// (a check's finding, src/protocol/finding.ts) does not load the schema builder. The one outcome list is in
 // the order outcomes outrank each other, and worstOf is the one roll-up of that order: a test's outcome, a
-// requirement's status and the run's verdict (src/report/test-result.ts, build-report.ts) all come from it.
+// requirement's status and the run's verdict (src/runner/report/test-result.ts, build-report.ts) all come from it.
 
 /** The one outcome list, what a check found, the outranking first: a failure outranks an error, then a stop. */
 export const OUTCOMES = [

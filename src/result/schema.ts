@@ -101,7 +101,7 @@ const Finding = object(
     runError: Type.Optional(RunError),
     replay: Type.Optional(Replay),
   },
-  "one outcome of a check, as the check recorded it (src/report/finding.ts); a test's outcome and a requirement's status roll up from these",
+  "one outcome of a check, as the check recorded it (src/protocol/finding.ts); a test's outcome and a requirement's status roll up from these",
 );
 
 const Body = object(
@@ -246,7 +246,7 @@ const SlowRequest = object(
     second: Type.Optional(text('what became of the second sending, when there was one')),
     used: oneOf(['first', 'second', 'neither'], 'the sending the check went on with'),
   },
-  'a request that was slow (past 1 s) or lost its connection (src/report/latency/slow-requests.ts)',
+  'a request that was slow (past 1 s) or lost its connection (src/protocol/slow-requests.ts)',
 );
 
 const LatencyRow = object(

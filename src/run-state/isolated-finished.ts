@@ -1,6 +1,6 @@
 // Where the isolated tests share the target with the others (a target the run did not start: src/config/
 // run-plan.ts), they run first and the others' workers wait for them: the runner's reporter of them
-// (src/report/isolated-first-reporter.ts) writes a file once the last has ended, or at once when the run has
+// (src/runner/report/isolated-first-reporter.ts) writes a file once the last has ended, or at once when the run has
 // none; a worker of the others waits for it before its first test. Global setup clears it with the run's files.
 import { existsSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';

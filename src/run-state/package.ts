@@ -37,14 +37,14 @@ export const sourceOf = (file: string): string => (runsBuilt ? file.replace(/\.j
  */
 export const LOADED_BY_PATH = [
   'playwright.config.ts',
-  'src/run/global-setup.ts',
-  'src/run/merge.config.ts',
-  'src/report/kept-failures-reporter.ts',
-  'src/report/isolated-first-reporter.ts',
-  'src/report/shard-reporter.ts',
-  'src/report/allure/allure-results-reporter.ts',
-  'src/report/conformance-reporter.ts',
-  'src/report/allure/allurerc.ts',
+  'src/runner/run/global-setup.ts',
+  'src/runner/run/merge.config.ts',
+  'src/runner/report/kept-failures-reporter.ts',
+  'src/runner/report/isolated-first-reporter.ts',
+  'src/runner/report/shard-reporter.ts',
+  'src/runner/report/allure/allure-results-reporter.ts',
+  'src/runner/report/conformance-reporter.ts',
+  'src/runner/report/allure/allurerc.ts',
   'sandbox/thread.ts',
 ] as const;
 

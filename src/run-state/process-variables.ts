@@ -5,7 +5,7 @@ export type ProcessVariable =
   | 'CONFORMANCE_ALLURE_HISTORY' // the Allure history file, e.g. one a CI job caches
   | 'CONFORMANCE_STOP_FILE' // src/run-state/stop-file.ts
   | 'CONFORMANCE_RUN_MANIFEST' // the manifest of the run this process belongs to (set by global setup)
-  | 'CONFORMANCE_SELF_TEST_ERROR' // test-only: src/suite/self-test-hooks.ts
+  | 'CONFORMANCE_SELF_TEST_ERROR' // test-only: src/worker/suite/self-test-hooks.ts
   | 'GITHUB_STEP_SUMMARY' // set by GitHub Actions: the job summary file a run's report appends to
   | 'GITHUB_SERVER_URL' // set by GitHub Actions, with the two below: where the run's page is
   | 'GITHUB_REPOSITORY'

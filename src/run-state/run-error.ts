@@ -1,5 +1,5 @@
 // What stops a run from judging the target, on the suite's or the user's side (verdict ERROR), and where the
-// run keeps the one global setup found: the tests' guard (src/suite/fixtures.ts) then stops every test at once,
+// run keeps the one global setup found: the tests' guard (src/worker/suite/fixtures.ts) then stops every test at once,
 // and the reporter makes it the run's verdict, unless something failed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { reportPath } from './reports-dir.ts';

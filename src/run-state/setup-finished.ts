@@ -1,4 +1,4 @@
-// Global setup goes on while Playwright loads the spec files and starts the workers (src/run/global-setup.ts):
+// Global setup goes on while Playwright loads the spec files and starts the workers (src/runner/run/global-setup.ts):
 // none of that needs the targets, and a worker's start (its own process, about a second) need not wait for
 // them. A file beside the run manifest says when the setup has finished (the manifests or the run error
 // written); a worker's first test waits for it. Outside a run (no manifest named) there is nothing to wait for.

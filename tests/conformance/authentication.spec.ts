@@ -2,17 +2,26 @@
 // user-data operation (AUTH-MISSING-TOKEN, AUTH-INVALID-TOKEN; an expired one, AUTH-EXPIRED-TOKEN, late in
 // the run: token-expiry.spec.ts), and tokens come from a working OAuth 2.0 authorization code flow
 // (AUTH-CODE-FLOW). Table-driven over the catalogue: one test per operation and case
-// (src/suite/user-auth-checks.ts), operations whose security the seed does not show only observed.
+// (src/worker/suite/user-auth-checks.ts), operations whose security the seed does not show only observed.
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
-import { lackedScopes, narrowedGrant } from '../../src/auth/granted-scope.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import { madeUpToken } from '../../src/http/made-up-tokens.ts';
-import { registerSecret } from '../../src/http/redact.ts';
-import { ALL_READ_SCOPES, signInOutcome, type UserName } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { type AuthCase, authCaseCheck, authTargets } from '../../src/suite/user-auth-checks.ts';
-import { triedOn } from '../../src/user-data/grant-guard.ts';
-import { requestFor, servedStatuses } from '../../src/user-data/user-catalogue.ts';
+import {
+  ALL_READ_SCOPES,
+  type AuthCase,
+  authCaseCheck,
+  authTargets,
+  lackedScopes,
+  madeUpToken,
+  narrowedGrant,
+  registerSecret,
+  requestFor,
+  servedStatuses,
+  signInOutcome,
+  successRequirement,
+  test,
+  triedOn,
+  type UserName,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** A token the target never issued: the shape of a real one (opaque base64url), random content. */
 const neverIssued = (): string => madeUpToken();
@@ -56,9 +65,9 @@ test(
   ...verifies(
     'AUTH-CODE-FLOW',
     'the authorization code flow returns the state, a well-formed bearer token, and the token works, for each configured user',
+    { needs: ['user-login'] },
   ),
-  async ({ api, config, tokenPool, requires, verdict }) => {
-    requires('user-login');
+  async ({ api, config, tokenPool, verdict }) => {
     const users: UserName[] = config.capabilities.has('second-user') ? ['A', 'B'] : ['A'];
     const worked: string[] = [];
     for (const user of users) {

@@ -1,19 +1,27 @@
 // Whose data a request reaches: an id that names no record of the user's gets 404 (an unknown V1 id, an
 // unknown record or cycle, another user's record), every record of the user's collections is the user's,
 // and what the operations whose security the contract does not show answer without a token.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById, operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import { preview } from '../../src/contract/validators.ts';
-import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { servedAt } from '../../src/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { knownValues, operationsOf, userCollections } from '../../src/user-data/user-catalogue.ts';
+import {
+  ALL_READ_SCOPES,
+  bodyOf,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  knownValues,
+  type Operation,
+  operationById,
+  operations,
+  operationsOf,
+  preview,
+  readPage,
+  servedAt,
+  succeeded,
+  successRequirement,
+  test,
+  userCollections,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Records of user B whose ids are tried with user A's token, per operation: as many as the run's depth plan
 // says (a fault shows on any).
@@ -51,13 +59,11 @@ function unknownValue(op: Operation, known: readonly unknown[]): string {
   throw new Error(`${op.operationId}: no unknown value for a ${param.schema.type} parameter`);
 }
 
-// These checks read the user's real records: only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks read the user's real records: each needs a target that keeps real data.
 // ---------------------------------------------------------------- 404 for unknown ids
 
 test(
-  ...verifies('MAP-NOT-FOUND', 'an unknown V1 id gets 404'),
+  ...verifies('MAP-NOT-FOUND', 'an unknown V1 id gets 404', { needs: ['stateful'] }),
   async ({ api, dataset, userToken, verdict }) => {
     const token = await userToken();
     const op = operationById('getActivityMapping');
@@ -70,13 +76,13 @@ test(
     verdict.expectStatus(exchange, 404);
     verdict.evidence(
       `a V1 id far above those of user A's ${known.length} sleeps and workouts that carry one`,
-      exchange,
+      { exchange },
     );
   },
 );
 
-const notFoundRules = ['ERR-404-UNKNOWN-RECORD', 'ERR-404-CYCLE-SUBRESOURCE'].flatMap((requirement) =>
-  operationsOf(requirement).map((op) => ({ requirement, op })),
+const notFoundRules = (['ERR-404-UNKNOWN-RECORD', 'ERR-404-CYCLE-SUBRESOURCE'] as const).flatMap(
+  (requirement) => operationsOf(requirement).map((op) => ({ requirement, op })),
 );
 
 /** Every id of user A's records that the operation's path parameter could name. */
@@ -90,7 +96,9 @@ async function allIds(dataset: Dataset, op: Operation): Promise<unknown[]> {
 
 for (const { requirement, op } of notFoundRules) {
   test(
-    ...verifies(requirement, `${op.path} answers 404 for a well-formed id that names no record`),
+    ...verifies(requirement, `${op.path} answers 404 for a well-formed id that names no record`, {
+      needs: ['stateful'],
+    }),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
       const [param] = op.pathParams as [Operation['pathParams'][number]];
@@ -100,7 +108,7 @@ for (const { requirement, op } of notFoundRules) {
         token,
       });
       verdict.expectStatus(exchange, 404);
-      verdict.evidence(`an id none of user A's ${ids.length} records carries`, exchange);
+      verdict.evidence(`an id none of user A's ${ids.length} records carries`, { exchange });
     },
   );
 }
@@ -111,9 +119,9 @@ test(
   ...verifies(
     'DATA-OWN-USER-ONLY',
     "user B's record ids are never served to user A on a read by id or cycle sub-resource (by the suite's reading, 404)",
+    { needs: ['stateful', 'second-user'] },
   ),
-  async ({ api, dataset, userToken, requires, verdict }) => {
-    requires('second-user');
+  async ({ api, dataset, userToken, verdict }) => {
     const tokenA = await userToken();
     const tokenB = await userToken(ALL_READ_SCOPES, 'B');
     // User B's newest records (first page of each collection) supply the ids. A page that fails (a 5xx, not
@@ -155,12 +163,14 @@ test(
     verdict.expectNone(problems, first);
     if (tried === 0)
       verdict.notVerified('user B has no records whose ids could be tried (CONFORMANCE_USER_B needs data)');
-    verdict.evidence(`${tried} of user B's ids refused to user A`, undefined, tried);
+    verdict.evidence(`${tried} of user B's ids refused to user A`, { count: tried });
   },
 );
 
 test(
-  ...verifies('DATA-OWN-USER-ONLY', "every record of user A's collections belongs to user A"),
+  ...verifies('DATA-OWN-USER-ONLY', "every record of user A's collections belongs to user A", {
+    needs: ['stateful'],
+  }),
   async ({ dataset, verdict }) => {
     // The profile names user A (when it can be read and carries user_id; its fields are not all required).
     const profile = await dataset.read(operationById('getBasicProfile'));
@@ -197,6 +207,7 @@ test(
   ...verifies(
     'AUTH-UNDECLARED-SECURITY',
     'records what the operations without declared security answer without a token',
+    { needs: ['stateful'] },
   ),
   async ({ api, dataset, verdict }) => {
     const undeclared = operations.filter((op) => op.security.kind === 'unspecified');

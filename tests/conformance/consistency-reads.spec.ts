@@ -1,19 +1,28 @@
 // Reads by id agree with the collections: a single read returns the record the collection holds, the cycle
 // sub-resources return the sleep and the recovery of that cycle, and the V1 → V2 activity mapping of a
 // record's v1_id is that record.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { preview } from '../../src/contract/validators.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { servedAt } from '../../src/user-data/loaded-collection.ts';
-import { type DataRecord, idSet, iso } from '../../src/user-data/records.ts';
-import { operationsOf, singleReadOf, spread, userCollections } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import {
+  type ApiClient,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  idSet,
+  iso,
+  type Operation,
+  operationById,
+  operationsOf,
+  preview,
+  readPage,
+  servedAt,
+  singleReadOf,
+  spread,
+  succeeded,
+  test,
+  userCollections,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Samples spread over the reference walks (newest, middle, oldest), the same ones the schema checks read, as
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are
@@ -91,9 +100,7 @@ async function judgeEachRead<Body>(
   verdict.expectNone(problems, first);
 }
 
-// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks relate records to each other (and to time): each needs a target that keeps real data.
 // ---------------------------------------------------------------- single reads against the collections
 
 for (const collection of userCollections) {
@@ -103,6 +110,7 @@ for (const collection of userCollections) {
     ...verifies(
       'CONS-SINGLE-MATCHES-COLLECTION',
       `${single.path} returns the same record as ${collection.path}`,
+      { needs: ['stateful'] },
     ),
     async ({ api, dataset, userToken, verdict }) => {
       const loaded = await dataset.collection(collection);
@@ -155,7 +163,9 @@ for (const collection of userCollections) {
 // ---------------------------------------------------------------- cycle sub-resources
 
 test(
-  ...verifies('CONS-CYCLE-SLEEP', '/v2/cycle/{cycleId}/sleep returns a sleep whose cycle_id is cycleId'),
+  ...verifies('CONS-CYCLE-SLEEP', '/v2/cycle/{cycleId}/sleep returns a sleep whose cycle_id is cycleId', {
+    needs: ['stateful'],
+  }),
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
     const paramSets = await dataset.paramSets(op, await sample(dataset));
@@ -174,6 +184,7 @@ test(
   ...verifies(
     'CONS-CYCLE-RECOVERY',
     '/v2/cycle/{cycleId}/recovery returns the recovery of that cycle, whose sleep_id resolves',
+    { needs: ['stateful'] },
   ),
   async ({ dataset, verdict }) => {
     const [op] = operationsOf(verdict.requirement) as [Operation];
@@ -197,7 +208,9 @@ test(
 // ---------------------------------------------------------------- activity mapping
 
 test(
-  ...verifies('MAP-V1-TO-V2', "the activity mapping of a record's v1_id is that record's uuid"),
+  ...verifies('MAP-V1-TO-V2', "the activity mapping of a record's v1_id is that record's uuid", {
+    needs: ['stateful'],
+  }),
   async ({ dataset, verdict }) => {
     const op = operationById('getActivityMapping');
     const source = await dataset.sourceRecords(op, 'activityV1Id');
@@ -216,10 +229,8 @@ test(
         ? undefined
         : `v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`;
     });
-    verdict.evidence(
-      `${paramSets.length} v1_ids mapped to their records' uuids`,
-      undefined,
-      paramSets.length,
-    );
+    verdict.evidence(`${paramSets.length} v1_ids mapped to their records' uuids`, {
+      count: paramSets.length,
+    });
   },
 );

@@ -1,18 +1,25 @@
 // References between records: every cycle_id and sleep_id of a recovery, and every cycle_id of a sleep, names
 // a record of the referenced collection, or at least one readable by id. Where the referenced walk stopped at
 // the plan's bound, only the records it reaches are judged (the older ones could name what was not read).
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { type LoadedCollection, servedAt } from '../../src/user-data/loaded-collection.ts';
-import { type DataRecord, idSet, ownExtent } from '../../src/user-data/records.ts';
-import { singleReadOf } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import {
+  type ApiClient,
+  buildPath,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  idSet,
+  type LoadedCollection,
+  type Operation,
+  operationById,
+  ownExtent,
+  servedAt,
+  singleReadOf,
+  succeeded,
+  successRequirement,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** References missing from the collections that are looked up by id, per test. */
 const MAX_LOOKUPS = 20;
@@ -97,9 +104,7 @@ async function withinReach(
   return (record) => (started(record) ?? Number.NEGATIVE_INFINITY) > oldest + DAY;
 }
 
-// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks relate records to each other (and to time): each needs a target that keeps real data.
 const references = [
   { requirement: 'CONS-RECOVERY-REFERENCES', from: 'listRecoveries', field: 'cycle_id', to: 'listCycles' },
   { requirement: 'CONS-RECOVERY-REFERENCES', from: 'listRecoveries', field: 'sleep_id', to: 'listSleeps' },
@@ -114,6 +119,7 @@ for (const { requirement, from, field, to } of references) {
     ...verifies(
       requirement,
       `every ${field} of ${source.path} names a record of ${target.path} (or one readable by id)`,
+      { needs: ['stateful'] },
     ),
     async ({ api, dataset, userToken, verdict }) => {
       const token = await userToken();
@@ -146,11 +152,9 @@ for (const { requirement, from, field, to } of references) {
       }
       verdict.expectNone(problems, exchange);
       if (references === 0) verdict.notVerified(`no record of ${source.path} carries a ${field}`);
-      verdict.evidence(
-        `${references} ${field}s of ${source.path} checked, none dangling`,
-        undefined,
-        references,
-      );
+      verdict.evidence(`${references} ${field}s of ${source.path} checked, none dangling`, {
+        count: references,
+      });
     },
   );
 }

@@ -1,24 +1,26 @@
 // The start and end filters of the four collections at the edges of a record the run has read: each bound
-// 1 ms before and after the record's start and its end (src/user-data/filter-edges.ts), and on every page so
+// 1 ms before and after the record's start and its end (src/worker/user-data/filter-edges.ts), and on every page so
 // read every record of the reference walk judged by where the bound lies in it. A server that rounds or
 // truncates a bound serves a record it must leave out, leaves out one it must serve, or treats a record under
 // way at two starts differently (FLT-START-DURING). Eight first pages per collection, one shared with
 // FLT-DATE-TIME-FORMS; a bound exactly at an edge is left to the readings of filters.spec.ts.
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
 import {
   type BoundParam,
+  covered,
   type Departures,
   departures,
+  describeEachCollection,
   duringDepartures,
   type EdgeProbe,
   edgeProbes,
-} from '../../src/user-data/filter-edges.ts';
+  type RequirementId,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** A rule of a filter at the edges: the requirement, what the title says, how the probes are judged. */
 interface EdgeRule {
-  requirement: string;
+  requirement: RequirementId;
   title: string;
   judge: (probes: readonly EdgeProbe[]) => Departures;
   /** What was judged, as the evidence counts it, and what is missing when nothing was. */
@@ -85,7 +87,7 @@ describeEachCollection((op, name) => {
         probes.map(({ param, edge }) => `${param} = ${edge} of a record`),
         name,
       );
-      verdict.evidence(`${name}: ${judged} ${rule.judged}, over ${probes.length} bounds`, undefined, judged);
+      verdict.evidence(`${name}: ${judged} ${rule.judged}, over ${probes.length} bounds`, { count: judged });
     });
   }
 });

@@ -10,30 +10,29 @@
 // bound; whether that record itself is included is the suite's reading of "exclusive" (FLT-END-EXCLUSIVE), a
 // warning.
 import {
-  type DateTimeForm,
-  describeForm,
-  writable,
-  writeInstant,
-} from '../../src/contract/date-time-forms.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { pageOf } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import { EDGE_ANCHOR } from '../../src/user-data/filter-edges.ts';
-import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
-import {
+  buildPath,
+  COMPLETE_LIMIT,
+  covered,
   type DataRecord,
+  type Dataset,
+  type DateTimeForm,
+  describeEachCollection,
+  describeForm,
+  EDGE_ANCHOR,
   extentOrFail,
   holds,
   identityOf,
   iso,
+  type LoadedCollection,
+  type Operation,
+  pageOf,
   recordDifference,
-} from '../../src/user-data/records.ts';
-import { COMPLETE_LIMIT } from '../../src/user-data/user-data-cache.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+  test,
+  type Verdict,
+  verifies,
+  writable,
+  writeInstant,
+} from '../../src/worker/suite/index.ts';
 
 /** The position of the record an end is set at (1 ms after its start): the record whose edges are probed. */
 const END_ANCHOR = EDGE_ANCHOR;
@@ -156,7 +155,7 @@ describeEachCollection((op, name) => {
         );
       verdict.evidence(
         `${name}: start=end=${iso(at)} answered ${walk.records.length} record(s), none later`,
-        exchange,
+        { exchange },
       );
     },
   );
@@ -179,7 +178,7 @@ describeEachCollection((op, name) => {
       );
       verdict.evidence(
         `${name}: start=end=${iso(at)} answered ${walk.records.length} record(s), none earlier`,
-        exchange,
+        { exchange },
       );
     },
   );

@@ -10,26 +10,28 @@
 // occupying [start, end), so a record that ended exactly at S, or starts exactly at T, is left out; a
 // target that includes it gets a warning (FLT-START-EXCLUDES-EARLIER and FLT-END-EXCLUSIVE readings).
 // A recovery has no start or end of its own and the seed does not say which time the filters apply to;
-// its extent is the union of its sleep's and its cycle's (src/user-data/records.ts), and only records
+// its extent is the union of its sleep's and its cycle's (src/worker/user-data/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { type Page, readPage } from '../../src/user-data/collections.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
 import {
+  buildPath,
+  covered,
   type DataRecord,
+  type Dataset,
+  describeEachCollection,
+  type Exchange,
   type Extent,
   type ExtentOf,
   extentOrFail,
   identities,
   identityOf,
   iso,
-} from '../../src/user-data/records.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+  type Operation,
+  type Page,
+  readPage,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const HOUR = 3_600_000;
 
@@ -124,11 +126,9 @@ describeEachCollection((op, name) => {
       verdict.expectNone(problems);
       if (checked === 0) verdict.notVerified(`${name} holds no record to filter (${records.length} records)`);
       covered('filter boundary', ["start = a record's start"], name);
-      verdict.evidence(
-        `${name}: ${checked} records at or after ${anchors.length} start values found`,
-        undefined,
-        checked,
-      );
+      verdict.evidence(`${name}: ${checked} records at or after ${anchors.length} start values found`, {
+        count: checked,
+      });
     },
   );
 
@@ -259,7 +259,7 @@ describeEachCollection((op, name) => {
       for (const query of [{ start: 'yesterday' }, { end: '2025-13-45T00:00:00Z' }]) {
         const exchange = await api.send({ path, token, query });
         verdict.expectStatus(exchange, 400);
-        verdict.evidence('a malformed date-time refused', exchange);
+        verdict.evidence('a malformed date-time refused', { exchange });
       }
     },
   );

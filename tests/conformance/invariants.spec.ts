@@ -1,28 +1,33 @@
 // Cross-field rules that the schemas cannot express, checked on every record of user A's complete
 // collections: score present exactly when SCORED, only the newest cycle open, no end before its start (the
 // single reads too), no Sleep.v1_id past 2025-09-01; and what the target shows of score-state transitions.
-
 import {
+  appliesTo,
+  bodyOf,
+  buildPath,
+  conditionalRequirementAt,
+  type DataRecord,
+  type Dataset,
   describeRecordProblem,
+  type Exchange,
   endBeforeStartProblems,
+  type LoadedCollection,
+  type Operation,
+  type OperationId,
+  onPages,
   openCycleProblems,
+  operations,
   type RecordProblem,
   scoreStateProblems,
+  singleReadOf,
+  succeeded,
+  test,
+  userCollections,
   V1_ID_CUTOFF,
+  type Verdict,
   v1IdCutoffProblems,
-} from '../../src/checks/invariants.ts';
-import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { appliesTo } from '../../src/contract/requirements.ts';
-import { conditionalRequirementAt } from '../../src/contract/rule-requirements.ts';
-import { bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { type LoadedCollection, onPages } from '../../src/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { singleReadOf, userCollections } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Records without an id (recoveries) are labelled by their cycle, so a problem names the record. */
 const labelled = (records: readonly DataRecord[]): DataRecord[] =>
@@ -67,19 +72,16 @@ for (const { requirement, collection } of scoreRules) {
         verdict.notVerified(
           `${collection.path} holds no SCORED record (${loaded.records.length} records): a score's presence cannot be checked`,
         );
-      verdict.evidence(
-        `${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`,
-        undefined,
-        loaded.records.length,
-      );
+      verdict.evidence(`${loaded.records.length} records of ${loaded.pages.length} pages, ${scored} SCORED`, {
+        count: loaded.records.length,
+      });
     },
   );
 }
 
 test(
-  ...verifies('INV-CURRENT-CYCLE-END', 'only the newest cycle lacks end'),
-  async ({ dataset, requires, verdict }) => {
-    requires('stateful');
+  ...verifies('INV-CURRENT-CYCLE-END', 'only the newest cycle lacks end', { needs: ['stateful'] }),
+  async ({ dataset, verdict }) => {
     const cycles = await judgedCollection(dataset, verdict, 'listCycles', openCycleProblems);
     if (cycles.records.length < 2)
       verdict.notVerified(`user A has ${cycles.records.length} cycle(s): no older cycle to check`);
@@ -133,9 +135,9 @@ test(
   ...verifies(
     END_RULE,
     'no cycle, sleep or workout ends before it starts, on any page of its collection or read alone',
+    { needs: ['stateful'] },
   ),
-  async ({ dataset, requires, verdict }) => {
-    requires('stateful');
+  async ({ dataset, verdict }) => {
     const all: Judged[] = [];
     for (const op of endRuled) {
       const withheld = await dataset.withheld(op);
@@ -151,20 +153,21 @@ test(
     );
     const checked = all.reduce((sum, judged) => sum + judged.checked, 0);
     if (checked === 0) verdict.notVerified("user A's cycles, sleeps and workouts read hold none with an end");
-    verdict.evidence(`${checked} records with an end, none before its start`, undefined, checked);
+    verdict.evidence(`${checked} records with an end, none before its start`, { count: checked });
   },
 );
 
 test(
-  ...verifies('VER-SLEEP-V1-ID-CUTOFF', 'no sleep starting past 2025-09-01 carries a v1_id'),
-  async ({ dataset, requires, verdict }) => {
-    requires('stateful');
+  ...verifies('VER-SLEEP-V1-ID-CUTOFF', 'no sleep starting past 2025-09-01 carries a v1_id', {
+    needs: ['stateful'],
+  }),
+  async ({ dataset, verdict }) => {
     const sleeps = await judgedCollection(dataset, verdict, 'listSleeps', v1IdCutoffProblems);
     const late = sleeps.records.filter(
       (sleep) => typeof sleep.start === 'string' && Date.parse(sleep.start) >= V1_ID_CUTOFF,
     );
     if (late.length === 0) verdict.notVerified('user A has no sleep past 2025-09-01');
-    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`, undefined, late.length);
+    verdict.evidence(`${late.length} sleeps past 2025-09-01 carry no v1_id`, { count: late.length });
   },
 );
 

@@ -4,17 +4,21 @@
 // and, for the operations VER-PATH-VERSION lists, that the versioned path is served. The three kinds are
 // separate tests so that a failure blames only the requirement it breaks. Path parameters are real ids taken
 // from user A's collections (the activity mapping: a real v1_id of a sleep or workout).
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
-import { appliesTo, successRequirement } from '../../src/contract/requirements.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import type { UserName } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import { requestFor } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import {
+  appliesTo,
+  covered,
+  type Dataset,
+  type Exchange,
+  type Operation,
+  operations,
+  requestFor,
+  successRequirement,
+  Tags,
+  test,
+  type UserName,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Left out here: DELETE /v2/user/access destroys the grant; the isolated revoke test covers it. */
 const COVERED_ELSEWHERE = new Set(['revokeUserAccess']);
@@ -65,7 +69,7 @@ for (const op of operations.filter((candidate) => appliesTo('ERR-404-BODY-PROFIL
             : await api.send({ ...requestFor(op), token: await userToken(undefined, user) });
         verdict.expectStatus(exchange, [op.successStatus, 404]);
         if (exchange.status === 404)
-          return verdict.evidence(`${op.path} answered 404 for user ${user}, who has none`, exchange);
+          return verdict.evidence(`${op.path} answered 404 for user ${user}, who has none`, { exchange });
       }
       verdict.notVerified(
         `user${users.length > 1 ? 's' : ''} ${users.join(' and ')} each have a ${op.responseSchema}: the 404 for a user without one cannot be observed`,
@@ -88,19 +92,19 @@ for (const op of readOperations) {
       verdict.expectStatus(exchange, op.successStatus);
       if (op.responseSchema === null) {
         verdict.expectEmptyBody(exchange);
-        verdict.evidence('no body', exchange);
+        verdict.evidence('no body', { exchange });
         return;
       }
       verdict.expectSchema(op.responseSchema, verdict.json(exchange), exchange);
       covered('read operation', [op.operationId]);
-      verdict.evidence(`a valid ${op.responseSchema}`, exchange);
+      verdict.evidence(`a valid ${op.responseSchema}`, { exchange });
       // A collection is user B's too, where one is configured: its first page as the ownership check reads it.
       if (!op.isCollection || !config.capabilities.has('second-user')) return;
       const token = await userToken(undefined, 'B');
       const ofB = await api.send({ path: op.path, token, query: { limit: USER_B_PAGE } });
       verdict.expectStatus(ofB, op.successStatus);
       verdict.expectSchema(op.responseSchema, verdict.json(ofB), ofB);
-      verdict.evidence(`a valid ${op.responseSchema} for user B too`, ofB);
+      verdict.evidence(`a valid ${op.responseSchema} for user B too`, { exchange: ofB });
     },
   );
 
@@ -109,11 +113,10 @@ for (const op of readOperations) {
       ...verifies(
         requirement,
         `every page of ${op.method} ${op.path} the reference walk reads (limit 25, next_token followed) answers ${op.successStatus}`,
-        { tag: SMOKE },
+        { tag: SMOKE, needs: ['stateful'] },
       ),
-      async ({ dataset, requires, verdict }) => {
+      async ({ dataset, verdict }) => {
         // Following next_token to the end needs a target whose cursors lead somewhere (not a mock's).
-        requires('stateful');
         // The walk the schema, invariant, ordering and consistency checks share; they are blocked when it fails.
         const { pages, records, complete } = await dataset.referenceWalk(op);
         verdict.expectThat(pages.length > 0, 'the walk read no page');
@@ -135,7 +138,7 @@ for (const op of readOperations) {
         verdict.expectThat(exchange.text !== '', `no body (status ${exchange.status})`, exchange);
         verdict.expectJsonContentType(exchange);
         verdict.json(exchange);
-        verdict.evidence('an application/json body', exchange);
+        verdict.evidence('an application/json body', { exchange });
       },
     );
   }
@@ -151,7 +154,7 @@ for (const op of readOperations) {
       async ({ dataset, verdict }) => {
         const exchange = await callWithRealIds(op, dataset, verdict);
         verdict.expectSuccess(exchange, 'the versioned path');
-        verdict.evidence(`served under /${version}/`, exchange);
+        verdict.evidence(`served under /${version}/`, { exchange });
       },
     );
   }

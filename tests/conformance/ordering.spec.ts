@@ -1,16 +1,19 @@
 // Collection order over the reference walk, across page boundaries: cycles, sleeps and workouts by start
 // descending; recoveries by the start of their related sleep descending (the sleep looked up in the sleeps
 // collection, or read by id when the collection does not hold it).
-
-import { descendingProblems } from '../../src/checks/invariants.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementOf } from '../../src/contract/requirements.ts';
-import { jsonOf, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { onPages } from '../../src/user-data/loaded-collection.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { userCollections } from '../../src/user-data/user-catalogue.ts';
+import {
+  buildPath,
+  type DataRecord,
+  descendingProblems,
+  jsonOf,
+  onPages,
+  operationById,
+  requirementOf,
+  succeeded,
+  test,
+  userCollections,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** At most this many recoveries' sleeps are read by id (the rest of the missing ones are left out, with a note). */
 const MAX_SLEEP_LOOKUPS = 10;
@@ -24,13 +27,13 @@ const orderRules = userCollections.map((collection) => ({
 
 const parses = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
-// These checks relate records to each other (and to time): only a target that keeps real data can be held to them.
-test.beforeEach(({ requires }) => requires('stateful'));
-
+// These checks relate records to each other (and to time): each needs a target that keeps real data.
 for (const { requirement, collection, bySleep } of orderRules) {
   const what = bySleep ? 'the start of the related sleep' : 'start';
   test(
-    ...verifies(requirement, `${collection.path} is sorted by ${what}, descending, across all pages`),
+    ...verifies(requirement, `${collection.path} is sorted by ${what}, descending, across all pages`, {
+      needs: ['stateful'],
+    }),
     async ({ api, dataset, userToken, verdict }) => {
       const loaded = await dataset.collection(collection);
       let keyed: DataRecord[] = loaded.records.map((record) => ({ ...record, sort_key: record.start }));
@@ -79,11 +82,9 @@ for (const { requirement, collection, bySleep } of orderRules) {
       ).map((problem) => ({ ...problem, index: readable[problem.index]?.index ?? problem.index }));
       const located = onPages(loaded, problems);
       verdict.expectNone(located.problems, located.exchange);
-      verdict.evidence(
-        `${readable.length} records in order over ${loaded.pages.length} page(s)`,
-        undefined,
-        readable.length,
-      );
+      verdict.evidence(`${readable.length} records in order over ${loaded.pages.length} page(s)`, {
+        count: readable.length,
+      });
     },
   );
 }

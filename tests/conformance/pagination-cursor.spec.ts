@@ -1,16 +1,22 @@
 // Cursors that are not the previous response's (PAG-CURSOR-INVALID), table-driven over the catalogue's
 // collections: a tampered or made-up nextToken, another user's, or one used with another query may be
 // refused or served, but never answered with a 5xx or with records that are not the caller's.
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import { type DataRecord, identities, identityOf, iso } from '../../src/user-data/records.ts';
-import { describeOperation } from '../../src/user-data/user-catalogue.ts';
-import type { Verdict } from '../../src/verdict/verdicts.ts';
+import {
+  ALL_READ_SCOPES,
+  type ApiClient,
+  buildPath,
+  type DataRecord,
+  describeEachCollection,
+  describeOperation,
+  identities,
+  identityOf,
+  iso,
+  type Operation,
+  readPage,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** A different character of the same kind (base64url: the top bit of its 6-bit value flipped). */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -79,9 +85,9 @@ describeEachCollection((op, name) => {
     ...verifies(
       'PAG-CURSOR-INVALID',
       `${name} never serves user B's records to user A presenting B's nextToken`,
+      { needs: ['second-user'] },
     ),
-    async ({ api, dataset, userToken, requires, verdict }) => {
-      requires('second-user');
+    async ({ api, dataset, userToken, verdict }) => {
       const tokenB = await userToken(ALL_READ_SCOPES, 'B');
       const cursor = await cursorOf(api, op, { token: tokenB, whose: 'B', verdict });
       const token = await userToken();

@@ -2,14 +2,20 @@
 // collections: limit's default and maximum (from the operation's parameter schema), a limit over the maximum,
 // of the wrong type or below one, and no page larger than the limit asked for, over every value of limit's
 // domain in every run (each collection its share, src/config/input-classes.ts).
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { type CollectionWalk, type Page, readPage } from '../../src/user-data/collections.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/user-data/user-data-cache.ts';
+import {
+  buildPath,
+  COMPLETE_LIMIT,
+  COMPLETE_WALK,
+  type CollectionWalk,
+  covered,
+  type DataRecord,
+  describeEachCollection,
+  type Operation,
+  type Page,
+  readPage,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** limit's default and maximum, from the operation's parameter schema (10 and 25 in the seed). */
 function limitRules(op: Operation): { byDefault: number; maximum: number } {
@@ -126,11 +132,9 @@ describeEachCollection((op, name) => {
         verdict.notVerified(
           `${name} holds ${held} records: no answer to limit=${maximum + 1} could hold more than ${maximum}`,
         );
-      verdict.evidence(
-        `${name}: ${held} records, never more than ${maximum} on a page for a larger limit`,
-        undefined,
-        held,
-      );
+      verdict.evidence(`${name}: ${held} records, never more than ${maximum} on a page for a larger limit`, {
+        count: held,
+      });
     },
   );
 
@@ -144,7 +148,7 @@ describeEachCollection((op, name) => {
       for (const limit of ['1.5', 'abc']) {
         const exchange = await api.send({ path, token, query: { limit } });
         verdict.expectStatus(exchange, 400);
-        verdict.evidence('a limit that is no int32 refused', exchange);
+        verdict.evidence('a limit that is no int32 refused', { exchange });
       }
       const empty = await api.send({ path, token, query: { limit: '' } });
       verdict.of('ERR-NO-5XX-ON-CLIENT-INPUT').expectNo5xx(empty);

@@ -8,24 +8,27 @@
 // deep enough that the small walk reaches page 5 (the run's depth plan, src/config/input-classes.ts: limits
 // 1, 2 and 7, every collection in the deep plan, one each by rotation in the budgeted plan). Comparisons
 // between walks of the same query need no reading of the filter semantics.
-import { describeRecordProblem, duplicateProblems } from '../../src/checks/invariants.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { describeEachCollection } from '../../src/suite/each-collection.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { readPage } from '../../src/user-data/collections.ts';
-import type { WindowWalks } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import type { LoadedCollection } from '../../src/user-data/loaded-collection.ts';
 import {
+  buildPath,
+  COMPLETE_LIMIT,
+  COMPLETE_WALK,
+  covered,
   type DataRecord,
+  describeEachCollection,
+  describeRecordProblem,
+  duplicateProblems,
   extentOrFail,
   identities,
   identityOf,
   iso,
+  type LoadedCollection,
+  readPage,
   recordDifference,
   sequenceDifference,
-} from '../../src/user-data/records.ts';
-import { COMPLETE_LIMIT, COMPLETE_WALK } from '../../src/user-data/user-data-cache.ts';
+  test,
+  verifies,
+  type WindowWalks,
+} from '../../src/worker/suite/index.ts';
 
 /** The records as runs of one start time ("time: ids", the ids sorted): the sequence up to the order of ties. */
 function byStartTime(records: readonly DataRecord[], keyOf: (record: DataRecord) => number): string[] {

@@ -4,29 +4,32 @@
 // token and retries.
 //
 // Every request asks for what partner A owns, so that a served answer shows as served and a refused one as
-// refused (src/partner-data/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
+// refused (src/worker/partner-data/partner-owned-targets.ts): reads on one of its requisitions, updates and add-test-data
 // (which a broken server would run without a valid token) on test data the run generated for these checks,
 // tagged @nonprod @write.
 import { randomUUID } from 'node:crypto';
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { madeUpToken } from '../../src/http/made-up-tokens.ts';
-import { registerSecret } from '../../src/http/redact.ts';
-import { addTestDataOperation, partnerOperations } from '../../src/partner-data/partner-catalogue.ts';
-import type { PartnerData } from '../../src/partner-data/partner-data.ts';
 import {
+  addTestDataOperation,
+  covered,
+  type Exchange,
+  madeUpToken,
+  type Operation,
+  operationById,
   ownedTarget,
   ownedTargetTags,
+  type PartnerData,
+  partnerOperations,
+  type RefusalReading,
+  registerSecret,
+  renewalCheck,
   STATED_401,
   sendAs,
-} from '../../src/partner-data/partner-owned-targets.ts';
-import { renewalCheck } from '../../src/suite/partner-auth-checks.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
+  successRequirement,
+  Tags,
+  test,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const tokenOperation = operationById('requestPartnerToken');
 
@@ -88,13 +91,13 @@ test(
     verdict.expectStatus(exchange, 200);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
-    jsonBodies.evidence('the partner token response is application/json', exchange);
+    jsonBodies.evidence('the partner token response is application/json', { exchange });
     const body = verdict.json<TokenResponse>(exchange);
     if (typeof body?.access_token === 'string') registerSecret(body.access_token);
     const schema = verdict.of(TOKEN_RESPONSE_SCHEMA);
     schema.expectSchema('partner-token-response', body, exchange);
-    schema.evidence('the token response is a PartnerTokenResponse', exchange);
-    verdict.evidence('valid client credentials got a token', exchange);
+    schema.evidence('the token response is a PartnerTokenResponse', { exchange });
+    verdict.evidence('valid client credentials got a token', { exchange });
   },
 );
 
@@ -119,32 +122,34 @@ test(
 );
 
 test(
-  ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', { tag: [Tags.partner] }),
-  async ({ partnerData, requires, verdict }) => {
-    requires('real-auth');
+  ...verifies('PAUTH-TOKEN-TYPE', 'the token response says token_type bearer', {
+    tag: [Tags.partner],
+    needs: ['real-auth'],
+  }),
+  async ({ partnerData, verdict }) => {
     const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       typeof body?.token_type === 'string' && body.token_type.toLowerCase() === 'bearer',
       `token_type is ${JSON.stringify(body?.token_type)}, not bearer`,
       exchange,
     );
-    verdict.evidence(`token_type ${JSON.stringify(body.token_type)}`, exchange);
+    verdict.evidence(`token_type ${JSON.stringify(body.token_type)}`, { exchange });
   },
 );
 
 test(
   ...verifies('PAUTH-EXPIRES-IN', 'the token response gives expires_in as a positive integer of seconds', {
     tag: [Tags.partner],
+    needs: ['real-auth'],
   }),
-  async ({ partnerData, requires, verdict }) => {
-    requires('real-auth');
+  async ({ partnerData, verdict }) => {
     const { exchange, body } = await validTokenAnswer(partnerData, verdict);
     verdict.expectThat(
       Number.isInteger(body?.expires_in) && (body?.expires_in as number) > 0,
       `expires_in is ${JSON.stringify(body?.expires_in)}, not a positive integer`,
       exchange,
     );
-    verdict.evidence(`expires_in ${JSON.stringify(body.expires_in)}`, exchange);
+    verdict.evidence(`expires_in ${JSON.stringify(body.expires_in)}`, { exchange });
   },
 );
 
@@ -195,10 +200,9 @@ for (const { name, body, stated, smoke } of invalidTokenRequests) {
     ...verifies(
       'PAUTH-TOKEN-INVALID-CLIENT',
       `a token request with ${name} gets ${stated ? '401' : "400 or 401 (by the suite's reading; refused by the seed)"}`,
-      { tag: [Tags.partner, ...(smoke ? [Tags.smoke] : [])] },
+      { tag: [Tags.partner, ...(smoke ? [Tags.smoke] : [])], needs: ['real-auth'] },
     ),
-    async ({ api, partnerA, requires, verdict }) => {
-      requires('real-auth');
+    async ({ api, partnerA, verdict }) => {
       const exchange =
         'overrides' in body
           ? await partnerA.requestToken(body.overrides)
@@ -240,7 +244,7 @@ for (const op of partnerOperations) {
       );
       // A 5xx says nothing about the token: the operation failed (its own success requirement).
       verdict.of(successRequirement(op)).expectNo5xx(exchange);
-      verdict.evidence(`${asked} with partner A's token`, exchange);
+      verdict.evidence(`${asked} with partner A's token`, { exchange });
     },
   );
 
@@ -258,10 +262,9 @@ for (const op of partnerOperations) {
       ...verifies(
         'PAUTH-INVALID-TOKEN',
         `${op.method} ${op.path} ${name} gets 401${stated ? '' : " (by the suite's reading; refused by the seed)"}`,
-        { tag: ownedTargetTags(op) },
+        { tag: ownedTargetTags(op), needs: ['partner', 'real-auth'] },
       ),
-      async ({ api, partnerData, requires, verdict }) => {
-        requires('partner', 'real-auth');
+      async ({ api, partnerData, verdict }) => {
         const { exchange, asked } = await sendAs(api, partnerData, op, token());
         verdict.expectRefusal(exchange, stated ? STATED_401 : MISSING_TOKEN, asked);
       },

@@ -7,28 +7,27 @@
 // A's requisition: the one the worker session generated with add-test-data on a non-production target, claimed
 // by each test for its duration; on production the reads use CONFORMANCE_PARTNER_REQUISITION_IDS and the
 // updates do not run. A request on an unknown id is sent once per operation and worker session.
-
-import { Tags } from '../../src/config/profiles.ts';
-import { invalidParameterValues } from '../../src/contract/arbitraries.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { requirementOf } from '../../src/contract/requirements.ts';
-import type { JsonSchema } from '../../src/contract/schemas.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
+  assertExplored,
+  type Exchange,
   idAddressedOperations,
+  invalidParameterValues,
+  type JsonSchema,
+  type Operation,
   partnerRequestFor,
-  statusUpdateOperations,
-} from '../../src/partner-data/partner-catalogue.ts';
-import {
+  replayedFromStore,
+  requirementOf,
   statusChanges,
   statusesOf,
+  statusUpdateOperations,
+  Tags,
+  test,
   uniqueStatus,
   validBodyFor,
-} from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Profile tags: updates are not sent to production data, so on production only the reads run. */
 const tagsOf = (op: Operation): string[] => [
@@ -43,20 +42,18 @@ for (const op of idAddressedOperations) {
     ...verifies(
       requirementOf(op, 'PTN-OWNER-'),
       `${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} gets 404 for partner B`,
-      { tag: tagsOf(op) },
+      { tag: tagsOf(op), needs: ['second-partner'] },
     ),
-    async ({ partnerB, partnerData, requires, verdict }) => {
-      requires('second-partner');
+    async ({ partnerB, partnerData, verdict }) => {
       const owned = await partnerData.workingRequisition();
       const id = addressedId(op, owned);
       const exchange = await partnerB.send(
         partnerRequestFor(op, id, validBodyFor(op, uniqueStatus('NON_OWNER'))),
       );
       verdict.expectStatus(exchange, 404);
-      verdict.evidence(
-        `partner A's ${resource.replace('-', ' ')} ${id}, which A reads, refused to B`,
+      verdict.evidence(`partner A's ${resource.replace('-', ' ')} ${id}, which A reads, refused to B`, {
         exchange,
-      );
+      });
     },
   );
 }
@@ -67,10 +64,9 @@ for (const op of statusUpdateOperations) {
     ...verifies(
       'PTN-OWNER-NO-SIDE-EFFECT',
       `partner B's ${op.method} ${op.path} on partner A's ${resource.replace('-', ' ')} leaves A's data unchanged`,
-      { tag: tagsOf(op) },
+      { tag: tagsOf(op), needs: ['second-partner'] },
     ),
-    async ({ partnerB, partnerData, requires, verdict }) => {
-      requires('second-partner');
+    async ({ partnerB, partnerData, verdict }) => {
       const owned = await partnerData.workingRequisition();
       const readOwned = () =>
         partnerData.partnerRead('requisition', owned.id, 'OP-GET-REQUISITION', { fresh: true });
@@ -102,12 +98,12 @@ for (const op of idAddressedOperations) {
   test(
     ...verifies('PTN-NOT-FOUND', `${op.method} ${op.path} on an unknown id gets 404`, {
       tag: [Tags.partner],
+      needs: ['stateful'],
     }),
-    async ({ partnerData, requires, verdict }) => {
-      requires('stateful');
+    async ({ partnerData, verdict }) => {
       const exchange = await partnerData.observedOnUnknownId(op);
       verdict.expectStatus(exchange, 404);
-      verdict.evidence("an id nobody owns, with partner A's valid token", exchange);
+      verdict.evidence("an id nobody owns, with partner A's valid token", { exchange });
     },
   );
 }

@@ -6,25 +6,27 @@
 // Requisitions checked: on a non-production target one generated per appointment type with add-test-data
 // (and, on the sandbox, its seeded requisitions, which include plain Patient records that generated data
 // lacks); on production the ids of CONFORMANCE_PARTNER_REQUISITION_IDS, or the tests are skipped. Each is
-// read once per worker session and judged by every check here (src/partner-data/partner-data.ts).
-import { Tags } from '../../src/config/profiles.ts';
-import { attributed, requirementAt } from '../../src/contract/rule-requirements.ts';
-import { formatViolation, type SchemaViolation, validate } from '../../src/contract/validators.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
+// read once per worker session and judged by every check here (src/worker/partner-data/partner-data.ts).
 import {
   APPOINTMENT_TYPES,
+  appointmentsOf,
+  attributed,
   DEFAULT_APPOINTMENT_TYPE,
+  type Exchange,
+  firstServiceRequestId,
+  formatViolation,
   getRequisitionOperation,
   getServiceRequestOperation,
-} from '../../src/partner-data/partner-catalogue.ts';
-import type { PartnerData } from '../../src/partner-data/partner-data.ts';
-import {
-  appointmentsOf,
-  firstServiceRequestId,
+  type PartnerData,
   type RequisitionData,
+  requirementAt,
+  type SchemaViolation,
   serviceRequestsOf,
-} from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
+  Tags,
+  test,
+  validate,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** Generating the requisitions writes on a non-production target; on production these tests only read. */
 const TAGS = [Tags.partner, Tags.write];
@@ -118,7 +120,7 @@ test(
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
     const { problems, exchange } = violationsOf(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
-    verdict.evidence(`${loaded.length} requisitions validated`, undefined, loaded.length);
+    verdict.evidence(`${loaded.length} requisitions validated`, { count: loaded.length });
   },
 );
 
@@ -171,7 +173,7 @@ test(
     const seen = [...variants].map(([variant, count]) => `${variant} ×${count}`).join(', ');
     verdict.note(`PatientCore variants seen across ${loaded.length} requisitions: ${seen}`);
     verdict.expectNone(problems, exchange);
-    verdict.evidence(`${loaded.length} patients validated: ${seen}`, undefined, loaded.length);
+    verdict.evidence(`${loaded.length} patients validated: ${seen}`, { count: loaded.length });
     if (config.target === 'sandbox' && variants.size < 2) {
       // Not a verdict on the target: the check itself did not reach both variants.
       throw new Error(
@@ -215,14 +217,14 @@ test(
     verdict.expectStatus(exchange, getRequisitionOperation.successStatus);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
-    jsonBodies.evidence('the requisition is application/json', exchange);
+    jsonBodies.evidence('the requisition is application/json', { exchange });
     const body = verdict.json<RequisitionData>(exchange);
     verdict.expectThat(
       body?.id === id,
       `the answer is requisition ${JSON.stringify(body?.id)}, not ${id}`,
       exchange,
     );
-    verdict.evidence(`requisition ${id} served to its owner`, exchange);
+    verdict.evidence(`requisition ${id} served to its owner`, { exchange });
   },
 );
 
@@ -244,13 +246,13 @@ test(
     verdict.expectStatus(exchange, getServiceRequestOperation.successStatus);
     const jsonBodies = verdict.of(JSON_BODIES);
     jsonBodies.expectJsonContentType(exchange);
-    jsonBodies.evidence('the service request is application/json', exchange);
+    jsonBodies.evidence('the service request is application/json', { exchange });
     const body = verdict.json<{ id?: unknown }>(exchange);
     verdict.expectThat(
       body?.id === serviceRequestId,
       `the answer is service request ${JSON.stringify(body?.id)}, not ${serviceRequestId}`,
       exchange,
     );
-    verdict.evidence(`service request ${serviceRequestId} served to its owner`, exchange);
+    verdict.evidence(`service request ${serviceRequestId} served to its owner`, { exchange });
   },
 );

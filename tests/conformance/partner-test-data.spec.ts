@@ -6,23 +6,26 @@
 //
 // The seed documents a 204 answer (no body) and shows a 200 body with requisition_id in reference
 // samples: both are accepted. A 204 that names the requisition in a Location header (RFC 9110 §10.2.2), or
-// that a webhook the run reads announces (src/partner-data/announced-requisition.ts), is read as a 200 is; after one
+// that a webhook the run reads announces (src/worker/partner-data/announced-requisition.ts), is read as a 200 is; after one
 // that names none the generated requisition cannot be found, so the follow-up checks are not verified, with
 // a note. Each call (without the parameter, and per type) is sent once per worker
 // session, and its requisition read back once: every check here judges that one observation
-// (src/partner-data/partner-data.ts), as do the other partner checks that need a generated requisition.
-import { PartnerClient } from '../../src/auth/partner-client.ts';
-import { Tags } from '../../src/config/profiles.ts';
+// (src/worker/partner-data/partner-data.ts), as do the other partner checks that need a generated requisition.
 import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
+  appointmentsOf,
+  covered,
   DEFAULT_APPOINTMENT_TYPE,
   PARTNER_WRITE_TAGS,
-} from '../../src/partner-data/partner-catalogue.ts';
-import { requestTestData } from '../../src/partner-data/partner-data.ts';
-import { appointmentsOf, serviceRequestIdsOf } from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
+  PartnerClient,
+  type RequirementId,
+  requestTestData,
+  serviceRequestIdsOf,
+  Tags,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** The calls of the operation: without the parameter (the default), then each appointment type. */
 const calls: { label: string; appointmentType?: string }[] = [
@@ -40,8 +43,8 @@ const APPOINTMENT_TYPES_ACCEPTED = 'TD-APPOINTMENT-TYPES';
 
 for (const { label, appointmentType } of calls) {
   // An explicit type refused as a client error breaks TD-APPOINTMENT-TYPES; any other wrong answer, the operation.
-  const typed = appointmentType === undefined ? [] : [APPOINTMENT_TYPES_ACCEPTED];
-  const requirementFor = (status: number): string =>
+  const typed: RequirementId[] = appointmentType === undefined ? [] : [APPOINTMENT_TYPES_ACCEPTED];
+  const requirementFor = (status: number): RequirementId =>
     appointmentType !== undefined && status >= 400 && status < 500
       ? APPOINTMENT_TYPES_ACCEPTED
       : ADD_TEST_DATA_ANSWER;
@@ -62,8 +65,9 @@ for (const { label, appointmentType } of calls) {
         answer.expectSchema('test-data-response', answer.json(generated), generated);
       }
       const id = await partnerData.generatedId(generated, accepted);
-      answer.evidence(`${label}: ${generated.status}`, generated);
-      if (appointmentType !== undefined) types.evidence(`${label} accepted (${generated.status})`, generated);
+      answer.evidence(`${label}: ${generated.status}`, { exchange: generated });
+      if (appointmentType !== undefined)
+        types.evidence(`${label} accepted (${generated.status})`, { exchange: generated });
       if (id === undefined) {
         // A 204 that names no requisition: the answer is verified, what it generated cannot be.
         verdict.notVerifiedHere(
@@ -86,7 +90,7 @@ for (const { label, appointmentType } of calls) {
       types.note(
         `${label}: the generated appointment's type field is ${JSON.stringify(typeFields)} (the field's values are not shown in the seed)`,
       );
-      verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, exchange);
+      verdict.evidence(`requisition ${id} generated and read back, a LabRequisition`, { exchange });
     },
   );
 }
@@ -149,7 +153,9 @@ test(
         );
     });
     verdict.expectNone(problems, read);
-    verdict.evidence(`${appointments.length} MOBILE appointment(s), each with a collection_address`, read);
+    verdict.evidence(`${appointments.length} MOBILE appointment(s), each with a collection_address`, {
+      exchange: read,
+    });
   },
 );
 
@@ -161,7 +167,7 @@ test(
     if (config.environment === 'production') {
       const exchange = await requestTestData(partnerA);
       verdict.expectStatus(exchange, 404);
-      verdict.evidence('the production target does not generate test data', exchange);
+      verdict.evidence('the production target does not generate test data', { exchange });
       return;
     }
     const productionBaseUrl =
@@ -179,6 +185,6 @@ test(
     );
     const exchange = await requestTestData(production);
     verdict.expectStatus(exchange, 404);
-    verdict.evidence('the production deployment does not generate test data', exchange);
+    verdict.evidence('the production deployment does not generate test data', { exchange });
   },
 );

@@ -4,34 +4,36 @@
 // not the operation's JSON body never applied and never a 5xx.
 //
 // The tests share the requisition their worker session generated with add-test-data, each claiming it for its
-// duration (src/partner-data/partner-data.ts workingRequisition): every update sets a task business status no other
+// duration (src/worker/partner-data/partner-data.ts workingRequisition): every update sets a task business status no other
 // test uses, and a check that compares against the state before an update reads that state first, so no
 // check depends on what an earlier one wrote. Non-production only.
 import fc from 'fast-check';
-import { Tags } from '../../src/config/profiles.ts';
-import { invalidArbitrary, validArbitrary } from '../../src/contract/arbitraries.ts';
-import type { Operation } from '../../src/contract/operation-model.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { type Exchange, succeeded } from '../../src/http/exchange.ts';
 import {
   addressedId,
   addressedResource,
-  PARTNER_WRITE_TAGS,
-  statusUpdateOperations,
-  updateOperations,
-} from '../../src/partner-data/partner-catalogue.ts';
-import {
+  assertExplored,
+  buildPath,
+  type Exchange,
   firstServiceRequestId,
+  invalidArbitrary,
+  type Operation,
+  operationById,
+  PARTNER_WRITE_TAGS,
   realisticReport,
+  replayedFromStore,
   type ServiceRequestData,
   serviceRequestIdsOf,
   statusChanges,
   statusesOf,
+  statusUpdateOperations,
+  succeeded,
+  Tags,
+  test,
   uniqueStatus,
-} from '../../src/partner-data/partner-resources.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { assertExplored, replayedFromStore } from '../../src/verdict/explored-property.ts';
+  updateOperations,
+  validArbitrary,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Requirements tests here report besides their own.
 const JSON_BODIES = 'OP-JSON-BODIES';
@@ -66,7 +68,7 @@ test(
     );
     verdict.expectStatus(exchange, patchRequisition.successStatus);
     verdict.expectEmptyBody(exchange);
-    verdict.evidence(`requisition ${id} updated, no body`, exchange);
+    verdict.evidence(`requisition ${id} updated, no body`, { exchange });
   },
 );
 
@@ -143,10 +145,10 @@ test(
       .note(
         `a free-text task_business_status (${status}) was answered ${exchange.status}; the service request's status is ${JSON.stringify(body?.status)}, intent ${JSON.stringify(body?.intent)}`,
       );
-    jsonBodies.evidence('the updated service request is application/json', exchange);
+    jsonBodies.evidence('the updated service request is application/json', { exchange });
     const schema = verdict.of(SERVICE_REQUEST_SCHEMA);
     schema.expectSchema('service-request', body, exchange);
-    schema.evidence('the updated service request is a ServiceRequest', exchange);
+    schema.evidence('the updated service request is a ServiceRequest', { exchange });
     verdict.expectNone(
       [
         ...(body.id === serviceRequestId
@@ -160,7 +162,9 @@ test(
       ],
       exchange,
     );
-    verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, exchange);
+    verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, {
+      exchange,
+    });
   },
 );
 
@@ -203,10 +207,9 @@ test(
     before.delete(target as string);
     problems.push(...statusChanges(before, afterStatuses).map((change) => `GET requisition: ${change}`));
     verdict.expectNone(problems, exchange);
-    verdict.evidence(
-      `${siblings.length} sibling(s) of service request ${target} kept their status`,
+    verdict.evidence(`${siblings.length} sibling(s) of service request ${target} kept their status`, {
       exchange,
-    );
+    });
   },
 );
 
@@ -259,7 +262,7 @@ for (const op of statusUpdateOperations) {
           ),
         exchange,
       );
-      verdict.evidence(`${reached.length} service request(s) replaced ${first} with ${second}`, exchange);
+      verdict.evidence(`${reached.length} service request(s) replaced ${first} with ${second}`, { exchange });
     },
   );
 }
@@ -282,7 +285,9 @@ test(
     });
     verdict.expectStatus(exchange, postResults.successStatus);
     verdict.expectEmptyBody(exchange);
-    verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, exchange);
+    verdict.evidence(`a realistic report for service request ${serviceRequestId} stored, no body`, {
+      exchange,
+    });
   },
 );
 

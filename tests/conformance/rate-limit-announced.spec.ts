@@ -1,14 +1,18 @@
 // RL-ANNOUNCED-LIMIT (a reading of "Requests over the rate limit get 429", whose values are not shown): the
 // target keeps the limit it announces. Every user data read, sent as a paced client sends it: a 429 is
 // waited out to the reset it announced, and a read the target still refuses after REFUSALS_BEFORE_STOP such
-// waits is refused within its own limit (src/session/rate-limit-judge.ts warns, or fails in strict mode). One
+// waits is refused within its own limit (src/worker/session/rate-limit-judge.ts warns, or fails in strict mode). One
 // request per read, the run's shared single read where the grant reads it (the answer other checks judge
 // too: one request serves both); a target that announces no limit cannot be seen departing from one.
-import { operations } from '../../src/contract/operations.ts';
-import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { pathParamsFor, requestFor } from '../../src/user-data/user-catalogue.ts';
-import { attempt } from '../../src/verdict/attempt.ts';
+import {
+  announcedRateLimit,
+  attempt,
+  operations,
+  pathParamsFor,
+  requestFor,
+  test,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 /** The user data reads, those the contract lists 429 for. */
 const reads = operations.filter((op) => op.method === 'GET' && op.statuses.includes(429));

@@ -13,24 +13,22 @@
 // window by what both announce, fails whenever it came; a burst that crosses into a new window (one starting at the probe, or at a clock
 // boundary) goes on in it, and is never a failure. On the embedded sandbox the burst uses a token with a
 // small limit of its own (sandbox_rate_limit), so that any machine reaches it well within the window.
-
 import {
+  ALL_READ_SCOPES,
+  announcedRateLimit,
   type CountedAnswer,
+  describeOperation,
+  type Exchange,
+  requestFor,
   servedOverLimit,
+  servedStatuses,
+  Tags,
+  test,
+  userDataOperations,
+  verifies,
   windowsEntered,
   windowsTouched,
-} from '../../src/checks/rate-limit-windows.ts';
-import { Tags } from '../../src/config/profiles.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { announcedRateLimit } from '../../src/http/rate-limit-headers.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import {
-  describeOperation,
-  requestFor,
-  servedStatuses,
-  userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
+} from '../../src/worker/suite/index.ts';
 
 const CONCURRENCY = 16;
 /** What the seed does not show (the values, windows and headers): recorded as observed. */
@@ -59,10 +57,9 @@ test(
   ...verifies(
     'RL-429',
     'a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
-    { tag: [Tags.isolated, Tags.rateLimit] },
+    { tag: [Tags.isolated, Tags.rateLimit], needs: ['rate-limit'] },
   ),
-  async ({ api, config, userToken, freshToken, requires, verdict }, testInfo) => {
-    requires('rate-limit');
+  async ({ api, config, userToken, freshToken, verdict }, testInfo) => {
     const values = verdict.of(RL_VALUES);
     if (!cheap) throw new Error('the catalogue has no user-data read without parameters');
     const configured = config.rateLimit;

@@ -3,24 +3,28 @@
 // REVOKE-WEBHOOKS-STOP). Every test revokes a grant minted for it alone; revocation ends every token of
 // that user for this OAuth client, so the tests run on user B when a second user is configured (user A's
 // cached tokens stay valid for the rest of the run), isolated and after everything else.
-
-import { Tags } from '../../src/config/profiles.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { successRequirement } from '../../src/contract/requirements.ts';
-import type { ApiClient } from '../../src/http/api-client.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
-import { type Delivery, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { ALL_READ_SCOPES, type UserName, type UserTokenPool } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
 import {
+  ALL_READ_SCOPES,
+  type ApiClient,
+  aboutUser,
+  attempt,
+  type Delivery,
+  deliveryText,
   describeOperation,
+  type Exchange,
   type KnownIds,
   needsIds,
   requestFor,
+  type SuiteConfig,
+  successRequirement,
+  Tags,
+  test,
+  type UserName,
+  type UserTokenPool,
   userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
-import { attempt } from '../../src/verdict/attempt.ts';
+  userIdOf,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const TAGS = [Tags.isolated, Tags.destructive, Tags.write];
 const UNDECLARED_SECURITY = 'AUTH-UNDECLARED-SECURITY';
@@ -52,17 +56,17 @@ test(
     `${describeOperation(revoke)} answers ${revoke.successStatus} with an empty body`,
     {
       tag: TAGS,
+      needs: ['stateful', 'user-login'],
     },
   ),
-  async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
-    requires('stateful', 'user-login');
+  async ({ api, config, freshToken, tokenPool, verdict }) => {
     const user = revokedUser(config);
     if (user === 'A') verdict.note("no second user configured: user A's grant was revoked");
     const grant = await freshToken(ALL_READ_SCOPES, user);
     const exchange = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectStatus(exchange, revoke.successStatus);
     verdict.expectEmptyBody(exchange);
-    verdict.evidence(`user ${user}'s grant revoked, no body`, exchange);
+    verdict.evidence(`user ${user}'s grant revoked, no body`, { exchange });
   },
 );
 
@@ -70,10 +74,9 @@ test(
   ...verifies(
     'REVOKE-TOKENS',
     `after ${describeOperation(revoke)} the grant's token gets 401 on every user-data operation`,
-    { tag: TAGS },
+    { tag: TAGS, needs: ['stateful', 'real-auth', 'user-login'] },
   ),
-  async ({ api, dataset, config, freshToken, tokenPool, requires, verdict }) => {
-    requires('stateful', 'real-auth', 'user-login');
+  async ({ api, dataset, config, freshToken, tokenPool, verdict }) => {
     const undeclaredSecurity = verdict.of(UNDECLARED_SECURITY);
     const user = revokedUser(config);
     const grant = await freshToken(ALL_READ_SCOPES, user);
@@ -93,7 +96,6 @@ test(
     const revoked = await revokeWith(api, tokenPool, grant.accessToken);
     verdict.expectSuccess(revoked, 'the revocation itself');
 
-    const problems: string[] = [];
     for (const { op, request } of requests) {
       const exchange = await api.send({ ...request, token: grant.accessToken });
       if (op.security.kind !== 'user') {
@@ -102,10 +104,12 @@ test(
           `${describeOperation(op)} with a revoked token answered ${exchange.status} (security not shown by the seed)`,
         );
       } else if (exchange.status !== 401) {
-        problems.push(`${describeOperation(op)} answered ${exchange.status} to the revoked token, not 401`);
+        verdict.soft.fail(
+          `${describeOperation(op)} answered ${exchange.status} to the revoked token, not 401`,
+          exchange,
+        );
       }
     }
-    verdict.expectNone(problems);
     verdict.evidence(
       `the revoked token, served before, refused 401 on ${requests.filter(({ op }) => op.security.kind === 'user').length} operations`,
     );
@@ -126,22 +130,22 @@ for (const scope of ALL_READ_SCOPES) {
       `${describeOperation(revoke)} is served to a token holding only ${scope}`,
       {
         tag: TAGS,
+        needs: ['stateful', 'user-login', 'scopes'],
       },
     ),
-    async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
-      requires('stateful', 'user-login', 'scopes');
+    async ({ api, config, freshToken, tokenPool, verdict }) => {
       const grant = await freshToken([scope], revokedUser(config));
       const exchange = await revokeWith(api, tokenPool, grant.accessToken);
       verdict.expectSuccess(
         exchange,
         `a token holding only ${scope} (the operation requires OAuth with no scope)`,
       );
-      verdict.evidence(`served to a token holding only ${scope}`, exchange);
+      verdict.evidence(`served to a token holding only ${scope}`, { exchange });
     },
   );
 }
 
-// Checked against the webhooks the OAuth client receives (src/partner-data/webhook-inbox.ts): a webhook for the user
+// Checked against the webhooks the OAuth client receives (src/worker/partner-data/webhook-inbox.ts): a webhook for the user
 // arrives before the revocation (on the sandbox after a simulated change of the user's data; elsewhere from
 // the user's own activity), then none may arrive for the user from IN_FLIGHT_MS after the revocation
 // answered until the stated wait (CONFORMANCE_WEBHOOK_WAIT_S) has passed.
@@ -151,10 +155,9 @@ test(
   ...verifies(
     'REVOKE-WEBHOOKS-STOP',
     `after ${describeOperation(revoke)} the OAuth client receives no more webhooks for the user`,
-    { tag: TAGS },
+    { tag: TAGS, needs: ['stateful', 'user-login', 'webhooks'] },
   ),
-  async ({ api, config, freshToken, tokenPool, requires, verdict }) => {
-    requires('stateful', 'user-login', 'webhooks');
+  async ({ api, config, freshToken, inbox: openInbox, tokenPool, verdict }) => {
     const login = config.userLogin;
     if (!login) throw new Error('unreachable: user-login capability without userLogin');
     const user = revokedUser(config);
@@ -163,42 +166,39 @@ test(
     const grant = await freshToken(['read:profile'], user);
     const userId = await userIdOf(api, grant.accessToken);
     const forUser = aboutUser(userId);
-    const inbox = await openWebhookInbox(api, config, login.clientId, '/webhooks/revoke');
-    try {
-      await inbox.changeUserData(userId);
-      const before = await inbox.waitFor(forUser, waitSeconds * 1000);
-      if (before.length === 0) {
-        const reason = `no webhook for user ${user} (user_id ${userId}) arrived within ${waitSeconds} s before the revocation, so their stopping cannot be observed`;
-        if (!config.capabilities.has('sandbox-admin'))
-          verdict.notVerified(
-            `${reason}; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
-          );
-        verdict.fail(reason);
-      }
-
-      const revoked = await revokeWith(api, tokenPool, grant.accessToken);
-      verdict.expectSuccess(revoked, 'the revocation itself');
-      const quietFrom = Date.now() + IN_FLIGHT_MS;
-      await sleep(IN_FLIGHT_MS); // deliveries the service started before the revocation may still land
-      await inbox.changeUserData(userId);
-      const afterQuiet = (delivery: Delivery) => delivery.receivedAt > quietFrom;
-      const late = await inbox.waitFor(
-        (delivery) => afterQuiet(delivery) && forUser(delivery),
-        waitSeconds * 1000 - IN_FLIGHT_MS,
-      );
-      verdict.expectThat(
-        late.length === 0,
-        `${late.length} webhook(s) for user ${user} (user_id ${userId}) arrived between ${IN_FLIGHT_MS} ms and ${waitSeconds} s after the revocation: ${late[0] ? deliveryText(late[0]).slice(0, 200) : ''}`,
-      );
-      const others = inbox.deliveries().filter((delivery) => afterQuiet(delivery) && !forUser(delivery));
-      verdict.evidence(
-        `${before.length} webhook(s) for user_id ${userId} before the revocation, none from ${IN_FLIGHT_MS} ms to ${waitSeconds} s after it (${others.length} for others meanwhile)`,
-      );
-    } finally {
-      // Leave the registrations as they were, and the user's access granted again.
-      await inbox.close();
-      // Whatever granting it comes to: a later check that needs the grant signs in again.
-      await attempt(tokenPool.fresh(['read:profile'], user));
+    // Closed when the test ends, the client's registrations as they were.
+    const inbox = await openInbox(login.clientId, '/webhooks/revoke');
+    await inbox.changeUserData(userId);
+    const before = await inbox.waitFor(forUser, waitSeconds * 1000);
+    if (before.length === 0) {
+      const reason = `no webhook for user ${user} (user_id ${userId}) arrived within ${waitSeconds} s before the revocation, so their stopping cannot be observed`;
+      if (!config.capabilities.has('sandbox-admin'))
+        verdict.notVerified(
+          `${reason}; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
+        );
+      verdict.fail(reason);
     }
+
+    const revoked = await revokeWith(api, tokenPool, grant.accessToken);
+    verdict.expectSuccess(revoked, 'the revocation itself');
+    const quietFrom = Date.now() + IN_FLIGHT_MS;
+    await sleep(IN_FLIGHT_MS); // deliveries the service started before the revocation may still land
+    await inbox.changeUserData(userId);
+    const afterQuiet = (delivery: Delivery) => delivery.receivedAt > quietFrom;
+    const late = await inbox.waitFor(
+      (delivery) => afterQuiet(delivery) && forUser(delivery),
+      waitSeconds * 1000 - IN_FLIGHT_MS,
+    );
+    verdict.soft.expectThat(
+      late.length === 0,
+      `${late.length} webhook(s) for user ${user} (user_id ${userId}) arrived between ${IN_FLIGHT_MS} ms and ${waitSeconds} s after the revocation: ${late[0] ? deliveryText(late[0]).slice(0, 200) : ''}`,
+    );
+    // The user's access granted again, whatever granting it comes to: a later check that needs the grant
+    // signs in again.
+    await attempt(tokenPool.fresh(['read:profile'], user));
+    const others = inbox.deliveries().filter((delivery) => afterQuiet(delivery) && !forUser(delivery));
+    verdict.evidence(
+      `${before.length} webhook(s) for user_id ${userId} before the revocation, none from ${IN_FLIGHT_MS} ms to ${waitSeconds} s after it (${others.length} for others meanwhile)`,
+    );
   },
 );

@@ -14,27 +14,35 @@
 // maximum (PAG-LIMIT-OVER-MAX).
 // DELETE /v2/user/access is left out (with a valid token it revokes the grant), and so are the operations
 // without parameters (nothing to generate). Each test replays the failure store's counterexamples first
-// (src/verdict/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
+// (src/worker/verdict/explored-property.ts), then its boundary cases: a path parameter's whole finite set of id
 // shapes (the known id, the edges of int64 and uuid, every malformed shape) and one per rule of the
 // collection queries (an empty end, a limit beyond int32 and over the maximum, an impossible date, start
 // after end), so that every requirement a test declares is exercised in every run; then as many generated
 // requests as the run's depth plan gives, with the run's seed. A failure names the requirement, the exchange
 // with its curl line, and fast-check's seed, path and counterexample.
 import fc from 'fast-check';
-import type { DepthPlan } from '../../src/config/depth-plan.ts';
-import { shareOf } from '../../src/config/input-classes.ts';
-import { Tags } from '../../src/config/profiles.ts';
-import { invalidParameterValues, validParameterValues } from '../../src/contract/arbitraries.ts';
-import type { Operation, ParameterSchema } from '../../src/contract/operation-model.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementById } from '../../src/contract/requirements.ts';
-import type { JsonSchema } from '../../src/contract/schemas.ts';
-import type { Exchange } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import { covered } from '../../src/user-data/depth.ts';
-import { describeOperation, type KnownIds, userDataOperations } from '../../src/user-data/user-catalogue.ts';
-import { assertExplored } from '../../src/verdict/explored-property.ts';
+import {
+  assertExplored,
+  buildPath,
+  covered,
+  type Dataset,
+  type DepthPlan,
+  describeOperation,
+  type Exchange,
+  invalidParameterValues,
+  type JsonSchema,
+  type KnownIds,
+  type Operation,
+  type ParameterSchema,
+  type RequirementId,
+  requirementById,
+  shareOf,
+  Tags,
+  test,
+  userDataOperations,
+  validParameterValues,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 interface RequestCase {
   label: string;
@@ -43,7 +51,7 @@ interface RequestCase {
   /** Statuses the seed allows for this request. */
   expected: readonly number[];
   /** The requirement a wrong (non-5xx) status breaks. */
-  requirement: string;
+  requirement: RequirementId;
   /** `expected` is the suite's reading, not the seed's word: another (non-5xx) status is a warning. */
   reading?: boolean;
   /** The most records a 200 may hold, whatever the reading, and the requirement a larger page breaks. */
@@ -53,12 +61,12 @@ interface RequestCase {
 /** A bound on a 200's records: a limit over the maximum (PAG-LIMIT-OVER-MAX), start after end (none). */
 interface Cap {
   records: number;
-  requirement: string;
+  requirement: RequirementId;
   what: string;
 }
 
 /** A verdict on a request: allowed statuses, the requirement, and whether they are only a reading. */
-type Verdict = [readonly number[], string, boolean?];
+type Verdict = [readonly number[], RequirementId, boolean?];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -321,10 +329,10 @@ function collectionCases(op: Operation): Cases {
     const over = query.limit !== undefined && /^\d+$/.test(query.limit) && Number(query.limit) > maximum;
     const caps: Cap[] = [
       ...(over
-        ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX', what: `the maximum ${maximum}` }]
+        ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX' as const, what: `the maximum ${maximum}` }]
         : []),
       ...(afterEnd
-        ? [{ records: 0, requirement: 'FLT-START-AFTER-END', what: 'none, start being after end' }]
+        ? [{ records: 0, requirement: 'FLT-START-AFTER-END' as const, what: 'none, start being after end' }]
         : []),
     ];
     return {
@@ -394,7 +402,7 @@ for (const op of generated) {
   const name = describeOperation(op);
   // The requirements a generated request can break besides the test's own (see the verdicts above), the
   // open minimum of limit included: answered neither 200 nor 400, it fails.
-  const also = op.isCollection
+  const also: RequirementId[] = op.isCollection
     ? [
         'PAG-LIMIT-TYPE',
         'PAG-LIMIT-OVER-MAX',
@@ -409,17 +417,16 @@ for (const op of generated) {
     ...verifies(
       'ERR-NO-5XX-ON-CLIENT-INPUT',
       `${name} answers generated ${what} as the seed says, never with a 5xx`,
-      { also, tag: [Tags.property] },
+      { also, tag: [Tags.property], needs: ['stateful'] },
     ),
-    async ({ api, config, dataset, userToken, requires, verdict }) => {
-      requires('stateful');
+    async ({ api, config, dataset, userToken, verdict }) => {
       const token = await userToken();
       const ids: KnownIds = (await dataset.idsFor(op)) ?? {};
       const plan = await dataset.plan();
       const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids, shapesOf(op, plan));
       // A page over the maximum can be served only from a collection that holds more.
       const held = op.isCollection ? await collectionSize(dataset, op) : 0;
-      const departures = new Map<string, string>();
+      const departures = new Map<RequirementId, string>();
       const governed = new Map<string, number>();
       let sent = 0;
       // A case drawn again (an example the generator also draws, a shrink's step) is the answer already
@@ -479,7 +486,7 @@ for (const op of generated) {
         if (count > 0)
           verdict
             .of(requirement)
-            .evidence(`${name}: ${count} generated request(s) answered as the seed says`, undefined, count);
+            .evidence(`${name}: ${count} generated request(s) answered as the seed says`, { count });
       }
       const [param] = op.pathParams;
       if (param)

@@ -2,21 +2,32 @@
 // validated against the schemas. Each violation is attributed to the requirement its rule states (the
 // schemas' x-requirement annotations), then one test per requirement those schemas state asserts that none
 // is attributed to it. Unknown properties are allowed by the contract: they become notes, never failures.
-
-import { Tags } from '../../src/config/profiles.ts';
-import type { Operation, OperationId } from '../../src/contract/operation-model.ts';
-import { operations } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { requirementById, requirements, successRequirement } from '../../src/contract/requirements.ts';
-import { attributed, requirementAt, requirementsOf } from '../../src/contract/rule-requirements.ts';
-import { loadSchema } from '../../src/contract/schemas.ts';
-import { formatNote, formatViolation, validate } from '../../src/contract/validators.ts';
-import { bodyField, bodyOf, type Exchange, succeeded } from '../../src/http/exchange.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { messageOf } from '../../src/text/error-message.ts';
-import type { Dataset } from '../../src/user-data/dataset.ts';
-import type { DataRecord } from '../../src/user-data/records.ts';
-import { userCollections } from '../../src/user-data/user-catalogue.ts';
+import {
+  bodyOf,
+  buildPath,
+  type CollectionOutcome,
+  type DataRecord,
+  type Dataset,
+  type Exchange,
+  isRequirementId,
+  loadSchema,
+  messageOf,
+  type Operation,
+  type OperationId,
+  operations,
+  requirementById,
+  requirements,
+  requirementsOf,
+  type SchemaProblem,
+  schemaProblems,
+  succeeded,
+  successRequirement,
+  Tags,
+  test,
+  userCollections,
+  type Verdict,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 // Single reads are sampled per operation, spread over the reference walk (newest, middle, oldest), as many
 // as the run's depth plan says.
@@ -29,25 +40,30 @@ const singleReads = operations.filter(
 );
 
 /** The requirements the schemas of these responses state (in the catalogue's order): one test each. */
-const stated = new Set(
+const stated = new Set<string>(
   [...userCollections, ...singleReads].flatMap((op) => requirementsOf(op.responseSchema as string)),
 );
-const schemaRequirements = requirements.map((r) => r.id).filter((id) => stated.has(id));
+const schemaRequirements = requirements
+  .map((r) => r.id)
+  .filter(isRequirementId)
+  .filter((id) => stated.has(id));
 for (const id of schemaRequirements) {
   if (requirementById(id).level !== 'MUST')
     throw new Error(`${id} is not a MUST requirement of the catalogue`);
 }
 
-interface Finding {
-  requirement: string;
-  text: string;
-  exchange?: Exchange;
-  /** The offending field of the exchange's answer (a JSON pointer, src/verdict/verdicts.ts). */
-  field?: string;
+/** A body the checks judged: its operation, the answer, and what its schema says of it (src/checks/). */
+interface JudgedRead {
+  op: Operation;
+  exchange: Exchange;
+  problems: SchemaProblem[];
 }
 
-interface Findings {
-  problems: Finding[];
+/** What the reads of user A's data gave the schema checks, read once per worker and target. */
+interface SchemaReads {
+  judged: JudgedRead[];
+  /** A collection whose walk failed on a rule these checks state: its failure, for the check of that rule. */
+  failed: { requirement: string; text: string; exchange?: Exchange; fields?: readonly string[] }[];
   /** Unknown properties by requirement: "GET /v2/cycle /records/*∕extra: unknown property … (in 12 responses)". */
   notes: Map<string, string[]>;
   /** What could not be checked at all (a collection that could not be read). */
@@ -67,7 +83,7 @@ const withScore = (records: readonly DataRecord[] = []) => records.filter((r) =>
  * What each rule needs to have seen to say anything: the count of its witnesses in the data (a range rule
  * over zero scores verifies nothing). A rule with no witness is not verified.
  */
-const witnesses: Record<string, (seen: Findings['seen']) => [number, string]> = {
+const witnesses: Record<string, (seen: SchemaReads['seen']) => [number, string]> = {
   'SCH-CYCLE': (s) => [s.records.get('listCycles')?.length ?? 0, 'cycles'],
   'SCH-CYCLE-SCORE': (s) => [scored(s.records.get('listCycles')).length, 'SCORED cycles'],
   'SCH-SLEEP': (s) => [s.records.get('listSleeps')?.length ?? 0, 'sleeps'],
@@ -108,7 +124,7 @@ const witnesses: Record<string, (seen: Findings['seen']) => [number, string]> = 
     'SCORED recoveries',
   ],
 };
-const all = (seen: Findings['seen']): DataRecord[] => [...seen.records.values()].flat();
+const all = (seen: SchemaReads['seen']): DataRecord[] => [...seen.records.values()].flat();
 const checks = schemaRequirements.map((requirement) => {
   const witness = witnesses[requirement];
   if (witness === undefined) throw new Error(`no witnesses counted for ${requirement}`);
@@ -118,33 +134,99 @@ const unstated = Object.keys(witnesses).filter((id) => !stated.has(id));
 if (unstated.length > 0)
   throw new Error(`witnesses of requirements no schema states: ${unstated.join(', ')}`);
 
-function collect(
-  findings: Findings,
+/** Judges a body served for `op` against its schema, counting its unknown properties (`noteCounts`). */
+function judge(
+  reads: SchemaReads,
   noteCounts: Map<string, number>,
-  op: Operation,
+  read: Omit<JudgedRead, 'problems'>,
   where: string,
-  body: unknown,
-  exchange: Exchange,
 ) {
-  const schema = op.responseSchema as string;
-  const result = validate(schema, body);
-  for (const violation of result.errors) {
-    findings.problems.push({
-      requirement: attributed(violation).requirement,
-      text: `${where}: ${formatViolation(violation)}`,
-      exchange,
-      field: bodyField(violation.pointer),
-    });
-  }
-  for (const unknown of result.notes) {
-    const key = `${requirementAt(schema, unknown.pointer)}\n${op.method} ${op.path}: ${formatNote({ ...unknown, pointer: unknown.pointer.replace(/^\/records\/\d+/, '/records/*') })}`;
+  const body = bodyOf(read.exchange);
+  if (!body.ok) return;
+  const { problems, unknown } = schemaProblems(read.op.responseSchema as string, body.value, where);
+  reads.judged.push({ ...read, problems });
+  for (const { requirement, text } of unknown) {
+    const key = `${requirement}\n${read.op.method} ${read.op.path}: ${text}`;
     noteCounts.set(key, (noteCounts.get(key) ?? 0) + 1);
   }
 }
 
-async function check(dataset: Dataset): Promise<Findings> {
-  const findings: Findings = {
-    problems: [],
+/** A collection that could not be read to its end: its failure where it breaks a rule checked here. */
+function unreadCollection(
+  reads: SchemaReads,
+  op: Operation,
+  outcome: Extract<CollectionOutcome, { ok: false }>,
+) {
+  const { error, failure, basis } = outcome;
+  const message = messageOf(error);
+  const text = `${op.method} ${op.path}: ${message}`;
+  if (failure && stated.has(failure.requirement))
+    reads.failed.push({
+      requirement: failure.requirement,
+      text,
+      exchange: basis?.exchange,
+      fields: basis?.fields,
+    });
+  else if (!failure) reads.failed.push({ requirement: 'SCH-ENVELOPE', text });
+  const why = `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]})`;
+  reads.unreadable.push(`${why}; its records were not checked`);
+  reads.blockers.push({ requirement: failure?.requirement ?? successRequirement(op), reason: why });
+}
+
+/** Every page of user A's four collections, judged. */
+async function readCollections(dataset: Dataset, reads: SchemaReads, noteCounts: Map<string, number>) {
+  for (const op of userCollections) {
+    const withheld = await dataset.withheld(op);
+    if (withheld) {
+      reads.unreadable.push(`${op.method} ${op.path} was not read: ${withheld}`);
+      reads.withheld.push(withheld);
+      continue;
+    }
+    const outcome = await dataset.outcome(op);
+    if (!outcome.ok) {
+      unreadCollection(reads, op, outcome);
+      continue;
+    }
+    reads.seen.records.set(op.operationId, outcome.value.records);
+    reads.seen.pages += outcome.value.pages.length;
+    // Every page of a walk is JSON: the walk read it so (src/worker/user-data/collections.ts pageOf).
+    for (const [index, { exchange }] of outcome.value.pages.entries())
+      judge(reads, noteCounts, { op, exchange }, `${op.method} ${op.path} page ${index}`);
+  }
+}
+
+/** A spread sample of every single-record read, its 2xx answers judged. */
+async function readSingles(dataset: Dataset, reads: SchemaReads, noteCounts: Map<string, number>) {
+  for (const op of singleReads) {
+    if (!(await dataset.canSupply(op))) {
+      reads.unreadable.push(
+        `${op.operationId} not sampled: its ids come from a collection that could not be read`,
+      );
+      continue;
+    }
+    for (const params of await dataset.paramSets(op, (await dataset.plan()).singleReadSamples)) {
+      const exchange = await dataset.read(op, params);
+      const path = buildPath(op, params);
+      // Any 2xx with a body is checked; the exact success status is the operation test's business.
+      if (!succeeded(exchange))
+        reads.unreadable.push(
+          `${exchange.request.method} ${path} answered ${exchange.status}: not checked here (see ${op.operationId}'s operation test)`,
+        );
+      else if (!bodyOf(exchange).ok)
+        reads.unreadable.push(`${path} is not JSON: not checked here (see OP-JSON-BODIES)`);
+      else {
+        judge(reads, noteCounts, { op, exchange }, `GET ${path}`);
+        reads.seen.singles.set(op.operationId, (reads.seen.singles.get(op.operationId) ?? 0) + 1);
+      }
+    }
+  }
+}
+
+/** What the schema checks read of user A's data, each body judged by its schema. */
+async function readForSchemas(dataset: Dataset): Promise<SchemaReads> {
+  const reads: SchemaReads = {
+    judged: [],
+    failed: [],
     notes: new Map(),
     unreadable: [],
     blockers: [],
@@ -152,80 +234,32 @@ async function check(dataset: Dataset): Promise<Findings> {
     seen: { records: new Map(), pages: 0, singles: new Map() },
   };
   const noteCounts = new Map<string, number>();
-  for (const op of userCollections) {
-    const withheld = await dataset.withheld(op);
-    if (withheld) {
-      findings.unreadable.push(`${op.method} ${op.path} was not read: ${withheld}`);
-      findings.withheld.push(withheld);
-      continue;
-    }
-    const outcome = await dataset.outcome(op);
-    if (!outcome.ok) {
-      const { error, failure, basis } = outcome;
-      const message = messageOf(error);
-      if (failure && schemaRequirements.includes(failure.requirement)) {
-        findings.problems.push({
-          requirement: failure.requirement,
-          text: `${op.method} ${op.path}: ${message}`,
-          exchange: basis?.exchange,
-          field: basis?.fields?.[0],
-        });
-      } else if (!failure) {
-        findings.problems.push({ requirement: 'SCH-ENVELOPE', text: `${op.method} ${op.path}: ${message}` });
-      }
-      findings.unreadable.push(
-        `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]}); its records were not checked`,
-      );
-      findings.blockers.push({
-        requirement: failure?.requirement ?? successRequirement(op),
-        reason: `${op.method} ${op.path} could not be read to its end (${message.split('\n')[0]})`,
-      });
-      continue;
-    }
-    findings.seen.records.set(op.operationId, outcome.value.records);
-    findings.seen.pages += outcome.value.pages.length;
-    for (const [index, page] of outcome.value.pages.entries()) {
-      // Every page of a walk is JSON: the walk read it so (src/user-data/collections.ts pageOf).
-      const body = bodyOf(page.exchange);
-      if (body.ok)
-        collect(findings, noteCounts, op, `${op.method} ${op.path} page ${index}`, body.value, page.exchange);
-    }
-  }
-  for (const op of singleReads) {
-    if (!(await dataset.canSupply(op))) {
-      findings.unreadable.push(
-        `${op.operationId} not sampled: its ids come from a collection that could not be read`,
-      );
-      continue;
-    }
-    const paramSets = await dataset.paramSets(op, (await dataset.plan()).singleReadSamples);
-    for (const params of paramSets) {
-      const exchange = await dataset.read(op, params);
-      // Any 2xx with a body is checked; the exact success status is the operation test's business.
-      if (!succeeded(exchange)) {
-        findings.unreadable.push(
-          `${exchange.request.method} ${buildPath(op, params)} answered ${exchange.status}: not checked here (see ${op.operationId}'s operation test)`,
-        );
-        continue;
-      }
-      const body = bodyOf(exchange);
-      if (!body.ok) {
-        findings.unreadable.push(
-          `${buildPath(op, params)} is not JSON: not checked here (see OP-JSON-BODIES)`,
-        );
-        continue;
-      }
-      collect(findings, noteCounts, op, `GET ${buildPath(op, params)}`, body.value, exchange);
-      findings.seen.singles.set(op.operationId, (findings.seen.singles.get(op.operationId) ?? 0) + 1);
-    }
-  }
+  await readCollections(dataset, reads, noteCounts);
+  await readSingles(dataset, reads, noteCounts);
   for (const [key, count] of noteCounts) {
     const [requirement, text] = key.split('\n') as [string, string];
-    const list = findings.notes.get(requirement) ?? [];
-    list.push(`${text} (${count} time(s))`);
-    findings.notes.set(requirement, list);
+    reads.notes.set(requirement, [...(reads.notes.get(requirement) ?? []), `${text} (${count} time(s))`]);
   }
-  return findings;
+  return reads;
+}
+
+/**
+ * The violations of `requirement` in the reads, failed softly one operation at a time: each failure shows the
+ * first answer of the operation that breaks the rule, and names its fields; the check goes on to the next.
+ */
+function judgeEachOperation(verdict: Verdict, reads: SchemaReads, requirement: string) {
+  for (const failed of reads.failed.filter((one) => one.requirement === requirement))
+    verdict.soft.fail(failed.text, failed.exchange, failed.fields);
+  for (const op of new Set(reads.judged.map((read) => read.op))) {
+    const mine = reads.judged.flatMap(({ op: of, exchange, problems }) =>
+      of === op ? problems.filter((p) => p.requirement === requirement).map((p) => ({ ...p, exchange })) : [],
+    );
+    const shown = mine[0]?.exchange;
+    verdict.soft.expectNone(
+      mine.map(({ text, field, exchange }) => (exchange === shown ? { text, field } : text)),
+      shown,
+    );
+  }
 }
 
 for (const { requirement, witness } of checks) {
@@ -239,24 +273,18 @@ for (const { requirement, witness } of checks) {
       },
     ),
     async ({ dataset, session, verdict }) => {
-      // One check per worker and target: the findings are shared by the per-requirement tests.
-      const findings = await session.sharedRead('schema findings', () => check(dataset));
-      for (const text of findings.unreadable) verdict.note(text);
+      // One read per worker and target: the judged reads are shared by the per-requirement tests.
+      const reads = await session.sharedRead('schema reads', () => readForSchemas(dataset));
+      for (const text of reads.unreadable) verdict.note(text);
       if (requirement.startsWith('SCH-'))
-        for (const text of findings.notes.get(requirement) ?? []) verdict.note(text);
-      const mine = findings.problems.filter((problem) => problem.requirement === requirement);
-      const shown = mine.find((problem) => problem.exchange)?.exchange;
-      // The fields the failure names are those of the exchange it shows.
-      verdict.expectNone(
-        mine.map(({ text, exchange, field }) => (exchange === shown ? { text, field } : text)),
-        shown,
-      );
-      const [count, what] = witness(findings.seen);
-      const [blocker] = findings.blockers;
+        for (const text of reads.notes.get(requirement) ?? []) verdict.note(text);
+      judgeEachOperation(verdict, reads, requirement);
+      const [count, what] = witness(reads.seen);
+      const [blocker] = reads.blockers;
       if (count === 0 && blocker) verdict.blockedBy(blocker.requirement, blocker.reason);
-      const [withheld] = findings.withheld;
+      const [withheld] = reads.withheld;
       if (count === 0) verdict.notVerified(`no ${what} in user A's data${withheld ? ` (${withheld})` : ''}`);
-      verdict.evidence(`${count} ${what} validated`, undefined, count);
+      verdict.evidence(`${count} ${what} validated`, { count });
     },
   );
 }

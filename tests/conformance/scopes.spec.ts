@@ -8,22 +8,26 @@
 // scopes from specs/openapi.yaml. GET /v2/cycle/{cycleId}/sleep declares no scope (security not shown):
 // observed and noted only. SCOPE-REVOKE-ANY (DELETE /v2/user/access with any scope set) revokes the grant:
 // see revoke.spec.ts.
-
-import { lackedScope, widerGrant } from '../../src/auth/granted-scope.ts';
-import type { UserTokenPool } from '../../src/auth/user-token-pool.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { requirementOf } from '../../src/contract/requirements.ts';
-import { describeExchange, exchangeLine, succeeded } from '../../src/http/exchange.ts';
-import { ALL_READ_SCOPES } from '../../src/suite/fixtures.ts';
-import { test, verifies } from '../../src/suite/test.ts';
-import { covered } from '../../src/user-data/depth.ts';
 import {
+  ALL_READ_SCOPES,
+  covered,
+  describeExchange,
   describeOperation,
+  exchangeLine,
+  lackedScope,
+  type RefusalReading,
   requestFor,
+  requirementOf,
+  type SuiteConfig,
   servedStatuses,
+  succeeded,
+  test,
+  type UserTokenPool,
   userDataOperations,
-} from '../../src/user-data/user-catalogue.ts';
-import type { RefusalReading, Verdict } from '../../src/verdict/verdicts.ts';
+  type Verdict,
+  verifies,
+  widerGrant,
+} from '../../src/worker/suite/index.ts';
 
 /** The warning a grant wider than its token was asked for gets (its text), if it is one. */
 function widerThanAsked(pool: UserTokenPool, token: string, verdict: Verdict): string | undefined {
@@ -53,9 +57,9 @@ for (const op of userDataOperations) {
     ...verifies(
       requirement,
       `${describeOperation(op)} refuses a token holding every read scope but ${scope} with 401 (403 a warning)`,
+      { needs: ['scopes'] },
     ),
-    async ({ api, dataset, userToken, tokenPool, config, requires, verdict }) => {
-      requires('scopes');
+    async ({ api, dataset, userToken, tokenPool, config, verdict }) => {
       const request = requestFor(op, await dataset.idsFor(op));
       const token = await userToken(others);
       const wider = widerThanAsked(tokenPool, token, verdict);
@@ -70,9 +74,10 @@ for (const op of userDataOperations) {
   );
 
   test(
-    ...verifies(requirement, `${describeOperation(op)} serves a token holding only ${scope}`),
-    async ({ api, dataset, userToken, tokenPool, requires, verdict }) => {
-      requires('scopes');
+    ...verifies(requirement, `${describeOperation(op)} serves a token holding only ${scope}`, {
+      needs: ['scopes'],
+    }),
+    async ({ api, dataset, userToken, tokenPool, verdict }) => {
       const ids = await dataset.idsFor(op);
       const token = await userToken([scope]);
       // A token the target refused on the scope its stated grant lacks is not verified (grant-guard.ts).
@@ -91,7 +96,7 @@ for (const op of userDataOperations) {
       const wider = widerThanAsked(tokenPool, token, verdict);
       if (wider) verdict.notVerified(`${wider}: a token holding only ${scope} could not be had`);
       covered('read scope alone', [scope], op.operationId);
-      verdict.evidence(`served to a token holding only ${scope}`, exchange);
+      verdict.evidence(`served to a token holding only ${scope}`, { exchange });
     },
   );
 }

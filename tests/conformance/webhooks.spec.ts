@@ -5,29 +5,33 @@
 // that does not verify is a warning under the default scheme (the suite's reading), a failure under a
 // scheme the team configured.
 //
-// Needs a receiver the target delivers to ('webhooks', src/partner-data/webhook-inbox.ts): on the embedded sandbox
+// Needs a receiver the target delivers to ('webhooks', src/worker/partner-data/webhook-inbox.ts): on the embedded sandbox
 // one per check, registered through its administration API; elsewhere the run's receiver, which the team
 // registered (CONFORMANCE_WEBHOOK_PUBLIC_URL). Partner webhooks follow the generation of a requisition (one
 // of the check's own, so that its creation is announced while the receiver listens) and its status update;
 // user-data webhooks follow a change of user A's data (simulated by the sandbox; on another target, the
 // user's own activity: the seed gives a client no way to cause one).
-
-import { Tags } from '../../src/config/profiles.ts';
-import type { SuiteConfig } from '../../src/config/suite-config.ts';
-import { operationById } from '../../src/contract/operations.ts';
-import { buildPath } from '../../src/contract/request-paths.ts';
-import { jsonOf } from '../../src/http/exchange.ts';
 import {
+  aboutUser,
+  buildPath,
+  type Delivery,
+  deliveryHeader,
+  deliveryText,
   describeScheme,
+  jsonOf,
+  operationById,
+  PARTNER_WRITE_TAGS,
   type SignatureScheme,
   type SignedRequest,
+  type SuiteConfig,
+  serviceRequestIdsOf,
   signatureProblem,
-} from '../../src/http/webhook-signature.ts';
-import { PARTNER_WRITE_TAGS } from '../../src/partner-data/partner-catalogue.ts';
-import { serviceRequestIdsOf, uniqueStatus } from '../../src/partner-data/partner-resources.ts';
-import { aboutUser, openWebhookInbox, userIdOf } from '../../src/partner-data/webhook-inbox.ts';
-import { type Delivery, deliveryHeader, deliveryText } from '../../src/run/webhook-receiver.ts';
-import { test, verifies } from '../../src/suite/test.ts';
+  Tags,
+  test,
+  uniqueStatus,
+  userIdOf,
+  verifies,
+} from '../../src/worker/suite/index.ts';
 
 const signedRequest = (delivery: Delivery, body = delivery.body): SignedRequest => ({
   header: (name) => deliveryHeader(delivery, name),
@@ -82,80 +86,76 @@ test(
     {
       also: [EVENT_TYPES, PAYLOAD, SIGNATURE_ALGORITHM],
       tag: PARTNER_WRITE_TAGS,
+      needs: ['webhooks'],
     },
   ),
-  async ({ api, config, partnerA, partnerData, requires, verdict }) => {
-    requires('webhooks');
+  async ({ config, inbox: openInbox, partnerA, partnerData, verdict }) => {
     const secret = config.signingSecret;
     if (!secret)
       return verdict.notVerified('no signing secret configured (CONFORMANCE_PARTNER_A_SIGNING_SECRET)');
     const scheme = config.webhooks.signature;
-    const inbox = await openWebhookInbox(api, config, partnerA.credentials.clientId, '/webhooks/partner');
-    try {
-      const { id, requisition } = await partnerData.freshRequisition();
-      const ids = [id, ...serviceRequestIdsOf(requisition)];
-      const op = operationById('updateRequisitionStatus');
-      const status = uniqueStatus('WEBHOOK');
-      const update = await partnerA.send({
-        method: op.method,
-        path: buildPath(op, { id }),
-        json: { task_business_status: status, reason: 'webhook conformance check' },
-      });
-      verdict.expectSuccess(update, 'the status update');
-      // Webhooks about this requisition (other tests' events for partner A reach the receiver too). The
-      // payload is not specified: wait for one that names the new status, else take those naming the ids.
-      const ours = (delivery: Delivery) => ids.some((value) => deliveryText(delivery).includes(value));
-      await inbox.waitFor(
-        (delivery) => ours(delivery) && deliveryText(delivery).includes(status),
-        waitMs(config),
+    const inbox = await openInbox(partnerA.credentials.clientId, '/webhooks/partner');
+    const { id, requisition } = await partnerData.freshRequisition();
+    const ids = [id, ...serviceRequestIdsOf(requisition)];
+    const op = operationById('updateRequisitionStatus');
+    const status = uniqueStatus('WEBHOOK');
+    const update = await partnerA.send({
+      method: op.method,
+      path: buildPath(op, { id }),
+      json: { task_business_status: status, reason: 'webhook conformance check' },
+    });
+    verdict.expectSuccess(update, 'the status update');
+    // Webhooks about this requisition (other tests' events for partner A reach the receiver too). The
+    // payload is not specified: wait for one that names the new status, else take those naming the ids.
+    const ours = (delivery: Delivery) => ids.some((value) => deliveryText(delivery).includes(value));
+    await inbox.waitFor(
+      (delivery) => ours(delivery) && deliveryText(delivery).includes(status),
+      waitMs(config),
+    );
+    const deliveries = inbox.deliveries().filter(ours);
+    const within = `within ${config.webhooks.waitSeconds} s of its status update`;
+    if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
+      verdict.notVerified(
+        `no webhook about requisition ${id} reached the receiver (CONFORMANCE_WEBHOOK_PUBLIC_URL) ${within}; which changes the service announces is not shown`,
       );
-      const deliveries = inbox.deliveries().filter(ours);
-      const within = `within ${config.webhooks.waitSeconds} s of its status update`;
-      if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
-        verdict.notVerified(
-          `no webhook about requisition ${id} reached the receiver (CONFORMANCE_WEBHOOK_PUBLIC_URL) ${within}; which changes the service announces is not shown`,
-        );
-      verdict.expectThat(
-        deliveries.length > 0,
-        `no webhook about requisition ${id} reached the registered receiver ${within}`,
-        update,
+    verdict.expectThat(
+      deliveries.length > 0,
+      `no webhook about requisition ${id} reached the registered receiver ${within}`,
+      update,
+    );
+
+    const payloads = deliveries.map((delivery) => {
+      const payload = jsonOf(deliveryText(delivery));
+      return payload.ok ? (payload.value as Record<string, unknown>) : undefined;
+    });
+    verdict
+      .of(EVENT_TYPES)
+      .note(
+        `event types observed: ${[...new Set(payloads.map((payload) => JSON.stringify(payload?.type) ?? 'no type field'))].join(', ')}`,
+      );
+    verdict
+      .of(PAYLOAD)
+      .note(
+        `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
       );
 
-      const payloads = deliveries.map((delivery) => {
-        const payload = jsonOf(deliveryText(delivery));
-        return payload.ok ? (payload.value as Record<string, unknown>) : undefined;
-      });
-      verdict
-        .of(EVENT_TYPES)
-        .note(
-          `event types observed: ${[...new Set(payloads.map((payload) => JSON.stringify(payload?.type) ?? 'no type field'))].join(', ')}`,
-        );
-      verdict
-        .of(PAYLOAD)
-        .note(
-          `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
-        );
-
-      // The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
-      // shown"): under the suite's default reading a departure is a warning, under the team's scheme a failure.
-      const departures = departuresFrom(deliveries, secret, scheme);
-      if (scheme.configured) verdict.expectNone(departures, update);
-      else for (const departure of departures) verdict.warn(departure);
-      const prefixed = deliveries.some((delivery) =>
-        /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, scheme.header) ?? ''),
+    // The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
+    // shown"): under the suite's default reading a departure is a warning, under the team's scheme a failure.
+    const departures = departuresFrom(deliveries, secret, scheme);
+    if (scheme.configured) verdict.expectNone(departures, update);
+    else for (const departure of departures) verdict.warn(departure);
+    const prefixed = deliveries.some((delivery) =>
+      /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, scheme.header) ?? ''),
+    );
+    verdict
+      .of(SIGNATURE_ALGORITHM)
+      .note(
+        departures.length === 0
+          ? `${deliveries.length} webhook(s): ${scheme.header} verified as ${describeScheme(scheme)}${prefixed ? ', with an algorithm= prefix' : ''}`
+          : `${scheme.header} did not verify as ${describeScheme(scheme)} (${scheme.configured ? 'configured' : 'default'} scheme)`,
       );
-      verdict
-        .of(SIGNATURE_ALGORITHM)
-        .note(
-          departures.length === 0
-            ? `${deliveries.length} webhook(s): ${scheme.header} verified as ${describeScheme(scheme)}${prefixed ? ', with an algorithm= prefix' : ''}`
-            : `${scheme.header} did not verify as ${describeScheme(scheme)} (${scheme.configured ? 'configured' : 'default'} scheme)`,
-        );
-      verdict.expectNone(unsigned(deliveries, scheme), update);
-      verdict.evidence(`${deliveries.length} partner webhook(s) carried ${scheme.header}`);
-    } finally {
-      await inbox.close();
-    }
+    verdict.expectNone(unsigned(deliveries, scheme), update);
+    verdict.evidence(`${deliveries.length} partner webhook(s) carried ${scheme.header}`);
   },
 );
 
@@ -166,37 +166,33 @@ test(
   ...verifies('WH-SIGNED', 'user-data webhooks to the OAuth client carry a Service-Signed header', {
     also: [SIGNATURE_ALGORITHM],
     tag: [Tags.nonProduction, Tags.write],
+    needs: ['webhooks', 'user-login'],
   }),
-  async ({ api, config, userToken, requires, verdict }) => {
-    requires('webhooks', 'user-login');
+  async ({ api, config, inbox: openInbox, userToken, verdict }) => {
     const login = config.userLogin;
     if (!login) throw new Error('unreachable: user-login capability without userLogin');
     const scheme = config.webhooks.signature;
     const userId = await userIdOf(api, await userToken(['read:profile']));
-    const inbox = await openWebhookInbox(api, config, login.clientId, '/webhooks/user');
-    try {
-      await inbox.changeUserData(userId);
-      const deliveries = await inbox.waitFor(aboutUser(userId), waitMs(config));
-      const missing = `no webhook naming user A (user_id ${userId}) reached the receiver registered for the OAuth client within ${config.webhooks.waitSeconds} s`;
-      if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
-        verdict.notVerified(
-          `${missing}: the seed gives a client no way to cause one; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
-        );
-      verdict.expectThat(deliveries.length > 0, `${missing} of a change of the user's data`);
-
-      const signed = deliveries.filter((delivery) => deliveryHeader(delivery, scheme.header) !== undefined);
-      const departures = departuresFrom(signed, login.clientSecret, scheme);
-      verdict
-        .of(SIGNATURE_ALGORITHM)
-        .note(
-          `user-data webhooks (which secret signs them is not shown): ${signed.length - departures.length} of ${signed.length} signed one(s) verified as ${describeScheme(scheme)} under the OAuth client secret${departures.length ? `; ${departures.join('; ')}` : ''}`,
-        );
-      verdict.expectNone(unsigned(deliveries, scheme));
-      verdict.evidence(
-        `${deliveries.length} user-data webhook(s) about user ${userId} carried ${scheme.header}`,
+    const inbox = await openInbox(login.clientId, '/webhooks/user');
+    await inbox.changeUserData(userId);
+    const deliveries = await inbox.waitFor(aboutUser(userId), waitMs(config));
+    const missing = `no webhook naming user A (user_id ${userId}) reached the receiver registered for the OAuth client within ${config.webhooks.waitSeconds} s`;
+    if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
+      verdict.notVerified(
+        `${missing}: the seed gives a client no way to cause one; they come when the user's data changes (docs/sign-in.md, "Webhooks")`,
       );
-    } finally {
-      await inbox.close();
-    }
+    verdict.expectThat(deliveries.length > 0, `${missing} of a change of the user's data`);
+
+    const signed = deliveries.filter((delivery) => deliveryHeader(delivery, scheme.header) !== undefined);
+    const departures = departuresFrom(signed, login.clientSecret, scheme);
+    verdict
+      .of(SIGNATURE_ALGORITHM)
+      .note(
+        `user-data webhooks (which secret signs them is not shown): ${signed.length - departures.length} of ${signed.length} signed one(s) verified as ${describeScheme(scheme)} under the OAuth client secret${departures.length ? `; ${departures.join('; ')}` : ''}`,
+      );
+    verdict.expectNone(unsigned(deliveries, scheme));
+    verdict.evidence(
+      `${deliveries.length} user-data webhook(s) about user ${userId} carried ${scheme.header}`,
+    );
   },
 );

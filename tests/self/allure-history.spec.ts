@@ -1,11 +1,11 @@
-// Allure history carries over between runs (src/report/allure/allurerc.ts historyPath), so the report shows
+// Allure history carries over between runs (src/runner/report/allure/allurerc.ts historyPath), so the report shows
 // trends: two reports generated from the same results directory leave two runs in the history file, and a
-// run that renders no report (src/run/allure-step.ts, without CONFORMANCE_ALLURE_REPORT) adds its own.
+// run that renders no report (src/runner/run/allure-step.ts, without CONFORMANCE_ALLURE_REPORT) adds its own.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { allureCli } from '../../src/run/playwright.ts';
-import { runProcess } from '../../src/run/run-step.ts';
+import { allureCli } from '../../src/runner/run/playwright.ts';
+import { runProcess } from '../../src/runner/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 test('each Allure report adds its run to the history file, which the next report reads', async () => {
@@ -37,7 +37,7 @@ test('each Allure report adds its run to the history file, which the next report
         '-o',
         join(reports, `allure-${run}`),
         '-c',
-        'src/report/allure/allurerc.ts',
+        'src/runner/report/allure/allurerc.ts',
       ],
       { CONFORMANCE_REPORTS_DIR: reports, CONFORMANCE_ALLURE_HISTORY: undefined },
       true,
@@ -46,7 +46,7 @@ test('each Allure report adds its run to the history file, which the next report
   }
   const history = () => readFileSync(join(reports, 'allure-history.jsonl'), 'utf8').trim().split('\n');
   expect(history()).toHaveLength(2);
-  const step = `const { allureStep } = await import(${JSON.stringify(new URL('../../src/run/allure-step.ts', import.meta.url).href)}); console.log(await allureStep(false)());`;
+  const step = `const { allureStep } = await import(${JSON.stringify(new URL('../../src/runner/run/allure-step.ts', import.meta.url).href)}); console.log(await allureStep(false)());`;
   const { code, output } = await runProcess(
     process.execPath,
     ['--import', 'tsx', '--input-type=module', '-e', step],

@@ -1,9 +1,9 @@
 // A test the run error stopped after it threw is not verified, never failed, in Allure too
-// (src/report/allure/allure-stopped.ts): its result, written failed by allure-playwright, becomes skipped.
+// (src/runner/report/allure/allure-stopped.ts): its result, written failed by allure-playwright, becomes skipped.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { allureFullName, markStoppedInAllure } from '../../src/report/allure/allure-stopped.ts';
+import { allureFullName, markStoppedInAllure } from '../../src/runner/report/allure/allure-stopped.ts';
 import { endedTest } from './findings-support.ts';
 import { scratchDir } from './scratch.ts';
 

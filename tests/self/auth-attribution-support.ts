@@ -3,8 +3,8 @@
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
-import { conformanceReportIn } from '../../src/run/suite-run.ts';
+import type { ConformanceReport } from '../../src/runner/report/model.ts';
+import { conformanceReportIn } from '../../src/runner/run/suite-run.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';

@@ -7,7 +7,7 @@
 // from mid-run stops the checks that need a new sign-in, reported beside the data fault's FAIL. The time of
 // each run is recorded (an annotation), never asserted.
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
+import type { ConformanceReport, TestResultSummary } from '../../src/runner/report/model.ts';
 import { cliAgainst, cliRun, expectFailWithoutRunError, type Run } from './auth-attribution-support.ts';
 import { start } from './sandbox-client.ts';
 import { startFaultProxy } from './suite-hostile-proxy.ts';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
-import { cli } from '../../src/run/run-step.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 import { start } from './sandbox-client.ts';
 import { sandboxEnv } from './suite-against.ts';
 

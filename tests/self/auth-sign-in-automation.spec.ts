@@ -15,7 +15,7 @@ import { BrowserCrashed, BrowserSignInStuck, SignInAutomationError } from '../..
 import { signInStep } from '../../src/auth/sign-in-step.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
-import { signInRunError } from '../../src/report/run-errors.ts';
+import { signInRunError } from '../../src/protocol/run-errors.ts';
 import { browserToo, needsChromium } from './chromium.ts';
 
 test('allow and deny are read in en, fr, de, es, it, pt and nl; deny wins', () => {

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harText } from '../../src/recording/synthetic-har.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { scratchDir } from './scratch.ts';
 
 /** A HAR of `entries`, written as `name` in the test's scratch folder; its path. */

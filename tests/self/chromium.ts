@@ -1,6 +1,6 @@
-// Self tests that drive Chromium: skipped without one, or failed where CI requires it (src/run/chromium-need.ts).
+// Self tests that drive Chromium: skipped without one, or failed where CI requires it (src/runner/run/chromium-need.ts).
 import { test } from '@playwright/test';
-import { missingChromium } from '../../src/run/chromium-need.ts';
+import { missingChromium } from '../../src/runner/run/chromium-need.ts';
 
 /** Skips the running test without Chromium, or fails it where Chromium is required. */
 export function needsChromium(): void {

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { rows } from '../../src/config/variables.ts';
-import { EXIT_STATUSES, withVerdictTable } from '../../src/report/exit-statuses.ts';
-import { cli } from '../../src/run/run-step.ts';
 import { packageVersion } from '../../src/run-state/package.ts';
+import { EXIT_STATUSES, withVerdictTable } from '../../src/runner/report/exit-statuses.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 
 const SUBCOMMANDS = [
   'run',

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { readResult } from '../../src/result/validate.ts';
-import { installTarball, packCheckout } from '../../src/run/installed-package.ts';
 import { BUILT_DIR } from '../../src/run-state/package.ts';
+import { installTarball, packCheckout } from '../../src/runner/run/installed-package.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 
 const run = promisify(execFile);

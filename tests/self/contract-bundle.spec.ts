@@ -16,7 +16,7 @@ import {
 } from '../../src/contract/bundle.ts';
 import { operationById } from '../../src/contract/operations.ts';
 import { buildUrl } from '../../src/contract/request-paths.ts';
-import { freePort } from '../../src/run/prism.ts';
+import { freePort } from '../../src/runner/run/prism.ts';
 import { binOf, cleanEnv, get, repoRoot, runNode } from './contract-openapi-support.ts';
 import { START_WAIT_MS } from './safety-nets.ts';
 

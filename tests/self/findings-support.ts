@@ -2,10 +2,10 @@
 // skip throws `Skipped`), and the TestCase of a finished test with its result's annotations and errors.
 import type { TestInfo } from '@playwright/test';
 import type { TestCase } from '@playwright/test/reporter';
-import { buildReport, type RunMeta } from '../../src/report/build-report.ts';
-import { type FindingOutcome, recordFinding } from '../../src/report/finding.ts';
-import type { ConformanceReport, TestResultSummary } from '../../src/report/model.ts';
-import { ended, failedOnChecksAlone, uncaughtFindings } from '../../src/suite/ending-recorder.ts';
+import { type FindingOutcome, recordFinding } from '../../src/protocol/finding.ts';
+import { buildReport, type RunMeta } from '../../src/runner/report/build-report.ts';
+import type { ConformanceReport, TestResultSummary } from '../../src/runner/report/model.ts';
+import { ended, failedOnChecksAlone, uncaughtFindings } from '../../src/worker/suite/ending-recorder.ts';
 
 export class Skipped extends Error {}
 
@@ -37,7 +37,7 @@ export function skipReasonOf(stop: () => unknown): string {
 
 /**
  * A test that `thrown` ended, as the worker sees it: each error caught where it ended the check
- * (src/suite/ending-recorder.ts `ended`), then recorded as Playwright does (its text only, `Name: message`),
+ * (src/worker/suite/ending-recorder.ts `ended`), then recorded as Playwright does (its text only, `Name: message`),
  * a skip making it skipped; `uncaught`, what Playwright recorded that no catch saw (a test timeout), as the
  * teardown records it. Its status, its errors' text and its annotations, for endedTest.
  */

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runProcess, tsx } from '../../src/run/run-step.ts';
 import { packageRoot } from '../../src/run-state/package.ts';
+import { runProcess, tsx } from '../../src/runner/run/run-step.ts';
 
 export default async function buildTheSuite(): Promise<(() => void) | undefined> {
   if (process.env.SELF_TESTS_SUITE_BUILD) return undefined;

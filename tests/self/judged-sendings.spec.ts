@@ -1,4 +1,4 @@
-// Every sending of a read sent twice is judged (src/report/latency/slow-requests.ts unusedSendingFailure,
+// Every sending of a read sent twice is judged (src/worker/session/unused-sending.ts unusedSendingFailure,
 // sending-oracles.ts): the one the check went on without, by its operation's oracles (a status listed with
 // this token, a JSON body, the schema, the status of the check's copy), charged once, with both exchanges
 // kept (redacted); a late right answer is no failure. Answers are given, never awaited.
@@ -8,7 +8,8 @@ import type { SentRequest } from '../../src/http/exchange.ts';
 import { carriesMadeUpToken, madeUpToken } from '../../src/http/made-up-tokens.ts';
 import { REDACTED, registerSecret } from '../../src/http/redact.ts';
 import type { Fate, Sending, SendingAnswers } from '../../src/http/second-sending.ts';
-import { type SlowRequestRecord, unusedSendingFailure } from '../../src/report/latency/slow-requests.ts';
+import type { SlowRequestRecord } from '../../src/protocol/slow-requests.ts';
+import { unusedSendingFailure } from '../../src/worker/session/unused-sending.ts';
 
 const request = (url: string, token = 'issued-token-of-user-a'): SentRequest => ({
   method: 'GET',

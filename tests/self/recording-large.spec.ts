@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { operationById } from '../../src/contract/operations.ts';
 import { harEntry, harText, validBody, writeLargeHar } from '../../src/recording/synthetic-har.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 

@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import { operationById, operations } from '../../src/contract/operations.ts';
 import { successRequirement } from '../../src/contract/requirements.ts';
 import { BEARER, HOST, harEntry, validBody } from '../../src/recording/synthetic-har.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import type { ConformanceReport } from '../../src/runner/report/model.ts';
 import { checkRecording, writeHar } from './check-recording-support.ts';
 import { scratchDir } from './scratch.ts';
 

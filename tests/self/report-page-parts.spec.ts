@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { curl } from '../../src/http/exchange.ts';
 import { AUTHORIZATION_PLACEHOLDER, shellCurl } from '../../src/http/shell-curl.ts';
-import { clientScriptFile, clientScriptText } from '../../src/report/page/client-script.ts';
-import { trendOf } from '../../src/report/page/trend.ts';
-import type { Status, TrendKind } from '../../src/report/page/view-model.ts';
+import { clientScriptFile, clientScriptText } from '../../src/runner/report/page/client-script.ts';
+import { trendOf } from '../../src/runner/report/page/trend.ts';
+import type { Status, TrendKind } from '../../src/runner/report/page/view-model.ts';
 
 /** The words a POSIX shell hands curl for `command`, with `variables` set (curl itself replaced by printf). */
 async function argv(command: string, variables: Record<string, string>): Promise<string[]> {

@@ -14,12 +14,12 @@ import { type Browser, type BrowserContext, chromium, expect, type Page, test } 
 import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import type { FaultName } from '../../sandbox/faults/index.ts';
 import { chromiumPath } from '../../src/config/chromium.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
-import { areaOf } from '../../src/report/overview.ts';
+import { areaOf } from '../../src/contract/requirements.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
-import { runProcess, suiteTestArgs } from '../../src/run/run-step.ts';
-import { suiteReporters } from '../../src/run/suite-run.ts';
+import type { ConformanceReport } from '../../src/runner/report/model.ts';
+import { playwrightCli } from '../../src/runner/run/playwright.ts';
+import { runProcess, suiteTestArgs } from '../../src/runner/run/run-step.ts';
+import { suiteReporters } from '../../src/runner/run/suite-run.ts';
 import { needsChromium } from './chromium.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { login } from './sandbox-client.ts';

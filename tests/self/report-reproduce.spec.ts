@@ -15,7 +15,7 @@ import { chromiumPath } from '../../src/config/chromium.ts';
 import { AUTHORIZATION_PLACEHOLDER } from '../../src/http/shell-curl.ts';
 import type { ConformanceResult } from '../../src/result/schema.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { needsChromium } from './chromium.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { sandboxEnv, sandboxTargetEnv } from './suite-against.ts';

@@ -1,7 +1,7 @@
 // Probes of the user-area faults that break access: the rate limit, the OAuth redirect, authentication,
 // scopes, revocation and webhook signatures.
 import assert from 'node:assert/strict';
-import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { startWebhookReceiver } from '../../src/http/webhook-receiver.ts';
 import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import {
   authorizationCode,

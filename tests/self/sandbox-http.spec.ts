@@ -6,8 +6,8 @@ import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { faults } from '../../sandbox/faults/index.ts';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
-import { cli } from '../../src/run/run-step.ts';
-import { deliveryText, startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { deliveryText, startWebhookReceiver } from '../../src/http/webhook-receiver.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 import { api, credentials, login, rateLimitHeadersOf, start, TestClock } from './sandbox-client.ts';
 
 const run = promisify(execFile);

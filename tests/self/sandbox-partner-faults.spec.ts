@@ -13,7 +13,7 @@ import {
 import { routeTable } from '../../sandbox/route-table.ts';
 import { findRequirement } from '../../src/contract/requirements.ts';
 import { assertValid } from '../../src/contract/validators.ts';
-import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { startWebhookReceiver } from '../../src/http/webhook-receiver.ts';
 import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import {
   type Answer,

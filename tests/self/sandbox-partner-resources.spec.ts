@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import { seededRequisitionsPerPartner } from '../../sandbox/partner/runtime.ts';
 import { assertValid } from '../../src/contract/validators.ts';
-import { startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { startWebhookReceiver } from '../../src/http/webhook-receiver.ts';
 import {
   type PartnerSandbox,
   partnerA,

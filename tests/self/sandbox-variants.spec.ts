@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { READ_SCOPES } from '../../sandbox/oauth/scopes.ts';
 import { variants } from '../../sandbox/variants.ts';
 import { assertValid } from '../../src/contract/validators.ts';
-import { cli } from '../../src/run/run-step.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 import { api, collectAll, collections, login, start, tokenRequest } from './sandbox-client.ts';
 import { partnerA, partnerB, paths } from './sandbox-partner-support.ts';
 import {

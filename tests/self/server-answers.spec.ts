@@ -1,5 +1,5 @@
 // A server's answer never becomes the suite's error: every read of a body goes through the verdict
-// (src/verdict/verdicts.ts `json` and its kin) or `bodyOf`, which never throws, and no plain Error is thrown
+// (src/worker/verdict/verdicts.ts `json` and its kin) or `bodyOf`, which never throws, and no plain Error is thrown
 // on an answer. A static scan of src/ and tests/conformance/; what it matches is stated below, and each file
 // it leaves out says why. Exchange has no throwing json() at all: the compiler holds that part.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -6,9 +6,9 @@ import { parseEnv } from 'node:util';
 import type { RunningSandbox } from '../../sandbox/app.ts';
 import { credentialsPath } from '../../sandbox/credentials.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
-import { runProcess, suiteTestArgs } from '../../src/run/run-step.ts';
-import { suiteReporters } from '../../src/run/suite-run.ts';
+import { playwrightCli } from '../../src/runner/run/playwright.ts';
+import { runProcess, suiteTestArgs } from '../../src/runner/run/run-step.ts';
+import { suiteReporters } from '../../src/runner/run/suite-run.ts';
 import { scratchDir } from './scratch.ts';
 
 /** The sandbox's fixed credentials, in the suite's variable names. */

@@ -7,11 +7,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { DIGEST_ONLY } from '../../src/report/certificate.ts';
-import { computeDigest } from '../../src/report/digest.ts';
 import type { ConformanceResult } from '../../src/result/schema.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { DIGEST_ONLY } from '../../src/runner/report/certificate.ts';
+import { computeDigest } from '../../src/runner/report/digest.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 

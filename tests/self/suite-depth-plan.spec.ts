@@ -7,10 +7,11 @@ import { expect, test } from '@playwright/test';
 import { collectionClasses, depthPlan, plannedRate } from '../../src/config/depth-plan.ts';
 import { COLLECTIONS, END_FORMS, LIMIT_VALUES, START_FORMS } from '../../src/config/input-classes.ts';
 import { describeForm } from '../../src/contract/date-time-forms.ts';
-import { DEPTH_ANNOTATION, plannedRequests } from '../../src/report/input-coverage.ts';
-import { progressLine } from '../../src/report/progress-line.ts';
+import { DEPTH_ANNOTATION } from '../../src/protocol/covered-inputs.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import { plannedRequests } from '../../src/runner/report/input-coverage.ts';
+import { progressLine } from '../../src/runner/report/progress-line.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 

@@ -1,10 +1,10 @@
 // "Could it fail here?": the whole suite against a nearly empty account (variant sparse-user: three cycles,
 // no nap, no SCORED recovery, no workout, no body measurement; user B with no data at all). Every
-// requirement the run passes or warns about must rest on evidence (src/report/evidence-audit.ts): a check
+// requirement the run passes or warns about must rest on evidence (src/runner/report/evidence-audit.ts): a check
 // that could not have seen a violation on so little data stops as not verified instead.
 import { expect, test } from '@playwright/test';
-import { unevidencedVerdicts } from '../../src/report/evidence-audit.ts';
-import { reportOf, runSuite } from '../../src/run/suite-run.ts';
+import { unevidencedVerdicts } from '../../src/runner/report/evidence-audit.ts';
+import { reportOf, runSuite } from '../../src/runner/run/suite-run.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 
 test('against a nearly empty account, every requirement that passes or warns rests on evidence', async () => {

@@ -1,5 +1,5 @@
 // A failing run costs what a clean one does, end to end against a sandbox started on its own (as any server
-// would be). A check's failure keeps its worker (src/report/kept-failures-reporter.ts): dozens of failed
+// would be). A check's failure keeps its worker (src/runner/report/kept-failures-reporter.ts): dozens of failed
 // tests, and no worker started after the run's first ones, every failure still shown as one. A server that
 // ignores start makes the start-filtered walks stop one record past what their start can select: the same
 // requests as against a clean server, and the filter's failure alone. The wall times are printed, never
@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startSandbox } from '../../sandbox/app.ts';
 import type { FaultName } from '../../sandbox/faults/index.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
-import { cli, runProcess, suiteTestArgs } from '../../src/run/run-step.ts';
-import { suiteReporters } from '../../src/run/suite-run.ts';
+import type { ConformanceReport } from '../../src/runner/report/model.ts';
+import { playwrightCli } from '../../src/runner/run/playwright.ts';
+import { cli, runProcess, suiteTestArgs } from '../../src/runner/run/run-step.ts';
+import { suiteReporters } from '../../src/runner/run/suite-run.ts';
 import { ctrfProblems, junitXsdProblems } from './ci-support.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';

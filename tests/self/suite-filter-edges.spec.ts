@@ -1,5 +1,5 @@
 // The oracles of a record's edges, without a target: how a record stands to a bound 1 ms from its edges
-// (src/user-data/filter-edges.ts) and a record that ends before it starts (src/checks/invariants.ts).
+// (src/worker/user-data/filter-edges.ts) and a record that ends before it starts (src/checks/invariants.ts).
 import { expect, test } from '@playwright/test';
 import { endBeforeStartProblems } from '../../src/checks/invariants.ts';
 import type { Exchange } from '../../src/http/exchange.ts';
@@ -9,8 +9,8 @@ import {
   duringDepartures,
   type EdgeProbe,
   standingTo,
-} from '../../src/user-data/filter-edges.ts';
-import { type DataRecord, iso, ownExtent } from '../../src/user-data/records.ts';
+} from '../../src/worker/user-data/filter-edges.ts';
+import { type DataRecord, iso, ownExtent } from '../../src/worker/user-data/records.ts';
 
 const HOUR = 3_600_000;
 const t0 = Date.parse('2026-03-15T10:00:17Z');

@@ -1,15 +1,26 @@
-// A check's outcome travels as a typed finding (src/report/finding.ts): every outcome of the closed list goes
+// A check's outcome travels as a typed finding (src/protocol/finding.ts): every outcome of the closed list goes
 // from the check through the test's annotations to the report's summary unchanged, an outcome outside the
 // list is refused, and a failure is charged to its finding's requirement, never to what its text names.
 import { expect, test } from '@playwright/test';
 import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import { RequestRefused } from '../../src/http/request-refused.ts';
 import { TransportFailure } from '../../src/http/transport-failure.ts';
-import { FINDING_OUTCOMES, type Finding, type FindingOutcome, findingsOf } from '../../src/report/finding.ts';
-import type { TestOutcome } from '../../src/report/model.ts';
-import { summarise } from '../../src/report/test-result.ts';
-import { stoppedByRunError } from '../../src/suite/ending-recorder.ts';
-import { ConformanceFailure, stopWith, Verdict } from '../../src/verdict/verdicts.ts';
+import { ConformanceFailure } from '../../src/protocol/failure.ts';
+import {
+  FINDING_OUTCOMES,
+  type Finding,
+  type FindingOutcome,
+  findingsOf,
+} from '../../src/protocol/finding.ts';
+import type { TestOutcome } from '../../src/runner/report/model.ts';
+import { summarise } from '../../src/runner/report/test-result.ts';
+import {
+  failedOnChecksAlone,
+  judgedBody,
+  stoppedByRunError,
+} from '../../src/worker/suite/ending-recorder.ts';
+import { stopWith } from '../../src/worker/verdict/stops.ts';
+import { Verdict } from '../../src/worker/verdict/verdicts.ts';
 import {
   type Ended,
   endedTest,
@@ -252,4 +263,58 @@ test("what Playwright recorded that no catch saw (a test timeout) is the suite's
   const beside = summarise(endedTest(failedWith([failure], 'PAG-A', [timeout])));
   expect(beside).toMatchObject({ status: 'failed', outcome: 'fail', failedRequirements: ['PAG-A'] });
   expect(beside.runError).toMatchObject({ kind: 'suite' });
+});
+
+/** Runs `checks` as a test body (judgedBody) on this self test, and what it threw, recorded and kept. */
+async function judgedHere(checks: (verdict: Verdict) => void) {
+  const info = test.info();
+  const [annotations, errors] = [info.annotations.length, info.errors.length];
+  const thrown = await judgedBody(async () => checks(new Verdict('PAG-A')))({}, info).catch(
+    (error: unknown) => error,
+  );
+  // As Playwright records a thrown error: its entry, and one per child of an AggregateError.
+  const children = thrown instanceof AggregateError ? thrown.errors : [];
+  if (thrown) info.errors.push({ message: String(thrown) }, ...children.map(() => ({ message: '' })));
+  const keepsWorker = failedOnChecksAlone(info);
+  info.errors.splice(errors);
+  return { thrown, keepsWorker, findings: findingsOf(info.annotations.splice(annotations)) };
+}
+
+test('verdict.soft records each failure and goes on: the body ends failed with them all, its worker kept', async () => {
+  let reached = false;
+  const { thrown, keepsWorker, findings } = await judgedHere((verdict) => {
+    verdict.soft.expectThat(false, 'the first page breaks the rule');
+    verdict.soft.expectNone([]);
+    verdict.soft.expectNone(['a record breaks it', 'another does']);
+    reached = true;
+    // No pass rests on a check that failed: its evidence is not recorded.
+    verdict.evidence('2 pages read');
+  });
+  expect(reached).toBe(true);
+  expect(thrown).toBeInstanceOf(AggregateError);
+  expect((thrown as AggregateError).errors).toHaveLength(2);
+  expect(keepsWorker).toBe(true);
+  expect(findings.map(({ outcome, message }) => [outcome, message.split('\n')[0]])).toEqual([
+    ['fail', '1 violation(s):'],
+    ['fail', '2 violation(s):'],
+  ]);
+});
+
+test('a check that stops after failing softly ends with its failure, not skipped; one that does not fail passes', async () => {
+  const stopped = await judgedHere((verdict) => {
+    verdict.soft.fail('the walk broke the rule');
+    verdict.notVerified('no second page to compare');
+  });
+  expect(stopped.thrown).toBeInstanceOf(ConformanceFailure);
+  expect(stopped.keepsWorker).toBe(true);
+  expect(stopped.findings.map((finding) => finding.outcome)).toEqual(['not-verified', 'fail']);
+  expect(test.info().expectedStatus).toBe('passed');
+  const clean = await judgedHere((verdict) => {
+    verdict.soft.expectNone([]);
+    verdict.evidence('2 pages read');
+  });
+  expect(clean).toMatchObject({
+    thrown: undefined,
+    findings: [{ outcome: 'pass', message: '2 pages read' }],
+  });
 });

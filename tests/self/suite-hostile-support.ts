@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import AdmZip from 'adm-zip';
-import { cli } from '../../src/run/run-step.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 
 // ------------------------------------------------------------------------------------ the run
 

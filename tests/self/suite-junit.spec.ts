@@ -1,4 +1,4 @@
-// reports/junit.xml is written from the findings (src/report/junit.ts): the root names the verdict, a failure
+// reports/junit.xml is written from the findings (src/runner/report/junit.ts): the root names the verdict, a failure
 // its requirement, a test an error stopped (the run's, the suite's own) is an <error>, never a <failure>, and
 // the errors are counted; the XML parses, whatever the messages hold.
 import { expect, test } from '@playwright/test';
@@ -6,9 +6,9 @@ import { expect, test } from '@playwright/test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { SignInAutomationError } from '../../src/auth/sign-in-errors.ts';
 import type { Requirement } from '../../src/contract/requirements.ts';
-import { buildReport } from '../../src/report/build-report.ts';
-import { junitXml } from '../../src/report/junit.ts';
-import { summarise } from '../../src/report/test-result.ts';
+import { buildReport } from '../../src/runner/report/build-report.ts';
+import { junitXml } from '../../src/runner/report/junit.ts';
+import { summarise } from '../../src/runner/report/test-result.ts';
 import { junitXsdProblems } from './ci-support.ts';
 import { endedTest, failedWith, sandboxRunMeta } from './findings-support.ts';
 

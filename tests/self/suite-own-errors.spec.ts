@@ -2,12 +2,12 @@
 // ends before Playwright's test timeout, ends the run ERROR with a run error of kind `suite` (the cause, the
 // remedy, the stack), never a failure of the requirement the check declares; a failure another check saw in
 // the same run stays a FAIL, the suite's error beside it. The errors are injected through the test-only
-// hook CONFORMANCE_SELF_TEST_ERROR (src/suite/self-test-hooks.ts), into OP-GET-BASIC-PROFILE's check.
+// hook CONFORMANCE_SELF_TEST_ERROR (src/worker/suite/self-test-hooks.ts), into OP-GET-BASIC-PROFILE's check.
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import type { ConformanceReport } from '../../src/report/model.ts';
 import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+import type { ConformanceReport } from '../../src/runner/report/model.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';
 import { scratchDir } from './scratch.ts';

@@ -1,11 +1,11 @@
-// What the console says while a run waits on a rate limit (src/coordinator/rate-limit-console.ts): the client by its
+// What the console says while a run waits on a rate limit (src/runner/coordinator/rate-limit-console.ts): the client by its
 // name in the run, never its id; the reset and whose account the wait is on; one line per client at most
 // every 15 s, however many requests wait; a stopped request and a wait past the run's budget said once.
 import { expect, test } from '@playwright/test';
-import { clientLabels, RateLimitConsole } from '../../src/coordinator/rate-limit-console.ts';
 import { partnerCredential, USER_CREDENTIAL } from '../../src/http/api-client.ts';
 import { budgetKey } from '../../src/http/pacer.ts';
 import { RateBudget, type Turn } from '../../src/http/rate-budget.ts';
+import { clientLabels, RateLimitConsole } from '../../src/runner/coordinator/rate-limit-console.ts';
 
 const config = {
   baseUrl: 'http://target.test/developer',

@@ -7,7 +7,7 @@
 // generated requisitions are read back, and ERR-404-BODY-PROFILE is seen with user B.
 import { expect, test } from '@playwright/test';
 import type { RunningSandbox } from '../../sandbox/app.ts';
-import type { ConformanceReport } from '../../src/report/model.ts';
+import type { ConformanceReport } from '../../src/runner/report/model.ts';
 import { messagesOf } from './findings-support.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { start } from './sandbox-client.ts';

@@ -8,7 +8,7 @@
 // webhook that announces it: the generated requisition is read from it.
 import { expect, test } from '@playwright/test';
 import type { SandboxInput } from '../../sandbox/options.ts';
-import { freePort } from '../../src/run/prism.ts';
+import { freePort } from '../../src/runner/run/prism.ts';
 import { messagesOf } from './findings-support.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { credentials, start } from './sandbox-client.ts';

@@ -3,9 +3,6 @@
 // and the second sending of a late or lost read (src/http/second-sending.ts), against sendings that answer or
 // fail on command. Durations are given, never measured: nothing here depends on the machine's speed.
 import { expect, test } from '@playwright/test';
-import { coordinatorCall } from '../../src/coordinator/client.ts';
-import { ROUTES } from '../../src/coordinator/routes.ts';
-import { startRunCoordinator } from '../../src/coordinator/server.ts';
 import type { SentRequest } from '../../src/http/exchange.ts';
 import {
   type LearnedTable,
@@ -20,13 +17,12 @@ import {
   sendWithSecond,
 } from '../../src/http/second-sending.ts';
 import { TransportError } from '../../src/http/transport.ts';
-import {
-  lateSamples,
-  type SlowRequestRecord,
-  sentTwice,
-  slowRequestRows,
-} from '../../src/report/latency/slow-requests.ts';
-import { sentAgainWhenLate } from '../../src/session/target-session.ts';
+import { ROUTES } from '../../src/protocol/coordinator-routes.ts';
+import type { SlowRequestRecord } from '../../src/protocol/slow-requests.ts';
+import { startRunCoordinator } from '../../src/runner/coordinator/server.ts';
+import { lateSamples, sentTwice, slowRequestRows } from '../../src/runner/report/latency/slow-requests.ts';
+import { coordinatorCall } from '../../src/worker/session/coordinator-client.ts';
+import { sentAgainWhenLate } from '../../src/worker/session/target-session.ts';
 
 const get = (path: string): SentRequest => ({ method: 'GET', url: `http://target${path}`, headers: {} });
 const cycles = get('/v2/cycle?limit=25');

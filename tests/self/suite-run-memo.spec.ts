@@ -1,12 +1,12 @@
-// The run's memo (src/session/run-memo.ts through src/coordinator/server.ts): what one worker reads, every
+// The run's memo (src/worker/session/run-memo.ts through src/runner/coordinator/server.ts): what one worker reads, every
 // other asker of the run gets, without reading it again; a read that failed is not remembered, and one that
 // got no answer blocks the askers that waited for it.
 import { expect, test } from '@playwright/test';
-import { type CoordinatorCall, coordinatorCall } from '../../src/coordinator/client.ts';
-import type { MemoClaim } from '../../src/coordinator/routes.ts';
-import { startRunCoordinator } from '../../src/coordinator/server.ts';
-import { jsonCodec, RunMemo } from '../../src/session/run-memo.ts';
-import { UnansweredFailure, unansweredElsewhere } from '../../src/session/unanswered.ts';
+import type { MemoClaim } from '../../src/protocol/coordinator-routes.ts';
+import { startRunCoordinator } from '../../src/runner/coordinator/server.ts';
+import { type CoordinatorCall, coordinatorCall } from '../../src/worker/session/coordinator-client.ts';
+import { jsonCodec, RunMemo } from '../../src/worker/session/run-memo.ts';
+import { UnansweredFailure, unansweredElsewhere } from '../../src/worker/session/unanswered.ts';
 
 test('askers of one key share one read; a failed read leaves the key to the next asker', async () => {
   const coordinator = await startRunCoordinator(Date.now() + 60_000);

@@ -13,7 +13,7 @@ import {
   runTargets,
   TARGET_ANNOTATION,
 } from '../../src/config/run-plan.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
+import { playwrightCli } from '../../src/runner/run/playwright.ts';
 
 const [target] = runTargets({});
 if (!target) throw new Error('a run without a matrix has one target');

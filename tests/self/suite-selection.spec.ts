@@ -10,7 +10,7 @@ import {
   partMetadata,
   runPart,
 } from '../../src/config/selection.ts';
-import { playwrightCli } from '../../src/run/playwright.ts';
+import { playwrightCli } from '../../src/runner/run/playwright.ts';
 
 const test_ = (...args: string[]) => commandLinePart(['node', 'cli.js', 'test', ...args]);
 

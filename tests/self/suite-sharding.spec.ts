@@ -11,15 +11,15 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/app.ts';
 import type { SandboxInput } from '../../sandbox/options.ts';
 import { PRODUCTION_RATE_LIMITS } from '../../sandbox/rate-limit.ts';
 import { requestsSent } from '../../src/http/request-counter.ts';
+import type { ConformanceResult } from '../../src/result/schema.ts';
+import { readResult } from '../../src/result/validate.ts';
 import {
   mergeDifferences,
   SHARD_RECORD_KEY,
   type ShardRecord,
   shardsAsOneRun,
-} from '../../src/report/shard-record.ts';
-import type { ConformanceResult } from '../../src/result/schema.ts';
-import { readResult } from '../../src/result/validate.ts';
-import { cli, runProcess } from '../../src/run/run-step.ts';
+} from '../../src/runner/report/shard-record.ts';
+import { cli, runProcess } from '../../src/runner/run/run-step.ts';
 import { WHOLE_RUN_TIMEOUT_MS } from './safety-nets.ts';
 import { scratchDir } from './scratch.ts';
 import { sandboxTargetEnv } from './suite-against.ts';

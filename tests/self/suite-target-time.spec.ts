@@ -1,4 +1,4 @@
-// A test's timeout bounds the check's own work, never the target's time (src/session/run-waits.ts): while a
+// A test's timeout bounds the check's own work, never the target's time (src/worker/session/run-waits.ts): while a
 // request waits for its answer the timeout holds the bound, then it keeps the time waited, overlapping waits
 // once; the API client tells each request's wait. Durations are bounded from both sides by the test's own
 // clock, never asserted against a figure of the machine's speed.
@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import type { ApiClientOptions } from '../../src/http/api-client.ts';
 import { standaloneClient } from '../../src/http/standalone-client.ts';
 import { nodeTransport } from '../../src/http/transport.ts';
-import { waitForTarget } from '../../src/session/run-waits.ts';
+import { waitForTarget } from '../../src/worker/session/run-waits.ts';
 
 test("a test's timeout counts none of its waits for the target: it holds the bound while one is in flight, then keeps the time waited, overlapping waits once", async () => {
   const info = test.info();

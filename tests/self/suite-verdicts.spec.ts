@@ -1,14 +1,17 @@
 // One vocabulary for checks (issue 30): a conformance test gives every verdict through its `verdict`
-// fixture (src/verdict/verdicts.ts), never through a free function, and reports on another requirement only
+// fixture (src/worker/verdict/verdicts.ts), never through a free function, and reports on another requirement only
 // through `verdict.of`: it notes and warns about any, and judges those the test declares and the
 // contract-wide ones.
 // The sources are read with Babel's TypeScript parser, as suite-requirement-once.spec.ts reads them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from '@babel/parser';
 import { expect, test } from '@playwright/test';
+import { requirementIdsText } from '../../src/contract/requirement-ids-file.ts';
+import type { RequirementId } from '../../src/contract/requirements.ts';
 import { createExchange, type Exchange } from '../../src/http/exchange.ts';
-import { findingsOf } from '../../src/report/finding.ts';
-import { ConformanceFailure, Verdict } from '../../src/verdict/verdicts.ts';
+import { ConformanceFailure } from '../../src/protocol/failure.ts';
+import { findingsOf } from '../../src/protocol/finding.ts';
+import { Verdict } from '../../src/worker/verdict/verdicts.ts';
 import { Skipped, skipReasonOf } from './findings-support.ts';
 import { nodesOf } from './syntax-tree.ts';
 
@@ -58,7 +61,7 @@ test('verdict.of judges the declared and the contract-wide requirements, and onl
   tag: ['@PAG-A', '@SCH-CYCLE'],
 }, () => {
   const verdict = new Verdict('PAG-A');
-  const passes = (requirement: string) => () => verdict.of(requirement).expectNo5xx(exchange(200));
+  const passes = (requirement: RequirementId) => () => verdict.of(requirement).expectNo5xx(exchange(200));
   // Declared: the test's own, and its `also` (each a tag).
   expect(passes('SCH-CYCLE')).not.toThrow();
   // Contract-wide: no 5xx on client input, an operation's answer to a valid request.
@@ -199,4 +202,9 @@ test('expectNoLeak: another user’s record fails, a 5xx fails, any answer but 4
       message: expect.stringMatching(/answered 200, not 400/),
     },
   ]);
+});
+
+test('the RequirementId that verifies() and verdict.of() take is the catalogue’s (npm run docs:tables writes it)', () => {
+  const file = new URL('../../src/contract/requirement-ids.ts', import.meta.url);
+  expect(readFileSync(file, 'utf8')).toBe(requirementIdsText());
 });

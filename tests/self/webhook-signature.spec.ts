@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { signWebhookBody } from '../../sandbox/webhooks.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { signatureScheme } from '../../src/config/webhook-settings.ts';
+import { deliveryHeader, startWebhookReceiver } from '../../src/http/webhook-receiver.ts';
 import {
   DEFAULT_SIGNATURE_SCHEME,
   type SignatureScheme,
@@ -17,8 +18,7 @@ import {
   signWebhook,
   verifyWebhook,
 } from '../../src/http/webhook-signature.ts';
-import { cli } from '../../src/run/run-step.ts';
-import { deliveryHeader, startWebhookReceiver } from '../../src/run/webhook-receiver.ts';
+import { cli } from '../../src/runner/run/run-step.ts';
 import { DELIVERY_WAIT_MS } from './safety-nets.ts';
 import { credentials, start } from './sandbox-client.ts';
 

@@ -2,8 +2,8 @@
 // variable for this process and the processes it starts, and how a failure ends (one line, no stack trace).
 import { Command } from 'commander';
 import { redactText } from '../../http/redact.ts';
-import { EXIT_STATUSES } from '../../report/exit-statuses.ts';
 import { packageVersion } from '../../run-state/package.ts';
+import { EXIT_STATUSES } from '../../runner/report/exit-statuses.ts';
 import { messageOf } from '../../text/error-message.ts';
 
 /** Usage, configuration and input errors: the status every subcommand shares. */

@@ -3,16 +3,16 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { profileList } from '../../config/profiles.ts';
 import { variablesHelp } from '../../config/variables-doc.ts';
-import { EXIT_STATUSES, SIGNAL_STATUS } from '../../report/exit-statuses.ts';
 import { RUN_VERDICTS } from '../../result/outcomes.ts';
 import { builtPlaywrightVariables, suiteModule } from '../../run-state/package.ts';
+import { EXIT_STATUSES, SIGNAL_STATUS } from '../../runner/report/exit-statuses.ts';
 import { type ExitStatuses, exitWith, subcommand, withEnvFile } from './common.ts';
 
 /** Every CONFORMANCE_* variable, from the table (src/config/variables.ts): the run's and the command's help. */
 export const variablesHelpText = (): string =>
   `\nVariables (the environment wins over --env-file):\n\n${variablesHelp()}`;
 
-/** What a selection does to the verdict (src/config/selection.ts, src/report/build-report.ts). */
+/** What a selection does to the verdict (src/config/selection.ts, src/runner/report/build-report.ts). */
 const NARROWED_HELP = `
 A narrowed run (CONFORMANCE_GREP, or after --: --grep, --grep-invert, --project, --last-failed,
 --only-changed, --test-list, --test-list-invert, test-file filters, --shard judged alone rather than merged

@@ -30,13 +30,6 @@ const targets = runTargets(environment);
 const plan = runPlan(targets, embeddedSandbox, isolatedShares(profile));
 /** What this run selects (CONFORMANCE_GREP, --grep, test filters...) and its shard: recorded for the reporter. */
 const part = runPart(environment, process.argv);
-/**
- * `--shard=I/N`: Playwright runs a teardown project in full in every shard whose tests it tears down, so the
- * isolated tests (a 429 burst, revoking the grant) would run N times against the same target. They run in
- * the first shard only: the one Playwright never leaves empty (a later one is, with fewer groups of tests
- * than shards, and its teardown then never runs).
- */
-const isolatedHere = !part.shard || part.shard.current === 1;
 // Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project
 // ignores it, so the isolated tests would always run after the selection), and the smoke profile's @smoke
 // tests only (the profile guard in src/worker/suite/fixtures.ts refuses the rest anyway; filtering here saves
@@ -110,7 +103,7 @@ function project({ name, role, instances, teardown, share }: PlannedProject): Pr
   // A lane runs its share of the isolated tests (without shares, every one), one at a time.
   return {
     ...common,
-    grep: isolatedHere ? allOf(isolated, ...filters, ...(share ? [share] : [])) : /(?!)/,
+    grep: allOf(isolated, ...filters, ...(share ? [share] : [])),
     workers: 1,
   };
 }

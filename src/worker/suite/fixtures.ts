@@ -233,6 +233,13 @@ export const internal = { box: 'self' } as const;
 const ISOLATION_UNTOLD =
   "the isolated tests share the target with the others, and the run's reporters lack src/runner/report/isolated-first-reporter.ts, which tells the others when these have ended: list it in --reporter";
 
+/**
+ * Why an isolated test sharing its target does not run on a later shard: every shard's tests would meet it.
+ * The isolated projects come first, so Playwright gives their tests to the first shard while they fit in it.
+ */
+const pastFirstShard = ({ current, total }: { current: number; total: number }): string =>
+  `the isolated tests share the target with every shard's tests and run on the first shard only, but with ${total} shards this one fell to shard ${current}: run fewer shards`;
+
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
   judgedFixtures({
@@ -316,6 +323,8 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
         const reason = refusal(config, testInfo.tags);
         if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
         if (isolation === 'first' && !_isolatedFirst) notVerified(ISOLATION_UNTOLD);
+        const { shard } = testInfo.config;
+        if (isolation === 'first' && shard && shard.current > 1) notVerified(pastFirstShard(shard));
         // A test that writes or generates data reads its effect back: it needs a target that keeps state.
         const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
         if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))

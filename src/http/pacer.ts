@@ -32,6 +32,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The budget a credential's requests draw on at a target: instances of a matrix run are servers of their own. */
 export const budgetKey = (baseUrl: string, credential: string): string => `${baseUrl} ${credential}`;
 
+/** `pacer`'s budgets of one target, by credential: instances of a matrix run are servers of their own. */
+export const targetPacer = (pacer: Pacer, baseUrl: string): Pacer => ({
+  turn: (credential, onWait) => pacer.turn(budgetKey(baseUrl, credential), onWait),
+  observe: (credential, seen) => pacer.observe(budgetKey(baseUrl, credential), seen),
+  shown: (credential) => pacer.shown(budgetKey(baseUrl, credential)),
+});
+
 /** The budgets of a process of its own (a standalone client, or the coordinator's, of a shard: `share`). */
 export function localTurns(
   deadline = Number.POSITIVE_INFINITY,

@@ -134,9 +134,11 @@ export class RateBudget {
             ? MAX_LEASE
             : 1
           : Math.max(1, Math.min(MAX_LEASE, Math.floor(this.remaining / LEASE_SHARE)));
-      // A shard's requests are granted one at a time: a lease spent after the window turned would land in
-      // the next one, uncounted there, beside the other shards' shares.
-      const granted = shareLeft === undefined ? grant : 1;
+      // A shard's requests are granted one at a time, before its share is known too (a target silent so far
+      // may announce its limit in the next answer): a lease spent after the window turned would land in the
+      // next one, uncounted there, beside the other shards' shares, and a silent target's lease of
+      // MAX_LEASE would outlast the share the next answer sets.
+      const granted = this.share >= 1 ? grant : 1;
       if (this.remaining !== undefined) this.remaining -= granted;
       this.grantedInWindow += granted;
       return { kind: 'go', grant: granted };

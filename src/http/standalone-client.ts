@@ -1,8 +1,9 @@
 // The suite's HTTP client outside the run's workers (`npm run login`, `npm run doctor`, the run's preflight,
-// self tests): rate budgets of its own, and its requests counted nowhere unless a run's log is given.
+// self tests): rate budgets of its own unless a pacer is given (the run's, for its preflight), and its requests
+// counted nowhere unless a run's log is given.
 import { devNull } from 'node:os';
 import { ApiClient, type ApiClientOptions } from './api-client.ts';
-import { leasingPacer, localTurns } from './pacer.ts';
+import { leasingPacer, localTurns, type Pacer } from './pacer.ts';
 import { RequestCounter } from './request-counter.ts';
 import type { Transport } from './transport.ts';
 
@@ -11,11 +12,13 @@ export const standaloneClient = (
   options: Omit<ApiClientOptions, 'pacer' | 'requests'>,
   /** A run's request log to count in (the run's preflight), else none. */
   requestLog: string = devNull,
+  /** The run's budgets (a shard's part of the target's), else budgets of its own. */
+  pacer?: Pacer,
 ): ApiClient => {
   const turns = localTurns();
   return new ApiClient(transport, {
     ...options,
-    pacer: leasingPacer(turns.source, turns.shown),
+    pacer: pacer ?? leasingPacer(turns.source, turns.shown),
     requests: new RequestCounter(requestLog),
   });
 };

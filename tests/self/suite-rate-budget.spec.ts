@@ -47,6 +47,19 @@ test.describe('a rate budget', () => {
     expect(again).toBe(4);
   });
 
+  test("a shard's budget grants one request a turn before the target announces its limit too: a silent answer first leases it no more", () => {
+    const budget = new RateBudget(HOUR, () => 0, 1 / 4);
+    expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });
+    // An answer without rate-limit headers (a page the limit does not govern): silent so far.
+    budget.observe({ status: 200 });
+    expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });
+    // The next answer announces the limit: the share counts the requests already granted.
+    budget.observe(announced(98, 60));
+    let granted = 2;
+    for (let turn = budget.turn(); turn.kind === 'go'; turn = budget.turn()) granted += turn.grant;
+    expect(granted).toBe(25);
+  });
+
   test('grants what the last response said was left, then holds every request until the reset', () => {
     const { budget, clock } = budgetAt();
     expect(budget.turn()).toEqual({ kind: 'go', grant: 1 });

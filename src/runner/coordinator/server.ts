@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SuiteConfig } from '../../config/suite-config.ts';
-import { localTurns } from '../../http/pacer.ts';
+import { leasingPacer, localTurns, type Pacer } from '../../http/pacer.ts';
 import type { RateObservation } from '../../http/rate-budget.ts';
 import { AnswerTimes } from '../../http/request-timeout.ts';
 import {
@@ -29,6 +29,8 @@ type MemoEntry =
 
 export interface RunCoordinator {
   url: string;
+  /** The run's rate budgets in this process, for the requests the runner sends itself (the preflight). */
+  pacer: Pacer;
   /** Names the clients of a target instance for the console (`target`: its name in a matrix run, else ''). */
   nameClients(config: SuiteConfig, target: string): void;
   close(): Promise<void>;
@@ -136,6 +138,7 @@ export async function startRunCoordinator(deadline: number, share = 1): Promise<
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    pacer: leasingPacer(turns.source, turns.shown),
     nameClients: (config, target) => waits.name(clientLabels(config, target)),
     close: () =>
       new Promise<void>((resolve) => {

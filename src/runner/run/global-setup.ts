@@ -290,7 +290,8 @@ async function startTargets(
     if (instance.startedByRun) runJournal(instance.config.authUrl).ownTarget(instance.config.authUrl);
   // The run's own target (the first instance): a matrix's others are embedded sandboxes like it.
   const [own] = started;
-  const problem = own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog));
+  const problem =
+    own && (await preflight(own.config, own.layers, own.startedByRun, facts.requestLog, coordinator.pacer));
   if (problem) recordRunError(problem);
   return own?.config.recordHar;
 }

@@ -27,6 +27,7 @@ import { successRequirement } from '../../contract/requirements.ts';
 import type { ApiClient } from '../../http/api-client.ts';
 import { CERTIFICATE_ERROR, CERTIFICATE_REMEDY, describeCertificate } from '../../http/certificate.ts';
 import { type Exchange, jsonOf, STATUS } from '../../http/exchange.ts';
+import { type Pacer, targetPacer } from '../../http/pacer.ts';
 import { announcedNumbers, type RateLimitJudge } from '../../http/rate-limited.ts';
 import { redactText, registerSecret } from '../../http/redact.ts';
 import { RequestRefused } from '../../http/request-refused.ts';
@@ -284,6 +285,8 @@ export async function preflight(
   startedByRun: boolean,
   /** The run's request log (src/http/request-counter.ts). */
   requestLog: string,
+  /** The run's rate budgets (the coordinator's: a shard's part of the target's), its workers' too. */
+  pacer: Pacer,
 ): Promise<RunError | undefined> {
   const local = browserProblem(config);
   if (local || startedByRun) return local;
@@ -298,6 +301,7 @@ export async function preflight(
         transport,
         { baseUrl: config.baseUrl, timeoutMs: config.requestTimeoutMs, rateLimited: onceMore },
         requestLog,
+        targetPacer(pacer, config.baseUrl),
       ),
     );
   } finally {

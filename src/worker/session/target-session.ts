@@ -15,7 +15,7 @@ import type { OperationId } from '../../contract/operation-model.ts';
 import { ApiClient, USER_CREDENTIAL } from '../../http/api-client.ts';
 import type { SentRequest } from '../../http/exchange.ts';
 import { appendToRecording } from '../../http/har-writer.ts';
-import { budgetKey, leasingPacer, type Pacer } from '../../http/pacer.ts';
+import { budgetKey, leasingPacer, type Pacer, targetPacer } from '../../http/pacer.ts';
 import type { ShownRate } from '../../http/rate-window.ts';
 import { registerSecret } from '../../http/redact.ts';
 import { RequestCounter, UnansweredRequests } from '../../http/request-counter.ts';
@@ -100,12 +100,7 @@ function sessionClient(manifest: RunManifest, transport: Transport, { pacer, cal
   const slow = slowRequestWatch(config.baseUrl);
   const api = new ApiClient(transport, {
     baseUrl: config.baseUrl,
-    // One budget per target and credential: instances of a matrix run are servers of their own.
-    pacer: {
-      turn: (credential, onWait) => pacer.turn(budgetKey(config.baseUrl, credential), onWait),
-      observe: (credential, seen) => pacer.observe(budgetKey(config.baseUrl, credential), seen),
-      shown: (credential) => pacer.shown(budgetKey(config.baseUrl, credential)),
-    },
+    pacer: targetPacer(pacer, config.baseUrl),
     requests: new RequestCounter(
       manifest.requestLog,
       profileRow(config.profile).requestBudget ? config.requestBudget : undefined,

@@ -91,7 +91,8 @@ test(
         `the target announces a limit of ${announced.limit} (${read}); configured ${configured.limit}`,
       );
     let windowSeconds = configured?.windowSeconds ?? announced?.windowSeconds;
-    const documented = `${limit} requests per ${windowSeconds ?? '?'} s (${configured ? 'CONFORMANCE_RATE_LIMIT' : read})`;
+    const per = windowSeconds === undefined ? 'a window it does not state' : `${windowSeconds} s`;
+    const documented = `${limit} requests per ${per} (${configured ? 'CONFORMANCE_RATE_LIMIT' : read})`;
     // The burst's waits (a fresh window, the reset after the 429) are the run's: the test's timeout grows by them.
     testInfo.setTimeout(testInfo.timeout + 3 * (windowSeconds ?? announced?.resetSeconds ?? 60) * 1000);
 

@@ -240,5 +240,11 @@ test.describe('linters', () => {
     // No `if:`: the default success() skips it after a run that did not pass.
     expect(steps[verifyAt]?.if).toBeUndefined();
     expect(steps[verifyAt]?.run).toContain('verify-report reports/conformance.json');
+    // Signed where the certifying party's key is a secret, checked by its committed public key.
+    const keyAt = steps.findIndex((step) => step.run?.includes('CONFORMANCE_SIGNING_KEY_FILE='));
+    expect(keyAt).toBeGreaterThanOrEqual(0);
+    expect(keyAt).toBeLessThan(runAt);
+    expect(steps[verifyAt]?.run).toContain('--public-key certification.pub');
+    expect(steps.some((step) => step.if === 'always()' && step.run?.includes('rm -f'))).toBe(true);
   });
 });

@@ -2,7 +2,6 @@
 // components read only this, and one adapter (from-report.ts) builds it from a result and the requirement
 // history.
 import type { RequirementStatus, RunVerdict } from '../../../result/outcomes.ts';
-import type { LatencyRow } from '../latency/latency.ts';
 
 /** A requirement's status, and the run's verdict: the result's closed lists (src/result/outcomes.ts). */
 export type Status = RequirementStatus;
@@ -249,8 +248,13 @@ export interface ResponseView {
   body?: BodyView;
 }
 
-/** A row of the latency table (latency.ts), its baseline said as a change. */
-export interface LatencyView extends Omit<LatencyRow, 'baseline'> {
+export interface LatencyView {
+  operationId: string;
+  count: number;
+  p50: number;
+  p95: number;
+  max: number;
+  budgetMs?: number;
   overBudget: boolean;
   /** The p95 change against the baseline, e.g. `+12.5 ms (+25%)`. */
   sinceBaseline?: string;

@@ -44,6 +44,10 @@ import {
   verifies,
 } from '../../src/worker/suite/index.ts';
 
+// Each check is a long walk of generated requests (about 40 to 120): they spread over the workers, as a file
+// in a row would hold one worker for the whole walk (on a target answering in 700 ms, about 8 minutes).
+test.describe.configure({ mode: 'parallel' });
+
 interface RequestCase {
   label: string;
   pathParams: Record<string, string>;

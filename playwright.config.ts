@@ -4,13 +4,7 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, profileRow, Tags } from './src/config/profiles.ts';
-import {
-  type Isolation,
-  isolationOf,
-  type PlannedProject,
-  runPlan,
-  runTargets,
-} from './src/config/run-plan.ts';
+import { type Isolation, type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
 import { ISOLATED_FIRST_REPORTER } from './src/protocol/isolated-first.ts';
 import { KEPT_FAILURES_REPORTER } from './src/protocol/kept-failures.ts';
@@ -86,15 +80,19 @@ export default defineConfig<object, WorkerOptions>({
  * 429 burst, revoking the grant), one at a time, on an instance of their own or after the rest. Each target's
  * tests of the project talk to that target's instance of the project (src/worker/suite/fixtures.ts `session`).
  */
-function project({ name, role, instances, teardown, share }: PlannedProject): Project<object, WorkerOptions> {
+function project({
+  name,
+  role,
+  instances,
+  teardown,
+  share,
+  isolation,
+}: PlannedProject): Project<object, WorkerOptions> {
   const common = {
     name,
     teardown,
-    metadata: { instances, role },
-    use: {
-      targetInstances: instances,
-      isolation: isolationOf(plan, role),
-    },
+    metadata: { instances, role, isolation },
+    use: { targetInstances: instances, isolation },
   };
   if (role === 'conformance')
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,

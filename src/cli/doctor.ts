@@ -204,7 +204,7 @@ function planLines(config: SuiteConfig, runTimeoutSeconds: number, shown: ShownR
     rotation: rotationOf(new Date().toISOString(), config.explore, config.propertySeed),
     pinned: config.depth,
   });
-  const estimate = wallTimeEstimate(depth, rates, { isolatedFirst: config.target !== 'sandbox' });
+  const estimate = wallTimeEstimate(depth, rates, { burstLast: config.target !== 'sandbox' });
   return [
     ...rateLines('user data (the OAuth client)', rates.user),
     ...rateLines('partner data (each client)', rates.partner),

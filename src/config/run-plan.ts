@@ -3,8 +3,8 @@
 // the tests that can share a target, and the isolated ones that disturb it. A matrix run registers each test
 // once per target (src/worker/suite/test.ts), so one worker serves every target: a worker costs about 2 s of CPU to
 // start, more than a mutant's few tests take. On the embedded sandbox the isolated tests get instances of
-// their own and run beside the others; on any other target they share it, first, the others waiting for them,
-// the 429 burst beside the revocations (they disturb different things: the client's window, user B's grant).
+// their own and run beside the others; on any other target they share it: the revocations first, the others
+// waiting for them, and the 429 burst last, once the others have ended (it spends the client's window).
 // A pure function of the run options, so the Playwright configuration, global setup and the fixtures derive
 // the same plan.
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,6 +35,8 @@ export interface PlannedProject {
   teardown?: string;
   /** A lane's share of the isolated tests (a pattern over a test's title and tags). */
   share?: RegExp;
+  /** Where its tests stand to the others sharing their target. */
+  isolation: Isolation;
 }
 
 /** A target instance: global setup starts it (off the sandbox: resolves it) for the projects of a role. */
@@ -49,9 +51,9 @@ export interface RunPlan {
   /** Whether the isolated tests run in lanes of their own (one more worker per lane, mostly waiting). */
   isolatedBeside: boolean;
   /**
-   * Whether the isolated tests share the target with the others: they run first, and the others' workers
-   * wait until they have ended (src/run-state/isolated-finished.ts), while the isolated lane's first sendings
-   * still settle.
+   * Whether the isolated tests share the target with the others: the revocations run first, and the others'
+   * workers wait until they have ended, while the revocations' first sendings still settle; the 429 burst
+   * waits until the others have ended (src/run-state/isolated-finished.ts).
    */
   isolatedFirst: boolean;
   /** The isolated projects beside the others (or first): each runs its share of the isolated tests one at a time. */
@@ -72,8 +74,9 @@ const ISOLATED_LANES = 2;
  * beside the rest, on instances of their own, unless the run's profile runs none of them (no shares): a lone
  * target's shares (profiles.ts `isolatedShares`) in a lane and on an instance each, a matrix's targets in
  * ISOLATED_LANES lanes, each target's isolated tests in one lane on one instance. On any other target they
- * share it, first, a share in each lane: a wait of theirs for an answer that never came settles while the others run,
- * and only the others' settle after the last test (the others' waits never disturb an isolated test).
+ * share it, a share in each lane: the revocations first, so that a wait of theirs for an answer that never came
+ * settles while the others run (the others' waits never disturb an isolated test); the 429 burst last, in
+ * what is left of the client's window once the others have ended.
  */
 export function runPlan(
   targets: readonly TargetSpec[],
@@ -88,21 +91,28 @@ export function runPlan(
     for (const target of targets) main[target.name] = add(target, 'conformance');
     const others = { name: 'conformance', role: 'conformance', instances: main } as const;
     if (!isolatedBeside) {
-      const lane = { name: laneName(0), role: 'isolated', instances: main } as const;
+      const lane = { name: laneName(0), role: 'isolated', instances: main, isolation: 'apart' } as const;
       return {
-        projects: [{ ...others, teardown: lane.name }, lane],
+        projects: [{ ...others, isolation: 'apart', teardown: lane.name }, lane],
         instances,
         isolatedBeside,
         isolatedFirst: false,
         isolatedLanes: 1,
       };
     }
-    // First, its shares side by side, a lane each: the 429 burst's wait for its reset beside the revocations.
+    // A lane a share: the first (the 429 burst: profiles.ts isolatedShares) spends the client's window, so it
+    // runs last, in what is left of the window, waiting for the reset alone; the others' lanes run first.
     const lanes = isolatedShares.map(
-      (share, lane): PlannedProject => ({ name: laneName(lane), role: 'isolated', instances: main, share }),
+      (share, lane): PlannedProject => ({
+        name: laneName(lane),
+        role: 'isolated',
+        instances: main,
+        share,
+        isolation: lane === 0 ? 'last' : 'first',
+      }),
     );
     return {
-      projects: [...lanes, others],
+      projects: [...lanes, { ...others, isolation: 'after' }],
       instances,
       isolatedBeside,
       isolatedFirst: true,
@@ -125,12 +135,16 @@ export function runPlan(
       role: 'isolated',
       instances: laneInstances,
       share: byShare ? isolatedShares[lane] : registrationsOf(Object.keys(laneInstances)),
+      isolation: 'apart',
     }),
   );
   // Playwright hands out tests in project order: isolated tests on their own instances go first, so that
   // their waits (a rate-limit window, a stated delivery wait) overlap the other tests.
   return {
-    projects: [...disturbing, { name: 'conformance', role: 'conformance', instances: main }],
+    projects: [
+      ...disturbing,
+      { name: 'conformance', role: 'conformance', instances: main, isolation: 'apart' },
+    ],
     instances,
     isolatedBeside,
     isolatedFirst: false,
@@ -142,13 +156,11 @@ export function runPlan(
 const laneName = (lane: number): string => (lane === 0 ? 'isolated' : `isolated ${lane + 1}`);
 
 /**
- * Where a project's tests stand to the isolated ones sharing their target: `first`, they are those, run first;
- * `after`, the others, waiting for them; `apart`, the isolated tests have instances of their own, or run after.
+ * Where a project's tests stand to the isolated ones sharing their target: `first`, isolated, run before the
+ * others; `after`, the others, waiting for the `first`; `last`, isolated, waiting for the others to end;
+ * `apart`, the isolated tests have instances of their own, or none run.
  */
-export type Isolation = 'first' | 'after' | 'apart';
-
-export const isolationOf = (plan: RunPlan, role: ProjectRole): Isolation =>
-  plan.isolatedFirst ? (role === 'isolated' ? 'first' : 'after') : 'apart';
+export type Isolation = 'first' | 'after' | 'last' | 'apart';
 
 /** The annotation that names the target of a test's registration in a matrix run (src/worker/suite/test.ts). */
 export const TARGET_ANNOTATION = 'target';

@@ -1,5 +1,5 @@
 // The wall time a run will take, as `doctor` estimates it before the run: the run's own time, or the time its
-// requests take at the rate that paces them (the windows they fill, the 429 burst's wait for its window's
+// requests take at the rate that paces them (the windows they fill, the 429 burst's wait for the last one's
 // reset) and the run's edges, whichever is longer. The constants are measured (docs/rate-limits.md, "The plan
 // and its estimate").
 import { type DepthPlan, type PlannedRate, secondsAtLimit } from './depth-plan.ts';
@@ -28,7 +28,7 @@ interface Paced {
 
 /**
  * Seconds `requests` take at a rate: each window's worth goes at once, then the run waits for the next window
- * (the last window's requests go at once, and the run ends), and how that reads.
+ * (the last window's time is the 429 burst's wait: wallTimeEstimate), and how that reads.
  */
 function pacedSeconds({ what, requests, rate }: Paced): { seconds: number; part?: string } {
   if (!rate) return { seconds: 0 };
@@ -41,24 +41,24 @@ function pacedSeconds({ what, requests, rate }: Paced): { seconds: number; part?
 }
 
 /**
- * The estimate for `plan` at these rates; `isolatedFirst`: the isolated tests share the target's client and run
- * first (not on instances of their own: src/config/run-plan.ts), so the 429 burst spends what is left of the
- * window global setup opened and waits for its reset (about a whole window; the revocations run beside it, the
- * others wait for both), in place of the embedded sandbox's own token's requests.
+ * The estimate for `plan` at these rates; `burstLast`: the isolated tests share the target's client (not on
+ * instances of their own: src/config/run-plan.ts), so the 429 burst runs last, spends what is left of the
+ * client's window and waits for its reset (half a window on average), in place of the embedded sandbox's own
+ * token's requests.
  */
 export function wallTimeEstimate(
   plan: DepthPlan,
   rates: { user?: PlannedRate; partner?: PlannedRate },
-  { isolatedFirst }: { isolatedFirst: boolean },
+  { burstLast }: { burstLast: boolean },
 ): WallTimeEstimate {
-  const burst = isolatedFirst && rates.user ? rates.user.windowSeconds : 0;
+  const burst = burstLast && rates.user ? rates.user.windowSeconds / 2 : 0;
   const requests = plan.requests.user - (burst > 0 ? EMBEDDED_BURST : 0);
   const user = pacedSeconds({ what: 'user-data', requests, rate: rates.user });
   const partner = pacedSeconds({ what: 'partner', requests: plan.requests.partner, rate: rates.partner });
   const paced = Math.round(Math.max(user.seconds, partner.seconds) + burst + EDGES_SECONDS);
   const parts = [
     ...[user.part, partner.part].filter((part): part is string => part !== undefined),
-    ...(burst > 0 ? [`the 429 burst's wait for its window's reset, about ${Math.round(burst)} s`] : []),
+    ...(burst > 0 ? [`the 429 burst's wait for its window's reset, ${Math.round(burst)} s on average`] : []),
     paced > OWN_SECONDS ? `${EDGES_SECONDS} s of setup and reports` : `the run's own ~${OWN_SECONDS} s`,
   ];
   return { seconds: Math.max(OWN_SECONDS, paced), parts };

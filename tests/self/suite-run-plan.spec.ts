@@ -6,13 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { isolatedShares, Tags } from '../../src/config/profiles.ts';
-import {
-  isolationOf,
-  type ProjectRole,
-  runPlan,
-  runTargets,
-  TARGET_ANNOTATION,
-} from '../../src/config/run-plan.ts';
+import { runPlan, runTargets, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
 import { playwrightCli } from '../../src/runner/run/playwright.ts';
 
 const [target] = runTargets({});
@@ -29,36 +23,37 @@ function matrix(entries: unknown): Record<string, string> {
 test('on the embedded sandbox each share of the isolated tests gets an instance and a lane, scheduled first, beside the rest', () => {
   const plan = runPlan([target], true, shares);
   expect(plan.projects).toEqual([
-    { name: 'isolated', role: 'isolated', instances: { '': 1 }, share: shares[0] },
-    { name: 'isolated 2', role: 'isolated', instances: { '': 2 }, share: shares[1] },
-    { name: 'conformance', role: 'conformance', instances: { '': 0 } },
+    { name: 'isolated', role: 'isolated', instances: { '': 1 }, share: shares[0], isolation: 'apart' },
+    { name: 'isolated 2', role: 'isolated', instances: { '': 2 }, share: shares[1], isolation: 'apart' },
+    { name: 'conformance', role: 'conformance', instances: { '': 0 }, isolation: 'apart' },
   ]);
   expect(plan.instances.map((instance) => instance.role)).toEqual(['conformance', 'isolated', 'isolated']);
   expect(plan.isolatedBeside).toBe(true);
   expect(plan.isolatedLanes).toBe(2);
 });
 
-test('on any other target the isolated tests share it, first, a lane a share (the 429 burst beside the revocations), the others after them', () => {
+test('on any other target the isolated tests share it, a lane a share: the revocations first, the others after them, the 429 burst last', () => {
   const plan = runPlan([target], false, shares);
   expect(plan.projects).toEqual([
-    { name: 'isolated', role: 'isolated', instances: { '': 0 }, share: shares[0] },
-    { name: 'isolated 2', role: 'isolated', instances: { '': 0 }, share: shares[1] },
-    { name: 'conformance', role: 'conformance', instances: { '': 0 } },
+    { name: 'isolated', role: 'isolated', instances: { '': 0 }, share: shares[0], isolation: 'last' },
+    { name: 'isolated 2', role: 'isolated', instances: { '': 0 }, share: shares[1], isolation: 'first' },
+    { name: 'conformance', role: 'conformance', instances: { '': 0 }, isolation: 'after' },
   ]);
   expect(plan.instances).toHaveLength(1);
   expect(plan).toMatchObject({ isolatedBeside: true, isolatedFirst: true, isolatedLanes: 2 });
-  expect(['isolated', 'conformance'].map((role) => isolationOf(plan, role as ProjectRole))).toEqual([
-    'first',
-    'after',
-  ]);
-  expect(isolationOf(runPlan([target], true, shares), 'conformance')).toBe('apart');
 });
 
 test('smoke, which runs no isolated test, gets one instance, its empty isolated project after the rest', () => {
   for (const plan of [runPlan([target], false, isolatedShares('smoke')), runPlan([target], true, [])]) {
     expect(plan.projects).toEqual([
-      { name: 'conformance', role: 'conformance', instances: { '': 0 }, teardown: 'isolated' },
-      { name: 'isolated', role: 'isolated', instances: { '': 0 } },
+      {
+        name: 'conformance',
+        role: 'conformance',
+        instances: { '': 0 },
+        isolation: 'apart',
+        teardown: 'isolated',
+      },
+      { name: 'isolated', role: 'isolated', instances: { '': 0 }, isolation: 'apart' },
     ]);
     expect(plan.instances).toHaveLength(1);
     expect(plan).toMatchObject({ isolatedBeside: false, isolatedFirst: false, isolatedLanes: 1 });

@@ -1,25 +1,27 @@
-// Tells the workers of a run when its isolated tests have all ended (src/run-state/isolated-finished.ts): on a
-// target they share with the others, the others wait for them (src/config/run-plan.ts `isolatedFirst`). Listed
-// in every run's reporters, a shard's too; a run without isolated tests (a narrowed one, a later shard) says
-// so as it begins. Where a --reporter list of the user's own lacks it, nothing would tell the others: the
-// isolated tests are then not verified (src/worker/suite/fixtures.ts; src/protocol/isolated-first.ts), and the others do not wait.
+// Tells the workers of a run when a group of its tests has ended (src/run-state/isolated-finished.ts): on a
+// target the isolated tests share with the others, the others wait for the isolated tests that run first,
+// and the 429 burst for the others (src/config/run-plan.ts `isolatedFirst`). Listed in every run's
+// reporters, a shard's too; a group the run lacks (a narrowed run, a later shard) is said at once. Where a
+// --reporter list of the user's own lacks it, nothing would tell the workers: the isolated tests are then
+// not verified (src/worker/suite/fixtures.ts; src/protocol/isolated-first.ts), and the others do not wait.
 import type { Reporter, Suite, TestCase } from '@playwright/test/reporter';
-import { markIsolatedFinished } from '../../run-state/isolated-finished.ts';
+import { markEnded, type WaitedGroup } from '../../run-state/isolated-finished.ts';
 
-/** The role of a test's project (src/config/run-plan.ts), as playwright.config.ts states it in its metadata. */
-const isolated = (test: TestCase): boolean => test.parent.project()?.metadata.role === 'isolated';
+/** A test's project's place (src/config/run-plan.ts `Isolation`), as playwright.config.ts states it. */
+const isolationOf = (test: TestCase): unknown => test.parent.project()?.metadata.isolation;
 
 export default class IsolatedFirstReporter implements Reporter {
-  private left = new Set<TestCase>();
+  private readonly left = new Map<WaitedGroup, Set<TestCase>>();
 
   onBegin(_config: unknown, suite: Suite): void {
-    this.left = new Set(suite.allTests().filter(isolated));
-    if (this.left.size === 0) markIsolatedFinished();
+    for (const group of ['first', 'after'] as const) {
+      this.left.set(group, new Set(suite.allTests().filter((test) => isolationOf(test) === group)));
+      if (this.left.get(group)?.size === 0) markEnded(group);
+    }
   }
 
   onTestEnd(test: TestCase): void {
-    if (!this.left.delete(test) || this.left.size > 0) return;
-    markIsolatedFinished();
+    for (const [group, tests] of this.left) if (tests.delete(test) && tests.size === 0) markEnded(group);
   }
 
   printsToStdio(): boolean {

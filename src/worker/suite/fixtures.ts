@@ -27,7 +27,7 @@ import { isolatedFirstShown } from '../../protocol/isolated-first.ts';
 import { keptFailuresShown } from '../../protocol/kept-failures.ts';
 import { latencyAnnotation } from '../../protocol/latency-samples.ts';
 import { signInRunError } from '../../protocol/run-errors.ts';
-import { isolatedFinished } from '../../run-state/isolated-finished.ts';
+import { ended } from '../../run-state/isolated-finished.ts';
 import { recordedRunError } from '../../run-state/run-error.ts';
 import { setupFinished } from '../../run-state/setup-finished.ts';
 import { messageOf } from '../../text/error-message.ts';
@@ -57,7 +57,7 @@ interface WorkerFixtures {
   targetInstances: Record<string, number>;
   /**
    * Where the isolated tests share the target with the others (src/config/run-plan.ts `isolatedFirst`): the
-   * worker's tests are the isolated ones, run first, or the others, run after them (option).
+   * worker's tests are isolated ones run first or last (the 429 burst), or the others, run between (option).
    */
   isolation: Isolation;
   /** The others wait for the isolated tests: the run's reporters tell them when those have ended. */
@@ -231,7 +231,7 @@ export const internal = { box: 'self' } as const;
 
 /** Why an isolated test sharing its target does not run: nothing would tell the others when it has ended. */
 const ISOLATION_UNTOLD =
-  "the isolated tests share the target with the others, and the run's reporters lack src/runner/report/isolated-first-reporter.ts, which tells the others when these have ended: list it in --reporter";
+  "the isolated tests share the target with the others, and the run's reporters lack src/runner/report/isolated-first-reporter.ts, which tells each group when the one before it has ended: list it in --reporter";
 
 /**
  * Why an isolated test sharing its target does not run on a later shard: every shard's tests would meet it.
@@ -258,10 +258,11 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
     _runSetUp: [
       async ({ isolation, _isolatedFirst }, use) => {
         await setupFinished();
-        if (isolation === 'after' && _isolatedFirst) await isolatedFinished();
+        if (isolation === 'after' && _isolatedFirst) await ended('first');
+        if (isolation === 'last' && _isolatedFirst) await ended('after');
         await use(undefined);
       },
-      // Global setup's own time, and the isolated tests', is the run's (bounded by its timeout), not a test's.
+      // Global setup's own time, and the other groups', is the run's (bounded by its timeout), not a test's.
       { scope: 'worker', auto: true, timeout: 0, title: "the run's global setup", ...internal },
     ],
     _targetSessions: [
@@ -322,9 +323,10 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
       async ({ config, isolation, _isolatedFirst }, use, testInfo) => {
         const reason = refusal(config, testInfo.tags);
         if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
-        if (isolation === 'first' && !_isolatedFirst) notVerified(ISOLATION_UNTOLD);
+        const isolated = isolation === 'first' || isolation === 'last';
+        if (isolated && !_isolatedFirst) notVerified(ISOLATION_UNTOLD);
         const { shard } = testInfo.config;
-        if (isolation === 'first' && shard && shard.current > 1) notVerified(pastFirstShard(shard));
+        if (isolated && shard && shard.current > 1) notVerified(pastFirstShard(shard));
         // A test that writes or generates data reads its effect back: it needs a target that keeps state.
         const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
         if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))

@@ -26,8 +26,14 @@ function prismBin(): string {
   return join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
 }
 
+/**
+ * How long Prism may take to listen: a safety net against a hang, never a measure of speed (on the 2-core
+ * machine, loaded by the self tests beside it, Prism took more than 30 s to start).
+ */
+const START_BOUND_S = 120;
+
 async function waitUntilListening(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_BOUND_S * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Prism exited (${child.exitCode}):\n${log()}`);
     try {
@@ -37,7 +43,7 @@ async function waitUntilListening(url: string, child: ChildProcess, log: () => s
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  throw new Error(`Prism did not start within 30 s:\n${log()}`);
+  throw new Error(`Prism did not start within ${START_BOUND_S} s:\n${log()}`);
 }
 
 /** `mode` mock: Prism answers from the spec; proxy: it forwards to `upstream` and validates both ways. */

@@ -84,7 +84,14 @@ function ownerEnded(lockPath: string): boolean {
 }
 
 export class TokenStore {
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    /**
+     * Told of each pause while another holder keeps the lock: a wait of the run's own (a worker refreshing
+     * under it may be waiting for its rate-limit turn), which a test's timeout does not count.
+     */
+    private readonly onLockWait?: (waitMs: number) => void,
+  ) {}
 
   /** The store's content (empty when the file does not exist yet); every token in it is redacted from output. */
   read(): TokenStoreData {
@@ -157,7 +164,11 @@ export class TokenStore {
         throw new Error(
           `the token store ${this.path} stayed locked for ${LOCK_WAIT_MS / 1000} s (${lockPath})`,
         );
-      else await sleep(10 + Math.random() * 40);
+      else {
+        const pauseMs = 10 + Math.random() * 40;
+        this.onLockWait?.(Math.ceil(pauseMs));
+        await sleep(pauseMs);
+      }
     }
   }
 }

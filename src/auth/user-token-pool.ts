@@ -85,7 +85,12 @@ export class UserTokenPool {
     private readonly lifetimes: TokenLifetimes = runTokens,
   ) {
     const { tokenStore } = config.auth;
-    this.grants = tokenStore ? new StoredGrants(new TokenStore(tokenStore), config.authUrl) : undefined;
+    const store =
+      tokenStore &&
+      new TokenStore(tokenStore, (waitMs) =>
+        api.waitOfTheRun(waitMs, "another refresh holds the token store's lock"),
+      );
+    this.grants = store ? new StoredGrants(store, config.authUrl) : undefined;
   }
 
   private account(user: UserName): UserLogin | undefined {

@@ -121,6 +121,11 @@ export class ApiClient {
         : { ms: options.timeoutMs, how: 'CONFORMANCE_REQUEST_TIMEOUT_MS' };
   }
 
+  /** Tells the client's `onWait` of a wait of the run's own outside its requests (a lock its token store holds). */
+  waitOfTheRun(waitMs: number, reason: string): void {
+    this.options.onWait?.(waitMs, reason);
+  }
+
   /** The same client with some options replaced (e.g. a per-test recorder and guard). */
   withOptions(options: Partial<ApiClientOptions>): ApiClient {
     return new ApiClient(this.transport, { ...this.options, ...options });

@@ -53,6 +53,22 @@ test('a lock left by a run that ended is taken over', async () => {
   expect(counter(new TokenStore(path).read())).toBe(1);
 });
 
+test("a wait for the lock another holder keeps is told as the run's, pause by pause", async () => {
+  const path = join(scratchDir(), 'tokens.json');
+  const told: number[] = [];
+  const holder = new TokenStore(path);
+  const waiter = new TokenStore(path, (waitMs) => told.push(waitMs));
+  let holding: () => void = () => {};
+  const held = holder.update(() => new Promise<void>((resolve) => (holding = resolve)));
+  const waited = waiter.update(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  holding();
+  await Promise.all([held, waited]);
+  // Told before each pause (10 to 50 ms), so that a test's timeout has grown before the pause begins.
+  expect(told.length).toBeGreaterThan(0);
+  for (const pauseMs of told) expect(pauseMs).toBeGreaterThanOrEqual(10);
+  for (const pauseMs of told) expect(pauseMs).toBeLessThanOrEqual(50);
+});
 test('it keeps the access tokens it replaces with their expiry, and gives the most recently expired of a scope set', () => {
   const data: TokenStoreData = { version: 1, grants: {}, accessTokens: {} };
   const at = (iso: string) => Date.parse(iso);

@@ -137,7 +137,7 @@ function partnerFor(
     notVerified(
       `partner ${name} is not configured (CONFORMANCE_PARTNER_${name}_CLIENT_ID, CONFORMANCE_PARTNER_${name}_CLIENT_SECRET)`,
     );
-  const settings = { ...partnerTokenSettings(config, credentials), failed: partnerTokenFailure };
+  const settings = { ...partnerTokenSettings(config, credentials, api), failed: partnerTokenFailure };
   return new PartnerClient(api, credentials, tokens, settings);
 }
 

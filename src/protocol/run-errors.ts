@@ -5,6 +5,7 @@
 // class (src/auth/sign-in-errors.ts), or a transport failure's code. Any other
 // error no check raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts).
 import { readFileSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { CHROMIUM_REMEDY } from '../config/chromium.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { layerOf, type VariableLayer } from '../config/environment.ts';
@@ -102,7 +103,7 @@ export const suiteError = (title: string, error: TestError): RunError => ({
   kind: 'suite',
   cause: `the suite's own code failed in "${title}": ${firstLine(error.message ?? error.value ?? 'an error without a message')}`,
   remedy: SUITE_REMEDY,
-  ...(error.stack ? { stack: redactText(error.stack) } : {}),
+  ...(error.stack ? { stack: redactText(stripVTControlCharacters(error.stack)) } : {}),
 });
 
 /** The target (or its authorization server, `variable`) answered no request. */
@@ -112,7 +113,9 @@ export const unreachable = (reason: string, variable: string): RunError => ({
   remedy: `check ${variable}`,
 });
 
-const firstLine = (text: string): string => redactText(text.split('\n')[0] ?? '').trim();
+// Playwright colours its own messages (a test timeout's): a report's text carries none of the terminal's codes.
+const firstLine = (text: string): string =>
+  redactText(stripVTControlCharacters(text).split('\n')[0] ?? '').trim();
 
 /** Where a variable got its value: "set in the environment", or the file of variables and the line. */
 export function sourceOf(variable: string, layers: readonly VariableLayer[]): string {

@@ -86,7 +86,7 @@ function variantResult(
     ok: failures.length === 0 && allowed.includes(report.verdict),
     verdict: report.verdict,
     failures,
-    warnings: report.requirements.flatMap((r) => r.warnings.map((w) => `${r.id}: ${w}`)),
+    warnings: report.requirements.flatMap((r) => r.warnings.map((w) => `${r.id}: ${w.message}`)),
     notVerified: report.incomplete.map((r) => r.id),
   };
 }

@@ -36,6 +36,8 @@ export const suiteReporters = (...others: string[]): string =>
     suiteFile('src/runner/report/isolated-first-reporter.ts'),
     ...others,
     suiteFile('src/runner/report/conformance-reporter.ts'),
+    // Playwright's JSON report where PLAYWRIGHT_JSON_OUTPUT_FILE asks for one, as playwright.config.ts gives it.
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ? ['json'] : []),
   ].join(',');
 
 /** What a run in a reports directory of its own is given, and what it reads back from that directory. */

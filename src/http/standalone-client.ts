@@ -14,11 +14,15 @@ export const standaloneClient = (
   requestLog: string = devNull,
   /** The run's budgets (a shard's part of the target's), else budgets of its own. */
   pacer?: Pacer,
-): ApiClient => {
-  const turns = localTurns();
-  return new ApiClient(transport, {
+): ApiClient =>
+  new ApiClient(transport, {
     ...options,
-    pacer: pacer ?? leasingPacer(turns.source, turns.shown),
+    pacer: pacer ?? ownPacer(),
     requests: new RequestCounter(requestLog),
   });
-};
+
+/** Budgets of the client's own, made only where no run's pacer is given. */
+function ownPacer(): Pacer {
+  const turns = localTurns();
+  return leasingPacer(turns.source, turns.shown);
+}

@@ -167,8 +167,9 @@ export { assertExplored, replayedFromStore } from '../verdict/explored-property.
 export type { RefusalReading, Verdict } from '../verdict/verdicts.ts';
 export { describeEachCollection } from './each-collection.ts';
 export { expiredPartnerToken, expiredUserToken } from './expired-tokens.ts';
-export { ALL_READ_SCOPES, signInOutcome } from './fixtures.ts';
+export { ALL_READ_SCOPES } from './fixtures.ts';
 export { renewalCheck } from './partner-auth-checks.ts';
+export { signInOutcome } from './sign-ins.ts';
 export { test, verifies } from './test.ts';
 // Checks declared the same way for many targets (tests of their own).
 export { type AuthCase, authCaseCheck, authTargets } from './user-auth-checks.ts';

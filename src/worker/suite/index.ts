@@ -61,7 +61,7 @@ export {
   type SchemaViolation,
   validate,
 } from '../../contract/validators.ts';
-export type { ApiClient } from '../../http/api-client.ts';
+export type { ApiClient, ApiRequest } from '../../http/api-client.ts';
 export {
   bodyField,
   bodyOf,
@@ -72,7 +72,7 @@ export {
   succeeded,
 } from '../../http/exchange.ts';
 export { madeUpToken } from '../../http/made-up-tokens.ts';
-export { announcedRateLimit } from '../../http/rate-limit-headers.ts';
+export { type AnnouncedRateLimit, announcedRateLimit } from '../../http/rate-limit-headers.ts';
 export { registerSecret } from '../../http/redact.ts';
 export { type Delivery, deliveryHeader, deliveryText } from '../../http/webhook-receiver.ts';
 export {

@@ -288,8 +288,8 @@ test(
     'a bounded burst over the documented rate limit gets 429 with the documented headers, and the request is served again after the window',
     { tag: [Tags.isolated, Tags.rateLimit], needs: ['rate-limit'] },
   ),
-  async (fixtures, testInfo) => {
-    const { api, config, verdict } = fixtures;
+  async ({ api, config, userToken, freshToken, verdict }, testInfo) => {
+    const fixtures: Fixtures = { api, config, userToken, freshToken, verdict };
     const op = cheapRead();
     const ownLimit = config.rateLimit !== undefined && config.capabilities.has('own-rate-limit');
     const request = { ...requestFor(op), token: await burstToken(fixtures), noRetry: true };

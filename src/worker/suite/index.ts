@@ -24,6 +24,7 @@ export {
   windowsTouched,
 } from '../../checks/rate-limit-windows.ts';
 export { type SchemaProblem, schemaProblems } from '../../checks/schema-problems.ts';
+export { signatureDepartures, unsignedProblems } from '../../checks/webhook-signatures.ts';
 export type { DepthPlan } from '../../config/depth-plan.ts';
 export { shareOf } from '../../config/input-classes.ts';
 export { Tags } from '../../config/profiles.ts';
@@ -112,7 +113,7 @@ export {
   uniqueStatus,
   validBodyFor,
 } from '../partner-data/partner-resources.ts';
-export { aboutUser, userIdOf } from '../partner-data/webhook-inbox.ts';
+export { aboutUser, userIdOf, type WebhookInbox } from '../partner-data/webhook-inbox.ts';
 export { type CollectionWalk, type Page, pageOf, readPage } from '../user-data/collections.ts';
 export type { Dataset, WindowWalks } from '../user-data/dataset.ts';
 export { covered } from '../user-data/depth.ts';

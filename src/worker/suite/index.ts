@@ -17,6 +17,7 @@ export {
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../checks/invariants.ts';
+export { pageSizeProblems, type WalkIds, walkProblems } from '../../checks/pagination.ts';
 export {
   type CountedAnswer,
   servedOverLimit,

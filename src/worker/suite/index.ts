@@ -17,6 +17,12 @@ export {
   V1_ID_CUTOFF,
   v1IdCutoffProblems,
 } from '../../checks/invariants.ts';
+export {
+  type ForeignAnswer,
+  foreignAnswer,
+  type OwnedCollection,
+  ownerProblems,
+} from '../../checks/ownership.ts';
 export { pageSizeProblems, type WalkIds, walkProblems } from '../../checks/pagination.ts';
 export {
   type CountedAnswer,

@@ -31,6 +31,12 @@ export {
   windowsTouched,
 } from '../../checks/rate-limit-windows.ts';
 export { type SchemaProblem, schemaProblems } from '../../checks/schema-problems.ts';
+export {
+  cycleSleepProblem,
+  mappingProblem,
+  sameId,
+  singleReadProblem,
+} from '../../checks/single-reads.ts';
 export { signatureDepartures, unsignedProblems } from '../../checks/webhook-signatures.ts';
 export type { DepthPlan } from '../../config/depth-plan.ts';
 export { shareOf } from '../../config/input-classes.ts';

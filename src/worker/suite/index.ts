@@ -30,6 +30,7 @@ export {
   windowsEntered,
   windowsTouched,
 } from '../../checks/rate-limit-windows.ts';
+export { type Dangling, danglingProblem, missingReferences } from '../../checks/references.ts';
 export { type SchemaProblem, schemaProblems } from '../../checks/schema-problems.ts';
 export {
   cycleSleepProblem,

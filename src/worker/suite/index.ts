@@ -7,6 +7,12 @@ export { lackedScope, lackedScopes, narrowedGrant, widerGrant } from '../../auth
 export { PartnerClient } from '../../auth/partner-client.ts';
 export type { UserName, UserTokenPool } from '../../auth/user-token-pool.ts';
 export {
+  boundCrossings,
+  type FilterBound,
+  missingFromStart,
+  type TimedRecord,
+} from '../../checks/filters.ts';
+export {
   descendingProblems,
   describeRecordProblem,
   duplicateProblems,
@@ -97,6 +103,7 @@ export {
   signatureProblem,
 } from '../../http/webhook-signature.ts';
 export { messageOf } from '../../text/error-message.ts';
+export { iso } from '../../text/iso-time.ts';
 export {
   APPOINTMENT_TYPES,
   addressedId,
@@ -156,7 +163,6 @@ export {
   identities,
   identityOf,
   idSet,
-  iso,
   ownExtent,
   recordDifference,
   sequenceDifference,

@@ -44,6 +44,7 @@ export {
   sameId,
   singleReadProblem,
 } from '../../checks/single-reads.ts';
+export { bookingProblems, collectionAddressProblems } from '../../checks/test-data.ts';
 export { signatureDepartures, unsignedProblems } from '../../checks/webhook-signatures.ts';
 export type { DepthPlan } from '../../config/depth-plan.ts';
 export { shareOf } from '../../config/input-classes.ts';

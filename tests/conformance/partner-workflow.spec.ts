@@ -22,15 +22,19 @@ import {
   type PartnerData,
   realisticReport,
   replayedFromStore,
+  requisitionStatusProblems,
   type ServiceRequestData,
   serviceRequestIdsOf,
+  siblingChangedProblem,
   statusChanges,
   statusesOf,
+  statusNotSetProblem,
   statusUpdateOperations,
   succeeded,
   Tags,
   test,
   uniqueStatus,
+  updatedAnswerProblems,
   updateOperations,
   type Verdict,
   validArbitrary,
@@ -101,10 +105,8 @@ test(
         { fresh: true },
       );
       last = exchange;
-      if (serviceRequest.task_business_status !== status)
-        problems.push(
-          `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
-        );
+      const problem = statusNotSetProblem(serviceRequestId, serviceRequest.task_business_status, status);
+      if (problem) problems.push(problem);
     }
     const { exchange, resource: after } = await partnerData.partnerRead(
       'requisition',
@@ -112,12 +114,7 @@ test(
       'OP-GET-REQUISITION',
       { fresh: true },
     );
-    for (const [serviceRequestId, value] of statusesOf(after)) {
-      if (value !== status)
-        problems.push(
-          `GET requisition: service request ${serviceRequestId} has task_business_status ${JSON.stringify(value)}, expected ${status}`,
-        );
-    }
+    problems.push(...requisitionStatusProblems(statusesOf(after), status));
     verdict.expectNone(problems, problems.length > 0 ? exchange : last);
     verdict.evidence(`${serviceRequestIds.length} service requests of requisition ${id} read back`);
   },
@@ -151,19 +148,7 @@ test(
     const schema = verdict.of(SERVICE_REQUEST_SCHEMA);
     schema.expectSchema('service-request', body, exchange);
     schema.evidence('the updated service request is a ServiceRequest', { exchange });
-    verdict.expectNone(
-      [
-        ...(body.id === serviceRequestId
-          ? []
-          : [`the answer is service request ${JSON.stringify(body.id)}, not ${serviceRequestId}`]),
-        ...(body.task_business_status === status
-          ? []
-          : [
-              `the answer carries task_business_status ${JSON.stringify(body.task_business_status)}, not the update ${status}`,
-            ]),
-      ],
-      exchange,
-    );
+    verdict.expectNone(updatedAnswerProblems(body, serviceRequestId, status), exchange);
     verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, {
       exchange,
     });
@@ -198,10 +183,12 @@ test(
         'OP-GET-SERVICE-REQUEST',
         { fresh: true },
       );
-      if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
-        problems.push(
-          `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
-        );
+      const problem = siblingChangedProblem(
+        sibling,
+        before.get(sibling),
+        serviceRequest.task_business_status,
+      );
+      if (problem) problems.push(problem);
     }
     const { exchange, resource: after } = await readWorking();
     const afterStatuses = statusesOf(after);

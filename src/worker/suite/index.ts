@@ -31,6 +31,12 @@ export {
 } from '../../checks/ownership.ts';
 export { pageSizeProblems, type WalkIds, walkProblems } from '../../checks/pagination.ts';
 export {
+  requisitionStatusProblems,
+  siblingChangedProblem,
+  statusNotSetProblem,
+  updatedAnswerProblems,
+} from '../../checks/partner-statuses.ts';
+export {
   type CountedAnswer,
   servedOverLimit,
   windowsEntered,

@@ -31,6 +31,11 @@ export {
 } from '../../checks/ownership.ts';
 export { pageSizeProblems, type WalkIds, walkProblems } from '../../checks/pagination.ts';
 export {
+  type RequisitionRead,
+  requisitionViolations,
+  serviceRequestViolations,
+} from '../../checks/partner-schemas.ts';
+export {
   requisitionStatusProblems,
   siblingChangedProblem,
   statusNotSetProblem,

@@ -1,7 +1,43 @@
-// Walks of a collection by next_token judged against each other, as data: each walk visits a record once and
-// only records the reference walk visited (PAG-NEXT-TOKEN), and the same query walked at two page sizes
-// visits the same records. A walk is its name and the identities of the records it visited, in order.
+// Pages and walks of a collection by next_token, as data: the first page holds the newest records, with
+// and without end (PAG-FIRST-PAGE); each walk visits a record once and only records the reference walk
+// visited (PAG-NEXT-TOKEN), and the same query walked at two page sizes visits the same records. A record is
+// its identity (and its time key); a walk, its name and the identities it visited, in order.
+import { iso } from '../text/iso-time.ts';
 import { describeRecordProblem, duplicateProblems } from './invariants.ts';
+
+/** A record as the first-page judgements see it: its identity and its time key. */
+export interface KeyedId {
+  id: string;
+  key: number;
+}
+
+/** The records of the complete walk (`all`) newer than the first record of the first page. */
+export function newerThanFirstProblems(first: KeyedId | undefined, all: readonly KeyedId[]): string[] {
+  if (!first) return [];
+  return all
+    .filter((record) => record.key > first.key)
+    .map(
+      (record) =>
+        `record ${record.id} (time ${iso(record.key)}) is newer than the first record of the first page, ${first.id} (${iso(first.key)})`,
+    );
+}
+
+/** With end = `cut`, the first page holds the records `before` it that are newer than its oldest. */
+export function endCutProblems(cut: number, before: readonly KeyedId[], page: readonly KeyedId[]): string[] {
+  const problems: string[] = [];
+  const onPage = new Set(page.map((record) => record.id));
+  const oldestOnPage = Math.min(...page.map((record) => record.key));
+  if (before.length > 0 && page.length === 0)
+    problems.push(
+      `with end=${iso(cut)} the first page is empty although ${before.length} records started before it`,
+    );
+  for (const record of before)
+    if (!onPage.has(record.id) && record.key > oldestOnPage)
+      problems.push(
+        `with end=${iso(cut)}: record ${record.id} (${iso(record.key)}) is newer than records on the first page but is not on it`,
+      );
+  return problems;
+}
 
 /** A walk as the judgements see it: what it was (`limit 7 over …`) and the identities it visited, in order. */
 export interface WalkIds {

@@ -16,11 +16,14 @@ import {
   covered,
   type DataRecord,
   describeEachCollection,
+  endCutProblems,
   extentOrFail,
   identities,
   identityOf,
   iso,
+  type KeyedId,
   type LoadedCollection,
+  newerThanFirstProblems,
   type Operation,
   pageSizeProblems,
   readPage,
@@ -59,38 +62,12 @@ function firstPageProblems(
   all: readonly DataRecord[],
   key: (r: DataRecord) => number,
 ) {
-  const problems: string[] = [];
   const difference = recordDifference(page, all.slice(0, page.length));
-  if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
-  const newest = page[0];
-  if (!newest) return problems;
-  for (const record of all.filter((one) => key(one) > key(newest)))
-    problems.push(
-      `record ${identityOf(record)} (time ${iso(key(record))}) is newer than the first record of the first page, ${identityOf(newest)} (${iso(key(newest))})`,
-    );
-  return problems;
-}
-
-/** With end = `cut`, the first page holds the records `before` it that are newer than its oldest. */
-function endCutProblems(
-  cut: number,
-  before: readonly DataRecord[],
-  page: readonly DataRecord[],
-  key: (r: DataRecord) => number,
-) {
-  const problems: string[] = [];
-  const onPage = new Set(identities(page));
-  const oldestOnPage = Math.min(...page.map(key));
-  if (before.length > 0 && page.length === 0)
-    problems.push(
-      `with end=${iso(cut)} the first page is empty although ${before.length} records started before it`,
-    );
-  for (const record of before)
-    if (!onPage.has(identityOf(record)) && key(record) > oldestOnPage)
-      problems.push(
-        `with end=${iso(cut)}: record ${identityOf(record)} (${iso(key(record))}) is newer than records on the first page but is not on it`,
-      );
-  return problems;
+  const keyed = (record: DataRecord): KeyedId => ({ id: identityOf(record), key: key(record) });
+  return [
+    ...(difference ? [`the first page is not the head of the complete walk: ${difference}`] : []),
+    ...newerThanFirstProblems(page[0] && keyed(page[0]), all.map(keyed)),
+  ];
 }
 
 /**
@@ -163,7 +140,8 @@ describeEachCollection((op, name) => {
         query: { end: iso(cut) },
         requirement: verdict.requirement,
       });
-      problems.push(...endCutProblems(cut, before, filtered.records, key));
+      const keyed = (record: DataRecord): KeyedId => ({ id: identityOf(record), key: key(record) });
+      problems.push(...endCutProblems(cut, before.map(keyed), filtered.records.map(keyed)));
       verdict.expectNone(problems, filtered.exchange);
       verdict.evidence(`${name}: first pages compared with a complete walk of ${all.length} records`);
     },

@@ -29,7 +29,14 @@ export {
   type OwnedCollection,
   ownerProblems,
 } from '../../checks/ownership.ts';
-export { pageSizeProblems, type WalkIds, walkProblems } from '../../checks/pagination.ts';
+export {
+  endCutProblems,
+  type KeyedId,
+  newerThanFirstProblems,
+  pageSizeProblems,
+  type WalkIds,
+  walkProblems,
+} from '../../checks/pagination.ts';
 export {
   type RequisitionRead,
   requisitionViolations,

@@ -4,7 +4,7 @@
 // Each control keeps what a person sees it called (label, accessible name, placeholder...), so that the
 // credential fields and the affirmative button can be told apart, what it would submit (src/auth/form-data.ts
 // builds the form data set from that), and its rank among the page's `input, button, select, textarea`
-// elements in document order, so that a browser acts on the same element (src/auth/browser-sign-in.ts reads
+// elements in document order, so that a browser acts on the same element (src/auth/browser-page.ts reads
 // its rendered DOM with this module too). A page whose form is built by script has no form here.
 import { type DefaultTreeAdapterMap, parse } from 'parse5';
 

@@ -83,42 +83,69 @@ export function runPlan(
   embeddedSandbox: boolean,
   isolatedShares: readonly RegExp[],
 ): RunPlan {
-  const isolatedBeside = isolatedShares.length > 0;
+  if (isolatedShares.length === 0) return apartPlan(targets);
+  return embeddedSandbox ? besidePlan(targets, isolatedShares) : sharedPlan(targets, isolatedShares);
+}
+
+/** The run's instances as the plan adds them: each added one's index. */
+function instanceList() {
   const instances: PlannedInstance[] = [];
   const add = (target: TargetSpec, role: ProjectRole) => instances.push({ target, role }) - 1;
+  return { instances, add };
+}
+
+/** An instance of each target for the others, by target name. */
+function mainInstances(targets: readonly TargetSpec[], add: (t: TargetSpec, r: ProjectRole) => number) {
   const main: Record<string, number> = {};
-  if (!embeddedSandbox || !isolatedBeside) {
-    for (const target of targets) main[target.name] = add(target, 'conformance');
-    const others = { name: 'conformance', role: 'conformance', instances: main } as const;
-    if (!isolatedBeside) {
-      const lane = { name: laneName(0), role: 'isolated', instances: main, isolation: 'apart' } as const;
-      return {
-        projects: [{ ...others, isolation: 'apart', teardown: lane.name }, lane],
-        instances,
-        isolatedBeside,
-        isolatedFirst: false,
-        isolatedLanes: 1,
-      };
-    }
-    // A lane a share: the first (the 429 burst: profiles.ts isolatedShares) spends the client's window, so it
-    // runs last, in what is left of the window, waiting for the reset alone; the others' lanes run first.
-    const lanes = isolatedShares.map(
-      (share, lane): PlannedProject => ({
-        name: laneName(lane),
-        role: 'isolated',
-        instances: main,
-        share,
-        isolation: lane === 0 ? 'last' : 'first',
-      }),
-    );
-    return {
-      projects: [...lanes, { ...others, isolation: 'after' }],
-      instances,
-      isolatedBeside,
-      isolatedFirst: true,
-      isolatedLanes: lanes.length,
-    };
-  }
+  for (const target of targets) main[target.name] = add(target, 'conformance');
+  return main;
+}
+
+/** No shares (the profile runs no isolated test): its lane, if any, comes after the others, apart. */
+function apartPlan(targets: readonly TargetSpec[]): RunPlan {
+  const { instances, add } = instanceList();
+  const main = mainInstances(targets, add);
+  const lane = { name: laneName(0), role: 'isolated', instances: main, isolation: 'apart' } as const;
+  return {
+    projects: [
+      { name: 'conformance', role: 'conformance', instances: main, isolation: 'apart', teardown: lane.name },
+      lane,
+    ],
+    instances,
+    isolatedBeside: false,
+    isolatedFirst: false,
+    isolatedLanes: 1,
+  };
+}
+
+/** The isolated tests share the target with the others: a lane a share, around the others. */
+function sharedPlan(targets: readonly TargetSpec[], isolatedShares: readonly RegExp[]): RunPlan {
+  const { instances, add } = instanceList();
+  const main = mainInstances(targets, add);
+  // A lane a share: the first (the 429 burst: profiles.ts isolatedShares) spends the client's window, so it
+  // runs last, in what is left of the window, waiting for the reset alone; the others' lanes run first.
+  const lanes = isolatedShares.map(
+    (share, lane): PlannedProject => ({
+      name: laneName(lane),
+      role: 'isolated',
+      instances: main,
+      share,
+      isolation: lane === 0 ? 'last' : 'first',
+    }),
+  );
+  return {
+    projects: [...lanes, { name: 'conformance', role: 'conformance', instances: main, isolation: 'after' }],
+    instances,
+    isolatedBeside: true,
+    isolatedFirst: true,
+    isolatedLanes: lanes.length,
+  };
+}
+
+/** On the embedded sandbox the isolated tests run beside the others, on instances of their own. */
+function besidePlan(targets: readonly TargetSpec[], isolatedShares: readonly RegExp[]): RunPlan {
+  const { instances, add } = instanceList();
+  const main: Record<string, number> = {};
   const byShare = targets.length === 1;
   const lanes: Record<string, number>[] = Array.from(
     { length: byShare ? isolatedShares.length : Math.min(ISOLATED_LANES, targets.length) },
@@ -146,7 +173,7 @@ export function runPlan(
       { name: 'conformance', role: 'conformance', instances: main, isolation: 'apart' },
     ],
     instances,
-    isolatedBeside,
+    isolatedBeside: true,
     isolatedFirst: false,
     isolatedLanes: lanes.length,
   };

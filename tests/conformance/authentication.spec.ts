@@ -6,6 +6,7 @@
 // A refused DELETE /v2/user/access revokes nothing, so it is exercised like the reads.
 import {
   ALL_READ_SCOPES,
+  type ApiClient,
   type AuthCase,
   authCaseCheck,
   authTargets,
@@ -14,12 +15,15 @@ import {
   narrowedGrant,
   registerSecret,
   requestFor,
+  type SuiteConfig,
   servedStatuses,
   signInOutcome,
   successRequirement,
   test,
   triedOn,
   type UserName,
+  type UserTokenPool,
+  type Verdict,
   verifies,
 } from '../../src/worker/suite/index.ts';
 
@@ -61,6 +65,79 @@ const cases: readonly AuthCase[] = [
 
 for (const op of authTargets) for (const authCase of cases) authCaseCheck(op, authCase);
 
+type OAuthClient = NonNullable<ReturnType<UserTokenPool['oauthClient']>>;
+
+/**
+ * {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state. What
+ * the server answered (a 5xx, its own loop, an error redirect...) is its failure, with the request; the
+ * run's own trouble (a refused request, automation that lost its way, a page for a person) stops it.
+ */
+async function authorizationCode(client: OAuthClient, user: UserName, config: SuiteConfig, verdict: Verdict) {
+  const signedIn = await signInOutcome(client.obtainCode([...ALL_READ_SCOPES].join(' ')));
+  if (signedIn.ok) return signedIn.value;
+  const { serverFailed } = signedIn;
+  if (serverFailed)
+    return verdict.fail(`user ${user}: ${serverFailed.what}`, serverFailed.evidence, serverFailed.basis);
+  return verdict.fail(
+    `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${signedIn.reason}`,
+  );
+}
+
+interface TokenBody {
+  access_token?: unknown;
+  token_type?: unknown;
+  expires_in?: unknown;
+  scope?: unknown;
+}
+
+/** {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic). */
+async function tokenFor(
+  client: OAuthClient,
+  code: Parameters<OAuthClient['codeGrant']>[0],
+  verdict: Verdict,
+) {
+  const exchange = await client.tokenRequest(client.codeGrant(code));
+  verdict.expectStatus(exchange, 200);
+  verdict.expectJsonContentType(exchange);
+  const body = verdict.json<TokenBody>(exchange);
+  registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
+  verdict.expectThat(
+    typeof body.access_token === 'string' && body.access_token.length > 0,
+    'the token response has no access_token string',
+    exchange,
+  );
+  // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
+  if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
+    verdict.warn(`token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
+  if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
+    verdict.warn(
+      `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
+      exchange,
+    );
+  return body;
+}
+
+/**
+ * The token so obtained works: on one read operation of each scope it asked for, without path parameters
+ * (the scope matrix, scopes.spec.ts, holds each operation to its scope, and the grant's statement to what
+ * the token does). A scope the stated grant lacks (a user may withhold one) may be refused; a scope it holds
+ * may not. A token that worked on nothing is no evidence that tokens work. Returns the reads it was served.
+ */
+async function tokenWorks(api: ApiClient, verdict: Verdict, token: string, lacked: ReadonlySet<string>) {
+  const served: string[] = [];
+  for (const scope of ALL_READ_SCOPES) {
+    const op = triedOn(scope);
+    if (!op) throw new Error(`no operation without path parameters declares ${scope}`);
+    const read = await api.send({ ...requestFor(op), token });
+    if (lacked.has(scope) && (read.status === 401 || read.status === 403)) continue;
+    // A 5xx says nothing about the token: the operation failed (its own success requirement).
+    verdict.of(successRequirement(op)).expectNo5xx(read);
+    verdict.expectStatus(read, servedStatuses(op));
+    served.push(op.operationId);
+  }
+  return served;
+}
+
 test(
   ...verifies(
     'AUTH-CODE-FLOW',
@@ -73,71 +150,14 @@ test(
     for (const user of users) {
       const client = tokenPool.oauthClient(user, api);
       if (!client) throw new Error('unreachable: user-login capability without userLogin');
-      const scopes = [...ALL_READ_SCOPES].join(' ');
-
-      // {auth_url}/oauth/oauth2/auth: login and consent, then the redirect carrying the code and the state.
-      // What the server answered (a 5xx, its own loop, an error redirect...) is its failure, with the request;
-      // the run's own trouble (a refused request, automation that lost its way, a page for a person) stops it.
-      const signedIn = await signInOutcome(client.obtainCode(scopes));
-      if (!signedIn.ok) {
-        const { serverFailed } = signedIn;
-        if (serverFailed)
-          return verdict.fail(
-            `user ${user}: ${serverFailed.what}`,
-            serverFailed.evidence,
-            serverFailed.basis,
-          );
-        return verdict.fail(
-          `the authorization step at ${config.authUrl}/oauth/oauth2/auth did not redirect to the redirect URI with a code and the same state: ${signedIn.reason}`,
-        );
-      }
-      const code = signedIn.value;
-
-      // {auth_url}/oauth/oauth2/token: the code for a token (client credentials in the body or as Basic).
-      const exchange = await client.tokenRequest(client.codeGrant(code));
-      verdict.expectStatus(exchange, 200);
-      verdict.expectJsonContentType(exchange);
-      const body = verdict.json<{
-        access_token?: unknown;
-        token_type?: unknown;
-        expires_in?: unknown;
-        scope?: unknown;
-      }>(exchange);
-      registerSecret(typeof body.access_token === 'string' ? body.access_token : undefined);
-      verdict.expectThat(
-        typeof body.access_token === 'string' && body.access_token.length > 0,
-        'the token response has no access_token string',
-        exchange,
-      );
-      // The seed shows no user token response: token_type and expires_in are the suite's reading of RFC 6749.
-      if (typeof body.token_type !== 'string' || body.token_type.toLowerCase() !== 'bearer')
-        verdict.warn(`token_type is ${JSON.stringify(body.token_type)}, not bearer`, exchange);
-      if (typeof body.expires_in !== 'number' || !Number.isInteger(body.expires_in) || body.expires_in <= 0)
-        verdict.warn(
-          `expires_in is ${JSON.stringify(body.expires_in)}, not a positive number of seconds`,
-          exchange,
-        );
-
-      // The token so obtained works: on one read operation of each scope it asked for, without path
-      // parameters (the scope matrix, scopes.spec.ts, holds each operation to its scope, and the grant's
-      // statement to what the token does). A scope the stated grant lacks (a user may withhold one) may be
-      // refused; a scope it holds may not. A token that worked on nothing is no evidence that tokens work.
+      const code = await authorizationCode(client, user, config, verdict);
+      const body = await tokenFor(client, code, verdict);
       const token = body.access_token as string;
+      const scopes = [...ALL_READ_SCOPES].join(' ');
       const issued = { accessToken: token, scopes, ...client.statedScope(code, body.scope) };
       const narrowed = narrowedGrant(issued, user);
       if (narrowed) verdict.note(narrowed);
-      const lacked = new Set(lackedScopes(issued));
-      const served: string[] = [];
-      for (const scope of ALL_READ_SCOPES) {
-        const op = triedOn(scope);
-        if (!op) throw new Error(`no operation without path parameters declares ${scope}`);
-        const read = await api.send({ ...requestFor(op), token });
-        if (lacked.has(scope) && (read.status === 401 || read.status === 403)) continue;
-        // A 5xx says nothing about the token: the operation failed (its own success requirement).
-        verdict.of(successRequirement(op)).expectNo5xx(read);
-        verdict.expectStatus(read, servedStatuses(op));
-        served.push(op.operationId);
-      }
+      const served = await tokenWorks(api, verdict, token, new Set(lackedScopes(issued)));
       if (served.length === 0)
         verdict.notVerified(
           `user ${user}'s token was served none of the reads it was asked for (${narrowed ?? 'its grant holds them all'})`,

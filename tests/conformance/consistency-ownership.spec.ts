@@ -8,12 +8,14 @@ import {
   type DataRecord,
   type Dataset,
   type Exchange,
+  foreignAnswer,
   knownValues,
   type Operation,
+  type OwnedCollection,
   operationById,
   operations,
   operationsOf,
-  preview,
+  ownerProblems,
   readPage,
   servedAt,
   succeeded,
@@ -149,15 +151,11 @@ test(
         tried++;
         const exchange = await api.send({ path: buildPath(op, { [param.name]: value }), token: tokenA });
         verdict.expectNo5xx(exchange);
-        if (exchange.status === 404) continue;
-        if (exchange.status >= 400) {
-          verdict.warn(`user B's record refused to user A with ${exchange.status}, not 404`, exchange);
-          continue;
-        }
+        const answer = foreignAnswer(exchange.status, op.path.replace(`{${param.name}}`, String(value)));
+        if (answer && 'warning' in answer) verdict.warn(answer.warning, exchange);
+        if (!answer || !('problem' in answer)) continue;
         first ??= exchange;
-        problems.push(
-          `${op.path.replace(`{${param.name}}`, String(value))} (user B's) answers ${exchange.status} to user A`,
-        );
+        problems.push(answer.problem);
       }
     }
     verdict.expectNone(problems, first);
@@ -177,24 +175,16 @@ test(
     verdict.expectNo5xx(profile);
     const body = bodyOf<{ user_id?: unknown }>(profile);
     const profileUser = succeeded(profile) && body.ok ? body.value.user_id : undefined;
-    const problems: string[] = [];
-    const owners = new Set<string>();
+    const collections: OwnedCollection[] = [];
     for (const collection of userCollections) {
       const loaded = await dataset.collection(collection);
-      loaded.records.forEach((record, index) => {
-        // A missing user_id is a schema violation (reported there), not another user's record.
-        if (record.user_id === undefined) return;
-        owners.add(String(record.user_id));
-        if (typeof profileUser === 'number' && record.user_id !== profileUser) {
-          const where = servedAt(loaded, index);
-          problems.push(
-            `${collection.path} page ${where.page}, #${where.onPage}: user_id ${preview(record.user_id)}, but the profile's is ${profileUser}`,
-          );
-        }
+      collections.push({
+        path: collection.path,
+        records: loaded.records,
+        servedAt: (i) => servedAt(loaded, i),
       });
     }
-    if (typeof profileUser !== 'number' && owners.size > 1)
-      problems.push(`the collections mix records of users ${[...owners].join(', ')}`);
+    const { problems, owners } = ownerProblems(collections, profileUser);
     verdict.expectNone(problems, profile);
     if (owners.size === 0) verdict.notVerified("user A's collections hold no record with a user_id");
     verdict.evidence(`every record of user A's collections carries user_id ${[...owners].join(', ')}`);

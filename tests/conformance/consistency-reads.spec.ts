@@ -4,18 +4,21 @@
 import {
   type ApiClient,
   buildPath,
+  cycleSleepProblem,
   type DataRecord,
   type Dataset,
   type Exchange,
   idSet,
   iso,
+  mappingProblem,
   type Operation,
   operationById,
   operationsOf,
-  preview,
   readPage,
+  sameId,
   servedAt,
   singleReadOf,
+  singleReadProblem,
   spread,
   succeeded,
   test,
@@ -28,25 +31,6 @@ import {
 // many as the run's depth plan says (records read by id per collection, cycles whose sleep and recovery are
 // read, v1_ids whose mapping is read): each read is sent once per worker (Dataset.read) and judged by both.
 const sample = async (dataset: Dataset): Promise<number> => (await dataset.plan()).singleReadSamples;
-
-/** JSON pointers at which two values differ (key order ignored). */
-function differences(inCollection: unknown, byId: unknown, at = ''): string[] {
-  if (Object.is(inCollection, byId)) return [];
-  if (
-    inCollection !== null &&
-    byId !== null &&
-    typeof inCollection === 'object' &&
-    typeof byId === 'object' &&
-    Array.isArray(inCollection) === Array.isArray(byId)
-  ) {
-    const a = inCollection as Record<string, unknown>;
-    const b = byId as Record<string, unknown>;
-    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((key) =>
-      differences(a[key], b[key], `${at}/${key}`),
-    );
-  }
-  return [`${at || '(root)'}: ${preview(inCollection)} in the collection, ${preview(byId)} by id`];
-}
 
 /**
  * The record as its collection lists it now: the page of records from its start to the middle of its extent
@@ -70,9 +54,6 @@ async function listedNow(
   });
   return page.records.find((listed) => sameId(listed.id, record.id));
 }
-
-const sameId = (a: unknown, b: unknown): boolean =>
-  (typeof a === 'string' || typeof a === 'number') && String(a).toLowerCase() === String(b).toLowerCase();
 
 type Params = Record<string, string | number>;
 
@@ -140,13 +121,11 @@ for (const collection of userCollections) {
           updated.push(String(record.id));
           continue;
         }
-        const found = differences(listed, byId);
-        if (found.length === 0) continue;
-        first ??= exchange;
         const where = servedAt(loaded, index);
-        problems.push(
-          `${String(record.id)} (page ${where.page}, #${where.onPage} of the collection) differs at ${found.join('; ')}`,
-        );
+        const problem = singleReadProblem(listed, byId, record.id, `page ${where.page}, #${where.onPage}`);
+        if (problem === undefined) continue;
+        first ??= exchange;
+        problems.push(problem);
       }
       verdict.expectNone(problems, first);
       if (updated.length === indexes.length)
@@ -172,9 +151,7 @@ test(
     if (paramSets.length === 0)
       verdict.notVerified('no cycle of user A has a recovery (hence a sleep) to read');
     await judgeEachRead<DataRecord>(dataset, verdict, op, paramSets, (sleep, params) =>
-      sameId(sleep.cycle_id, params.cycleId)
-        ? undefined
-        : `cycle ${params.cycleId}: the sleep ${String(sleep.id)} has cycle_id ${String(sleep.cycle_id)}`,
+      cycleSleepProblem(sleep, params.cycleId),
     );
     verdict.evidence(`the sleeps of ${paramSets.length} cycles name their cycle`);
   },
@@ -224,10 +201,7 @@ test(
     const paramSets = await dataset.paramSets(op, await sample(dataset));
     await judgeEachRead<{ v2_activity_id?: unknown }>(dataset, verdict, op, paramSets, (mapping, params) => {
       const record = byV1.get(params.activityV1Id) as DataRecord;
-      const mapped = mapping.v2_activity_id;
-      return sameId(mapped, record.id)
-        ? undefined
-        : `v1_id ${String(record.v1_id)} of ${String(record.id)} maps to ${preview(mapped)}`;
+      return mappingProblem(mapping.v2_activity_id, record);
     });
     verdict.evidence(`${paramSets.length} v1_ids mapped to their records' uuids`, {
       count: paramSets.length,

@@ -6,9 +6,11 @@ import {
   buildPath,
   type DataRecord,
   type Dataset,
+  danglingProblem,
   type Exchange,
   idSet,
   type LoadedCollection,
+  missingReferences,
   type Operation,
   operationById,
   ownExtent,
@@ -38,15 +40,7 @@ async function unresolved(
   read: Operation,
   within: (record: DataRecord) => boolean,
 ): Promise<{ problems: string[]; references: number; notLookedUp: number; exchange?: Exchange }> {
-  const missing = new Map<string, number>(); // reference → index of the first record naming it
-  let references = 0;
-  from.records.forEach((record, index) => {
-    // A missing reference is a schema violation (the schema tests report it), not a dangling one.
-    if (record[field] === undefined || record[field] === null || !within(record)) return;
-    references++;
-    const value = String(record[field]);
-    if (!known.has(value.toLowerCase()) && !missing.has(value)) missing.set(value, index);
-  });
+  const { missing, references } = missingReferences(from.records, field, known, within);
   const [param] = read.pathParams;
   if (!param) throw new Error(`${read.operationId} has no path parameter`);
   const problems: string[] = [];
@@ -61,7 +55,15 @@ async function unresolved(
     const where = servedAt(from, index);
     exchange ??= where.exchange;
     problems.push(
-      `record ${index} (page ${where.page}, #${where.onPage}) of ${from.operation.path}: ${field} ${value} is in no record of the collection and ${read.path.replace(`{${param.name}}`, value)} answers ${answer.status}`,
+      danglingProblem({
+        index,
+        where: `page ${where.page}, #${where.onPage}`,
+        from: from.operation.path,
+        field,
+        value,
+        read: read.path.replace(`{${param.name}}`, value),
+        status: answer.status,
+      }),
     );
   }
   return { problems, references, notLookedUp: missing.size - lookedUp, exchange };

@@ -13,6 +13,7 @@
 // its extent is the union of its sleep's and its cycle's (src/worker/user-data/records.ts), and only records
 // whose inclusion is the same under every choice are asserted.
 import {
+  boundCrossings,
   buildPath,
   covered,
   type DataRecord,
@@ -25,6 +26,7 @@ import {
   identities,
   identityOf,
   iso,
+  missingFromStart,
   type Operation,
   type Page,
   readPage,
@@ -73,12 +75,13 @@ async function crossings(
     const at = extent(anchor).earliest;
     beyond += all.filter((record) => bound.beyond(bound.timeOf(extent(record)), at)).length;
     const page = await bound.read({ [bound.param]: iso(at) });
-    for (const record of page.records) {
-      const time = bound.timeOf(extent(record));
-      const which = `${bound.param}=${iso(at)}: record ${identityOf(record)}`;
-      if (bound.beyond(time, at)) problems.push(`${which} ${bound.leaked(iso(time))}`);
-      else if (time === at) verdict.warn(`${which} ${bound.atBound}`, page.exchange);
-    }
+    const served = page.records.map((record) => ({
+      id: identityOf(record),
+      time: bound.timeOf(extent(record)),
+    }));
+    const crossed = boundCrossings(served, { ...bound, at });
+    problems.push(...crossed.problems);
+    for (const warning of crossed.warnings) verdict.warn(warning, page.exchange);
   }
   return { problems, beyond };
 }
@@ -103,7 +106,8 @@ describeEachCollection((op, name) => {
       let checked = 0;
       const anchors = await windowAnchors(dataset, op);
       for (const index of anchors) {
-        const record = records[Math.min(index, records.length - 1)];
+        const anchor = Math.min(index, records.length - 1);
+        const record = records[anchor];
         if (!record) continue;
         const start = extent(record).earliest;
         const walk = await dataset.walk(op, {
@@ -111,17 +115,11 @@ describeEachCollection((op, name) => {
           query: { start: iso(start) },
           requirement: verdict.requirement,
         });
-        const found = new Set(identities(walk.records));
         // Every record of the complete walk that starts at or after start must be there.
-        for (const candidate of records) {
-          if (extent(candidate).earliest >= start) checked++;
-          if (extent(candidate).earliest >= start && !found.has(identityOf(candidate))) {
-            const exact = candidate === record ? ' (it starts exactly at start)' : '';
-            problems.push(
-              `start=${iso(start)}: record ${identityOf(candidate)} starting ${iso(extent(candidate).earliest)} is missing${exact}`,
-            );
-          }
-        }
+        const starts = records.map((one) => ({ id: identityOf(one), time: extent(one).earliest }));
+        const missing = missingFromStart(starts, new Set(identities(walk.records)), start, anchor);
+        checked += missing.checked;
+        problems.push(...missing.problems);
       }
       verdict.expectNone(problems);
       if (checked === 0) verdict.notVerified(`${name} holds no record to filter (${records.length} records)`);

@@ -2,8 +2,10 @@
 // descending; recoveries by the start of their related sleep descending (the sleep looked up in the sleeps
 // collection, or read by id when the collection does not hold it).
 import {
+  type ApiClient,
   buildPath,
   type DataRecord,
+  type Dataset,
   descendingProblems,
   jsonOf,
   onPages,
@@ -12,6 +14,7 @@ import {
   succeeded,
   test,
   userCollections,
+  type Verdict,
   verifies,
 } from '../../src/worker/suite/index.ts';
 
@@ -27,6 +30,47 @@ const orderRules = userCollections.map((collection) => ({
 
 const parses = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
+/** The fixtures the sleep look-ups take. */
+interface Lookups {
+  api: ApiClient;
+  dataset: Dataset;
+  verdict: Verdict;
+}
+
+/**
+ * The recoveries keyed by the start of their related sleep: found in the sleeps collection, else read by
+ * id (at most MAX_SLEEP_LOOKUPS). A sleep walk the plan's bound stopped does not reach the oldest
+ * recoveries' sleeps: those are left out, not read one by one.
+ */
+async function bySleepStart(
+  { api, dataset, verdict }: Lookups,
+  token: string,
+  recoveries: readonly DataRecord[],
+) {
+  const key = (id: unknown) => String(id).toLowerCase();
+  const sleeps = await dataset.collection('listSleeps');
+  const sleepStart = new Map<string, unknown>(sleeps.records.map((sleep) => [key(sleep.id), sleep.start]));
+  const getSleep = operationById('getSleepById');
+  let lookups = sleeps.complete ? 0 : MAX_SLEEP_LOOKUPS;
+  for (const recovery of recoveries) {
+    const id = recovery.sleep_id;
+    if (typeof id !== 'string' || sleepStart.has(key(id)) || lookups >= MAX_SLEEP_LOOKUPS) continue;
+    lookups++;
+    const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
+    verdict.expectNo5xx(exchange);
+    const sleep = jsonOf(exchange.text);
+    // Not a sleep: left out below, with the others whose sleep is not found.
+    if (succeeded(exchange) && sleep.ok) sleepStart.set(key(id), (sleep.value as DataRecord).start);
+  }
+  return recoveries.map(
+    (recovery): DataRecord => ({
+      ...recovery,
+      id: `cycle_id ${String(recovery.cycle_id)}`,
+      sort_key: sleepStart.get(key(recovery.sleep_id)),
+    }),
+  );
+}
+
 // These checks relate records to each other (and to time): each needs a target that keeps real data.
 for (const { requirement, collection, bySleep } of orderRules) {
   const what = bySleep ? 'the start of the related sleep' : 'start';
@@ -36,34 +80,9 @@ for (const { requirement, collection, bySleep } of orderRules) {
     }),
     async ({ api, dataset, userToken, verdict }) => {
       const loaded = await dataset.collection(collection);
-      let keyed: DataRecord[] = loaded.records.map((record) => ({ ...record, sort_key: record.start }));
-      if (bySleep) {
-        const token = await userToken();
-        const key = (id: unknown) => String(id).toLowerCase();
-        const sleeps = await dataset.collection('listSleeps');
-        const sleepStart = new Map<string, unknown>(
-          sleeps.records.map((sleep) => [key(sleep.id), sleep.start]),
-        );
-        const getSleep = operationById('getSleepById');
-        // A sleep walk the plan's bound stopped does not reach the oldest recoveries' sleeps: those are left
-        // out, not read one by one.
-        let lookups = sleeps.complete ? 0 : MAX_SLEEP_LOOKUPS;
-        for (const recovery of loaded.records) {
-          const id = recovery.sleep_id;
-          if (typeof id !== 'string' || sleepStart.has(key(id)) || lookups >= MAX_SLEEP_LOOKUPS) continue;
-          lookups++;
-          const exchange = await api.send({ path: buildPath(getSleep, { sleepId: id }), token });
-          verdict.expectNo5xx(exchange);
-          const sleep = jsonOf(exchange.text);
-          // Not a sleep: left out below, with the others whose sleep is not found.
-          if (succeeded(exchange) && sleep.ok) sleepStart.set(key(id), (sleep.value as DataRecord).start);
-        }
-        keyed = loaded.records.map((recovery) => ({
-          ...recovery,
-          id: `cycle_id ${String(recovery.cycle_id)}`,
-          sort_key: sleepStart.get(key(recovery.sleep_id)),
-        }));
-      }
+      const keyed = bySleep
+        ? await bySleepStart({ api, dataset, verdict }, await userToken(), loaded.records)
+        : loaded.records.map((record) => ({ ...record, sort_key: record.start }));
       // Records whose key cannot be read are left out of the comparison (the schema tests report them).
       const unordered = keyed.filter((record) => !parses(record.sort_key)).length;
       if (unordered > 0) {

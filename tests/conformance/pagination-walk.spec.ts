@@ -9,25 +9,32 @@
 // 1, 2 and 7, every collection in the deep plan, one each by rotation in the budgeted plan). Comparisons
 // between walks of the same query need no reading of the filter semantics.
 import {
+  type ApiClient,
   buildPath,
   COMPLETE_LIMIT,
   COMPLETE_WALK,
   covered,
   type DataRecord,
   describeEachCollection,
-  describeRecordProblem,
-  duplicateProblems,
+  endCutProblems,
   extentOrFail,
   identities,
   identityOf,
   iso,
+  type KeyedId,
   type LoadedCollection,
+  newerThanFirstProblems,
+  type Operation,
+  pageSizeProblems,
   readPage,
   recordDifference,
   sequenceDifference,
   test,
+  type Verdict,
   verifies,
+  type WalkIds,
   type WindowWalks,
+  walkProblems,
 } from '../../src/worker/suite/index.ts';
 
 /** The records as runs of one start time ("time: ids", the ids sorted): the sequence up to the order of ties. */
@@ -49,6 +56,61 @@ const coverDepth = (walks: readonly WindowWalks[], name: string) =>
     name,
   );
 
+/** The first page is the head of the complete walk (`all`), and nothing of it is newer than its first record. */
+function firstPageProblems(
+  page: readonly DataRecord[],
+  all: readonly DataRecord[],
+  key: (r: DataRecord) => number,
+) {
+  const difference = recordDifference(page, all.slice(0, page.length));
+  const keyed = (record: DataRecord): KeyedId => ({ id: identityOf(record), key: key(record) });
+  return [
+    ...(difference ? [`the first page is not the head of the complete walk: ${difference}`] : []),
+    ...newerThanFirstProblems(page[0] && keyed(page[0]), all.map(keyed)),
+  ];
+}
+
+/**
+ * A next_token leading to an empty last page is a cursor that does not look ahead: the seed does not forbid
+ * it, the suite's reading does (a warning, on the empty page).
+ */
+function warnEmptyLastPages(verdict: Verdict, ended: readonly (readonly [string, LoadedCollection])[]) {
+  for (const [what, walk] of ended)
+    walk.pages.forEach((page, index) => {
+      const next = walk.pages[index + 1];
+      if (page.nextToken !== undefined && next && next.records.length === 0)
+        verdict.warn(
+          `${what}: page ${index + 1} carries a next_token, but the page it leads to is empty`,
+          next.exchange,
+        );
+    });
+}
+
+/**
+ * A page that holds the whole window is the last page: by the reading, no next_token. (A walk cut past what
+ * its start can select does not hold the whole window.) A next_token it carries is followed all the same.
+ */
+async function wholeWindowPage(
+  api: ApiClient,
+  op: Operation,
+  token: string,
+  verdict: Verdict,
+  windows: WindowWalks[],
+) {
+  const [first] = windows;
+  const count = first?.whole.walk.records.length ?? 0;
+  if (!first || first.whole.walk.cut || count === 0 || count > COMPLETE_LIMIT) return;
+  const { query } = first.whole;
+  const options = { token, limit: count, query, requirement: verdict.requirement };
+  const whole = await readPage<DataRecord>(api, buildPath(op), options);
+  if (whole.records.length !== count || whole.nextToken === undefined) return;
+  verdict.warn(
+    `start=${query.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
+    whole.exchange,
+  );
+  await readPage<DataRecord>(api, buildPath(op), options, whole.nextToken);
+}
+
 describeEachCollection((op, name) => {
   const path = buildPath(op);
 
@@ -60,23 +122,10 @@ describeEachCollection((op, name) => {
       const key = (record: DataRecord) => extentOrFail(extentOf, record, verdict.requirement).key;
       if (all.length < 3)
         verdict.notVerified(`${name} holds ${all.length} records; the check needs at least 3`);
-      const problems: string[] = [];
-
       // The first page (no limit: the default page size) is the head of the complete walk, and its first
       // record is the newest of all.
       const first = await dataset.firstPage(op);
-      const difference = recordDifference(first.records, all.slice(0, first.records.length));
-      if (difference) problems.push(`the first page is not the head of the complete walk: ${difference}`);
-      const newest = first.records[0];
-      if (newest) {
-        const newer = all.filter((record) => key(record) > key(newest));
-        for (const record of newer) {
-          problems.push(
-            `record ${identityOf(record)} (time ${iso(key(record))}) is newer than the first record of the first page, ${identityOf(newest)} (${iso(key(newest))})`,
-          );
-        }
-      }
-
+      const problems = firstPageProblems(first.records, all, key);
       // With end = the start of the 6th record, the first page must begin with the newest record that
       // certainly falls before end (a record the complete walk found), not skip it.
       const cut = extentOrFail(
@@ -91,20 +140,8 @@ describeEachCollection((op, name) => {
         query: { end: iso(cut) },
         requirement: verdict.requirement,
       });
-      const onPage = new Set(identities(filtered.records));
-      const oldestOnPage = Math.min(...filtered.records.map(key));
-      if (before.length > 0 && filtered.records.length === 0) {
-        problems.push(
-          `with end=${iso(cut)} the first page is empty although ${before.length} records started before it`,
-        );
-      }
-      for (const record of before) {
-        if (!onPage.has(identityOf(record)) && key(record) > oldestOnPage) {
-          problems.push(
-            `with end=${iso(cut)}: record ${identityOf(record)} (${iso(key(record))}) is newer than records on the first page but is not on it`,
-          );
-        }
-      }
+      const keyed = (record: DataRecord): KeyedId => ({ id: identityOf(record), key: key(record) });
+      problems.push(...endCutProblems(cut, before.map(keyed), filtered.records.map(keyed)));
       verdict.expectNone(problems, filtered.exchange);
       verdict.evidence(`${name}: first pages compared with a complete walk of ${all.length} records`);
     },
@@ -126,33 +163,15 @@ describeEachCollection((op, name) => {
           [whole.what, whole.walk],
         ]),
       ];
-      const problems: string[] = [];
-      for (const [what, walk] of walks) {
-        problems.push(
-          ...duplicateProblems(walk.records, (record) => identityOf(record as DataRecord)).map(
-            (problem) => `${what}: ${describeRecordProblem(problem)}`,
-          ),
-        );
-        for (const record of walk.records) {
-          if (!known.has(identityOf(record))) {
-            problems.push(
-              `${what}: record ${identityOf(record)} was never visited by the reference walk (a gap)`,
-            );
-          }
-        }
-      }
-      // The same query walked with different page sizes visits the same records.
-      for (const { small, whole } of windows) {
-        const setSmall = new Set(identities(small.walk.records));
-        const setWhole = new Set(identities(whole.walk.records));
-        for (const id of setSmall)
-          if (!setWhole.has(id))
-            problems.push(`${id} is visited with ${small.what} but not with ${whole.what}`);
-        for (const id of setWhole)
-          if (!setSmall.has(id))
-            problems.push(`${id} is visited with ${whole.what} but not with ${small.what}`);
-      }
-      verdict.expectNone(problems);
+      const idsOf = ([what, walk]: readonly [string, LoadedCollection]): WalkIds => ({
+        what,
+        ids: identities(walk.records),
+      });
+      const sizes = windows.map(({ small, whole }) => ({
+        small: idsOf([small.what, small.walk]),
+        whole: idsOf([whole.what, whole.walk]),
+      }));
+      verdict.expectNone([...walkProblems(walks.map(idsOf), known), ...pageSizeProblems(sizes)]);
       const followed = walks.reduce((sum, [, walk]) => sum + walk.pages.length - 1, 0);
       if (followed === 0)
         verdict.notVerified(`${name}: every walk fits on one page, so no next_token was followed`);
@@ -217,9 +236,8 @@ describeEachCollection((op, name) => {
       const all = await dataset.referenceWalk(op);
       const windows = await dataset.windowWalks(op, verdict.requirement);
       // The walks themselves (collections.ts) fail PAG-LAST-PAGE on a next_token that cannot be followed
-      // or that never ends. A next_token leading to an empty last page is a cursor that does not look
-      // ahead: the seed does not forbid it, the suite's reading does. The reference walk stops at the plan's
-      // bound: only a walk that reached its end tells how it ends.
+      // or that never ends. The reference walk stops at the plan's bound: only a walk that reached its end
+      // tells how it ends.
       const ended = [
         ...(all.complete ? [[COMPLETE_WALK, all] as const] : []),
         ...windows.flatMap(({ small, whole }) => [
@@ -227,41 +245,8 @@ describeEachCollection((op, name) => {
           [whole.what, whole.walk] as const,
         ]),
       ];
-      for (const [what, walk] of ended) {
-        walk.pages.forEach((page, index) => {
-          const next = walk.pages[index + 1];
-          if (page.nextToken !== undefined && next && next.records.length === 0)
-            verdict.warn(
-              `${what}: page ${index + 1} carries a next_token, but the page it leads to is empty`,
-              next.exchange,
-            );
-        });
-      }
-      // A page that holds the whole window is the last page: by the reading, no next_token. (A walk cut past
-      // what its start can select does not hold the whole window.)
-      const [first] = windows;
-      const count = first?.whole.walk.records.length ?? 0;
-      if (first && !first.whole.walk.cut && count > 0 && count <= COMPLETE_LIMIT) {
-        const { query } = first.whole;
-        const whole = await readPage<DataRecord>(api, path, {
-          token,
-          limit: count,
-          query,
-          requirement: verdict.requirement,
-        });
-        if (whole.records.length === count && whole.nextToken !== undefined) {
-          verdict.warn(
-            `start=${query.start}, limit=${count}: the page holds all ${count} records of the window yet carries a next_token`,
-            whole.exchange,
-          );
-          await readPage<DataRecord>(
-            api,
-            path,
-            { token, limit: count, query, requirement: verdict.requirement },
-            whole.nextToken,
-          );
-        }
-      }
+      warnEmptyLastPages(verdict, ended);
+      await wholeWindowPage(api, op, token, verdict, windows);
       verdict.evidence(
         `${name}: ${ended.reduce((sum, [, walk]) => sum + walk.pages.length, 0)} pages of ${ended.length} walks ended without next_token`,
       );

@@ -10,21 +10,18 @@
 import {
   APPOINTMENT_TYPES,
   appointmentsOf,
-  attributed,
   DEFAULT_APPOINTMENT_TYPE,
   type Exchange,
   firstServiceRequestId,
-  formatViolation,
   getRequisitionOperation,
   getServiceRequestOperation,
   type PartnerData,
   type RequisitionData,
-  requirementAt,
-  type SchemaViolation,
+  requisitionViolations,
   serviceRequestsOf,
+  serviceRequestViolations,
   Tags,
   test,
-  validate,
   verifies,
 } from '../../src/worker/suite/index.ts';
 
@@ -85,40 +82,11 @@ function oneOfEachKind(loaded: Loaded[]): string[] {
   return [...byKind.values()];
 }
 
-/**
- * The part of the requisition a violation lies in, and the requirement its rule states. Where that is a
- * cross-cutting one (SCH-DATE-TIME for an appointment's start_time), the part is still the one its pointer
- * lies in: the requirement of the schema declaring that location.
- */
-function attribute(violation: SchemaViolation): { part: string; specific: string } {
-  return {
-    part: requirementAt('lab-requisition', violation.pointer),
-    specific: attributed(violation).requirement,
-  };
-}
-
-/** Violations of `requirement` across the loaded requisitions, as readable lines with the requisition id. */
-function violationsOf(requirement: string, loaded: Loaded[]): { problems: string[]; exchange?: Exchange } {
-  const problems: string[] = [];
-  let exchange: Exchange | undefined;
-  for (const { id, requisition, exchange: read } of loaded) {
-    for (const violation of validate('lab-requisition', requisition).errors) {
-      const { part, specific } = attribute(violation);
-      if (part !== requirement) continue;
-      exchange ??= read;
-      problems.push(
-        `requisition ${id}: ${formatViolation(violation)}${specific === part ? '' : ` (also ${specific})`}`,
-      );
-    }
-  }
-  return { problems, exchange };
-}
-
 test(
   ...verifies('SCH-LAB-REQUISITION', 'partner requisitions carry every LabRequisition field', { tag: TAGS }),
   async ({ config, partnerData, verdict }) => {
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
-    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    const { problems, exchange } = requisitionViolations(verdict.requirement, loaded);
     verdict.expectNone(problems, exchange);
     verdict.evidence(`${loaded.length} requisitions validated`, { count: loaded.length });
   },
@@ -134,17 +102,14 @@ test(
   ),
   async ({ config, partnerData, verdict }) => {
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
-    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    const { problems, exchange } = requisitionViolations(verdict.requirement, loaded);
     let alone: Exchange | undefined;
     const kinds = oneOfEachKind(loaded);
     for (const id of kinds) {
       const read = await partnerData.partnerRead('service request', id, 'OP-GET-SERVICE-REQUEST');
-      for (const violation of validate('service-request', read.resource).errors) {
-        alone ??= read.exchange;
-        problems.push(
-          `GET service request ${id}: ${formatViolation(violation)} → ${attributed(violation).requirement}`,
-        );
-      }
+      const violations = serviceRequestViolations(id, read.resource);
+      if (violations.length > 0) alone ??= read.exchange;
+      problems.push(...violations);
     }
     verdict.expectNone(problems, exchange ?? alone);
     verdict.evidence(
@@ -159,7 +124,7 @@ test(
   }),
   async ({ config, partnerData, verdict }) => {
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
-    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    const { problems, exchange } = requisitionViolations(verdict.requirement, loaded);
     const variants = new Map<string, number>();
     for (const { requisition } of loaded) {
       const patient = requisition.patient;
@@ -189,7 +154,7 @@ test(
   }),
   async ({ config, partnerData, verdict }) => {
     const loaded = await loadRequisitions(partnerData, config.capabilities.has('sandbox-admin'));
-    const { problems, exchange } = violationsOf(verdict.requirement, loaded);
+    const { problems, exchange } = requisitionViolations(verdict.requirement, loaded);
     const appointments = loaded.flatMap(({ requisition }) => appointmentsOf(requisition));
     const withSlot = appointments.filter((appointment) => 'slot_id' in appointment).length;
     const withAddress = appointments.filter((appointment) => 'collection_address' in appointment).length;

@@ -15,6 +15,8 @@ import {
   APPOINTMENT_TYPES,
   addTestDataOperation,
   appointmentsOf,
+  bookingProblems,
+  collectionAddressProblems,
   covered,
   DEFAULT_APPOINTMENT_TYPE,
   PARTNER_WRITE_TAGS,
@@ -106,24 +108,7 @@ for (const appointmentType of APPOINTMENT_TYPES) {
       const { requisition, read } = await partnerData.generatedRequisition(appointmentType);
       const own = new Set(serviceRequestIdsOf(requisition));
       const appointments = appointmentsOf(requisition);
-      const problems: string[] = [];
-      if (appointments.length === 0) problems.push('the requisition has no appointment');
-      appointments.forEach((appointment, index) => {
-        const ids = appointment.service_request_ids;
-        if (!Array.isArray(ids) || ids.length === 0) {
-          problems.push(
-            `appointments/${index} books no service request (service_request_ids ${JSON.stringify(ids)})`,
-          );
-          return;
-        }
-        for (const id of ids) {
-          if (typeof id !== 'string' || !own.has(id))
-            problems.push(
-              `appointments/${index}/service_request_ids lists ${JSON.stringify(id)}, not a service request of the requisition (${[...own].join(', ')})`,
-            );
-        }
-      });
-      verdict.expectNone(problems, read);
+      verdict.expectNone(bookingProblems(appointments, own), read);
       covered('appointment type', [appointmentType]);
       verdict.evidence(
         `${appointments.length} appointment(s) booking ${own.size} service request(s) of requisition ${String(requisition.id)}`,
@@ -142,17 +127,7 @@ test(
     const { requisition, read } = await partnerData.generatedRequisition('MOBILE');
     const appointments = appointmentsOf(requisition);
     verdict.expectThat(appointments.length > 0, 'the requisition has no appointment', read);
-    const problems = appointments.flatMap((appointment, index) => {
-      const address = appointment.collection_address as Record<string, unknown> | undefined;
-      if (typeof address !== 'object' || address === null || Array.isArray(address))
-        return [`appointments/${index} has no collection_address object (${JSON.stringify(address)})`];
-      return ['building', 'area', 'emirate']
-        .filter((field) => typeof address[field] !== 'string' || address[field] === '')
-        .map(
-          (field) => `appointments/${index}/collection_address/${field} is ${JSON.stringify(address[field])}`,
-        );
-    });
-    verdict.expectNone(problems, read);
+    verdict.expectNone(collectionAddressProblems(appointments), read);
     verdict.evidence(`${appointments.length} MOBILE appointment(s), each with a collection_address`, {
       exchange: read,
     });

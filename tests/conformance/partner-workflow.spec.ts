@@ -19,18 +19,24 @@ import {
   type Operation,
   operationById,
   PARTNER_WRITE_TAGS,
+  type PartnerData,
   realisticReport,
   replayedFromStore,
+  requisitionStatusProblems,
   type ServiceRequestData,
   serviceRequestIdsOf,
+  siblingChangedProblem,
   statusChanges,
   statusesOf,
+  statusNotSetProblem,
   statusUpdateOperations,
   succeeded,
   Tags,
   test,
   uniqueStatus,
+  updatedAnswerProblems,
   updateOperations,
+  type Verdict,
   validArbitrary,
   verifies,
 } from '../../src/worker/suite/index.ts';
@@ -99,10 +105,8 @@ test(
         { fresh: true },
       );
       last = exchange;
-      if (serviceRequest.task_business_status !== status)
-        problems.push(
-          `GET service request ${serviceRequestId}: task_business_status ${JSON.stringify(serviceRequest.task_business_status)}, expected ${status}`,
-        );
+      const problem = statusNotSetProblem(serviceRequestId, serviceRequest.task_business_status, status);
+      if (problem) problems.push(problem);
     }
     const { exchange, resource: after } = await partnerData.partnerRead(
       'requisition',
@@ -110,12 +114,7 @@ test(
       'OP-GET-REQUISITION',
       { fresh: true },
     );
-    for (const [serviceRequestId, value] of statusesOf(after)) {
-      if (value !== status)
-        problems.push(
-          `GET requisition: service request ${serviceRequestId} has task_business_status ${JSON.stringify(value)}, expected ${status}`,
-        );
-    }
+    problems.push(...requisitionStatusProblems(statusesOf(after), status));
     verdict.expectNone(problems, problems.length > 0 ? exchange : last);
     verdict.evidence(`${serviceRequestIds.length} service requests of requisition ${id} read back`);
   },
@@ -149,19 +148,7 @@ test(
     const schema = verdict.of(SERVICE_REQUEST_SCHEMA);
     schema.expectSchema('service-request', body, exchange);
     schema.evidence('the updated service request is a ServiceRequest', { exchange });
-    verdict.expectNone(
-      [
-        ...(body.id === serviceRequestId
-          ? []
-          : [`the answer is service request ${JSON.stringify(body.id)}, not ${serviceRequestId}`]),
-        ...(body.task_business_status === status
-          ? []
-          : [
-              `the answer carries task_business_status ${JSON.stringify(body.task_business_status)}, not the update ${status}`,
-            ]),
-      ],
-      exchange,
-    );
+    verdict.expectNone(updatedAnswerProblems(body, serviceRequestId, status), exchange);
     verdict.evidence(`service request ${serviceRequestId} answered with its new status ${status}`, {
       exchange,
     });
@@ -196,10 +183,12 @@ test(
         'OP-GET-SERVICE-REQUEST',
         { fresh: true },
       );
-      if (JSON.stringify(serviceRequest.task_business_status) !== JSON.stringify(before.get(sibling)))
-        problems.push(
-          `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before.get(sibling)) ?? 'absent'} → ${JSON.stringify(serviceRequest.task_business_status)}`,
-        );
+      const problem = siblingChangedProblem(
+        sibling,
+        before.get(sibling),
+        serviceRequest.task_business_status,
+      );
+      if (problem) problems.push(problem);
     }
     const { exchange, resource: after } = await readWorking();
     const afterStatuses = statusesOf(after);
@@ -376,6 +365,58 @@ function invalidBodies(op: Operation, status: string): fc.Arbitrary<InvalidBody>
   );
 }
 
+/** What the invalid bodies did: how many were sent, refused, got a 2xx that changed nothing, and those taken. */
+interface BodyTally {
+  sent: number;
+  accepted: number;
+  refused: number;
+  departures: string[];
+}
+
+/**
+ * A status update's effect read back: its state before (earlier checks of the session may have changed it),
+ * again after each body the service took (2xx), and once at the end, which shows a refused body that was
+ * applied all the same. Each change is a departure, named `what`.
+ */
+async function readBack(partnerData: PartnerData, id: string, readable: boolean, tally: BodyTally) {
+  const statuses = async () =>
+    statusesOf(
+      (await partnerData.partnerRead('requisition', id, 'OP-GET-REQUISITION', { fresh: true })).resource,
+    );
+  let before = readable ? await statuses() : new Map<string, unknown>();
+  return async (what: string) => {
+    const after = await statuses();
+    tally.departures.push(...statusChanges(before, after).map((change) => `${what} was applied: ${change}`));
+    before = after;
+  };
+}
+
+/** The request of an invalid body: raw text sent as JSON, or a JSON value. */
+const invalidRequest = (op: Operation, addressed: string, body: InvalidBody) => ({
+  method: op.method,
+  path: buildPath(op, { id: addressed }),
+  ...(body.raw !== undefined
+    ? { body: body.raw, headers: { 'content-type': 'application/json' } }
+    : { json: body.json }),
+});
+
+/** Every field of these bodies is optional and no 400 is listed: refusing them is the suite's reading. */
+function reportBodies(verdict: Verdict, op: Operation, tally: BodyTally, replays: number) {
+  const { departures, accepted, sent } = tally;
+  if (departures.length > 0)
+    verdict.warn(
+      `${op.method} ${op.path}: ${departures.length} invalid bodies were taken: ${departures.slice(0, 3).join('; ')}`,
+    );
+  if (accepted > 0)
+    verdict.note(
+      `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
+    );
+  verdict.of(NO_5XX_ON_CLIENT_INPUT).evidence(`${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
+  verdict.evidence(
+    `${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind${replayedFromStore(replays)}`,
+  );
+}
+
 for (const op of updateOperations) {
   const readable = op.requestSchema === 'service-request-status-request';
   test(
@@ -386,28 +427,11 @@ for (const op of updateOperations) {
     ),
     async ({ partnerA, partnerData, session, verdict }) => {
       const working = await partnerData.workingRequisition();
-      const { id } = working;
       const addressed = addressedId(op, working);
       const status = uniqueStatus('INVALID');
-      const no5xx = verdict.of(NO_5XX_ON_CLIENT_INPUT);
-      let accepted = 0;
-      let sent = 0;
-      const departures: string[] = [];
-      let refused = 0;
+      const tally: BodyTally = { sent: 0, accepted: 0, refused: 0, departures: [] };
       const kinds = new Set<string>();
-      // A status update's effect is read back: its state before (earlier checks of the session may have
-      // changed it), again after each body the service took (2xx), and once at the end, which shows a refused
-      // body that was applied all the same.
-      const statuses = async () =>
-        statusesOf(
-          (await partnerData.partnerRead('requisition', id, 'OP-GET-REQUISITION', { fresh: true })).resource,
-        );
-      let before = readable ? await statuses() : new Map<string, unknown>();
-      const readBack = async (what: string) => {
-        const after = await statuses();
-        departures.push(...statusChanges(before, after).map((change) => `${what} was applied: ${change}`));
-        before = after;
-      };
+      const changed = await readBack(partnerData, working.id, readable, tally);
       const replays = await assertExplored(session.config, {
         check: `${verdict.requirement} ${op.operationId}`,
         arbitrary: invalidBodies(op, status),
@@ -417,42 +441,24 @@ for (const op of updateOperations) {
           // A body of a kind already sent differs only in its valid fields: the service was asked that already.
           if (kinds.has(body.kind)) return;
           kinds.add(body.kind);
-          const exchange = await partnerA.send({
-            method: op.method,
-            path: buildPath(op, { id: addressed }),
-            ...(body.raw !== undefined
-              ? { body: body.raw, headers: { 'content-type': 'application/json' } }
-              : { json: body.json }),
-          });
-          no5xx.expectNo5xx(exchange);
-          sent++;
+          const exchange = await partnerA.send(invalidRequest(op, addressed, body));
+          verdict.of(NO_5XX_ON_CLIENT_INPUT).expectNo5xx(exchange);
+          tally.sent++;
           if (!readable) {
             // A results upload cannot be read back: a 2xx is the service saying it stored the report.
-            if (succeeded(exchange)) departures.push(`${body.label} accepted with ${exchange.status}`);
+            if (succeeded(exchange)) tally.departures.push(`${body.label} accepted with ${exchange.status}`);
             return;
           }
           if (!succeeded(exchange)) {
-            refused++;
+            tally.refused++;
             return;
           }
-          accepted++;
-          await readBack(`${body.label} answered ${exchange.status}`);
+          tally.accepted++;
+          await changed(`${body.label} answered ${exchange.status}`);
         },
       });
-      if (readable) await readBack(`one of the ${refused} refused bodies`);
-      // Every field of these bodies is optional and no 400 is listed: refusing them is the suite's reading.
-      if (departures.length > 0)
-        verdict.warn(
-          `${op.method} ${op.path}: ${departures.length} invalid bodies were taken: ${departures.slice(0, 3).join('; ')}`,
-        );
-      if (accepted > 0)
-        verdict.note(
-          `${op.method} ${op.path}: ${accepted} invalid bodies got a 2xx but changed nothing (ignored rather than refused)`,
-        );
-      no5xx.evidence(`${op.method} ${op.path}: ${sent} invalid bodies, no 5xx`);
-      verdict.evidence(
-        `${op.method} ${op.path}: ${sent} invalid bodies sent, each of its own kind${replayedFromStore(replays)}`,
-      );
+      if (readable) await changed(`one of the ${tally.refused} refused bodies`);
+      reportBodies(verdict, op, tally, replays);
     },
   );
 }

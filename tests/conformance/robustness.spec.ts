@@ -22,6 +22,7 @@
 // with its curl line, and fast-check's seed, path and counterexample.
 import fc from 'fast-check';
 import {
+  type ApiClient,
   assertExplored,
   buildPath,
   covered,
@@ -40,6 +41,7 @@ import {
   Tags,
   test,
   userDataOperations,
+  type Verdict,
   validParameterValues,
   verifies,
 } from '../../src/worker/suite/index.ts';
@@ -70,7 +72,7 @@ interface Cap {
 }
 
 /** A verdict on a request: allowed statuses, the requirement, and whether they are only a reading. */
-type Verdict = [readonly number[], RequirementId, boolean?];
+type StatusVerdict = [readonly number[], RequirementId, boolean?];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -151,7 +153,38 @@ function pathCases(op: Operation, ids: KnownIds, shapes: (all: string[]) => stri
   const [param] = op.pathParams;
   if (!param || op.pathParams.length !== 1) throw new Error(`${op.operationId}: expected one path parameter`);
   const schema = param.schema as unknown as JsonSchema;
-  const classify = ({ pathParams }: RawRequest): RequestCase => {
+  const classify = pathClassifier(param, ids);
+  const raw = (value: string): RawRequest => ({ pathParams: { [param.name]: value }, query: {} });
+  const invalid = invalidParameterValues(schema);
+  // An empty path segment addresses another resource (/v2/cycle/), not this operation: left out.
+  const generatedInvalid = invalid
+    ? invalid.map((found) => found.value).filter((value) => value !== '')
+    : fc.constantFrom(...malformedIds(param.schema));
+  const known = ids[param.name];
+  return {
+    arbitrary: fc
+      .oneof(
+        ...(known === undefined ? [] : [fc.constant(known)]),
+        validParameterValues(schema),
+        fc.constantFrom(...edgeIds(param.schema)),
+        generatedInvalid,
+        fc.constantFrom(...malformedIds(param.schema)),
+      )
+      .map(raw),
+    // The known id, then this operation's share of the id shapes at the edges of the type and of the
+    // malformed ones: a finite domain, sent whole over the operations of each type in every run.
+    examples: [
+      ...(known === undefined ? [] : [known]),
+      ...shapes([...edgeIds(param.schema), ...malformedIds(param.schema)]),
+    ].map(raw),
+    classify,
+  };
+}
+
+/** How the seed's rules classify a value of the path parameter: known, well-formed or malformed. */
+const pathClassifier =
+  (param: Operation['pathParams'][number], ids: KnownIds) =>
+  ({ pathParams }: RawRequest): RequestCase => {
     const value = pathParams[param.name] ?? '';
     const known = value === ids[param.name];
     const wellFormed = wellFormedId(param.schema, value);
@@ -179,32 +212,6 @@ function pathCases(op: Operation, ids: KnownIds, shapes: (all: string[]) => stri
       caps: [],
     };
   };
-  const raw = (value: string): RawRequest => ({ pathParams: { [param.name]: value }, query: {} });
-  const invalid = invalidParameterValues(schema);
-  // An empty path segment addresses another resource (/v2/cycle/), not this operation: left out.
-  const generatedInvalid = invalid
-    ? invalid.map((found) => found.value).filter((value) => value !== '')
-    : fc.constantFrom(...malformedIds(param.schema));
-  const known = ids[param.name];
-  return {
-    arbitrary: fc
-      .oneof(
-        ...(known === undefined ? [] : [fc.constant(known)]),
-        validParameterValues(schema),
-        fc.constantFrom(...edgeIds(param.schema)),
-        generatedInvalid,
-        fc.constantFrom(...malformedIds(param.schema)),
-      )
-      .map(raw),
-    // The known id, then this operation's share of the id shapes at the edges of the type and of the
-    // malformed ones: a finite domain, sent whole over the operations of each type in every run.
-    examples: [
-      ...(known === undefined ? [] : [known]),
-      ...shapes([...edgeIds(param.schema), ...malformedIds(param.schema)]),
-    ].map(raw),
-    classify,
-  };
-}
 
 /** An ISO 8601 date-time (calendar date, time, optional zone) with a real date: the seed's own word. */
 function iso8601DateTime(value: string): boolean {
@@ -271,7 +278,7 @@ async function collectionSize(dataset: Dataset, op: Operation): Promise<number> 
 }
 
 /** What the seed says about a limit value: [allowed statuses, requirement, reading only]. */
-function limitVerdict(value: string, maximum: number): Verdict {
+function limitVerdict(value: string, maximum: number): StatusVerdict {
   // An empty limit may be read as a malformed int32 or as no limit (the default): 400 is the reading.
   if (value === '') return [[400], 'PAG-LIMIT-TYPE', true];
   if (!/^-?\d+$/.test(value)) return [[400], 'PAG-LIMIT-TYPE'];
@@ -287,58 +294,66 @@ function limitVerdict(value: string, maximum: number): Verdict {
   return [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
 }
 
-function collectionCases(op: Operation): Cases {
-  const limitSchema = queryParam(op, 'limit');
-  const maximum = op.queryParams.find((param) => param.name === 'limit')?.schema.maximum ?? 25;
-  const validLimit = validParameterValues(limitSchema);
-  const validStart = validParameterValues(queryParam(op, 'start'));
-  const validEnd = validParameterValues(queryParam(op, 'end'));
-  const invalidLimit = fc.oneof(
-    invalidParameterValues(limitSchema)?.map((found) => found.value) ?? fc.constant('abc'),
-    fc.constant(String(maximum + 1)),
-  );
-  const invalidDate =
-    invalidParameterValues(queryParam(op, 'start'))?.map((found) => found.value) ?? fc.constant('yesterday');
+/** What the seed says about a start or end value, where it says anything. */
+function dateVerdict(value: string): StatusVerdict | undefined {
+  // An empty value may be read as a malformed date-time or as no value (absent): 400 is the reading.
+  if (value === '') return [[400], 'FLT-MALFORMED-DATE', true];
+  // A date alone, or a day past its month's end: malformed by the reading, read leniently by others.
+  if (Number.isNaN(Date.parse(value)) || !iso8601DateTime(value))
+    return [[400], 'FLT-MALFORMED-DATE', readLeniently(value) || undefined];
+  // ISO 8601 but not RFC 3339 (no seconds, no zone): the seed does not say; either answer passes.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value))
+    return [[200, 400], 'FLT-MALFORMED-DATE'];
+  return undefined;
+}
 
-  const classify = ({ query }: RawRequest): RequestCase => {
-    const verdicts: Verdict[] = [];
-    if (query.limit !== undefined) verdicts.push(limitVerdict(query.limit, maximum));
-    for (const name of ['start', 'end'] as const) {
-      const value = query[name];
-      if (value === undefined) continue;
-      // An empty value may be read as a malformed date-time or as no value (absent): 400 is the reading.
-      if (value === '') verdicts.push([[400], 'FLT-MALFORMED-DATE', true]);
-      // A date alone, or a day past its month's end: malformed by the reading, read leniently by others.
-      else if (Number.isNaN(Date.parse(value)) || !iso8601DateTime(value))
-        verdicts.push([[400], 'FLT-MALFORMED-DATE', readLeniently(value) || undefined]);
-      // ISO 8601 but not RFC 3339 (no seconds, no zone): the seed does not say; either answer passes.
-      else if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value))
-        verdicts.push([[200, 400], 'FLT-MALFORMED-DATE']);
-    }
-    const { start, end } = query;
-    const afterEnd =
-      start !== undefined &&
-      end !== undefined &&
-      iso8601DateTime(start) &&
-      iso8601DateTime(end) &&
-      Date.parse(start) > Date.parse(end);
-    // The seed is silent on start after end: 400 or an empty 200, by the suite's reading (FLT-START-AFTER-END).
-    if (afterEnd) verdicts.push([[200, 400], 'FLT-START-AFTER-END', true]);
-    // A definite refusal wins (the seed's over a reading's); otherwise the narrowest verdict that is not
-    // plain success.
-    const refusals = verdicts.filter(([statuses]) => statuses.length === 1 && statuses[0] === 400);
-    const refusal = refusals.find(([, , reading]) => !reading) ?? refusals[0];
-    const open = verdicts.find(([statuses]) => statuses.length > 1);
-    const [expected, requirement, reading] = refusal ?? open ?? [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
-    const over = query.limit !== undefined && /^\d+$/.test(query.limit) && Number(query.limit) > maximum;
-    const caps: Cap[] = [
-      ...(over
-        ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX' as const, what: `the maximum ${maximum}` }]
-        : []),
-      ...(afterEnd
-        ? [{ records: 0, requirement: 'FLT-START-AFTER-END' as const, what: 'none, start being after end' }]
-        : []),
-    ];
+/** Whether a query's start is after its end, both date-times. */
+const startAfterEnd = ({ start, end }: Record<string, string>): boolean =>
+  start !== undefined &&
+  end !== undefined &&
+  iso8601DateTime(start) &&
+  iso8601DateTime(end) &&
+  Date.parse(start) > Date.parse(end);
+
+/**
+ * The verdict of a query's parameters together: a definite refusal wins (the seed's over a reading's);
+ * otherwise the narrowest verdict that is not plain success.
+ */
+function queryVerdict(query: Record<string, string>, maximum: number): StatusVerdict {
+  const verdicts: StatusVerdict[] = [];
+  if (query.limit !== undefined) verdicts.push(limitVerdict(query.limit, maximum));
+  for (const name of ['start', 'end'] as const) {
+    const value = query[name];
+    const verdict = value === undefined ? undefined : dateVerdict(value);
+    if (verdict) verdicts.push(verdict);
+  }
+  // The seed is silent on start after end: 400 or an empty 200, by the suite's reading (FLT-START-AFTER-END).
+  if (startAfterEnd(query)) verdicts.push([[200, 400], 'FLT-START-AFTER-END', true]);
+  const refusals = verdicts.filter(([statuses]) => statuses.length === 1 && statuses[0] === 400);
+  const refusal = refusals.find(([, , reading]) => !reading) ?? refusals[0];
+  const open = verdicts.find(([statuses]) => statuses.length > 1);
+  return refusal ?? open ?? [[200], 'ERR-NO-5XX-ON-CLIENT-INPUT'];
+}
+
+/** The caps on a query's page: the maximum for a limit over it, none for start after end. */
+function capsOf(query: Record<string, string>, maximum: number): Cap[] {
+  const over = query.limit !== undefined && /^\d+$/.test(query.limit) && Number(query.limit) > maximum;
+  return [
+    ...(over
+      ? [{ records: maximum, requirement: 'PAG-LIMIT-OVER-MAX' as const, what: `the maximum ${maximum}` }]
+      : []),
+    ...(startAfterEnd(query)
+      ? [{ records: 0, requirement: 'FLT-START-AFTER-END' as const, what: 'none, start being after end' }]
+      : []),
+  ];
+}
+
+/** How the seed's rules classify a collection query. */
+const queryClassifier =
+  (maximum: number) =>
+  ({ query }: RawRequest): RequestCase => {
+    const [expected, requirement, reading] = queryVerdict(query, maximum);
+    const caps = capsOf(query, maximum);
     return {
       label: `query ${JSON.stringify(query)}`,
       pathParams: {},
@@ -350,12 +365,24 @@ function collectionCases(op: Operation): Cases {
     };
   };
 
+/** Generated collection queries: valid ones, each parameter invalid in turn, start after end. */
+function queryArbitrary(op: Operation, maximum: number): fc.Arbitrary<RawRequest> {
+  const limitSchema = queryParam(op, 'limit');
+  const validLimit = validParameterValues(limitSchema);
+  const validStart = validParameterValues(queryParam(op, 'start'));
+  const validEnd = validParameterValues(queryParam(op, 'end'));
+  const invalidLimit = fc.oneof(
+    invalidParameterValues(limitSchema)?.map((found) => found.value) ?? fc.constant('abc'),
+    fc.constant(String(maximum + 1)),
+  );
+  const invalidDate =
+    invalidParameterValues(queryParam(op, 'start'))?.map((found) => found.value) ?? fc.constant('yesterday');
   const optional = (arbitrary: fc.Arbitrary<string>) => fc.option(arbitrary, { nil: undefined });
   const defined = (query: Record<string, string | undefined>): Record<string, string> =>
     Object.fromEntries(
       Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
-  const arbitrary = fc
+  return fc
     .oneof(
       fc.record({ limit: optional(validLimit), start: optional(validStart), end: optional(validEnd) }),
       fc.record({ limit: invalidLimit, start: optional(validStart) }),
@@ -367,18 +394,116 @@ function collectionCases(op: Operation): Cases {
         .map(([a, b]) => (Date.parse(a) > Date.parse(b) ? { start: a, end: b } : { start: b, end: a })),
     )
     .map((query) => ({ pathParams: {}, query: defined(query) }));
-  // An empty end (malformed by the suite's reading, absent by another) goes first, then a case of each rule
-  // and of each edge where a conforming server may be lenient.
-  const examples: Record<string, string>[] = [
-    { end: '' },
-    { limit: '1.5' },
-    { limit: String(INT32_MAX + 1) },
-    { limit: String(maximum * 2) },
-    { start: '2025-13-45T00:00:00Z' },
-    { start: '2025-02-30T00:00:00Z' },
-    { start: '2024-03-01T12:00:00Z', end: '2024-02-29T12:00:00Z' },
-  ];
-  return { arbitrary, examples: examples.map((query) => ({ pathParams: {}, query })), classify };
+}
+
+/**
+ * An empty end (malformed by the suite's reading, absent by another) goes first, then a case of each rule
+ * and of each edge where a conforming server may be lenient.
+ */
+const queryExamples = (maximum: number): Record<string, string>[] => [
+  { end: '' },
+  { limit: '1.5' },
+  { limit: String(INT32_MAX + 1) },
+  { limit: String(maximum * 2) },
+  { start: '2025-13-45T00:00:00Z' },
+  { start: '2025-02-30T00:00:00Z' },
+  { start: '2024-03-01T12:00:00Z', end: '2024-02-29T12:00:00Z' },
+];
+
+function collectionCases(op: Operation): Cases {
+  const maximum = op.queryParams.find((param) => param.name === 'limit')?.schema.maximum ?? 25;
+  return {
+    arbitrary: queryArbitrary(op, maximum),
+    examples: queryExamples(maximum).map((query) => ({ pathParams: {}, query })),
+    classify: queryClassifier(maximum),
+  };
+}
+
+/** What the generated requests showed beyond their failures: departures from a reading, answers as the seed says. */
+interface Tally {
+  departures: Map<RequirementId, string>;
+  governed: Map<string, number>;
+}
+
+/**
+ * A case drawn again (an example the generator also draws, a shrink's step) is the answer already had: one
+ * request serves every case that asks the same; `sent` counts the requests.
+ */
+function answerCache(api: ApiClient, op: Operation, token: string) {
+  let sent = 0;
+  const answers = new Map<string, Promise<Exchange>>();
+  const answerTo = (path: string): Promise<Exchange> => {
+    let answer = answers.get(path);
+    if (!answer) {
+      sent++;
+      answer = api.send({ method: op.method, path, token });
+      answers.set(path, answer);
+      answer.catch(() => answers.delete(path));
+    }
+    return answer;
+  };
+  return { answerTo, sent: () => sent };
+}
+
+/** One generated request's answer: never a 5xx, within its caps, a status the seed (or the reading) gives it. */
+function judgeAnswer(verdict: Verdict, request: RequestCase, exchange: Exchange, held: number, tally: Tally) {
+  verdict.expectNo5xx(exchange);
+  const served =
+    exchange.status === 200 && request.caps.length > 0 ? verdict.pageRecords(exchange).length : 0;
+  // A page over a stated cap fails; over a reading's (start after end), it departs from the reading.
+  for (const cap of request.caps.filter((one) => served > one.records)) {
+    const problem = `${request.label}: ${served} records, more than ${cap.what}`;
+    if (requirementById(cap.requirement)?.level === 'READING') tally.departures.set(cap.requirement, problem);
+    else verdict.of(cap.requirement).expectThat(false, problem, exchange);
+  }
+  if (!request.expected.includes(exchange.status) && request.reading) {
+    tally.departures.set(
+      request.requirement,
+      `${request.label}: answered ${exchange.status}, not ${request.expected.join(' or ')}`,
+    );
+    return;
+  }
+  verdict
+    .of(request.requirement)
+    .expectThat(
+      request.expected.includes(exchange.status),
+      `${request.label}: expected ${request.expected.join(' or ')}, got ${exchange.status}`,
+      exchange,
+    );
+  if (couldFail(request, held))
+    tally.governed.set(request.requirement, (tally.governed.get(request.requirement) ?? 0) + 1);
+}
+
+/** The departures as warnings; each stated requirement answered as the seed says, with its count. */
+function reportTally(
+  verdict: Verdict,
+  { departures, governed }: Tally,
+  also: readonly RequirementId[],
+  name: string,
+) {
+  for (const [requirement, departure] of departures) verdict.of(requirement).warn(departure);
+  // A point the seed leaves open (PAG-LIMIT-MINIMUM) has no pass to rest on evidence.
+  for (const requirement of also.filter((id) => requirementById(id).level !== 'UNSPECIFIED')) {
+    const count = governed.get(requirement) ?? 0;
+    if (count > 0)
+      verdict
+        .of(requirement)
+        .evidence(`${name}: ${count} generated request(s) answered as the seed says`, { count });
+  }
+}
+
+/** The id shapes a path parameter's examples sent, for the coverage table. */
+function coverIdShapes(op: Operation, cases: Cases, ids: KnownIds, name: string) {
+  const [param] = op.pathParams;
+  if (!param) return;
+  covered(
+    'id shape',
+    cases.examples
+      .map((raw) => raw.pathParams[param.name] ?? '')
+      .filter((value) => value !== ids[param.name])
+      .map((value) => `${param.schema.format ?? param.schema.type} ${JSON.stringify(value)}`),
+    name,
+  );
 }
 
 // With a valid token DELETE /v2/user/access revokes the grant; operations without parameters have nothing
@@ -430,21 +555,8 @@ for (const op of generated) {
       const cases = op.isCollection ? collectionCases(op) : pathCases(op, ids, shapesOf(op, plan));
       // A page over the maximum can be served only from a collection that holds more.
       const held = op.isCollection ? await collectionSize(dataset, op) : 0;
-      const departures = new Map<RequirementId, string>();
-      const governed = new Map<string, number>();
-      let sent = 0;
-      // A case drawn again (an example the generator also draws, a shrink's step) is the answer already
-      // had: one request serves every case that asks the same.
-      const answers = new Map<string, Promise<Exchange>>();
-      const answerTo = (path: string): Promise<Exchange> => {
-        let answer = answers.get(path);
-        if (!answer) {
-          answer = api.send({ method: op.method, path, token });
-          answers.set(path, answer);
-          answer.catch(() => answers.delete(path));
-        }
-        return answer;
-      };
+      const tally: Tally = { departures: new Map(), governed: new Map() };
+      const answers = answerCache(api, op, token);
       const replays = await assertExplored(config, {
         check: `${verdict.requirement} ${op.operationId}`,
         arbitrary: cases.arbitrary,
@@ -452,58 +564,14 @@ for (const op of generated) {
         cases: plan.propertyCases,
         predicate: async (raw) => {
           const request = cases.classify(raw);
-          const path = buildPath(op, request.pathParams, request.query);
-          if (!answers.has(path)) sent++;
-          const exchange = await answerTo(path);
-          verdict.expectNo5xx(exchange);
-          const served =
-            exchange.status === 200 && request.caps.length > 0 ? verdict.pageRecords(exchange).length : 0;
-          // A page over a stated cap fails; over a reading's (start after end), it departs from the reading.
-          for (const cap of request.caps.filter((one) => served > one.records)) {
-            const problem = `${request.label}: ${served} records, more than ${cap.what}`;
-            if (requirementById(cap.requirement)?.level === 'READING')
-              departures.set(cap.requirement, problem);
-            else verdict.of(cap.requirement).expectThat(false, problem, exchange);
-          }
-          if (!request.expected.includes(exchange.status) && request.reading) {
-            departures.set(
-              request.requirement,
-              `${request.label}: answered ${exchange.status}, not ${request.expected.join(' or ')}`,
-            );
-            return;
-          }
-          verdict
-            .of(request.requirement)
-            .expectThat(
-              request.expected.includes(exchange.status),
-              `${request.label}: expected ${request.expected.join(' or ')}, got ${exchange.status}`,
-              exchange,
-            );
-          if (couldFail(request, held))
-            governed.set(request.requirement, (governed.get(request.requirement) ?? 0) + 1);
+          const exchange = await answers.answerTo(buildPath(op, request.pathParams, request.query));
+          judgeAnswer(verdict, request, exchange, held, tally);
         },
       });
-      for (const [requirement, departure] of departures) verdict.of(requirement).warn(departure);
-      // A point the seed leaves open (PAG-LIMIT-MINIMUM) has no pass to rest on evidence.
-      for (const requirement of also.filter((id) => requirementById(id).level !== 'UNSPECIFIED')) {
-        const count = governed.get(requirement) ?? 0;
-        if (count > 0)
-          verdict
-            .of(requirement)
-            .evidence(`${name}: ${count} generated request(s) answered as the seed says`, { count });
-      }
-      const [param] = op.pathParams;
-      if (param)
-        covered(
-          'id shape',
-          cases.examples
-            .map((raw) => raw.pathParams[param.name] ?? '')
-            .filter((value) => value !== ids[param.name])
-            .map((value) => `${param.schema.format ?? param.schema.type} ${JSON.stringify(value)}`),
-          name,
-        );
+      reportTally(verdict, tally, also, name);
+      coverIdShapes(op, cases, ids, name);
       verdict.evidence(
-        `${name}: ${sent} generated requests (fast-check seed ${config.propertySeed}${replays > 0 ? `, ${replays} replayed from the failure store` : ''}), no 5xx`,
+        `${name}: ${answers.sent()} generated requests (fast-check seed ${config.propertySeed}${replays > 0 ? `, ${replays} replayed from the failure store` : ''}), no 5xx`,
       );
     },
   );

@@ -18,58 +18,25 @@ import {
   deliveryHeader,
   deliveryText,
   describeScheme,
+  type Exchange,
   jsonOf,
   operationById,
   PARTNER_WRITE_TAGS,
+  type PartnerClient,
+  type PartnerData,
   type SignatureScheme,
-  type SignedRequest,
   type SuiteConfig,
   serviceRequestIdsOf,
-  signatureProblem,
+  signatureDepartures,
   Tags,
   test,
   uniqueStatus,
+  unsignedProblems,
   userIdOf,
+  type Verdict,
   verifies,
+  type WebhookInbox,
 } from '../../src/worker/suite/index.ts';
-
-const signedRequest = (delivery: Delivery, body = delivery.body): SignedRequest => ({
-  header: (name) => deliveryHeader(delivery, name),
-  body,
-});
-
-const what = (delivery: Delivery, index: number) =>
-  `webhook ${index + 1} (${delivery.method}, ${delivery.body.length} bytes)`;
-
-/** Deliveries without the scheme's signature header: problems of WH-SIGNED whatever the scheme. */
-const unsigned = (deliveries: readonly Delivery[], scheme: SignatureScheme): string[] =>
-  deliveries.flatMap((delivery, index) =>
-    deliveryHeader(delivery, scheme.header) === undefined
-      ? [`${what(delivery, index)} has no ${scheme.header} header`]
-      : [],
-  );
-
-/**
- * Where signed deliveries depart from the scheme under `secret`: a signature that does not verify (with a
- * hint when the other encoding verifies), or one that still verifies for a tampered body.
- */
-function departuresFrom(deliveries: readonly Delivery[], secret: string, scheme: SignatureScheme): string[] {
-  const other: SignatureScheme = { ...scheme, encoding: scheme.encoding === 'hex' ? 'base64' : 'hex' };
-  return deliveries.flatMap((delivery, index) => {
-    if (deliveryHeader(delivery, scheme.header) === undefined) return [];
-    const problem = signatureProblem(signedRequest(delivery), secret, scheme);
-    if (problem !== undefined) {
-      const hint = signatureProblem(signedRequest(delivery), secret, other)
-        ? ''
-        : ` (it is the ${other.encoding} one)`;
-      return [`${what(delivery, index)}: ${problem} under the signing secret${hint}`];
-    }
-    const tampered = Buffer.concat([delivery.body, Buffer.from(' ')]);
-    return signatureProblem(signedRequest(delivery, tampered), secret, scheme) === undefined
-      ? [`${what(delivery, index)}: the signature still verifies for a tampered body`]
-      : [];
-  });
-}
 
 /** The configured wait for a webhook, in milliseconds. */
 const waitMs = (config: SuiteConfig) => config.webhooks.waitSeconds * 1000;
@@ -78,6 +45,94 @@ const waitMs = (config: SuiteConfig) => config.webhooks.waitSeconds * 1000;
 const EVENT_TYPES = 'WH-EVENT-TYPES';
 const PAYLOAD = 'WH-PAYLOAD';
 const SIGNATURE_ALGORITHM = 'WH-SIGNATURE-ALGORITHM';
+
+/** The fixtures the partner check's steps take. */
+interface PartnerFixtures {
+  config: SuiteConfig;
+  partnerA: PartnerClient;
+  partnerData: PartnerData;
+  verdict: Verdict;
+}
+
+/**
+ * A fresh requisition's status update, and the webhooks about it (other tests' events for partner A reach
+ * the receiver too). The payload is not specified: wait for one that names the new status, else take those
+ * naming the ids. None is not verified where the receiver is the team's, a failure on the sandbox.
+ */
+async function afterStatusUpdate(
+  { config, partnerA, partnerData, verdict }: PartnerFixtures,
+  inbox: WebhookInbox,
+) {
+  const { id, requisition } = await partnerData.freshRequisition();
+  const ids = [id, ...serviceRequestIdsOf(requisition)];
+  const op = operationById('updateRequisitionStatus');
+  const status = uniqueStatus('WEBHOOK');
+  const update = await partnerA.send({
+    method: op.method,
+    path: buildPath(op, { id }),
+    json: { task_business_status: status, reason: 'webhook conformance check' },
+  });
+  verdict.expectSuccess(update, 'the status update');
+  const ours = (delivery: Delivery) => ids.some((value) => deliveryText(delivery).includes(value));
+  await inbox.waitFor(
+    (delivery) => ours(delivery) && deliveryText(delivery).includes(status),
+    waitMs(config),
+  );
+  const deliveries = inbox.deliveries().filter(ours);
+  const within = `within ${config.webhooks.waitSeconds} s of its status update`;
+  if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
+    verdict.notVerified(
+      `no webhook about requisition ${id} reached the receiver (CONFORMANCE_WEBHOOK_PUBLIC_URL) ${within}; which changes the service announces is not shown`,
+    );
+  verdict.expectThat(
+    deliveries.length > 0,
+    `no webhook about requisition ${id} reached the registered receiver ${within}`,
+    update,
+  );
+  return { update, deliveries };
+}
+
+/** What the seed does not show of the deliveries: their event types and payload fields, as notes. */
+function notePayloads(verdict: Verdict, deliveries: readonly Delivery[]) {
+  const payloads = deliveries.map((delivery) => {
+    const payload = jsonOf(deliveryText(delivery));
+    return payload.ok ? (payload.value as Record<string, unknown>) : undefined;
+  });
+  verdict
+    .of(EVENT_TYPES)
+    .note(
+      `event types observed: ${[...new Set(payloads.map((payload) => JSON.stringify(payload?.type) ?? 'no type field'))].join(', ')}`,
+    );
+  verdict
+    .of(PAYLOAD)
+    .note(
+      `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
+    );
+}
+
+/**
+ * The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
+ * shown"): under the suite's default reading a departure is a warning, under the team's scheme a failure.
+ */
+function judgeSignatures(
+  verdict: Verdict,
+  deliveries: readonly Delivery[],
+  { secret, scheme, update }: { secret: string; scheme: SignatureScheme; update: Exchange },
+) {
+  const departures = signatureDepartures(deliveries, secret, scheme);
+  if (scheme.configured) verdict.expectNone(departures, update);
+  else for (const departure of departures) verdict.warn(departure);
+  const prefixed = deliveries.some((delivery) =>
+    /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, scheme.header) ?? ''),
+  );
+  verdict
+    .of(SIGNATURE_ALGORITHM)
+    .note(
+      departures.length === 0
+        ? `${deliveries.length} webhook(s): ${scheme.header} verified as ${describeScheme(scheme)}${prefixed ? ', with an algorithm= prefix' : ''}`
+        : `${scheme.header} did not verify as ${describeScheme(scheme)} (${scheme.configured ? 'configured' : 'default'} scheme)`,
+    );
+}
 
 test(
   ...verifies(
@@ -93,69 +148,12 @@ test(
     const secret = config.signingSecret;
     if (!secret)
       return verdict.notVerified('no signing secret configured (CONFORMANCE_PARTNER_A_SIGNING_SECRET)');
-    const scheme = config.webhooks.signature;
     const inbox = await openInbox(partnerA.credentials.clientId, '/webhooks/partner');
-    const { id, requisition } = await partnerData.freshRequisition();
-    const ids = [id, ...serviceRequestIdsOf(requisition)];
-    const op = operationById('updateRequisitionStatus');
-    const status = uniqueStatus('WEBHOOK');
-    const update = await partnerA.send({
-      method: op.method,
-      path: buildPath(op, { id }),
-      json: { task_business_status: status, reason: 'webhook conformance check' },
-    });
-    verdict.expectSuccess(update, 'the status update');
-    // Webhooks about this requisition (other tests' events for partner A reach the receiver too). The
-    // payload is not specified: wait for one that names the new status, else take those naming the ids.
-    const ours = (delivery: Delivery) => ids.some((value) => deliveryText(delivery).includes(value));
-    await inbox.waitFor(
-      (delivery) => ours(delivery) && deliveryText(delivery).includes(status),
-      waitMs(config),
-    );
-    const deliveries = inbox.deliveries().filter(ours);
-    const within = `within ${config.webhooks.waitSeconds} s of its status update`;
-    if (deliveries.length === 0 && !config.capabilities.has('sandbox-admin'))
-      verdict.notVerified(
-        `no webhook about requisition ${id} reached the receiver (CONFORMANCE_WEBHOOK_PUBLIC_URL) ${within}; which changes the service announces is not shown`,
-      );
-    verdict.expectThat(
-      deliveries.length > 0,
-      `no webhook about requisition ${id} reached the registered receiver ${within}`,
-      update,
-    );
-
-    const payloads = deliveries.map((delivery) => {
-      const payload = jsonOf(deliveryText(delivery));
-      return payload.ok ? (payload.value as Record<string, unknown>) : undefined;
-    });
-    verdict
-      .of(EVENT_TYPES)
-      .note(
-        `event types observed: ${[...new Set(payloads.map((payload) => JSON.stringify(payload?.type) ?? 'no type field'))].join(', ')}`,
-      );
-    verdict
-      .of(PAYLOAD)
-      .note(
-        `payload fields observed: ${[...new Set(payloads.flatMap((payload) => (payload ? Object.keys(payload) : ['(not a JSON object)'])))].join(', ')}; content-type ${(deliveries[0] && deliveryHeader(deliveries[0], 'content-type')) ?? 'none'}`,
-      );
-
-    // The header is stated; how it is computed is not ("The signature algorithm and what is signed: not
-    // shown"): under the suite's default reading a departure is a warning, under the team's scheme a failure.
-    const departures = departuresFrom(deliveries, secret, scheme);
-    if (scheme.configured) verdict.expectNone(departures, update);
-    else for (const departure of departures) verdict.warn(departure);
-    const prefixed = deliveries.some((delivery) =>
-      /^[a-z0-9-]+=/i.test(deliveryHeader(delivery, scheme.header) ?? ''),
-    );
-    verdict
-      .of(SIGNATURE_ALGORITHM)
-      .note(
-        departures.length === 0
-          ? `${deliveries.length} webhook(s): ${scheme.header} verified as ${describeScheme(scheme)}${prefixed ? ', with an algorithm= prefix' : ''}`
-          : `${scheme.header} did not verify as ${describeScheme(scheme)} (${scheme.configured ? 'configured' : 'default'} scheme)`,
-      );
-    verdict.expectNone(unsigned(deliveries, scheme), update);
-    verdict.evidence(`${deliveries.length} partner webhook(s) carried ${scheme.header}`);
+    const { update, deliveries } = await afterStatusUpdate({ config, partnerA, partnerData, verdict }, inbox);
+    notePayloads(verdict, deliveries);
+    judgeSignatures(verdict, deliveries, { secret, scheme: config.webhooks.signature, update });
+    verdict.expectNone(unsignedProblems(deliveries, config.webhooks.signature), update);
+    verdict.evidence(`${deliveries.length} partner webhook(s) carried ${config.webhooks.signature.header}`);
   },
 );
 
@@ -184,13 +182,13 @@ test(
     verdict.expectThat(deliveries.length > 0, `${missing} of a change of the user's data`);
 
     const signed = deliveries.filter((delivery) => deliveryHeader(delivery, scheme.header) !== undefined);
-    const departures = departuresFrom(signed, login.clientSecret, scheme);
+    const departures = signatureDepartures(signed, login.clientSecret, scheme);
     verdict
       .of(SIGNATURE_ALGORITHM)
       .note(
         `user-data webhooks (which secret signs them is not shown): ${signed.length - departures.length} of ${signed.length} signed one(s) verified as ${describeScheme(scheme)} under the OAuth client secret${departures.length ? `; ${departures.join('; ')}` : ''}`,
       );
-    verdict.expectNone(unsigned(deliveries, scheme));
+    verdict.expectNone(unsignedProblems(deliveries, scheme));
     verdict.evidence(
       `${deliveries.length} user-data webhook(s) about user ${userId} carried ${scheme.header}`,
     );

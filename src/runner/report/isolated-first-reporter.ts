@@ -3,7 +3,7 @@
 // and the 429 burst for the others (src/config/run-plan.ts `isolatedFirst`). Listed in every run's
 // reporters, a shard's too; a group the run lacks (a narrowed run, a later shard) is said at once. Where a
 // --reporter list of the user's own lacks it, nothing would tell the workers: the isolated tests are then
-// not verified (src/worker/suite/fixtures.ts; src/protocol/isolated-first.ts), and the others do not wait.
+// not verified (src/worker/suite/test-guards.ts; src/protocol/isolated-first.ts), and the others do not wait.
 import type { Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { markEnded, type WaitedGroup } from '../../run-state/isolated-finished.ts';
 

@@ -1,4 +1,4 @@
-// The exchanges of a test that did not pass, as its worker attached them (src/worker/suite/fixtures.ts: redacted,
+// The exchanges of a test that did not pass, as its worker attached them (src/worker/suite/kept-exchanges.ts: redacted,
 // each with its id), for the result's `exchanges`: each kept once, and named by the test's summary.
 import { readFileSync } from 'node:fs';
 import type { TestCase } from '@playwright/test/reporter';

@@ -229,7 +229,7 @@ function signInTrouble(error: unknown, name: ConfiguredUser): RunError | undefin
     return undefined;
   }
   if (!(error instanceof SignInServerFailure)) return signInRunError(error);
-  // The check's failure of AUTH-CODE-FLOW, as a test's sign-in makes it (src/worker/suite/fixtures.ts serverFailure).
+  // The check's failure of AUTH-CODE-FLOW, as a test's sign-in makes it (src/worker/suite/sign-ins.ts serverFailure).
   const failure = new ConformanceFailure('AUTH-CODE-FLOW', error.what, error.evidence, error.basis);
   recordEndingOutsideTests(`preflight: sign-in of user ${name}`, failure);
   return undefined;

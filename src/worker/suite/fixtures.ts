@@ -1,14 +1,14 @@
 // The conformance suite's Playwright fixtures: configuration, the recorded and guarded HTTP client,
 // user tokens minted through the real authorization code flow (once per scope set, worker and target, never
-// printed), partner clients, capability checks, profile enforcement and failure attachments.
-import { _baseTest as base, type TestInfo, test } from '@playwright/test';
+// printed; sign-ins.ts), partner clients, capability checks and profile enforcement (test-guards.ts), and
+// failure attachments (kept-exchanges.ts).
+import { _baseTest as base } from '@playwright/test';
 import { PartnerClient, type PartnerTokenFailure, partnerTokenSettings } from '../../auth/partner-client.ts';
 import { SignInServerFailure } from '../../auth/sign-in-errors.ts';
 import { runTokens } from '../../auth/token-lifetimes.ts';
 import type { AuthorizationOptions, UserToken } from '../../auth/user-oauth.ts';
 import type { UserName, UserTokenPool } from '../../auth/user-token-pool.ts';
-import { type Capability, capabilitySource, variablesSupplying } from '../../config/capabilities.ts';
-import { refusal, requestGuard, Tags } from '../../config/profiles.ts';
+import { requestGuard } from '../../config/profiles.ts';
 import { type Isolation, targetNameOf } from '../../config/run-plan.ts';
 import { normaliseScopes } from '../../config/scope-set.ts';
 import type { SuiteConfig } from '../../config/suite-config.ts';
@@ -16,28 +16,24 @@ import { USER_SCOPES } from '../../contract/operation-model.ts';
 import { operationById } from '../../contract/operations.ts';
 import { successRequirement } from '../../contract/requirements.ts';
 import type { ApiClient } from '../../http/api-client.ts';
-import { type Exchange, redactedRecord } from '../../http/exchange.ts';
+import type { Exchange } from '../../http/exchange.ts';
 import { appendToRecording } from '../../http/har-writer.ts';
 import { processTally, REQUESTS_ANNOTATION, tallySince } from '../../http/request-counter.ts';
-import { EXCHANGES_ATTACHMENT } from '../../protocol/attachments.ts';
-import { collectTestExchanges, exchangeId } from '../../protocol/exchange-sink.ts';
+import { collectTestExchanges } from '../../protocol/exchange-sink.ts';
 import { ConformanceFailure } from '../../protocol/failure.ts';
 import { findingsOf, recordFinding } from '../../protocol/finding.ts';
 import { isolatedFirstShown } from '../../protocol/isolated-first.ts';
 import { keptFailuresShown } from '../../protocol/kept-failures.ts';
 import { latencyAnnotation } from '../../protocol/latency-samples.ts';
-import { signInRunError } from '../../protocol/run-errors.ts';
 import { ended } from '../../run-state/isolated-finished.ts';
 import { recordedRunError } from '../../run-state/run-error.ts';
 import { setupFinished } from '../../run-state/setup-finished.ts';
-import { messageOf } from '../../text/error-message.ts';
 import { releaseRequisitions } from '../partner-data/requisition-claims.ts';
 import { answerWatch } from '../session/answer-watch.ts';
 import { type TargetSession, TargetSessions } from '../session/target-session.ts';
-import { rethrowAsAsker, UnansweredFailure, unchargedUnanswered } from '../session/unanswered.ts';
-import { tryStatedGrant, withGrantGuard } from '../user-data/grant-guard.ts';
-import { attempt } from '../verdict/attempt.ts';
-import { blockedBy, notVerified, stopWith } from '../verdict/stops.ts';
+import { unchargedUnanswered } from '../session/unanswered.ts';
+import { withGrantGuard } from '../user-data/grant-guard.ts';
+import { notVerified } from '../verdict/stops.ts';
 import { declaredVerdict, type Verdict } from '../verdict/verdicts.ts';
 import {
   failedOnChecksAlone,
@@ -46,8 +42,10 @@ import {
   stoppedByRunError,
   uncaughtFindings,
 } from './ending-recorder.ts';
-import { needsOf } from './needs.ts';
+import { attachKeptExchanges } from './kept-exchanges.ts';
 import { injectedError } from './self-test-hooks.ts';
+import { serverFailure, signedIn, tokenFor, triedToken } from './sign-ins.ts';
+import { guardNeeds, guardProfile } from './test-guards.ts';
 
 /** The six read scopes of the seed (the operation catalogue's list). */
 export const ALL_READ_SCOPES = USER_SCOPES;
@@ -150,95 +148,12 @@ const partnerTokenFailure = ({ exchange, problem, field }: PartnerTokenFailure):
     { fields: [field] },
   );
 
-/** The exchanges a test that did not pass attaches: the last few, and every one a finding names. */
-function keptExchanges(exchanges: readonly Exchange[], testInfo: TestInfo) {
-  const named = new Set(findingsOf(testInfo.annotations).flatMap((finding) => finding.exchange ?? []));
-  const recent = exchanges.length - RECENT_EXCHANGES;
-  return exchanges.flatMap((exchange, index) => {
-    const id = exchangeId(testInfo.testId, index);
-    return index >= recent || named.has(id) ? [{ id, ...redactedRecord(exchange) }] : [];
-  });
-}
-
-/** How many of its last exchanges a test that did not pass keeps. */
-const RECENT_EXCHANGES = 25;
-
-/** The target lacks capabilities a check needs: the reason names what would supply each. */
-const lacking = (config: SuiteConfig, missing: readonly Capability[]): string =>
-  `target ${config.target} lacks ${missing.map((capability) => `${capability}: needs ${capabilitySource[capability]}`).join('; ')}`;
-
-/** A sign-in the server failed, as the check's failure of AUTH-CODE-FLOW (with the request). */
-const serverFailure = ({ what, evidence, basis }: SignInServerFailure): ConformanceFailure =>
-  new ConformanceFailure('AUTH-CODE-FLOW', what, evidence, basis);
-
-/** How a sign-in went, where it did not stop the check: its value, what the server failed, or other trouble. */
-export type SignInOutcome<T> =
-  | { ok: true; value: T }
-  | { ok: false; serverFailed: SignInServerFailure }
-  | { ok: false; serverFailed?: undefined; reason: string };
-
-/**
- * The one classifier of a sign-in's trouble, for the fixtures' sign-ins and the check of the code flow. It
- * stops the check itself where the trouble is not the sign-in's to judge: a request the authorization server
- * left unanswered (AUTH-CODE-FLOW's failure, src/worker/session/unanswered.ts), an answer a check judged (a second
- * 429 of the token endpoint), a request the run refused (not verified), a sign-in that failed on the run's
- * side (the run error: automation that lost its way, a refused password, a page for a person). What is
- * left: the server failed the sign-in (src/auth/sign-in-answers.ts), or any other trouble, with its reason.
- */
-export async function signInOutcome<T>(signingIn: Promise<T>): Promise<SignInOutcome<T>> {
-  const tried = await attempt(signingIn);
-  if (tried.ok) return tried;
-  const { error } = tried;
-  if (error instanceof UnansweredFailure) rethrowAsAsker(error.chargedTo('AUTH-CODE-FLOW'));
-  if (tried.failure || tried.stopped) throw error;
-  if (error instanceof SignInServerFailure) return { ok: false, serverFailed: error };
-  const signIn = signInRunError(error);
-  if (signIn) stoppedByRunError(test.info(), signIn);
-  return { ok: false, reason: messageOf(error) };
-}
-
-/**
- * The token a sign-in gives. A sign-in the server failed (src/auth/sign-in-answers.ts) fails AUTH-CODE-FLOW
- * where it is met, the check's own requirement then blocked by it; once the server failed the run's last two
- * sign-ins, a check that needs a new one is blocked by AUTH-CODE-FLOW without trying (src/auth/
- * sign-in-journal.ts). A sign-in that failed on the run's side stops the check with the run error; any other
- * trouble getting a token blocks it, naming `what` was asked for.
- */
-async function signedIn<Token>(token: Promise<Token>, what: string): Promise<Token> {
-  const outcome = await signInOutcome(token);
-  if (outcome.ok) return outcome.value;
-  const { serverFailed } = outcome;
-  if (serverFailed) throw serverFailure(serverFailed);
-  return blockedBy('AUTH-CODE-FLOW', `${what}: ${outcome.reason}`);
-}
-
-/** The token, once tried on each read scope its stated grant lacks (src/worker/user-data/grant-guard.ts). */
-async function triedToken(token: Promise<UserToken>, session: TargetSession): Promise<UserToken> {
-  const issued = await token;
-  await tryStatedGrant(issued, session.api, session.memo);
-  return issued;
-}
-
-const tokenFor = (scopes: readonly string[], user: UserName) =>
-  `no user ${user} token for "${normaliseScopes(scopes)}"`;
-
 /**
  * The suite's fixtures are not test steps (`box: 'self'`): a step costs the worker a captured stack and two
  * messages to the runner, a test sets up a dozen fixtures, and the reports would hide them anyway. Plumbing
  * no spec takes is named `_…` and titled, as Playwright's own is (a fixture's timeout names its title).
  */
 export const internal = { box: 'self' } as const;
-
-/** Why an isolated test sharing its target does not run: nothing would tell the others when it has ended. */
-const ISOLATION_UNTOLD =
-  "the isolated tests share the target with the others, and the run's reporters lack src/runner/report/isolated-first-reporter.ts, which tells each group when the one before it has ended: list it in --reporter";
-
-/**
- * Why an isolated test sharing its target does not run on a later shard: every shard's tests would meet it.
- * The isolated projects come first, so Playwright gives their tests to the first shard while they fit in it.
- */
-const pastFirstShard = ({ current, total }: { current: number; total: number }): string =>
-  `the isolated tests share the target with every shard's tests and run on the first shard only, but with ${total} shards this one fell to shard ${current}: run fewer shards`;
 
 /** The core fixtures; specs take `test` from test.ts, which merges them with the other domains'. */
 export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
@@ -321,24 +236,14 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
     ],
     _profileGuard: [
       async ({ config, isolation, _isolatedFirst }, use, testInfo) => {
-        const reason = refusal(config, testInfo.tags);
-        if (reason !== undefined) stopWith(testInfo, { outcome: 'omitted', message: reason });
-        const isolated = isolation === 'first' || isolation === 'last';
-        if (isolated && !_isolatedFirst) notVerified(ISOLATION_UNTOLD);
-        const { shard } = testInfo.config;
-        if (isolated && shard && shard.current > 1) notVerified(pastFirstShard(shard));
-        // A test that writes or generates data reads its effect back: it needs a target that keeps state.
-        const writes = [Tags.write, Tags.nonProduction].some((tag) => testInfo.tags.includes(tag));
-        if (writes && !testInfo.tags.includes(Tags.productionCheck) && !config.capabilities.has('stateful'))
-          notVerified(lacking(config, ['stateful']), variablesSupplying('stateful'));
+        guardProfile(config, { isolation, isolatedFirst: _isolatedFirst }, testInfo);
         await use(undefined);
       },
       { auto: true, title: 'what the profile allows the test', ...internal },
     ],
     _needs: [
       async ({ config }, use, testInfo) => {
-        const missing = needsOf(testInfo.annotations).filter((need) => !config.capabilities.has(need));
-        if (missing.length > 0) notVerified(lacking(config, missing), missing.flatMap(variablesSupplying));
+        guardNeeds(config, testInfo);
         await use(undefined);
       },
       { auto: true, title: 'what the check needs of its target', ...internal },
@@ -386,11 +291,7 @@ export const coreTest = base.extend<TestFixtures, WorkerFixtures>(
         const latency = latencyAnnotation(exchanges);
         if (latency) testInfo.annotations.push(latency);
         // The failures that ended the test kept what they rest on where caught (src/worker/suite/ending-recorder.ts).
-        if (testInfo.status !== testInfo.expectedStatus && exchanges.length > 0)
-          await testInfo.attach(EXCHANGES_ATTACHMENT, {
-            body: JSON.stringify(keptExchanges(exchanges, testInfo), null, 2),
-            contentType: 'application/json',
-          });
+        await attachKeptExchanges(exchanges, testInfo);
       },
       { auto: true, title: "the test's exchanges", ...internal },
     ],

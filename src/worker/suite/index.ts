@@ -7,6 +7,12 @@ export { lackedScope, lackedScopes, narrowedGrant, widerGrant } from '../../auth
 export { PartnerClient } from '../../auth/partner-client.ts';
 export type { UserName, UserTokenPool } from '../../auth/user-token-pool.ts';
 export {
+  boundCrossings,
+  type FilterBound,
+  missingFromStart,
+  type TimedRecord,
+} from '../../checks/filters.ts';
+export {
   descendingProblems,
   describeRecordProblem,
   duplicateProblems,
@@ -18,12 +24,46 @@ export {
   v1IdCutoffProblems,
 } from '../../checks/invariants.ts';
 export {
+  type ForeignAnswer,
+  foreignAnswer,
+  type OwnedCollection,
+  ownerProblems,
+} from '../../checks/ownership.ts';
+export {
+  endCutProblems,
+  type KeyedId,
+  newerThanFirstProblems,
+  pageSizeProblems,
+  type WalkIds,
+  walkProblems,
+} from '../../checks/pagination.ts';
+export {
+  type RequisitionRead,
+  requisitionViolations,
+  serviceRequestViolations,
+} from '../../checks/partner-schemas.ts';
+export {
+  requisitionStatusProblems,
+  siblingChangedProblem,
+  statusNotSetProblem,
+  updatedAnswerProblems,
+} from '../../checks/partner-statuses.ts';
+export {
   type CountedAnswer,
   servedOverLimit,
   windowsEntered,
   windowsTouched,
 } from '../../checks/rate-limit-windows.ts';
+export { type Dangling, danglingProblem, missingReferences } from '../../checks/references.ts';
 export { type SchemaProblem, schemaProblems } from '../../checks/schema-problems.ts';
+export {
+  cycleSleepProblem,
+  mappingProblem,
+  sameId,
+  singleReadProblem,
+} from '../../checks/single-reads.ts';
+export { bookingProblems, collectionAddressProblems } from '../../checks/test-data.ts';
+export { signatureDepartures, unsignedProblems } from '../../checks/webhook-signatures.ts';
 export type { DepthPlan } from '../../config/depth-plan.ts';
 export { shareOf } from '../../config/input-classes.ts';
 export { Tags } from '../../config/profiles.ts';
@@ -61,7 +101,7 @@ export {
   type SchemaViolation,
   validate,
 } from '../../contract/validators.ts';
-export type { ApiClient } from '../../http/api-client.ts';
+export type { ApiClient, ApiRequest } from '../../http/api-client.ts';
 export {
   bodyField,
   bodyOf,
@@ -72,7 +112,7 @@ export {
   succeeded,
 } from '../../http/exchange.ts';
 export { madeUpToken } from '../../http/made-up-tokens.ts';
-export { announcedRateLimit } from '../../http/rate-limit-headers.ts';
+export { type AnnouncedRateLimit, announcedRateLimit } from '../../http/rate-limit-headers.ts';
 export { registerSecret } from '../../http/redact.ts';
 export { type Delivery, deliveryHeader, deliveryText } from '../../http/webhook-receiver.ts';
 export {
@@ -82,6 +122,7 @@ export {
   signatureProblem,
 } from '../../http/webhook-signature.ts';
 export { messageOf } from '../../text/error-message.ts';
+export { iso } from '../../text/iso-time.ts';
 export {
   APPOINTMENT_TYPES,
   addressedId,
@@ -112,7 +153,7 @@ export {
   uniqueStatus,
   validBodyFor,
 } from '../partner-data/partner-resources.ts';
-export { aboutUser, userIdOf } from '../partner-data/webhook-inbox.ts';
+export { aboutUser, userIdOf, type WebhookInbox } from '../partner-data/webhook-inbox.ts';
 export { type CollectionWalk, type Page, pageOf, readPage } from '../user-data/collections.ts';
 export type { Dataset, WindowWalks } from '../user-data/dataset.ts';
 export { covered } from '../user-data/depth.ts';
@@ -141,7 +182,6 @@ export {
   identities,
   identityOf,
   idSet,
-  iso,
   ownExtent,
   recordDifference,
   sequenceDifference,
@@ -167,8 +207,9 @@ export { assertExplored, replayedFromStore } from '../verdict/explored-property.
 export type { RefusalReading, Verdict } from '../verdict/verdicts.ts';
 export { describeEachCollection } from './each-collection.ts';
 export { expiredPartnerToken, expiredUserToken } from './expired-tokens.ts';
-export { ALL_READ_SCOPES, signInOutcome } from './fixtures.ts';
+export { ALL_READ_SCOPES } from './fixtures.ts';
 export { renewalCheck } from './partner-auth-checks.ts';
+export { signInOutcome } from './sign-ins.ts';
 export { test, verifies } from './test.ts';
 // Checks declared the same way for many targets (tests of their own).
 export { type AuthCase, authCaseCheck, authTargets } from './user-auth-checks.ts';

@@ -102,4 +102,4 @@ export function extentOrFail(extentOf: ExtentOf, record: DataRecord, requirement
   return extent;
 }
 
-export const iso = (time: number): string => new Date(time).toISOString();
+export { iso } from '../../text/iso-time.ts';

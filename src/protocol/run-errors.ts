@@ -1,6 +1,6 @@
 // What stops a run from judging the target on the suite's or the user's side (verdict ERROR, README): an
 // error of global setup or of the preflight (src/runner/run/preflight.ts), and a test's error that is not the
-// target's doing. A check that meets one stops with an `error` finding (src/worker/suite/fixtures.ts
+// target's doing. A check that meets one stops with an `error` finding (src/worker/suite/ending-recorder.ts
 // stoppedByRunError); an error that escaped a test untyped is read in the worker, from the error itself: its
 // class (src/auth/sign-in-errors.ts), or a transport failure's code. Any other
 // error no check raised is the suite's own (a TypeError, a test timeout, an assertion outside the verdicts).

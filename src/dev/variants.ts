@@ -38,7 +38,7 @@ const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
  * tests out in the order the matrix registers them.
  */
 const WAITING: readonly VariantName[] = ['every-answer-700ms', 'long-tail', 'slow'];
-const WAITING_WORKERS = 6;
+const WAITING_WORKERS = 4;
 const scheduled = (names: readonly VariantName[]): VariantName[] => [
   ...WAITING.filter((name) => names.includes(name)),
   ...names.filter((name) => !WAITING.includes(name)),

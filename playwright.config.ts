@@ -4,13 +4,18 @@ import { defineConfig, type Project } from '@playwright/test';
 import { runOptions } from './src/config/config.ts';
 import { resolveEnvironment } from './src/config/environment.ts';
 import { isolatedShares, profileRow, Tags } from './src/config/profiles.ts';
-import { type Isolation, type PlannedProject, runPlan, runTargets } from './src/config/run-plan.ts';
+import { type Isolation, runPlan, runTargets } from './src/config/run-plan.ts';
 import { partMetadata, runPart } from './src/config/selection.ts';
 import { ISOLATED_FIRST_REPORTER } from './src/protocol/isolated-first.ts';
 import { KEPT_FAILURES_REPORTER } from './src/protocol/kept-failures.ts';
 import { suiteModule } from './src/run-state/package.ts';
 import { reportPath } from './src/run-state/reports-dir.ts';
 import { reportReporters } from './src/runner/run/reporters.ts';
+import {
+  apartFromTheWaiting,
+  type ConfiguredProject,
+  waitingTargets,
+} from './src/runner/run/waiting-targets.ts';
 
 /**
  * The part of the run's resolution Playwright needs before global setup starts a target: the same function of
@@ -22,6 +27,8 @@ const { profile, grep, workers, runTimeoutSeconds, embeddedSandbox } = runOption
 const isolated = new RegExp(Tags.isolated);
 const targets = runTargets(environment);
 const plan = runPlan(targets, embeddedSandbox, isolatedShares(profile));
+// A matrix's targets that wait on their answers get a project and a lane of their own (the variant gate's slow variants).
+const configured = apartFromTheWaiting(plan, targets.length, waitingTargets(targets, environment));
 /** What this run selects (CONFORMANCE_GREP, --grep, test filters...) and its shard: recorded for the reporter. */
 const part = runPart(environment, process.argv);
 // Test selection, in both projects: CONFORMANCE_GREP (Playwright's --grep also works, but a teardown project
@@ -55,7 +62,7 @@ export default defineConfig<object, WorkerOptions>({
   forbidOnly: !!process.env.CI,
   // A conformance verdict must not depend on luck: no retries.
   retries: 0,
-  workers: workers + (plan.isolatedBeside ? plan.isolatedLanes : 0),
+  workers: workers + (plan.isolatedBeside ? plan.isolatedLanes : 0) + configured.addedWorkers,
   timeout: 60_000,
   // CONFORMANCE_RUN_TIMEOUT_S: the run stops (reporters still write, verdict "interrupted") when it is spent.
   globalTimeout: runTimeoutSeconds * 1000,
@@ -72,7 +79,7 @@ export default defineConfig<object, WorkerOptions>({
   use: { trace: 'off', video: 'off', screenshot: 'off' },
   // A narrowed run is never a PASS: the reporter reads the selection here, a merge from each shard's blob.
   metadata: partMetadata(part),
-  projects: plan.projects.map(project),
+  projects: configured.projects.map(project),
 });
 
 /**
@@ -87,17 +94,33 @@ function project({
   teardown,
   share,
   isolation,
-}: PlannedProject): Project<object, WorkerOptions> {
+  without,
+  waitingWorkers,
+}: ConfiguredProject): Project<object, WorkerOptions> {
   const common = {
     name,
     teardown,
     metadata: { instances, role, isolation },
     use: { targetInstances: instances, isolation },
   };
+  if (role === 'conformance' && waitingWorkers)
+    // The waiting targets' tests (their share), each on its own: a worker waits for each answer.
+    return {
+      ...common,
+      grep: allOf(...filters, ...(share ? [share] : [])),
+      grepInvert: isolated,
+      fullyParallel: true,
+      workers: waitingWorkers,
+    };
   if (role === 'conformance')
     // The run's workers: once the isolated tests are done, their slot would start a worker of this project,
-    // at about 2 s of CPU, for the last few tests.
-    return { ...common, grep: allOf(...filters), grepInvert: isolated, workers };
+    // at about 2 s of CPU, for the last few tests. Without the waiting targets' tests, where they run apart.
+    return {
+      ...common,
+      grep: allOf(...filters),
+      grepInvert: without ? [isolated, without] : isolated,
+      workers,
+    };
   // A lane runs its share of the isolated tests (without shares, every one), one at a time.
   return {
     ...common,

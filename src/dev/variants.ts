@@ -6,6 +6,7 @@
 // (a matrix of targets, src/config/run-plan.ts). Writes reports/variants.json; exits 1 on any miss.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { suiteConfigurationOf, type VariantName, variants } from '../../sandbox/variants.ts';
+import type { TargetSpec } from '../config/run-plan.ts';
 import { reportPath, reportsDir } from '../run-state/reports-dir.ts';
 import type { RunVerdict } from '../runner/report/exit-statuses.ts';
 import type { ConformanceReport } from '../runner/report/model.ts';
@@ -28,24 +29,30 @@ const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
 };
 
 /**
- * Playwright hands out a run's tests in project order, one worker per target: the variants whose tests take
- * longest go first, so the others overlap them: every-answer-700ms (every answer 700 ms late, under the
- * budgeted depth its team pins), production-rate-limits (the run waits out a 50-per-10-s window about every
- * 50 requests, 342 s alone on 2026-11-25) and rate-limit-without-window (the same limits, the window learned),
- * then long-tail (answers seconds late now and then: its writes wait for them), then slow (every collection
- * answer 60 ms late, about 40 s in all).
+ * The variants whose tests mostly wait, not compute: every-answer-700ms (every answer 700 ms late, under the
+ * budgeted depth its team pins: about 600 s of tests, 90 s of them isolated), long-tail (answers seconds late
+ * now and then: about 100 s) and slow (every collection answer 60 ms late: about 80 s); the other variants'
+ * tests take 12 s each (2026-12-02). Their tests run apart (their own CONFORMANCE_WORKERS: src/runner/run/
+ * waiting-targets.ts), each on its own on WAITING_WORKERS workers, so that their waits overlap one another and
+ * hold none of the workers of the other variants, which compute. The longest first: Playwright hands a file's
+ * tests out in the order the matrix registers them.
  */
-const LONGEST_FIRST: readonly VariantName[] = [
-  'every-answer-700ms',
-  'production-rate-limits',
-  'rate-limit-without-window',
-  'long-tail',
-  'slow',
-];
+const WAITING: readonly VariantName[] = ['every-answer-700ms', 'long-tail', 'slow'];
+const WAITING_WORKERS = 4;
 const scheduled = (names: readonly VariantName[]): VariantName[] => [
-  ...LONGEST_FIRST.filter((name) => names.includes(name)),
-  ...names.filter((name) => !LONGEST_FIRST.includes(name)),
+  ...WAITING.filter((name) => names.includes(name)),
+  ...names.filter((name) => !WAITING.includes(name)),
 ];
+/** A variant's target: its team's configuration, and for a waiting variant its workers. */
+const targetOf = (name: VariantName): TargetSpec => ({
+  name,
+  faults: [],
+  variants: [name],
+  env: {
+    ...suiteConfigurationOf(name),
+    ...(WAITING.includes(name) ? { CONFORMANCE_WORKERS: String(WAITING_WORKERS) } : {}),
+  },
+});
 
 export interface VariantResult {
   variant: string;
@@ -96,10 +103,7 @@ async function main(): Promise<void> {
   const names = (positionals.length > 0 ? positionals : Object.keys(variants)) as VariantName[];
   const unknown = names.filter((name) => !Object.hasOwn(variants, name));
   if (unknown.length > 0) throw new Error(`unknown variant(s): ${unknown.join(', ')}`);
-  const run = await runMatrix(
-    scheduled(names).map((name) => ({ name, faults: [], variants: [name], env: suiteConfigurationOf(name) })),
-    { CONFORMANCE_ALLOW_INCOMPLETE: '1' },
-  );
+  const run = await runMatrix(scheduled(names).map(targetOf), { CONFORMANCE_ALLOW_INCOMPLETE: '1' });
   const results = names.map((name) => variantResult(name, run.report?.[name], run.output));
   for (const result of results) {
     console.log(

@@ -124,10 +124,10 @@ async function inTurn(steps: readonly Step[], quiet = false): Promise<StepResult
 }
 
 /**
- * Three lanes side by side, the two longest steps first: the self tests, the variant gate (its slowest
- * variant waits out rate-limit windows), and the short steps one after the other. No lane keeps both cores
- * busy on its own (the self tests wait on their child runs' sandboxes and timeouts, the gates on rate-limit
- * windows, webhook waits and sign-ins), so together they end minutes sooner than in turn
+ * Three lanes side by side, the two longest steps first: the self tests, the variant gate (its late-answering
+ * variants wait on their own workers), and the short steps one after the other. No lane keeps both cores
+ * busy on its own (the self tests wait on their child runs' sandboxes and timeouts, the gates on late answers,
+ * webhook waits and sign-ins), so together they end minutes sooner than in turn
  * (docs/proving-the-suite.md, "Figures"). Each run has its own reports directory and ports. The self tests
  * keep the console; traceability reads the mutation and remote runs' reports, so it comes last.
  */

@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { isolatedShares, Tags } from '../../src/config/profiles.ts';
 import { runPlan, runTargets, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
 import { playwrightCli } from '../../src/runner/run/playwright.ts';
+import { apartFromTheWaiting, waitingTargets } from '../../src/runner/run/waiting-targets.ts';
 
 const [target] = runTargets({});
 if (!target) throw new Error('a run without a matrix has one target');
@@ -181,4 +182,72 @@ test('the embedded run splits its isolated tests into the shares: the 429 burst 
   for (const line of burst) expect(line).toMatch(new RegExp(`${Tags.rateLimit}(\\s|$)`));
   for (const line of rest) expect(line).not.toMatch(new RegExp(`${Tags.rateLimit}(\\s|$)`));
   expect(rest.some((line) => /@REVOKE-WEBHOOKS-STOP(\s|$)/.test(line))).toBe(true);
+});
+
+test("a matrix's waiting targets (their own CONFORMANCE_WORKERS) run apart: their tests each on its own on their workers, their isolated tests in a lane of their own", () => {
+  const targets = runTargets(
+    matrix([
+      { name: 'late-a', variants: ['every-answer-700ms'], env: { CONFORMANCE_WORKERS: '6' } },
+      { name: 'plain-b', variants: ['nulls-for-absent'] },
+      { name: 'late-c', variants: ['slow'], env: { CONFORMANCE_WORKERS: '3' } },
+      { name: 'plain-d' },
+    ]),
+  );
+  const plan = runPlan(targets, true, shares);
+  const waiting = waitingTargets(targets, {});
+  expect(waiting).toEqual({ names: ['late-a', 'late-c'], workers: 6 });
+  const { projects, addedWorkers } = apartFromTheWaiting(plan, targets.length, waiting);
+  expect(
+    projects.map(({ name, role, instances, waitingWorkers }) => [name, role, instances, waitingWorkers]),
+  ).toEqual([
+    ['isolated (waiting)', 'isolated', { 'late-a': 1, 'late-c': 5 }, undefined],
+    ['conformance (waiting)', 'conformance', { 'late-a': 0, 'late-c': 4 }, 6],
+    ['isolated 2', 'isolated', { 'plain-b': 3, 'plain-d': 7 }, undefined],
+    ['conformance', 'conformance', { 'plain-b': 2, 'plain-d': 6 }, undefined],
+  ]);
+  // The plan's first lane held late-a and late-c alone: their lane takes its place. Six workers more.
+  expect(addedWorkers).toBe(6);
+  const [lane, waitingProject, otherLane, others] = projects;
+  for (const [project, title, runs] of [
+    [lane, 'RL-429: a burst [late-c] @RL-429', true],
+    [lane, 'RL-429: a burst [plain-b] @RL-429', false],
+    [waitingProject, 'PAG-LIMIT-MAX: limit 25 [late-a] @PAG-LIMIT-MAX', true],
+    [waitingProject, 'PAG-LIMIT-MAX: limit 25 [plain-d] @PAG-LIMIT-MAX', false],
+    [otherLane, 'RL-429: a burst [plain-d] @RL-429', true],
+    [otherLane, 'RL-429: a burst [late-a] @RL-429', false],
+  ] as const)
+    expect(project?.share?.test(title), `${project?.name}: ${title}`).toBe(runs);
+  expect(others?.without?.test('PAG-LIMIT-MAX: limit 25 [late-c] @PAG-LIMIT-MAX')).toBe(true);
+  expect(others?.without?.test('PAG-LIMIT-MAX: limit 25 [plain-b] @PAG-LIMIT-MAX')).toBe(false);
+  // Without waiting targets, or with one target, the plan's projects as they are.
+  const plain = runPlan(runTargets(matrix([{ name: 'a' }, { name: 'b' }])), true, shares);
+  expect(apartFromTheWaiting(plain, 2, { names: [], workers: 0 })).toEqual({
+    projects: plain.projects,
+    addedWorkers: 0,
+  });
+  const alone = runPlan(runTargets(matrix([{ name: 'late' }])), true, shares);
+  expect(apartFromTheWaiting(alone, 1, { names: ['late'], workers: 4 })).toEqual({
+    projects: alone.projects,
+    addedWorkers: 0,
+  });
+});
+
+test("a matrix run's waiting targets' tests are each declared once, in the waiting project or lane", () => {
+  const entries = [
+    { name: 'late-a', variants: ['slow'], env: { CONFORMANCE_WORKERS: '4' } },
+    { name: 'plain-b', variants: ['nulls-for-absent'] },
+  ];
+  const apart = listed(matrix(entries));
+  const together = listed(matrix(entries.map(({ env: _env, ...entry }) => entry)));
+  const target = (line: string) => line.split(' → ')[1];
+  // The same registrations; only late-a's projects differ.
+  expect(apart.map((line) => line.replace(/^[^:]+:/, '')).sort()).toEqual(
+    together.map((line) => line.replace(/^[^:]+:/, '')).sort(),
+  );
+  for (const line of apart)
+    expect(line).toMatch(
+      target(line) === 'late-a'
+        ? /^(conformance|isolated) \(waiting\): /
+        : /^(conformance|isolated|isolated 2): /,
+    );
 });

@@ -136,12 +136,12 @@ export class PartnerClient {
 export function partnerTokenSettings(
   config: SuiteConfig,
   credentials: ClientCredentials,
-  api?: ApiClient,
+  api: ApiClient,
 ): PartnerTokenSettings {
   const { partnerGrantType: grantType, partnerScope: scope, tokenStore } = config.auth;
   if (!tokenStore) return { grantType, scope };
   const store = new TokenStore(tokenStore, (waitMs) =>
-    api?.waitOfTheRun(waitMs, "another worker holds the token store's lock"),
+    api.waitOfTheRun(waitMs, "another worker holds the token store's lock"),
   );
   const key = partnerKey(config.baseUrl, credentials.clientId);
   return {

@@ -43,8 +43,9 @@ const pick = (instances: Record<string, number>, keep: (name: string) => boolean
 
 /**
  * The plan's projects with the waiting targets apart, and the workers that adds: their project's, and a lane for
- * their isolated tests (one at a time, as a lane runs them) where no lane of the plan is left without tests. Only where each target's isolated tests have an
- * instance of their own (a matrix on the embedded sandbox), so that a lane may take any targets' tests.
+ * their isolated tests (one at a time, as a lane runs them) where no lane of the plan is left without tests.
+ * Only where each target's isolated tests have an instance of their own (a matrix on the embedded sandbox), so
+ * that a lane may take any targets' tests.
  */
 export function apartFromTheWaiting(
   plan: RunPlan,

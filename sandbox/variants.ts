@@ -57,6 +57,11 @@ export const variants = {
       'every date-time of a user record is normalised to UTC written +00:00 with 6 fraction digits (2026-11-21T08:21:42.000000+00:00), and timezone_offset Z is written +00:00',
     seed: "\"Timestamps are ISO 8601 date-time strings.\"; \"| timezone_offset | string | yes | time zone designator: '+hh:mm', '-hh:mm' or 'Z' |\"",
   },
+  'empty-address-lines': {
+    description:
+      "a MOBILE test appointment's collection_address has building, area and emirate as empty strings (landmark and flat_no as before)",
+    seed: '"collection_address (object, optional): building (string, required), area (string, required), emirate (string, required)" (an empty string is a string; no length is stated)',
+  },
   'long-history': {
     description:
       'each user has about three years of history (1,100 cycles, some 1,250 sleeps and 1,000 workouts), as a long-standing account has: a run must send no more requests for it',

@@ -24,6 +24,8 @@ export class TestDataFactory {
       requisition.appointments = [];
     for (const appointment of requisition.appointments) {
       if (this.ctx.fault('partner-test-data-mobile-no-address')) delete appointment.collection_address;
+      if (appointment.collection_address && this.ctx.variant('empty-address-lines'))
+        Object.assign(appointment.collection_address, { building: '', area: '', emirate: '' });
       if (this.ctx.fault('partner-test-data-foreign-service-request-ids')) {
         appointment.service_request_ids = appointment.service_request_ids.map(() => rng.uuid());
       }

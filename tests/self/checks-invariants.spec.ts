@@ -97,13 +97,14 @@ test('a sleep past 2025-09-01 in every time zone that carries v1_id is a problem
   ]);
 });
 
-// A bug, reported rather than fixed: the cutoff (V1_ID_CUTOFF, 2025-09-02T00:00:00Z) is where the date ends
-// in UTC, and its comment says it is past the date "everywhere but the far east of UTC"; it is the west where
-// the date has not ended yet (until 2025-09-02T12:00:00Z at -12:00). This sleep starts at 22:00 on 2025-09-01
-// by its own timezone_offset, so a server ending the date in the user's time zone conforms, yet it fails.
-test.fail('a sleep starting on 2025-09-01 in its own time zone (-04:00) may carry v1_id', () => {
+// The date has not ended west of UTC until 2025-09-02T12:00:00Z (-12:00): this sleep starts at 22:00 on
+// 2025-09-01 by its own timezone_offset, so a server ending the date in the user's time zone conforms.
+test('a sleep starting on 2025-09-01 in its own time zone (-04:00) may carry v1_id; one starting once the date has ended everywhere may not', () => {
   const sleep = { id: 'e', start: '2025-09-02T02:00:00Z', timezone_offset: '-04:00', v1_id: 105 };
   expect(v1IdCutoffProblems([sleep])).toEqual([]);
+  expect(v1IdCutoffProblems([{ ...sleep, start: '2025-09-02T12:00:00Z' }])).toEqual([
+    { index: 0, id: 'e', text: 'starts 2025-09-02T12:00:00Z, past 2025-09-01, yet carries v1_id 105' },
+  ]);
 });
 
 test('a record repeated is a problem naming the record it repeats; distinct ids are none', () => {

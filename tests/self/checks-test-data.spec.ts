@@ -41,9 +41,10 @@ test('an appointment booking nothing, or a service request of another requisitio
 });
 
 test('a MOBILE appointment with building, area and emirate is no problem', () => {
-  expect(collectionAddressProblems([labAppointment])).toEqual([]);
+  const none = { problems: [], warnings: [] };
+  expect(collectionAddressProblems([labAppointment])).toEqual(none);
   const { landmark: _, flat_no: __, ...required } = collectionAddress;
-  expect(collectionAddressProblems([{ collection_address: required }])).toEqual([]);
+  expect(collectionAddressProblems([{ collection_address: required }])).toEqual(none);
 });
 
 test('an appointment without a collection_address object, or without a required field of it, is named', () => {
@@ -53,20 +54,24 @@ test('an appointment without a collection_address object, or without a required 
       { collection_address: ['Marina Tower'] },
       { collection_address: { building: 'Marina Tower', area: 3 } },
     ]),
-  ).toEqual([
-    'appointments/0 has no collection_address object (undefined)',
-    'appointments/1 has no collection_address object (["Marina Tower"])',
-    'appointments/2/collection_address/area is 3',
-    'appointments/2/collection_address/emirate is undefined',
-  ]);
+  ).toEqual({
+    problems: [
+      'appointments/0 has no collection_address object (undefined)',
+      'appointments/1 has no collection_address object (["Marina Tower"])',
+      'appointments/2/collection_address/area is 3',
+      'appointments/2/collection_address/emirate is undefined',
+    ],
+    warnings: [],
+  });
 });
 
-// A bug, reported rather than fixed: the seed asks building, area and emirate to be strings ("building
-// (string, required)"; schemas/collection-address.json has no minLength), and no sentence says they are not
-// empty, yet an empty one fails TD-MOBILE-ADDRESS. By the team's rules that is the suite's reading: a
-// warning at most, never a failure.
-test.fail('an empty building is a string, as the seed asks: no failure of TD-MOBILE-ADDRESS', () => {
+// "building (string, required)": an empty string is a string (schemas/collection-address.json has no
+// minLength), so no sentence is broken; the suite's reading that each holds text makes it a warning.
+test('an empty building is a string, as the seed asks: a warning naming the field, no problem', () => {
   expect(collectionAddressProblems([{ collection_address: { ...collectionAddress, building: '' } }])).toEqual(
-    [],
+    {
+      problems: [],
+      warnings: ['appointments/0/collection_address/building is ""'],
+    },
   );
 });

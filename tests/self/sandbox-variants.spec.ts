@@ -28,7 +28,7 @@ import {
 // ---------------------------------------------------------------- the catalogue and its wiring
 test.describe('variant catalogue', () => {
   test('every variant says what it changes and quotes the seed text that allows it', () => {
-    expect(Object.keys(variants).length).toBe(41);
+    expect(Object.keys(variants).length).toBe(42);
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant.description.length, name).toBeGreaterThan(20);
       expect(variant.seed, name).toMatch(/"[^"]{10,}"/);
@@ -224,6 +224,21 @@ test.describe('variant test-data-location', () => {
     const read = await sandbox.as(partnerA, 'GET', paths.requisition(String(created?.id)));
     expect(read.status).toBe(200);
     conforms('lab-requisition', read.body);
+  });
+});
+
+test.describe('variant empty-address-lines', () => {
+  const partner = partnerSandbox(['empty-address-lines']);
+
+  test("a MOBILE test appointment's building, area and emirate are empty strings, and the requisition still conforms", async () => {
+    const sandbox = partner();
+    expect((await sandbox.as(partnerA, 'POST', `${paths.testData}?appointmentType=MOBILE`)).status).toBe(200);
+    const [created] = (await sandbox.requisitionsOf(partnerA)).slice(-1);
+    const read = await sandbox.as(partnerA, 'GET', paths.requisition(String(created?.id)));
+    expect(read.status).toBe(200);
+    conforms('lab-requisition', read.body);
+    const [appointment] = (read.body as { appointments: Rec[] }).appointments;
+    expect(appointment?.collection_address).toMatchObject({ building: '', area: '', emirate: '' });
   });
 });
 

@@ -8,6 +8,7 @@
 // source of each figure, the depth the run will use and why, and the wall time it estimates. One line per problem, each said to be
 // the run's side (the run would end ERROR) or the server's (the run would charge it: FAIL); exit 1 when a
 // check failed, 2 when the configuration cannot be read. Prints no secret.
+import { availableParallelism, loadavg } from 'node:os';
 import { storeExpiries } from '../auth/expired-tokens.ts';
 import { PartnerClient } from '../auth/partner-client.ts';
 import { SignInServerFailure } from '../auth/sign-in-errors.ts';
@@ -26,7 +27,7 @@ import {
 import { resolveEnvironment } from '../config/environment.ts';
 import { secretsOf } from '../config/secrets.ts';
 import type { ClientCredentials, SuiteConfig } from '../config/suite-config.ts';
-import { wallTimeEstimate } from '../config/wall-time.ts';
+import { busyMachineLine, wallTimeEstimate } from '../config/wall-time.ts';
 import { operationById } from '../contract/operations.ts';
 import { verifiableMust } from '../contract/requirements.ts';
 import type { ApiClient } from '../http/api-client.ts';
@@ -211,6 +212,7 @@ function planLines(config: SuiteConfig, runTimeoutSeconds: number, shown: ShownR
     ...describePlan(depth),
     `Plan for profile ${config.profile} (measured on the sandbox's data): about ${depth.requests.user} user-data and ${depth.requests.partner} partner requests`,
     `Estimate: a wall time of about ${estimate.seconds} s: ${estimate.parts.join('; ')}`,
+    ...(busyMachineLine(loadavg()[0] ?? 0, availableParallelism()) ?? []),
     estimate.seconds <= runTimeoutSeconds
       ? `  ✓ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) covers it`
       : `  ✗ the run budget (CONFORMANCE_RUN_TIMEOUT_S=${runTimeoutSeconds}) is too small: CONFORMANCE_RUN_TIMEOUT_S=${Math.ceil((estimate.seconds * 1.25) / 60) * 60} would fit`,

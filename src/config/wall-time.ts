@@ -69,3 +69,14 @@ export function wallTimeEstimate(
   ];
   return { seconds: Math.max(OWN_SECONDS, paced), parts };
 }
+
+/**
+ * What the machine's load does to the run's own time, if it is busy (a load average above its cores): the
+ * estimate is a quiet machine's, and the run's own time grows with the load, by a factor the load alone
+ * does not give (the run mostly waits on its target). Measured: a default remote run, ~60 s quiet, took 130 s
+ * at a load average of 15 on 2 cores (docs/rate-limits.md, "The plan and its estimate").
+ */
+export function busyMachineLine(loadAverage: number, cores: number): string | undefined {
+  if (loadAverage <= cores) return undefined;
+  return `  ! this machine is busy (load average ${loadAverage.toFixed(1)} on ${cores} cores): the estimate is a quiet machine's, and the run's own part of it grows with the load (~60 s quiet took 130 s at 15 on 2 cores)`;
+}

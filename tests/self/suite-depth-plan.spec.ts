@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { collectionClasses, depthPlan, plannedRate } from '../../src/config/depth-plan.ts';
 import { COLLECTIONS, END_FORMS, LIMIT_VALUES, START_FORMS } from '../../src/config/input-classes.ts';
-import { wallTimeEstimate } from '../../src/config/wall-time.ts';
+import { busyMachineLine, wallTimeEstimate } from '../../src/config/wall-time.ts';
 import { describeForm } from '../../src/contract/date-time-forms.ts';
 import { DEPTH_ANNOTATION } from '../../src/protocol/covered-inputs.ts';
 import { readResult } from '../../src/result/validate.ts';
@@ -140,6 +140,13 @@ test("the doctor's estimate of a paced run: the windows its requests fill, the b
   // On the embedded sandbox the burst has a token of its own: nothing to wait for.
   expect(wallTimeEstimate(plan, { user: rate }, { burstLast: false }).seconds).toBe(
     (Math.ceil(plan.requests.user / 100) - 1) * 60 + 10,
+  );
+});
+
+test("the doctor says when the machine is busy: its estimate is a quiet machine's", () => {
+  expect(busyMachineLine(2, 2)).toBeUndefined();
+  expect(busyMachineLine(15.24, 2)).toBe(
+    "  ! this machine is busy (load average 15.2 on 2 cores): the estimate is a quiet machine's, and the run's own part of it grows with the load (~60 s quiet took 130 s at 15 on 2 cores)",
   );
 });
 

@@ -114,14 +114,11 @@ export function v1IdCutoffProblems(sleeps: readonly (Timed & { v1_id?: unknown }
 }
 
 /** No record may appear twice: each repetition, naming the record it repeats. */
-export function duplicateProblems(
-  records: readonly { id?: unknown }[],
-  idOf: (record: { id?: unknown }) => unknown = (r) => r.id,
-): RecordProblem[] {
+export function duplicateProblems(records: readonly { id?: unknown }[]): RecordProblem[] {
   const seen = new Map<unknown, number>();
   const problems: RecordProblem[] = [];
   records.forEach((record, index) => {
-    const id = idOf(record);
+    const { id } = record;
     const first = seen.get(id);
     if (first !== undefined) problems.push({ index, id, text: `repeats record ${first}` });
     else seen.set(id, index);

@@ -23,7 +23,7 @@ export const requisitionStatusProblems = (statuses: ReadonlyMap<string, unknown>
 export const siblingChangedProblem = (sibling: string, before: unknown, after: unknown) =>
   JSON.stringify(after) === JSON.stringify(before)
     ? undefined
-    : `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before) ?? 'absent'} → ${JSON.stringify(after)}`;
+    : `GET service request ${sibling} (a sibling): task_business_status ${JSON.stringify(before) ?? 'absent'} → ${JSON.stringify(after) ?? 'absent'}`;
 
 /** The answer to a service request's update: that service request, with the new status. */
 export const updatedAnswerProblems = (

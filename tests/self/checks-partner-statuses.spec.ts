@@ -44,6 +44,9 @@ test('a sibling keeps its status, absent included; a change is named from before
   expect(siblingChangedProblem(SR2, undefined, 'RESULTS_READY')).toBe(
     `GET service request ${SR2} (a sibling): task_business_status absent → "RESULTS_READY"`,
   );
+  expect(siblingChangedProblem(SR2, 'RESULTS_READY', undefined)).toBe(
+    `GET service request ${SR2} (a sibling): task_business_status "RESULTS_READY" → absent`,
+  );
 });
 
 test('the answer to an update is that service request with the new status; each departure is named', () => {

@@ -22,6 +22,11 @@ export interface TargetSpec {
   grep?: string;
   /** Variables of this target alone, over the run's (e.g. the signature scheme a variant uses). */
   env: Readonly<Record<string, string>>;
+  /**
+   * Its tests mostly wait on its answers rather than compute (a late-answering variant): they run apart, on
+   * the workers its own CONFORMANCE_WORKERS names (src/runner/run/waiting-targets.ts).
+   */
+  waits?: boolean;
 }
 
 export type ProjectRole = 'conformance' | 'isolated';
@@ -248,20 +253,28 @@ const strings = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function matrixTarget(entry: unknown, index: number): TargetSpec {
-  const { name, faults = [], variants = [], grep, env = {} } = (entry ?? {}) as Record<string, unknown>;
+  const {
+    name,
+    faults = [],
+    variants = [],
+    grep,
+    env = {},
+    waits,
+  } = (entry ?? {}) as Record<string, unknown>;
   const valid =
     typeof name === 'string' &&
     /^[\w.-]+$/.test(name) &&
     strings(faults) &&
     strings(variants) &&
     (grep === undefined || typeof grep === 'string') &&
+    (waits === undefined || typeof waits === 'boolean') &&
     typeof env === 'object' &&
     env !== null &&
     Object.values(env).every((value) => typeof value === 'string');
   if (!valid)
     throw new ConfigError(
       'CONFORMANCE_MATRIX',
-      `target ${index} must be { name (letters, digits, . _ -), faults?: string[], variants?: string[], grep?: string, env?: { VARIABLE: string } }`,
+      `target ${index} must be { name (letters, digits, . _ -), faults?: string[], variants?: string[], grep?: string, env?: { VARIABLE: string }, waits?: boolean }`,
     );
-  return { name, faults, variants, grep, env: env as Record<string, string> };
+  return { name, faults, variants, grep, env: env as Record<string, string>, ...(waits ? { waits } : {}) };
 }

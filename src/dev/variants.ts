@@ -32,8 +32,8 @@ const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
  * The variants whose tests mostly wait, not compute: every-answer-700ms (every answer 700 ms late, under the
  * budgeted depth its team pins: about 600 s of tests, 90 s of them isolated), long-tail (answers seconds late
  * now and then: about 100 s) and slow (every collection answer 60 ms late: about 80 s); the other variants'
- * tests take 12 s each (2026-12-02). Their tests run apart (their own CONFORMANCE_WORKERS: src/runner/run/
- * waiting-targets.ts), each on its own on WAITING_WORKERS workers, so that their waits overlap one another and
+ * tests take 12 s each (2026-12-02). Their tests run apart (`waits`, with their own CONFORMANCE_WORKERS:
+ * src/runner/run/waiting-targets.ts), each on its own on WAITING_WORKERS workers, so that their waits overlap one another and
  * hold none of the workers of the other variants, which compute. The longest first: Playwright hands a file's
  * tests out in the order the matrix registers them.
  */
@@ -52,6 +52,7 @@ const targetOf = (name: VariantName): TargetSpec => ({
     ...suiteConfigurationOf(name),
     ...(WAITING.includes(name) ? { CONFORMANCE_WORKERS: String(WAITING_WORKERS) } : {}),
   },
+  ...(WAITING.includes(name) ? { waits: true } : {}),
 });
 
 export interface VariantResult {

@@ -2,13 +2,13 @@
 // the matrix of targets the variant and mutation gates hand it (CONFORMANCE_MATRIX), with its errors.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { isolatedShares, Tags } from '../../src/config/profiles.ts';
 import { runPlan, runTargets, TARGET_ANNOTATION } from '../../src/config/run-plan.ts';
 import { playwrightCli } from '../../src/runner/run/playwright.ts';
 import { apartFromTheWaiting, waitingTargets } from '../../src/runner/run/waiting-targets.ts';
+import { scratchDir } from './scratch.ts';
 
 const [target] = runTargets({});
 if (!target) throw new Error('a run without a matrix has one target');
@@ -16,7 +16,7 @@ const shares = isolatedShares('ci-gate');
 
 /** A matrix file with these entries; returns the variables that name it. */
 function matrix(entries: unknown): Record<string, string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'run-plan-')), 'matrix.json');
+  const file = join(mkdtempSync(join(scratchDir(), 'run-plan-')), 'matrix.json');
   writeFileSync(file, JSON.stringify(entries));
   return { CONFORMANCE_MATRIX: file };
 }
@@ -184,13 +184,14 @@ test('the embedded run splits its isolated tests into the shares: the 429 burst 
   expect(rest.some((line) => /@REVOKE-WEBHOOKS-STOP(\s|$)/.test(line))).toBe(true);
 });
 
-test("a matrix's waiting targets (their own CONFORMANCE_WORKERS) run apart: their tests each on its own on their workers, their isolated tests in a lane of their own", () => {
+test("a matrix's waiting targets (waits: true) run apart: their tests each on its own on the workers they name, their isolated tests in a lane of their own", () => {
   const targets = runTargets(
     matrix([
-      { name: 'late-a', variants: ['every-answer-700ms'], env: { CONFORMANCE_WORKERS: '6' } },
+      { name: 'late-a', variants: ['every-answer-700ms'], env: { CONFORMANCE_WORKERS: '6' }, waits: true },
       { name: 'plain-b', variants: ['nulls-for-absent'] },
-      { name: 'late-c', variants: ['slow'], env: { CONFORMANCE_WORKERS: '3' } },
-      { name: 'plain-d' },
+      { name: 'late-c', variants: ['slow'], env: { CONFORMANCE_WORKERS: '3' }, waits: true },
+      // Its own workers alone do not make a target wait.
+      { name: 'plain-d', env: { CONFORMANCE_WORKERS: '2' } },
     ]),
   );
   const plan = runPlan(targets, true, shares);
@@ -234,11 +235,11 @@ test("a matrix's waiting targets (their own CONFORMANCE_WORKERS) run apart: thei
 
 test("a matrix run's waiting targets' tests are each declared once, in the waiting project or lane", () => {
   const entries = [
-    { name: 'late-a', variants: ['slow'], env: { CONFORMANCE_WORKERS: '4' } },
+    { name: 'late-a', variants: ['slow'], env: { CONFORMANCE_WORKERS: '4' }, waits: true },
     { name: 'plain-b', variants: ['nulls-for-absent'] },
   ];
   const apart = listed(matrix(entries));
-  const together = listed(matrix(entries.map(({ env: _env, ...entry }) => entry)));
+  const together = listed(matrix(entries.map(({ waits: _waits, ...entry }) => entry)));
   const target = (line: string) => line.split(' → ')[1];
   // The same registrations; only late-a's projects differ.
   expect(apart.map((line) => line.replace(/^[^:]+:/, '')).sort()).toEqual(

@@ -1,7 +1,7 @@
-// A matrix's targets that wait on their answers rather than compute (the variant gate's late-answering
-// variants) name their own CONFORMANCE_WORKERS. They run apart from the others: their shared tests in a project
-// of their own, each dispatched on its own to that many workers, their isolated tests in a lane of their own,
-// so that their waits overlap one another and hold none of the workers and lanes of the others, which compute.
+// A matrix's targets that wait on their answers rather than compute (`waits`: the variant gate's
+// late-answering variants) run apart from the others: their shared tests in a project of their own, each
+// dispatched on its own to the workers their own CONFORMANCE_WORKERS names, their isolated tests in a lane of
+// their own, so that their waits overlap one another and hold none of the workers and lanes of the others.
 import { runOptions } from '../../config/config.ts';
 import {
   type PlannedProject,
@@ -29,9 +29,9 @@ export interface WaitingTargets {
   workers: number;
 }
 
-/** A matrix's waiting targets: those naming their own CONFORMANCE_WORKERS. */
+/** A matrix's waiting targets. */
 export function waitingTargets(targets: readonly TargetSpec[], env: Env): WaitingTargets {
-  const waiting = targets.filter((target) => target.name !== '' && 'CONFORMANCE_WORKERS' in target.env);
+  const waiting = targets.filter((target) => target.name !== '' && target.waits === true);
   return {
     names: waiting.map((target) => target.name),
     workers: Math.max(0, ...waiting.map((target) => runOptions({ ...env, ...target.env }).workers)),

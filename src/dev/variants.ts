@@ -33,9 +33,9 @@ const ALLOWED: Partial<Record<VariantName, readonly RunVerdict[]>> = {
  * budgeted depth its team pins: about 600 s of tests, 90 s of them isolated), long-tail (answers seconds late
  * now and then: about 100 s) and slow (every collection answer 60 ms late: about 80 s); the other variants'
  * tests take 12 s each (2026-12-02). Their tests run apart (`waits`, with their own CONFORMANCE_WORKERS:
- * src/runner/run/waiting-targets.ts), each on its own on WAITING_WORKERS workers, so that their waits overlap one another and
- * hold none of the workers of the other variants, which compute. The longest first: Playwright hands a file's
- * tests out in the order the matrix registers them.
+ * src/runner/run/waiting-targets.ts), each on its own on WAITING_WORKERS workers, so that their waits overlap
+ * one another and hold none of the workers of the other variants, which compute. The longest first:
+ * Playwright hands a file's tests out in the order the matrix registers them.
  */
 const WAITING: readonly VariantName[] = ['every-answer-700ms', 'long-tail', 'slow'];
 const WAITING_WORKERS = 4;
@@ -43,17 +43,12 @@ const scheduled = (names: readonly VariantName[]): VariantName[] => [
   ...WAITING.filter((name) => names.includes(name)),
   ...names.filter((name) => !WAITING.includes(name)),
 ];
-/** A variant's target: its team's configuration, and for a waiting variant its workers. */
-const targetOf = (name: VariantName): TargetSpec => ({
-  name,
-  faults: [],
-  variants: [name],
-  env: {
-    ...suiteConfigurationOf(name),
-    ...(WAITING.includes(name) ? { CONFORMANCE_WORKERS: String(WAITING_WORKERS) } : {}),
-  },
-  ...(WAITING.includes(name) ? { waits: true } : {}),
-});
+/** A variant's target: its team's configuration; a waiting variant says so, with its workers. */
+function targetOf(name: VariantName): TargetSpec {
+  const target = { name, faults: [], variants: [name], env: suiteConfigurationOf(name) };
+  if (!WAITING.includes(name)) return target;
+  return { ...target, env: { ...target.env, CONFORMANCE_WORKERS: String(WAITING_WORKERS) }, waits: true };
+}
 
 export interface VariantResult {
   variant: string;

@@ -31,7 +31,7 @@ export interface WaitingTargets {
 
 /** A matrix's waiting targets. */
 export function waitingTargets(targets: readonly TargetSpec[], env: Env): WaitingTargets {
-  const waiting = targets.filter((target) => target.name !== '' && target.waits === true);
+  const waiting = targets.filter((target) => target.waits === true);
   return {
     names: waiting.map((target) => target.name),
     workers: Math.max(0, ...waiting.map((target) => runOptions({ ...env, ...target.env }).workers)),
